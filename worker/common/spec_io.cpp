@@ -1,0 +1,149 @@
+// Job spec JSON I/O and pre-launch validation (see spec_io.h).
+#include "spec_io.h"
+
+#include <google/protobuf/util/json_util.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace tessera {
+
+namespace {
+
+constexpr const char* kFashionMnistFiles[] = {
+    "train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz",
+    "t10k-labels-idx1-ubyte.gz"};
+
+Result<void> checkFashionMnistFiles(const std::string& dir) {
+    namespace fs = std::filesystem;
+    for (const char* name : kFashionMnistFiles) {
+        const fs::path file = fs::path(dir) / name;
+        std::error_code ec;
+        if (!fs::is_regular_file(file, ec)) {
+            return fail(ErrorCode::NotFound,
+                        "dataset file " + file.string() +
+                            " is missing: install the Debian package dataset-fashion-mnist "
+                            "or point dataset.path at a folder holding the Fashion-MNIST IDX files");
+        }
+    }
+    return {};
+}
+
+Result<void> validateTraining(const v1::TrainingSpec& t, int dataParallel) {
+    if (t.global_batch() <= 0) {
+        return fail(ErrorCode::InvalidArgument, "training.globalBatch must be > 0");
+    }
+    if (dataParallel > 0 && t.global_batch() % dataParallel != 0) {
+        return fail(ErrorCode::InvalidArgument,
+                    "training.globalBatch (" + std::to_string(t.global_batch()) +
+                        ") must be divisible by layout.dataParallel (" +
+                        std::to_string(dataParallel) + ")");
+    }
+    if (t.epochs() <= 0 && t.max_steps() <= 0) {
+        return fail(ErrorCode::InvalidArgument, "set training.epochs or training.maxSteps > 0");
+    }
+    if (t.epochs() < 0 || t.max_steps() < 0) {
+        return fail(ErrorCode::InvalidArgument, "training.epochs and maxSteps cannot be negative");
+    }
+    if (!(t.learning_rate() > 0.0)) {
+        return fail(ErrorCode::InvalidArgument, "training.learningRate must be > 0");
+    }
+    if (!t.optimizer().empty() && t.optimizer() != "sgd") {
+        return fail(ErrorCode::InvalidArgument,
+                    "training.optimizer '" + t.optimizer() + "' is unknown (use \"sgd\")");
+    }
+    return {};
+}
+
+Result<void> validateModel(const v1::ModelSpec& m) {
+    if (m.command_size() > 0) {
+        return {};
+    }
+    if (m.family() != "mlp") {
+        return fail(ErrorCode::InvalidArgument,
+                    "model.family '" + m.family() +
+                        "' is unknown (use \"mlp\", or model.command for your own program)");
+    }
+    for (int h : m.hidden()) {
+        if (h <= 0) {
+            return fail(ErrorCode::InvalidArgument, "model.hidden sizes must be > 0");
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+Result<v1::JobSpec> parseJobSpec(const std::string& json, const std::string& origin) {
+    v1::JobSpec spec;
+    google::protobuf::util::JsonParseOptions opts;
+    opts.ignore_unknown_fields = false;
+    const auto status = google::protobuf::util::JsonStringToMessage(json, &spec, opts);
+    if (!status.ok()) {
+        return fail(ErrorCode::InvalidArgument,
+                    origin + ": not a valid Tessera job spec: " + std::string(status.message()));
+    }
+    return spec;
+}
+
+Result<v1::JobSpec> loadJobSpec(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        std::error_code ec;
+        const bool exists = std::filesystem::exists(path, ec);
+        return fail(exists ? ErrorCode::Io : ErrorCode::NotFound,
+                    "cannot read job spec " + path + (exists ? " (permission?)" : ": no such file"));
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parseJobSpec(text.str(), path);
+}
+
+std::string jobSpecToJson(const v1::JobSpec& spec) {
+    std::string out;
+    google::protobuf::util::JsonPrintOptions opts;
+    opts.add_whitespace = true;
+    (void)google::protobuf::util::MessageToJsonString(spec, &out, opts);
+    return out;
+}
+
+int worldSize(const v1::Layout& layout) {
+    const int tp = layout.tensor_parallel() == 0 ? 1 : layout.tensor_parallel();
+    const int pp = layout.stages_size() == 0 ? 1 : layout.stages_size();
+    return layout.data_parallel() * tp * pp;
+}
+
+std::string datasetDir(const v1::JobSpec& spec) {
+    if (!spec.dataset().path().empty()) {
+        return spec.dataset().path();
+    }
+    return kDefaultFashionMnistDir;
+}
+
+Result<void> validateJobSpec(const v1::JobSpec& spec) {
+    if (spec.layout().data_parallel() < 1) {
+        return fail(ErrorCode::InvalidArgument,
+                    "layout.dataParallel is " + std::to_string(spec.layout().data_parallel()) +
+                        ": a job needs at least 1 rank");
+    }
+    if (spec.layout().tensor_parallel() < 0) {
+        return fail(ErrorCode::InvalidArgument, "layout.tensorParallel cannot be negative");
+    }
+    if (auto r = validateModel(spec.model()); !r) {
+        return r;
+    }
+    if (spec.model().command_size() > 0) {
+        return {};
+    }
+    if (auto r = validateTraining(spec.training(), spec.layout().data_parallel()); !r) {
+        return r;
+    }
+    if (spec.dataset().name() != "fashion-mnist") {
+        return fail(ErrorCode::InvalidArgument,
+                    "dataset.name '" + spec.dataset().name() + "' is unknown (use \"fashion-mnist\")");
+    }
+    return checkFashionMnistFiles(datasetDir(spec));
+}
+
+} // namespace tessera

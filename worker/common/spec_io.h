@@ -1,0 +1,38 @@
+// Job spec files: JSON through protobuf's JSON mapping (unknown fields are errors), plus checks
+// that a spec can run at all. Shared by tessera-train, tessera-worker, the backend and tessera-ctl.
+#pragma once
+
+#include "error.h"
+#include "tessera/v1/job.pb.h"
+
+#include <string>
+
+namespace tessera {
+
+/// Default folder of the Fashion-MNIST IDX .gz files (Debian package dataset-fashion-mnist).
+inline constexpr const char* kDefaultFashionMnistDir = "/usr/share/datasets/fashion-mnist";
+
+/// Parses `json` as a tessera.v1.JobSpec. `origin` (a file name) prefixes error messages.
+/// Errors: InvalidArgument naming the unknown field or the malformed value.
+Result<v1::JobSpec> parseJobSpec(const std::string& json, const std::string& origin);
+
+/// Reads and parses the spec file at `path`. Errors: NotFound / Io for the file, else as parseJobSpec.
+Result<v1::JobSpec> loadJobSpec(const std::string& path);
+
+/// The spec as JSON (lowerCamel field names, defaults omitted), for writing spec files.
+std::string jobSpecToJson(const v1::JobSpec& spec);
+
+/// Number of ranks the layout needs: DP × TP × max(1, stages). Values below 1 count as given
+/// (so 0 ranks stays 0 and is caught by validateJobSpec).
+int worldSize(const v1::Layout& layout);
+
+/// Checks what can be checked without any worker: a known model family or a command, hidden
+/// sizes > 0, at least one rank, a positive global batch divisible by the data-parallel degree,
+/// epochs or max_steps set, a learning rate > 0, and for Fashion-MNIST that the data folder
+/// holds the four IDX files. Errors: InvalidArgument or NotFound, naming the field or file.
+Result<void> validateJobSpec(const v1::JobSpec& spec);
+
+/// The dataset folder of a spec: dataset.path, or the Debian default for Fashion-MNIST.
+std::string datasetDir(const v1::JobSpec& spec);
+
+} // namespace tessera
