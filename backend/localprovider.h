@@ -1,0 +1,80 @@
+// The local provider: "renting" starts tessera-worker processes on 127.0.0.1 with a fresh random
+// token and work folder under dataDir()/local-cluster; "releasing" stops them.
+#pragma once
+
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+class QProcess;
+class QTimer;
+
+namespace tessera {
+
+class ClusterRegistry;
+
+/// Starts and stops local worker daemons and adds them to a ClusterRegistry (provider "local").
+/// Never blocks the calling thread except in its destructor (bounded wait for the processes).
+class LocalProvider : public QObject {
+    Q_OBJECT
+public:
+    explicit LocalProvider(ClusterRegistry* registry, QObject* parent = nullptr);
+    /// Stops every worker it started (TERM, KILL after 3 s).
+    ~LocalProvider() override;
+
+    /// Starts `workers` daemons with `slotsPerWorker` slots each, named "local-1", "local-2", ...
+    /// (the next free names). Async: emits rentFinished(names) once each printed its
+    /// `listening on` line and was added to the registry, or rentFailed(error) (then the
+    /// daemons of this rent are stopped). Arguments < 1 fail with rentFailed.
+    void rent(int workers, int slotsPerWorker);
+
+    /// Stops every worker this provider started and removes them from the registry.
+    /// Async: emits released() once all processes ended (at once if there are none).
+    void releaseAll();
+
+    /// Names of the running workers this provider started.
+    QStringList names() const;
+
+    /// How long rent() waits for a daemon's `listening on` line (default 20000 ms).
+    void setStartTimeout(int ms) { m_startTimeoutMs = ms; }
+
+    /// The folder of a local worker: token file, work dir and its log (worker.log).
+    static QString workerFolder(const QString& name);
+
+signals:
+    void rentFinished(QStringList names);
+    void rentFailed(QString error);
+    void released();
+
+private:
+    struct Worker {
+        QString name;
+        QString token;
+        QString address; ///< empty until its `listening on` line
+        QProcess* process = nullptr;
+        int rentId = 0;
+    };
+    struct Rent {
+        int id = 0;
+        QStringList names;
+        QTimer* timer = nullptr;
+        bool failed = false;
+    };
+    void onStdout(QProcess* process);
+    void onFinished(QProcess* process);
+    void failRent(int rentId, const QString& error);
+    void checkRentDone(int rentId);
+    void checkReleased();
+    Worker* find(QProcess* process);
+    QString nextFreeName() const;
+
+    ClusterRegistry* m_registry;
+    QList<Worker> m_workers;
+    QList<Rent> m_rents;
+    int m_nextRentId = 1;
+    int m_startTimeoutMs = 20000;
+    bool m_releasing = false;
+};
+
+} // namespace tessera

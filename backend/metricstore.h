@@ -1,0 +1,69 @@
+// History of jobs, metric points, log lines and nodes in SQLite (QtSql), by default in
+// dataDir()/tessera.sqlite. A replayed metric point (same job id + seq) is never stored twice.
+#pragma once
+
+#include "jobtypes.h"
+#include "workernode.h"
+
+#include <QList>
+#include <QString>
+
+namespace tessera {
+
+/// A log line of a job as stored.
+struct LogRecord {
+    quint64 seq = 0;
+    qint64 timeMs = 0;
+    QString stream; ///< "stdout", "stderr" or "worker"
+    QString text;
+};
+
+/// SQLite store. Use it from the thread that opened it (QtSql connections are per thread).
+class MetricStore {
+public:
+    MetricStore();
+    ~MetricStore();
+    MetricStore(const MetricStore&) = delete;
+    MetricStore& operator=(const MetricStore&) = delete;
+
+    /// dataDir() + "/tessera.sqlite" (dataDir() honours env TESSERA_DATA_DIR).
+    static QString defaultPath();
+
+    /// Opens (creating tables if needed) the database at `path`. On failure returns false and
+    /// puts a message naming the file and what to do into *error (if given).
+    bool open(const QString& path, QString* error = nullptr);
+    bool isOpen() const;
+    QString path() const { return m_path; }
+
+    /// Inserts the job (or replaces its name/spec/state/times if the id exists).
+    bool recordJob(const JobRecord& job);
+    /// Sets a job's state; `reason` for Failed/Cancelled. Sets startedMs on Running and
+    /// finishedMs on a terminal state to `timeMs` (Unix ms).
+    bool updateJobState(const QString& jobId, JobState state, const QString& reason, qint64 timeMs);
+
+    /// Stores a metric point. Returns false if (jobId, seq) was already stored (a replay) or on
+    /// a database error. Updates the job's lastStep / lastLoss / testAccuracy.
+    bool addPoint(const MetricPoint& point);
+    /// Stores a log line; a line with a (jobId, seq) already stored is ignored (returns false).
+    bool addLog(const QString& jobId, const LogRecord& line);
+
+    /// Points of a job ordered by seq.
+    QList<MetricPoint> points(const QString& jobId) const;
+    /// Log lines of a job ordered by seq.
+    QList<LogRecord> logLines(const QString& jobId) const;
+    /// All jobs, newest first.
+    QList<JobRecord> jobs() const;
+    /// One job, or a record with an empty id if unknown.
+    JobRecord job(const QString& jobId) const;
+
+    /// Replaces the remembered node list (what `tessera-ctl nodes` shows without --workers).
+    bool recordNodes(const QList<WorkerNode>& nodes);
+    QList<WorkerNode> nodes() const;
+
+private:
+    bool exec(const QString& sql) const;
+    QString m_connection;
+    QString m_path;
+};
+
+} // namespace tessera
