@@ -54,7 +54,7 @@ public:
     /// The gRPC client of node `name` (shared, thread-safe), or nullptr for an unknown name.
     std::shared_ptr<WorkerClient> client(const QString& name) const;
 
-signals:
+Q_SIGNALS:
     void nodeAdded(QString name);
     void nodeChanged(QString name);
     void nodeRemoved(QString name);

@@ -5,8 +5,12 @@
 
 #include "error.h"
 #include "jobtypes.h"
+// Qt defines `slots` as a macro; protobuf's generated code has slots() accessors.
+#pragma push_macro("slots")
+#undef slots
 #include "tessera/v1/job.pb.h"
 #include "tessera/v1/worker.pb.h"
+#pragma pop_macro("slots")
 
 #include <QHash>
 #include <QMap>
@@ -57,7 +61,7 @@ public:
     /// For tests and diagnostics. Returns false if the job has no watcher.
     bool interruptWatch(const QString& jobId);
 
-signals:
+Q_SIGNALS:
     void jobStateChanged(QString jobId, tessera::JobState state, QString reason);
     void metricReceived(tessera::MetricPoint point);
     void logLine(QString jobId, QString stream, QString text);

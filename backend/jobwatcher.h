@@ -3,7 +3,11 @@
 // seq twice and never skips one the worker replays.
 #pragma once
 
+// Qt defines `slots` as a macro; protobuf's generated code has slots() accessors.
+#pragma push_macro("slots")
+#undef slots
 #include "tessera/v1/worker.pb.h"
+#pragma pop_macro("slots")
 
 #include <QObject>
 #include <QString>
@@ -49,7 +53,7 @@ public:
     /// worker may stay unreachable before giving up (default 120000 ms; lost() is emitted).
     void setBackoff(int firstMs, int maxMs, int giveUpMs);
 
-signals:
+Q_SIGNALS:
     /// A new event (seq == previous seq + 1 unless the journal itself has a gap).
     void eventReceived(tessera::v1::JobEvent event);
     /// A stream broke; reconnecting from `fromSeq` after `delayMs`.

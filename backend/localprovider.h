@@ -42,7 +42,7 @@ public:
     /// The folder of a local worker: token file, work dir and its log (worker.log).
     static QString workerFolder(const QString& name);
 
-signals:
+Q_SIGNALS:
     void rentFinished(QStringList names);
     void rentFailed(QString error);
     void released();

@@ -3,7 +3,11 @@
 #pragma once
 
 #include "error.h"
+// Qt defines `slots` as a macro; protobuf's generated code has slots() accessors.
+#pragma push_macro("slots")
+#undef slots
 #include "tessera/v1/worker.grpc.pb.h"
+#pragma pop_macro("slots")
 
 #include <QString>
 

@@ -15,6 +15,10 @@ enum class NodeState { Connecting, Ready, Unreachable, Stopped };
 /// Human-readable name of a NodeState ("connecting", "ready", "unreachable", "stopped").
 QString nodeStateName(NodeState state);
 
+// Qt's `slots` keyword macro clashes with the `slots` member below: code that reads
+// WorkerNode::slots needs QT_NO_KEYWORDS (Q_SLOTS/Q_SIGNALS/Q_EMIT) or `#undef slots` first.
+#pragma push_macro("slots")
+#undef slots
 /// One tessera-worker daemon.
 struct WorkerNode {
     QString name;    ///< unique in the registry; also the host name in mpirun's hostfile
@@ -28,6 +32,7 @@ struct WorkerNode {
     QString provider;        ///< "local", "manual", ... who rented it
     QString lastError;       ///< why it is Unreachable; empty otherwise
 };
+#pragma pop_macro("slots")
 
 } // namespace tessera
 

@@ -1,0 +1,310 @@
+// Job submission, placement, launch and WatchJob following (see jobcontroller.h).
+#include "jobcontroller.h"
+
+#include "clusterregistry.h"
+#include "jobwatcher.h"
+#include "logging.h"
+#include "metricstore.h"
+#include "spec_io.h"
+#include "workerclient.h"
+
+#include <QDateTime>
+#include <QRandomGenerator>
+#include <QTimer>
+
+namespace tessera {
+
+namespace {
+
+bool isLoopback(const QString& address) {
+    const QString host = address.section(':', 0, -2);
+    return host == QLatin1String("127.0.0.1") || host == QLatin1String("localhost") ||
+           host == QLatin1String("[::1]");
+}
+
+JobState fromProto(v1::JobState s) {
+    switch (s) {
+    case v1::JOB_STATE_QUEUED:
+        return JobState::Queued;
+    case v1::JOB_STATE_STARTING:
+        return JobState::Starting;
+    case v1::JOB_STATE_RUNNING:
+        return JobState::Running;
+    case v1::JOB_STATE_SUCCEEDED:
+        return JobState::Succeeded;
+    case v1::JOB_STATE_CANCELLED:
+        return JobState::Cancelled;
+    default:
+        return JobState::Failed;
+    }
+}
+
+QString newJobId() {
+    return QStringLiteral("job-%1-%2")
+        .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-hhmmss")))
+        .arg(QRandomGenerator::global()->bounded(0x10000), 4, 16, QLatin1Char('0'));
+}
+
+} // namespace
+
+JobController::JobController(ClusterRegistry* registry, MetricStore* store, QObject* parent)
+    : QObject(parent), m_registry(registry), m_store(store) {
+    registerBackendMetaTypes();
+    m_pool.setMaxThreadCount(4);
+}
+
+JobController::~JobController() {
+    for (Job& job : m_jobs) {
+        delete job.watcher; // stops and joins its thread
+        job.watcher = nullptr;
+    }
+    m_pool.waitForDone();
+}
+
+Result<QString> JobController::submit(v1::JobSpec spec) {
+    if (Result<void> ok = validateJobSpec(spec); !ok) {
+        return std::unexpected(ok.error());
+    }
+    const int world = worldSize(spec.layout());
+    const QList<WorkerNode> ready = m_registry->readyNodes();
+    int slots = 0;
+    for (const WorkerNode& n : ready) {
+        slots += n.slots;
+    }
+    if (slots < world) {
+        return fail(ErrorCode::Unavailable,
+                    "the job needs " + std::to_string(world) +
+                        " ranks but the ready workers have " + std::to_string(slots) +
+                        " slots: rent more workers or wait until they are ready");
+    }
+    QString jobId = newJobId();
+    while (m_jobs.contains(jobId)) {
+        jobId = newJobId();
+    }
+    spec.set_job_id(jobId.toStdString());
+    spec.clear_placement();
+    v1::LaunchJobRequest request;
+    int remaining = world;
+    bool allLoopback = true;
+    for (const WorkerNode& n : ready) {
+        if (remaining == 0) {
+            break;
+        }
+        const int ranks = std::min(n.slots, remaining);
+        remaining -= ranks;
+        auto* slot = spec.mutable_placement()->add_slots();
+        slot->set_worker(n.name.toStdString());
+        slot->set_ranks(ranks);
+        slot->set_device("cpu");
+        auto* peer = request.add_peers();
+        peer->set_name(n.name.toStdString());
+        peer->set_address(n.address.toStdString());
+        peer->set_token(n.token.toStdString());
+        peer->set_slots(ranks);
+        allLoopback = allLoopback && isLoopback(n.address);
+    }
+    if (allLoopback) {
+        // Several workers on this machine: keep MPI's out-of-band and TCP traffic on loopback.
+        (*request.mutable_mca())["btl_tcp_if_include"] = "lo";
+        (*request.mutable_mca())["oob_tcp_if_include"] = "lo";
+    }
+    for (auto it = m_mca.cbegin(); it != m_mca.cend(); ++it) {
+        (*request.mutable_mca())[it.key().toStdString()] = it.value().toStdString();
+    }
+    *request.mutable_spec() = spec;
+
+    Job job;
+    job.spec = spec;
+    job.rank0 = QString::fromStdString(request.peers(0).name());
+    m_jobs.insert(jobId, job);
+    m_order.append(jobId);
+    if (m_store) {
+        JobRecord record;
+        record.id = jobId;
+        record.name = QString::fromStdString(spec.name());
+        record.specJson = QString::fromStdString(jobSpecToJson(spec));
+        record.state = JobState::Queued;
+        record.submittedMs = QDateTime::currentMSecsSinceEpoch();
+        m_store->recordJob(record);
+    }
+    qCInfo(lcJobs) << "submitted" << jobId << "with" << world << "ranks, rank 0 on" << job.rank0;
+    QTimer::singleShot(0, this, [this, jobId, request] {
+        Q_EMIT jobStateChanged(jobId, JobState::Queued, QString());
+        launch(jobId, request);
+    });
+    return jobId;
+}
+
+void JobController::launch(const QString& jobId, v1::LaunchJobRequest request) {
+    auto it = m_jobs.find(jobId);
+    if (it == m_jobs.end()) {
+        return;
+    }
+    if (it->cancelRequested) {
+        setState(jobId, JobState::Cancelled, QStringLiteral("cancelled before launch"));
+        return;
+    }
+    std::shared_ptr<WorkerClient> client = m_registry->client(it->rank0);
+    if (!client) {
+        setState(jobId, JobState::Failed,
+                 QStringLiteral("worker %1 left the cluster before the launch; rent workers and "
+                                "submit again")
+                     .arg(it->rank0));
+        return;
+    }
+    setState(jobId, JobState::Starting, QString());
+    m_pool.start([this, jobId, client, request = std::move(request)] {
+        Result<v1::LaunchJobReply> reply = client->launchJob(request);
+        const QString error = reply ? QString() : QString::fromStdString(reply.error().message);
+        // The destructor waits for this pool, so `this` is alive while the call is posted.
+        QMetaObject::invokeMethod(
+            this, [this, jobId, error] { onLaunched(jobId, error); }, Qt::QueuedConnection);
+    });
+}
+
+void JobController::onLaunched(const QString& jobId, const QString& error) {
+    auto it = m_jobs.find(jobId);
+    if (it == m_jobs.end()) {
+        return;
+    }
+    if (!error.isEmpty()) {
+        setState(jobId, JobState::Failed, QStringLiteral("launch failed: ") + error);
+        return;
+    }
+    it->launched = true;
+    auto* watcher = new JobWatcher(m_registry->client(it->rank0), jobId, it->lastSeq + 1);
+    it->watcher = watcher;
+    connect(watcher, &JobWatcher::eventReceived, this,
+            [this, jobId](const v1::JobEvent& e) { onEvent(jobId, e); });
+    connect(watcher, &JobWatcher::reconnecting, this,
+            [this, jobId](quint64 fromSeq, int, const QString& reason) {
+                Q_EMIT watchReconnecting(jobId, fromSeq, reason);
+            });
+    connect(watcher, &JobWatcher::lost, this, [this, jobId](const QString& reason) {
+        if (!isTerminal(state(jobId))) {
+            setState(jobId, JobState::Failed, QStringLiteral("lost the job: ") + reason);
+        }
+    });
+    watcher->start();
+    if (it->cancelRequested) {
+        sendCancel(jobId);
+    }
+}
+
+void JobController::onEvent(const QString& jobId, const v1::JobEvent& e) {
+    auto it = m_jobs.find(jobId);
+    if (it == m_jobs.end() || e.seq() <= it->lastSeq) {
+        return; // never deliver a seq twice
+    }
+    it->lastSeq = e.seq();
+    if (e.has_metric()) {
+        MetricPoint p;
+        p.jobId = jobId;
+        p.seq = e.seq();
+        p.step = e.metric().step();
+        p.rank = e.metric().rank();
+        p.timeMs = e.time_unix_ms();
+        for (const auto& [key, value] : e.metric().values()) {
+            p.values.insert(QString::fromStdString(key), value);
+        }
+        if (m_store) {
+            m_store->addPoint(p);
+        }
+        Q_EMIT metricReceived(p);
+    } else if (e.has_log()) {
+        const QString stream = QString::fromStdString(e.log().stream());
+        const QString text = QString::fromStdString(e.log().text());
+        if (m_store) {
+            m_store->addLog(jobId, LogRecord{e.seq(), e.time_unix_ms(), stream, text});
+        }
+        Q_EMIT logLine(jobId, stream, text);
+    } else if (e.has_state()) {
+        const JobState s = fromProto(e.state().state());
+        if (s != JobState::Queued && s != it->state) {
+            setState(jobId, s, QString::fromStdString(e.state().reason()));
+        }
+    }
+}
+
+void JobController::setState(const QString& jobId, JobState s, const QString& reason) {
+    auto it = m_jobs.find(jobId);
+    if (it == m_jobs.end() || isTerminal(it->state)) {
+        return;
+    }
+    it->state = s;
+    qCInfo(lcJobs) << jobId << "is" << jobStateName(s) << reason;
+    if (m_store) {
+        m_store->updateJobState(jobId, s, reason, QDateTime::currentMSecsSinceEpoch());
+    }
+    if (isTerminal(s) && it->watcher && !it->launched) {
+        it->watcher->deleteLater();
+        it->watcher = nullptr;
+    }
+    Q_EMIT jobStateChanged(jobId, s, reason);
+}
+
+void JobController::cancel(const QString& jobId) {
+    auto it = m_jobs.find(jobId);
+    if (it == m_jobs.end() || isTerminal(it->state)) {
+        return;
+    }
+    it->cancelRequested = true;
+    if (it->launched) {
+        sendCancel(jobId);
+    } // else: launch() / onLaunched() act on cancelRequested
+}
+
+void JobController::sendCancel(const QString& jobId) {
+    auto it = m_jobs.find(jobId);
+    std::shared_ptr<WorkerClient> client = m_registry->client(it->rank0);
+    if (!client) {
+        setState(jobId, JobState::Failed,
+                 QStringLiteral("cannot cancel: worker %1 left the cluster").arg(it->rank0));
+        return;
+    }
+    qCInfo(lcJobs) << "cancelling" << jobId;
+    m_pool.start([this, jobId, client] {
+        Result<v1::JobState> r = client->cancelJob(jobId);
+        if (!r) {
+            const QString error = QString::fromStdString(r.error().message);
+            QMetaObject::invokeMethod(
+                this,
+                [this, jobId, error] {
+                    qCWarning(lcJobs).noquote() << "cancel of" << jobId << "failed:" << error;
+                    Q_EMIT logLine(jobId, QStringLiteral("worker"),
+                                   QStringLiteral("cancel failed: ") + error);
+                },
+                Qt::QueuedConnection);
+        }
+    });
+}
+
+JobState JobController::state(const QString& jobId) const {
+    auto it = m_jobs.constFind(jobId);
+    return it == m_jobs.cend() ? JobState::Failed : it->state;
+}
+
+QStringList JobController::jobIds() const {
+    return m_order;
+}
+
+v1::JobSpec JobController::spec(const QString& jobId) const {
+    auto it = m_jobs.constFind(jobId);
+    return it == m_jobs.cend() ? v1::JobSpec() : it->spec;
+}
+
+quint64 JobController::lastSeq(const QString& jobId) const {
+    auto it = m_jobs.constFind(jobId);
+    return it == m_jobs.cend() ? 0 : it->lastSeq;
+}
+
+bool JobController::interruptWatch(const QString& jobId) {
+    auto it = m_jobs.find(jobId);
+    if (it == m_jobs.end() || !it->watcher) {
+        return false;
+    }
+    it->watcher->interrupt();
+    return true;
+}
+
+} // namespace tessera
