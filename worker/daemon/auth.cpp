@@ -1,0 +1,69 @@
+// Bearer-token check: token file loading and the constant-time comparison.
+#include "auth.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace tessera::daemon {
+
+bool constantTimeEquals(std::string_view a, std::string_view b) {
+    // Walk the longer string fully so timing does not reveal the first mismatch.
+    const size_t n = a.size() > b.size() ? a.size() : b.size();
+    unsigned char diff = a.size() == b.size() ? 0 : 1;
+    for (size_t i = 0; i < n; ++i) {
+        const unsigned char x = i < a.size() ? static_cast<unsigned char>(a[i]) : 0;
+        const unsigned char y = i < b.size() ? static_cast<unsigned char>(b[i]) : 0;
+        diff |= static_cast<unsigned char>(x ^ y);
+    }
+    return diff == 0;
+}
+
+Result<TokenAuth> TokenAuth::fromFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return fail(errno == ENOENT ? ErrorCode::NotFound : ErrorCode::Io,
+                    "token file '" + path + "' cannot be read (" + std::strerror(errno) +
+                        "): write the bearer token into it (mode 0600)");
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string token = ss.str();
+    const auto first = token.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) {
+        return fail(ErrorCode::InvalidArgument,
+                    "token file '" + path + "' is empty: write the bearer token into it");
+    }
+    token = token.substr(first, token.find_last_not_of(" \t\r\n") - first + 1);
+    return TokenAuth(std::move(token));
+}
+
+bool TokenAuth::checkHeader(std::string_view header) const {
+    constexpr std::string_view prefix = "Bearer ";
+    if (m_token.empty() || header.substr(0, prefix.size()) != prefix) {
+        return false;
+    }
+    return constantTimeEquals(header.substr(prefix.size()), m_token);
+}
+
+grpc::Status TokenAuth::check(const grpc::CallbackServerContext& ctx,
+                              std::string_view method) const {
+    const auto& md = ctx.client_metadata();
+    const auto it = md.find("authorization");
+    const char* why = "no authorization metadata";
+    if (it != md.end()) {
+        if (checkHeader(std::string_view(it->second.data(), it->second.size()))) {
+            return grpc::Status::OK;
+        }
+        why = "wrong bearer token";
+    }
+    spdlog::warn("refused {} from {}: {}", method, ctx.peer(), why);
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                        std::string(why) + ": send metadata 'authorization: Bearer <token>' with "
+                                           "the worker's token");
+}
+
+} // namespace tessera::daemon

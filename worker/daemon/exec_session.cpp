@@ -1,0 +1,218 @@
+// Exec reactor: allow-list check, spawn, stdin/signal forwarding, ordered output writes.
+#include "exec_session.h"
+
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <unistd.h>
+
+namespace tessera::daemon {
+
+namespace {
+constexpr auto kKillGrace = std::chrono::seconds(3);
+
+grpc::Status toStatus(const Error& e) {
+    switch (e.code) {
+    case ErrorCode::PermissionDenied:
+        return {grpc::StatusCode::PERMISSION_DENIED, e.message};
+    case ErrorCode::InvalidArgument:
+        return {grpc::StatusCode::INVALID_ARGUMENT, e.message};
+    case ErrorCode::NotFound:
+        return {grpc::StatusCode::NOT_FOUND, e.message};
+    default:
+        return {grpc::StatusCode::INTERNAL, e.message};
+    }
+}
+} // namespace
+
+ExecSession::ExecSession(const AllowList& allow, const std::string& workDir, grpc::Status refusal)
+    : m_allow(allow), m_workDir(workDir), m_shared(std::make_shared<Shared>()) {
+    m_shared->reactor = this;
+    std::lock_guard lock(m_shared->mutex);
+    if (!refusal.ok()) {
+        finishLocked(refusal);
+        return;
+    }
+    StartRead(&m_in);
+}
+
+void ExecSession::finishLocked(const grpc::Status& status) {
+    if (!m_shared->finished) {
+        m_shared->finished = true;
+        Finish(status);
+    }
+}
+
+void ExecSession::OnReadDone(bool ok) {
+    std::shared_ptr<Process> process;
+    {
+        std::lock_guard lock(m_processMutex);
+        process = m_process;
+    }
+    if (!ok) {
+        // The client half-closed (or the call ended): the program keeps running until it exits.
+        if (!process) {
+            std::lock_guard lock(m_shared->mutex);
+            finishLocked({grpc::StatusCode::INVALID_ARGUMENT,
+                          "Exec needs an ExecInput with `start` as its first message"});
+        }
+        return;
+    }
+    if (!process) {
+        if (!m_in.has_start()) {
+            std::lock_guard lock(m_shared->mutex);
+            finishLocked({grpc::StatusCode::INVALID_ARGUMENT,
+                          "Exec's first message must be `start` (argv, env, cwd)"});
+            return;
+        }
+        handleStart(m_in.start());
+    } else if (m_in.kind_case() == v1::ExecInput::kStdin) {
+        if (auto r = process->writeStdin(m_in.stdin()); !r) {
+            spdlog::warn("exec {} (pid {}): {}", m_program, process->pid(), r.error().message);
+        }
+    } else if (m_in.kind_case() == v1::ExecInput::kCloseStdin) {
+        process->closeStdin();
+    } else if (m_in.kind_case() == v1::ExecInput::kSignal) {
+        const int sig = m_in.signal();
+        if (sig > 0 && sig < NSIG) {
+            process->signalGroup(sig);
+        }
+    }
+    std::lock_guard lock(m_shared->mutex);
+    if (!m_shared->finished) {
+        StartRead(&m_in);
+    }
+}
+
+void ExecSession::handleStart(const v1::ExecStart& start) {
+    if (start.argv().empty()) {
+        std::lock_guard lock(m_shared->mutex);
+        finishLocked({grpc::StatusCode::INVALID_ARGUMENT, "ExecStart.argv is empty"});
+        return;
+    }
+    auto path = m_allow.resolve(start.argv(0));
+    if (!path) {
+        spdlog::warn("exec refused: {}", path.error().message);
+        std::lock_guard lock(m_shared->mutex);
+        finishLocked(toStatus(path.error()));
+        return;
+    }
+    m_program = *path;
+    SpawnOptions opts;
+    opts.argv.assign(start.argv().begin(), start.argv().end());
+    opts.argv[0] = *path;
+    opts.cwd = start.cwd().empty() ? m_workDir : start.cwd();
+    opts.pipeStdin = true;
+    std::vector<std::string> env;
+    for (const auto& [k, v] : start.env()) {
+        if (!k.empty() && k.find('=') == std::string::npos) {
+            env.push_back(k + "=" + v);
+        }
+    }
+    if (::geteuid() == 0) {
+        env.push_back("OMPI_ALLOW_RUN_AS_ROOT=1");
+        env.push_back("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1");
+    }
+    opts.env = environmentWith(env);
+
+    std::weak_ptr<Shared> weak = m_shared;
+    auto onOutput = [weak](OutputStream s, std::string_view chunk) {
+        auto shared = weak.lock();
+        if (!shared) {
+            return;
+        }
+        v1::ExecOutput out;
+        if (s == OutputStream::Stdout) {
+            out.set_stdout(std::string(chunk));
+        } else {
+            out.set_stderr(std::string(chunk));
+        }
+        std::lock_guard lock(shared->mutex);
+        if (shared->reactor) {
+            shared->queue.push_back(std::move(out));
+            shared->reactor->pumpLocked();
+        }
+    };
+    const std::string program = m_program;
+    auto onExit = [weak, program](ProcessExit e) {
+        spdlog::info("exec {} ended with code {} (signal {})", program, e.code, e.signal);
+        auto shared = weak.lock();
+        if (!shared) {
+            return;
+        }
+        v1::ExecOutput out;
+        out.mutable_exit()->set_code(e.code);
+        out.mutable_exit()->set_signal(e.signal);
+        std::lock_guard lock(shared->mutex);
+        shared->exited = true;
+        if (shared->reactor) {
+            shared->queue.push_back(std::move(out));
+            shared->reactor->pumpLocked();
+        }
+    };
+    auto started = Process::start(opts, onOutput, onExit);
+    if (!started) {
+        spdlog::error("exec: {}", started.error().message);
+        std::lock_guard lock(m_shared->mutex);
+        finishLocked(toStatus(started.error()));
+        return;
+    }
+    spdlog::info("exec {} as pid {} ({} args)", m_program, (*started)->pid(), opts.argv.size());
+    std::lock_guard lock(m_processMutex);
+    m_process = *started;
+}
+
+void ExecSession::pumpLocked() {
+    if (m_shared->finished || m_shared->writing) {
+        return;
+    }
+    if (!m_shared->queue.empty()) {
+        m_shared->writing = true;
+        StartWrite(&m_shared->queue.front());
+    } else if (m_shared->exited) {
+        finishLocked(grpc::Status::OK);
+    }
+}
+
+void ExecSession::OnWriteDone(bool ok) {
+    std::lock_guard lock(m_shared->mutex);
+    m_shared->writing = false;
+    if (!m_shared->queue.empty()) {
+        m_shared->queue.pop_front();
+    }
+    if (!ok) {
+        finishLocked({grpc::StatusCode::CANCELLED, "the Exec client went away"});
+        return;
+    }
+    pumpLocked();
+}
+
+void ExecSession::OnCancel() {
+    {
+        std::lock_guard lock(m_processMutex);
+        if (m_process && !m_process->exited()) {
+            spdlog::info("exec {} (pid {}): call cancelled, stopping its process group", m_program,
+                         m_process->pid());
+            m_process->terminateGroup(kKillGrace);
+        }
+    }
+    std::lock_guard lock(m_shared->mutex);
+    finishLocked({grpc::StatusCode::CANCELLED, "Exec call cancelled"});
+}
+
+void ExecSession::OnDone() {
+    {
+        std::lock_guard lock(m_shared->mutex);
+        m_shared->reactor = nullptr;
+        m_shared->queue.clear();
+    }
+    {
+        std::lock_guard lock(m_processMutex);
+        if (m_process && !m_process->exited()) {
+            m_process->terminateGroup(kKillGrace);
+        }
+    }
+    delete this;
+}
+
+} // namespace tessera::daemon

@@ -1,0 +1,100 @@
+// One job on this worker: its event log (journal + memory), listeners, and its process tree.
+// Events get seq 1, 2, 3, … and are journaled before listeners hear of them.
+#pragma once
+
+#include "error.h"
+#include "job_journal.h"
+#include "process.h"
+#include "tessera/v1/worker.pb.h"
+
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessera::daemon {
+
+/// A job's events and process. Thread-safe.
+class Job : public std::enable_shared_from_this<Job> {
+public:
+    /// Called (without arguments) after each appended event; must not block.
+    using Listener = std::function<void()>;
+
+    /// What a watcher sees at one sequence number: the event if it exists yet, whether the job
+    /// has ended, and the last sequence number so far.
+    struct Snapshot {
+        std::optional<v1::JobEvent> event;
+        bool finished = false;
+        uint64_t lastSeq = 0;
+    };
+
+    /// A job over an open journal with the events already in it (restart recovery).
+    Job(std::string id, std::string dir, JobJournal journal, std::vector<v1::JobEvent> events);
+
+    const std::string& id() const { return m_id; }
+    const std::string& dir() const { return m_dir; }
+
+    /// Stamps `event` with the next seq, the time and the job id, journals it, keeps it, then
+    /// tells the listeners. Refused (InvalidArgument) after the terminal state; Io when the
+    /// journal cannot be written (the event is then dropped).
+    Result<uint64_t> append(v1::JobEvent event);
+    /// Shorthand: append a StateChange.
+    Result<uint64_t> appendState(v1::JobState state, const std::string& reason, int exitCode = 0);
+
+    /// Event `seq` (1-based) if it exists, with the job's finished flag, atomically.
+    Snapshot snapshot(uint64_t seq) const;
+    /// The latest state recorded (UNSPECIFIED before the first StateChange).
+    v1::JobState state() const;
+    bool finished() const;
+
+    /// Adds a listener; returns its id for unsubscribe().
+    int subscribe(Listener listener);
+    /// Removes a listener; once this returns, it is not running and will not be called.
+    void unsubscribe(int id);
+
+    /// Starts the job's process tree and routes its output into events: `@tessera` stdout lines
+    /// become Metric events, other lines LogLine events; the exit becomes the terminal state.
+    /// Errors: as Process::start (a FAILED state is then recorded).
+    Result<void> run(const SpawnOptions& opts);
+    /// Asks the process group to stop (TERM, KILL after `grace`); the job ends CANCELLED.
+    /// Returns the state the job will end in (the recorded one when it has already ended).
+    v1::JobState cancel(std::chrono::milliseconds grace);
+    /// Like cancel(), but the job ends FAILED with `reason` (used when the daemon stops).
+    void abort(const std::string& reason, std::chrono::milliseconds grace);
+    /// Process-group id of the running process tree, 0 when none.
+    pid_t processGroup() const;
+
+private:
+    void onOutput(OutputStream stream, std::string_view chunk);
+    void onLine(OutputStream stream, const std::string& line);
+    void onExit(ProcessExit exit);
+
+    const std::string m_id;
+    const std::string m_dir;
+
+    mutable std::mutex m_eventsMutex; // m_journal, m_events, m_finished, m_state
+    JobJournal m_journal;
+    std::vector<v1::JobEvent> m_events;
+    bool m_finished = false;
+    v1::JobState m_state = v1::JOB_STATE_UNSPECIFIED;
+
+    std::mutex m_listenersMutex;
+    std::map<int, Listener> m_listeners;
+    int m_nextListener = 1;
+
+    mutable std::mutex m_processMutex; // m_process, m_stopState, m_stopReason
+    std::shared_ptr<Process> m_process;
+    v1::JobState m_stopState = v1::JOB_STATE_UNSPECIFIED;
+    std::string m_stopReason;
+
+    // Touched only from the process's reader thread.
+    std::string m_partial[2];
+    std::deque<std::string> m_stderrTail;
+};
+
+} // namespace tessera::daemon

@@ -1,0 +1,258 @@
+// Child processes: posix_spawn into a new process group, pipe readers, reaping, group kill.
+#include "process.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace tessera::daemon {
+
+namespace {
+
+void closeFd(int& fd) {
+    if (fd >= 0) {
+        ::close(fd);
+        fd = -1;
+    }
+}
+
+// RAII for the posix_spawn attribute objects.
+struct SpawnSetup {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attr;
+    SpawnSetup() {
+        posix_spawn_file_actions_init(&actions);
+        posix_spawnattr_init(&attr);
+    }
+    ~SpawnSetup() {
+        posix_spawn_file_actions_destroy(&actions);
+        posix_spawnattr_destroy(&attr);
+    }
+};
+
+} // namespace
+
+std::vector<std::string> environmentWith(const std::vector<std::string>& overrides) {
+    std::vector<std::string> env;
+    for (char** e = environ; e && *e; ++e) {
+        std::string entry(*e);
+        const std::string name = entry.substr(0, entry.find('=') + 1);
+        bool replaced = false;
+        for (const auto& o : overrides) {
+            replaced = replaced || o.compare(0, name.size(), name) == 0;
+        }
+        if (!replaced) {
+            env.push_back(std::move(entry));
+        }
+    }
+    env.insert(env.end(), overrides.begin(), overrides.end());
+    return env;
+}
+
+bool processGroupAlive(pid_t pgid) {
+    return pgid > 0 && (::kill(-pgid, 0) == 0 || errno == EPERM);
+}
+
+Result<std::shared_ptr<Process>> Process::start(const SpawnOptions& opts, OutputHandler onOutput,
+                                                ExitHandler onExit) {
+    if (opts.argv.empty() || opts.argv[0].empty()) {
+        return fail(ErrorCode::InvalidArgument, "no program given to start");
+    }
+    int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
+    auto closeAll = [&] {
+        for (int* p : {in, out, err}) {
+            closeFd(p[0]);
+            closeFd(p[1]);
+        }
+    };
+    if ((opts.pipeStdin && ::pipe2(in, O_CLOEXEC) != 0) || ::pipe2(out, O_CLOEXEC) != 0 ||
+        ::pipe2(err, O_CLOEXEC) != 0) {
+        const std::string why = std::strerror(errno);
+        closeAll();
+        return fail(ErrorCode::Io, "cannot create pipes for '" + opts.argv[0] + "': " + why);
+    }
+    SpawnSetup s;
+    if (opts.pipeStdin) {
+        posix_spawn_file_actions_adddup2(&s.actions, in[0], 0);
+    } else {
+        posix_spawn_file_actions_addopen(&s.actions, 0, "/dev/null", O_RDONLY, 0);
+    }
+    posix_spawn_file_actions_adddup2(&s.actions, out[1], 1);
+    posix_spawn_file_actions_adddup2(&s.actions, err[1], 2);
+    if (!opts.cwd.empty()) {
+        posix_spawn_file_actions_addchdir_np(&s.actions, opts.cwd.c_str());
+    }
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawnattr_setsigmask(&s.attr, &none);
+    posix_spawnattr_setsigdefault(&s.attr, &all);
+    posix_spawnattr_setpgroup(&s.attr, 0);
+    posix_spawnattr_setflags(&s.attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                          POSIX_SPAWN_SETSIGDEF);
+
+    std::vector<char*> argv, envp;
+    for (const auto& a : opts.argv) {
+        argv.push_back(const_cast<char*>(a.c_str()));
+    }
+    argv.push_back(nullptr);
+    for (const auto& e : opts.env) {
+        envp.push_back(const_cast<char*>(e.c_str()));
+    }
+    envp.push_back(nullptr);
+
+    pid_t pid = -1;
+    const bool search = opts.argv[0].find('/') == std::string::npos;
+    const int rc = search
+                       ? posix_spawnp(&pid, argv[0], &s.actions, &s.attr, argv.data(), envp.data())
+                       : posix_spawn(&pid, argv[0], &s.actions, &s.attr, argv.data(), envp.data());
+    if (rc != 0) {
+        closeAll();
+        return fail(ErrorCode::Io, "cannot start '" + opts.argv[0] + "': " + std::strerror(rc) +
+                                       " (check the path and that it is executable)");
+    }
+    closeFd(in[0]);
+    closeFd(out[1]);
+    closeFd(err[1]);
+
+    std::shared_ptr<Process> p(new Process());
+    p->m_pid = pid;
+    p->m_stdin = in[1];
+    p->m_stdout = out[0];
+    p->m_stderr = err[0];
+    p->m_onOutput = std::move(onOutput);
+    p->m_onExit = std::move(onExit);
+    std::thread([p] { p->waitLoop(); }).detach();
+    std::thread([p] { p->readLoop(); }).detach();
+    return p;
+}
+
+Process::~Process() {
+    closeFd(m_stdin);
+    closeFd(m_stdout);
+    closeFd(m_stderr);
+}
+
+void Process::waitLoop() {
+    int status = 0;
+    while (::waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    ProcessExit ex;
+    if (WIFSIGNALED(status)) {
+        ex.signal = WTERMSIG(status);
+        ex.code = 128 + ex.signal;
+    } else {
+        ex.code = WEXITSTATUS(status);
+    }
+    {
+        std::lock_guard lock(m_mutex);
+        m_exit = ex;
+        m_exited = true;
+    }
+    m_cv.notify_all();
+}
+
+void Process::readLoop() {
+    using Clock = std::chrono::steady_clock;
+    // After the child is reaped, descendants that still hold the pipes get this long to finish.
+    constexpr auto drainAfterExit = std::chrono::seconds(2);
+    Clock::time_point exitSeen{};
+    char buf[65536];
+    while (m_stdout >= 0 || m_stderr >= 0) {
+        pollfd fds[2] = {{m_stdout, POLLIN, 0}, {m_stderr, POLLIN, 0}};
+        const int n = ::poll(fds, 2, 100);
+        if (n < 0 && errno != EINTR) {
+            break;
+        }
+        for (int i = 0; i < 2 && n > 0; ++i) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) {
+                continue;
+            }
+            const ssize_t got = ::read(fds[i].fd, buf, sizeof buf);
+            if (got > 0) {
+                if (m_onOutput) {
+                    m_onOutput(i == 0 ? OutputStream::Stdout : OutputStream::Stderr,
+                               std::string_view(buf, static_cast<size_t>(got)));
+                }
+            } else if (got == 0 || errno != EINTR) {
+                closeFd(i == 0 ? m_stdout : m_stderr);
+            }
+        }
+        if (m_exited) {
+            if (exitSeen == Clock::time_point{}) {
+                exitSeen = Clock::now();
+            } else if (Clock::now() - exitSeen > drainAfterExit) {
+                break;
+            }
+        }
+    }
+    closeFd(m_stdout);
+    closeFd(m_stderr);
+    ProcessExit ex;
+    {
+        std::unique_lock lock(m_mutex);
+        m_cv.wait(lock, [this] { return m_exited.load(); });
+        ex = m_exit;
+    }
+    closeStdin();
+    if (m_onExit) {
+        m_onExit(ex);
+    }
+    m_onOutput = nullptr;
+    m_onExit = nullptr;
+}
+
+Result<void> Process::writeStdin(std::string_view data) {
+    std::lock_guard lock(m_stdinMutex);
+    while (!data.empty()) {
+        if (m_stdin < 0) {
+            return fail(ErrorCode::Io, "the program's stdin is closed");
+        }
+        const ssize_t n = ::write(m_stdin, data.data(), data.size());
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return fail(ErrorCode::Io,
+                        std::string("cannot write the program's stdin: ") + std::strerror(errno));
+        }
+        data.remove_prefix(static_cast<size_t>(n));
+    }
+    return {};
+}
+
+void Process::closeStdin() {
+    std::lock_guard lock(m_stdinMutex);
+    closeFd(m_stdin);
+}
+
+void Process::signalGroup(int sig) {
+    if (m_pid > 0) {
+        ::kill(-m_pid, sig);
+    }
+}
+
+void Process::terminateGroup(std::chrono::milliseconds grace) {
+    signalGroup(SIGTERM);
+    auto self = shared_from_this();
+    std::thread([self, grace] {
+        const auto deadline = std::chrono::steady_clock::now() + grace;
+        while (std::chrono::steady_clock::now() < deadline) {
+            if (!processGroupAlive(self->m_pid)) {
+                return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        self->signalGroup(SIGKILL);
+    }).detach();
+}
+
+} // namespace tessera::daemon

@@ -1,0 +1,130 @@
+// tessera-worker: the per-node daemon serving WorkerService (jobs through mpirun, Exec for
+// tessera-rsh). Prints one line "tessera-worker listening on HOST:PORT" once it serves.
+#include "allow_list.h"
+#include "auth.h"
+#include "host_info.h"
+#include "job_manager.h"
+#include "paths.h"
+#include "worker_service.h"
+
+#include <CLI/CLI.hpp>
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server.h>
+#include <grpcpp/server_builder.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+using namespace tessera::daemon;
+
+namespace {
+
+int die(const std::string& msg, int code = 2) {
+    std::fprintf(stderr, "tessera-worker: error: %s\n", msg.c_str());
+    return code;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"Tessera worker daemon: runs training jobs through Open MPI and serves "
+                 "WorkerService over gRPC"};
+    std::string listen = "127.0.0.1:0";
+    std::string tokenFile;
+    std::string workDir;
+    int slots = 0;
+    std::string name;
+    std::vector<std::string> allow;
+    app.add_option("--listen", listen, "HOST:PORT to serve on (port 0 = pick a free one)");
+    app.add_option("--token-file", tokenFile, "file holding the bearer token")->required();
+    app.add_option("--work-dir", workDir, "folder for job folders and journals")->required();
+    app.add_option("--slots", slots, "ranks this worker accepts (0 = one per core)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--name", name, "worker id reported by GetInfo (default: host name)");
+    app.add_option("--allow", allow, "extra program Exec may run (absolute path or PATH name)");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    }
+
+    // Logs on stderr; stdout carries only the "listening on" line.
+    auto logger = spdlog::stderr_color_mt("tessera-worker");
+    spdlog::set_default_logger(logger);
+    spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%n] [%l] %v");
+
+    // SIGTERM/SIGINT are taken by sigwait below; every thread inherits this mask.
+    sigset_t stopSignals;
+    sigemptyset(&stopSignals);
+    sigaddset(&stopSignals, SIGTERM);
+    sigaddset(&stopSignals, SIGINT);
+    sigaddset(&stopSignals, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+    std::signal(SIGPIPE, SIG_IGN);
+
+    auto auth = TokenAuth::fromFile(tokenFile);
+    if (!auth) {
+        return die(auth.error().message);
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(workDir, ec);
+    if (ec) {
+        return die("--work-dir '" + workDir + "' cannot be created: " + ec.message());
+    }
+    workDir = std::filesystem::absolute(workDir).string();
+
+    const std::string bin = binDir();
+    AllowList allowList = AllowList::defaults(bin);
+    for (const auto& a : allow) {
+        if (auto r = allowList.add(a); !r) {
+            return die(r.error().message);
+        }
+    }
+    std::string mpirun;
+#ifdef TESSERA_MPIRUN
+    mpirun = findProgram(TESSERA_MPIRUN);
+#endif
+    if (mpirun.empty()) {
+        mpirun = findProgram("mpirun");
+    }
+    if (mpirun.empty()) {
+        spdlog::warn("mpirun not found: LaunchJob will fail (install the Debian package "
+                     "'openmpi-bin')");
+        mpirun = "mpirun";
+    }
+
+    JobManager jobs({workDir, bin, mpirun});
+    if (auto r = jobs.recover(); !r) {
+        return die(r.error().message, 1);
+    }
+    HostInfo host = HostInfo::collect(slots);
+    if (name.empty()) {
+        name = host.host;
+    }
+    WorkerService service(*auth, allowList, jobs, host, name, workDir);
+
+    grpc::ServerBuilder builder;
+    int port = 0;
+    builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
+    builder.RegisterService(&service);
+    std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+    if (!server || port == 0) {
+        return die("cannot listen on '" + listen +
+                   "': give a free HOST:PORT (port 0 picks one) with --listen");
+    }
+    const std::string hostPart = listen.substr(0, listen.find_last_of(':'));
+    std::cout << "tessera-worker listening on " << hostPart << ":" << port << std::endl;
+    spdlog::info("worker '{}' serving on {}:{} with {} slot(s), work dir {}, Exec allows {}", name,
+                 hostPart, port, host.slots, workDir, fmt::join(allowList.names(), " "));
+
+    int sig = 0;
+    sigwait(&stopSignals, &sig);
+    spdlog::info("signal {}: stopping", sig);
+    jobs.stopAll(std::chrono::seconds(4));
+    server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+    return 0;
+}

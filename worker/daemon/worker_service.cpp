@@ -1,0 +1,83 @@
+// WorkerService methods: auth first, then GetInfo/LaunchJob/CancelJob inline (they do not wait
+// on processes) and WatchJob/Exec as self-deleting reactors.
+#include "worker_service.h"
+
+#include "exec_session.h"
+#include "watch_session.h"
+
+#include <spdlog/spdlog.h>
+
+namespace tessera::daemon {
+
+WorkerService::WorkerService(const TokenAuth& auth, const AllowList& allow, JobManager& jobs,
+                             HostInfo host, std::string workerId, std::string workDir)
+    : m_auth(auth), m_allow(allow), m_jobs(jobs), m_host(std::move(host)),
+      m_workerId(std::move(workerId)), m_workDir(std::move(workDir)) {}
+
+grpc::ServerUnaryReactor* WorkerService::GetInfo(grpc::CallbackServerContext* ctx,
+                                                 const v1::GetInfoRequest*, v1::WorkerInfo* reply) {
+    auto* reactor = ctx->DefaultReactor();
+    grpc::Status st = m_auth.check(*ctx, "GetInfo");
+    if (st.ok()) {
+        *reply = m_host.toProto(m_workerId, m_allow.names());
+    }
+    reactor->Finish(st);
+    return reactor;
+}
+
+grpc::ServerUnaryReactor* WorkerService::LaunchJob(grpc::CallbackServerContext* ctx,
+                                                   const v1::LaunchJobRequest* req,
+                                                   v1::LaunchJobReply* reply) {
+    auto* reactor = ctx->DefaultReactor();
+    grpc::Status st = m_auth.check(*ctx, "LaunchJob");
+    if (st.ok()) {
+        auto r = m_jobs.launch(*req);
+        if (r) {
+            *reply = *r;
+            spdlog::info("[job {}] launched in {}", reply->job_id(), reply->job_dir());
+        } else {
+            st = r.error();
+            spdlog::warn("[job {}] launch refused: {}", req->spec().job_id(), st.error_message());
+        }
+    }
+    reactor->Finish(st);
+    return reactor;
+}
+
+grpc::ServerWriteReactor<v1::JobEvent>* WorkerService::WatchJob(grpc::CallbackServerContext* ctx,
+                                                                const v1::WatchJobRequest* req) {
+    grpc::Status st = m_auth.check(*ctx, "WatchJob");
+    std::shared_ptr<Job> job;
+    if (st.ok()) {
+        job = m_jobs.find(req->job_id());
+        if (!job) {
+            st = grpc::Status(grpc::StatusCode::NOT_FOUND,
+                              "no job '" + req->job_id() + "' on this worker");
+        }
+    }
+    return new WatchSession(std::move(job), req->from_seq(), st);
+}
+
+grpc::ServerUnaryReactor* WorkerService::CancelJob(grpc::CallbackServerContext* ctx,
+                                                   const v1::CancelJobRequest* req,
+                                                   v1::CancelJobReply* reply) {
+    auto* reactor = ctx->DefaultReactor();
+    grpc::Status st = m_auth.check(*ctx, "CancelJob");
+    if (st.ok()) {
+        auto r = m_jobs.cancel(req->job_id(), req->grace_seconds());
+        if (r) {
+            reply->set_state(*r);
+        } else {
+            st = grpc::Status(grpc::StatusCode::NOT_FOUND, r.error().message);
+        }
+    }
+    reactor->Finish(st);
+    return reactor;
+}
+
+grpc::ServerBidiReactor<v1::ExecInput, v1::ExecOutput>*
+WorkerService::Exec(grpc::CallbackServerContext* ctx) {
+    return new ExecSession(m_allow, m_workDir, m_auth.check(*ctx, "Exec"));
+}
+
+} // namespace tessera::daemon

@@ -1,0 +1,44 @@
+// WorkerService with gRPC's callback API: token check on every call, unary replies at once,
+// WatchJob/Exec as reactors that never block a gRPC thread.
+#pragma once
+
+#include "allow_list.h"
+#include "auth.h"
+#include "host_info.h"
+#include "job_manager.h"
+#include "tessera/v1/worker.grpc.pb.h"
+
+#include <string>
+
+namespace tessera::daemon {
+
+/// The daemon's gRPC service. All referenced objects must outlive the server.
+class WorkerService final : public v1::WorkerService::CallbackService {
+public:
+    WorkerService(const TokenAuth& auth, const AllowList& allow, JobManager& jobs, HostInfo host,
+                  std::string workerId, std::string workDir);
+
+    grpc::ServerUnaryReactor* GetInfo(grpc::CallbackServerContext* ctx,
+                                      const v1::GetInfoRequest* req,
+                                      v1::WorkerInfo* reply) override;
+    grpc::ServerUnaryReactor* LaunchJob(grpc::CallbackServerContext* ctx,
+                                        const v1::LaunchJobRequest* req,
+                                        v1::LaunchJobReply* reply) override;
+    grpc::ServerWriteReactor<v1::JobEvent>* WatchJob(grpc::CallbackServerContext* ctx,
+                                                     const v1::WatchJobRequest* req) override;
+    grpc::ServerUnaryReactor* CancelJob(grpc::CallbackServerContext* ctx,
+                                        const v1::CancelJobRequest* req,
+                                        v1::CancelJobReply* reply) override;
+    grpc::ServerBidiReactor<v1::ExecInput, v1::ExecOutput>*
+    Exec(grpc::CallbackServerContext* ctx) override;
+
+private:
+    const TokenAuth& m_auth;
+    const AllowList& m_allow;
+    JobManager& m_jobs;
+    HostInfo m_host;
+    std::string m_workerId;
+    std::string m_workDir;
+};
+
+} // namespace tessera::daemon
