@@ -31,10 +31,6 @@ const char* const kSchema[] = {
     "last_error TEXT)",
 };
 
-QVariant nanToNull(double v) {
-    return std::isnan(v) ? QVariant() : QVariant(v);
-}
-
 double nullToNan(const QVariant& v) {
     return v.isNull() ? std::numeric_limits<double>::quiet_NaN() : v.toDouble();
 }

@@ -1,0 +1,115 @@
+// tessera-ctl command line parsing (see ctloptions.h).
+#include "ctloptions.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QFileInfo>
+
+namespace tessera::ctl {
+
+namespace {
+
+const char* const kUsage =
+    "usage: tessera-ctl <command> [options]\n"
+    "commands:\n"
+    "  run SPEC.json   run a job; without --workers it rents a local cluster of one-slot\n"
+    "                  workers (as many as the spec's world size) and releases it afterwards\n"
+    "  nodes           workers of --workers probed with GetInfo, or the local ones used last\n"
+    "  jobs            job history: id, name, state, last loss, test accuracy\n"
+    "options:\n"
+    "  --workers A,B   host:port of running tessera-workers to use (needs --token-file)\n"
+    "  --token-file F  file holding the workers' bearer token\n"
+    "  --timeout S     run: cancel the job after S seconds (exit code 1)\n"
+    "  --verbose       run: also print the job's log lines\n"
+    "exit codes: 0 ok, 1 job failed or cancelled, 2 bad input, 3 a worker does not answer\n";
+
+} // namespace
+
+Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
+    QCommandLineParser p;
+    p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption workers(QStringLiteral("workers"), QString(), QStringLiteral("A,B"));
+    const QCommandLineOption tokenFile(QStringLiteral("token-file"), QString(),
+                                       QStringLiteral("F"));
+    const QCommandLineOption timeout(QStringLiteral("timeout"), QString(), QStringLiteral("S"));
+    const QCommandLineOption verbose(QStringLiteral("verbose"));
+    const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")});
+    p.addOptions({workers, tokenFile, timeout, verbose, help});
+    auto bad = [](const QString& what) {
+        return fail(ErrorCode::InvalidArgument,
+                    "tessera-ctl: " + what.toStdString() + "\n" + std::string(kUsage));
+    };
+    if (!p.parse(arguments)) {
+        return bad(p.errorText());
+    }
+    if (p.isSet(help)) {
+        return fail(ErrorCode::NotFound, kUsage);
+    }
+    const QStringList pos = p.positionalArguments();
+    if (pos.isEmpty()) {
+        return bad(QStringLiteral("no command given"));
+    }
+    CtlOptions o;
+    o.command = pos.first();
+    o.verbose = p.isSet(verbose);
+    if (o.command == QLatin1String("run")) {
+        if (pos.size() != 2) {
+            return bad(QStringLiteral("run takes exactly one spec file, e.g. "
+                                      "tessera-ctl run resources/examples/fashion-mnist-mlp.json"));
+        }
+        o.specPath = pos[1];
+    } else if (o.command == QLatin1String("nodes") || o.command == QLatin1String("jobs")) {
+        if (pos.size() != 1) {
+            return bad(o.command + QStringLiteral(" takes no arguments"));
+        }
+    } else {
+        return bad(QStringLiteral("unknown command '%1' (use run, nodes or jobs)").arg(o.command));
+    }
+    if (p.isSet(workers)) {
+        for (const QString& a : p.value(workers).split(',', Qt::SkipEmptyParts)) {
+            const QString addr = a.trimmed();
+            bool portOk = false;
+            const int port = addr.section(':', -1).toInt(&portOk);
+            if (!addr.contains(':') || !portOk || port <= 0 || port > 65535) {
+                return bad(QStringLiteral("--workers: '%1' is not host:port").arg(addr));
+            }
+            o.workers.append(addr);
+        }
+        if (o.workers.isEmpty()) {
+            return bad(QStringLiteral("--workers needs at least one host:port"));
+        }
+        if (!p.isSet(tokenFile)) {
+            return bad(QStringLiteral("--workers needs --token-file with the workers' token"));
+        }
+    }
+    o.tokenFile = p.value(tokenFile);
+    if (p.isSet(timeout)) {
+        bool ok = false;
+        o.timeoutSeconds = p.value(timeout).toInt(&ok);
+        if (!ok || o.timeoutSeconds <= 0) {
+            return bad(QStringLiteral("--timeout needs a positive number of seconds"));
+        }
+    }
+    return o;
+}
+
+Result<QString> readTokenFile(const QString& path) {
+    QFile f(path);
+    if (!QFileInfo::exists(path)) {
+        return fail(ErrorCode::NotFound, "token file " + path.toStdString() +
+                                             " does not exist: pass the file the workers were "
+                                             "started with (--token-file)");
+    }
+    if (!f.open(QIODevice::ReadOnly)) {
+        return fail(ErrorCode::Io, "cannot read token file " + path.toStdString() + ": " +
+                                       f.errorString().toStdString());
+    }
+    const QString token = QString::fromUtf8(f.readAll()).trimmed();
+    if (token.isEmpty()) {
+        return fail(ErrorCode::InvalidArgument, "token file " + path.toStdString() +
+                                                    " is empty: write the workers' token in it");
+    }
+    return token;
+}
+
+} // namespace tessera::ctl

@@ -1,0 +1,37 @@
+// Command line of tessera-ctl: `run SPEC.json`, `nodes`, `jobs` and their options.
+#pragma once
+
+#include "error.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace tessera::ctl {
+
+/// Exit codes of tessera-ctl.
+enum ExitCode {
+    kExitOk = 0,          ///< job succeeded / listing done
+    kExitJobFailed = 1,   ///< job failed, was cancelled or timed out
+    kExitBadInput = 2,    ///< bad spec, flag or file
+    kExitUnreachable = 3, ///< a worker does not answer
+};
+
+/// Parsed command line.
+struct CtlOptions {
+    QString command;        ///< "run", "nodes" or "jobs"
+    QString specPath;       ///< run: the spec file
+    QStringList workers;    ///< --workers ADDR,ADDR...: use these workers instead of renting
+    QString tokenFile;      ///< --token-file F: bearer token of the --workers
+    int timeoutSeconds = 0; ///< --timeout S: cancel the job after S seconds; 0 = none
+    bool verbose = false;   ///< --verbose: also print the job's log lines
+};
+
+/// Parses `arguments` (argv incl. program name). Returns the options, or an InvalidArgument error
+/// whose message says what is wrong and shows the usage. `--help` gives NotFound with the usage
+/// text as message (print it, exit 0).
+Result<CtlOptions> parseCtlOptions(const QStringList& arguments);
+
+/// Reads the token file (trimmed). Errors: NotFound / Io naming the file, InvalidArgument if empty.
+Result<QString> readTokenFile(const QString& path);
+
+} // namespace tessera::ctl

@@ -1,0 +1,126 @@
+// `tessera-ctl nodes` and `jobs` (see listcommands.h).
+#include "listcommands.h"
+
+#include "clusterregistry.h"
+#include "metricstore.h"
+
+#include <QDateTime>
+
+#include <cmath>
+#include <cstdio>
+
+namespace tessera::ctl {
+
+namespace {
+
+void printNodes(const QList<WorkerNode>& nodes) {
+    std::printf("%-10s %-22s %-12s %-16s %5s %5s %9s\n", "NAME", "ADDRESS", "STATE", "HOST",
+                "SLOTS", "CORES", "MEMORY");
+    for (const WorkerNode& n : nodes) {
+        std::printf("%-10s %-22s %-12s %-16s %5d %5d %7.1f G\n", qPrintable(n.name),
+                    qPrintable(n.address), qPrintable(nodeStateName(n.state)),
+                    qPrintable(n.host.isEmpty() ? QStringLiteral("-") : n.host), n.slots, n.cores,
+                    static_cast<double>(n.memoryBytes) / (1024.0 * 1024.0 * 1024.0));
+        if (!n.lastError.isEmpty()) {
+            std::printf("           %s\n", qPrintable(n.lastError));
+        }
+    }
+    std::fflush(stdout);
+}
+
+QString number(double v, int decimals) {
+    return std::isnan(v) ? QStringLiteral("-") : QString::number(v, 'f', decimals);
+}
+
+} // namespace
+
+NodesCommand::NodesCommand(const CtlOptions& options, QObject* parent)
+    : QObject(parent), m_options(options) {}
+
+void NodesCommand::start() {
+    if (m_options.workers.isEmpty()) {
+        MetricStore store;
+        QString error;
+        if (!store.open(MetricStore::defaultPath(), &error)) {
+            std::fprintf(stderr, "tessera-ctl: error: %s\n", qPrintable(error));
+            QMetaObject::invokeMethod(
+                this, [this] { Q_EMIT finished(kExitBadInput); }, Qt::QueuedConnection);
+            return;
+        }
+        const QList<WorkerNode> nodes = store.nodes();
+        if (nodes.isEmpty()) {
+            std::printf("no workers recorded yet: run a job (tessera-ctl run SPEC.json) or pass "
+                        "--workers A,B --token-file F\n");
+        } else {
+            std::printf("workers of the last run (%s):\n", qPrintable(store.path()));
+            printNodes(nodes);
+        }
+        QMetaObject::invokeMethod(
+            this, [this] { Q_EMIT finished(kExitOk); }, Qt::QueuedConnection);
+        return;
+    }
+    Result<QString> token = readTokenFile(m_options.tokenFile);
+    if (!token) {
+        std::fprintf(stderr, "tessera-ctl: error: %s\n", token.error().message.c_str());
+        QMetaObject::invokeMethod(
+            this, [this] { Q_EMIT finished(kExitBadInput); }, Qt::QueuedConnection);
+        return;
+    }
+    auto* registry = new ClusterRegistry(this);
+    registry->setProbeInterval(0);
+    connect(registry, &ClusterRegistry::nodeChanged, this, [this, registry] {
+        const QList<WorkerNode> nodes = registry->nodes();
+        int unreachable = 0;
+        for (const WorkerNode& n : nodes) {
+            if (n.state == NodeState::Connecting) {
+                return;
+            }
+            unreachable += n.state == NodeState::Ready ? 0 : 1;
+        }
+        disconnect(registry, nullptr, this, nullptr);
+        printNodes(nodes);
+        if (unreachable > 0) {
+            std::fprintf(stderr, "tessera-ctl: error: %d worker(s) do not answer\n", unreachable);
+        }
+        Q_EMIT finished(unreachable > 0 ? kExitUnreachable : kExitOk);
+    });
+    for (int i = 0; i < m_options.workers.size(); ++i) {
+        WorkerNode n;
+        n.name = QStringLiteral("worker-%1").arg(i + 1);
+        n.address = m_options.workers[i];
+        n.token = *token;
+        n.provider = QStringLiteral("manual");
+        registry->addNode(n);
+    }
+}
+
+int printJobs() {
+    MetricStore store;
+    QString error;
+    if (!store.open(MetricStore::defaultPath(), &error)) {
+        std::fprintf(stderr, "tessera-ctl: error: %s\n", qPrintable(error));
+        return kExitBadInput;
+    }
+    const QList<JobRecord> jobs = store.jobs();
+    if (jobs.isEmpty()) {
+        std::printf("no jobs yet (history: %s)\n", qPrintable(store.path()));
+        return kExitOk;
+    }
+    std::printf("%-26s %-40s %-10s %8s %9s %10s %s\n", "ID", "NAME", "STATE", "STEPS", "LOSS",
+                "TEST ACC", "SUBMITTED (UTC)");
+    for (const JobRecord& j : jobs) {
+        std::printf("%-26s %-40s %-10s %8lld %9s %10s %s\n", qPrintable(j.id),
+                    qPrintable(j.name.left(40)), qPrintable(jobStateName(j.state)),
+                    static_cast<long long>(j.lastStep), qPrintable(number(j.lastLoss, 4)),
+                    qPrintable(number(j.testAccuracy, 4)),
+                    qPrintable(QDateTime::fromMSecsSinceEpoch(j.submittedMs, Qt::UTC)
+                                   .toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"))));
+        if (!j.reason.isEmpty() && j.state != JobState::Succeeded) {
+            std::printf("    %s\n", qPrintable(j.reason.left(300)));
+        }
+    }
+    std::fflush(stdout);
+    return kExitOk;
+}
+
+} // namespace tessera::ctl

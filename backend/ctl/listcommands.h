@@ -1,0 +1,30 @@
+// `tessera-ctl nodes` and `tessera-ctl jobs`: tables of workers and of the job history.
+#pragma once
+
+#include "ctloptions.h"
+
+#include <QObject>
+
+namespace tessera::ctl {
+
+/// `nodes`: with --workers, probes each with GetInfo (async) and prints a table, exit code 3 if
+/// one does not answer; without, prints the nodes recorded by the last `run`. start() returns at
+/// once; finished(exitCode) follows.
+class NodesCommand : public QObject {
+    Q_OBJECT
+public:
+    explicit NodesCommand(const CtlOptions& options, QObject* parent = nullptr);
+    void start();
+
+Q_SIGNALS:
+    void finished(int exitCode);
+
+private:
+    CtlOptions m_options;
+};
+
+/// `jobs`: prints the job history (id, name, state, last loss, test accuracy). Returns the exit
+/// code (2 if the history database cannot be opened).
+int printJobs();
+
+} // namespace tessera::ctl

@@ -1,0 +1,66 @@
+// tessera-ctl: Tessera's backend without a window — run a job, list workers, show job history.
+#include "ctloptions.h"
+#include "listcommands.h"
+#include "runcommand.h"
+
+#include <QCoreApplication>
+#include <QTimer>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+
+namespace {
+std::atomic<int> g_interrupts{0};
+extern "C" void onSignal(int) {
+    g_interrupts.fetch_add(1);
+}
+} // namespace
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("tessera"));
+    QCoreApplication::setApplicationName(QStringLiteral("tessera"));
+    using namespace tessera::ctl;
+
+    tessera::Result<CtlOptions> options = parseCtlOptions(QCoreApplication::arguments());
+    if (!options) {
+        const bool help = options.error().code == tessera::ErrorCode::NotFound;
+        std::fprintf(help ? stdout : stderr, "%s", options.error().message.c_str());
+        return help ? kExitOk : kExitBadInput;
+    }
+    if (options->command == QLatin1String("jobs")) {
+        return printJobs();
+    }
+    int exitCode = kExitOk;
+    auto quitWith = [&exitCode](int code) {
+        exitCode = code;
+        QCoreApplication::exit(code);
+    };
+    if (options->command == QLatin1String("nodes")) {
+        NodesCommand nodes(*options);
+        QObject::connect(&nodes, &NodesCommand::finished, &app, quitWith);
+        nodes.start();
+        app.exec();
+        return exitCode;
+    }
+    RunCommand run(*options);
+    QObject::connect(&run, &RunCommand::finished, &app, quitWith);
+    // Ctrl-C / TERM cancel the job and release the local workers before exiting.
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    QTimer poll;
+    int seen = 0;
+    QObject::connect(&poll, &QTimer::timeout, &run, [&] {
+        const int n = g_interrupts.load();
+        if (n != seen) {
+            seen = n;
+            std::fprintf(stderr, "\ntessera-ctl: interrupted; cancelling the job\n");
+            run.interrupt();
+        }
+    });
+    poll.start(200);
+    QTimer::singleShot(0, &run, &RunCommand::start);
+    app.exec();
+    return exitCode;
+}

@@ -1,0 +1,43 @@
+// tessera-ctl's progress output: one `\r`-updated bar line on a terminal, one line per update
+// otherwise; epoch-end test accuracy lines and the final summary.
+#pragma once
+
+#include "jobtypes.h"
+
+#include <QString>
+
+#include <cstdio>
+
+namespace tessera::ctl {
+
+/// Prints metric points of one job to a FILE (stdout). Not thread-safe; use from one thread.
+class ProgressPrinter {
+public:
+    /// `epochs` is the spec's training.epochs (0 = unknown; then no bar is drawn).
+    /// `tty` selects `\r` updates (true) or one line per update (false).
+    ProgressPrinter(FILE* out, int epochs, bool tty);
+
+    /// Handles one point: a training point updates the bar; a point with test_accuracy prints
+    /// an epoch line; a point with done=1 is remembered for summary().
+    void add(const MetricPoint& point);
+    /// Ends a pending `\r` line (before printing anything else).
+    void breakLine();
+    /// Prints the final lines: last test accuracy, steps and training time. Returns the last
+    /// test accuracy (NaN if none was reported).
+    double summary(const QString& jobId, const QString& stateName);
+
+    /// The bar line for a training point, e.g.
+    /// "step 120  epoch 0.13/2 [##--------]  loss 0.6123  12345 samples/s".
+    static QString barLine(const MetricPoint& point, int epochs);
+
+private:
+    FILE* m_out;
+    int m_epochs;
+    bool m_tty;
+    bool m_pendingCr = false;
+    double m_lastAccuracy;
+    double m_trainSeconds = -1;
+    qint64 m_lastStep = 0;
+};
+
+} // namespace tessera::ctl

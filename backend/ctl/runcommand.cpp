@@ -1,0 +1,216 @@
+// `tessera-ctl run` (see runcommand.h).
+#include "runcommand.h"
+
+#include "spec_io.h"
+
+#include <QCoreApplication>
+
+#include <cstdio>
+#include <unistd.h>
+
+namespace tessera::ctl {
+
+namespace {
+
+int exitCodeFor(const Error& e) {
+    return e.code == ErrorCode::Unavailable ? kExitUnreachable : kExitBadInput;
+}
+
+void printError(const QString& message) {
+    std::fprintf(stderr, "tessera-ctl: error: %s\n", qPrintable(message));
+    std::fflush(stderr);
+}
+
+} // namespace
+
+RunCommand::RunCommand(const CtlOptions& options, QObject* parent)
+    : QObject(parent), m_options(options), m_provider(&m_registry) {
+    m_registry.setProbeInterval(0); // probe on demand only; the job's stream reports failures
+    m_timeout.setSingleShot(true);
+    m_waitNodes.setSingleShot(true);
+}
+
+void RunCommand::start() {
+    Result<v1::JobSpec> spec = loadJobSpec(m_options.specPath.toStdString());
+    if (!spec) {
+        finish(kExitBadInput, QString::fromStdString(spec.error().message));
+        return;
+    }
+    m_spec = *spec;
+    if (Result<void> ok = validateJobSpec(m_spec); !ok) {
+        finish(kExitBadInput, m_options.specPath + QStringLiteral(": ") +
+                                  QString::fromStdString(ok.error().message));
+        return;
+    }
+    QString storeError;
+    m_haveStore = m_store.open(MetricStore::defaultPath(), &storeError);
+    if (!m_haveStore) {
+        std::fprintf(stderr, "tessera-ctl: warning: %s (history not kept)\n",
+                     qPrintable(storeError));
+    }
+    m_controller = std::make_unique<JobController>(&m_registry, m_haveStore ? &m_store : nullptr);
+
+    connect(m_controller.get(), &JobController::jobStateChanged, this, &RunCommand::onState);
+    connect(m_controller.get(), &JobController::metricReceived, this, [this](const MetricPoint& p) {
+        if (m_printer) {
+            m_printer->add(p);
+        }
+    });
+    connect(m_controller.get(), &JobController::logLine, this,
+            [this](const QString&, const QString& stream, const QString& text) {
+                if (m_options.verbose) {
+                    if (m_printer) {
+                        m_printer->breakLine();
+                    }
+                    std::fprintf(stderr, "[%s] %s\n", qPrintable(stream), qPrintable(text));
+                }
+            });
+    connect(m_controller.get(), &JobController::watchReconnecting, this,
+            [](const QString&, quint64 fromSeq, const QString& reason) {
+                std::fprintf(stderr, "tessera-ctl: stream broke (%s); resuming from event %llu\n",
+                             qPrintable(reason), static_cast<unsigned long long>(fromSeq));
+            });
+    connect(&m_registry, &ClusterRegistry::nodeChanged, this, &RunCommand::onNodesChanged);
+    connect(&m_timeout, &QTimer::timeout, this, [this] {
+        m_timedOut = true;
+        if (m_printer) {
+            m_printer->breakLine();
+        }
+        printError(QStringLiteral("the job did not finish within --timeout %1 s; cancelling it")
+                       .arg(m_options.timeoutSeconds));
+        interrupt();
+    });
+    connect(&m_waitNodes, &QTimer::timeout, this, [this] {
+        finish(kExitUnreachable, QStringLiteral("the workers did not become ready within %1 s; "
+                                                "check that they run and answer GetInfo")
+                                     .arg(m_waitNodes.interval() / 1000));
+    });
+
+    const int world = worldSize(m_spec.layout());
+    if (!m_options.workers.isEmpty()) {
+        Result<QString> token = readTokenFile(m_options.tokenFile);
+        if (!token) {
+            finish(kExitBadInput, QString::fromStdString(token.error().message));
+            return;
+        }
+        for (int i = 0; i < m_options.workers.size(); ++i) {
+            WorkerNode n;
+            n.name = QStringLiteral("worker-%1").arg(i + 1);
+            n.address = m_options.workers[i];
+            n.token = *token;
+            n.provider = QStringLiteral("manual");
+            m_registry.addNode(n);
+        }
+    } else {
+        connect(&m_provider, &LocalProvider::rentFailed, this, [this](const QString& error) {
+            finish(kExitUnreachable, QStringLiteral("cannot start the local cluster: ") + error);
+        });
+        connect(&m_provider, &LocalProvider::rentFinished, this, [this](const QStringList& names) {
+            m_rented = true;
+            std::fprintf(stdout, "local cluster: %s\n", qPrintable(names.join(", ")));
+            std::fflush(stdout);
+        });
+        std::fprintf(stdout, "renting %d local worker(s) with one slot each...\n", world);
+        std::fflush(stdout);
+        m_provider.rent(world, 1);
+    }
+    m_waitNodes.start(60000);
+}
+
+void RunCommand::onNodesChanged() {
+    if (!m_jobId.isEmpty() || m_finishing) {
+        return;
+    }
+    const QList<WorkerNode> nodes = m_registry.nodes();
+    if (nodes.isEmpty()) {
+        return;
+    }
+    for (const WorkerNode& n : nodes) {
+        if (n.state == NodeState::Connecting) {
+            return;
+        }
+    }
+    for (const WorkerNode& n : nodes) {
+        if (n.state != NodeState::Ready) {
+            finish(kExitUnreachable, QStringLiteral("worker %1 at %2 does not answer: %3")
+                                         .arg(n.name, n.address, n.lastError));
+            return;
+        }
+    }
+    m_waitNodes.stop();
+    submit();
+}
+
+void RunCommand::submit() {
+    Result<QString> id = m_controller->submit(m_spec);
+    if (!id) {
+        finish(exitCodeFor(id.error()), QString::fromStdString(id.error().message));
+        return;
+    }
+    m_jobId = *id;
+    m_printer = std::make_unique<ProgressPrinter>(stdout, m_spec.training().epochs(),
+                                                  isatty(fileno(stdout)) != 0);
+    std::fprintf(stdout, "job %s: %s, %d rank(s)\n", qPrintable(m_jobId), m_spec.name().c_str(),
+                 worldSize(m_spec.layout()));
+    std::fflush(stdout);
+    if (m_options.timeoutSeconds > 0) {
+        m_timeout.start(m_options.timeoutSeconds * 1000);
+    }
+}
+
+void RunCommand::onState(const QString& jobId, JobState state, const QString& reason) {
+    if (jobId != m_jobId || !isTerminal(state)) {
+        return;
+    }
+    m_printer->summary(jobId, jobStateName(state));
+    if (state == JobState::Succeeded) {
+        finish(m_timedOut ? kExitJobFailed : kExitOk);
+    } else {
+        finish(kExitJobFailed,
+               QStringLiteral("job %1 %2: %3")
+                   .arg(jobId, jobStateName(state),
+                        reason.isEmpty() ? QStringLiteral("no reason given") : reason));
+    }
+}
+
+void RunCommand::interrupt() {
+    if (!m_controller || m_jobId.isEmpty() || isTerminal(m_controller->state(m_jobId))) {
+        finish(kExitJobFailed, QStringLiteral("interrupted"));
+        return;
+    }
+    m_controller->cancel(m_jobId);
+    // If the worker does not confirm the cancellation, give up waiting after 15 s.
+    QTimer::singleShot(15000, this, [this] {
+        finish(kExitJobFailed, QStringLiteral("the job did not confirm its cancellation"));
+    });
+}
+
+void RunCommand::finish(int code, const QString& message) {
+    if (m_finishing) {
+        return;
+    }
+    m_finishing = true;
+    m_timeout.stop();
+    m_waitNodes.stop();
+    if (!message.isEmpty()) {
+        printError(message);
+    }
+    m_exitCode = code;
+    if (m_haveStore) {
+        QList<WorkerNode> nodes = m_registry.nodes();
+        for (WorkerNode& n : nodes) {
+            if (n.provider == QLatin1String("local")) {
+                n.state = NodeState::Stopped; // released below
+            }
+        }
+        m_store.recordNodes(nodes);
+    }
+    if (m_provider.names().isEmpty()) {
+        QTimer::singleShot(0, this, [this] { Q_EMIT finished(m_exitCode); });
+        return;
+    }
+    connect(&m_provider, &LocalProvider::released, this, [this] { Q_EMIT finished(m_exitCode); });
+    m_provider.releaseAll();
+}
+
+} // namespace tessera::ctl

@@ -1,0 +1,56 @@
+// `tessera-ctl run SPEC.json`: gets workers (given or rented locally), submits the job, prints
+// progress, releases local workers and finishes with an exit code (see ctloptions.h).
+#pragma once
+
+#include "clusterregistry.h"
+#include "ctloptions.h"
+#include "jobcontroller.h"
+#include "localprovider.h"
+#include "metricstore.h"
+#include "progressprinter.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+
+namespace tessera::ctl {
+
+/// One `run`. start() returns at once; finished(exitCode) is emitted exactly once.
+class RunCommand : public QObject {
+    Q_OBJECT
+public:
+    explicit RunCommand(const CtlOptions& options, QObject* parent = nullptr);
+
+    /// Loads and validates the spec, then rents / probes workers. Errors end via finished().
+    void start();
+    /// Cancels the job (Ctrl-C); exits 1 once it ended (or after a grace period).
+    void interrupt();
+
+Q_SIGNALS:
+    void finished(int exitCode);
+
+private:
+    void onNodesChanged();
+    void submit();
+    void onState(const QString& jobId, JobState state, const QString& reason);
+    void finish(int code, const QString& message = QString());
+
+    CtlOptions m_options;
+    tessera::v1::JobSpec m_spec;
+    MetricStore m_store;
+    bool m_haveStore = false;
+    ClusterRegistry m_registry;
+    LocalProvider m_provider;
+    std::unique_ptr<JobController> m_controller; ///< created in start(), once the store is open
+    std::unique_ptr<ProgressPrinter> m_printer;
+    QString m_jobId;
+    QTimer m_timeout;
+    QTimer m_waitNodes;
+    int m_exitCode = -1;
+    bool m_rented = false;
+    bool m_finishing = false;
+    bool m_timedOut = false;
+};
+
+} // namespace tessera::ctl
