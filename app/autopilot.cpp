@@ -1,0 +1,144 @@
+// Autopilot: start-up flags carried out through the window's own actions.
+#include "autopilot.h"
+
+#include "cluster/clusterpanel.h"
+#include "cluster/clustertablemodel.h"
+#include "clusterregistry.h"
+#include "jobcontroller.h"
+#include "jobs/jobpanel.h"
+#include "localprovider.h"
+#include "mainwindow.h"
+#include "monitor/logpane.h"
+#include "monitor/metricschart.h"
+#include "session.h"
+#include "spec_io.h"
+
+#include <QLoggingCategory>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace tessera {
+
+Q_LOGGING_CATEGORY(lcAutopilot, "tessera.app.autopilot")
+
+Autopilot::Autopilot(AppSession* session, MainWindow* window, StartupOptions options,
+                     QObject* parent)
+    : QObject(parent), m_session(session), m_window(window), m_options(std::move(options)),
+      m_timeout(new QTimer(this)) {
+    m_timeout->setSingleShot(true);
+    connect(m_timeout, &QTimer::timeout, this, [this] {
+        finish(1, tr("gave up after %1 s (--timeout)").arg(m_options.timeoutSeconds));
+    });
+}
+
+void Autopilot::start() {
+    if (m_options.timeoutSeconds > 0)
+        m_timeout->start(m_options.timeoutSeconds * 1000);
+    JobPanel* jobs = m_window->jobPanel();
+    ClusterPanel* cluster = m_window->clusterPanel();
+
+    if (!m_options.spec.isEmpty() && !jobs->addSpecFile(m_options.spec))
+        return finish(1, jobs->messageText());
+
+    if (m_options.launch) {
+        ClusterTableModel* model = cluster->model();
+        connect(model, &QAbstractItemModel::dataChanged, this, &Autopilot::tryLaunch);
+        connect(model, &QAbstractItemModel::rowsInserted, this, &Autopilot::tryLaunch);
+        connect(jobs, &JobPanel::launchFailed, this,
+                [this](const QString& error) { finish(1, error); });
+        connect(m_session->controller(), &JobController::jobStateChanged, this,
+                [this, jobs](const QString& id, JobState state, const QString& reason) {
+                    if (id == jobs->currentJobId() && isTerminal(state) && !m_capturing &&
+                        m_options.unattended())
+                        finish(1, tr("job %1 ended (%2) before %3 loss points arrived %4")
+                                      .arg(id, jobStateName(state))
+                                      .arg(m_options.quitAfterPoints)
+                                      .arg(reason));
+                });
+        connect(m_window->chart(), &MetricsChart::lossPointAdded, this, &Autopilot::onLossPoints);
+    }
+    if (m_options.rentLocal > 0) {
+        connect(m_session->provider(), &LocalProvider::rentFailed, this,
+                [this](const QString& error) { finish(1, tr("rent failed: %1").arg(error)); });
+        cluster->setWorkerCount(m_options.rentLocal);
+        cluster->setSlotsPerWorker(m_options.slotsPerWorker);
+        cluster->rent();
+    }
+    if (m_options.launch)
+        tryLaunch();
+}
+
+void Autopilot::tryLaunch() {
+    if (m_launched || m_finished)
+        return;
+    const auto& spec = m_window->jobPanel()->currentSpec();
+    if (!spec)
+        return finish(
+            1,
+            tr("--launch: no valid spec selected (%1)").arg(m_window->jobPanel()->messageText()));
+    const int needed = worldSize(spec->layout());
+    const int ready = m_window->clusterPanel()->model()->readySlots();
+    if (ready < needed || ready == 0)
+        return; // wait for more nodes to become Ready
+    m_launched = true;
+    qCInfo(lcAutopilot) << "cluster ready with" << ready << "slots; launching";
+    m_window->jobPanel()->launch();
+}
+
+void Autopilot::onLossPoints(int count) {
+    if (!m_options.unattended() || m_capturing || count < m_options.quitAfterPoints)
+        return;
+    m_capturing = true;
+    // Let the chart's replot timer and the event loop settle, then capture.
+    QTimer::singleShot(300, this, &Autopilot::takeScreenshotAndQuit);
+}
+
+void Autopilot::takeScreenshotAndQuit() {
+    if (!m_options.screenshot.isEmpty()) {
+        m_window->chart()->replotNow();
+        if (!m_window->grab().save(m_options.screenshot))
+            return finish(1, tr("cannot write the screenshot '%1': check the folder exists and is "
+                                "writable")
+                                 .arg(m_options.screenshot));
+        std::printf("tessera: screenshot with %d loss points saved to %s\n",
+                    m_window->chart()->lossPointCount(), qPrintable(m_options.screenshot));
+        std::fflush(stdout);
+    }
+    finish(0);
+}
+
+void Autopilot::finish(int exitCode, const QString& error) {
+    if (m_finished)
+        return;
+    m_finished = true;
+    m_timeout->stop();
+    if (!error.isEmpty()) {
+        std::fprintf(stderr, "tessera: error: %s\n", qPrintable(error));
+        m_window->logPane()->appendMessage(tr("Autopilot stopped: %1").arg(error));
+    }
+    if (!m_options.unattended() && exitCode == 0)
+        return;
+    if (!error.isEmpty() && !m_options.unattended())
+        return; // interactive: leave the window open with the error in the log
+    JobPanel* jobs = m_window->jobPanel();
+    if (!jobs->currentJobId().isEmpty() && !isTerminal(jobs->currentJobState()))
+        jobs->cancel();
+    // Give the cancel a moment to reach the worker; the provider's release stops the daemons.
+    auto done = [this, exitCode] {
+        if (!m_emitted) {
+            m_emitted = true;
+            Q_EMIT finished(exitCode);
+        }
+    };
+    QTimer::singleShot(500, this, [this, done] {
+        LocalProvider* provider = m_session->provider();
+        if (provider->names().isEmpty())
+            return done();
+        connect(provider, &LocalProvider::released, this, done);
+        QTimer::singleShot(5000, this, done);
+        provider->releaseAll();
+    });
+}
+
+} // namespace tessera

@@ -1,0 +1,64 @@
+// Cluster panel: the table of worker daemons plus "Rent local workers" and "Release" actions.
+#pragma once
+
+#include <QWidget>
+
+class QAction;
+class QLabel;
+class QSpinBox;
+class QTableView;
+
+namespace tessera {
+
+class ClusterRegistry;
+class ClusterTableModel;
+class LocalProvider;
+
+/// Shows the registry's nodes and rents / releases local workers through `provider`. Renting is
+/// asynchronous: the action only starts it; the outcome arrives through LocalProvider's signals.
+/// How many workers to rent comes from an inline spin box (default 2, one slot each), so the
+/// action is one click and never opens a blocking dialog.
+class ClusterPanel : public QWidget {
+    Q_OBJECT
+public:
+    /// `registry` and `provider` must outlive the panel.
+    ClusterPanel(ClusterRegistry* registry, LocalProvider* provider, QWidget* parent = nullptr);
+
+    /// "Rent local workers" (Ctrl+R) and "Release workers" (Ctrl+Shift+R), for menus/toolbars.
+    QAction* rentAction() const { return m_rentAction; }
+    QAction* releaseAction() const { return m_releaseAction; }
+
+    ClusterTableModel* model() const { return m_model; }
+    QTableView* view() const { return m_view; }
+    /// Number of workers the next rent asks for (1..64).
+    void setWorkerCount(int workers);
+    int workerCount() const;
+    /// Ranks each rented worker accepts (1..64).
+    void setSlotsPerWorker(int slots);
+
+public Q_SLOTS:
+    /// Starts renting workerCount() local workers (no-op while a rent is in progress).
+    void rent();
+    /// Stops every local worker.
+    void release();
+
+Q_SIGNALS:
+    /// A line for the log pane: rent started / finished / failed, release done.
+    void message(const QString& text);
+
+private:
+    void setBusy(bool busy, const QString& status);
+
+    ClusterRegistry* m_registry;
+    LocalProvider* m_provider;
+    ClusterTableModel* m_model;
+    QTableView* m_view;
+    QSpinBox* m_workers;
+    QSpinBox* m_slots;
+    QLabel* m_status;
+    QAction* m_rentAction;
+    QAction* m_releaseAction;
+    bool m_renting = false;
+};
+
+} // namespace tessera

@@ -1,0 +1,204 @@
+// Job panel: spec chooser, summary, launch/cancel and job state.
+#include "jobpanel.h"
+
+#include "jobcontroller.h"
+#include "spec_io.h"
+#include "speccatalog.h"
+#include "specsummary.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace tessera {
+
+JobPanel::JobPanel(JobController* controller, QWidget* parent)
+    : QWidget(parent), m_controller(controller), m_combo(new QComboBox(this)),
+      m_summary(new QPlainTextEdit(this)), m_state(new QLabel(this)), m_message(new QLabel(this)),
+      m_launchButton(new QPushButton(tr("&Launch"), this)),
+      m_cancelButton(new QPushButton(tr("&Cancel"), this)),
+      m_launchAction(new QAction(tr("&Launch job"), this)),
+      m_cancelAction(new QAction(tr("&Cancel job"), this)),
+      m_openAction(new QAction(tr("&Open spec…"), this)) {
+    m_combo->setObjectName(QStringLiteral("specCombo"));
+    m_summary->setObjectName(QStringLiteral("specSummary"));
+    m_summary->setReadOnly(true);
+    m_summary->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_state->setObjectName(QStringLiteral("jobState"));
+    m_message->setObjectName(QStringLiteral("jobMessage"));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_launchButton->setObjectName(QStringLiteral("launchButton"));
+    m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
+
+    m_launchAction->setObjectName(QStringLiteral("launchAction"));
+    m_launchAction->setShortcut(QKeySequence(tr("Ctrl+L")));
+    m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
+    m_cancelAction->setShortcut(QKeySequence(tr("Ctrl+Shift+X")));
+    m_openAction->setObjectName(QStringLiteral("openSpecAction"));
+    m_openAction->setShortcut(QKeySequence::Open);
+    connect(m_launchAction, &QAction::triggered, this, &JobPanel::launch);
+    connect(m_cancelAction, &QAction::triggered, this, &JobPanel::cancel);
+    connect(m_openAction, &QAction::triggered, this, &JobPanel::openSpecDialog);
+    connect(m_launchButton, &QPushButton::clicked, this, &JobPanel::launch);
+    connect(m_cancelButton, &QPushButton::clicked, this, &JobPanel::cancel);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Spec:"), m_combo);
+    form->addRow(tr("Job:"), m_state);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_launchButton);
+    buttons->addWidget(m_cancelButton);
+    buttons->addStretch();
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_summary, 1);
+    layout->addLayout(buttons);
+    layout->addWidget(m_message);
+
+    for (const QString& path : SpecCatalog::specFiles(SpecCatalog::examplesDir()))
+        m_combo->addItem(QFileInfo(path).completeBaseName(), path);
+    connect(m_combo, &QComboBox::currentIndexChanged, this, &JobPanel::loadSelected);
+    connect(m_controller, &JobController::jobStateChanged, this, &JobPanel::onJobStateChanged);
+
+    m_state->setText(tr("none launched"));
+    if (m_combo->count() == 0)
+        showMessage(tr("No example specs found in '%1'. Open a spec file (Ctrl+O) or set "
+                       "TESSERA_EXAMPLES_DIR.")
+                        .arg(SpecCatalog::examplesDir()),
+                    true);
+    loadSelected();
+}
+
+bool JobPanel::addSpecFile(const QString& path) {
+    const QFileInfo info(path);
+    if (!info.isFile()) {
+        showMessage(tr("Spec file '%1' does not exist; check the path.").arg(path), true);
+        return false;
+    }
+    const QString abs = info.absoluteFilePath();
+    int index = m_combo->findData(abs);
+    if (index < 0) {
+        m_combo->addItem(info.completeBaseName(), abs);
+        index = m_combo->count() - 1;
+    }
+    if (m_combo->currentIndex() == index)
+        loadSelected();
+    else
+        m_combo->setCurrentIndex(index);
+    return true;
+}
+
+bool JobPanel::selectSpec(const QString& fragment) {
+    for (int i = 0; i < m_combo->count(); ++i) {
+        if (QFileInfo(m_combo->itemData(i).toString())
+                .fileName()
+                .contains(fragment, Qt::CaseInsensitive)) {
+            m_combo->setCurrentIndex(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+QString JobPanel::currentSpecPath() const {
+    return m_combo->currentData().toString();
+}
+
+QString JobPanel::messageText() const {
+    return m_message->text();
+}
+
+void JobPanel::launch() {
+    if (!m_spec) {
+        const QString error = tr("No valid spec selected: pick one from the list or open a file.");
+        showMessage(error, true);
+        Q_EMIT launchFailed(error);
+        return;
+    }
+    Result<QString> id = m_controller->submit(*m_spec);
+    if (!id) {
+        const QString error =
+            tr("Launch failed: %1").arg(QString::fromStdString(id.error().message));
+        showMessage(error, true);
+        Q_EMIT launchFailed(error);
+        return;
+    }
+    m_jobId = *id;
+    m_jobState = JobState::Queued;
+    m_state->setText(QStringLiteral("%1 — %2").arg(m_jobId, jobStateName(m_jobState)));
+    showMessage(tr("Submitted %1 as job %2.").arg(m_combo->currentText(), m_jobId), false);
+    updateActions();
+    Q_EMIT jobLaunched(m_jobId);
+}
+
+void JobPanel::cancel() {
+    if (m_jobId.isEmpty() || isTerminal(m_jobState))
+        return;
+    m_controller->cancel(m_jobId);
+    showMessage(tr("Cancelling job %1…").arg(m_jobId), false);
+}
+
+void JobPanel::openSpecDialog() {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open job spec"), SpecCatalog::examplesDir(), tr("Job specs (*.json)"));
+    if (!path.isEmpty())
+        addSpecFile(path);
+}
+
+void JobPanel::loadSelected() {
+    m_spec.reset();
+    const QString path = currentSpecPath();
+    if (path.isEmpty()) {
+        m_summary->clear();
+        updateActions();
+        return;
+    }
+    Result<v1::JobSpec> spec = loadJobSpec(path.toStdString());
+    if (!spec) {
+        m_summary->setPlainText(QString::fromStdString(spec.error().message));
+        showMessage(
+            tr("Cannot use this spec: %1").arg(QString::fromStdString(spec.error().message)), true);
+    } else {
+        m_spec = std::move(*spec);
+        m_summary->setPlainText(SpecSummary::text(*m_spec));
+        m_message->clear();
+    }
+    updateActions();
+}
+
+void JobPanel::onJobStateChanged(const QString& jobId, JobState state, const QString& reason) {
+    if (jobId != m_jobId)
+        return;
+    m_jobState = state;
+    QString text = QStringLiteral("%1 — %2").arg(m_jobId, jobStateName(state));
+    m_state->setText(text);
+    if (state == JobState::Failed)
+        showMessage(tr("Job %1 failed: %2").arg(m_jobId, reason), true);
+    else if (isTerminal(state))
+        showMessage(tr("Job %1 %2.").arg(m_jobId, jobStateName(state)), false);
+    updateActions();
+}
+
+void JobPanel::showMessage(const QString& text, bool error) {
+    m_message->setText(text);
+    m_message->setStyleSheet(error ? QStringLiteral("color: #c62828;") : QString());
+    Q_EMIT message(text);
+}
+
+void JobPanel::updateActions() {
+    const bool active = !m_jobId.isEmpty() && !isTerminal(m_jobState);
+    m_launchAction->setEnabled(m_spec.has_value());
+    m_launchButton->setEnabled(m_spec.has_value());
+    m_cancelAction->setEnabled(active);
+    m_cancelButton->setEnabled(active);
+}
+
+} // namespace tessera

@@ -1,0 +1,91 @@
+// Job panel: pick a spec file, read its summary, launch it on the cluster, cancel it, and see
+// the job's state. Errors go to an inline message area, never to a blocking dialog.
+#pragma once
+
+#include "jobtypes.h"
+#include "tessera/v1/job.pb.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <optional>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace tessera {
+
+class JobController;
+
+/// Spec chooser (combo of SpecCatalog::examplesDir()'s files plus any added with addSpecFile),
+/// read-only summary, Launch / Cancel, and the state of the job launched last. Launch calls
+/// JobController::submit, which returns at once; the state then follows jobStateChanged.
+class JobPanel : public QWidget {
+    Q_OBJECT
+public:
+    /// `controller` must outlive the panel.
+    explicit JobPanel(JobController* controller, QWidget* parent = nullptr);
+
+    /// "Launch job" (Ctrl+L), "Cancel job" (Ctrl+Shift+X), "Open spec…" (Ctrl+O).
+    QAction* launchAction() const { return m_launchAction; }
+    QAction* cancelAction() const { return m_cancelAction; }
+    QAction* openAction() const { return m_openAction; }
+
+    /// Adds `path` to the combo box (once) and selects it. Returns false, with the reason in the
+    /// message area, when the file does not exist.
+    bool addSpecFile(const QString& path);
+    /// Selects the first spec whose file name contains `fragment` (case-insensitive); false if
+    /// none.
+    bool selectSpec(const QString& fragment);
+    /// Path of the selected spec file; empty if none.
+    QString currentSpecPath() const;
+    /// The selected spec, parsed; nullopt when none is selected or it failed to parse.
+    const std::optional<v1::JobSpec>& currentSpec() const { return m_spec; }
+
+    /// Id of the job launched last from this panel; empty before the first launch.
+    QString currentJobId() const { return m_jobId; }
+    /// Its last known state (Queued before the first launch).
+    JobState currentJobState() const { return m_jobState; }
+    /// Text of the message area (last error or notice).
+    QString messageText() const;
+
+public Q_SLOTS:
+    /// Submits the selected spec. On success emits jobLaunched(id); on error shows it inline and
+    /// emits launchFailed(error).
+    void launch();
+    /// Cancels the current job (no-op when it is not active).
+    void cancel();
+    /// Asks for a spec file with a file dialog (interactive use only).
+    void openSpecDialog();
+
+Q_SIGNALS:
+    void jobLaunched(const QString& jobId);
+    void launchFailed(const QString& error);
+    /// A line for the log pane.
+    void message(const QString& text);
+
+private:
+    void loadSelected();
+    void onJobStateChanged(const QString& jobId, tessera::JobState state, const QString& reason);
+    void showMessage(const QString& text, bool error);
+    void updateActions();
+
+    JobController* m_controller;
+    QComboBox* m_combo;
+    QPlainTextEdit* m_summary;
+    QLabel* m_state;
+    QLabel* m_message;
+    QPushButton* m_launchButton;
+    QPushButton* m_cancelButton;
+    QAction* m_launchAction;
+    QAction* m_cancelAction;
+    QAction* m_openAction;
+    std::optional<v1::JobSpec> m_spec;
+    QString m_jobId;
+    JobState m_jobState = JobState::Queued;
+};
+
+} // namespace tessera

@@ -1,0 +1,49 @@
+// Entry point of the `tessera` desktop app: flags, translations, backend session, main window.
+#include "autopilot.h"
+#include "mainwindow.h"
+#include "session.h"
+#include "startupoptions.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QTimer>
+#include <QTranslator>
+
+#include <cstdio>
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("tessera"));
+    QApplication::setOrganizationName(QStringLiteral("Tessera"));
+    QApplication::setApplicationVersion(QStringLiteral(TESSERA_VERSION));
+
+    auto options = tessera::StartupOptions::parse(QApplication::arguments());
+    if (!options) {
+        std::fprintf(stderr, "tessera: error: %s (see --help)\n", options.error().message.c_str());
+        return 2;
+    }
+    if (options->help) {
+        std::printf("%s", qPrintable(tessera::StartupOptions::helpText()));
+        return 0;
+    }
+    if (!options->dataDir.isEmpty()) {
+        QDir().mkpath(options->dataDir);
+        qputenv("TESSERA_DATA_DIR", QDir(options->dataDir).absolutePath().toLocal8Bit());
+    }
+
+    QTranslator translator;
+    if (translator.load(QLocale(), QStringLiteral("tessera"), QStringLiteral("_"),
+                        QStringLiteral(":/i18n")))
+        QApplication::installTranslator(&translator);
+
+    tessera::AppSession session;
+    tessera::MainWindow window(&session);
+    window.show();
+
+    tessera::Autopilot autopilot(&session, &window, *options);
+    QObject::connect(&autopilot, &tessera::Autopilot::finished, &app, &QApplication::exit);
+    QTimer::singleShot(0, &autopilot, &tessera::Autopilot::start);
+    return QApplication::exec();
+}

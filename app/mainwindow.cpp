@@ -1,0 +1,102 @@
+// Main window: builds the panels and connects them to each other and to the backend.
+#include "mainwindow.h"
+
+#include "cluster/clusterpanel.h"
+#include "jobcontroller.h"
+#include "jobs/jobpanel.h"
+#include "monitor/logpane.h"
+#include "monitor/metricschart.h"
+#include "session.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <QToolBar>
+
+namespace tessera {
+
+MainWindow::MainWindow(AppSession* session, QWidget* parent)
+    : QMainWindow(parent), m_session(session),
+      m_cluster(new ClusterPanel(session->registry(), session->provider(), this)),
+      m_jobs(new JobPanel(session->controller(), this)), m_chart(new MetricsChart(this)),
+      m_log(new LogPane(this)) {
+    setWindowTitle(tr("Tessera"));
+    setObjectName(QStringLiteral("mainWindow"));
+    m_chart->setObjectName(QStringLiteral("metricsChart"));
+    m_log->setObjectName(QStringLiteral("logPane"));
+    setCentralWidget(m_chart);
+    createDocks();
+    createMenusAndToolbar();
+    connectBackend();
+    resize(1280, 800);
+    if (!session->storeError().isEmpty())
+        m_log->appendMessage(tr("History is off: %1").arg(session->storeError()));
+    statusBar()->showMessage(tr("Rent local workers (Ctrl+R), pick a spec, then Launch (Ctrl+L)."));
+}
+
+void MainWindow::createDocks() {
+    auto dock = [this](QWidget* widget, const QString& title, const char* name,
+                       Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(QLatin1String(name));
+        d->setWidget(widget);
+        addDockWidget(area, d);
+        return d;
+    };
+    dock(m_cluster, tr("Cluster"), "clusterDock", Qt::LeftDockWidgetArea);
+    dock(m_jobs, tr("Job"), "jobDock", Qt::RightDockWidgetArea);
+    dock(m_log, tr("Log"), "logDock", Qt::BottomDockWidgetArea);
+}
+
+void MainWindow::createMenusAndToolbar() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_jobs->openAction());
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* cluster = menuBar()->addMenu(tr("&Cluster"));
+    cluster->addAction(m_cluster->rentAction());
+    cluster->addAction(m_cluster->releaseAction());
+
+    QMenu* job = menuBar()->addMenu(tr("&Job"));
+    job->addAction(m_jobs->launchAction());
+    job->addAction(m_jobs->cancelAction());
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    const auto docks = findChildren<QDockWidget*>();
+    for (QDockWidget* d : docks)
+        view->addAction(d->toggleViewAction());
+
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->addAction(m_cluster->rentAction());
+    bar->addAction(m_cluster->releaseAction());
+    bar->addSeparator();
+    bar->addAction(m_jobs->openAction());
+    bar->addAction(m_jobs->launchAction());
+    bar->addAction(m_jobs->cancelAction());
+}
+
+void MainWindow::connectBackend() {
+    JobController* controller = m_session->controller();
+    connect(controller, &JobController::metricReceived, m_chart, &MetricsChart::addPoint);
+    connect(m_jobs, &JobPanel::jobLaunched, m_chart, &MetricsChart::showJob);
+    connect(controller, &JobController::logLine, m_log, &LogPane::appendJobLine);
+    connect(controller, &JobController::jobStateChanged, m_log,
+            [this](const QString& id, JobState state, const QString& reason) {
+                m_log->appendJobState(id, jobStateName(state), reason);
+            });
+    connect(controller, &JobController::watchReconnecting, m_log,
+            [this](const QString& id, quint64 fromSeq, const QString& reason) {
+                m_log->appendMessage(tr("[%1] watch stream broke (%2); resuming from event %3")
+                                         .arg(id, reason)
+                                         .arg(fromSeq));
+            });
+    connect(m_cluster, &ClusterPanel::message, m_log, &LogPane::appendMessage);
+    connect(m_jobs, &JobPanel::message, m_log, &LogPane::appendMessage);
+}
+
+} // namespace tessera

@@ -1,0 +1,38 @@
+// Main window: wires the cluster panel (left), chart (centre), job panel (right) and log pane
+// (bottom) to the backend and to menus / toolbar with shortcuts. No logic of its own.
+#pragma once
+
+#include <QMainWindow>
+
+namespace tessera {
+
+class AppSession;
+class ClusterPanel;
+class JobPanel;
+class LogPane;
+class MetricsChart;
+
+/// The app's window over `session` (which must outlive it).
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(AppSession* session, QWidget* parent = nullptr);
+
+    ClusterPanel* clusterPanel() const { return m_cluster; }
+    JobPanel* jobPanel() const { return m_jobs; }
+    MetricsChart* chart() const { return m_chart; }
+    LogPane* logPane() const { return m_log; }
+
+private:
+    void createDocks();
+    void createMenusAndToolbar();
+    void connectBackend();
+
+    AppSession* m_session;
+    ClusterPanel* m_cluster;
+    JobPanel* m_jobs;
+    MetricsChart* m_chart;
+    LogPane* m_log;
+};
+
+} // namespace tessera
