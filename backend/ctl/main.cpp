@@ -4,6 +4,7 @@
 #include "runcommand.h"
 
 #include <QCoreApplication>
+#include <QLoggingCategory>
 #include <QTimer>
 
 #include <atomic>
@@ -28,6 +29,9 @@ int main(int argc, char** argv) {
         const bool help = options.error().code == tessera::ErrorCode::NotFound;
         std::fprintf(help ? stdout : stderr, "%s", options.error().message.c_str());
         return help ? kExitOk : kExitBadInput;
+    }
+    if (!options->verbose) {
+        QLoggingCategory::setFilterRules(QStringLiteral("tessera.*.info=false"));
     }
     if (options->command == QLatin1String("jobs")) {
         return printJobs();

@@ -1,0 +1,47 @@
+// tessera-test-emitter: a tiny rank program for backend tests (no Qt, no shell). Rank 0 prints
+// `@tessera {"step":i,...}` lines every --interval-ms; every rank exits with --exit-code.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+int main(int argc, char** argv) {
+    int lines = 20;
+    int intervalMs = 10;
+    int exitCode = 0;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string flag = argv[i];
+        const int value = std::atoi(argv[i + 1]);
+        if (flag == "--lines") {
+            lines = value;
+        } else if (flag == "--interval-ms") {
+            intervalMs = value;
+        } else if (flag == "--exit-code") {
+            exitCode = value;
+        } else {
+            std::fprintf(stderr, "tessera-test-emitter: unknown flag %s\n", flag.c_str());
+            return 2;
+        }
+    }
+    const char* rankEnv = std::getenv("OMPI_COMM_WORLD_RANK");
+    const int rank = rankEnv ? std::atoi(rankEnv) : 0;
+    if (rank == 0) {
+        for (int step = 1; step <= lines; ++step) {
+            std::printf("@tessera {\"step\":%d,\"rank\":0,\"epoch\":%.4f,\"loss\":%.6f,"
+                        "\"samples_per_s\":%d}\n",
+                        step, step / static_cast<double>(lines), 2.0 / step, 1000 + step);
+            if (step % 10 == 0) {
+                std::printf("emitter: %d lines so far\n", step);
+            }
+            std::fflush(stdout);
+            std::this_thread::sleep_for(std::chrono::milliseconds(intervalMs));
+        }
+    }
+    if (exitCode != 0) {
+        std::fprintf(stderr, "tessera-test-emitter: failing on purpose with exit code %d\n",
+                     exitCode);
+    }
+    return exitCode;
+}

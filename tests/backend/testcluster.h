@@ -1,0 +1,74 @@
+// Helpers shared by the backend integration tests: find the built programs, rent a local cluster
+// of real tessera-worker daemons and wait for it, build command jobs for tessera-test-emitter.
+#pragma once
+
+#include "clusterregistry.h"
+#include "localprovider.h"
+#include "spec_io.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace tessera::test {
+
+/// <build>/bin, where tessera-worker, tessera-rsh and tessera-test-emitter are built.
+inline QString buildBin() {
+    return QStringLiteral(TESSERA_BUILD_DIR "/bin");
+}
+
+/// Empty if the programs a local cluster needs are built, else what is missing (for QSKIP).
+inline QString missingPrograms() {
+    for (const char* p : {"tessera-worker", "tessera-rsh", "tessera-test-emitter"}) {
+        if (!QFileInfo(QDir(buildBin()).filePath(QString::fromLatin1(p))).isExecutable()) {
+            return QStringLiteral("%1 is not built in %2").arg(QString::fromLatin1(p), buildBin());
+        }
+    }
+    return QString();
+}
+
+/// Points TESSERA_BIN_DIR at the build and TESSERA_DATA_DIR at `dataDir`.
+inline void useBuildAndData(const QString& dataDir) {
+    qputenv("TESSERA_BIN_DIR", buildBin().toUtf8());
+    qputenv("TESSERA_DATA_DIR", dataDir.toUtf8());
+    qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
+    qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+}
+
+/// Rents `workers` one-slot local workers and waits until all are Ready. Returns "" or an error.
+inline QString rentAndWait(LocalProvider& provider, ClusterRegistry& registry, int workers) {
+    QSignalSpy done(&provider, &LocalProvider::rentFinished);
+    QSignalSpy failed(&provider, &LocalProvider::rentFailed);
+    provider.rent(workers, 1);
+    if (!QTest::qWaitFor([&] { return done.count() + failed.count() > 0; }, 30000)) {
+        return QStringLiteral("rent timed out");
+    }
+    if (failed.count() > 0) {
+        return failed.first().first().toString();
+    }
+    const bool ready = QTest::qWaitFor(
+        [&] { return registry.readyNodes().size() == registry.nodes().size(); }, 10000);
+    return ready ? QString() : QStringLiteral("workers did not become Ready");
+}
+
+/// A job running tessera-test-emitter on `ranks` ranks (rank 0 prints `lines` metric lines).
+inline v1::JobSpec emitterJob(int ranks, int lines, int intervalMs, int exitCode = 0) {
+    v1::JobSpec spec;
+    spec.set_name("emitter test job");
+    auto* cmd = spec.mutable_model()->mutable_command();
+    for (const QString& a :
+         {QDir(buildBin()).filePath(QStringLiteral("tessera-test-emitter")),
+          QStringLiteral("--lines"), QString::number(lines), QStringLiteral("--interval-ms"),
+          QString::number(intervalMs), QStringLiteral("--exit-code"), QString::number(exitCode)}) {
+        cmd->Add(a.toStdString());
+    }
+    spec.mutable_training()->set_max_steps(lines);
+    spec.mutable_training()->set_global_batch(ranks);
+    spec.mutable_training()->set_learning_rate(0.1);
+    spec.mutable_layout()->set_data_parallel(ranks);
+    return spec;
+}
+
+} // namespace tessera::test

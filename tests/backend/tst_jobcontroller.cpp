@@ -1,0 +1,170 @@
+// JobController on a real local cluster (tessera-worker daemons, mpirun through tessera-rsh/Exec):
+// state transitions of a succeeding, a failing and a cancelled job, and submit() refusals.
+#include "clusterregistry.h"
+#include "jobcontroller.h"
+#include "localprovider.h"
+#include "metricstore.h"
+#include "testcluster.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace tessera;
+
+class TestJobController : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void refusesBadSubmissions_data();
+    void refusesBadSubmissions();
+    void stateTransitions_data();
+    void stateTransitions();
+    void cancelRunningJob();
+    void cleanupTestCase();
+
+private:
+    /// States signalled for `jobId` until a terminal one (or `timeoutMs`).
+    static QList<JobState> waitForEnd(QSignalSpy& spy, const QString& jobId, int timeoutMs,
+                                      QString* reason);
+
+    QTemporaryDir m_data;
+    std::unique_ptr<ClusterRegistry> m_registry;
+    std::unique_ptr<LocalProvider> m_provider;
+    MetricStore m_store;
+};
+
+void TestJobController::initTestCase() {
+    registerBackendMetaTypes();
+    const QString missing = test::missingPrograms();
+    if (!missing.isEmpty()) {
+        QSKIP(qPrintable(missing));
+    }
+    test::useBuildAndData(m_data.path());
+    QVERIFY(m_store.open(m_data.filePath(QStringLiteral("t.sqlite"))));
+    m_registry = std::make_unique<ClusterRegistry>();
+    m_provider = std::make_unique<LocalProvider>(m_registry.get());
+    const QString error = test::rentAndWait(*m_provider, *m_registry, 2);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+}
+
+void TestJobController::cleanupTestCase() {
+    if (m_provider) {
+        QSignalSpy released(m_provider.get(), &LocalProvider::released);
+        m_provider->releaseAll();
+        QVERIFY(released.wait(10000) || released.count() > 0);
+    }
+}
+
+QList<JobState> TestJobController::waitForEnd(QSignalSpy& spy, const QString& jobId, int timeoutMs,
+                                              QString* reason) {
+    QList<JobState> states;
+    int seen = 0;
+    QTest::qWaitFor(
+        [&] {
+            for (; seen < spy.count(); ++seen) {
+                if (spy.at(seen).at(0).toString() != jobId) {
+                    continue;
+                }
+                states.append(spy.at(seen).at(1).value<JobState>());
+                *reason = spy.at(seen).at(2).toString();
+            }
+            return !states.isEmpty() && isTerminal(states.last());
+        },
+        timeoutMs);
+    return states;
+}
+
+void TestJobController::refusesBadSubmissions_data() {
+    QTest::addColumn<int>("ranks");
+    QTest::addColumn<int>("globalBatch");
+    QTest::addColumn<QString>("mentions");
+    QTest::addColumn<int>("code");
+    QTest::newRow("zero ranks") << 0 << 1 << QStringLiteral("rank")
+                                << static_cast<int>(ErrorCode::InvalidArgument);
+    QTest::newRow("more ranks than slots")
+        << 3 << 3 << QStringLiteral("3 ranks") << static_cast<int>(ErrorCode::Unavailable);
+    QTest::newRow("batch not divisible")
+        << 2 << 3 << QStringLiteral("globalBatch") << static_cast<int>(ErrorCode::InvalidArgument);
+}
+
+void TestJobController::refusesBadSubmissions() {
+    QFETCH(int, ranks);
+    QFETCH(int, globalBatch);
+    QFETCH(QString, mentions);
+    QFETCH(int, code);
+    JobController controller(m_registry.get(), &m_store);
+    v1::JobSpec spec = test::emitterJob(std::max(ranks, 1), 3, 1);
+    spec.mutable_layout()->set_data_parallel(ranks);
+    spec.mutable_training()->set_global_batch(globalBatch);
+    Result<QString> id = controller.submit(spec);
+    QVERIFY(!id);
+    QCOMPARE(static_cast<int>(id.error().code), code);
+    QVERIFY2(QString::fromStdString(id.error().message).contains(mentions),
+             id.error().message.c_str());
+    QVERIFY(controller.jobIds().isEmpty());
+}
+
+void TestJobController::stateTransitions_data() {
+    QTest::addColumn<int>("ranks");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<int>("finalState");
+    QTest::newRow("1 rank succeeds") << 1 << 0 << static_cast<int>(JobState::Succeeded);
+    QTest::newRow("2 ranks succeed") << 2 << 0 << static_cast<int>(JobState::Succeeded);
+    QTest::newRow("2 ranks fail") << 2 << 3 << static_cast<int>(JobState::Failed);
+}
+
+void TestJobController::stateTransitions() {
+    QFETCH(int, ranks);
+    QFETCH(int, exitCode);
+    QFETCH(int, finalState);
+    JobController controller(m_registry.get(), &m_store);
+    QSignalSpy states(&controller, &JobController::jobStateChanged);
+    QSignalSpy metrics(&controller, &JobController::metricReceived);
+    const int lines = 15;
+    Result<QString> id = controller.submit(test::emitterJob(ranks, lines, 5, exitCode));
+    QVERIFY2(id, id ? "" : id.error().message.c_str());
+    QCOMPARE(controller.state(*id), JobState::Queued);
+    QCOMPARE(controller.spec(*id).placement().slots_size(), ranks);
+    QString reason;
+    const QList<JobState> seen = waitForEnd(states, *id, 60000, &reason);
+    QVERIFY2(!seen.isEmpty() && isTerminal(seen.last()), "the job did not end within 60 s");
+    QCOMPARE(seen.first(), JobState::Queued);
+    QVERIFY(seen.contains(JobState::Starting));
+    QVERIFY(seen.indexOf(JobState::Starting) < seen.indexOf(seen.last()));
+    QCOMPARE(static_cast<int>(seen.last()), finalState);
+    QCOMPARE(controller.state(*id), seen.last());
+    QCOMPARE(m_store.job(*id).state, seen.last());
+    if (finalState == static_cast<int>(JobState::Succeeded)) {
+        QVERIFY(seen.contains(JobState::Running));
+        QVERIFY(reason.isEmpty() || !reason.contains(QStringLiteral("fail")));
+        // Every metric line arrived once, in order, and was stored.
+        QCOMPARE(metrics.count(), lines);
+        for (int i = 0; i < lines; ++i) {
+            QCOMPARE(metrics.at(i).at(0).value<MetricPoint>().step, i + 1);
+        }
+        QCOMPARE(m_store.points(*id).size(), lines);
+        QCOMPARE(m_store.job(*id).lastStep, lines);
+    } else {
+        QVERIFY2(!reason.isEmpty(), "a failed job carries a reason");
+    }
+}
+
+void TestJobController::cancelRunningJob() {
+    JobController controller(m_registry.get(), &m_store);
+    QSignalSpy states(&controller, &JobController::jobStateChanged);
+    QSignalSpy metrics(&controller, &JobController::metricReceived);
+    Result<QString> id = controller.submit(test::emitterJob(2, 100000, 20));
+    QVERIFY2(id, id ? "" : id.error().message.c_str());
+    QVERIFY2(QTest::qWaitFor([&] { return metrics.count() >= 3; }, 60000),
+             "no metric points arrived");
+    controller.cancel(*id);
+    QString reason;
+    const QList<JobState> seen = waitForEnd(states, *id, 30000, &reason);
+    QVERIFY(!seen.isEmpty());
+    QCOMPARE(seen.last(), JobState::Cancelled);
+    QCOMPARE(m_store.job(*id).state, JobState::Cancelled);
+}
+
+QTEST_GUILESS_MAIN(TestJobController)
+#include "tst_jobcontroller.moc"

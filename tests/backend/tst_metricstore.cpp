@@ -1,0 +1,173 @@
+// MetricStore: replayed points (same job id + seq) are stored once, history survives a reopen,
+// job summaries follow the points, nodes round-trip, and an unusable path gives a clear error.
+#include "metricstore.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace tessera;
+
+class TestMetricStore : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void duplicatesIgnoredBySeq_data();
+    void duplicatesIgnoredBySeq();
+    void historySurvivesReopen();
+    void jobStateAndSummary();
+    void nodesRoundTrip();
+    void unusablePathGivesError();
+
+private:
+    static MetricPoint point(const QString& job, quint64 seq, qint64 step, double loss) {
+        MetricPoint p;
+        p.jobId = job;
+        p.seq = seq;
+        p.step = step;
+        p.timeMs = 1000 + static_cast<qint64>(seq);
+        p.values.insert(QStringLiteral("loss"), loss);
+        return p;
+    }
+};
+
+void TestMetricStore::duplicatesIgnoredBySeq_data() {
+    QTest::addColumn<QList<int>>("seqs");
+    QTest::addColumn<QList<int>>("stored");
+    QTest::newRow("no repeats") << QList<int>{1, 2, 3} << QList<int>{1, 2, 3};
+    QTest::newRow("replay after reconnect")
+        << QList<int>{1, 2, 3, 2, 3, 4} << QList<int>{1, 2, 3, 4};
+    QTest::newRow("same point thrice") << QList<int>{5, 5, 5} << QList<int>{5};
+    QTest::newRow("out of order") << QList<int>{3, 1, 2, 1} << QList<int>{1, 2, 3};
+}
+
+void TestMetricStore::duplicatesIgnoredBySeq() {
+    QFETCH(QList<int>, seqs);
+    QFETCH(QList<int>, stored);
+    QTemporaryDir dir;
+    MetricStore store;
+    QVERIFY(store.open(dir.filePath(QStringLiteral("t.sqlite"))));
+    QList<int> seen;
+    for (int s : seqs) {
+        const bool inserted = store.addPoint(point(QStringLiteral("j1"), s, s * 10, 1.0 / s));
+        QCOMPARE(inserted, !seen.contains(s));
+        seen.append(s);
+    }
+    // Another job may reuse the same seqs.
+    QVERIFY(store.addPoint(point(QStringLiteral("j2"), 1, 1, 0.5)));
+    const QList<MetricPoint> points = store.points(QStringLiteral("j1"));
+    QList<int> got;
+    for (const MetricPoint& p : points) {
+        got.append(static_cast<int>(p.seq));
+        QCOMPARE(p.step, static_cast<qint64>(p.seq) * 10);
+        QCOMPARE(p.values.value(QStringLiteral("loss")), 1.0 / static_cast<double>(p.seq));
+    }
+    QCOMPARE(got, stored);
+}
+
+void TestMetricStore::historySurvivesReopen() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("h.sqlite"));
+    {
+        MetricStore store;
+        QVERIFY(store.open(path));
+        JobRecord job;
+        job.id = QStringLiteral("job-a");
+        job.name = QStringLiteral("first");
+        job.specJson = QStringLiteral("{\"name\":\"first\"}");
+        job.submittedMs = 42;
+        QVERIFY(store.recordJob(job));
+        for (quint64 s = 1; s <= 5; ++s) {
+            QVERIFY(store.addPoint(point(job.id, s, static_cast<qint64>(s), 1.0)));
+        }
+        QVERIFY(
+            store.addLog(job.id, LogRecord{6, 7, QStringLiteral("stdout"), QStringLiteral("hi")}));
+        QVERIFY(
+            !store.addLog(job.id, LogRecord{6, 7, QStringLiteral("stdout"), QStringLiteral("hi")}));
+    }
+    MetricStore again;
+    QVERIFY(again.open(path));
+    const QList<JobRecord> jobs = again.jobs();
+    QCOMPARE(jobs.size(), 1);
+    QCOMPARE(jobs[0].id, QStringLiteral("job-a"));
+    QCOMPARE(jobs[0].name, QStringLiteral("first"));
+    QCOMPARE(jobs[0].submittedMs, 42);
+    QCOMPARE(again.points(QStringLiteral("job-a")).size(), 5);
+    QVERIFY(!again.addPoint(point(QStringLiteral("job-a"), 3, 3, 1.0))); // still a duplicate
+    QCOMPARE(again.logLines(QStringLiteral("job-a")).size(), 1);
+    QCOMPARE(again.logLines(QStringLiteral("job-a"))[0].text, QStringLiteral("hi"));
+}
+
+void TestMetricStore::jobStateAndSummary() {
+    QTemporaryDir dir;
+    MetricStore store;
+    QVERIFY(store.open(dir.filePath(QStringLiteral("s.sqlite"))));
+    JobRecord job;
+    job.id = QStringLiteral("job-s");
+    job.submittedMs = 1;
+    QVERIFY(store.recordJob(job));
+    QVERIFY(std::isnan(store.job(job.id).lastLoss));
+    QVERIFY(store.updateJobState(job.id, JobState::Running, QString(), 100));
+    QVERIFY(store.addPoint(point(job.id, 1, 20, 0.9)));
+    QVERIFY(store.addPoint(point(job.id, 2, 40, 0.7)));
+    MetricPoint eval;
+    eval.jobId = job.id;
+    eval.seq = 3;
+    eval.step = 40;
+    eval.values.insert(QStringLiteral("test_accuracy"), 0.86);
+    QVERIFY(store.addPoint(eval));
+    QVERIFY(store.updateJobState(job.id, JobState::Failed, QStringLiteral("rank 1 died"), 200));
+    const JobRecord r = store.job(job.id);
+    QCOMPARE(r.state, JobState::Failed);
+    QCOMPARE(r.reason, QStringLiteral("rank 1 died"));
+    QCOMPARE(r.startedMs, 100);
+    QCOMPARE(r.finishedMs, 200);
+    QCOMPARE(r.lastStep, 40);
+    QCOMPARE(r.lastLoss, 0.7);
+    QCOMPARE(r.testAccuracy, 0.86);
+    QVERIFY(!store.updateJobState(QStringLiteral("nope"), JobState::Running, QString(), 1));
+    QVERIFY(store.job(QStringLiteral("nope")).id.isEmpty());
+}
+
+void TestMetricStore::nodesRoundTrip() {
+    QTemporaryDir dir;
+    MetricStore store;
+    QVERIFY(store.open(dir.filePath(QStringLiteral("n.sqlite"))));
+    WorkerNode a;
+    a.name = QStringLiteral("local-1");
+    a.address = QStringLiteral("127.0.0.1:5000");
+    a.state = NodeState::Ready;
+    a.slots = 2;
+    a.cores = 8;
+    a.memoryBytes = 1ull << 33;
+    WorkerNode b = a;
+    b.name = QStringLiteral("local-2");
+    b.state = NodeState::Unreachable;
+    b.lastError = QStringLiteral("gone");
+    QVERIFY(store.recordNodes({a, b}));
+    QVERIFY(store.recordNodes({a, b})); // replaces, not appends
+    const QList<WorkerNode> nodes = store.nodes();
+    QCOMPARE(nodes.size(), 2);
+    QCOMPARE(nodes[0].name, QStringLiteral("local-1"));
+    QCOMPARE(nodes[0].memoryBytes, 1ull << 33);
+    QCOMPARE(nodes[0].slots, 2);
+    QCOMPARE(nodes[1].state, NodeState::Unreachable);
+    QCOMPARE(nodes[1].lastError, QStringLiteral("gone"));
+}
+
+void TestMetricStore::unusablePathGivesError() {
+    QTemporaryDir dir;
+    QFile blocker(dir.filePath(QStringLiteral("file")));
+    QVERIFY(blocker.open(QIODevice::WriteOnly));
+    blocker.close();
+    MetricStore store;
+    QString error;
+    // A folder cannot be created below a regular file.
+    QVERIFY(!store.open(dir.filePath(QStringLiteral("file/sub/db.sqlite")), &error));
+    QVERIFY2(error.contains(QStringLiteral("file/sub")), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("TESSERA_DATA_DIR")), qPrintable(error));
+    QVERIFY(!store.isOpen());
+}
+
+QTEST_GUILESS_MAIN(TestMetricStore)
+#include "tst_metricstore.moc"

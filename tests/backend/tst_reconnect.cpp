@@ -1,0 +1,179 @@
+// Reconnect: a job runs on two real local workers while the backend's WatchJob stream is broken
+// again and again; the controller must resume from last seq + 1 so that no event is lost and none
+// is delivered twice — checked against the worker's journal (a fresh WatchJob from seq 1).
+#include "clusterregistry.h"
+#include "jobcontroller.h"
+#include "jobwatcher.h"
+#include "localprovider.h"
+#include "metricstore.h"
+#include "testcluster.h"
+#include "workerclient.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace tessera;
+
+class TestReconnect : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void noPointLostNoneDuplicated_data();
+    void noPointLostNoneDuplicated();
+    void watcherResumesFromGivenSeq();
+    void unknownJobIsLost();
+    void cleanupTestCase();
+
+private:
+    /// The whole journal of `jobId` as replayed by the worker from seq 1.
+    QList<v1::JobEvent> journal(const QString& worker, const QString& jobId);
+
+    QTemporaryDir m_data;
+    std::unique_ptr<ClusterRegistry> m_registry;
+    std::unique_ptr<LocalProvider> m_provider;
+    MetricStore m_store;
+    QString m_finishedJob;
+    quint64 m_finishedLastSeq = 0;
+};
+
+void TestReconnect::initTestCase() {
+    registerBackendMetaTypes();
+    const QString missing = test::missingPrograms();
+    if (!missing.isEmpty()) {
+        QSKIP(qPrintable(missing));
+    }
+    test::useBuildAndData(m_data.path());
+    QVERIFY(m_store.open(m_data.filePath(QStringLiteral("r.sqlite"))));
+    m_registry = std::make_unique<ClusterRegistry>();
+    m_provider = std::make_unique<LocalProvider>(m_registry.get());
+    const QString error = test::rentAndWait(*m_provider, *m_registry, 2);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+}
+
+void TestReconnect::cleanupTestCase() {
+    if (m_provider) {
+        QSignalSpy released(m_provider.get(), &LocalProvider::released);
+        m_provider->releaseAll();
+        QVERIFY(released.wait(10000) || released.count() > 0);
+    }
+}
+
+QList<v1::JobEvent> TestReconnect::journal(const QString& worker, const QString& jobId) {
+    JobWatcher watcher(m_registry->client(worker), jobId, 1);
+    QList<v1::JobEvent> events;
+    connect(&watcher, &JobWatcher::eventReceived, this,
+            [&](const v1::JobEvent& e) { events.append(e); });
+    QSignalSpy finished(&watcher, &JobWatcher::finished);
+    watcher.start();
+    if (!finished.wait(20000)) {
+        return {};
+    }
+    QCoreApplication::processEvents(); // deliver the queued events
+    QTest::qWait(50);
+    return events;
+}
+
+void TestReconnect::noPointLostNoneDuplicated_data() {
+    QTest::addColumn<int>("lines");
+    QTest::addColumn<int>("intervalMs");
+    QTest::addColumn<int>("breakEveryMs");
+    QTest::newRow("300 points, break every 250 ms") << 300 << 10 << 250;
+    QTest::newRow("400 fast points, break every 40 ms") << 400 << 2 << 40;
+}
+
+void TestReconnect::noPointLostNoneDuplicated() {
+    QFETCH(int, lines);
+    QFETCH(int, intervalMs);
+    QFETCH(int, breakEveryMs);
+    JobController controller(m_registry.get(), &m_store);
+    QList<quint64> metricSeqs;
+    QList<quint64> logSeqsSeen;
+    connect(&controller, &JobController::metricReceived, this,
+            [&](const MetricPoint& p) { metricSeqs.append(p.seq); });
+    QSignalSpy states(&controller, &JobController::jobStateChanged);
+    QSignalSpy reconnects(&controller, &JobController::watchReconnecting);
+    Result<QString> id = controller.submit(test::emitterJob(2, lines, intervalMs));
+    QVERIFY2(id, id ? "" : id.error().message.c_str());
+
+    // Break the stream repeatedly while the job runs.
+    int breaks = 0;
+    QElapsedTimer clock;
+    clock.start();
+    while (!isTerminal(controller.state(*id)) && clock.elapsed() < 120000) {
+        QTest::qWait(breakEveryMs);
+        if (!metricSeqs.isEmpty() && controller.interruptWatch(*id)) {
+            ++breaks;
+        }
+    }
+    QVERIFY2(isTerminal(controller.state(*id)), "the job did not end within 120 s");
+    QCOMPARE(controller.state(*id), JobState::Succeeded);
+    QVERIFY2(breaks >= 3, qPrintable(QStringLiteral("only %1 breaks happened").arg(breaks)));
+    QVERIFY2(reconnects.count() >= 1, "the watcher never reconnected");
+    qInfo("%d breaks, %lld reconnects, %lld metric points", breaks,
+          static_cast<long long>(reconnects.count()), static_cast<long long>(metricSeqs.size()));
+
+    // No duplicates, strictly increasing.
+    for (int i = 1; i < metricSeqs.size(); ++i) {
+        QVERIFY2(metricSeqs[i] > metricSeqs[i - 1],
+                 qPrintable(
+                     QStringLiteral("seq %1 after %2").arg(metricSeqs[i]).arg(metricSeqs[i - 1])));
+    }
+    QCOMPARE(metricSeqs.size(), lines);
+
+    // Same metric seqs as the worker's journal, and the journal's seqs are 1..N contiguous.
+    const QString rank0 =
+        QString::fromStdString(controller.spec(*id).placement().slots(0).worker());
+    const QList<v1::JobEvent> events = journal(rank0, *id);
+    QVERIFY(!events.isEmpty());
+    QList<quint64> journalMetricSeqs;
+    for (int i = 0; i < events.size(); ++i) {
+        QCOMPARE(events[i].seq(), static_cast<quint64>(i + 1));
+        if (events[i].has_metric()) {
+            journalMetricSeqs.append(events[i].seq());
+        }
+    }
+    QCOMPARE(metricSeqs, journalMetricSeqs);
+    QCOMPARE(controller.lastSeq(*id), events.last().seq());
+    // The store holds each point once.
+    QCOMPARE(m_store.points(*id).size(), lines);
+    m_finishedJob = *id;
+    m_finishedLastSeq = events.last().seq();
+    Q_UNUSED(logSeqsSeen);
+}
+
+void TestReconnect::watcherResumesFromGivenSeq() {
+    if (m_finishedJob.isEmpty()) {
+        QSKIP("needs the job of noPointLostNoneDuplicated");
+    }
+    const QString rank0 = m_registry->nodes().first().name;
+    const quint64 from = m_finishedLastSeq / 2;
+    JobWatcher watcher(m_registry->client(rank0), m_finishedJob, from);
+    QList<quint64> seqs;
+    connect(&watcher, &JobWatcher::eventReceived, this,
+            [&](const v1::JobEvent& e) { seqs.append(e.seq()); });
+    QSignalSpy finished(&watcher, &JobWatcher::finished);
+    watcher.start();
+    QVERIFY(finished.wait(20000));
+    QTest::qWait(50);
+    QVERIFY(!seqs.isEmpty());
+    QCOMPARE(seqs.first(), from);
+    QCOMPARE(seqs.last(), m_finishedLastSeq);
+    QCOMPARE(static_cast<quint64>(seqs.size()), m_finishedLastSeq - from + 1);
+}
+
+void TestReconnect::unknownJobIsLost() {
+    JobWatcher watcher(m_registry->client(m_registry->nodes().first().name),
+                       QStringLiteral("no-such-job"), 1);
+    QSignalSpy lost(&watcher, &JobWatcher::lost);
+    watcher.start();
+    QVERIFY(lost.wait(10000));
+    QVERIFY2(lost.first().first().toString().contains(QStringLiteral("no-such-job")) ||
+                 lost.first().first().toString().contains(QStringLiteral("not found"),
+                                                          Qt::CaseInsensitive),
+             qPrintable(lost.first().first().toString()));
+}
+
+QTEST_GUILESS_MAIN(TestReconnect)
+#include "tst_reconnect.moc"

@@ -1,0 +1,113 @@
+// tessera-ctl refuses bad input with a clear message and its documented exit code:
+// 2 for a spec with an unknown field, a missing dataset path, zero ranks, an unreadable spec;
+// 3 for a worker address that does not answer.
+#include <QDir>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestCtlBadInput : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void refused_data();
+    void refused();
+
+private:
+    QString m_ctl;
+    QTemporaryDir m_dir;
+};
+
+namespace {
+
+const char* const kGoodTraining =
+    "\"training\":{\"epochs\":1,\"globalBatch\":64,\"learningRate\":0.05}";
+
+} // namespace
+
+void TestCtlBadInput::initTestCase() {
+    m_ctl = QStringLiteral(TESSERA_BUILD_DIR "/bin/tessera-ctl");
+    if (!QFileInfo(m_ctl).isExecutable()) {
+        QSKIP("tessera-ctl is not built");
+    }
+    QVERIFY(m_dir.isValid());
+}
+
+void TestCtlBadInput::refused_data() {
+    QTest::addColumn<QString>("spec");      // file content; empty = no file at all
+    QTest::addColumn<QStringList>("extra"); // extra arguments
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("mentions");
+    const QString model = QStringLiteral("\"model\":{\"family\":\"mlp\",\"hidden\":[16]}");
+    const QString training = QString::fromLatin1(kGoodTraining);
+    const QString good = QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":1},\"dataset\":{"
+                                        "\"name\":\"fashion-mnist\",\"path\":\"%3\"}}")
+                             .arg(model, training, QStringLiteral(TESSERA_FASHION_MNIST_DIR));
+    QTest::newRow("unknown field")
+        << QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":1},\"learning_speed\":3}")
+               .arg(model, training)
+        << QStringList() << 2 << QStringLiteral("learning_speed");
+    QTest::newRow("missing dataset path")
+        << QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":1},\"dataset\":{\"name\":"
+                          "\"fashion-mnist\",\"path\":\"/no/such/fashion\"}}")
+               .arg(model, training)
+        << QStringList() << 2 << QStringLiteral("/no/such/fashion");
+    QTest::newRow("zero ranks")
+        << QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":0}}").arg(model, training)
+        << QStringList() << 2 << QStringLiteral("rank");
+    QTest::newRow("unreadable spec")
+        << QString() << QStringList() << 2 << QStringLiteral("missing.json");
+    QTest::newRow("worker does not answer")
+        << good
+        << QStringList{QStringLiteral("--workers"), QStringLiteral("127.0.0.1:1"),
+                       QStringLiteral("--token-file"), QStringLiteral("TOKEN")}
+        << 3 << QStringLiteral("127.0.0.1:1");
+    QTest::newRow("missing token file")
+        << good
+        << QStringList{QStringLiteral("--workers"), QStringLiteral("127.0.0.1:1"),
+                       QStringLiteral("--token-file"), QStringLiteral("/no/such/token")}
+        << 2 << QStringLiteral("/no/such/token");
+    QTest::newRow("unknown flag")
+        << good << QStringList{QStringLiteral("--bogus-flag")} << 2 << QStringLiteral("bogus-flag");
+}
+
+void TestCtlBadInput::refused() {
+    QFETCH(QString, spec);
+    QFETCH(QStringList, extra);
+    QFETCH(int, exitCode);
+    QFETCH(QString, mentions);
+    if (QString::fromLatin1(QTest::currentDataTag()) == QLatin1String("worker does not answer") &&
+        !QFile::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR "/t10k-labels-idx1-ubyte.gz"))) {
+        QSKIP("dataset-fashion-mnist is not installed (the spec must be valid to reach workers)");
+    }
+    const QString specPath = m_dir.filePath(spec.isEmpty() ? QStringLiteral("missing.json")
+                                                           : QStringLiteral("spec.json"));
+    if (!spec.isEmpty()) {
+        QFile f(specPath);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(spec.toUtf8());
+    }
+    const QString tokenPath = m_dir.filePath(QStringLiteral("token"));
+    {
+        QFile t(tokenPath);
+        QVERIFY(t.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        t.write("secret\n");
+    }
+    extra.replaceInStrings(QStringLiteral("TOKEN"), tokenPath);
+    QProcess ctl;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("TESSERA_DATA_DIR"), m_dir.filePath(QStringLiteral("data")));
+    ctl.setProcessEnvironment(env);
+    ctl.start(m_ctl, QStringList{QStringLiteral("run"), specPath} + extra);
+    QVERIFY(ctl.waitForFinished(30000));
+    const QString err = QString::fromUtf8(ctl.readAllStandardError());
+    QCOMPARE(ctl.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(ctl.exitCode() == exitCode,
+             qPrintable(QStringLiteral("exit code %1, stderr: %2").arg(ctl.exitCode()).arg(err)));
+    QVERIFY2(err.contains(mentions), qPrintable(err));
+    QVERIFY2(err.contains(QStringLiteral("error")), qPrintable(err));
+}
+
+QTEST_GUILESS_MAIN(TestCtlBadInput)
+#include "tst_ctlbadinput.moc"
