@@ -1,0 +1,137 @@
+// Integration test of the tessera-train command line: the @tessera stdout contract on a short
+// run, and bad input (spec, flags, data) ending with one `tessera-train: error:` line, exit 2.
+#include "train_runner.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace tessera::test;
+
+namespace {
+
+const QString kDataDir = QStringLiteral(TESSERA_FASHION_MNIST_DIR);
+constexpr int kTimeoutMs = 60000;
+
+bool haveDataset() {
+    return QFile::exists(kDataDir + "/train-images-idx3-ubyte.gz");
+}
+
+bool writeFile(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+} // namespace
+
+class TestTrainCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(QFile::exists(trainProgram()), qPrintable(trainProgram() + " is not built"));
+    }
+
+    void shortRunFollowsContract() {
+        if (!haveDataset()) {
+            QSKIP("Fashion-MNIST is not installed (Debian package dataset-fashion-mnist)");
+        }
+        QTemporaryDir dir;
+        const QString spec = writeSpec(dir.path(), QJsonObject{{"logEvery", 2}});
+        const TrainRun run =
+            runProgram(trainProgram(), {"--spec", spec, "--max-steps", "6"}, kTimeoutMs);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.stderrText));
+        QVERIFY2(run.otherStdout.isEmpty(), qPrintable(run.otherStdout.join('\n')));
+        // steps 2, 4, 6 with loss; then the test evaluation (stopped mid-epoch); then done.
+        QCOMPARE(run.records.size(), 5);
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject& r = run.records[i];
+            QCOMPARE(r.value("step").toInt(), 2 * (i + 1));
+            QCOMPARE(r.value("rank").toInt(), 0);
+            QVERIFY(std::abs(r.value("epoch").toDouble() - 2.0 * (i + 1) / 938.0) < 1e-4);
+            QVERIFY(r.value("loss").toDouble() > 0.0);
+            QVERIFY(r.value("samples_per_s").toDouble() > 0.0);
+            QCOMPARE(r.value("lr").toDouble(), 0.02);
+        }
+        QCOMPARE(run.records[3].value("step").toInt(), 6);
+        const double acc = run.records[3].value("test_accuracy").toDouble();
+        QVERIFY2(acc > 0.2 && acc <= 1.0, qPrintable(QString::number(acc))); // 6 steps beat chance
+        QVERIFY(run.records[3].value("test_loss").toDouble() > 0.0);
+        QCOMPARE(run.records[4].value("done").toInt(), 1);
+        QCOMPARE(run.records[4].value("step").toInt(), 6);
+        QVERIFY(run.records[4].value("train_seconds").toDouble() > 0.0);
+    }
+
+    void badInput_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("needle"); // must appear in the error line
+        QTest::newRow("no spec flag") << "no-flag"
+                                      << "--spec";
+        QTest::newRow("missing spec file") << "missing-spec"
+                                           << "nope.json";
+        QTest::newRow("unknown field") << "unknown-field"
+                                       << "learningRat";
+        QTest::newRow("not json") << "not-json"
+                                  << "bad.json";
+        QTest::newRow("user command") << "command"
+                                      << "model.command";
+        QTest::newRow("missing data dir") << "no-data"
+                                          << "dataset-fashion-mnist";
+        QTest::newRow("corrupt data file") << "corrupt-data"
+                                           << "t10k-labels-idx1-ubyte.gz";
+        QTest::newRow("negative max steps") << "neg-steps"
+                                            << "--max-steps";
+    }
+
+    void badInput() {
+        QFETCH(QString, kind);
+        QFETCH(QString, needle);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString spec = writeSpec(dir.path(), {});
+        QStringList args = {"--spec", spec};
+        if (kind == "no-flag") {
+            args = {};
+        } else if (kind == "missing-spec") {
+            args = {"--spec", dir.filePath("nope.json")};
+        } else if (kind == "unknown-field") {
+            const QString bad = dir.filePath("bad.json");
+            QVERIFY(writeFile(bad, R"({"training":{"learningRat":0.1}})"));
+            args = {"--spec", bad};
+        } else if (kind == "not-json") {
+            const QString bad = dir.filePath("bad.json");
+            QVERIFY(writeFile(bad, "{ this is not json"));
+            args = {"--spec", bad};
+        } else if (kind == "command") {
+            const QString bad = dir.filePath("cmd.json");
+            QVERIFY(writeFile(
+                bad, R"({"model":{"command":["/bin/true"]},"layout":{"dataParallel":1}})"));
+            args = {"--spec", bad};
+        } else if (kind == "no-data") {
+            args << "--data-dir" << dir.filePath("no-such-folder");
+        } else if (kind == "corrupt-data") {
+            if (!haveDataset()) {
+                QSKIP("Fashion-MNIST is not installed (Debian package dataset-fashion-mnist)");
+            }
+            for (const char* f : {"train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz",
+                                  "t10k-images-idx3-ubyte.gz"}) {
+                QVERIFY(QFile::copy(kDataDir + "/" + f, dir.filePath(f)));
+            }
+            QVERIFY(writeFile(dir.filePath("t10k-labels-idx1-ubyte.gz"), "garbage, not gzip"));
+            args << "--data-dir" << dir.path();
+        } else if (kind == "neg-steps") {
+            args << "--max-steps"
+                 << "-3";
+        }
+        const TrainRun run = runProgram(trainProgram(), args, kTimeoutMs);
+        QVERIFY2(run.finished, "tessera-train hung on bad input");
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.records.isEmpty());
+        const QStringList errors =
+            run.stderrText.split('\n').filter(QStringLiteral("tessera-train: error: "));
+        QVERIFY2(errors.size() == 1, qPrintable(run.stderrText));
+        QVERIFY2(errors.first().contains(needle), qPrintable(errors.first()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTrainCli)
+#include "test_train_cli.moc"
