@@ -151,7 +151,8 @@ Result<void> DataParallelTrainer::run(const Emit& emit) {
     const auto trainStart = Clock::now();
     auto windowStart = trainStart;
     std::int64_t windowSamples = 0;
-    std::int64_t step = 0; // optimizer steps done
+    double allReduceSeconds = 0.0; // time in the gradient all-reduce (incl. waiting for peers)
+    std::int64_t step = 0;         // optimizer steps done
     bool evaluatedAtStep = false;
     for (int epoch = 0; step < totalSteps; ++epoch) {
         std::mt19937_64 shuffleRng(epochSeed(c.seed, epoch));
@@ -166,10 +167,12 @@ Result<void> DataParallelTrainer::run(const Emit& emit) {
             const double lossSum = head.forward(logits, y.data(), b);        // Σ over my shard
             head.backward(y.data(), b, 1.0f / float(batch), dlogits.data()); // d(mean loss)
             model.backward(dlogits.data(), b);
+            const auto reduceStart = Clock::now();
             if (auto r = m_comm.allReduceSum(model.gradients().data(), model.gradients().size());
                 !r) {
                 return r;
             }
+            allReduceSeconds += secondsSince(reduceStart);
             sgd.step(model.parameters(), model.gradients());
             ++step;
             windowSamples += batch;
@@ -216,13 +219,16 @@ Result<void> DataParallelTrainer::run(const Emit& emit) {
                  .add("test_loss", ev->loss, 6)
                  .add("test_accuracy", ev->accuracy, 6));
     }
+    const double trainSeconds = secondsSince(trainStart);
+    spdlog::info("{} steps in {:.2f} s, of which {:.2f} s in the gradient all-reduce", step,
+                 trainSeconds, allReduceSeconds);
     MetricLine done(step, rank);
     if (step % stepsPerEpoch == 0) {
         done.addInt("epoch", step / stepsPerEpoch);
     } else {
         done.add("epoch", epochs, 4);
     }
-    emit(done.addInt("done", 1).add("train_seconds", secondsSince(trainStart), 4));
+    emit(done.addInt("done", 1).add("train_seconds", trainSeconds, 4));
     return {};
 }
 

@@ -61,8 +61,7 @@ int main(int argc, char** argv) {
     std::int64_t maxSteps = 0;
     app.add_option("--spec", specPath, "job spec JSON file")->required();
     app.add_option("--data-dir", dataDir, "folder with the Fashion-MNIST IDX .gz files");
-    app.add_option("--max-steps", maxSteps, "stop after N optimizer steps (overrides the spec)")
-        ->check(CLI::NonNegativeNumber);
+    app.add_option("--max-steps", maxSteps, "stop after N optimizer steps (overrides the spec)");
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -73,6 +72,13 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         if (rank == 0) {
             printError(std::string(e.what()) + " (see --help)");
+        }
+        return kExitBadInput;
+    }
+    if (maxSteps < 0) {
+        if (rank == 0) {
+            printError("--max-steps must be >= 0 (0 = the spec's training.maxSteps), got " +
+                       std::to_string(maxSteps));
         }
         return kExitBadInput;
     }
