@@ -107,6 +107,13 @@ int MetricsChart::accuracyPointCount() const {
     return m_accuracy->dataCount();
 }
 
+QList<QPointF> MetricsChart::lossPoints() const {
+    QList<QPointF> points;
+    for (auto it = m_loss->data()->constBegin(); it != m_loss->data()->constEnd(); ++it)
+        points.append(QPointF(it->key, it->value));
+    return points;
+}
+
 void MetricsChart::onReplotTimer() {
     if (!m_dirty)
         return;

@@ -2,6 +2,8 @@
 // Points are appended as they arrive; the plot redraws on a timer, never once per point.
 #pragma once
 
+#include <QList>
+#include <QPointF>
 #include <QString>
 #include <QWidget>
 
@@ -43,6 +45,8 @@ public:
     int lossPointCount() const;
     int testLossPointCount() const;
     int accuracyPointCount() const;
+    /// The train-loss points as (step, loss), in step order.
+    QList<QPointF> lossPoints() const;
     /// How many replots have completed since construction (driven by the timer).
     int replotCount() const { return m_replots; }
 
