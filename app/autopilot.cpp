@@ -51,7 +51,7 @@ void Autopilot::start() {
                 [this, jobs](const QString& id, JobState state, const QString& reason) {
                     if (id == jobs->currentJobId() && isTerminal(state) && !m_capturing &&
                         m_options.unattended())
-                        finish(1, tr("job %1 ended (%2) before %3 loss points arrived %4")
+                        finish(1, tr("job %1 ended (%2) before %3 loss points arrived: %4")
                                       .arg(id, jobStateName(state))
                                       .arg(m_options.quitAfterPoints)
                                       .arg(reason));

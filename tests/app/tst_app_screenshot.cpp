@@ -15,8 +15,10 @@ private Q_SLOTS:
 };
 
 namespace {
-const QString kBin = QStringLiteral(TESSERA_BUILD_DIR "/bin");
-
+// The programs of this build, or those in TESSERA_BIN_DIR (the contract's override).
+const QString kBin = qEnvironmentVariableIsEmpty("TESSERA_BIN_DIR")
+                         ? QStringLiteral(TESSERA_BUILD_DIR "/bin")
+                         : qEnvironmentVariable("TESSERA_BIN_DIR");
 } // namespace
 
 void TestAppScreenshot::screenshotAfterLossPoints() {
