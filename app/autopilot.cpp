@@ -83,10 +83,16 @@ void Autopilot::tryLaunch() {
         return; // wait for more nodes to become Ready
     m_launched = true;
     qCInfo(lcAutopilot) << "cluster ready with" << ready << "slots; launching";
+    m_sinceLaunch.start();
     m_window->jobPanel()->launch();
 }
 
 void Autopilot::onLossPoints(int count) {
+    if (count == 1 && m_sinceLaunch.isValid()) {
+        std::printf("tessera: first loss point on the chart %lld ms after launch\n",
+                    static_cast<long long>(m_sinceLaunch.elapsed()));
+        std::fflush(stdout);
+    }
     if (!m_options.unattended() || m_capturing || count < m_options.quitAfterPoints)
         return;
     m_capturing = true;

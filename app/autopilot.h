@@ -4,6 +4,7 @@
 
 #include "startupoptions.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 
@@ -43,6 +44,7 @@ private:
     MainWindow* m_window;
     StartupOptions m_options;
     QTimer* m_timeout;
+    QElapsedTimer m_sinceLaunch;
     bool m_launched = false;
     bool m_capturing = false;
     bool m_finished = false;
