@@ -12,6 +12,7 @@
 
 #include <climits>
 #include <cstdio>
+#include <exception>
 #include <string>
 
 namespace {
@@ -119,15 +120,24 @@ int main(int argc, char** argv) {
     }
 
     train::DataParallelTrainer trainer(*config, *data, c);
-    auto result = trainer.run([rank](const train::MetricLine& m) {
-        if (rank == 0) {
-            const std::string line = m.line() + "\n";
-            std::fputs(line.c_str(), stdout);
-            std::fflush(stdout);
-        }
-    });
+    Result<void> result;
+    try {
+        result = trainer.run([rank](const train::MetricLine& m) {
+            if (rank == 0) {
+                const std::string line = m.line() + "\n";
+                std::fputs(line.c_str(), stdout);
+                std::fflush(stdout);
+            }
+        });
+    } catch (const std::exception& e) {
+        result = fail(ErrorCode::Internal, std::string("unexpected failure: ") + e.what());
+    }
     if (!result) {
-        printError(result.error().message);
+        printError(result.error().message +
+                   (c.worldSize() > 1 ? " (rank " + std::to_string(rank) + ")" : std::string()));
+        if (c.worldSize() > 1) {
+            (*comm)->abortAll(kExitFailure); // peers may be waiting in an all-reduce
+        }
         return kExitFailure;
     }
     return 0;

@@ -70,6 +70,10 @@ MpiCommunicator::~MpiCommunicator() {
     }
 }
 
+void MpiCommunicator::abortAll(int exitCode) {
+    MPI_Abort(MPI_COMM_WORLD, exitCode);
+}
+
 Result<void> MpiCommunicator::allReduceSum(float* data, std::size_t n) {
     return allReduceChunked(data, n, MPI_FLOAT, MPI_SUM);
 }

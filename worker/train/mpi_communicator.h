@@ -26,6 +26,10 @@ public:
     Result<void> allReduceSum(double* data, std::size_t n) override;
     Result<void> allReduceMin(int* data, std::size_t n) override;
 
+    /// Ends every rank of the job with `exitCode` (MPI_Abort). For a failure on one rank while
+    /// the others may wait in a collective; a program calls it, a library never does.
+    void abortAll(int exitCode);
+
 private:
     MpiCommunicator() = default;
 
