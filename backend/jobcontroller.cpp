@@ -236,10 +236,6 @@ void JobController::setState(const QString& jobId, JobState s, const QString& re
     if (m_store) {
         m_store->updateJobState(jobId, s, reason, QDateTime::currentMSecsSinceEpoch());
     }
-    if (isTerminal(s) && it->watcher && !it->launched) {
-        it->watcher->deleteLater();
-        it->watcher = nullptr;
-    }
     Q_EMIT jobStateChanged(jobId, s, reason);
 }
 

@@ -113,6 +113,7 @@ void LocalProvider::rent(int workers, int slotsPerWorker) {
         w.name = nextFreeName();
         w.token = randomToken();
         w.rentId = rentId;
+        w.slots = slotsPerWorker;
         const QString folder = workerFolder(w.name);
         QDir().mkpath(folder + QStringLiteral("/work"));
         const QString tokenFile = folder + QStringLiteral("/token");
@@ -203,7 +204,7 @@ void LocalProvider::checkRentDone(int rentId) {
                 node.address = w.address;
                 node.token = w.token;
                 node.provider = QStringLiteral("local");
-                node.slots = 1;
+                node.slots = w.slots;
                 m_registry->addNode(node);
             }
         }

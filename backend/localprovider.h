@@ -54,6 +54,7 @@ private:
         QString address; ///< empty until its `listening on` line
         QProcess* process = nullptr;
         int rentId = 0;
+        int slots = 1;
     };
     struct Rent {
         int id = 0;

@@ -37,7 +37,7 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
     p.addOptions({workers, tokenFile, timeout, verbose, help});
     auto bad = [](const QString& what) {
         return fail(ErrorCode::InvalidArgument,
-                    "tessera-ctl: " + what.toStdString() + "\n" + std::string(kUsage));
+                    "tessera-ctl: error: " + what.toStdString() + "\n" + std::string(kUsage));
     };
     if (!p.parse(arguments)) {
         return bad(p.errorText());
