@@ -158,6 +158,7 @@ void ExecSession::handleStart(const v1::ExecStart& start) {
         return;
     }
     spdlog::info("exec {} as pid {} ({} args)", m_program, (*started)->pid(), opts.argv.size());
+    spdlog::debug("exec argv: {}", fmt::join(opts.argv, " "));
     std::lock_guard lock(m_processMutex);
     m_process = *started;
 }

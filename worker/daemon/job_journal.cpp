@@ -58,14 +58,14 @@ Result<JournalContents> JobJournal::read(const std::string& path) {
     google::protobuf::io::ArrayInputStream stream(data.data(), static_cast<int>(data.size()));
     while (true) {
         v1::JobEvent ev;
-        bool cleanEof = false;
-        if (!google::protobuf::util::ParseDelimitedFromZeroCopyStream(&ev, &stream, &cleanEof)) {
-            out.tornTail = !cleanEof;
+        if (!google::protobuf::util::ParseDelimitedFromZeroCopyStream(&ev, &stream, nullptr)) {
             break;
         }
         out.validBytes = static_cast<size_t>(stream.ByteCount());
         out.events.push_back(std::move(ev));
     }
+    // Anything after the last intact record is a torn (or corrupt) tail.
+    out.tornTail = out.validBytes < data.size();
     return out;
 }
 

@@ -198,18 +198,15 @@ JobManager::launch(const v1::LaunchJobRequest& request) {
 
     SpawnOptions opts;
     opts.cwd = dir.string();
-    opts.argv = {m_config.mpirun,
-                 "-np",
-                 std::to_string(*world),
-                 "--hostfile",
-                 hostfile,
-                 "--oversubscribe",
-                 "--mca",
-                 "plm_rsh_agent",
-                 m_config.binDir + "/tessera-rsh",
-                 "--mca",
-                 "plm_rsh_no_tree_spawn",
-                 "1"};
+    // argv[0] is the bare name: Open MPI treats an absolute argv[0] as --prefix and then sends
+    // `PATH=...; export PATH; ... orted` through the agent, a shell line tessera-rsh refuses.
+    opts.program = m_config.mpirun;
+    opts.argv = {"mpirun", "-np", std::to_string(*world), "--hostfile", hostfile, "--oversubscribe",
+                 "--mca", "plm_rsh_agent", m_config.binDir + "/tessera-rsh", "--mca",
+                 "plm_rsh_no_tree_spawn", "1",
+                 // Keep orted attached (no --daemonize): it stays the Exec'd process, so ending
+                 // the Exec call (cancel, worker stop) really ends orted and its ranks.
+                 "--mca", "orte_leave_session_attached", "1"};
     for (const auto& [k, v] : request.mca()) {
         opts.argv.insert(opts.argv.end(), {"--mca", k, v});
     }

@@ -110,13 +110,14 @@ Result<std::shared_ptr<Process>> Process::start(const SpawnOptions& opts, Output
     envp.push_back(nullptr);
 
     pid_t pid = -1;
-    const bool search = opts.argv[0].find('/') == std::string::npos;
-    const int rc = search
-                       ? posix_spawnp(&pid, argv[0], &s.actions, &s.attr, argv.data(), envp.data())
-                       : posix_spawn(&pid, argv[0], &s.actions, &s.attr, argv.data(), envp.data());
+    const std::string& file = opts.program.empty() ? opts.argv[0] : opts.program;
+    const bool search = file.find('/') == std::string::npos;
+    const int rc =
+        search ? posix_spawnp(&pid, file.c_str(), &s.actions, &s.attr, argv.data(), envp.data())
+               : posix_spawn(&pid, file.c_str(), &s.actions, &s.attr, argv.data(), envp.data());
     if (rc != 0) {
         closeAll();
-        return fail(ErrorCode::Io, "cannot start '" + opts.argv[0] + "': " + std::strerror(rc) +
+        return fail(ErrorCode::Io, "cannot start '" + file + "': " + std::strerror(rc) +
                                        " (check the path and that it is executable)");
     }
     closeFd(in[0]);

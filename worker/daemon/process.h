@@ -20,6 +20,7 @@ namespace tessera::daemon {
 /// What to run and how.
 struct SpawnOptions {
     std::vector<std::string> argv; ///< argv[0]: a path, or a name looked up in PATH
+    std::string program;           ///< file to execute when it differs from argv[0]
     std::vector<std::string> env;  ///< the child's whole environment, "NAME=value" each
     std::string cwd;               ///< working directory; empty = the daemon's
     bool pipeStdin = false;        ///< true: writeStdin() feeds it; false: /dev/null

@@ -1,0 +1,164 @@
+// Unit test of tessera-rsh's helpers: mpirun's remote-shell words → argv (wordexp, no shell),
+// refusal of shell operators, peers-file lookup; plus the `@tessera` metric-line parser.
+#include "metric_line.h"
+#include "rsh_command.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <google/protobuf/util/json_util.h>
+
+using namespace tessera;
+
+class TestRshCommand : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void splitsLikeAShell_data() {
+        QTest::addColumn<QStringList>("words");
+        QTest::addColumn<QStringList>("argv");
+        QTest::addColumn<QString>("env");
+        QTest::newRow("orted as Open MPI 4.1 passes it")
+            << QStringList{" orted",
+                           "-mca",
+                           "ess",
+                           "\"env\"",
+                           "-mca",
+                           "orte_hnp_uri",
+                           "\"1672216576.0;tcp://192.0.2.2:40823;tcp6://[fd00::2]:55257\""}
+            << QStringList{"orted",
+                           "-mca",
+                           "ess",
+                           "env",
+                           "-mca",
+                           "orte_hnp_uri",
+                           "1672216576.0;tcp://192.0.2.2:40823;tcp6://[fd00::2]:55257"}
+            << "";
+        QTest::newRow("single quotes and spaces")
+            << QStringList{"prog", "'a b'", "c\\ d"} << QStringList{"prog", "a b", "c d"} << "";
+        QTest::newRow("leading environment words")
+            << QStringList{"PATH=/opt/bin", "LD_X=1", "orted", "A=b"} << QStringList{"orted", "A=b"}
+            << "LD_X=1,PATH=/opt/bin";
+    }
+    void splitsLikeAShell() {
+        QFETCH(QStringList, words);
+        QFETCH(QStringList, argv);
+        QFETCH(QString, env);
+        std::vector<std::string> in;
+        for (const auto& w : words) {
+            in.push_back(w.toStdString());
+        }
+        auto cmd = daemon::parseRemoteCommand(in);
+        QVERIFY2(cmd.has_value(), cmd ? "" : cmd.error().message.c_str());
+        QStringList got;
+        for (const auto& a : cmd->argv) {
+            got << QString::fromStdString(a);
+        }
+        QCOMPARE(got, argv);
+        QStringList envGot;
+        for (const auto& [k, v] : cmd->env) {
+            envGot << QString::fromStdString(k + "=" + v);
+        }
+        QCOMPARE(envGot.join(','), env);
+    }
+
+    void refusesShellOperators_data() {
+        QTest::addColumn<QStringList>("words");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("semicolon") << QStringList{"orted;", "rm", "-rf", "/"} << "operator";
+        QTest::newRow("pipe") << QStringList{"orted", "|", "tee", "x"} << "operator";
+        QTest::newRow("redirect") << QStringList{"orted", ">", "/tmp/x"} << "operator";
+        QTest::newRow("background") << QStringList{"orted", "&"} << "operator";
+        QTest::newRow("command substitution") << QStringList{"orted", "$(id)"} << "substitution";
+        QTest::newRow("backticks") << QStringList{"orted", "`id`"} << "substitution";
+        QTest::newRow("unbalanced quote") << QStringList{"orted", "\"abc"} << "quoting";
+        QTest::newRow("nothing to run") << QStringList{"A=1"} << "no program";
+    }
+    void refusesShellOperators() {
+        QFETCH(QStringList, words);
+        QFETCH(QString, why);
+        std::vector<std::string> in;
+        for (const auto& w : words) {
+            in.push_back(w.toStdString());
+        }
+        auto cmd = daemon::parseRemoteCommand(in);
+        QVERIFY(!cmd.has_value());
+        QVERIFY2(QString::fromStdString(cmd.error().message).contains(why),
+                 cmd.error().message.c_str());
+    }
+
+    void findsPeers_data() {
+        QTest::addColumn<bool>("json");
+        QTest::newRow("json") << true;
+        QTest::newRow("binary") << false;
+    }
+    void findsPeers() {
+        QFETCH(bool, json);
+        QTemporaryDir dir;
+        v1::PeerList list;
+        for (int i = 0; i < 2; ++i) {
+            auto* p = list.add_peers();
+            p->set_name(i == 0 ? "nodeA" : "nodeB");
+            p->set_address("127.0.0.1:" + std::to_string(4000 + i));
+            p->set_token("t" + std::to_string(i));
+            p->set_slots(1);
+        }
+        std::string data;
+        if (json) {
+            QVERIFY(google::protobuf::util::MessageToJsonString(list, &data).ok());
+        } else {
+            data = list.SerializeAsString();
+        }
+        QFile f(dir.filePath("peers"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(data.data(), static_cast<qint64>(data.size()));
+        f.close();
+        const std::string path = f.fileName().toStdString();
+        auto b = daemon::findPeer(path, "nodeB");
+        QVERIFY(b.has_value());
+        QCOMPARE(b->address(), std::string("127.0.0.1:4001"));
+        QCOMPARE(b->token(), std::string("t1"));
+        auto missing = daemon::findPeer(path, "nodeC");
+        QVERIFY(!missing.has_value());
+        QVERIFY(missing.error().message.find("nodeA, nodeB") != std::string::npos);
+        auto noFile = daemon::findPeer(dir.filePath("absent").toStdString(), "nodeA");
+        QVERIFY(!noFile.has_value());
+        QCOMPARE(noFile.error().code, ErrorCode::NotFound);
+    }
+
+    void metricLines_data() {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<bool>("isMetric");
+        QTest::addColumn<int>("step");
+        QTest::addColumn<int>("rank");
+        QTest::addColumn<double>("loss");
+        QTest::newRow("train record")
+            << R"(@tessera {"step":20,"rank":1,"epoch":0.021,"loss":0.61,"lr":0.05})" << true << 20
+            << 1 << 0.61;
+        QTest::newRow("with text field")
+            << R"(@tessera {"step":3,"note":"hi","loss":2.5})" << true << 3 << 0 << 2.5;
+        QTest::newRow("plain log") << "epoch 1 done" << false << 0 << 0 << 0.0;
+        QTest::newRow("bad json") << "@tessera {\"step\":" << false << 0 << 0 << 0.0;
+        QTest::newRow("no space") << "@tessera{\"step\":1}" << false << 0 << 0 << 0.0;
+    }
+    void metricLines() {
+        QFETCH(QString, line);
+        QFETCH(bool, isMetric);
+        auto m = daemon::parseMetricLine(line.toStdString());
+        QCOMPARE(m.has_value(), isMetric);
+        if (!isMetric) {
+            return;
+        }
+        QFETCH(int, step);
+        QFETCH(int, rank);
+        QFETCH(double, loss);
+        QCOMPARE(m->step(), int64_t(step));
+        QCOMPARE(m->rank(), rank);
+        QCOMPARE(m->values().at("loss"), loss);
+        QVERIFY(!m->values().contains("note"));
+        QCOMPARE(QString::fromStdString(m->json()), line.mid(9));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRshCommand)
+#include "tst_rsh_command.moc"
