@@ -45,9 +45,11 @@ void MainWindow::createDocks() {
         addDockWidget(area, d);
         return d;
     };
-    dock(m_cluster, tr("Cluster"), "clusterDock", Qt::LeftDockWidgetArea);
-    dock(m_jobs, tr("Job"), "jobDock", Qt::RightDockWidgetArea);
-    dock(m_log, tr("Log"), "logDock", Qt::BottomDockWidgetArea);
+    QDockWidget* cluster = dock(m_cluster, tr("Cluster"), "clusterDock", Qt::LeftDockWidgetArea);
+    QDockWidget* job = dock(m_jobs, tr("Job"), "jobDock", Qt::RightDockWidgetArea);
+    QDockWidget* log = dock(m_log, tr("Log"), "logDock", Qt::BottomDockWidgetArea);
+    resizeDocks({cluster, job}, {400, 300}, Qt::Horizontal);
+    resizeDocks({log}, {180}, Qt::Vertical);
 }
 
 void MainWindow::createMenusAndToolbar() {

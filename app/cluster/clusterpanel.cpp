@@ -26,6 +26,7 @@ ClusterPanel::ClusterPanel(ClusterRegistry* registry, LocalProvider* provider, Q
     m_view->setObjectName(QStringLiteral("clusterTable"));
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setAlternatingRowColors(true);
 

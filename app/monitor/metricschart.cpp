@@ -44,8 +44,13 @@ MetricsChart::MetricsChart(QWidget* parent) : QWidget(parent), m_plot(new QCusto
     m_accuracy->setPen(QPen(QColor(44, 160, 44), 1.5));
     m_accuracy->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
 
+    // Legend in its own row above the axes, one line wide, so it never hides data points.
     m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignHCenter);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_plot->legend); // takes it out of the axis rect
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] { ++m_replots; });
