@@ -1,5 +1,6 @@
 // Integration test of a two-worker job on one machine: mpirun on the first worker starts orted
 // on both through tessera-rsh and their Exec RPCs; world size 2; both ranks' lines arrive.
+#include "spec_io.h"
 #include "worker_process.h"
 
 #include <QFile>
@@ -76,6 +77,55 @@ private Q_SLOTS:
         // Each worker started one orted through its Exec RPC.
         QVERIFY2(m_a->log().contains("/orted as pid"), m_a->log().constData());
         QVERIFY2(m_b->log().contains("/orted as pid"), m_b->log().constData());
+    }
+
+    // The real rank program on two workers: data parallel over MPI through the daemons.
+    void realTrainingJob() {
+        const QString train = QStringLiteral(TESSERA_BUILD_DIR "/bin/tessera-train");
+        if (!QFile::exists(train)) {
+            QSKIP("tessera-train is not built");
+        }
+        if (!QFile::exists(
+                QStringLiteral(TESSERA_FASHION_MNIST_DIR "/train-images-idx3-ubyte.gz"))) {
+            QSKIP("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist");
+        }
+        auto spec = loadJobSpec(TESSERA_SOURCE_DIR "/resources/examples/fashion-mnist-mlp.json");
+        QVERIFY2(spec.has_value(), spec ? "" : spec.error().message.c_str());
+        v1::LaunchJobRequest req = commandJob("job-train", {}, {m_a.get(), m_b.get()}, kToken);
+        *req.mutable_spec() = *spec;
+        req.mutable_spec()->set_job_id("job-train");
+        req.mutable_spec()->mutable_dataset()->set_path(TESSERA_FASHION_MNIST_DIR);
+        req.mutable_spec()->mutable_training()->set_max_steps(20);
+        req.mutable_spec()->mutable_training()->set_log_every(10);
+        auto stub = m_a->stub();
+        {
+            grpc::ClientContext ctx;
+            authorize(ctx, kToken, 30);
+            v1::LaunchJobReply reply;
+            const auto st = stub->LaunchJob(&ctx, req, &reply);
+            QVERIFY2(st.ok(), st.error_message().c_str());
+        }
+        const WatchResult r = watchJob(*stub, kToken, "job-train", 0, 120);
+        QVERIFY2(r.status.ok(), r.status.error_message().c_str());
+        QString text;
+        std::vector<int64_t> lossSteps;
+        for (const auto& ev : r.events) {
+            if (ev.has_metric() && ev.metric().values().contains("loss")) {
+                lossSteps.push_back(ev.metric().step());
+                const double loss = ev.metric().values().at("loss");
+                QVERIFY(loss > 0 && loss < 10);
+            }
+            if (ev.has_log()) {
+                text += QString::fromStdString(ev.log().text()) + "\n";
+            }
+            if (ev.has_state()) {
+                text += QString::fromStdString(ev.state().reason()) + "\n";
+            }
+        }
+        QVERIFY2(r.events.back().has_state() &&
+                     r.events.back().state().state() == v1::JOB_STATE_SUCCEEDED,
+                 qPrintable(text));
+        QCOMPARE(lossSteps, (std::vector<int64_t>{10, 20}));
     }
 
     void cleanupTestCase() {
