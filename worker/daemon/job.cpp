@@ -115,19 +115,40 @@ void Job::unsubscribe(int id) {
     m_listeners.erase(id);
 }
 
-Result<void> Job::run(const SpawnOptions& opts) {
+Result<void> Job::run(const SpawnOptions& opts, const std::string& runningReason) {
     auto self = shared_from_this(); // the process's threads keep the job alive until exit
     auto started = Process::start(
-        opts, [self](OutputStream s, std::string_view chunk) { self->onOutput(s, chunk); },
-        [self](ProcessExit e) { self->onExit(e); });
+        opts,
+        [self](OutputStream s, std::string_view chunk) {
+            self->waitUntilRunning();
+            self->onOutput(s, chunk);
+        },
+        [self](ProcessExit e) {
+            self->waitUntilRunning();
+            self->onExit(e);
+        });
     if (!started) {
         (void)appendState(v1::JOB_STATE_FAILED, started.error().message, 127);
         return std::unexpected(started.error());
     }
-    std::lock_guard lock(m_processMutex);
-    m_process = *started;
-    spdlog::info("[job {}] started {} as pid {}", m_id, opts.argv[0], m_process->pid());
+    {
+        std::lock_guard lock(m_processMutex);
+        m_process = *started;
+    }
+    spdlog::info("[job {}] started {} as pid {}", m_id, opts.argv[0], (*started)->pid());
+    // RUNNING goes first; the reader thread holds the process's output back until it is recorded.
+    (void)appendState(v1::JOB_STATE_RUNNING, runningReason);
+    {
+        std::lock_guard lock(m_runningMutex);
+        m_runningRecorded = true;
+    }
+    m_runningCv.notify_all();
     return {};
+}
+
+void Job::waitUntilRunning() {
+    std::unique_lock lock(m_runningMutex);
+    m_runningCv.wait(lock, [this] { return m_runningRecorded; });
 }
 
 v1::JobState Job::cancel(std::chrono::milliseconds grace) {

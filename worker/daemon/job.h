@@ -8,6 +8,7 @@
 #include "tessera/v1/worker.pb.h"
 
 #include <chrono>
+#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <map>
@@ -59,8 +60,9 @@ public:
 
     /// Starts the job's process tree and routes its output into events: `@tessera` stdout lines
     /// become Metric events, other lines LogLine events; the exit becomes the terminal state.
+    /// RUNNING (with `runningReason`) is recorded before any output event.
     /// Errors: as Process::start (a FAILED state is then recorded).
-    Result<void> run(const SpawnOptions& opts);
+    Result<void> run(const SpawnOptions& opts, const std::string& runningReason);
     /// Asks the process group to stop (TERM, KILL after `grace`); the job ends CANCELLED.
     /// Returns the state the job will end in (the recorded one when it has already ended).
     v1::JobState cancel(std::chrono::milliseconds grace);
@@ -70,6 +72,7 @@ public:
     pid_t processGroup() const;
 
 private:
+    void waitUntilRunning();
     void onOutput(OutputStream stream, std::string_view chunk);
     void onLine(OutputStream stream, const std::string& line);
     void onExit(ProcessExit exit);
@@ -91,6 +94,10 @@ private:
     std::shared_ptr<Process> m_process;
     v1::JobState m_stopState = v1::JOB_STATE_UNSPECIFIED;
     std::string m_stopReason;
+
+    std::mutex m_runningMutex;
+    std::condition_variable m_runningCv;
+    bool m_runningRecorded = false;
 
     // Touched only from the process's reader thread.
     std::string m_partial[2];

@@ -223,11 +223,9 @@ JobManager::launch(const v1::LaunchJobRequest& request) {
                          request.spec().model().command().end());
     }
     opts.env = environmentWith(env);
-    if (auto r = job->run(opts); !r) {
+    if (auto r = job->run(opts, "mpirun started with world size " + std::to_string(*world)); !r) {
         return std::unexpected(grpc::Status(grpc::StatusCode::INTERNAL, r.error().message));
     }
-    (void)job->appendState(v1::JOB_STATE_RUNNING,
-                           "mpirun started with world size " + std::to_string(*world));
     v1::LaunchJobReply reply;
     reply.set_job_id(id);
     reply.set_job_dir(dir.string());

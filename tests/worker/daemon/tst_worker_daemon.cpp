@@ -316,6 +316,8 @@ private Q_SLOTS:
         QVERIFY2(states.size() == 3 && states[0] == v1::JOB_STATE_STARTING &&
                      states[1] == v1::JOB_STATE_RUNNING,
                  qPrintable(failure));
+        // STARTING and RUNNING come before any output of the job.
+        QVERIFY(all.events[0].has_state() && all.events[1].has_state());
         QCOMPARE(metrics.size(), size_t(3));
         const double losses[] = {2.5, 2.25, 2.0};
         for (int i = 0; i < 3; ++i) {
