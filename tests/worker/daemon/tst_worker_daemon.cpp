@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -225,6 +226,68 @@ private Q_SLOTS:
         QCOMPARE(out, stdoutData);
         QCOMPARE(exits, 1);
         QCOMPARE(exitCode, code);
+    }
+
+    void execBadStart_data() {
+        QTest::addColumn<int>("kind"); // 0: stdin first, 1: empty argv, 2: nothing at all
+        QTest::newRow("stdin before start") << 0;
+        QTest::newRow("empty argv") << 1;
+        QTest::newRow("no message") << 2;
+    }
+    void execBadStart() {
+        QFETCH(int, kind);
+        auto stub = m_worker->stub();
+        grpc::ClientContext ctx;
+        authorize(ctx, kToken);
+        auto stream = stub->Exec(&ctx);
+        v1::ExecInput in;
+        if (kind == 0) {
+            in.set_stdin("data");
+        } else {
+            in.mutable_start();
+        }
+        if (kind != 2) {
+            stream->Write(in);
+        }
+        stream->WritesDone();
+        v1::ExecOutput out;
+        QVERIFY(!stream->Read(&out));
+        const auto st = stream->Finish();
+        QCOMPARE(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+        QVERIFY(!st.error_message().empty());
+    }
+
+    // Bad flags end the daemon with exit code 2 and a message naming the flag or file.
+    void startupErrors_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("missing token file")
+            << QStringList{"--token-file", "/no/such/token", "--work-dir", "WORK"}
+            << "/no/such/token";
+        QTest::newRow("unknown --allow program")
+            << QStringList{"--token-file", "TOKEN",   "--work-dir",
+                           "WORK",         "--allow", "/no/such/program"}
+            << "/no/such/program";
+        QTest::newRow("unusable listen address")
+            << QStringList{"--token-file", "TOKEN", "--work-dir", "WORK", "--listen", "256.1.1.1:0"}
+            << "--listen";
+        QTest::newRow("work dir is a file")
+            << QStringList{"--token-file", "TOKEN", "--work-dir", "TOKEN/sub"} << "--work-dir";
+    }
+    void startupErrors() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        args.replaceInStrings("TOKEN", m_tokenFile);
+        args.replaceInStrings("WORK", m_dir.filePath("startup-work"));
+        QProcess p;
+        p.start(WorkerProcess::binary(), args);
+        QVERIFY(p.waitForFinished(15000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 2);
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(err.contains("tessera-worker: error: ") && err.contains(message.toUtf8()),
+                 err.constData());
+        QVERIFY(p.readAllStandardOutput().isEmpty());
     }
 
     void launchRefusesBadRequests_data() {
