@@ -299,8 +299,7 @@ bool JobController::interruptWatch(const QString& jobId) {
     if (it == m_jobs.end() || !it->watcher) {
         return false;
     }
-    it->watcher->interrupt();
-    return true;
+    return it->watcher->interrupt();
 }
 
 } // namespace tessera

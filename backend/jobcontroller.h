@@ -58,7 +58,7 @@ public:
     void setMcaParameters(const QMap<QString, QString>& mca) { m_mca = mca; }
 
     /// Breaks the job's WatchJob stream as a network cut would; it reconnects from last seq + 1.
-    /// For tests and diagnostics. Returns false if the job has no watcher.
+    /// For tests and diagnostics. Returns false if the job has no open stream right now.
     bool interruptWatch(const QString& jobId);
 
 Q_SIGNALS:

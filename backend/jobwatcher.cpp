@@ -52,13 +52,15 @@ void JobWatcher::stop() {
     }
 }
 
-void JobWatcher::interrupt() {
+bool JobWatcher::interrupt() {
     std::lock_guard lock(m_mutex);
-    if (m_context) {
-        qCInfo(lcJobs) << "interrupting the WatchJob stream of" << m_jobId << "after seq"
-                       << m_lastSeq.load();
-        m_context->TryCancel();
+    if (!m_context) {
+        return false;
     }
+    qCInfo(lcJobs) << "interrupting the WatchJob stream of" << m_jobId << "after seq"
+                   << m_lastSeq.load();
+    m_context->TryCancel();
+    return true;
 }
 
 bool JobWatcher::sleepFor(int ms) {

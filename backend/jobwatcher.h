@@ -40,8 +40,9 @@ public:
     /// Stops following (no further signals after it returns, except ones already queued).
     void stop();
     /// Breaks the current stream as a network cut would (TryCancel); the watcher reconnects from
-    /// lastSeq() + 1. For tests and diagnostics.
-    void interrupt();
+    /// lastSeq() + 1. Returns false when no stream is open (reconnecting or ended). For tests and
+    /// diagnostics.
+    bool interrupt();
 
     QString jobId() const { return m_jobId; }
     /// Highest seq delivered so far (0 = none).

@@ -80,7 +80,7 @@ void TestReconnect::noPointLostNoneDuplicated_data() {
     QTest::addColumn<int>("intervalMs");
     QTest::addColumn<int>("breakEveryMs");
     QTest::newRow("300 points, break every 250 ms") << 300 << 10 << 250;
-    QTest::newRow("400 fast points, break every 40 ms") << 400 << 2 << 40;
+    QTest::newRow("600 fast points, break every 30 ms") << 600 << 3 << 30;
 }
 
 void TestReconnect::noPointLostNoneDuplicated() {
@@ -110,7 +110,12 @@ void TestReconnect::noPointLostNoneDuplicated() {
     QVERIFY2(isTerminal(controller.state(*id)), "the job did not end within 120 s");
     QCOMPARE(controller.state(*id), JobState::Succeeded);
     QVERIFY2(breaks >= 3, qPrintable(QStringLiteral("only %1 breaks happened").arg(breaks)));
-    QVERIFY2(reconnects.count() >= 1, "the watcher never reconnected");
+    // Each break that hit an open stream made the watcher reconnect (the last one may have hit
+    // the stream just as it ended normally).
+    QVERIFY2(
+        reconnects.count() >= breaks - 1,
+        qPrintable(
+            QStringLiteral("%1 breaks but %2 reconnects").arg(breaks).arg(reconnects.count())));
     qInfo("%d breaks, %lld reconnects, %lld metric points", breaks,
           static_cast<long long>(reconnects.count()), static_cast<long long>(metricSeqs.size()));
 
