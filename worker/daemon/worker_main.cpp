@@ -126,5 +126,9 @@ int main(int argc, char** argv) {
     spdlog::info("signal {}: stopping", sig);
     jobs.stopAll(std::chrono::seconds(4));
     server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
-    return 0;
+    spdlog::info("stopped");
+    spdlog::shutdown();
+    std::fflush(nullptr);
+    // Process reader threads are detached; skip static destructors they might still touch.
+    std::_Exit(0);
 }
