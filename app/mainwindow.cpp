@@ -57,7 +57,7 @@ void MainWindow::createMenusAndToolbar() {
     file->addAction(m_jobs->openAction());
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
+    quit->setShortcut(QKeySequence(tr("Ctrl+Q")));
 
     QMenu* cluster = menuBar()->addMenu(tr("&Cluster"));
     cluster->addAction(m_cluster->rentAction());
@@ -68,9 +68,14 @@ void MainWindow::createMenusAndToolbar() {
     job->addAction(m_jobs->cancelAction());
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    const auto docks = findChildren<QDockWidget*>();
-    for (QDockWidget* d : docks)
-        view->addAction(d->toggleViewAction());
+    // Show/hide the panels: Ctrl+1 cluster, Ctrl+2 job, Ctrl+3 log.
+    const char* docks[] = {"clusterDock", "jobDock", "logDock"};
+    for (int i = 0; i < 3; ++i) {
+        auto* d = findChild<QDockWidget*>(QLatin1String(docks[i]));
+        QAction* toggle = d->toggleViewAction();
+        toggle->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
+        view->addAction(toggle);
+    }
 
     QToolBar* bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));

@@ -95,7 +95,7 @@
         <translation>--launch: keine gültige Spezifikation gewählt (%1)</translation>
     </message>
     <message>
-        <location line="+22" />
+        <location line="+28" />
         <source>cannot write the screenshot '%1': check the folder exists and is writable</source>
         <translation>Bildschirmfoto „%1“ lässt sich nicht schreiben: prüfen Sie, ob der Ordner existiert und beschreibbar ist</translation>
     </message>
@@ -118,7 +118,7 @@
         <translation>Worker &amp;freigeben</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+12" />
         <source>How many tessera-worker daemons to start on this machine</source>
         <translation>Wie viele tessera-worker-Dienste auf diesem Rechner gestartet werden</translation>
     </message>
@@ -266,7 +266,12 @@
         <translation>Ctrl+Shift+X</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+2" />
+        <source>Ctrl+O</source>
+        <translation>Ctrl+O</translation>
+    </message>
+    <message>
+        <location line="+8" />
         <source>Spec:</source>
         <translation>Spezifikation:</translation>
     </message>
@@ -382,7 +387,7 @@
         <translation>Protokoll</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+6" />
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -392,7 +397,12 @@
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+1" />
+        <source>Ctrl+Q</source>
+        <translation>Ctrl+Q</translation>
+    </message>
+    <message>
+        <location line="+2" />
         <source>&amp;Cluster</source>
         <translation>&amp;Cluster</translation>
     </message>
@@ -407,7 +417,7 @@
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+10" />
         <source>Main</source>
         <translation>Haupt</translation>
     </message>

@@ -43,7 +43,7 @@ JobPanel::JobPanel(JobController* controller, QWidget* parent)
     m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
     m_cancelAction->setShortcut(QKeySequence(tr("Ctrl+Shift+X")));
     m_openAction->setObjectName(QStringLiteral("openSpecAction"));
-    m_openAction->setShortcut(QKeySequence::Open);
+    m_openAction->setShortcut(QKeySequence(tr("Ctrl+O")));
     connect(m_launchAction, &QAction::triggered, this, &JobPanel::launch);
     connect(m_cancelAction, &QAction::triggered, this, &JobPanel::cancel);
     connect(m_openAction, &QAction::triggered, this, &JobPanel::openSpecDialog);
