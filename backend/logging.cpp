@@ -2,9 +2,9 @@
 #include "logging.h"
 
 namespace tessera {
-Q_LOGGING_CATEGORY(lcCluster, "tessera.cluster")
-Q_LOGGING_CATEGORY(lcProvider, "tessera.provider")
-Q_LOGGING_CATEGORY(lcJobs, "tessera.jobs")
-Q_LOGGING_CATEGORY(lcStore, "tessera.store")
-Q_LOGGING_CATEGORY(lcRpc, "tessera.rpc")
+Q_LOGGING_CATEGORY(lcCluster, "tessera.cluster", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcProvider, "tessera.provider", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcJobs, "tessera.jobs", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcStore, "tessera.store", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcRpc, "tessera.rpc", QtInfoMsg)
 } // namespace tessera

@@ -31,7 +31,8 @@ int main(int argc, char** argv) {
         return help ? kExitOk : kExitBadInput;
     }
     if (!options->verbose) {
-        QLoggingCategory::setFilterRules(QStringLiteral("tessera.*.info=false"));
+        QLoggingCategory::setFilterRules(
+            QStringLiteral("tessera.*.debug=false\ntessera.*.info=false"));
     }
     if (options->command == QLatin1String("jobs")) {
         return printJobs();
