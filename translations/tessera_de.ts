@@ -256,7 +256,7 @@
         <translation>Spezifikation ö&amp;ffnen …</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+14" />
         <source>Ctrl+L</source>
         <translation>Ctrl+L</translation>
     </message>
@@ -281,7 +281,12 @@
         <translation>Job:</translation>
     </message>
     <message>
-        <location line="+16" />
+        <location line="+1" />
+        <source>Progress:</source>
+        <translation>Fortschritt:</translation>
+    </message>
+    <message>
+        <location line="+17" />
         <source>none launched</source>
         <translation>keiner gestartet</translation>
     </message>
@@ -296,7 +301,7 @@
         <translation>Die Spezifikationsdatei „%1“ existiert nicht; prüfen Sie den Pfad.</translation>
     </message>
     <message>
-        <location line="+38" />
+        <location line="+42" />
         <source>No valid spec selected: pick one from the list or open a file.</source>
         <translation>Keine gültige Spezifikation gewählt: wählen Sie eine aus der Liste oder öffnen Sie eine Datei.</translation>
     </message>
@@ -306,7 +311,7 @@
         <translation>Start fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+10" />
         <source>Submitted %1 as job %2.</source>
         <translation>%1 als Job %2 übergeben.</translation>
     </message>
@@ -339,6 +344,16 @@
         <location line="+2" />
         <source>Job %1 %2.</source>
         <translation>Job %1: %2.</translation>
+    </message>
+    <message>
+        <location line="+12" />
+        <source>step %1 · epoch %2 · loss %3 · %4 samples/s</source>
+        <translation>Schritt %1 · Epoche %2 · Loss %3 · %4 Samples/s</translation>
+    </message>
+    <message>
+        <location line="+6" />
+        <source> · test accuracy %1</source>
+        <translation> · Testgenauigkeit %1</translation>
     </message>
 </context>
 <context>

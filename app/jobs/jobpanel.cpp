@@ -21,8 +21,8 @@ namespace tessera {
 
 JobPanel::JobPanel(JobController* controller, QWidget* parent)
     : QWidget(parent), m_controller(controller), m_combo(new QComboBox(this)),
-      m_summary(new QPlainTextEdit(this)), m_state(new QLabel(this)), m_message(new QLabel(this)),
-      m_launchButton(new QPushButton(tr("&Launch"), this)),
+      m_summary(new QPlainTextEdit(this)), m_state(new QLabel(this)), m_progress(new QLabel(this)),
+      m_message(new QLabel(this)), m_launchButton(new QPushButton(tr("&Launch"), this)),
       m_cancelButton(new QPushButton(tr("&Cancel"), this)),
       m_launchAction(new QAction(tr("&Launch job"), this)),
       m_cancelAction(new QAction(tr("&Cancel job"), this)),
@@ -32,6 +32,7 @@ JobPanel::JobPanel(JobController* controller, QWidget* parent)
     m_summary->setReadOnly(true);
     m_summary->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_state->setObjectName(QStringLiteral("jobState"));
+    m_progress->setObjectName(QStringLiteral("jobProgress"));
     m_message->setObjectName(QStringLiteral("jobMessage"));
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -53,6 +54,7 @@ JobPanel::JobPanel(JobController* controller, QWidget* parent)
     auto* form = new QFormLayout;
     form->addRow(tr("Spec:"), m_combo);
     form->addRow(tr("Job:"), m_state);
+    form->addRow(tr("Progress:"), m_progress);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_launchButton);
     buttons->addWidget(m_cancelButton);
@@ -67,6 +69,7 @@ JobPanel::JobPanel(JobController* controller, QWidget* parent)
         m_combo->addItem(QFileInfo(path).completeBaseName(), path);
     connect(m_combo, &QComboBox::currentIndexChanged, this, &JobPanel::loadSelected);
     connect(m_controller, &JobController::jobStateChanged, this, &JobPanel::onJobStateChanged);
+    connect(m_controller, &JobController::metricReceived, this, &JobPanel::onMetric);
 
     m_state->setText(tr("none launched"));
     if (m_combo->count() == 0)
@@ -116,6 +119,10 @@ QString JobPanel::messageText() const {
     return m_message->text();
 }
 
+QString JobPanel::progressText() const {
+    return m_progress->text();
+}
+
 void JobPanel::launch() {
     if (!m_spec) {
         const QString error = tr("No valid spec selected: pick one from the list or open a file.");
@@ -133,6 +140,8 @@ void JobPanel::launch() {
     }
     m_jobId = *id;
     m_jobState = JobState::Queued;
+    m_progress->clear();
+    m_testAccuracy = -1.0;
     m_state->setText(QStringLiteral("%1 — %2").arg(m_jobId, jobStateName(m_jobState)));
     showMessage(tr("Submitted %1 as job %2.").arg(m_combo->currentText(), m_jobId), false);
     updateActions();
@@ -185,6 +194,24 @@ void JobPanel::onJobStateChanged(const QString& jobId, JobState state, const QSt
     else if (isTerminal(state))
         showMessage(tr("Job %1 %2.").arg(m_jobId, jobStateName(state)), false);
     updateActions();
+}
+
+void JobPanel::onMetric(const MetricPoint& point) {
+    if (point.jobId != m_jobId)
+        return;
+    const auto& v = point.values;
+    if (v.contains(QStringLiteral("test_accuracy")))
+        m_testAccuracy = v.value(QStringLiteral("test_accuracy"));
+    if (!v.contains(QStringLiteral("loss")))
+        return;
+    QString text = tr("step %1 · epoch %2 · loss %3 · %4 samples/s")
+                       .arg(point.step)
+                       .arg(v.value(QStringLiteral("epoch")), 0, 'f', 2)
+                       .arg(v.value(QStringLiteral("loss")), 0, 'f', 4)
+                       .arg(v.value(QStringLiteral("samples_per_s")), 0, 'f', 0);
+    if (m_testAccuracy >= 0.0)
+        text += tr(" · test accuracy %1").arg(m_testAccuracy, 0, 'f', 3);
+    m_progress->setText(text);
 }
 
 void JobPanel::showMessage(const QString& text, bool error) {

@@ -51,6 +51,8 @@ public:
     JobState currentJobState() const { return m_jobState; }
     /// Text of the message area (last error or notice).
     QString messageText() const;
+    /// Progress line of the current job: step, epoch, loss, samples/s, last test accuracy.
+    QString progressText() const;
 
 public Q_SLOTS:
     /// Submits the selected spec. On success emits jobLaunched(id); on error shows it inline and
@@ -70,6 +72,7 @@ Q_SIGNALS:
 private:
     void loadSelected();
     void onJobStateChanged(const QString& jobId, tessera::JobState state, const QString& reason);
+    void onMetric(const tessera::MetricPoint& point);
     void showMessage(const QString& text, bool error);
     void updateActions();
 
@@ -77,6 +80,7 @@ private:
     QComboBox* m_combo;
     QPlainTextEdit* m_summary;
     QLabel* m_state;
+    QLabel* m_progress;
     QLabel* m_message;
     QPushButton* m_launchButton;
     QPushButton* m_cancelButton;
@@ -86,6 +90,7 @@ private:
     std::optional<v1::JobSpec> m_spec;
     QString m_jobId;
     JobState m_jobState = JobState::Queued;
+    double m_testAccuracy = -1.0; ///< last test accuracy of the current job; < 0 = none yet
 };
 
 } // namespace tessera

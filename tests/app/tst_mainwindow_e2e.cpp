@@ -127,6 +127,8 @@ void TestMainWindowE2E::rentLaunchWatchCancelRelease() {
     }
     QVERIFY2(points.first().y() < 2.6, "first loss near ln(10) = 2.30 for 10 classes");
     QVERIFY(window.logPane()->toPlainText().contains(jobId));
+    QTRY_VERIFY(window.jobPanel()->progressText().contains(QStringLiteral("samples/s")));
+    qInfo("progress: %s", qPrintable(window.jobPanel()->progressText()));
     QVERIFY(cancelButton->isEnabled());
 
     // 4. Cancel: the job ends Cancelled.
