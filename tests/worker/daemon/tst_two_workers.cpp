@@ -72,7 +72,9 @@ private Q_SLOTS:
             }
         }
         QVERIFY(r.events.back().has_state());
-        QVERIFY2(r.events.back().state().state() == v1::JOB_STATE_SUCCEEDED, qPrintable(reason));
+        QVERIFY2(r.events.back().state().state() == v1::JOB_STATE_SUCCEEDED,
+                 qPrintable(reason + "\n--- worker A log:\n" + m_a->log() +
+                            "\n--- worker B log:\n" + m_b->log()));
         QCOMPARE(ranks, (QSet<int>{0, 1}));
         // Each worker started one orted through its Exec RPC.
         QVERIFY2(m_a->log().contains("/orted as pid"), m_a->log().constData());
@@ -107,6 +109,7 @@ private Q_SLOTS:
         }
         const WatchResult r = watchJob(*stub, kToken, "job-train", 0, 120);
         QVERIFY2(r.status.ok(), r.status.error_message().c_str());
+        QVERIFY(!r.events.empty());
         QString text;
         std::vector<int64_t> lossSteps;
         for (const auto& ev : r.events) {
@@ -124,7 +127,8 @@ private Q_SLOTS:
         }
         QVERIFY2(r.events.back().has_state() &&
                      r.events.back().state().state() == v1::JOB_STATE_SUCCEEDED,
-                 qPrintable(text));
+                 qPrintable(text + "\n--- worker A log:\n" + m_a->log() + "\n--- worker B log:\n" +
+                            m_b->log()));
         QCOMPARE(lossSteps, (std::vector<int64_t>{10, 20}));
     }
 
