@@ -174,6 +174,7 @@ void JobController::onLaunched(const QString& jobId, const QString& error) {
     it->launched = true;
     auto* watcher = new JobWatcher(m_registry->client(it->rank0), jobId, it->lastSeq + 1);
     it->watcher = watcher;
+    watcher->setBackoff(m_backoffFirstMs, m_backoffMaxMs, m_giveUpMs);
     connect(watcher, &JobWatcher::eventReceived, this,
             [this, jobId](const v1::JobEvent& e) { onEvent(jobId, e); });
     connect(watcher, &JobWatcher::reconnecting, this,
@@ -292,6 +293,12 @@ v1::JobSpec JobController::spec(const QString& jobId) const {
 quint64 JobController::lastSeq(const QString& jobId) const {
     auto it = m_jobs.constFind(jobId);
     return it == m_jobs.cend() ? 0 : it->lastSeq;
+}
+
+void JobController::setWatchBackoff(int firstMs, int maxMs, int giveUpMs) {
+    m_backoffFirstMs = firstMs;
+    m_backoffMaxMs = maxMs;
+    m_giveUpMs = giveUpMs;
 }
 
 bool JobController::interruptWatch(const QString& jobId) {

@@ -57,6 +57,11 @@ public:
     /// controller adds btl_tcp_if_include=lo and oob_tcp_if_include=lo itself.
     void setMcaParameters(const QMap<QString, QString>& mca) { m_mca = mca; }
 
+    /// Reconnect policy of the WatchJob followers of jobs launched from now on: first delay and
+    /// cap in ms (doubling), and how long the rank-0 worker may stay unreachable before the job is
+    /// marked Failed ("lost the job: ..."). Defaults 200, 5000, 120000 ms.
+    void setWatchBackoff(int firstMs, int maxMs, int giveUpMs);
+
     /// Breaks the job's WatchJob stream as a network cut would; it reconnects from last seq + 1.
     /// For tests and diagnostics. Returns false if the job has no open stream right now.
     bool interruptWatch(const QString& jobId);
@@ -89,6 +94,9 @@ private:
     QHash<QString, Job> m_jobs;
     QStringList m_order;
     QMap<QString, QString> m_mca;
+    int m_backoffFirstMs = 200;
+    int m_backoffMaxMs = 5000;
+    int m_giveUpMs = 120000;
     QThreadPool m_pool;
 };
 

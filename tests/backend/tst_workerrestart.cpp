@@ -1,0 +1,135 @@
+// The rank-0 worker daemon dies mid-run. Restarted on the same address, it replays its journal
+// (the job is marked FAILED "worker restarted") and the controller resumes from last seq + 1 with
+// no event lost or repeated; never restarted, the controller gives up and marks the job Failed.
+#include "clusterregistry.h"
+#include "jobcontroller.h"
+#include "jobtypes.h"
+#include "jobwatcher.h"
+#include "metricstore.h"
+#include "testcluster.h"
+
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace tessera;
+
+class TestWorkerRestart : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void daemonDiesMidRun_data();
+    void daemonDiesMidRun();
+
+private:
+    /// Starts a daemon on `listen` ("127.0.0.1:0" or a fixed address); returns its address.
+    QString startDaemon(QProcess& p, const QString& listen);
+    QTemporaryDir m_dir;
+};
+
+void TestWorkerRestart::initTestCase() {
+    registerBackendMetaTypes();
+    const QString missing = test::missingPrograms();
+    if (!missing.isEmpty()) {
+        QSKIP(qPrintable(missing));
+    }
+    test::useBuildAndData(m_dir.path());
+    QFile token(m_dir.filePath(QStringLiteral("token")));
+    QVERIFY(token.open(QIODevice::WriteOnly));
+    token.write("restart-token\n");
+}
+
+QString TestWorkerRestart::startDaemon(QProcess& p, const QString& listen) {
+    p.setStandardErrorFile(m_dir.filePath(QStringLiteral("worker.log")), QIODevice::Append);
+    p.start(QDir(test::buildBin()).filePath(QStringLiteral("tessera-worker")),
+            {QStringLiteral("--listen"), listen, QStringLiteral("--token-file"),
+             m_dir.filePath(QStringLiteral("token")), QStringLiteral("--work-dir"),
+             m_dir.filePath(QStringLiteral("work")), QStringLiteral("--slots"), QStringLiteral("1"),
+             QStringLiteral("--name"), QStringLiteral("solo")});
+    if (!QTest::qWaitFor([&] { return p.canReadLine(); }, 15000)) {
+        return QString();
+    }
+    return QString::fromUtf8(p.readLine()).trimmed().section(' ', -1);
+}
+
+void TestWorkerRestart::daemonDiesMidRun_data() {
+    QTest::addColumn<bool>("restart");
+    QTest::newRow("restarted on the same address") << true;
+    QTest::newRow("never comes back") << false;
+}
+
+void TestWorkerRestart::daemonDiesMidRun() {
+    QFETCH(bool, restart);
+    QProcess daemon;
+    const QString address = startDaemon(daemon, QStringLiteral("127.0.0.1:0"));
+    QVERIFY2(!address.isEmpty(), "the daemon did not print its address");
+    ClusterRegistry registry;
+    registry.setProbeInterval(0);
+    WorkerNode node;
+    node.name = QStringLiteral("solo");
+    node.address = address;
+    node.token = QStringLiteral("restart-token");
+    registry.addNode(node);
+    QVERIFY(QTest::qWaitFor([&] { return registry.readyNodes().size() == 1; }, 10000));
+
+    JobController controller(&registry, nullptr);
+    controller.setWatchBackoff(100, 500, restart ? 20000 : 3000);
+    QList<quint64> seqs;
+    connect(&controller, &JobController::metricReceived, this,
+            [&](const MetricPoint& p) { seqs.append(p.seq); });
+    QSignalSpy reconnects(&controller, &JobController::watchReconnecting);
+    QString reason;
+    connect(&controller, &JobController::jobStateChanged, this,
+            [&](const QString&, JobState, const QString& why) { reason = why; });
+    // A short job, so that the rank program ends by itself once its daemon is gone.
+    Result<QString> id = controller.submit(test::emitterJob(1, 150, 20));
+    QVERIFY2(id, id ? "" : id.error().message.c_str());
+    QVERIFY2(QTest::qWaitFor([&] { return seqs.size() >= 20; }, 30000), "no metric points");
+
+    ::kill(static_cast<pid_t>(daemon.processId()), SIGKILL);
+    QVERIFY(daemon.waitForFinished(5000));
+    QVERIFY(reconnects.wait(5000));
+    QProcess again;
+    if (restart) {
+        QTest::qWait(500);
+        QCOMPARE(startDaemon(again, address), address);
+    }
+    QVERIFY2(QTest::qWaitFor([&] { return isTerminal(controller.state(*id)); }, 30000),
+             "the job never reached a final state");
+    QCOMPARE(controller.state(*id), JobState::Failed);
+    // Restarted: the daemon's own verdict; gone: the controller gave up following the job.
+    QVERIFY2(reason.contains(restart ? QStringLiteral("restart") : QStringLiteral("lost")),
+             qPrintable(reason));
+    for (int i = 1; i < seqs.size(); ++i) {
+        QVERIFY(seqs[i] > seqs[i - 1]);
+    }
+    if (!restart) {
+        return; // the lost() path: Failed after the give-up time, checked above
+    }
+    // Compare with the restarted daemon's journal.
+    JobWatcher replay(registry.client(node.name), *id, 1);
+    QList<quint64> journalMetricSeqs;
+    quint64 expected = 1;
+    bool contiguous = true;
+    connect(&replay, &JobWatcher::eventReceived, this, [&](const v1::JobEvent& e) {
+        contiguous = contiguous && e.seq() == expected++;
+        if (e.has_metric()) {
+            journalMetricSeqs.append(e.seq());
+        }
+    });
+    QSignalSpy finished(&replay, &JobWatcher::finished);
+    replay.start();
+    QVERIFY(finished.wait(10000));
+    QTest::qWait(50);
+    QVERIFY(contiguous);
+    QCOMPARE(seqs, journalMetricSeqs);
+    QCOMPARE(controller.lastSeq(*id), expected - 1);
+    again.terminate();
+    again.waitForFinished(10000);
+}
+
+QTEST_GUILESS_MAIN(TestWorkerRestart)
+#include "tst_workerrestart.moc"
