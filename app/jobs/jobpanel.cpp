@@ -33,6 +33,9 @@ JobPanel::JobPanel(JobController* controller, QWidget* parent)
     m_summary->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_state->setObjectName(QStringLiteral("jobState"));
     m_progress->setObjectName(QStringLiteral("jobProgress"));
+    // Long lines wrap instead of widening the dock (and squeezing the chart).
+    m_progress->setWordWrap(true);
+    m_state->setWordWrap(true);
     m_message->setObjectName(QStringLiteral("jobMessage"));
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
