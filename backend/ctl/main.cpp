@@ -20,8 +20,8 @@ extern "C" void onSignal(int) {
 
 int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
-    QCoreApplication::setOrganizationName(QStringLiteral("Tessera")) // same data folder as the app;
-        QCoreApplication::setApplicationName(QStringLiteral("tessera"));
+    QCoreApplication::setOrganizationName(QStringLiteral("Tessera")); // same data folder as the app
+    QCoreApplication::setApplicationName(QStringLiteral("tessera"));
     using namespace tessera::ctl;
 
     tessera::Result<CtlOptions> options = parseCtlOptions(QCoreApplication::arguments());
