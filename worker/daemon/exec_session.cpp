@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <csignal>
+#include <filesystem>
 #include <unistd.h>
 
 namespace tessera::daemon {
@@ -102,6 +103,13 @@ void ExecSession::handleStart(const v1::ExecStart& start) {
     opts.argv.assign(start.argv().begin(), start.argv().end());
     opts.argv[0] = *path;
     opts.cwd = start.cwd().empty() ? m_workDir : start.cwd();
+    std::error_code ec;
+    if (!std::filesystem::is_directory(opts.cwd, ec)) {
+        std::lock_guard lock(m_shared->mutex);
+        finishLocked({grpc::StatusCode::INVALID_ARGUMENT,
+                      "ExecStart.cwd '" + opts.cwd + "' is not a folder on this worker"});
+        return;
+    }
     opts.pipeStdin = true;
     std::vector<std::string> env;
     for (const auto& [k, v] : start.env()) {

@@ -229,10 +229,11 @@ private Q_SLOTS:
     }
 
     void execBadStart_data() {
-        QTest::addColumn<int>("kind"); // 0: stdin first, 1: empty argv, 2: nothing at all
+        QTest::addColumn<int>("kind"); // 0: stdin first, 1: empty argv, 2: nothing, 3: bad cwd
         QTest::newRow("stdin before start") << 0;
         QTest::newRow("empty argv") << 1;
         QTest::newRow("no message") << 2;
+        QTest::newRow("missing cwd") << 3;
     }
     void execBadStart() {
         QFETCH(int, kind);
@@ -245,6 +246,10 @@ private Q_SLOTS:
             in.set_stdin("data");
         } else {
             in.mutable_start();
+        }
+        if (kind == 3) {
+            in.mutable_start()->add_argv("/bin/echo");
+            in.mutable_start()->set_cwd("/no/such/folder");
         }
         if (kind != 2) {
             stream->Write(in);
