@@ -103,6 +103,10 @@ Result<QString> JobController::submit(v1::JobSpec spec) {
         peer->set_slots(ranks);
         allLoopback = allLoopback && isLoopback(n.address);
     }
+    // Every orted talks to mpirun directly. Open MPI's default routing tree intermittently failed
+    // here ("ORTE does not know how to route a message to the specified daemon", mpirun exit 139)
+    // with several daemons on one host, and that message itself recommends routed=direct.
+    (*request.mutable_mca())["routed"] = "direct";
     if (allLoopback) {
         // Several workers on this machine: keep MPI's out-of-band and TCP traffic on loopback.
         (*request.mutable_mca())["btl_tcp_if_include"] = "lo";

@@ -53,8 +53,9 @@ public:
     /// Highest event seq received for the job (0 = none).
     quint64 lastSeq(const QString& jobId) const;
 
-    /// Extra Open MPI MCA parameters added to every LaunchJob. When every peer is on loopback the
-    /// controller adds btl_tcp_if_include=lo and oob_tcp_if_include=lo itself.
+    /// Extra Open MPI MCA parameters added to every LaunchJob (they override the defaults). The
+    /// controller always sets routed=direct, and btl_tcp_if_include=lo, oob_tcp_if_include=lo
+    /// when every peer is on loopback.
     void setMcaParameters(const QMap<QString, QString>& mca) { m_mca = mca; }
 
     /// Reconnect policy of the WatchJob followers of jobs launched from now on: first delay and
