@@ -13,6 +13,7 @@ private Q_SLOTS:
     void initTestCase();
     void refused_data();
     void refused();
+    void nodesUnreachable();
 
 private:
     QString m_ctl;
@@ -68,8 +69,8 @@ void TestCtlBadInput::refused_data() {
         << QStringList{QStringLiteral("--workers"), QStringLiteral("127.0.0.1:1"),
                        QStringLiteral("--token-file"), QStringLiteral("/no/such/token")}
         << 2 << QStringLiteral("/no/such/token");
-    QTest::newRow("unknown flag")
-        << good << QStringList{QStringLiteral("--bogus-flag")} << 2 << QStringLiteral("bogus-flag");
+    QTest::newRow("unknown flag") << good << QStringList{QStringLiteral("--bogus-flag")} << 2
+                                  << QStringLiteral("bogus-flag");
 }
 
 void TestCtlBadInput::refused() {
@@ -107,6 +108,25 @@ void TestCtlBadInput::refused() {
              qPrintable(QStringLiteral("exit code %1, stderr: %2").arg(ctl.exitCode()).arg(err)));
     QVERIFY2(err.contains(mentions), qPrintable(err));
     QVERIFY2(err.contains(QStringLiteral("error")), qPrintable(err));
+}
+
+void TestCtlBadInput::nodesUnreachable() {
+    const QString tokenPath = m_dir.filePath(QStringLiteral("token"));
+    QFile t(tokenPath);
+    QVERIFY(t.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    t.write("secret\n");
+    t.close();
+    QProcess ctl;
+    ctl.start(m_ctl, {QStringLiteral("nodes"), QStringLiteral("--workers"),
+                      QStringLiteral("127.0.0.1:1"), QStringLiteral("--token-file"), tokenPath});
+    QVERIFY(ctl.waitForFinished(30000));
+    const QString out = QString::fromUtf8(ctl.readAllStandardOutput());
+    const QString err = QString::fromUtf8(ctl.readAllStandardError());
+    QCOMPARE(ctl.exitCode(), 3);
+    QVERIFY2(out.contains(QStringLiteral("unreachable")) &&
+                 out.contains(QStringLiteral("127.0.0.1:1")),
+             qPrintable(out));
+    QVERIFY2(err.contains(QStringLiteral("do not answer")), qPrintable(err));
 }
 
 QTEST_GUILESS_MAIN(TestCtlBadInput)

@@ -65,6 +65,18 @@ void TestMainJob::trainsFashionMnistOnTwoLocalWorkers() {
     const QString history = QString::fromUtf8(jobs.readAllStandardOutput());
     QVERIFY2(history.contains(QStringLiteral("succeeded")), qPrintable(history));
     QVERIFY2(history.contains(m.captured(1).left(5)), qPrintable(history));
+
+    // The two local workers of the run are remembered (and shown as stopped: released).
+    QProcess nodes;
+    nodes.setProcessEnvironment(env);
+    nodes.start(bin + QStringLiteral("/tessera-ctl"), {QStringLiteral("nodes")});
+    QVERIFY(nodes.waitForFinished(30000));
+    QCOMPARE(nodes.exitCode(), 0);
+    const QString table = QString::fromUtf8(nodes.readAllStandardOutput());
+    QVERIFY2(table.contains(QStringLiteral("local-1")) &&
+                 table.contains(QStringLiteral("local-2")) &&
+                 table.contains(QStringLiteral("stopped")),
+             qPrintable(table));
 }
 
 QTEST_GUILESS_MAIN(TestMainJob)
