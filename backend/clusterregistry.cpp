@@ -139,8 +139,7 @@ void ClusterRegistry::probe(const QString& name) {
                 if (e.node.state == NodeState::Stopped) {
                     return;
                 }
-                const NodeState before = e.node.state;
-                const QString errorBefore = e.node.lastError;
+                const WorkerNode before = e.node;
                 if (info) {
                     e.node.state = NodeState::Ready;
                     e.node.lastError.clear();
@@ -154,10 +153,14 @@ void ClusterRegistry::probe(const QString& name) {
                     e.node.state = NodeState::Unreachable;
                     e.node.lastError = QString::fromStdString(info.error().message);
                 }
-                if (before != e.node.state || errorBefore != e.node.lastError) {
-                    qCInfo(lcCluster) << "worker" << name << "is" << nodeStateName(e.node.state)
-                                      << e.node.lastError;
+                const WorkerNode& now = e.node;
+                if (before.state == now.state && before.lastError == now.lastError &&
+                    before.host == now.host && before.cores == now.cores &&
+                    before.memoryBytes == now.memoryBytes && before.slots == now.slots) {
+                    return; // periodic probe, nothing new
                 }
+                qCInfo(lcCluster) << "worker" << name << "is" << nodeStateName(now.state)
+                                  << now.lastError;
                 Q_EMIT nodeChanged(name);
             },
             Qt::QueuedConnection);

@@ -35,6 +35,7 @@ public:
 
     /// Adds `node` (state Connecting) or replaces the node of that name, and probes it.
     /// Emits nodeAdded (or nodeChanged when replaced), then nodeChanged when the probe answers.
+    /// Probes emit nodeChanged only when something about the node changed.
     void addNode(const WorkerNode& node);
     /// Removes the node; emits nodeRemoved. Unknown names are ignored.
     void removeNode(const QString& name);
