@@ -75,15 +75,17 @@ void JobWatcher::run() {
     while (!m_stop) {
         grpc::ClientContext context;
         const quint64 fromSeq = m_lastSeq.load() + 1;
-        std::unique_ptr<grpc::ClientReader<v1::JobEvent>> reader;
         {
             std::lock_guard lock(m_mutex);
             if (m_stop) {
                 break;
             }
             m_context = &context;
-            reader = m_client->watchJob(&context, m_jobId, fromSeq);
         }
+        // Opening the stream may wait for a connection: not under the lock, so that stop() and
+        // interrupt() never wait for it (a TryCancel before the call starts cancels it at once).
+        std::unique_ptr<grpc::ClientReader<v1::JobEvent>> reader =
+            m_client->watchJob(&context, m_jobId, fromSeq);
         ++m_connections;
         bool sawTerminal = false;
         bool gotAny = false;
