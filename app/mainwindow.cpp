@@ -48,7 +48,7 @@ void MainWindow::createDocks() {
     QDockWidget* cluster = dock(m_cluster, tr("Cluster"), "clusterDock", Qt::LeftDockWidgetArea);
     QDockWidget* job = dock(m_jobs, tr("Job"), "jobDock", Qt::RightDockWidgetArea);
     QDockWidget* log = dock(m_log, tr("Log"), "logDock", Qt::BottomDockWidgetArea);
-    resizeDocks({cluster, job}, {400, 300}, Qt::Horizontal);
+    resizeDocks({cluster, job}, {460, 300}, Qt::Horizontal);
     resizeDocks({log}, {180}, Qt::Vertical);
 }
 

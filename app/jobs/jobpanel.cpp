@@ -145,6 +145,7 @@ void JobPanel::launch() {
     m_jobState = JobState::Queued;
     m_progress->clear();
     m_testAccuracy = -1.0;
+    m_trainProgress.clear();
     m_state->setText(QStringLiteral("%1 — %2").arg(m_jobId, jobStateName(m_jobState)));
     showMessage(tr("Submitted %1 as job %2.").arg(m_combo->currentText(), m_jobId), false);
     updateActions();
@@ -203,15 +204,16 @@ void JobPanel::onMetric(const MetricPoint& point) {
     if (point.jobId != m_jobId)
         return;
     const auto& v = point.values;
+    if (v.contains(QStringLiteral("loss"))) {
+        m_trainProgress = tr("step %1 · epoch %2 · loss %3 · %4 samples/s")
+                              .arg(point.step)
+                              .arg(v.value(QStringLiteral("epoch")), 0, 'f', 2)
+                              .arg(v.value(QStringLiteral("loss")), 0, 'f', 4)
+                              .arg(v.value(QStringLiteral("samples_per_s")), 0, 'f', 0);
+    }
     if (v.contains(QStringLiteral("test_accuracy")))
         m_testAccuracy = v.value(QStringLiteral("test_accuracy"));
-    if (!v.contains(QStringLiteral("loss")))
-        return;
-    QString text = tr("step %1 · epoch %2 · loss %3 · %4 samples/s")
-                       .arg(point.step)
-                       .arg(v.value(QStringLiteral("epoch")), 0, 'f', 2)
-                       .arg(v.value(QStringLiteral("loss")), 0, 'f', 4)
-                       .arg(v.value(QStringLiteral("samples_per_s")), 0, 'f', 0);
+    QString text = m_trainProgress;
     if (m_testAccuracy >= 0.0)
         text += tr(" · test accuracy %1").arg(m_testAccuracy, 0, 'f', 3);
     m_progress->setText(text);

@@ -90,6 +90,7 @@ private:
     std::optional<v1::JobSpec> m_spec;
     QString m_jobId;
     JobState m_jobState = JobState::Queued;
+    QString m_trainProgress;      ///< step, epoch, loss and samples/s of the last loss point
     double m_testAccuracy = -1.0; ///< last test accuracy of the current job; < 0 = none yet
 };
 
