@@ -13,7 +13,24 @@
 
 #include <cstdio>
 
+namespace {
+
+/// True when Qt would find no screen: no X11/Wayland display and no platform chosen by hand.
+bool noDisplay() {
+    return qEnvironmentVariableIsEmpty("DISPLAY") &&
+           qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+           qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
+    if (noDisplay()) {
+        std::fprintf(stderr, "tessera: error: no display (DISPLAY and WAYLAND_DISPLAY are unset). "
+                             "Run a job headless with `tessera-ctl run SPEC.json`, or set "
+                             "QT_QPA_PLATFORM=offscreen.\n");
+        return 2;
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("tessera"));
     QApplication::setOrganizationName(QStringLiteral("Tessera"));

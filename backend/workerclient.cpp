@@ -1,6 +1,8 @@
 // gRPC client of one tessera-worker (see workerclient.h).
 #include "workerclient.h"
 
+#include "bearer_token.h"
+
 #include "logging.h"
 
 #include <grpcpp/grpcpp.h>
@@ -30,7 +32,11 @@ WorkerClient::WorkerClient(const QString& address, const QString& token)
 }
 
 void WorkerClient::authorize(grpc::ClientContext* context) const {
-    context->AddMetadata("authorization", "Bearer " + m_token);
+    // gRPC aborts the process on a header value with control characters; a token it cannot
+    // carry is left out, so the worker answers UNAUTHENTICATED and the caller gets an Error.
+    if (isValidBearerToken(m_token)) {
+        context->AddMetadata("authorization", "Bearer " + m_token);
+    }
 }
 
 Error WorkerClient::toError(const grpc::Status& status, const char* call) const {

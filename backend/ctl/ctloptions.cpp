@@ -1,6 +1,8 @@
 // tessera-ctl command line parsing (see ctloptions.h).
 #include "ctloptions.h"
 
+#include "bearer_token.h"
+
 #include <QCommandLineParser>
 #include <QFile>
 #include <QFileInfo>
@@ -94,22 +96,11 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
 }
 
 Result<QString> readTokenFile(const QString& path) {
-    QFile f(path);
-    if (!QFileInfo::exists(path)) {
-        return fail(ErrorCode::NotFound, "token file " + path.toStdString() +
-                                             " does not exist: pass the file the workers were "
-                                             "started with (--token-file)");
+    auto token = readBearerTokenFile(path.toStdString());
+    if (!token) {
+        return std::unexpected(token.error());
     }
-    if (!f.open(QIODevice::ReadOnly)) {
-        return fail(ErrorCode::Io, "cannot read token file " + path.toStdString() + ": " +
-                                       f.errorString().toStdString());
-    }
-    const QString token = QString::fromUtf8(f.readAll()).trimmed();
-    if (token.isEmpty()) {
-        return fail(ErrorCode::InvalidArgument, "token file " + path.toStdString() +
-                                                    " is empty: write the workers' token in it");
-    }
-    return token;
+    return QString::fromStdString(*token);
 }
 
 } // namespace tessera::ctl

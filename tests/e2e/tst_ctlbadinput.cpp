@@ -69,6 +69,11 @@ void TestCtlBadInput::refused_data() {
         << QStringList{QStringLiteral("--workers"), QStringLiteral("127.0.0.1:1"),
                        QStringLiteral("--token-file"), QStringLiteral("/no/such/token")}
         << 2 << QStringLiteral("/no/such/token");
+    QTest::newRow("token file with two lines")
+        << good
+        << QStringList{QStringLiteral("--workers"), QStringLiteral("127.0.0.1:1"),
+                       QStringLiteral("--token-file"), QStringLiteral("BADTOKEN")}
+        << 2 << QStringLiteral("bad-token");
     QTest::newRow("unknown flag") << good << QStringList{QStringLiteral("--bogus-flag")} << 2
                                   << QStringLiteral("bogus-flag");
 }
@@ -95,6 +100,13 @@ void TestCtlBadInput::refused() {
         QVERIFY(t.open(QIODevice::WriteOnly | QIODevice::Truncate));
         t.write("secret\n");
     }
+    const QString badTokenPath = m_dir.filePath(QStringLiteral("bad-token"));
+    {
+        QFile t(badTokenPath);
+        QVERIFY(t.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        t.write("first line\nsecond line\n"); // gRPC cannot carry this in a header
+    }
+    extra.replaceInStrings(QStringLiteral("BADTOKEN"), badTokenPath);
     extra.replaceInStrings(QStringLiteral("TOKEN"), tokenPath);
     QProcess ctl;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

@@ -1,12 +1,9 @@
 // Bearer-token check: token file loading and the constant-time comparison.
 #include "auth.h"
 
-#include <spdlog/spdlog.h>
+#include "bearer_token.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
+#include <spdlog/spdlog.h>
 
 namespace tessera::daemon {
 
@@ -23,22 +20,11 @@ bool constantTimeEquals(std::string_view a, std::string_view b) {
 }
 
 Result<TokenAuth> TokenAuth::fromFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return fail(errno == ENOENT ? ErrorCode::NotFound : ErrorCode::Io,
-                    "token file '" + path + "' cannot be read (" + std::strerror(errno) +
-                        "): write the bearer token into it (mode 0600)");
+    auto token = readBearerTokenFile(path);
+    if (!token) {
+        return std::unexpected(token.error());
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string token = ss.str();
-    const auto first = token.find_first_not_of(" \t\r\n");
-    if (first == std::string::npos) {
-        return fail(ErrorCode::InvalidArgument,
-                    "token file '" + path + "' is empty: write the bearer token into it");
-    }
-    token = token.substr(first, token.find_last_not_of(" \t\r\n") - first + 1);
-    return TokenAuth(std::move(token));
+    return TokenAuth(std::move(*token));
 }
 
 bool TokenAuth::checkHeader(std::string_view header) const {

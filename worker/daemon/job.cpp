@@ -48,8 +48,9 @@ Result<uint64_t> Job::append(v1::JobEvent event) {
         event.set_job_id(m_id);
         const bool isState = event.has_state();
         if (auto r = m_journal.append(event, isState); !r) {
-            spdlog::error("[job {}] {}", m_id, r.error().message);
-            return std::unexpected(r.error());
+            // Still deliver the event live: dropping it (a final state above all) would leave
+            // every watcher waiting forever. Only a replay after a daemon restart misses it.
+            spdlog::error("[job {}] event {} is not on disk: {}", m_id, seq, r.error().message);
         }
         if (isState) {
             m_state = event.state().state();

@@ -41,8 +41,9 @@ public:
     const std::string& dir() const { return m_dir; }
 
     /// Stamps `event` with the next seq, the time and the job id, journals it, keeps it, then
-    /// tells the listeners. Refused (InvalidArgument) after the terminal state; Io when the
-    /// journal cannot be written (the event is then dropped).
+    /// tells the listeners. Refused (InvalidArgument) after the terminal state. When the journal
+    /// cannot be written (disk full) the event is logged as lost on disk but still kept and
+    /// streamed, so live watchers still see the job end.
     Result<uint64_t> append(v1::JobEvent event);
     /// Shorthand: append a StateChange.
     Result<uint64_t> appendState(v1::JobState state, const std::string& reason, int exitCode = 0);

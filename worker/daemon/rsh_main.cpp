@@ -1,5 +1,6 @@
 // tessera-rsh: Open MPI's plm_rsh_agent. `tessera-rsh HOST WORDS...` runs WORDS (split like a
 // shell would, without one) on the worker named HOST through its Exec RPC, relaying stdio.
+#include "bearer_token.h"
 #include "paths.h"
 #include "rsh_command.h"
 #include "tessera/v1/worker.grpc.pb.h"
@@ -70,6 +71,10 @@ int main(int argc, char** argv) {
     pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
     std::signal(SIGPIPE, SIG_IGN);
 
+    if (!isValidBearerToken(peer->token())) {
+        return die("the token for host '" + peer->name() +
+                   "' in the peers file is not one word of visible ASCII characters");
+    }
     auto channel = grpc::CreateChannel(peer->address(), grpc::InsecureChannelCredentials());
     auto stub = v1::WorkerService::NewStub(channel);
     grpc::ClientContext ctx;
