@@ -5,6 +5,7 @@
 #include "error.h"
 
 #include <cstddef>
+#include <string>
 
 namespace tessera::train {
 
@@ -23,6 +24,9 @@ public:
     virtual Result<void> allReduceSum(double* data, std::size_t n) = 0;
     /// In-place all-reduce MIN of n ints (agreeing on errors: lowest failing rank).
     virtual Result<void> allReduceMin(int* data, std::size_t n) = 0;
+    /// Broadcast of a byte string: every rank ends with `root`'s `bytes` (resized to its length).
+    /// Errors: Internal naming the failed call and file:line.
+    virtual Result<void> broadcast(std::string& bytes, int root) = 0;
 
     /// In-place all-reduce average: the SUM divided by worldSize().
     Result<void> allReduceAvg(float* data, std::size_t n) {

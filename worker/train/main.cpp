@@ -84,11 +84,30 @@ int main(int argc, char** argv) {
         return kExitBadInput;
     }
 
-    // Spec: identical on every rank when the file is shared; each rank checks its own copy.
+    // Spec: only rank 0 reads the file. mpirun starts rank 0 on the launching worker, which wrote
+    // the file into its job folder; ranks on other hosts have no such folder (no shared file
+    // system is assumed), so they parse rank 0's copy, received over MPI.
     Result<train::TrainConfig> config = fail(ErrorCode::Internal, "unset");
     std::string resolvedDataDir;
     {
-        auto spec = loadJobSpec(specPath);
+        Result<v1::JobSpec> spec = fail(ErrorCode::Internal, "unset");
+        std::string specJson; // empty: rank 0 could not read or parse the file
+        if (rank == 0) {
+            spec = loadJobSpec(specPath);
+            if (spec) {
+                specJson = jobSpecToJson(*spec);
+            }
+        }
+        if (Result<void> shared = c.broadcast(specJson, 0); !shared) {
+            printError("cannot receive the job spec from rank 0: " + shared.error().message);
+            return kExitFailure;
+        }
+        if (rank != 0) {
+            spec = specJson.empty()
+                       ? Result<v1::JobSpec>(fail(ErrorCode::InvalidArgument,
+                                                  "rank 0 could not read the job spec " + specPath))
+                       : parseJobSpec(specJson, specPath + " (as read by rank 0)");
+        }
         if (spec && !dataDir.empty()) {
             spec->mutable_dataset()->set_path(dataDir);
         }

@@ -86,4 +86,19 @@ Result<void> MpiCommunicator::allReduceMin(int* data, std::size_t n) {
     return allReduceChunked(data, n, MPI_INT, MPI_MIN);
 }
 
+Result<void> MpiCommunicator::broadcast(std::string& bytes, int root) {
+    unsigned long long size = bytes.size();
+    TESSERA_MPI_CHECK(MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, root, MPI_COMM_WORLD));
+    bytes.resize(std::size_t(size));
+    char* data = bytes.data();
+    std::size_t left = bytes.size();
+    while (left > 0) {
+        const int count = int(std::min<std::size_t>(left, INT_MAX));
+        TESSERA_MPI_CHECK(MPI_Bcast(data, count, MPI_CHAR, root, MPI_COMM_WORLD));
+        data += count;
+        left -= std::size_t(count);
+    }
+    return {};
+}
+
 } // namespace tessera::train

@@ -25,6 +25,7 @@ public:
     Result<void> allReduceSum(float* data, std::size_t n) override;
     Result<void> allReduceSum(double* data, std::size_t n) override;
     Result<void> allReduceMin(int* data, std::size_t n) override;
+    Result<void> broadcast(std::string& bytes, int root) override;
 
     /// Ends every rank of the job with `exitCode` (MPI_Abort). For a failure on one rank while
     /// the others may wait in a collective; a program calls it, a library never does.

@@ -17,6 +17,7 @@ public:
     Result<void> allReduceSum(float*, std::size_t) override { return {}; }
     Result<void> allReduceSum(double*, std::size_t) override { return {}; }
     Result<void> allReduceMin(int*, std::size_t) override { return {}; }
+    Result<void> broadcast(std::string&, int) override { return {}; }
 };
 
 ImageSplit syntheticSplit(int count, std::uint64_t seed) {
