@@ -4,8 +4,6 @@
 #include "bearer_token.h"
 
 #include <QCommandLineParser>
-#include <QFile>
-#include <QFileInfo>
 
 namespace tessera::ctl {
 
@@ -95,12 +93,21 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
     return o;
 }
 
-Result<QString> readTokenFile(const QString& path) {
-    auto token = readBearerTokenFile(path.toStdString());
+Result<QList<WorkerNode>> manualWorkers(const CtlOptions& options) {
+    auto token = readBearerTokenFile(options.tokenFile.toStdString());
     if (!token) {
         return std::unexpected(token.error());
     }
-    return QString::fromStdString(*token);
+    QList<WorkerNode> nodes;
+    for (int i = 0; i < options.workers.size(); ++i) {
+        WorkerNode n;
+        n.name = QStringLiteral("worker-%1").arg(i + 1);
+        n.address = options.workers[i];
+        n.token = QString::fromStdString(*token);
+        n.provider = QStringLiteral("manual");
+        nodes.append(n);
+    }
+    return nodes;
 }
 
 } // namespace tessera::ctl

@@ -2,7 +2,9 @@
 #pragma once
 
 #include "error.h"
+#include "workernode.h"
 
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -31,7 +33,8 @@ struct CtlOptions {
 /// text as message (print it, exit 0).
 Result<CtlOptions> parseCtlOptions(const QStringList& arguments);
 
-/// Reads the token file (trimmed). Errors: NotFound / Io naming the file, InvalidArgument if empty.
-Result<QString> readTokenFile(const QString& path);
+/// The workers named by `--workers`, as registry nodes "worker-1", "worker-2", ... with the token
+/// of `--token-file`. Errors: those of readBearerTokenFile, naming the token file.
+Result<QList<WorkerNode>> manualWorkers(const CtlOptions& options);
 
 } // namespace tessera::ctl

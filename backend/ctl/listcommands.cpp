@@ -59,9 +59,9 @@ void NodesCommand::start() {
             this, [this] { Q_EMIT finished(kExitOk); }, Qt::QueuedConnection);
         return;
     }
-    Result<QString> token = readTokenFile(m_options.tokenFile);
-    if (!token) {
-        std::fprintf(stderr, "tessera-ctl: error: %s\n", token.error().message.c_str());
+    Result<QList<WorkerNode>> workers = manualWorkers(m_options);
+    if (!workers) {
+        std::fprintf(stderr, "tessera-ctl: error: %s\n", workers.error().message.c_str());
         QMetaObject::invokeMethod(
             this, [this] { Q_EMIT finished(kExitBadInput); }, Qt::QueuedConnection);
         return;
@@ -84,12 +84,7 @@ void NodesCommand::start() {
         }
         Q_EMIT finished(unreachable > 0 ? kExitUnreachable : kExitOk);
     });
-    for (int i = 0; i < m_options.workers.size(); ++i) {
-        WorkerNode n;
-        n.name = QStringLiteral("worker-%1").arg(i + 1);
-        n.address = m_options.workers[i];
-        n.token = *token;
-        n.provider = QStringLiteral("manual");
+    for (const WorkerNode& n : *workers) {
         registry->addNode(n);
     }
 }

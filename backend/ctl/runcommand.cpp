@@ -88,17 +88,12 @@ void RunCommand::start() {
 
     const int world = worldSize(m_spec.layout());
     if (!m_options.workers.isEmpty()) {
-        Result<QString> token = readTokenFile(m_options.tokenFile);
-        if (!token) {
-            finish(kExitBadInput, QString::fromStdString(token.error().message));
+        Result<QList<WorkerNode>> workers = manualWorkers(m_options);
+        if (!workers) {
+            finish(kExitBadInput, QString::fromStdString(workers.error().message));
             return;
         }
-        for (int i = 0; i < m_options.workers.size(); ++i) {
-            WorkerNode n;
-            n.name = QStringLiteral("worker-%1").arg(i + 1);
-            n.address = m_options.workers[i];
-            n.token = *token;
-            n.provider = QStringLiteral("manual");
+        for (const WorkerNode& n : *workers) {
             m_registry.addNode(n);
         }
     } else {
