@@ -10,12 +10,12 @@ namespace tessera {
 
 /// Broad class of an error; maps onto grpc::StatusCode at the RPC boundary.
 enum class ErrorCode {
-    InvalidArgument,   ///< bad input: a malformed spec, an impossible layout, a bad flag
-    NotFound,          ///< a file, job or worker that does not exist
-    PermissionDenied,  ///< refused token, program not on the Exec allow-list
-    Unavailable,       ///< a peer that does not answer, a dead worker
-    Io,                ///< a read/write/process failure of the operating system
-    Internal,          ///< a bug or an MPI/CUDA/NCCL failure
+    InvalidArgument,  ///< bad input: a malformed spec, an impossible layout, a bad flag
+    NotFound,         ///< a file, job or worker that does not exist
+    PermissionDenied, ///< refused token, program not on the Exec allow-list
+    Unavailable,      ///< a peer that does not answer, a dead worker
+    Io,               ///< a read/write/process failure of the operating system
+    Internal,         ///< a bug or an MPI/CUDA/NCCL failure
 };
 
 /// An error a person can act on: `code` for programs, `message` for people.

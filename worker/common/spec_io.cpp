@@ -21,10 +21,11 @@ Result<void> checkFashionMnistFiles(const std::string& dir) {
         const fs::path file = fs::path(dir) / name;
         std::error_code ec;
         if (!fs::is_regular_file(file, ec)) {
-            return fail(ErrorCode::NotFound,
-                        "dataset file " + file.string() +
-                            " is missing: install the Debian package dataset-fashion-mnist "
-                            "or point dataset.path at a folder holding the Fashion-MNIST IDX files");
+            return fail(
+                ErrorCode::NotFound,
+                "dataset file " + file.string() +
+                    " is missing: install the Debian package dataset-fashion-mnist "
+                    "or point dataset.path at a folder holding the Fashion-MNIST IDX files");
         }
     }
     return {};
@@ -35,10 +36,10 @@ Result<void> validateTraining(const v1::TrainingSpec& t, int dataParallel) {
         return fail(ErrorCode::InvalidArgument, "training.globalBatch must be > 0");
     }
     if (dataParallel > 0 && t.global_batch() % dataParallel != 0) {
-        return fail(ErrorCode::InvalidArgument,
-                    "training.globalBatch (" + std::to_string(t.global_batch()) +
-                        ") must be divisible by layout.dataParallel (" +
-                        std::to_string(dataParallel) + ")");
+        return fail(ErrorCode::InvalidArgument, "training.globalBatch (" +
+                                                    std::to_string(t.global_batch()) +
+                                                    ") must be divisible by layout.dataParallel (" +
+                                                    std::to_string(dataParallel) + ")");
     }
     if (t.epochs() <= 0 && t.max_steps() <= 0) {
         return fail(ErrorCode::InvalidArgument, "set training.epochs or training.maxSteps > 0");
@@ -93,7 +94,8 @@ Result<v1::JobSpec> loadJobSpec(const std::string& path) {
         std::error_code ec;
         const bool exists = std::filesystem::exists(path, ec);
         return fail(exists ? ErrorCode::Io : ErrorCode::NotFound,
-                    "cannot read job spec " + path + (exists ? " (permission?)" : ": no such file"));
+                    "cannot read job spec " + path +
+                        (exists ? " (permission?)" : ": no such file"));
     }
     std::ostringstream text;
     text << in.rdbuf();
@@ -123,9 +125,9 @@ std::string datasetDir(const v1::JobSpec& spec) {
 
 Result<void> validateJobSpec(const v1::JobSpec& spec) {
     if (spec.layout().data_parallel() < 1) {
-        return fail(ErrorCode::InvalidArgument,
-                    "layout.dataParallel is " + std::to_string(spec.layout().data_parallel()) +
-                        ": a job needs at least 1 rank");
+        return fail(ErrorCode::InvalidArgument, "layout.dataParallel is " +
+                                                    std::to_string(spec.layout().data_parallel()) +
+                                                    ": a job needs at least 1 rank");
     }
     if (spec.layout().tensor_parallel() < 0) {
         return fail(ErrorCode::InvalidArgument, "layout.tensorParallel cannot be negative");
@@ -140,8 +142,8 @@ Result<void> validateJobSpec(const v1::JobSpec& spec) {
         return r;
     }
     if (spec.dataset().name() != "fashion-mnist") {
-        return fail(ErrorCode::InvalidArgument,
-                    "dataset.name '" + spec.dataset().name() + "' is unknown (use \"fashion-mnist\")");
+        return fail(ErrorCode::InvalidArgument, "dataset.name '" + spec.dataset().name() +
+                                                    "' is unknown (use \"fashion-mnist\")");
     }
     return checkFashionMnistFiles(datasetDir(spec));
 }

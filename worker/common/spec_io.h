@@ -16,7 +16,8 @@ inline constexpr const char* kDefaultFashionMnistDir = "/usr/share/datasets/fash
 /// Errors: InvalidArgument naming the unknown field or the malformed value.
 Result<v1::JobSpec> parseJobSpec(const std::string& json, const std::string& origin);
 
-/// Reads and parses the spec file at `path`. Errors: NotFound / Io for the file, else as parseJobSpec.
+/// Reads and parses the spec file at `path`. Errors: NotFound / Io for the file, else as
+/// parseJobSpec.
 Result<v1::JobSpec> loadJobSpec(const std::string& path);
 
 /// The spec as JSON (lowerCamel field names, defaults omitted), for writing spec files.
