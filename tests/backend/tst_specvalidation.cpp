@@ -2,6 +2,8 @@
 // file and says what to do (parseJobSpec + validateJobSpec, as JobController::submit uses them).
 #include "spec_io.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace tessera;
@@ -12,6 +14,8 @@ private Q_SLOTS:
     void rejected_data();
     void rejected();
     void exampleSpecIsValid();
+    void loadRefusesFoldersAndHugeFiles();
+    void relativeDatasetPathIsResolvedAgainstTheSpec();
 };
 
 void TestSpecValidation::rejected_data() {
@@ -41,6 +45,20 @@ void TestSpecValidation::rejected_data() {
         << QStringLiteral("{\"model\":{\"family\":\"resnet\"},%1,\"layout\":{\"dataParallel\":1}}")
                .arg(training)
         << QStringLiteral("resnet");
+    QTest::newRow("momentum NaN")
+        << QStringLiteral("{%1,\"training\":{\"epochs\":1,\"globalBatch\":64,\"learningRate\":"
+                          "0.05,\"momentum\":\"NaN\"},\"layout\":{\"dataParallel\":1}}")
+               .arg(model)
+        << QStringLiteral("momentum");
+    QTest::newRow("learning rate infinite")
+        << QStringLiteral("{%1,\"training\":{\"epochs\":1,\"globalBatch\":64,\"learningRate\":"
+                          "\"Infinity\"},\"layout\":{\"dataParallel\":1}}")
+               .arg(model)
+        << QStringLiteral("learningRate");
+    QTest::newRow("tensor parallel not supported yet")
+        << QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":1,\"tensorParallel\":2}}")
+               .arg(model, training)
+        << QStringLiteral("tensorParallel");
     QTest::newRow("malformed json") << QStringLiteral("{\"name\": ") << QStringLiteral("spec.json");
 }
 
@@ -71,6 +89,35 @@ void TestSpecValidation::exampleSpecIsValid() {
     Result<void> ok = validateJobSpec(*spec);
     QVERIFY2(ok, ok ? "" : ok.error().message.c_str());
     QCOMPARE(worldSize(spec->layout()), 2);
+}
+
+void TestSpecValidation::loadRefusesFoldersAndHugeFiles() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    Result<v1::JobSpec> folder = loadJobSpec(dir.path().toStdString());
+    QVERIFY(!folder);
+    QVERIFY2(folder.error().message.find("not a regular file") != std::string::npos,
+             folder.error().message.c_str());
+    QFile big(dir.filePath(QStringLiteral("big.json")));
+    QVERIFY(big.open(QIODevice::WriteOnly));
+    big.write(QByteArray(2 * 1024 * 1024, ' '));
+    big.close();
+    Result<v1::JobSpec> huge = loadJobSpec(big.fileName().toStdString());
+    QVERIFY(!huge);
+    QVERIFY2(huge.error().message.find("at most") != std::string::npos,
+             huge.error().message.c_str());
+}
+
+void TestSpecValidation::relativeDatasetPathIsResolvedAgainstTheSpec() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QFile f(dir.filePath(QStringLiteral("spec.json")));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"dataset": {"name": "fashion-mnist", "path": "data/../fm"}})");
+    f.close();
+    Result<v1::JobSpec> spec = loadJobSpec(f.fileName().toStdString());
+    QVERIFY2(spec, spec ? "" : spec.error().message.c_str());
+    QCOMPARE(QString::fromStdString(spec->dataset().path()), dir.filePath(QStringLiteral("fm")));
 }
 
 QTEST_GUILESS_MAIN(TestSpecValidation)

@@ -3,6 +3,7 @@
 
 #include <google/protobuf/util/json_util.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -10,6 +11,19 @@
 namespace tessera {
 
 namespace {
+
+constexpr std::uintmax_t kMaxSpecBytes = 1024 * 1024;
+
+/// `text` with control and non-ASCII bytes shown as '?', at most 300 characters, so a binary
+/// file's parse error does not spray raw bytes on a terminal.
+std::string printable(std::string_view text) {
+    std::string out;
+    for (const char c : text.substr(0, 300)) {
+        const auto u = static_cast<unsigned char>(c);
+        out.push_back(u >= 0x20 && u < 0x7F ? c : '?');
+    }
+    return out;
+}
 
 constexpr const char* kFashionMnistFiles[] = {
     "train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz",
@@ -47,8 +61,14 @@ Result<void> validateTraining(const v1::TrainingSpec& t, int dataParallel) {
     if (t.epochs() < 0 || t.max_steps() < 0) {
         return fail(ErrorCode::InvalidArgument, "training.epochs and maxSteps cannot be negative");
     }
-    if (!(t.learning_rate() > 0.0)) {
-        return fail(ErrorCode::InvalidArgument, "training.learningRate must be > 0");
+    if (!(t.learning_rate() > 0.0) || !std::isfinite(t.learning_rate())) {
+        return fail(ErrorCode::InvalidArgument, "training.learningRate must be a number > 0");
+    }
+    if (!(t.momentum() >= 0.0 && t.momentum() < 1.0)) {
+        return fail(ErrorCode::InvalidArgument, "training.momentum must be in [0, 1)");
+    }
+    if (!(t.weight_decay() >= 0.0) || !std::isfinite(t.weight_decay())) {
+        return fail(ErrorCode::InvalidArgument, "training.weightDecay must be a number >= 0");
     }
     if (!t.optimizer().empty() && t.optimizer() != "sgd") {
         return fail(ErrorCode::InvalidArgument,
@@ -82,24 +102,43 @@ Result<v1::JobSpec> parseJobSpec(const std::string& json, const std::string& ori
     opts.ignore_unknown_fields = false;
     const auto status = google::protobuf::util::JsonStringToMessage(json, &spec, opts);
     if (!status.ok()) {
-        return fail(ErrorCode::InvalidArgument,
-                    origin + ": not a valid Tessera job spec: " + std::string(status.message()));
+        return fail(ErrorCode::InvalidArgument, origin + ": not a valid Tessera job spec: " +
+                                                    printable(std::string(status.message())));
     }
     return spec;
 }
 
 Result<v1::JobSpec> loadJobSpec(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (!fs::exists(st)) {
+        return fail(ErrorCode::NotFound, "cannot read job spec " + path + ": no such file");
+    }
+    if (!fs::is_regular_file(st)) {
+        return fail(ErrorCode::InvalidArgument,
+                    "job spec " + path + " is not a regular file (a folder or device?)");
+    }
+    const auto size = fs::file_size(path, ec);
+    if (!ec && size > kMaxSpecBytes) {
+        return fail(ErrorCode::InvalidArgument,
+                    "job spec " + path + " is " + std::to_string(size) +
+                        " bytes: a job spec is a small JSON file (at most " +
+                        std::to_string(kMaxSpecBytes) + " bytes)");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        std::error_code ec;
-        const bool exists = std::filesystem::exists(path, ec);
-        return fail(exists ? ErrorCode::Io : ErrorCode::NotFound,
-                    "cannot read job spec " + path +
-                        (exists ? " (permission?)" : ": no such file"));
+        return fail(ErrorCode::Io, "cannot read job spec " + path + " (permission?)");
     }
     std::ostringstream text;
     text << in.rdbuf();
-    return parseJobSpec(text.str(), path);
+    auto spec = parseJobSpec(text.str(), path);
+    if (spec && !spec->dataset().path().empty() && fs::path(spec->dataset().path()).is_relative()) {
+        // Relative to the spec file, so the same spec works from any folder and on every rank.
+        const fs::path base = fs::absolute(path, ec).parent_path();
+        spec->mutable_dataset()->set_path((base / spec->dataset().path()).lexically_normal());
+    }
+    return spec;
 }
 
 std::string jobSpecToJson(const v1::JobSpec& spec) {
@@ -137,6 +176,11 @@ Result<void> validateJobSpec(const v1::JobSpec& spec) {
     }
     if (spec.model().command_size() > 0) {
         return {};
+    }
+    if (spec.layout().tensor_parallel() > 1 || spec.layout().stages_size() > 1) {
+        return fail(ErrorCode::InvalidArgument,
+                    "layout.tensorParallel / layout.stages: the built-in models run data "
+                    "parallel only so far; set tensorParallel to 1 and at most one stage");
     }
     if (auto r = validateTraining(spec.training(), spec.layout().data_parallel()); !r) {
         return r;

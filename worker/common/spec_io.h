@@ -16,8 +16,9 @@ inline constexpr const char* kDefaultFashionMnistDir = "/usr/share/datasets/fash
 /// Errors: InvalidArgument naming the unknown field or the malformed value.
 Result<v1::JobSpec> parseJobSpec(const std::string& json, const std::string& origin);
 
-/// Reads and parses the spec file at `path`. Errors: NotFound / Io for the file, else as
-/// parseJobSpec.
+/// Reads and parses the spec file at `path` (a regular file of at most 1 MiB). A relative
+/// dataset.path is made absolute against the spec file's folder. Errors: NotFound / Io /
+/// InvalidArgument for the file, else as parseJobSpec.
 Result<v1::JobSpec> loadJobSpec(const std::string& path);
 
 /// The spec as JSON (lowerCamel field names, defaults omitted), for writing spec files.

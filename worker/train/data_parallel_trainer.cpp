@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 namespace tessera::train {
 
@@ -182,6 +183,13 @@ Result<void> DataParallelTrainer::run(const Emit& emit) {
                 double loss = lossSum;
                 if (auto r = m_comm.allReduceSum(&loss, 1); !r) {
                     return r;
+                }
+                if (!std::isfinite(loss)) { // every rank sees the same all-reduced loss
+                    return fail(ErrorCode::InvalidArgument,
+                                "training diverged: the loss is " + std::to_string(loss / batch) +
+                                    " at step " + std::to_string(step) +
+                                    "; lower training.learningRate (now " +
+                                    std::to_string(sgd.learningRate()) + ")");
                 }
                 const double secs = secondsSince(windowStart);
                 emit(MetricLine(step, rank)

@@ -4,7 +4,47 @@
 #include "linear.h"
 #include "relu.h"
 
+#include <unistd.h>
+
+#include <cstdio>
+
 namespace tessera::train {
+
+std::uint64_t Mlp::estimateBytes(int in, const std::vector<int>& hidden, int out, int maxBatch) {
+    std::uint64_t params = 0;
+    std::uint64_t actWidths = 0;
+    std::uint64_t width = std::uint64_t(in);
+    for (int h : hidden) {
+        params += width * std::uint64_t(h) + std::uint64_t(h); // Linear W (h, width) + b (h)
+        actWidths += 2 * std::uint64_t(h);                     // Linear and ReLU outputs
+        width = std::uint64_t(h);
+    }
+    params += width * std::uint64_t(out) + std::uint64_t(out);
+    actWidths += std::uint64_t(out);
+    // Weights, gradients, momentum (fp32), plus activations and their gradients for maxBatch.
+    return 4 * (3 * params + 2 * actWidths * std::uint64_t(maxBatch));
+}
+
+Result<void> Mlp::checkFitsInMemory(int in, const std::vector<int>& hidden, int out, int maxBatch) {
+    const std::uint64_t need = estimateBytes(in, hidden, out, maxBatch);
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long pageSize = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || pageSize <= 0) {
+        return {}; // unknown: let the allocation decide
+    }
+    const std::uint64_t have = std::uint64_t(pages) * std::uint64_t(pageSize);
+    if (need <= have / 2) {
+        return {};
+    }
+    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+    char msg[256];
+    std::snprintf(msg, sizeof msg,
+                  "the MLP needs about %.1f GiB per rank (weights, gradients, momentum and "
+                  "activations for %d samples) but this host has %.1f GiB: make model.hidden "
+                  "or training.globalBatch smaller",
+                  double(need) / kGiB, maxBatch, double(have) / kGiB);
+    return fail(ErrorCode::InvalidArgument, msg);
+}
 
 Result<Mlp> Mlp::create(int in, const std::vector<int>& hidden, int out, int maxBatch) {
     if (in < 1 || out < 1 || maxBatch < 1) {
@@ -12,13 +52,18 @@ Result<Mlp> Mlp::create(int in, const std::vector<int>& hidden, int out, int max
                     "MLP sizes must be >= 1 (input " + std::to_string(in) + ", output " +
                         std::to_string(out) + ", batch " + std::to_string(maxBatch) + ")");
     }
-    Mlp m;
-    int width = in;
     for (int h : hidden) {
         if (h < 1) {
             return fail(ErrorCode::InvalidArgument,
                         "model.hidden sizes must be >= 1, got " + std::to_string(h));
         }
+    }
+    if (auto fits = checkFitsInMemory(in, hidden, out, maxBatch); !fits) {
+        return std::unexpected(fits.error());
+    }
+    Mlp m;
+    int width = in;
+    for (int h : hidden) {
         m.m_layers.push_back(std::make_unique<Linear>(width, h));
         m.m_layers.push_back(std::make_unique<Relu>(h));
         width = h;

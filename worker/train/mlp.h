@@ -18,6 +18,17 @@ public:
     /// Errors: InvalidArgument when a size is < 1.
     static Result<Mlp> create(int in, const std::vector<int>& hidden, int out, int maxBatch);
 
+    /// Bytes one rank needs for this MLP: 4 B × (3 × parameters [weights, gradients, momentum]
+    /// + 2 × activation floats [outputs and their gradients] × maxBatch). 64-bit, no overflow
+    /// for int sizes.
+    static std::uint64_t estimateBytes(int in, const std::vector<int>& hidden, int out,
+                                       int maxBatch);
+
+    /// InvalidArgument naming both sizes when estimateBytes exceeds half of this host's
+    /// physical memory (the rest is for the data set, other ranks and the system).
+    static Result<void> checkFitsInMemory(int in, const std::vector<int>& hidden, int out,
+                                          int maxBatch);
+
     /// Initialises all parameters from `seed` (layer by layer, in order): identical on every rank.
     void init(std::uint64_t seed);
 

@@ -132,6 +132,31 @@ private slots:
                  qPrintable(QString("%1 → %2").arg(losses.first()).arg(losses.last())));
         QCOMPARE(accuracy, 1.0);
     }
+
+    // A learning rate far too high makes the loss non-finite: the run fails and says so
+    // instead of reporting a "succeeded" job with null losses.
+    void divergenceFailsTheRun() {
+        FashionMnist data;
+        data.train = syntheticSplit(10, 3);
+        data.test = data.train;
+        TrainConfig c;
+        c.hidden = {32};
+        c.epochs = 200;
+        c.globalBatch = 10;
+        c.learningRate = 1e6;
+        c.momentum = 0.9;
+        c.logEvery = 1;
+        SoloCommunicator comm;
+        DataParallelTrainer trainer(c, data, comm);
+        int losses = 0;
+        auto r = trainer.run([&](const MetricLine& m) {
+            losses += m.json().find("\"loss\":") != std::string::npos ? 1 : 0;
+        });
+        QVERIFY(!r.has_value());
+        QVERIFY2(r.error().message.find("diverged") != std::string::npos,
+                 r.error().message.c_str());
+        QVERIFY(losses < 200);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTrainerLoop)
