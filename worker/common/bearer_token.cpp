@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -22,6 +23,13 @@ bool isValidBearerToken(std::string_view token) {
 }
 
 Result<std::string> readBearerTokenFile(const std::string& path) {
+    // An ifstream opens a directory and then reads nothing, which would read as "empty".
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        return fail(ErrorCode::InvalidArgument,
+                    "token file '" + path +
+                        "' is a directory: give the path of the file holding the bearer token");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         const int err = errno;

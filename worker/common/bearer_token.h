@@ -13,8 +13,8 @@ namespace tessera {
 bool isValidBearerToken(std::string_view token);
 
 /// Reads the token file at `path`, trims surrounding white space and checks the token.
-/// Errors: NotFound / Io for the file, InvalidArgument for an empty token or one with spaces,
-/// control or non-ASCII characters — each naming the file and what to write in it.
+/// Errors: NotFound / Io for the file, InvalidArgument for a directory, an empty token or one with
+/// spaces, control or non-ASCII characters — each naming the file and what to write in it.
 Result<std::string> readBearerTokenFile(const std::string& path);
 
 } // namespace tessera

@@ -4,16 +4,20 @@
 #include "auth.h"
 #include "host_info.h"
 #include "job_manager.h"
+#include "listen_address.h"
 #include "paths.h"
+#include "work_dir_lock.h"
 #include "worker_service.h"
 
 #include <CLI/CLI.hpp>
+#include <grpc/grpc.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server.h>
 #include <grpcpp/server_builder.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <charconv>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -26,6 +30,31 @@ namespace {
 int die(const std::string& msg, int code = 2) {
     std::fprintf(stderr, "tessera-worker: error: %s\n", msg.c_str());
     return code;
+}
+
+/// Accepts decimal digits that fit an int (the --slots value); CLI11 prefixes the option name.
+std::string wholeNumber(const std::string& text) {
+    int value = 0;
+    const char* end = text.data() + text.size();
+    const auto [p, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || text.front() == '-' || text.front() == '+' || ec != std::errc() ||
+        p != end) {
+        return "must be a whole number ≥ 0 (0 = one per core), not '" + text + "'";
+    }
+    return {};
+}
+
+/// Exit code for a CLI11 parse error: 0 for --help, 2 (a usage error) for every other.
+/// Names the first unknown argument when there is one, since CLI11 checks required options first.
+int flagError(const CLI::App& app, const CLI::ParseError& e) {
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
+        return app.exit(e); // --help prints the usage
+    }
+    const std::vector<std::string> extras = app.remaining();
+    const std::string what = extras.empty() ? e.what() : CLI::ExtrasError(extras).what();
+    std::fprintf(stderr, "tessera-worker: error: %s\nRun with --help for the flags.\n",
+                 what.c_str());
+    return 2;
 }
 
 } // namespace
@@ -43,13 +72,22 @@ int main(int argc, char** argv) {
     app.add_option("--token-file", tokenFile, "file holding the bearer token")->required();
     app.add_option("--work-dir", workDir, "folder for job folders and journals")->required();
     app.add_option("--slots", slots, "ranks this worker accepts (0 = one per core)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(CLI::Validator(wholeNumber, "N"));
     app.add_option("--name", name, "worker id reported by GetInfo (default: host name)");
     app.add_option("--allow", allow, "extra program Exec may run (absolute path or PATH name)");
+    app.allow_extras(false);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        return flagError(app, e);
+    }
+    auto listenAddress = parseListenAddress(listen);
+    if (!listenAddress) {
+        return die(listenAddress.error().message);
+    }
+    // Before gRPC binds (and logs its own errors), and before recovery touches the work dir.
+    if (auto r = checkPortFree(*listenAddress); !r) {
+        return die(r.error().message);
     }
 
     // Logs on stderr; stdout carries only the "listening on" line.
@@ -76,6 +114,11 @@ int main(int argc, char** argv) {
         return die("--work-dir '" + workDir + "' cannot be created: " + ec.message());
     }
     workDir = std::filesystem::absolute(workDir).string();
+    // Held until the process ends: a second daemon on this folder would replay the same journals.
+    auto workDirLock = WorkDirLock::acquire(workDir);
+    if (!workDirLock) {
+        return die(workDirLock.error().message);
+    }
 
     const std::string bin = binDir();
     AllowList allowList = AllowList::defaults(bin);
@@ -108,15 +151,20 @@ int main(int argc, char** argv) {
     WorkerService service(*auth, allowList, jobs, host, name, workDir);
 
     grpc::ServerBuilder builder;
+    // gRPC sets SO_REUSEPORT by default: a second daemon would share the port and half the calls.
+    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     int port = 0;
-    builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
+    builder.AddListeningPort(listenAddress->toString(), grpc::InsecureServerCredentials(), &port);
     builder.RegisterService(&service);
     std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
     if (!server || port == 0) {
+        if (auto r = checkPortFree(*listenAddress); !r) {
+            return die(r.error().message); // taken between the probe and the bind
+        }
         return die("cannot listen on '" + listen +
                    "': give a free HOST:PORT (port 0 picks one) with --listen");
     }
-    const std::string hostPart = listen.substr(0, listen.find_last_of(':'));
+    const std::string& hostPart = listenAddress->host;
     std::cout << "tessera-worker listening on " << hostPart << ":" << port << std::endl;
     spdlog::info("worker '{}' serving on {}:{} with {} slot(s), work dir {}, Exec allows {}", name,
                  hostPart, port, host.slots, workDir, fmt::join(allowList.names(), " "));

@@ -30,6 +30,8 @@ public:
     /// HOST:PORT from the "listening on" line.
     QString address() const { return m_address; }
     QString name() const { return m_name; }
+    /// Process id of the running daemon (0 when not running).
+    qint64 pid() const { return m_proc ? m_proc->processId() : 0; }
     /// Everything the daemon wrote on stderr so far (its log, kept in <workDir>.log).
     QByteArray log();
     /// A stub on a fresh channel to this worker.
