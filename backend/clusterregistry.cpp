@@ -143,6 +143,7 @@ void ClusterRegistry::probe(const QString& name) {
                 if (info) {
                     e.node.state = NodeState::Ready;
                     e.node.lastError.clear();
+                    e.node.tokenRefused = false;
                     e.node.host = QString::fromStdString(info->host());
                     e.node.cores = info->cores();
                     e.node.memoryBytes = info->memory_bytes();
@@ -152,6 +153,7 @@ void ClusterRegistry::probe(const QString& name) {
                 } else {
                     e.node.state = NodeState::Unreachable;
                     e.node.lastError = QString::fromStdString(info.error().message);
+                    e.node.tokenRefused = info.error().code == ErrorCode::PermissionDenied;
                 }
                 const WorkerNode& now = e.node;
                 if (before.state == now.state && before.lastError == now.lastError &&

@@ -323,6 +323,31 @@ void JobController::setWatchBackoff(int firstMs, int maxMs, int giveUpMs) {
     m_giveUpMs = giveUpMs;
 }
 
+void JobController::failJobsOnWorker(const QString& worker, const QString& why) {
+    for (const QString& jobId : m_order) {
+        auto it = m_jobs.find(jobId);
+        if (it == m_jobs.end() || isTerminal(it->state)) {
+            continue;
+        }
+        bool onWorker = it->rank0 == worker;
+        for (const auto& slot : it->spec.placement().slots()) {
+            onWorker = onWorker || QString::fromStdString(slot.worker()) == worker;
+        }
+        if (!onWorker) {
+            continue;
+        }
+        if (JobWatcher* watcher = it->watcher) {
+            it->watcher = nullptr;
+            disconnect(watcher, nullptr, this, nullptr);
+            // stop() joins the watcher thread; do that off this thread. The destructor waits
+            // for the pool, so the watcher is gone before the controller.
+            m_pool.start([watcher] { delete watcher; });
+        }
+        setState(jobId, JobState::Failed,
+                 QStringLiteral("worker %1 died (%2) while the job was running").arg(worker, why));
+    }
+}
+
 bool JobController::interruptWatch(const QString& jobId) {
     auto it = m_jobs.find(jobId);
     if (it == m_jobs.end() || !it->watcher) {

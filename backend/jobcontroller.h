@@ -63,6 +63,11 @@ public:
     /// marked Failed ("lost the job: ..."). Defaults 200, 5000, 120000 ms.
     void setWatchBackoff(int firstMs, int maxMs, int giveUpMs);
 
+    /// Marks every unfinished job with a rank on `worker` Failed with "worker W died (`why`) while
+    /// the job was running" and stops following it; for a worker known to be gone (its process
+    /// ended), so that nobody waits for the reconnect give-up. Never blocks.
+    void failJobsOnWorker(const QString& worker, const QString& why);
+
     /// Breaks the job's WatchJob stream as a network cut would; it reconnects from last seq + 1.
     /// For tests and diagnostics. Returns false if the job has no open stream right now.
     bool interruptWatch(const QString& jobId);

@@ -14,6 +14,12 @@
 #include <QRegularExpression>
 #include <QTimer>
 
+#ifdef Q_OS_LINUX
+#include <csignal>
+#include <sys/prctl.h>
+#include <unistd.h>
+#endif
+
 namespace tessera {
 
 namespace {
@@ -63,6 +69,15 @@ QStringList LocalProvider::names() const {
         out.append(w.name);
     }
     return out;
+}
+
+qint64 LocalProvider::processId(const QString& name) const {
+    for (const Worker& w : m_workers) {
+        if (w.name == name) {
+            return w.process->processId();
+        }
+    }
+    return 0;
 }
 
 QString LocalProvider::nextFreeName() const {
@@ -137,6 +152,17 @@ void LocalProvider::rent(int workers, int slotsPerWorker) {
                                  QStringLiteral("--work-dir"), folder + QStringLiteral("/work"),
                                  QStringLiteral("--slots"), QString::number(slotsPerWorker),
                                  QStringLiteral("--name"), w.name});
+#ifdef Q_OS_LINUX
+        // Last line against orphans: if this process dies without releasing (SIGKILL, crash),
+        // the kernel sends SIGTERM to the daemon, which stops its jobs and records them failed.
+        const pid_t parentPid = getpid();
+        w.process->setChildProcessModifier([parentPid] {
+            ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+            if (::getppid() != parentPid) {
+                ::raise(SIGTERM); // the parent died before prctl took effect
+            }
+        });
+#endif
         w.process->setStandardErrorFile(folder + QStringLiteral("/worker.log"), QIODevice::Append);
         QProcess* p = w.process;
         connect(p, &QProcess::readyReadStandardOutput, this, [this, p] { onStdout(p); });
@@ -242,9 +268,15 @@ void LocalProvider::onFinished(QProcess* process) {
     const int rentId = w->rentId;
     const bool wasServing = !w->address.isEmpty();
     const QString log = workerFolder(name) + QStringLiteral("/worker.log");
-    const QString why = process->error() == QProcess::FailedToStart
-                            ? process->errorString()
-                            : QStringLiteral("exit code %1").arg(process->exitCode());
+    QString why;
+    if (process->error() == QProcess::FailedToStart) {
+        why = process->errorString();
+    } else if (process->exitStatus() == QProcess::CrashExit) {
+        // On a crash QProcess::exitCode() is the signal number, not an exit code.
+        why = QStringLiteral("killed by signal %1").arg(process->exitCode());
+    } else {
+        why = QStringLiteral("exit code %1").arg(process->exitCode());
+    }
     m_workers.removeIf([process](const Worker& x) { return x.process == process; });
     process->deleteLater();
     if (m_releasing) {
@@ -253,10 +285,11 @@ void LocalProvider::onFinished(QProcess* process) {
         return;
     }
     if (wasServing) {
-        qCWarning(lcProvider) << "local worker" << name << "ended (" << why << ")";
+        qCWarning(lcProvider).noquote() << "local worker" << name << "ended (" + why + ")";
         m_registry->setNodeState(
             name, NodeState::Stopped,
             QStringLiteral("the local worker process ended (%1); see %2").arg(why, log));
+        Q_EMIT workerDied(name, why);
     }
     failRent(rentId, QStringLiteral("local worker %1 ended before it served (%2): %3 (log: %4)")
                          .arg(name, why, logTail(log), log));

@@ -16,6 +16,7 @@ class ClusterRegistry;
 
 /// Starts and stops local worker daemons and adds them to a ClusterRegistry (provider "local").
 /// Never blocks the calling thread except in its destructor (bounded wait for the processes).
+/// On Linux the daemons get SIGTERM when the thread that started them dies, even on SIGKILL.
 class LocalProvider : public QObject {
     Q_OBJECT
 public:
@@ -36,6 +37,9 @@ public:
     /// Names of the running workers this provider started.
     QStringList names() const;
 
+    /// Process id of the running worker `name`; 0 if there is none. For diagnostics and tests.
+    qint64 processId(const QString& name) const;
+
     /// How long rent() waits for a daemon's `listening on` line (default 20000 ms).
     void setStartTimeout(int ms) { m_startTimeoutMs = ms; }
 
@@ -46,6 +50,9 @@ Q_SIGNALS:
     void rentFinished(QStringList names);
     void rentFailed(QString error);
     void released();
+    /// A worker that was serving ended on its own (not through releaseAll()); `why` says how,
+    /// e.g. "killed by signal 9" or "exit code 1". Jobs placed on it cannot go on.
+    void workerDied(QString name, QString why);
 
 private:
     struct Worker {

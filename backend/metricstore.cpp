@@ -80,9 +80,10 @@ bool MetricStore::open(const QString& path, QString* error) {
         const QString msg = QStringLiteral("cannot open the history database %1: %2; check that "
                                            "the folder is writable or set TESSERA_DATA_DIR")
                                 .arg(path, what);
-        qCWarning(lcStore).noquote() << msg;
         if (error) {
-            *error = msg;
+            *error = msg; // the caller reports it; logging it too would print it twice
+        } else {
+            qCWarning(lcStore).noquote() << msg;
         }
         return false;
     };

@@ -30,7 +30,8 @@ public:
     static QString defaultPath();
 
     /// Opens (creating tables if needed) the database at `path`. On failure returns false and
-    /// puts a message naming the file and what to do into *error (if given).
+    /// puts a message naming the file and what to do into *error; without `error` it is logged
+    /// (tessera.store) instead, so that it is reported exactly once.
     bool open(const QString& path, QString* error = nullptr);
     bool isOpen() const;
     QString path() const { return m_path; }

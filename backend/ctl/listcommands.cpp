@@ -71,14 +71,23 @@ void NodesCommand::start() {
     connect(registry, &ClusterRegistry::nodeChanged, this, [this, registry] {
         const QList<WorkerNode> nodes = registry->nodes();
         int unreachable = 0;
+        int refused = 0;
         for (const WorkerNode& n : nodes) {
             if (n.state == NodeState::Connecting) {
                 return;
             }
-            unreachable += n.state == NodeState::Ready ? 0 : 1;
+            refused += n.tokenRefused ? 1 : 0;
+            unreachable += n.state == NodeState::Ready || n.tokenRefused ? 0 : 1;
         }
         disconnect(registry, nullptr, this, nullptr);
         printNodes(nodes);
+        if (refused > 0) {
+            // A refused token is bad input (exit 2), not a worker that is down (exit 3).
+            std::fprintf(stderr, "tessera-ctl: error: %d worker(s) refused the token of %s\n",
+                         refused, qPrintable(m_options.tokenFile));
+            Q_EMIT finished(kExitBadInput);
+            return;
+        }
         if (unreachable > 0) {
             std::fprintf(stderr, "tessera-ctl: error: %d worker(s) do not answer\n", unreachable);
         }

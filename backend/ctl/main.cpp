@@ -51,9 +51,11 @@ int main(int argc, char** argv) {
     }
     RunCommand run(*options);
     QObject::connect(&run, &RunCommand::finished, &app, quitWith);
-    // Ctrl-C / TERM cancel the job and release the local workers before exiting.
+    // Ctrl-C, TERM and HUP (terminal closed) cancel the job and release the local workers before
+    // exiting, so that no worker, mpirun or rank outlives tessera-ctl.
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
+    std::signal(SIGHUP, onSignal);
     QTimer poll;
     int seen = 0;
     QObject::connect(&poll, &QTimer::timeout, &run, [&] {

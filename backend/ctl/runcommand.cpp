@@ -4,6 +4,9 @@
 #include "spec_io.h"
 
 #include <QCoreApplication>
+#include <QThread>
+
+#include <algorithm>
 
 #include <cstdio>
 #include <unistd.h>
@@ -14,6 +17,12 @@ namespace {
 
 int exitCodeFor(const Error& e) {
     return e.code == ErrorCode::Unavailable ? kExitUnreachable : kExitBadInput;
+}
+
+/// Most ranks a local cluster may run on this machine: max(4 x cores, 8). More would only
+/// oversubscribe the cores until the workers stop answering.
+int maxLocalRanks() {
+    return std::max(4 * std::max(1, QThread::idealThreadCount()), 8);
 }
 
 void printError(const QString& message) {
@@ -70,6 +79,10 @@ void RunCommand::start() {
                 std::fprintf(stderr, "tessera-ctl: stream broke (%s); resuming from event %llu\n",
                              qPrintable(reason), static_cast<unsigned long long>(fromSeq));
             });
+    // A local worker whose process ended takes its jobs with it: fail them now instead of
+    // reconnecting to a dead address until the watch gives up.
+    connect(&m_provider, &LocalProvider::workerDied, m_controller.get(),
+            &JobController::failJobsOnWorker);
     connect(&m_registry, &ClusterRegistry::nodeChanged, this, &RunCommand::onNodesChanged);
     connect(&m_timeout, &QTimer::timeout, this, [this] {
         m_timedOut = true;
@@ -97,6 +110,19 @@ void RunCommand::start() {
             m_registry.addNode(n);
         }
     } else {
+        const int cores = std::max(1, QThread::idealThreadCount());
+        const int maxLocal = maxLocalRanks();
+        if (world > maxLocal) {
+            finish(kExitBadInput,
+                   QStringLiteral("%1: the spec needs %2 ranks; a local cluster on this machine "
+                                  "runs at most %3 (%4 cores): lower layout.dataParallel or pass "
+                                  "--workers")
+                       .arg(m_options.specPath)
+                       .arg(world)
+                       .arg(maxLocal)
+                       .arg(cores));
+            return;
+        }
         connect(&m_provider, &LocalProvider::rentFailed, this, [this](const QString& error) {
             finish(kExitUnreachable, QStringLiteral("cannot start the local cluster: ") + error);
         });
@@ -126,6 +152,12 @@ void RunCommand::onNodesChanged() {
         }
     }
     for (const WorkerNode& n : nodes) {
+        if (n.tokenRefused) {
+            // The worker answers; the token is wrong: bad input, not an unreachable worker.
+            finish(kExitBadInput, QStringLiteral("worker %1 at %2 refused the token of %3: %4")
+                                      .arg(n.name, n.address, m_options.tokenFile, n.lastError));
+            return;
+        }
         if (n.state != NodeState::Ready) {
             finish(kExitUnreachable, QStringLiteral("worker %1 at %2 does not answer: %3")
                                          .arg(n.name, n.address, n.lastError));

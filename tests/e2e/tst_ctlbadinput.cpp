@@ -1,11 +1,14 @@
 // tessera-ctl refuses bad input with a clear message and its documented exit code:
-// 2 for a spec with an unknown field, a missing dataset path, zero ranks, an unreadable spec;
-// 3 for a worker address that does not answer.
+// 2 for a spec with an unknown field, a missing dataset path, zero ranks, an unreadable spec, more
+// ranks than a local cluster can run, a token the worker refuses; 3 for a worker that does not
+// answer. A history database that cannot be opened is reported once.
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <utility>
 
 class TestCtlBadInput : public QObject {
     Q_OBJECT
@@ -14,6 +17,8 @@ private Q_SLOTS:
     void refused_data();
     void refused();
     void nodesUnreachable();
+    void tokenRefused();
+    void storeErrorPrintedOnce();
 
 private:
     QString m_ctl;
@@ -74,6 +79,12 @@ void TestCtlBadInput::refused_data() {
         << QStringList{QStringLiteral("--workers"), QStringLiteral("127.0.0.1:1"),
                        QStringLiteral("--token-file"), QStringLiteral("BADTOKEN")}
         << 2 << QStringLiteral("bad-token");
+    QTest::newRow("too many local ranks")
+        << QStringLiteral("{%1,\"training\":{\"epochs\":1,\"globalBatch\":64000,"
+                          "\"learningRate\":0.05},\"layout\":{\"dataParallel\":1000},"
+                          "\"dataset\":{\"name\":\"fashion-mnist\",\"path\":\"%2\"}}")
+               .arg(model, QStringLiteral(TESSERA_FASHION_MNIST_DIR))
+        << QStringList() << 2 << QStringLiteral("the spec needs 1000 ranks");
     QTest::newRow("unknown flag") << good << QStringList{QStringLiteral("--bogus-flag")} << 2
                                   << QStringLiteral("bogus-flag");
 }
@@ -83,7 +94,9 @@ void TestCtlBadInput::refused() {
     QFETCH(QStringList, extra);
     QFETCH(int, exitCode);
     QFETCH(QString, mentions);
-    if (QString::fromLatin1(QTest::currentDataTag()) == QLatin1String("worker does not answer") &&
+    const QString tag = QString::fromLatin1(QTest::currentDataTag());
+    if ((tag == QLatin1String("worker does not answer") ||
+         tag == QLatin1String("too many local ranks")) &&
         !QFile::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR "/t10k-labels-idx1-ubyte.gz"))) {
         QSKIP("dataset-fashion-mnist is not installed (the spec must be valid to reach workers)");
     }
@@ -139,6 +152,87 @@ void TestCtlBadInput::nodesUnreachable() {
                  out.contains(QStringLiteral("127.0.0.1:1")),
              qPrintable(out));
     QVERIFY2(err.contains(QStringLiteral("do not answer")), qPrintable(err));
+}
+
+void TestCtlBadInput::tokenRefused() {
+    const QString worker = QStringLiteral(TESSERA_BUILD_DIR "/bin/tessera-worker");
+    if (!QFileInfo(worker).isExecutable()) {
+        QSKIP("tessera-worker is not built");
+    }
+    const QString goodToken = m_dir.filePath(QStringLiteral("worker-token"));
+    const QString wrongToken = m_dir.filePath(QStringLiteral("wrong-token"));
+    for (const auto& [path, text] :
+         {std::pair{goodToken, "right-secret\n"}, std::pair{wrongToken, "wrong-secret\n"}}) {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(text);
+    }
+    QDir(m_dir.path()).mkpath(QStringLiteral("worker-work"));
+    QProcess daemon;
+    daemon.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    daemon.start(worker, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                          QStringLiteral("--token-file"), goodToken, QStringLiteral("--work-dir"),
+                          m_dir.filePath(QStringLiteral("worker-work")), QStringLiteral("--slots"),
+                          QStringLiteral("1"), QStringLiteral("--name"), QStringLiteral("w1")});
+    QString address;
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            while (daemon.canReadLine()) {
+                const QString line = QString::fromUtf8(daemon.readLine()).trimmed();
+                const qsizetype at = line.indexOf(QStringLiteral("listening on "));
+                if (at >= 0) {
+                    address = line.mid(at + 13).section(QLatin1Char(' '), 0, 0);
+                }
+            }
+            return !address.isEmpty() || daemon.state() == QProcess::NotRunning;
+        },
+        20000));
+    QVERIFY2(!address.isEmpty(), "tessera-worker printed no `listening on` line");
+
+    // A spec that needs no dataset: the command is never run, the token is refused first.
+    const QString specPath = m_dir.filePath(QStringLiteral("command-spec.json"));
+    {
+        QFile f(specPath);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("{\"model\":{\"command\":[\"/bin/true\"]},\"layout\":{\"dataParallel\":1}}");
+    }
+    for (const QStringList& command :
+         {QStringList{QStringLiteral("nodes")}, QStringList{QStringLiteral("run"), specPath}}) {
+        QProcess ctl;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TESSERA_DATA_DIR"), m_dir.filePath(QStringLiteral("data")));
+        ctl.setProcessEnvironment(env);
+        ctl.start(m_ctl, command + QStringList{QStringLiteral("--workers"), address,
+                                               QStringLiteral("--token-file"), wrongToken});
+        QVERIFY(ctl.waitForFinished(30000));
+        const QString err = QString::fromUtf8(ctl.readAllStandardError());
+        QVERIFY2(ctl.exitCode() == 2, qPrintable(QStringLiteral("%1: exit code %2, stderr: %3")
+                                                     .arg(command.first())
+                                                     .arg(ctl.exitCode())
+                                                     .arg(err)));
+        QVERIFY2(err.contains(wrongToken) && err.contains(QStringLiteral("refused the token")),
+                 qPrintable(err));
+    }
+    daemon.terminate();
+    daemon.waitForFinished(5000);
+}
+
+void TestCtlBadInput::storeErrorPrintedOnce() {
+    // A data folder that is a plain file: the history database cannot be opened.
+    const QString notAFolder = m_dir.filePath(QStringLiteral("plain-file"));
+    {
+        QFile f(notAFolder);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    }
+    QProcess ctl;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("TESSERA_DATA_DIR"), notAFolder);
+    ctl.setProcessEnvironment(env);
+    ctl.start(m_ctl, {QStringLiteral("jobs")});
+    QVERIFY(ctl.waitForFinished(30000));
+    const QString err = QString::fromUtf8(ctl.readAllStandardError());
+    QCOMPARE(ctl.exitCode(), 2);
+    QVERIFY2(err.count(QStringLiteral("cannot open the history database")) == 1, qPrintable(err));
 }
 
 QTEST_GUILESS_MAIN(TestCtlBadInput)
