@@ -16,6 +16,8 @@
 #include <QLoggingCategory>
 #include <QTimer>
 
+#include <algorithm>
+
 #include <cstdio>
 
 namespace tessera {
@@ -28,7 +30,10 @@ Autopilot::Autopilot(AppSession* session, MainWindow* window, StartupOptions opt
       m_timeout(new QTimer(this)) {
     m_timeout->setSingleShot(true);
     connect(m_timeout, &QTimer::timeout, this, [this] {
-        finish(1, tr("gave up after %1 s (--timeout)").arg(m_options.timeoutSeconds));
+        m_timedOut = true;
+        const QString gaveUp = tr("gave up after %1 s (--timeout)").arg(m_options.timeoutSeconds);
+        finish(1, m_shortageShown.isEmpty() ? gaveUp
+                                            : gaveUp + QStringLiteral(": ") + m_shortageShown);
     });
 }
 
@@ -79,8 +84,29 @@ void Autopilot::tryLaunch() {
             tr("--launch: no valid spec selected (%1)").arg(m_window->jobPanel()->messageText()));
     const int needed = worldSize(spec->layout());
     const int ready = m_window->clusterPanel()->model()->readySlots();
-    if (ready < needed || ready == 0)
-        return; // wait for more nodes to become Ready
+    if (ready < needed || ready == 0) {
+        // Wait for more nodes to become Ready; once none is still connecting, more can only come
+        // from renting more: say so instead of waiting silently.
+        const QList<WorkerNode> nodes = m_session->registry()->nodes();
+        const bool connecting = std::any_of(nodes.begin(), nodes.end(), [](const WorkerNode& n) {
+            return n.state == NodeState::Connecting;
+        });
+        if (!nodes.isEmpty() && !connecting) {
+            const QString notice =
+                (ready == 1 ? tr("The job needs %1 ranks but the cluster has 1 slot: rent more "
+                                 "workers.")
+                                  .arg(needed)
+                            : tr("The job needs %1 ranks but the cluster has %2 slots: rent more "
+                                 "workers.")
+                                  .arg(needed)
+                                  .arg(ready));
+            if (notice != m_shortageShown) {
+                m_shortageShown = notice;
+                m_window->jobPanel()->showMessage(notice, true);
+            }
+        }
+        return;
+    }
     m_launched = true;
     qCInfo(lcAutopilot) << "cluster ready with" << ready << "slots; launching";
     m_sinceLaunch.start();
@@ -125,8 +151,8 @@ void Autopilot::finish(int exitCode, const QString& error) {
     }
     if (!m_options.unattended() && exitCode == 0)
         return;
-    if (!error.isEmpty() && !m_options.unattended())
-        return; // interactive: leave the window open with the error in the log
+    if (!error.isEmpty() && !m_options.unattended() && !m_timedOut)
+        return; // interactive: leave the window open with the error in the log (--timeout exits)
     JobPanel* jobs = m_window->jobPanel();
     if (!jobs->currentJobId().isEmpty() && !isTerminal(jobs->currentJobState()))
         jobs->cancel();

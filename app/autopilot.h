@@ -49,6 +49,8 @@ private:
     bool m_capturing = false;
     bool m_finished = false;
     bool m_emitted = false;
+    bool m_timedOut = false; ///< --timeout expired: exit even when not unattended
+    QString m_shortageShown; ///< last "needs N ranks" notice, shown once per situation
 };
 
 } // namespace tessera

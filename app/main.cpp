@@ -1,6 +1,7 @@
 // Entry point of the `tessera` desktop app: flags, translations, backend session, main window.
 #include "autopilot.h"
 #include "mainwindow.h"
+#include "quitonsignal.h"
 #include "session.h"
 #include "startupoptions.h"
 
@@ -62,5 +63,9 @@ int main(int argc, char** argv) {
     tessera::Autopilot autopilot(&session, &window, *options);
     QObject::connect(&autopilot, &tessera::Autopilot::finished, &app, &QApplication::exit);
     QTimer::singleShot(0, &autopilot, &tessera::Autopilot::start);
+    // TERM, HUP and Ctrl-C end the event loop; the session's destructor then records the running
+    // jobs of the local workers as failed and stops the workers.
+    if (!tessera::quitOnTerminationSignals(&app))
+        std::fprintf(stderr, "tessera: warning: cannot watch for SIGTERM/SIGHUP\n");
     return QApplication::exec();
 }

@@ -21,9 +21,16 @@ AppSession::AppSession(const QString& storePath, QObject* parent)
         m_store.reset();
     }
     m_controller = std::make_unique<JobController>(m_registry.get(), m_store.get());
+    // A local worker whose process ended takes its jobs with it: fail them at once.
+    connect(m_provider.get(), &LocalProvider::workerDied, m_controller.get(),
+            &JobController::failJobsOnWorker);
 }
 
 AppSession::~AppSession() {
+    // The provider below stops the local workers, and with them every job running there: record
+    // those jobs as failed instead of leaving them `running` in the history.
+    for (const QString& name : m_provider->names())
+        m_controller->failJobsOnWorker(name, tr("stopped because tessera quit"));
     m_controller.reset();
     m_provider.reset();
     m_registry.reset();

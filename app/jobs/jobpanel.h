@@ -51,6 +51,8 @@ public:
     JobState currentJobState() const { return m_jobState; }
     /// Text of the message area (last error or notice).
     QString messageText() const;
+    /// Shows `text` in the message area (red when `error`) and sends it to the log pane.
+    void showMessage(const QString& text, bool error);
     /// Progress line of the current job: step, epoch, loss, samples/s, last test accuracy.
     QString progressText() const;
 
@@ -73,7 +75,6 @@ private:
     void loadSelected();
     void onJobStateChanged(const QString& jobId, tessera::JobState state, const QString& reason);
     void onMetric(const tessera::MetricPoint& point);
-    void showMessage(const QString& text, bool error);
     void updateActions();
 
     JobController* m_controller;
