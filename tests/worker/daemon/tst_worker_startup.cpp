@@ -10,6 +10,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 using namespace tessera::daemon;
 
 namespace {
@@ -131,6 +136,22 @@ private Q_SLOTS:
             f.err.contains(first.address().toUtf8() + " is already in use: pick another port or 0"),
             f.err.constData());
         QVERIFY(f.out.isEmpty());
+
+        // The daemon's own socket must not allow SO_REUSEPORT sharing either (gRPC's default),
+        // or a second server racing past the probe would still get half the calls.
+        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        QVERIFY(fd >= 0);
+        const int one = 1;
+        ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        ::setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
+        sockaddr_in sa{};
+        sa.sin_family = AF_INET;
+        sa.sin_port = htons(static_cast<uint16_t>(first.address().section(':', -1).toUInt()));
+        sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        const int bound = ::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa);
+        const int err = errno;
+        ::close(fd);
+        QVERIFY2(bound != 0 && err == EADDRINUSE, "a SO_REUSEPORT socket shares the worker's port");
     }
 
     void secondWorkerOnSameWorkDirFails() {
