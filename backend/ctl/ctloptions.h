@@ -14,7 +14,7 @@ namespace tessera::ctl {
 enum ExitCode {
     kExitOk = 0,          ///< job succeeded / listing done
     kExitJobFailed = 1,   ///< job failed, was cancelled or timed out
-    kExitBadInput = 2,    ///< bad spec, flag or file
+    kExitBadInput = 2,    ///< bad spec, flag or file; refused token; too many local ranks
     kExitUnreachable = 3, ///< a worker does not answer
 };
 
