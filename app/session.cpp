@@ -30,7 +30,7 @@ AppSession::~AppSession() {
     // The provider below stops the local workers, and with them every job running there: record
     // those jobs as failed instead of leaving them `running` in the history.
     for (const QString& name : m_provider->names())
-        m_controller->failJobsOnWorker(name, tr("stopped because tessera quit"));
+        m_controller->failJobsOnWorker(name, tr("tessera quit and stopped it"));
     m_controller.reset();
     m_provider.reset();
     m_registry.reset();

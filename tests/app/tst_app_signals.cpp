@@ -15,6 +15,7 @@ private Q_SLOTS:
     void initTestCase();
     void signalStopsWorkers_data();
     void signalStopsWorkers();
+    void runningJobRecordedFailedOnSignal();
     void timeoutExitsWhenSlotsAreShort();
 };
 
@@ -39,6 +40,17 @@ QList<qint64> processesMentioning(const QString& fragment) {
             pids.append(pid);
     }
     return pids;
+}
+
+/// Output of `tessera-ctl jobs` on the history in `dataDir`.
+QString ctlJobs(const QString& dataDir) {
+    QProcess ctl;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("TESSERA_DATA_DIR"), dataDir);
+    ctl.setProcessEnvironment(env);
+    ctl.start(kBin + QStringLiteral("/tessera-ctl"), {QStringLiteral("jobs")});
+    ctl.waitForFinished(10000);
+    return QString::fromLocal8Bit(ctl.readAllStandardOutput());
 }
 
 QProcessEnvironment appEnvironment() {
@@ -87,6 +99,46 @@ void TestAppSignals::signalStopsWorkers() {
             [&] { return processesMentioning(data + QStringLiteral("/local-cluster")).isEmpty(); },
             5000),
         "local workers outlived the app");
+}
+
+void TestAppSignals::runningJobRecordedFailedOnSignal() {
+    for (const char* program : {"tessera-ctl", "tessera-rsh", "tessera-test-emitter"})
+        if (!QFileInfo(kBin + QLatin1Char('/') + QLatin1String(program)).isExecutable())
+            QSKIP(qPrintable(QStringLiteral("%1 is not built").arg(QLatin1String(program))));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString data = dir.filePath(QStringLiteral("data"));
+    const QString spec = dir.filePath(QStringLiteral("emitter.json"));
+    {
+        QFile f(spec);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("{\"name\":\"long emitter\",\"model\":{\"command\":[\"%1\","
+                               "\"--lines\",\"100000\",\"--interval-ms\",\"20\"]},"
+                               "\"training\":{\"maxSteps\":100000,\"globalBatch\":1,"
+                               "\"learningRate\":0.1},\"layout\":{\"dataParallel\":1}}")
+                    .arg(kBin + QStringLiteral("/tessera-test-emitter"))
+                    .toUtf8());
+    }
+    QProcess app;
+    app.setProcessChannelMode(QProcess::MergedChannels);
+    QProcessEnvironment env = appEnvironment();
+    env.insert(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT"), QStringLiteral("1"));
+    env.insert(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"), QStringLiteral("1"));
+    app.setProcessEnvironment(env);
+    app.start(kBin + QStringLiteral("/tessera"),
+              {QStringLiteral("--rent-local"), QStringLiteral("1"), QStringLiteral("--spec"), spec,
+               QStringLiteral("--launch"), QStringLiteral("--data-dir"), data});
+    QVERIFY(app.waitForStarted(10000));
+    QVERIFY2(
+        QTest::qWaitFor([&] { return ctlJobs(data).contains(QStringLiteral(" running ")); }, 60000),
+        qPrintable(ctlJobs(data) + QString::fromLocal8Bit(app.readAll())));
+    QVERIFY(::kill(static_cast<pid_t>(app.processId()), SIGTERM) == 0);
+    QVERIFY(app.waitForFinished(20000));
+    QVERIFY2(app.exitStatus() == QProcess::NormalExit, qPrintable(app.readAll()));
+    const QString jobs = ctlJobs(data);
+    QVERIFY2(jobs.contains(QStringLiteral(" failed ")) &&
+                 jobs.contains(QStringLiteral("tessera quit and stopped it")),
+             qPrintable(jobs));
 }
 
 void TestAppSignals::timeoutExitsWhenSlotsAreShort() {
