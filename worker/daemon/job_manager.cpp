@@ -206,7 +206,11 @@ JobManager::launch(const v1::LaunchJobRequest& request) {
                  "plm_rsh_no_tree_spawn", "1",
                  // Keep orted attached (no --daemonize): it stays the Exec'd process, so ending
                  // the Exec call (cancel, worker stop) really ends orted and its ranks.
-                 "--mca", "orte_leave_session_attached", "1"};
+                 "--mca", "orte_leave_session_attached", "1",
+                 // No hwloc topology in shared memory: orteds of several workers on one host
+                 // raced in hwloc_shmem_topology_write and one crashed (SIGSEGV) in ~8% of
+                 // launches, which mpirun reported as "ORTE does not know how to route a message".
+                 "--mca", "rtc_hwloc_vmhole", "none"};
     for (const auto& [k, v] : request.mca()) {
         opts.argv.insert(opts.argv.end(), {"--mca", k, v});
     }
