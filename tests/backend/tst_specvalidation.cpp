@@ -2,6 +2,7 @@
 // file and says what to do (parseJobSpec + validateJobSpec, as JobController::submit uses them).
 #include "spec_io.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -14,6 +15,9 @@ private Q_SLOTS:
     void rejected_data();
     void rejected();
     void exampleSpecIsValid();
+    void parallelLayoutsAccepted_data();
+    void parallelLayoutsAccepted();
+    void everyExampleIsValid();
     void loadRefusesFoldersAndHugeFiles();
     void relativeDatasetPathIsResolvedAgainstTheSpec();
 };
@@ -55,10 +59,94 @@ void TestSpecValidation::rejected_data() {
                           "\"Infinity\"},\"layout\":{\"dataParallel\":1}}")
                .arg(model)
         << QStringLiteral("learningRate");
-    QTest::newRow("tensor parallel not supported yet")
-        << QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":1,\"tensorParallel\":2}}")
-               .arg(model, training)
-        << QStringLiteral("tensorParallel");
+    const QString gpt = QStringLiteral(
+        "\"model\":{\"family\":\"gpt\",\"dim\":32,\"blocks\":2,\"heads\":4,\"context\":16},"
+        "\"dataset\":{\"name\":\"text\",\"path\":\"/usr/share/common-licenses/GPL-3\"}");
+    // GPT layers: 0 embedding, 1 block0, 2 block1, 3 ln_f, 4 head.
+    QTest::newRow("heads not divisible by tensor parallel")
+        << QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":1,\"tensorParallel\":3}}")
+               .arg(gpt, training)
+        << QStringLiteral("not divisible by layout.tensorParallel 3");
+    QTest::newRow("empty stage")
+        << QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":1,\"stages\":[{\"firstLayer\":0,"
+                          "\"lastLayer\":2},{\"firstLayer\":3,\"lastLayer\":2},{\"firstLayer\":3,"
+                          "\"lastLayer\":4}]}}")
+               .arg(gpt, training)
+        << QStringLiteral("stages[1] is empty");
+    QTest::newRow("layer in no stage")
+        << QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":1,\"stages\":[{\"firstLayer\":0,"
+                          "\"lastLayer\":1},{\"firstLayer\":3,\"lastLayer\":4}]}}")
+               .arg(gpt, training)
+        << QStringLiteral("layer 2 (block1) is in no stage");
+    QTest::newRow("last layer in no stage")
+        << QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":1,\"stages\":[{\"firstLayer\":0,"
+                          "\"lastLayer\":1},{\"firstLayer\":2,\"lastLayer\":3}]}}")
+               .arg(gpt, training)
+        << QStringLiteral("layer 4 (head) is in no stage");
+    QTest::newRow("layer in two stages")
+        << QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":1,\"stages\":[{\"firstLayer\":0,"
+                          "\"lastLayer\":2},{\"firstLayer\":2,\"lastLayer\":4}]}}")
+               .arg(gpt, training)
+        << QStringLiteral("layer 2 (block1) is in two stages");
+    QTest::newRow("stage outside the model")
+        << QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":1,\"stages\":[{\"firstLayer\":0,"
+                          "\"lastLayer\":9}]}}")
+               .arg(gpt, training)
+        << QStringLiteral("outside the model");
+    QTest::newRow("micro-batches do not divide the batch")
+        << QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":2,\"microBatches\":5,"
+                          "\"stages\":[{\"firstLayer\":0,\"lastLayer\":1},{\"firstLayer\":2,"
+                          "\"lastLayer\":4}]}}")
+               .arg(gpt, training)
+        << QStringLiteral("microBatches (5)");
+    QTest::newRow("ZeRO stage 2") << QStringLiteral(
+                                         "{%1,%2,\"layout\":{\"dataParallel\":2,\"zeroStage\":2}}")
+                                         .arg(model, training)
+                                  << QStringLiteral("zeroStage");
+    QTest::newRow("gpt without a text file")
+        << QStringLiteral("{\"model\":{\"family\":\"gpt\",\"dim\":32,\"blocks\":1,\"heads\":4,"
+                          "\"context\":8},\"dataset\":{\"name\":\"text\"},%1,\"layout\":{"
+                          "\"dataParallel\":1}}")
+               .arg(training)
+        << QStringLiteral("dataset.path");
+    QTest::newRow("gpt text file missing")
+        << QStringLiteral("{\"model\":{\"family\":\"gpt\",\"dim\":32,\"blocks\":1,\"heads\":4,"
+                          "\"context\":8},\"dataset\":{\"name\":\"text\",\"path\":"
+                          "\"/nonexistent/book.txt\"},%1,\"layout\":{\"dataParallel\":1}}")
+               .arg(training)
+        << QStringLiteral("/nonexistent/book.txt");
+    QTest::newRow("gpt on images")
+        << QStringLiteral("{\"model\":{\"family\":\"gpt\",\"dim\":32,\"blocks\":1,\"heads\":4,"
+                          "\"context\":8},\"dataset\":{\"name\":\"fashion-mnist\"},%1,"
+                          "\"layout\":{\"dataParallel\":1}}")
+               .arg(training)
+        << QStringLiteral("text");
+    QTest::newRow("vit patch does not divide 28")
+        << QStringLiteral("{\"model\":{\"family\":\"vit\",\"dim\":32,\"blocks\":1,\"heads\":4,"
+                          "\"patch\":5},%1,\"layout\":{\"dataParallel\":1}}")
+               .arg(training)
+        << QStringLiteral("patch");
+    QTest::newRow("dim not divisible by heads")
+        << QStringLiteral("{\"model\":{\"family\":\"vit\",\"dim\":30,\"blocks\":1,\"heads\":4,"
+                          "\"patch\":7},%1,\"layout\":{\"dataParallel\":1}}")
+               .arg(training)
+        << QStringLiteral("heads");
+    QTest::newRow("adamw beta2 of 1.5")
+        << QStringLiteral("{%1,\"training\":{\"epochs\":1,\"globalBatch\":64,\"learningRate\":"
+                          "0.05,\"optimizer\":\"adamw\",\"beta2\":1.5},\"layout\":{"
+                          "\"dataParallel\":1}}")
+               .arg(model)
+        << QStringLiteral("beta2");
+    QTest::newRow("unknown learning-rate schedule")
+        << QStringLiteral("{%1,\"training\":{\"epochs\":1,\"globalBatch\":64,\"learningRate\":"
+                          "0.05,\"lrSchedule\":\"linear\"},\"layout\":{\"dataParallel\":1}}")
+               .arg(model)
+        << QStringLiteral("lrSchedule");
+    QTest::newRow("unknown optimizer")
+        << QStringLiteral("{%1,\"training\":{\"epochs\":1,\"globalBatch\":64,\"learningRate\":"
+                          "0.05,\"optimizer\":\"lion\"},\"layout\":{\"dataParallel\":1}}")
+               .arg(model)
+        << QStringLiteral("adamw");
     QTest::newRow("malformed json") << QStringLiteral("{\"name\": ") << QStringLiteral("spec.json");
 }
 
@@ -89,6 +177,61 @@ void TestSpecValidation::exampleSpecIsValid() {
     Result<void> ok = validateJobSpec(*spec);
     QVERIFY2(ok, ok ? "" : ok.error().message.c_str());
     QCOMPARE(worldSize(spec->layout()), 2);
+}
+
+void TestSpecValidation::parallelLayoutsAccepted_data() {
+    QTest::addColumn<QString>("layout");
+    QTest::addColumn<int>("ranks");
+    QTest::newRow("TP2 x PP2 uneven")
+        << QStringLiteral(
+               "{\"dataParallel\":1,\"tensorParallel\":2,\"microBatches\":4,\"stages\":[{"
+               "\"firstLayer\":0,\"lastLayer\":0},{\"firstLayer\":1,\"lastLayer\":4}]}")
+        << 4;
+    QTest::newRow("DP2 x PP3")
+        << QStringLiteral(
+               "{\"dataParallel\":2,\"microBatches\":2,\"schedule\":\"PIPELINE_SCHEDULE_GPIPE\","
+               "\"stages\":[{\"firstLayer\":0,\"lastLayer\":1},{\"lastLayer\":2,\"firstLayer\":2},{"
+               "\"firstLayer\":3,\"lastLayer\":4}]}")
+        << 6;
+    QTest::newRow("TP4 with ZeRO-1")
+        << QStringLiteral(
+               "{\"dataParallel\":2,\"tensorParallel\":4,\"zeroStage\":1,\"bucketMb\":1}")
+        << 8;
+}
+
+void TestSpecValidation::parallelLayoutsAccepted() {
+    QFETCH(QString, layout);
+    QFETCH(int, ranks);
+    if (!QFile::exists(QStringLiteral("/usr/share/common-licenses/GPL-3")))
+        QSKIP("/usr/share/common-licenses/GPL-3 (Debian base-files) is missing");
+    const QString json =
+        QStringLiteral(
+            "{\"model\":{\"family\":\"gpt\",\"dim\":32,\"blocks\":2,\"heads\":4,\"context\":16},"
+            "\"dataset\":{\"name\":\"text\",\"path\":\"/usr/share/common-licenses/GPL-3\"},"
+            "\"training\":{\"maxSteps\":5,\"globalBatch\":16,\"learningRate\":0.001,"
+            "\"optimizer\":\"adamw\"},\"layout\":%1}")
+            .arg(layout);
+    Result<v1::JobSpec> spec = parseJobSpec(json.toStdString(), "spec.json");
+    QVERIFY2(spec, spec ? "" : spec.error().message.c_str());
+    Result<void> ok = validateJobSpec(*spec);
+    QVERIFY2(ok, ok ? "" : ok.error().message.c_str());
+    QCOMPARE(worldSize(spec->layout()), ranks);
+}
+
+void TestSpecValidation::everyExampleIsValid() {
+    if (!QFile::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR "/t10k-labels-idx1-ubyte.gz")))
+        QSKIP("dataset-fashion-mnist is not installed");
+    const QDir dir(QStringLiteral(TESSERA_SOURCE_DIR "/resources/examples"));
+    const QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files);
+    QVERIFY(files.size() >= 4);
+    for (const QString& name : files) {
+        Result<v1::JobSpec> spec = loadJobSpec(dir.filePath(name).toStdString());
+        QVERIFY2(spec, qPrintable(name + QStringLiteral(": ") +
+                                  QString::fromStdString(spec ? "" : spec.error().message)));
+        Result<void> ok = validateJobSpec(*spec);
+        QVERIFY2(ok, qPrintable(name + QStringLiteral(": ") +
+                                QString::fromStdString(ok ? "" : ok.error().message)));
+    }
 }
 
 void TestSpecValidation::loadRefusesFoldersAndHugeFiles() {

@@ -1,6 +1,9 @@
 // Job spec JSON I/O and pre-launch validation (see spec_io.h).
 #include "spec_io.h"
 
+#include "layout_check.h"
+#include "model_desc.h"
+
 #include <google/protobuf/util/json_util.h>
 
 #include <cmath>
@@ -45,6 +48,39 @@ Result<void> checkFashionMnistFiles(const std::string& dir) {
     return {};
 }
 
+bool inUnitInterval(double x) {
+    return x >= 0.0 && x < 1.0;
+}
+
+Result<void> validateSchedule(const v1::TrainingSpec& t) {
+    if (!inUnitInterval(t.beta1()) || !inUnitInterval(t.beta2())) {
+        return fail(ErrorCode::InvalidArgument,
+                    "training.beta1 and beta2 must be in [0, 1) (0 = the defaults 0.9 / 0.999)");
+    }
+    if (!(t.eps() >= 0.0) || !std::isfinite(t.eps())) {
+        return fail(ErrorCode::InvalidArgument, "training.eps must be a number >= 0");
+    }
+    if (!t.lr_schedule().empty() && t.lr_schedule() != "constant" && t.lr_schedule() != "cosine") {
+        return fail(ErrorCode::InvalidArgument,
+                    "training.lrSchedule '" + t.lr_schedule() +
+                        "' is unknown (use \"constant\" or \"cosine\")");
+    }
+    if (t.warmup_steps() < 0 || t.eval_every_steps() < 0 || t.sample_chars() < 0) {
+        return fail(ErrorCode::InvalidArgument,
+                    "training.warmupSteps, evalEverySteps and sampleChars cannot be negative");
+    }
+    if (!(t.min_learning_rate() >= 0.0) || !std::isfinite(t.min_learning_rate()) ||
+        t.min_learning_rate() > t.learning_rate()) {
+        return fail(ErrorCode::InvalidArgument,
+                    "training.minLearningRate must be a number in [0, learningRate]");
+    }
+    if (!(t.grad_clip() >= 0.0) || !std::isfinite(t.grad_clip())) {
+        return fail(ErrorCode::InvalidArgument,
+                    "training.gradClip must be a number >= 0 (0 = off)");
+    }
+    return {};
+}
+
 Result<void> validateTraining(const v1::TrainingSpec& t, int dataParallel) {
     if (t.global_batch() <= 0) {
         return fail(ErrorCode::InvalidArgument, "training.globalBatch must be > 0");
@@ -70,28 +106,46 @@ Result<void> validateTraining(const v1::TrainingSpec& t, int dataParallel) {
     if (!(t.weight_decay() >= 0.0) || !std::isfinite(t.weight_decay())) {
         return fail(ErrorCode::InvalidArgument, "training.weightDecay must be a number >= 0");
     }
-    if (!t.optimizer().empty() && t.optimizer() != "sgd") {
+    if (!t.optimizer().empty() && t.optimizer() != "sgd" && t.optimizer() != "adamw") {
+        return fail(ErrorCode::InvalidArgument, "training.optimizer '" + t.optimizer() +
+                                                    "' is unknown (use \"sgd\" or \"adamw\")");
+    }
+    return validateSchedule(t);
+}
+
+Result<void> checkTextFile(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (path.empty()) {
         return fail(ErrorCode::InvalidArgument,
-                    "training.optimizer '" + t.optimizer() + "' is unknown (use \"sgd\")");
+                    "dataset.path is empty: a \"text\" dataset needs a UTF-8 text file, e.g. "
+                    "/usr/share/common-licenses/GPL-3");
+    }
+    if (!fs::is_regular_file(path, ec)) {
+        return fail(ErrorCode::NotFound, "dataset.path " + path +
+                                             " is not a readable file: point it at a UTF-8 "
+                                             "text file");
     }
     return {};
 }
 
-Result<void> validateModel(const v1::ModelSpec& m) {
-    if (m.command_size() > 0) {
-        return {};
-    }
-    if (m.family() != "mlp") {
-        return fail(ErrorCode::InvalidArgument,
-                    "model.family '" + m.family() +
-                        "' is unknown (use \"mlp\", or model.command for your own program)");
-    }
-    for (int h : m.hidden()) {
-        if (h <= 0) {
-            return fail(ErrorCode::InvalidArgument, "model.hidden sizes must be > 0");
+// The dataset a built-in family trains on.
+Result<void> checkDataset(const v1::JobSpec& spec) {
+    const std::string& family = spec.model().family();
+    const std::string& name = spec.dataset().name();
+    if (family == "gpt") {
+        if (name != "text") {
+            return fail(ErrorCode::InvalidArgument, "dataset.name '" + name +
+                                                        "': a gpt model trains on \"text\" "
+                                                        "(character-level language modelling)");
         }
+        return checkTextFile(spec.dataset().path());
     }
-    return {};
+    if (name != "fashion-mnist") {
+        return fail(ErrorCode::InvalidArgument, "dataset.name '" + name + "': a " + family +
+                                                    " model trains on \"fashion-mnist\"");
+    }
+    return checkFashionMnistFiles(datasetDir(spec));
 }
 
 } // namespace
@@ -171,25 +225,20 @@ Result<void> validateJobSpec(const v1::JobSpec& spec) {
     if (spec.layout().tensor_parallel() < 0) {
         return fail(ErrorCode::InvalidArgument, "layout.tensorParallel cannot be negative");
     }
-    if (auto r = validateModel(spec.model()); !r) {
-        return r;
-    }
     if (spec.model().command_size() > 0) {
         return {};
     }
-    if (spec.layout().tensor_parallel() > 1 || spec.layout().stages_size() > 1) {
-        return fail(ErrorCode::InvalidArgument,
-                    "layout.tensorParallel / layout.stages: the built-in models run data "
-                    "parallel only so far; set tensorParallel to 1 and at most one stage");
+    auto desc = describeModel(spec.model());
+    if (!desc) {
+        return std::unexpected(desc.error());
     }
     if (auto r = validateTraining(spec.training(), spec.layout().data_parallel()); !r) {
         return r;
     }
-    if (spec.dataset().name() != "fashion-mnist") {
-        return fail(ErrorCode::InvalidArgument, "dataset.name '" + spec.dataset().name() +
-                                                    "' is unknown (use \"fashion-mnist\")");
+    if (auto r = validateLayout(spec.layout(), *desc, spec.training().global_batch()); !r) {
+        return r;
     }
-    return checkFashionMnistFiles(datasetDir(spec));
+    return checkDataset(spec);
 }
 
 } // namespace tessera
