@@ -182,7 +182,22 @@ bool parseFlatJson(std::string_view s, std::vector<std::pair<std::string, std::s
                     if (i + 4 >= s.size()) {
                         return false;
                     }
-                    v += char(std::stoi(std::string(s.substr(i + 1, 4)), nullptr, 16));
+                    unsigned code = 0;
+                    for (std::size_t k = i + 1; k <= i + 4; ++k) {
+                        const char h = s[k];
+                        const int digit = h >= '0' && h <= '9'   ? h - '0'
+                                          : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                                          : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                                                 : -1;
+                        if (digit < 0) {
+                            return false;
+                        }
+                        code = code * 16 + unsigned(digit);
+                    }
+                    if (code > 0xFF) {
+                        return false; // only the control characters jsonString() escapes
+                    }
+                    v += char(code);
                     i += 5;
                     continue;
                 }
