@@ -46,15 +46,21 @@ void ProgressPrinter::add(const MetricPoint& p) {
     if (p.values.contains(QStringLiteral("train_seconds"))) {
         m_trainSeconds = p.values.value(QStringLiteral("train_seconds"));
     }
-    if (p.values.contains(QStringLiteral("test_accuracy"))) {
-        m_lastAccuracy = p.values.value(QStringLiteral("test_accuracy"));
+    const bool hasAccuracy = p.values.contains(QStringLiteral("test_accuracy"));
+    const bool hasTestLoss = p.values.contains(QStringLiteral("test_loss"));
+    if (hasAccuracy || hasTestLoss) {
         breakLine();
-        QString line = QStringLiteral("epoch %1: test accuracy %2")
-                           .arg(p.values.value(QStringLiteral("epoch")), 0, 'g', 4)
-                           .arg(m_lastAccuracy, 0, 'f', 4);
-        if (p.values.contains(QStringLiteral("test_loss"))) {
-            line += QStringLiteral(", test loss %1")
-                        .arg(p.values.value(QStringLiteral("test_loss")), 0, 'f', 4);
+        QString line =
+            QStringLiteral("epoch %1:").arg(p.values.value(QStringLiteral("epoch")), 0, 'g', 4);
+        if (hasAccuracy) {
+            m_lastAccuracy = p.values.value(QStringLiteral("test_accuracy"));
+            line += QStringLiteral(" test accuracy %1").arg(m_lastAccuracy, 0, 'f', 4);
+        }
+        if (hasTestLoss) {
+            m_lastTestLoss = p.values.value(QStringLiteral("test_loss"));
+            line += QStringLiteral("%1 test loss %2")
+                        .arg(hasAccuracy ? QStringLiteral(",") : QString())
+                        .arg(m_lastTestLoss, 0, 'f', 4);
         }
         std::fprintf(m_out, "%s\n", qPrintable(line));
         std::fflush(m_out);
@@ -77,6 +83,8 @@ double ProgressPrinter::summary(const QString& jobId, const QString& stateName) 
     breakLine();
     if (!std::isnan(m_lastAccuracy)) {
         std::fprintf(m_out, "final test accuracy: %.4f\n", m_lastAccuracy);
+    } else if (!std::isnan(m_lastTestLoss)) {
+        std::fprintf(m_out, "final test loss: %.4f\n", m_lastTestLoss);
     }
     QString line = QStringLiteral("job %1 %2 after %3 steps").arg(jobId, stateName).arg(m_lastStep);
     if (m_trainSeconds >= 0) {

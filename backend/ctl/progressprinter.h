@@ -7,6 +7,7 @@
 #include <QString>
 
 #include <cstdio>
+#include <limits>
 
 namespace tessera::ctl {
 
@@ -17,12 +18,14 @@ public:
     /// `tty` selects `\r` updates (true) or one line per update (false).
     ProgressPrinter(FILE* out, int epochs, bool tty);
 
-    /// Handles one point: a training point updates the bar; a point with test_accuracy prints
-    /// an epoch line; a point with done=1 is remembered for summary().
+    /// Handles one point: a training point (with "loss") updates the bar; a point with
+    /// test_accuracy and/or test_loss prints an epoch line; other ranks' performance points
+    /// (no loss) are ignored; a point with done=1 is remembered for summary().
     void add(const MetricPoint& point);
     /// Ends a pending `\r` line (before printing anything else).
     void breakLine();
-    /// Prints the final lines: last test accuracy, steps and training time. Returns the last
+    /// Prints the final lines: last test accuracy (or test loss when the model reports no
+    /// accuracy, e.g. a GPT), steps and training time. Returns the last
     /// test accuracy (NaN if none was reported).
     double summary(const QString& jobId, const QString& stateName);
 
@@ -36,6 +39,7 @@ private:
     bool m_tty;
     bool m_pendingCr = false;
     double m_lastAccuracy;
+    double m_lastTestLoss = std::numeric_limits<double>::quiet_NaN();
     double m_trainSeconds = -1;
     qint64 m_lastStep = 0;
 };

@@ -67,7 +67,14 @@ void RunCommand::start() {
     });
     connect(m_controller.get(), &JobController::logLine, this,
             [this](const QString&, const QString& stream, const QString& text) {
-                if (m_options.verbose) {
+                // A GPT job's generated text is a result: always shown, on stdout.
+                if (text.startsWith(QLatin1String("sample: "))) {
+                    if (m_printer) {
+                        m_printer->breakLine();
+                    }
+                    std::fprintf(stdout, "%s\n", qPrintable(text));
+                    std::fflush(stdout);
+                } else if (m_options.verbose) {
                     if (m_printer) {
                         m_printer->breakLine();
                     }
