@@ -1,23 +1,35 @@
-// tessera-train: the rank program. Data-parallel MLP training on Fashion-MNIST over MPI (also
-// as a singleton without mpirun); rank 0 prints the `@tessera {json}` metric lines on stdout.
-#include "data_parallel_trainer.h"
-#include "fashion_mnist.h"
+// tessera-train: the rank program. Trains the spec's model (MLP, ViT, GPT) with any layout of
+// data, pipeline and tensor parallelism over MPI (also as a singleton without mpirun); prints the
+// `@tessera {json}` metric lines on stdout (rank 0: loss, test and done lines; every rank: its
+// perf line).
+#include "cpu_ops.h"
+#include "dataset.h"
 #include "mpi_communicator.h"
 #include "spec_io.h"
+#include "train_config.h"
+#include "trainer.h"
+
+#ifdef TESSERA_HAVE_GPU
+#include "cuda_ops.h"
+#include "nccl_communicator.h"
+#endif
 
 #include <CLI/CLI.hpp>
 #include <cblas.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <unistd.h>
+
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <string>
 
 namespace {
 
-constexpr int kExitFailure = 1;  // runtime failure (MPI, internal)
+constexpr int kExitFailure = 1;  // runtime failure (MPI, internal, divergence)
 constexpr int kExitBadInput = 2; // bad spec, flags or data
 
 void printError(const std::string& message) {
@@ -40,6 +52,26 @@ bool agreeOk(tessera::train::Communicator& comm, const tessera::Error* myError) 
     return failing == INT_MAX;
 }
 
+// Half of this host's physical memory: the most one rank's model state may take (the rest is
+// for the data set, the other ranks and the system).
+std::uint64_t memoryBudget() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long pageSize = ::sysconf(_SC_PAGESIZE);
+    return pages > 0 && pageSize > 0 ? std::uint64_t(pages) * std::uint64_t(pageSize) / 2 : 0;
+}
+
+// The rank's index among the ranks of its host (Open MPI sets it), for one GPU per local rank.
+int localRank() {
+    const char* v = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+    return v ? std::atoi(v) : 0;
+}
+
+void printLine(const std::string& line) {
+    const std::string withNewline = line + "\n";
+    std::fputs(withNewline.c_str(), stdout);
+    std::fflush(stdout);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -49,20 +81,26 @@ int main(int argc, char** argv) {
         printError(comm.error().message);
         return kExitFailure;
     }
-    train::Communicator& c = **comm;
+    train::MpiCommunicator& c = **comm;
     const int rank = c.rank();
 
     auto logger = spdlog::stderr_color_mt("tessera-train");
     logger->set_pattern("[%H:%M:%S.%e] [rank " + std::to_string(rank) + "] [%^%l%$] %v");
     spdlog::set_default_logger(logger);
 
-    CLI::App app{"tessera-train: data-parallel training rank (run it under mpirun, or alone)"};
+    CLI::App app{"tessera-train: training rank (run it under mpirun, or alone)"};
     std::string specPath;
     std::string dataDir;
+    std::string resumeDir;
     std::int64_t maxSteps = 0;
     app.add_option("--spec", specPath, "job spec JSON file")->required();
-    app.add_option("--data-dir", dataDir, "folder with the Fashion-MNIST IDX .gz files");
+    app.add_option("--data-dir", dataDir,
+                   "dataset location (overrides dataset.path: the Fashion-MNIST folder or the text "
+                   "file)");
     app.add_option("--max-steps", maxSteps, "stop after N optimizer steps (overrides the spec)");
+    app.add_option("--resume", resumeDir,
+                   "resume from this checkpoint (a step folder, or a checkpoint dir for its "
+                   "latest); overrides checkpoint.resumeFrom");
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -88,7 +126,6 @@ int main(int argc, char** argv) {
     // the file into its job folder; ranks on other hosts have no such folder (no shared file
     // system is assumed), so they parse rank 0's copy, received over MPI.
     Result<train::TrainConfig> config = fail(ErrorCode::Internal, "unset");
-    std::string resolvedDataDir;
     {
         Result<v1::JobSpec> spec = fail(ErrorCode::Internal, "unset");
         std::string specJson; // empty: rank 0 could not read or parse the file
@@ -114,40 +151,74 @@ int main(int argc, char** argv) {
         Result<void> valid =
             spec ? validateJobSpec(*spec) : Result<void>(std::unexpected(spec.error()));
         if (valid) {
-            config = train::trainConfigFromSpec(*spec, maxSteps);
+            config = train::trainConfigFromSpec(*spec, maxSteps, resumeDir, c.worldSize());
+            if (config && config->datasetName == "fashion-mnist") {
+                config->datasetPath = datasetDir(*spec);
+            }
         } else {
             config = std::unexpected(valid.error());
         }
         if (!agreeOk(c, config ? nullptr : &config.error())) {
             return kExitBadInput;
         }
-        resolvedDataDir = datasetDir(*spec);
-        if (rank == 0 && worldSize(spec->layout()) != c.worldSize()) {
-            spdlog::warn("the spec's layout asks for {} ranks; running data parallel on {}",
-                         worldSize(spec->layout()), c.worldSize());
-        }
     }
 
     openblas_set_num_threads(1); // ranks share the cores: one BLAS thread each
-    auto data = train::loadFashionMnist(resolvedDataDir);
+    auto data =
+        train::openDataset(config->datasetName, config->datasetPath, config->model.context());
     if (!agreeOk(c, data ? nullptr : &data.error())) {
         return kExitBadInput;
     }
+
+    // Device: CPU unless a placement slot asks for "cuda".
+    std::unique_ptr<train::Ops> ops;
+    std::unique_ptr<train::Communicator> deviceWorld; // NCCL world on GPUs
+    double peakFlops = 0.0;                           // 0: measured by the trainer
+    Result<void> device;
+    if (!config->cuda) {
+        ops = std::make_unique<train::CpuOps>();
+    } else {
+#ifdef TESSERA_HAVE_GPU
+        auto cuda = train::CudaOps::create(localRank(), true);
+        if (cuda) {
+            peakFlops = (*cuda)->peakFlops(true);
+            auto nccl = train::NcclCommunicator::create(c, **cuda);
+            if (nccl) {
+                deviceWorld = std::move(*nccl);
+            } else {
+                device = std::unexpected(nccl.error());
+            }
+            ops = std::move(*cuda);
+        } else {
+            device = std::unexpected(cuda.error());
+        }
+#else
+        device = fail(ErrorCode::InvalidArgument,
+                      "the placement asks for device \"cuda\" but this tessera-train was built "
+                      "without the GPU backend (CUDA and NCCL were not found at build time)");
+        (void)localRank;
+#endif
+    }
+    if (!agreeOk(c, device ? nullptr : &device.error())) {
+        return kExitBadInput;
+    }
+    train::Communicator& world = deviceWorld ? *deviceWorld : static_cast<train::Communicator&>(c);
     if (rank == 0) {
-        spdlog::info("tessera-train: {} ranks, Fashion-MNIST {} train / {} test from {}",
-                     c.worldSize(), data->train.count, data->test.count, resolvedDataDir);
+        spdlog::info("tessera-train: {} ranks on {}, {} with {} train / {} test samples",
+                     c.worldSize(), ops->deviceName(), (*data)->name(), (*data)->trainSize(),
+                     (*data)->testSize());
     }
 
-    train::DataParallelTrainer trainer(*config, *data, c);
     Result<void> result;
     try {
-        result = trainer.run([rank](const train::MetricLine& m) {
-            if (rank == 0) {
-                const std::string line = m.line() + "\n";
-                std::fputs(line.c_str(), stdout);
-                std::fflush(stdout);
-            }
-        });
+        auto trainer = train::Trainer::create(
+            *config, *ops, world, **data,
+            ops->kind() == train::DeviceKind::Cpu ? memoryBudget() : 0, peakFlops);
+        if (!agreeOk(c, trainer ? nullptr : &trainer.error())) {
+            return trainer.error().code == ErrorCode::InvalidArgument ? kExitBadInput
+                                                                      : kExitFailure;
+        }
+        result = (*trainer)->run(printLine);
     } catch (const std::exception& e) {
         result = fail(ErrorCode::Internal, std::string("unexpected failure: ") + e.what());
     }
@@ -155,7 +226,7 @@ int main(int argc, char** argv) {
         printError(result.error().message +
                    (c.worldSize() > 1 ? " (rank " + std::to_string(rank) + ")" : std::string()));
         if (c.worldSize() > 1) {
-            (*comm)->abortAll(kExitFailure); // peers may be waiting in an all-reduce
+            c.abortAll(kExitFailure); // peers may be waiting in a collective
         }
         return kExitFailure;
     }

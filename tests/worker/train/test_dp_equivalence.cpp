@@ -2,6 +2,7 @@
 // and under mpirun with 2 and 4 ranks (same global batch and seed), within 1e-4 relative.
 #include "train_runner.h"
 
+#include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -14,16 +15,6 @@ namespace {
 constexpr int kSteps = 20;
 constexpr int kTimeoutMs = 120000;
 
-QMap<int, double> lossByStep(const TrainRun& run) {
-    QMap<int, double> losses;
-    for (const QJsonObject& r : run.records) {
-        if (r.contains("loss")) {
-            losses.insert(r.value("step").toInt(), r.value("loss").toDouble());
-        }
-    }
-    return losses;
-}
-
 double testAccuracy(const TrainRun& run) {
     for (const QJsonObject& r : run.records) {
         if (r.contains("test_accuracy")) {
@@ -31,10 +22,6 @@ double testAccuracy(const TrainRun& run) {
         }
     }
     return -1.0;
-}
-
-QString describe(const TrainRun& run) {
-    return QString("exit %1, stderr:\n%2").arg(run.exitCode).arg(run.stderrText.right(2000));
 }
 
 } // namespace
@@ -59,7 +46,7 @@ private slots:
         QVERIFY(!m_spec.isEmpty());
         m_single = runProgram(
             trainProgram(), {"--spec", m_spec, "--max-steps", QString::number(kSteps)}, kTimeoutMs);
-        QVERIFY2(m_single.exitCode == 0, qPrintable(describe(m_single)));
+        QVERIFY2(m_single.exitCode == 0, qPrintable(describeRun(m_single)));
         QCOMPARE(lossByStep(m_single).size(), kSteps);
     }
 
@@ -80,7 +67,7 @@ private slots:
                        mpirunArgs(ranks) << trainProgram() << "--spec" << m_spec << "--max-steps"
                                          << QString::number(kSteps),
                        kTimeoutMs);
-        QVERIFY2(multi.exitCode == 0, qPrintable(describe(multi)));
+        QVERIFY2(multi.exitCode == 0, qPrintable(describeRun(multi)));
         const QMap<int, double> one = lossByStep(m_single);
         const QMap<int, double> many = lossByStep(multi);
         QCOMPARE(many.keys(), one.keys());
@@ -97,10 +84,16 @@ private slots:
         }
         // Test accuracy is computed over rank shards and all-reduced: same within 2 samples.
         QVERIFY(std::abs(testAccuracy(m_single) - testAccuracy(multi)) <= 2e-4);
-        // Only rank 0 reports.
+        // Only rank 0 reports loss, test and done records; every rank its perf records.
+        QSet<int> perfRanks;
         for (const QJsonObject& r : multi.records) {
-            QCOMPARE(r.value("rank").toInt(), 0);
+            if (r.contains("step_ms")) {
+                perfRanks.insert(r.value("rank").toInt());
+            } else {
+                QCOMPARE(r.value("rank").toInt(), 0);
+            }
         }
+        QCOMPARE(perfRanks.size(), ranks);
     }
 
     // The comparison is not vacuous: another seed gives a visibly different curve.
@@ -109,7 +102,7 @@ private slots:
             writeSpec(m_dir.path(), QJsonObject{{"logEvery", 1}, {"seed", 43}}, "seed43.json");
         const TrainRun other =
             runProgram(trainProgram(), {"--spec", spec, "--max-steps", "5"}, kTimeoutMs);
-        QVERIFY2(other.exitCode == 0, qPrintable(describe(other)));
+        QVERIFY2(other.exitCode == 0, qPrintable(describeRun(other)));
         const double a = lossByStep(m_single).value(5);
         const double b = lossByStep(other).value(5);
         QVERIFY2(std::abs(a - b) > 1e-4 * std::abs(a),

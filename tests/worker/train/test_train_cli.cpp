@@ -41,24 +41,44 @@ private slots:
             runProgram(trainProgram(), {"--spec", spec, "--max-steps", "6"}, kTimeoutMs);
         QVERIFY2(run.exitCode == 0, qPrintable(run.stderrText));
         QVERIFY2(run.otherStdout.isEmpty(), qPrintable(run.otherStdout.join('\n')));
-        // steps 2, 4, 6 with loss; then the test evaluation (stopped mid-epoch); then done.
-        QCOMPARE(run.records.size(), 5);
+        // steps 2, 4, 6 with loss (rank 0) and perf records; then the test evaluation (stopped
+        // mid-epoch); then done. An epoch is floor(60000 / 64) = 937 steps.
+        const QList<QJsonObject> losses = recordsWith(run, "loss");
+        const QList<QJsonObject> perf = recordsWith(run, "step_ms");
+        QCOMPARE(losses.size(), 3);
+        QCOMPARE(perf.size(), 3);
+        QCOMPARE(run.records.size(), 8);
         for (int i = 0; i < 3; ++i) {
-            const QJsonObject& r = run.records[i];
+            const QJsonObject& r = losses[i];
             QCOMPARE(r.value("step").toInt(), 2 * (i + 1));
             QCOMPARE(r.value("rank").toInt(), 0);
-            QVERIFY(std::abs(r.value("epoch").toDouble() - 2.0 * (i + 1) / 938.0) < 1e-4);
+            QVERIFY(std::abs(r.value("epoch").toDouble() - 2.0 * (i + 1) / 937.0) < 1e-4);
             QVERIFY(r.value("loss").toDouble() > 0.0);
             QVERIFY(r.value("samples_per_s").toDouble() > 0.0);
             QCOMPARE(r.value("lr").toDouble(), 0.02);
+            QVERIFY(r.value("grad_norm").toDouble() > 0.0);
+            const QJsonObject& p = perf[i];
+            QCOMPARE(p.value("step").toInt(), 2 * (i + 1));
+            for (const char* key : {"stage", "dp_rank", "tp_rank"}) {
+                QCOMPARE(p.value(key).toInt(-1), 0);
+            }
+            for (const char* key :
+                 {"step_ms", "compute_ms", "samples_per_s", "flops_per_s", "mfu"}) {
+                QVERIFY2(p.value(key).toDouble() > 0.0, key);
+            }
+            QVERIFY(p.contains("comm_ms") && p.contains("bubble_ms"));
         }
-        QCOMPARE(run.records[3].value("step").toInt(), 6);
-        const double acc = run.records[3].value("test_accuracy").toDouble();
+        const QList<QJsonObject> tests = recordsWith(run, "test_accuracy");
+        QCOMPARE(tests.size(), 1);
+        QCOMPARE(tests[0].value("step").toInt(), 6);
+        const double acc = tests[0].value("test_accuracy").toDouble();
         QVERIFY2(acc > 0.2 && acc <= 1.0, qPrintable(QString::number(acc))); // 6 steps beat chance
-        QVERIFY(run.records[3].value("test_loss").toDouble() > 0.0);
-        QCOMPARE(run.records[4].value("done").toInt(), 1);
-        QCOMPARE(run.records[4].value("step").toInt(), 6);
-        QVERIFY(run.records[4].value("train_seconds").toDouble() > 0.0);
+        QVERIFY(tests[0].value("test_loss").toDouble() > 0.0);
+        const QJsonObject& done = run.records.last();
+        QCOMPARE(done.value("done").toInt(), 1);
+        QCOMPARE(done.value("step").toInt(), 6);
+        QVERIFY(done.value("train_seconds").toDouble() > 0.0);
+        QVERIFY(QFile::exists(dir.filePath("checkpoints/step-6/manifest.json")));
     }
 
     void badInput_data() {
@@ -78,6 +98,8 @@ private slots:
                                           << "dataset-fashion-mnist";
         QTest::newRow("corrupt data file") << "corrupt-data"
                                            << "t10k-labels-idx1-ubyte.gz";
+        QTest::newRow("layout needs more ranks") << "tp-layout"
+                                                 << "needs 2 ranks";
         QTest::newRow("negative max steps") << "neg-steps"
                                             << "--max-steps";
     }
@@ -118,6 +140,10 @@ private slots:
             }
             QVERIFY(writeFile(dir.filePath("t10k-labels-idx1-ubyte.gz"), "garbage, not gzip"));
             args << "--data-dir" << dir.path();
+        } else if (kind == "tp-layout") {
+            QJsonObject s = exampleSpec();
+            s.insert("layout", QJsonObject{{"dataParallel", 1}, {"tensorParallel", 2}});
+            args = {"--spec", writeSpecObject(dir.path(), s, "tp.json")};
         } else if (kind == "neg-steps") {
             args << "--max-steps"
                  << "-3";

@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QStringList>
@@ -64,19 +65,21 @@ inline QStringList mpirunArgs(int n) {
     return a;
 }
 
-/// Writes the example spec with `overrides` merged into its "training" object; returns the path.
-inline QString writeSpec(const QString& dir, const QJsonObject& trainingOverrides,
-                         const QString& name = "spec.json") {
-    QFile in(QStringLiteral(TESSERA_SOURCE_DIR) + "/resources/examples/fashion-mnist-mlp.json");
+/// The JSON object of resources/examples/<name> (empty when unreadable).
+inline QJsonObject exampleSpec(const QString& name = "fashion-mnist-mlp.json") {
+    QFile in(QStringLiteral(TESSERA_SOURCE_DIR) + "/resources/examples/" + name);
     if (!in.open(QIODevice::ReadOnly)) {
         return {};
     }
-    QJsonObject spec = QJsonDocument::fromJson(in.readAll()).object();
-    QJsonObject training = spec.value("training").toObject();
-    for (auto it = trainingOverrides.begin(); it != trainingOverrides.end(); ++it) {
-        training.insert(it.key(), it.value());
+    return QJsonDocument::fromJson(in.readAll()).object();
+}
+
+/// Writes `spec` into dir/name; checkpoints go to dir/checkpoints unless the spec says
+/// otherwise (never into the test's working directory). Returns the path ("" on failure).
+inline QString writeSpecObject(const QString& dir, QJsonObject spec, const QString& name) {
+    if (!spec.contains("checkpoint")) {
+        spec.insert("checkpoint", QJsonObject{{"dir", QDir(dir).filePath("checkpoints")}});
     }
-    spec.insert("training", training);
     const QString path = QDir(dir).filePath(name);
     QFile out(path);
     if (!out.open(QIODevice::WriteOnly)) {
@@ -84,6 +87,51 @@ inline QString writeSpec(const QString& dir, const QJsonObject& trainingOverride
     }
     out.write(QJsonDocument(spec).toJson());
     return path;
+}
+
+/// Writes the MLP example spec with `overrides` merged into its "training" object and a
+/// single-rank layout (a pure data-parallel layout runs on however many ranks mpirun starts);
+/// returns the path.
+inline QString writeSpec(const QString& dir, const QJsonObject& trainingOverrides,
+                         const QString& name = "spec.json") {
+    QJsonObject spec = exampleSpec();
+    if (spec.isEmpty()) {
+        return {};
+    }
+    QJsonObject training = spec.value("training").toObject();
+    for (auto it = trainingOverrides.begin(); it != trainingOverrides.end(); ++it) {
+        training.insert(it.key(), it.value());
+    }
+    spec.insert("training", training);
+    spec.insert("layout", QJsonObject{{"dataParallel", 1}});
+    return writeSpecObject(dir, spec, name);
+}
+
+/// Loss by step from the rank-0 loss records of a run.
+inline QMap<int, double> lossByStep(const TrainRun& run) {
+    QMap<int, double> losses;
+    for (const QJsonObject& r : run.records) {
+        if (r.contains("loss")) {
+            losses.insert(r.value("step").toInt(), r.value("loss").toDouble());
+        }
+    }
+    return losses;
+}
+
+/// The records that carry `key` (e.g. "loss", "step_ms", "test_loss", "done").
+inline QList<QJsonObject> recordsWith(const TrainRun& run, const QString& key) {
+    QList<QJsonObject> out;
+    for (const QJsonObject& r : run.records) {
+        if (r.contains(key)) {
+            out.append(r);
+        }
+    }
+    return out;
+}
+
+/// "exit N, stderr: ..." for failure messages.
+inline QString describeRun(const TrainRun& run) {
+    return QString("exit %1, stderr:\n%2").arg(run.exitCode).arg(run.stderrText.right(3000));
 }
 
 } // namespace tessera::test

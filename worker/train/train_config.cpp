@@ -1,0 +1,153 @@
+// Spec → TrainConfig with defaults and checks (see train_config.h).
+#include "train_config.h"
+
+#include <spdlog/spdlog.h>
+
+namespace tessera::train {
+
+namespace {
+
+std::string str(std::int64_t v) {
+    return std::to_string(v);
+}
+
+} // namespace
+
+Result<TrainConfig> trainConfigFromSpec(const v1::JobSpec& spec, std::int64_t maxStepsOverride,
+                                        const std::string& resumeOverride, int worldSize) {
+    if (spec.model().command_size() > 0) {
+        return fail(ErrorCode::InvalidArgument,
+                    "the spec sets model.command: that program runs instead of tessera-train");
+    }
+    const auto& t = spec.training();
+    const auto& l = spec.layout();
+    TrainConfig c;
+    c.model = spec.model();
+    c.datasetName = spec.dataset().name().empty() ? "fashion-mnist" : spec.dataset().name();
+    c.datasetPath = spec.dataset().path();
+    c.epochs = t.epochs();
+    c.maxSteps = maxStepsOverride > 0 ? maxStepsOverride : t.max_steps();
+    c.globalBatch = t.global_batch();
+    c.learningRate = t.learning_rate();
+    c.minLearningRate = t.min_learning_rate();
+    c.warmupSteps = t.warmup_steps();
+    c.lrSchedule = t.lr_schedule().empty() ? "constant" : t.lr_schedule();
+    c.gradClip = t.grad_clip();
+    c.seed = t.seed();
+    c.logEvery = t.log_every() > 0 ? t.log_every() : 1;
+    c.evalEveryEpochs = t.eval_every_epochs() > 0 ? t.eval_every_epochs() : 1;
+    c.evalEverySteps = t.eval_every_steps();
+    c.sampleChars = t.sample_chars() > 0 ? t.sample_chars() : 300;
+    if (c.globalBatch < 1) {
+        return fail(ErrorCode::InvalidArgument, "training.globalBatch must be > 0");
+    }
+    if (c.epochs < 0 || c.maxSteps < 0 || (c.epochs == 0 && c.maxSteps == 0)) {
+        return fail(ErrorCode::InvalidArgument,
+                    "set training.epochs or training.maxSteps (or --max-steps) > 0");
+    }
+    if (!(c.learningRate > 0.0)) {
+        return fail(ErrorCode::InvalidArgument, "training.learningRate must be > 0");
+    }
+    if (t.momentum() < 0.0 || t.momentum() >= 1.0 || t.weight_decay() < 0.0) {
+        return fail(ErrorCode::InvalidArgument,
+                    "training.momentum must be in [0, 1) and training.weightDecay >= 0");
+    }
+    if (c.gradClip < 0.0 || c.evalEverySteps < 0 || c.warmupSteps < 0) {
+        return fail(ErrorCode::InvalidArgument,
+                    "training.gradClip, training.evalEverySteps and training.warmupSteps must be "
+                    ">= 0");
+    }
+    auto opt = optimizerConfigFrom(t.optimizer(), t.momentum(), t.weight_decay(), t.beta1(),
+                                   t.beta2(), t.eps());
+    if (!opt) {
+        return std::unexpected(opt.error());
+    }
+    c.optimizer = *opt;
+
+    c.grid.dp = l.data_parallel() > 0 ? l.data_parallel() : 1;
+    c.grid.tp = l.tensor_parallel() > 0 ? l.tensor_parallel() : 1;
+    c.grid.pp = l.stages_size() > 0 ? l.stages_size() : 1;
+    for (const auto& s : l.stages()) {
+        c.stages.emplace_back(s.first_layer(), s.last_layer());
+    }
+    if (c.grid.tp == 1 && c.grid.pp == 1 && c.grid.dp != worldSize) {
+        spdlog::warn("the spec's layout asks for {} data-parallel ranks; running data parallel "
+                     "on {}",
+                     c.grid.dp, worldSize);
+        c.grid.dp = worldSize;
+    }
+    if (c.grid.worldSize() != worldSize) {
+        return fail(ErrorCode::InvalidArgument,
+                    "the layout needs " + str(c.grid.worldSize()) + " ranks (data parallel " +
+                        str(c.grid.dp) + " × " + str(c.grid.pp) + " stages × tensor parallel " +
+                        str(c.grid.tp) + ") but the job runs " + str(worldSize) + " ranks");
+    }
+    c.microBatches = l.micro_batches() > 0 ? l.micro_batches() : 1;
+    c.schedule =
+        l.schedule() == v1::PIPELINE_SCHEDULE_GPIPE ? PipelineKind::GPipe : PipelineKind::OneFOneB;
+    c.zeroStage = l.zero_stage();
+    if (c.zeroStage != 0 && c.zeroStage != 1) {
+        return fail(ErrorCode::InvalidArgument,
+                    "layout.zeroStage must be 0 or 1, got " + str(c.zeroStage));
+    }
+    c.bucketBytes = l.bucket_mb() > 0.0 ? l.bucket_mb() * 1e6 : 25e6;
+    if (c.globalBatch % (c.grid.dp * c.microBatches) != 0) {
+        return fail(ErrorCode::InvalidArgument,
+                    "training.globalBatch " + str(c.globalBatch) +
+                        " must be divisible by data parallel " + str(c.grid.dp) +
+                        " × layout.microBatches " + str(c.microBatches) +
+                        " (every micro-batch has the same number of samples)");
+    }
+
+    const auto& k = spec.checkpoint();
+    c.checkpointsEnabled = !k.disabled();
+    c.checkpointEverySteps = k.every_steps();
+    if (c.checkpointEverySteps < 0) {
+        return fail(ErrorCode::InvalidArgument, "checkpoint.everySteps must be >= 0");
+    }
+    if (!k.dir().empty()) {
+        c.checkpointDir = k.dir();
+    }
+    c.resumeFrom = resumeOverride.empty() ? k.resume_from() : resumeOverride;
+    for (const auto& slot : spec.placement().slots()) {
+        if (slot.device() == "cuda") {
+            c.cuda = true;
+        }
+    }
+    return c;
+}
+
+Result<std::vector<std::pair<int, int>>>
+resolveStages(const std::vector<std::pair<int, int>>& stages, int layerCount) {
+    if (stages.empty()) {
+        return std::vector<std::pair<int, int>>{{0, layerCount - 1}};
+    }
+    int next = 0;
+    for (std::size_t s = 0; s < stages.size(); ++s) {
+        const auto [first, last] = stages[s];
+        const std::string name = "layout.stages[" + str(std::int64_t(s)) + "]";
+        if (first != next) {
+            return fail(ErrorCode::InvalidArgument,
+                        name + " starts at layer " + str(first) + " but must start at layer " +
+                            str(next) +
+                            " (stages are contiguous, in order, and cover every layer)");
+        }
+        if (last < first) {
+            return fail(ErrorCode::InvalidArgument, name + " is empty (lastLayer " + str(last) +
+                                                        " < firstLayer " + str(first) + ")");
+        }
+        if (last >= layerCount) {
+            return fail(ErrorCode::InvalidArgument, name + " ends at layer " + str(last) +
+                                                        " but the model has " + str(layerCount) +
+                                                        " layers (0.." + str(layerCount - 1) + ")");
+        }
+        next = last + 1;
+    }
+    if (next != layerCount) {
+        return fail(ErrorCode::InvalidArgument,
+                    "layers " + str(next) + ".." + str(layerCount - 1) + " are in no stage");
+    }
+    return stages;
+}
+
+} // namespace tessera::train

@@ -1,0 +1,189 @@
+// One optimizer step of the Trainer (see trainer.h): the stage's pipeline op list with
+// point-to-point activations/gradients, the loss head on the last stage, bucketed DP all-reduce,
+// global gradient norm and clipping, and the optimizer update.
+#include "trainer.h"
+
+#include <chrono>
+
+namespace tessera::train {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+int activationTag(int micro) {
+    return 2 * micro;
+}
+int gradientTag(int micro) {
+    return 2 * micro + 1;
+}
+
+} // namespace
+
+Result<void> Trainer::loadMicroBatch(Split split, const int* indices, int n, int slot) {
+    m_data.fill(split, indices, n, m_hostInputs.data(), m_hostLabels.data());
+    if (m_groups.firstStage()) {
+        m_ops.upload(m_stage->input(slot), m_hostInputs.data(),
+                     std::size_t(n) * std::size_t(m_data.inputSize()));
+    }
+    if (m_groups.lastStage()) {
+        m_ops.upload(m_labels[std::size_t(slot)], m_hostLabels.data(),
+                     std::size_t(n) * std::size_t(m_rows));
+    }
+    return {};
+}
+
+Result<void> Trainer::waitSend(std::vector<int>& pending, int slot) {
+    int& id = pending[std::size_t(slot)];
+    if (id < 0) {
+        return {};
+    }
+    const auto t0 = Clock::now();
+    auto r = m_world.wait(id);
+    id = -1;
+    m_timers.bubble += secondsSince(t0);
+    return r;
+}
+
+Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
+                                             std::int64_t firstSample, std::int64_t step) {
+    const TrainConfig& c = m_config;
+    const bool first = m_groups.firstStage();
+    const bool last = m_groups.lastStage();
+    const int B = m_microBatch;
+    const int M = c.microBatches;
+    const int slots = m_stage->slots();
+    const auto rowsPerMicro = B * m_rows;
+    const float scale = 1.0f / float(std::int64_t(c.globalBatch) * m_rows);
+    StepResult result;
+    double lossSum = 0.0;
+    m_ops.fill(m_stage->grads(), 0.0f, m_stage->paramCount());
+    m_reducer->reset();
+    const Stage::LayerDone bucketHook = [this](int layer) {
+        return m_reducer->layerDone(layer);
+    };
+    const auto inputFloats = std::size_t(B) * std::size_t(m_stage->inputSize());
+    const auto outputFloats = std::size_t(B) * std::size_t(m_stage->outputSize());
+
+    for (const PipeOp& op : m_schedule) {
+        const int m = op.microBatch;
+        const int slot = m % slots;
+        switch (op.kind) {
+        case PipeOp::RecvActivation: {
+            const auto t0 = Clock::now();
+            auto r = m_world.recv(m_stage->input(slot), inputFloats, m_groups.prevStageRank,
+                                  activationTag(m));
+            m_timers.bubble += secondsSince(t0);
+            if (!r) {
+                return std::unexpected(r.error());
+            }
+            break;
+        }
+        case PipeOp::Forward: {
+            if (auto r = waitSend(m_actSends, slot); !r) { // output(slot) is about to change
+                return std::unexpected(r.error());
+            }
+            if (first || last) {
+                loadMicroBatch(Split::Train, order.data() + firstSample + std::int64_t(m) * B, B,
+                               slot);
+            }
+            if (auto r = m_stage->forward(slot, B); !r) {
+                return std::unexpected(r.error());
+            }
+            if (last) {
+                float* dlogits = m_dlogits[std::size_t(slot)];
+                m_ops.crossEntropyForward(m_losses, m_probs, m_stage->output(slot),
+                                          m_labels[std::size_t(slot)], rowsPerMicro, m_classes);
+                if (m_groups.tpRank == 0) { // TP ranks hold identical logits: count once
+                    lossSum += m_ops.sum(m_losses, std::size_t(rowsPerMicro));
+                }
+                m_ops.crossEntropyBackward(dlogits, m_probs, m_labels[std::size_t(slot)],
+                                           rowsPerMicro, m_classes, scale);
+            }
+            break;
+        }
+        case PipeOp::SendActivation: {
+            auto id = m_world.iSend(m_stage->output(slot), outputFloats, m_groups.nextStageRank,
+                                    activationTag(m));
+            if (!id) {
+                return std::unexpected(id.error());
+            }
+            m_actSends[std::size_t(slot)] = *id;
+            break;
+        }
+        case PipeOp::RecvGradient: {
+            const auto t0 = Clock::now();
+            auto r = m_world.recv(m_gradRecv, outputFloats, m_groups.nextStageRank, gradientTag(m));
+            m_timers.bubble += secondsSince(t0);
+            if (!r) {
+                return std::unexpected(r.error());
+            }
+            break;
+        }
+        case PipeOp::Backward: {
+            if (auto r = waitSend(m_gradSends, slot); !r) { // dInput(slot) is about to change
+                return std::unexpected(r.error());
+            }
+            const float* dy = last ? m_dlogits[std::size_t(slot)] : m_gradRecv;
+            const bool lastMicro = m == M - 1;
+            if (auto r = m_stage->backward(slot, dy, B, !first,
+                                           lastMicro ? bucketHook : Stage::LayerDone{});
+                !r) {
+                return std::unexpected(r.error());
+            }
+            break;
+        }
+        case PipeOp::SendGradient: {
+            auto id = m_world.iSend(m_stage->dInput(slot), inputFloats, m_groups.prevStageRank,
+                                    gradientTag(m));
+            if (!id) {
+                return std::unexpected(id.error());
+            }
+            m_gradSends[std::size_t(slot)] = *id;
+            break;
+        }
+        }
+    }
+    for (int s = 0; s < slots; ++s) { // every buffer is free again for the next step
+        if (auto r = waitSend(m_actSends, s); !r) {
+            return std::unexpected(r.error());
+        }
+        if (auto r = waitSend(m_gradSends, s); !r) {
+            return std::unexpected(r.error());
+        }
+    }
+
+    auto t0 = Clock::now();
+    if (auto r = m_reducer->finish(); !r) { // data-parallel SUM of the gradients
+        return std::unexpected(r.error());
+    }
+    Communicator* mp =
+        m_groups.modelParallel->worldSize() > 1 ? m_groups.modelParallel.get() : nullptr;
+    auto norm = globalGradNorm(m_ops, m_stage->grads(), m_tensors, m_groups.tpRank, mp);
+    if (!norm) {
+        return std::unexpected(norm.error());
+    }
+    result.gradNorm = *norm;
+    double loss = lossSum; // Σ over the world: only last-stage TP-rank-0 ranks contribute
+    if (auto r = m_world.allReduceSum(&loss, 1); !r) {
+        return std::unexpected(r.error());
+    }
+    result.lossSum = loss / (double(c.globalBatch) * m_rows);
+    m_timers.comm += secondsSince(t0);
+    if (m_tpTimed) {
+        m_timers.comm += m_tpTimed->take();
+    }
+    if (c.gradClip > 0.0) {
+        applyClip(m_ops, m_stage->grads(), m_stage->paramCount(), clipScale(*norm, c.gradClip));
+    }
+    if (auto r = m_optimizer->step(float(m_lr.at(step))); !r) {
+        return std::unexpected(r.error());
+    }
+    return result;
+}
+
+} // namespace tessera::train
