@@ -3,6 +3,10 @@
 // platform Tessera runs on: x86-64, aarch64).
 #include "checkpoint.h"
 
+#include "tessera/v1/job.pb.h"
+
+#include <google/protobuf/util/json_util.h>
+
 #include <zlib.h>
 
 #include <cerrno>
@@ -22,6 +26,7 @@ namespace {
 
 constexpr char kMagic[8] = {'T', 'S', 'R', 'C', 'K', 'P', 'T', '1'};
 constexpr std::uint32_t kVersion = 1;
+constexpr const char* kFormat = "tessera-checkpoint";
 constexpr const char* kManifest = "manifest.json";
 
 std::unexpected<Error> ioError(const std::string& what, const std::string& path) {
@@ -140,124 +145,6 @@ std::unexpected<Error> corrupt(const std::string& path, const std::string& why) 
                     " (delete this step folder to resume from an earlier checkpoint)");
 }
 
-// ---- manifest JSON (flat object of strings and integers) ----------------------------------
-
-std::string jsonString(const std::string& s) {
-    std::string out = "\"";
-    for (const char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += ch;
-        } else if (c < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", unsigned(c));
-            out += buf;
-        } else {
-            out += ch;
-        }
-    }
-    return out + "\"";
-}
-
-/// Parses {"key": "string" | integer, ...}; false on anything else.
-bool parseFlatJson(std::string_view s, std::vector<std::pair<std::string, std::string>>& out) {
-    std::size_t i = 0;
-    auto ws = [&] {
-        while (i < s.size() && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t')) {
-            ++i;
-        }
-    };
-    auto str = [&](std::string& v) {
-        if (i >= s.size() || s[i] != '"') {
-            return false;
-        }
-        ++i;
-        while (i < s.size() && s[i] != '"') {
-            if (s[i] == '\\') {
-                if (++i >= s.size()) {
-                    return false;
-                }
-                if (s[i] == 'u') {
-                    if (i + 4 >= s.size()) {
-                        return false;
-                    }
-                    unsigned code = 0;
-                    for (std::size_t k = i + 1; k <= i + 4; ++k) {
-                        const char h = s[k];
-                        const int digit = h >= '0' && h <= '9'   ? h - '0'
-                                          : h >= 'a' && h <= 'f' ? h - 'a' + 10
-                                          : h >= 'A' && h <= 'F' ? h - 'A' + 10
-                                                                 : -1;
-                        if (digit < 0) {
-                            return false;
-                        }
-                        code = code * 16 + unsigned(digit);
-                    }
-                    if (code > 0xFF) {
-                        return false; // only the control characters jsonString() escapes
-                    }
-                    v += char(code);
-                    i += 5;
-                    continue;
-                }
-                v += s[i] == 'n' ? '\n' : s[i] == 't' ? '\t' : s[i];
-                ++i;
-                continue;
-            }
-            v += s[i++];
-        }
-        if (i >= s.size()) {
-            return false;
-        }
-        ++i;
-        return true;
-    };
-    ws();
-    if (i >= s.size() || s[i++] != '{') {
-        return false;
-    }
-    for (;;) {
-        ws();
-        std::string key;
-        std::string value;
-        if (!str(key)) {
-            return false;
-        }
-        ws();
-        if (i >= s.size() || s[i++] != ':') {
-            return false;
-        }
-        ws();
-        if (i < s.size() && s[i] == '"') {
-            if (!str(value)) {
-                return false;
-            }
-        } else {
-            const std::size_t start = i;
-            while (i < s.size() && (s[i] == '-' || (s[i] >= '0' && s[i] <= '9'))) {
-                ++i;
-            }
-            if (i == start) {
-                return false;
-            }
-            value = std::string(s.substr(start, i - start));
-        }
-        out.emplace_back(std::move(key), std::move(value));
-        ws();
-        if (i < s.size() && s[i] == ',') {
-            ++i;
-            continue;
-        }
-        if (i < s.size() && s[i] == '}') {
-            ++i;
-            ws();
-            return i == s.size();
-        }
-        return false;
-    }
-}
-
 } // namespace
 
 const CheckpointSection* RankCheckpoint::find(const std::string& name) const {
@@ -370,15 +257,23 @@ Result<void> writeCheckpointManifest(const std::string& dir, const CheckpointMan
     if (auto r = makeDirs(stepDir); !r) {
         return r;
     }
-    std::string json = "{\n";
-    json += "  \"format\": \"tessera-checkpoint\",\n";
-    json += "  \"version\": " + std::to_string(kVersion) + ",\n";
-    json += "  \"layout\": " + jsonString(m.layout) + ",\n";
-    json += "  \"world_size\": " + std::to_string(m.worldSize) + ",\n";
-    json += "  \"step\": " + std::to_string(m.step) + ",\n";
-    json += "  \"epoch\": " + std::to_string(m.position.epoch) + ",\n";
-    json += "  \"batch_in_epoch\": " + std::to_string(m.position.batchInEpoch) + ",\n";
-    json += "  \"next_sample\": " + std::to_string(m.position.nextSample) + "\n}\n";
+    v1::CheckpointManifest pm;
+    pm.set_format(kFormat);
+    pm.set_version(int(kVersion));
+    pm.set_layout(m.layout);
+    pm.set_world_size(m.worldSize);
+    pm.set_step(m.step);
+    pm.set_epoch(m.position.epoch);
+    pm.set_batch_in_epoch(m.position.batchInEpoch);
+    pm.set_next_sample(m.position.nextSample);
+    std::string json;
+    google::protobuf::util::JsonPrintOptions opts;
+    opts.add_whitespace = true;
+    opts.always_print_primitive_fields = true;
+    if (auto st = google::protobuf::util::MessageToJsonString(pm, &json, opts); !st.ok()) {
+        return fail(ErrorCode::Internal,
+                    "cannot encode checkpoint manifest: " + std::string(st.message()));
+    }
     return writeAtomically((fs::path(stepDir) / kManifest).string(), json);
 }
 
@@ -388,46 +283,24 @@ Result<CheckpointManifest> readCheckpointManifest(const std::string& stepDir) {
     if (!text) {
         return std::unexpected(text.error());
     }
-    std::vector<std::pair<std::string, std::string>> kv;
-    if (!parseFlatJson(*text, kv)) {
-        return corrupt(path, "not a valid manifest JSON object");
+    v1::CheckpointManifest pm;
+    google::protobuf::util::JsonParseOptions opts;
+    opts.ignore_unknown_fields = false;
+    if (auto st = google::protobuf::util::JsonStringToMessage(*text, &pm, opts); !st.ok()) {
+        return corrupt(path, "not a valid manifest: " + std::string(st.message()));
     }
-    auto value = [&](const char* key) -> const std::string* {
-        for (const auto& [k, v] : kv) {
-            if (k == key) {
-                return &v;
-            }
-        }
-        return nullptr;
-    };
-    CheckpointManifest m;
-    const char* ints[] = {"version", "world_size",     "step",
-                          "epoch",   "batch_in_epoch", "next_sample"};
-    std::int64_t parsed[6] = {};
-    for (int k = 0; k < 6; ++k) {
-        const std::string* v = value(ints[k]);
-        if (v == nullptr || v->empty() || (*v)[0] == '"') {
-            return corrupt(path, std::string("missing integer \"") + ints[k] + "\"");
-        }
-        try {
-            parsed[k] = std::stoll(*v);
-        } catch (...) {
-            return corrupt(path, std::string("bad integer \"") + ints[k] + "\"");
-        }
-    }
-    const std::string* layout = value("layout");
-    const std::string* format = value("format");
-    if (layout == nullptr || format == nullptr || *format != "tessera-checkpoint") {
+    if (pm.format() != kFormat || pm.layout().empty()) {
         return corrupt(path, "missing \"format\" or \"layout\"");
     }
-    if (parsed[0] != kVersion) {
-        return corrupt(path, "manifest version " + std::to_string(parsed[0]) + ", expected " +
+    if (pm.version() != int(kVersion)) {
+        return corrupt(path, "manifest version " + std::to_string(pm.version()) + ", expected " +
                                  std::to_string(kVersion));
     }
-    m.layout = *layout;
-    m.worldSize = int(parsed[1]);
-    m.step = parsed[2];
-    m.position = {parsed[3], parsed[4], parsed[5]};
+    CheckpointManifest m;
+    m.layout = pm.layout();
+    m.worldSize = pm.world_size();
+    m.step = pm.step();
+    m.position = {pm.epoch(), pm.batch_in_epoch(), pm.next_sample()};
     return m;
 }
 
