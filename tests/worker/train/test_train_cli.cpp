@@ -81,6 +81,39 @@ private slots:
         QVERIFY(QFile::exists(dir.filePath("checkpoints/step-6/manifest.json")));
     }
 
+    // GPT on a text file: loss records with a per-token loss, test loss without accuracy, and
+    // rank 0's one-line `sample:` (300 characters after the 32-character prompt, ⏎ for newlines).
+    void gptPrintsSample() {
+        const QString text = QStringLiteral("/usr/share/common-licenses/GPL-3");
+        if (!QFile::exists(text)) {
+            QSKIP("no /usr/share/common-licenses/GPL-3 (Debian package base-files)");
+        }
+        QTemporaryDir dir;
+        const QJsonObject spec{
+            {"model",
+             QJsonObject{
+                 {"family", "gpt"}, {"dim", 32}, {"blocks", 1}, {"heads", 2}, {"context", 32}}},
+            {"dataset", QJsonObject{{"name", "text"}, {"path", text}}},
+            {"training", QJsonObject{{"maxSteps", 4},
+                                     {"globalBatch", 4},
+                                     {"optimizer", "adamw"},
+                                     {"learningRate", 0.01},
+                                     {"seed", 3}}},
+            {"layout", QJsonObject{{"dataParallel", 1}}}};
+        const QString path = writeSpecObject(dir.path(), spec, "gpt.json");
+        const TrainRun run = runProgram(trainProgram(), {"--spec", path}, kTimeoutMs);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.stderrText));
+        QCOMPARE(recordsWith(run, "loss").size(), 4);
+        QVERIFY(recordsWith(run, "tokens_per_s").size() == 4);
+        const QList<QJsonObject> tests = recordsWith(run, "test_loss");
+        QCOMPARE(tests.size(), 1);
+        QVERIFY(!tests[0].contains("test_accuracy"));
+        QCOMPARE(run.otherStdout.size(), 1);
+        const QString sample = run.otherStdout.first();
+        QVERIFY2(sample.startsWith("sample: "), qPrintable(sample));
+        QCOMPARE(sample.mid(8).size(), 32 + 300);
+    }
+
     void badInput_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("needle"); // must appear in the error line
