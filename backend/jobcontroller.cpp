@@ -88,6 +88,10 @@ v1::LaunchJobRequest placeRanks(v1::JobSpec& spec, const QList<WorkerNode>& read
         // core 0, so ranks of workers sharing a host would all share one core (measured: 2 ranks
         // of the demo job at 2,500 samples/s bound, 39,000 unbound on 2 cores).
         mca["hwloc_base_binding_policy"] = "none";
+        // Each orted also believes its ranks have a core of their own, so a rank waiting for a
+        // pipeline neighbour or an all-reduce busy-polls and starves the rank it waits for when
+        // ranks outnumber cores. Yielding while idle lets the others run.
+        mca["mpi_yield_when_idle"] = "1";
     }
     return request;
 }
