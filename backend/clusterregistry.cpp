@@ -5,6 +5,8 @@
 #include "logging.h"
 #include "workerclient.h"
 
+#include <algorithm>
+
 namespace tessera {
 
 ClusterRegistry::ClusterRegistry(QObject* parent) : QObject(parent) {
@@ -147,6 +149,9 @@ void ClusterRegistry::probe(const QString& name) {
                     e.node.host = QString::fromStdString(info->host());
                     e.node.cores = info->cores();
                     e.node.memoryBytes = info->memory_bytes();
+                    e.node.cudaDevices =
+                        int(std::count_if(info->devices().begin(), info->devices().end(),
+                                          [](const v1::Device& d) { return d.kind() == "cuda"; }));
                     if (info->slots() > 0) {
                         e.node.slots = info->slots();
                     }
@@ -158,7 +163,8 @@ void ClusterRegistry::probe(const QString& name) {
                 const WorkerNode& now = e.node;
                 if (before.state == now.state && before.lastError == now.lastError &&
                     before.host == now.host && before.cores == now.cores &&
-                    before.memoryBytes == now.memoryBytes && before.slots == now.slots) {
+                    before.memoryBytes == now.memoryBytes && before.slots == now.slots &&
+                    before.cudaDevices == now.cudaDevices) {
                     return; // periodic probe, nothing new
                 }
                 qCInfo(lcCluster) << "worker" << name << "is" << nodeStateName(now.state)

@@ -63,7 +63,8 @@ v1::LaunchJobRequest placeRanks(v1::JobSpec& spec, const QList<WorkerNode>& read
         auto* slot = spec.mutable_placement()->add_slots();
         slot->set_worker(n.name.toStdString());
         slot->set_ranks(ranks);
-        slot->set_device("cpu");
+        // A worker with a GPU per rank trains on them (tessera-train picks CudaOps + NCCL).
+        slot->set_device(n.cudaDevices >= ranks ? "cuda" : "cpu");
         auto* peer = request.add_peers();
         peer->set_name(n.name.toStdString());
         peer->set_address(n.address.toStdString());

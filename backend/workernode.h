@@ -29,6 +29,7 @@ struct WorkerNode {
     int slots = 1;             ///< ranks it accepts (GetInfo's value once Ready)
     int cores = 0;             ///< CPU cores it reported
     quint64 memoryBytes = 0;   ///< RAM it reported, bytes
+    int cudaDevices = 0;       ///< CUDA GPUs it reported (its ranks train on them, one each)
     QString provider;          ///< "local", "manual", ... who rented it
     QString lastError;         ///< why it is Unreachable; empty otherwise
     bool tokenRefused = false; ///< Unreachable because it refused the token (bad input, not down)
