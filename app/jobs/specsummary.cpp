@@ -1,8 +1,10 @@
 // Read-only, human-readable summary of a job spec for the job panel.
 #include "specsummary.h"
 
+#include "model_desc.h"
 #include "spec_io.h"
 
+#include <QLocale>
 #include <QStringList>
 #include <algorithm>
 
@@ -12,26 +14,92 @@ namespace {
 QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
+
+QString mlpShape(const v1::ModelSpec& model) {
+    QStringList widths{QStringLiteral("784")};
+    for (int h : model.hidden())
+        widths << QString::number(h);
+    widths << QStringLiteral("10");
+    return widths.join(QStringLiteral(" → "));
+}
 } // namespace
 
-QString SpecSummary::text(const v1::JobSpec& spec) {
-    QStringList lines;
-    lines << tr("Name: %1").arg(spec.name().empty() ? tr("(unnamed)") : qs(spec.name()));
-
-    const v1::ModelSpec& model = spec.model();
+QString SpecSummary::modelLine(const v1::ModelSpec& model) {
     if (model.command_size() > 0) {
         QStringList argv;
         for (const std::string& a : model.command())
             argv << qs(a);
-        lines << tr("Command: %1").arg(argv.join(QLatin1Char(' ')));
-    } else {
-        QStringList widths{QStringLiteral("784")};
-        for (int h : model.hidden())
-            widths << QString::number(h);
-        widths << QStringLiteral("10");
-        lines << tr("Model: %1 %2")
-                     .arg(qs(model.family()).toUpper(), widths.join(QStringLiteral(" → ")));
+        return tr("Command: %1").arg(argv.join(QLatin1Char(' ')));
     }
+    QString shape;
+    if (model.family() == "mlp") {
+        shape = mlpShape(model);
+    } else if (model.family() == "vit") {
+        shape = tr("%1 blocks, width %2, %3 heads, %4×%4 patches")
+                    .arg(model.blocks())
+                    .arg(model.dim())
+                    .arg(model.heads())
+                    .arg(model.patch());
+    } else {
+        shape = tr("%1 blocks, width %2, %3 heads, context %4")
+                    .arg(model.blocks())
+                    .arg(model.dim())
+                    .arg(model.heads())
+                    .arg(model.context());
+    }
+    QString line = tr("Model: %1 %2").arg(qs(model.family()).toUpper(), shape);
+    if (const auto desc = describeModel(model)) {
+        line += tr(" — %1 layers, %2 parameters")
+                    .arg(desc->layers.size())
+                    .arg(QLocale::system().toString(qlonglong(desc->params())));
+    }
+    return line;
+}
+
+QString SpecSummary::optimizerLine(const v1::TrainingSpec& t) {
+    const QString name = t.optimizer().empty() ? QStringLiteral("sgd") : qs(t.optimizer());
+    QString line = name == QLatin1String("adamw")
+                       ? tr("Optimizer: adamw, learning rate %1, weight decay %2")
+                             .arg(t.learning_rate())
+                             .arg(t.weight_decay())
+                       : tr("Optimizer: %1, learning rate %2, momentum %3, weight decay %4")
+                             .arg(name)
+                             .arg(t.learning_rate())
+                             .arg(t.momentum())
+                             .arg(t.weight_decay());
+    if (t.lr_schedule() == "cosine")
+        line += tr(", cosine schedule");
+    if (t.warmup_steps() > 0)
+        line += tr(", %1 warm-up steps").arg(t.warmup_steps());
+    if (t.grad_clip() > 0)
+        line += tr(", gradient norm clipped to %1").arg(t.grad_clip());
+    return line;
+}
+
+QString SpecSummary::layoutLine(const v1::Layout& l) {
+    QString line = tr("Layout: data parallel %1, tensor parallel %2, %3 pipeline stage(s)")
+                       .arg(l.data_parallel())
+                       .arg(std::max(1, l.tensor_parallel()))
+                       .arg(std::max(1, l.stages_size()));
+    if (l.stages_size() > 1) {
+        QStringList ranges;
+        for (const auto& s : l.stages())
+            ranges << QStringLiteral("%1–%2").arg(s.first_layer()).arg(s.last_layer());
+        const bool gpipe = l.schedule() == v1::PIPELINE_SCHEDULE_GPIPE;
+        line += tr(" (layers %1; %2 micro-batches, %3)")
+                    .arg(ranges.join(QStringLiteral(", ")))
+                    .arg(std::max(1, l.micro_batches()))
+                    .arg(gpipe ? QStringLiteral("GPipe") : QStringLiteral("1F1B"));
+    }
+    if (l.zero_stage() == 1)
+        line += tr(", ZeRO-1");
+    return line;
+}
+
+QString SpecSummary::text(const v1::JobSpec& spec) {
+    QStringList lines;
+    lines << tr("Name: %1").arg(spec.name().empty() ? tr("(unnamed)") : qs(spec.name()));
+    lines << modelLine(spec.model());
     lines << tr("Dataset: %1 (%2)").arg(qs(spec.dataset().name()), qs(datasetDir(spec)));
 
     const v1::TrainingSpec& t = spec.training();
@@ -39,19 +107,10 @@ QString SpecSummary::text(const v1::JobSpec& spec) {
     if (t.max_steps() > 0)
         length += tr(", at most %1 steps").arg(t.max_steps());
     lines << tr("Training: %1, global batch %2").arg(length).arg(t.global_batch());
-    lines << tr("Optimizer: %1, learning rate %2, momentum %3, weight decay %4")
-                 .arg(qs(t.optimizer()))
-                 .arg(t.learning_rate())
-                 .arg(t.momentum())
-                 .arg(t.weight_decay());
+    lines << optimizerLine(t);
     lines << tr("Seed %1, metrics every %2 step(s)").arg(t.seed()).arg(std::max(1, t.log_every()));
-
-    const v1::Layout& l = spec.layout();
-    lines << tr("Layout: data parallel %1, tensor parallel %2, %3 pipeline stage(s)")
-                 .arg(l.data_parallel())
-                 .arg(std::max(1, l.tensor_parallel()))
-                 .arg(std::max(1, l.stages_size()));
-    lines << tr("World size: %1 rank(s)").arg(worldSize(l));
+    lines << layoutLine(spec.layout());
+    lines << tr("World size: %1 rank(s)").arg(worldSize(spec.layout()));
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -15,6 +15,14 @@ class SpecSummary {
 
 public:
     static QString text(const v1::JobSpec& spec);
+
+    /// "Model: VIT 4 blocks, width 64, 4 heads, 7×7 patches — 8 layers, 137,290 parameters"
+    /// (the layer and parameter counts from describeModel), or the user command.
+    static QString modelLine(const v1::ModelSpec& model);
+    /// Optimizer, learning rate and its schedule, weight decay, clipping.
+    static QString optimizerLine(const v1::TrainingSpec& training);
+    /// Parallel degrees, and for pipelines the stage layer ranges, micro-batches and schedule.
+    static QString layoutLine(const v1::Layout& layout);
 };
 
 } // namespace tessera

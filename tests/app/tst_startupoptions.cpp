@@ -104,6 +104,18 @@ void TestStartupOptions::summaryNamesTheLayout() {
     QVERIFY2(text.contains(QStringLiteral("data parallel 2")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("World size: 2")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("global batch 64")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("235")), qPrintable(text)); // 235,146 parameters
+
+    auto hybrid =
+        tessera::loadJobSpec(TESSERA_SOURCE_DIR "/resources/examples/fashion-mnist-vit-3d.json");
+    QVERIFY2(hybrid.has_value(), hybrid ? "" : hybrid.error().message.c_str());
+    const QString vit = tessera::SpecSummary::text(*hybrid);
+    QVERIFY2(vit.contains(QStringLiteral("VIT 4 blocks, width 64, 4 heads")), qPrintable(vit));
+    QVERIFY2(vit.contains(QStringLiteral("8 layers")), qPrintable(vit));
+    QVERIFY2(vit.contains(QStringLiteral("tensor parallel 2, 2 pipeline stage(s) (layers 0–2, "
+                                         "3–7; 4 micro-batches, 1F1B)")),
+             qPrintable(vit));
+    QVERIFY2(vit.contains(QStringLiteral("World size: 4")), qPrintable(vit));
 }
 
 QTEST_GUILESS_MAIN(TestStartupOptions)
