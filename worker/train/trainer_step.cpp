@@ -4,6 +4,7 @@
 #include "trainer.h"
 
 #include <chrono>
+#include <limits>
 
 namespace tessera::train {
 
@@ -161,13 +162,20 @@ Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
     if (auto r = m_reducer->finish(); !r) { // data-parallel SUM of the gradients
         return std::unexpected(r.error());
     }
-    Communicator* mp =
-        m_groups.modelParallel->worldSize() > 1 ? m_groups.modelParallel.get() : nullptr;
-    auto norm = globalGradNorm(m_ops, m_stage->grads(), m_tensors, m_groups.tpRank, mp);
-    if (!norm) {
-        return std::unexpected(norm.error());
+    m_timers.comm += secondsSince(t0);
+    // The global norm costs a pass over every gradient plus an all-reduce: only when clipping
+    // needs it or the loss line reports it (grad_norm is NaN on the other steps).
+    result.gradNorm = std::numeric_limits<double>::quiet_NaN();
+    if (c.gradClip > 0.0 || step % c.logEvery == 0) {
+        Communicator* mp =
+            m_groups.modelParallel->worldSize() > 1 ? m_groups.modelParallel.get() : nullptr;
+        auto norm = globalGradNorm(m_ops, m_stage->grads(), m_tensors, m_groups.tpRank, mp);
+        if (!norm) {
+            return std::unexpected(norm.error());
+        }
+        result.gradNorm = *norm;
     }
-    result.gradNorm = *norm;
+    t0 = Clock::now();
     double loss = lossSum; // Σ over the world: only last-stage TP-rank-0 ranks contribute
     if (auto r = m_world.allReduceSum(&loss, 1); !r) {
         return std::unexpected(r.error());
@@ -178,7 +186,8 @@ Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
         m_timers.comm += m_tpTimed->take();
     }
     if (c.gradClip > 0.0) {
-        applyClip(m_ops, m_stage->grads(), m_stage->paramCount(), clipScale(*norm, c.gradClip));
+        applyClip(m_ops, m_stage->grads(), m_stage->paramCount(),
+                  clipScale(result.gradNorm, c.gradClip));
     }
     if (auto r = m_optimizer->step(float(m_lr.at(step))); !r) {
         return std::unexpected(r.error());
