@@ -76,10 +76,6 @@ void printLine(const std::string& line) {
 
 int main(int argc, char** argv) {
     using namespace tessera;
-    // The data-parallel gradient buckets use MPI_Iallreduce. Open MPI's non-blocking collectives
-    // (libnbc) default to an algorithm that reached 0.52-0.76 of MPI_Allreduce's bus bandwidth on
-    // 25 MB here; the ring reaches 1.0 (tests/bench). A value set by the user wins.
-    ::setenv("OMPI_MCA_coll_libnbc_iallreduce_algorithm", "1", 0);
     auto comm = train::MpiCommunicator::create(&argc, &argv);
     if (!comm) {
         printError(comm.error().message);

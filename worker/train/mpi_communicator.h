@@ -20,6 +20,8 @@ namespace tessera::train {
 /// allGatherInPlace refuse them (InvalidArgument). Not thread-safe (MPI_THREAD_SINGLE use).
 class MpiCommunicator final : public Communicator {
 public:
+    /// Before MPI_Init it selects Open MPI's ring algorithm for MPI_Iallreduce
+    /// (OMPI_MCA_coll_libnbc_iallreduce_algorithm=1) unless the environment sets it.
     /// Errors: Internal with the MPI error string and file:line.
     static Result<std::unique_ptr<MpiCommunicator>> create(int* argc, char*** argv);
     ~MpiCommunicator() override;
