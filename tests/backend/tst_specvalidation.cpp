@@ -121,6 +121,13 @@ void TestSpecValidation::rejected_data() {
                           "\"layout\":{\"dataParallel\":1}}")
                .arg(training)
         << QStringLiteral("text");
+    QTest::newRow("random flips of text")
+        << QStringLiteral("{\"model\":{\"family\":\"gpt\",\"dim\":32,\"blocks\":1,\"heads\":4,"
+                          "\"context\":8},\"dataset\":{\"name\":\"text\",\"path\":"
+                          "\"/usr/share/common-licenses/GPL-3\",\"randomFlip\":true},%1,"
+                          "\"layout\":{\"dataParallel\":1}}")
+               .arg(training)
+        << QStringLiteral("randomFlip");
     QTest::newRow("vit patch does not divide 28")
         << QStringLiteral("{\"model\":{\"family\":\"vit\",\"dim\":32,\"blocks\":1,\"heads\":4,"
                           "\"patch\":5},%1,\"layout\":{\"dataParallel\":1}}")

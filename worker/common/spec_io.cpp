@@ -133,6 +133,10 @@ Result<void> checkTextFile(const std::string& path) {
 Result<void> checkDataset(const v1::JobSpec& spec) {
     const std::string& family = spec.model().family();
     const std::string& name = spec.dataset().name();
+    if (spec.dataset().random_flip() && name != "fashion-mnist") {
+        return fail(ErrorCode::InvalidArgument,
+                    "dataset.randomFlip flips images: it applies to \"fashion-mnist\" only");
+    }
     if (family == "gpt") {
         if (name != "text") {
             return fail(ErrorCode::InvalidArgument, "dataset.name '" + name +

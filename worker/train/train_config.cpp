@@ -25,6 +25,7 @@ Result<TrainConfig> trainConfigFromSpec(const v1::JobSpec& spec, std::int64_t ma
     c.model = spec.model();
     c.datasetName = spec.dataset().name().empty() ? "fashion-mnist" : spec.dataset().name();
     c.datasetPath = spec.dataset().path();
+    c.randomFlip = spec.dataset().random_flip();
     c.epochs = t.epochs();
     c.maxSteps = maxStepsOverride > 0 ? maxStepsOverride : t.max_steps();
     c.globalBatch = t.global_batch();

@@ -22,6 +22,7 @@ struct TrainConfig {
     v1::ModelSpec model;
     std::string datasetName;   ///< "fashion-mnist" or "text"
     std::string datasetPath;   ///< folder / text file
+    bool randomFlip = false;   ///< flip training images left-right with probability 1/2
     int epochs = 0;            ///< 0 = until maxSteps
     std::int64_t maxSteps = 0; ///< 0 = no limit
     int globalBatch = 64;      ///< samples per optimizer step, all DP ranks together

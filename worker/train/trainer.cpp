@@ -280,6 +280,7 @@ Result<void> Trainer::run(const Emit& emit) {
         std::mt19937_64 shuffle(epochSeed(c.seed, epoch));
         order = permutation(int(m_data.trainSize()), shuffle);
         const std::int64_t firstBatch = epoch == pos.epoch ? pos.batchInEpoch : 0;
+        m_epoch = epoch;
         for (std::int64_t b = firstBatch; b < m_stepsPerEpoch && step < m_totalSteps; ++b) {
             const auto t0 = Clock::now();
             auto result = runStep(order, b * G + shardOffset, step + 1);

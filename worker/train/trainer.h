@@ -117,8 +117,9 @@ private:
     std::vector<ParamTensor> m_tensors;
     LrSchedule m_lr;
     std::vector<PipeOp> m_schedule;
-    int m_microBatch = 1; ///< samples per micro-batch
-    int m_rows = 1;       ///< label rows per sample
+    int m_microBatch = 1;     ///< samples per micro-batch
+    std::int64_t m_epoch = 0; ///< epoch of the step being run (data augmentation draws)
+    int m_rows = 1;           ///< label rows per sample
     int m_classes = 1;
     std::int64_t m_stepsPerEpoch = 1;
     std::int64_t m_totalSteps = 1;

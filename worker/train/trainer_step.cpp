@@ -3,6 +3,8 @@
 // global gradient norm and clipping, and the optimizer update.
 #include "trainer.h"
 
+#include "augment.h"
+
 #include <chrono>
 #include <limits>
 
@@ -16,6 +18,8 @@ double secondsSince(Clock::time_point t0) {
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+constexpr int kImageSide = 28; // Fashion-MNIST (the only dataset randomFlip is accepted for)
+
 int activationTag(int micro) {
     return 2 * micro;
 }
@@ -27,6 +31,9 @@ int gradientTag(int micro) {
 
 Result<void> Trainer::loadMicroBatch(Split split, const int* indices, int n, int slot) {
     m_data.fill(split, indices, n, m_hostInputs.data(), m_hostLabels.data());
+    if (m_config.randomFlip && split == Split::Train && m_groups.firstStage()) {
+        randomHorizontalFlip(m_hostInputs.data(), indices, n, kImageSide, m_config.seed, m_epoch);
+    }
     if (m_groups.firstStage()) {
         m_ops.upload(m_stage->input(slot), m_hostInputs.data(),
                      std::size_t(n) * std::size_t(m_data.inputSize()));
