@@ -121,6 +121,22 @@ void TestSpecValidation::rejected_data() {
                           "\"layout\":{\"dataParallel\":1}}")
                .arg(training)
         << QStringLiteral("text");
+    QTest::newRow("world size overflowing 32 bits")
+        << QStringLiteral("{%1,\"training\":{\"epochs\":1,\"globalBatch\":65536,"
+                          "\"learningRate\":0.05},\"layout\":{\"dataParallel\":65536,"
+                          "\"tensorParallel\":65536}}")
+               .arg(model)
+        << QStringLiteral("more than 65536 ranks");
+    QTest::newRow("negative logEvery")
+        << QStringLiteral("{%1,\"training\":{\"epochs\":1,\"globalBatch\":64,\"learningRate\":"
+                          "0.05,\"logEvery\":-5},\"layout\":{\"dataParallel\":1}}")
+               .arg(model)
+        << QStringLiteral("logEvery");
+    QTest::newRow("two billion sample characters")
+        << QStringLiteral("{%1,\"training\":{\"epochs\":1,\"globalBatch\":64,\"learningRate\":"
+                          "0.05,\"sampleChars\":2000000000},\"layout\":{\"dataParallel\":1}}")
+               .arg(model)
+        << QStringLiteral("at most 100000");
     QTest::newRow("random flips of text")
         << QStringLiteral("{\"model\":{\"family\":\"gpt\",\"dim\":32,\"blocks\":1,\"heads\":4,"
                           "\"context\":8},\"dataset\":{\"name\":\"text\",\"path\":"

@@ -108,7 +108,7 @@ Result<std::int64_t> checkTransformer(const v1::ModelSpec& m) {
                    std::to_string(m.heads()));
     }
     if (m.mlp_dim() < 0) {
-        return bad("model.mlp_dim must be 0 (= 4 × dim) or positive (got " +
+        return bad("model.mlpDim must be 0 (= 4 × dim) or positive (got " +
                    std::to_string(m.mlp_dim()) + ")");
     }
     return m.mlp_dim() == 0 ? 4 * std::int64_t(m.dim()) : std::int64_t(m.mlp_dim());
@@ -162,7 +162,7 @@ Result<ModelDesc> describeGpt(const v1::ModelSpec& m, int vocab) {
                    ")");
     }
     if (m.vocab_size() < 0) {
-        return bad("model.vocab_size must be 0 (the text's characters) or positive");
+        return bad("model.vocabSize must be 0 (the text's characters) or positive");
     }
     const std::int64_t V =
         vocab > 0 ? vocab : (m.vocab_size() > 0 ? m.vocab_size() : kDefaultVocab);

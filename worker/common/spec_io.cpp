@@ -6,9 +6,12 @@
 
 #include <google/protobuf/util/json_util.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace tessera {
@@ -16,6 +19,7 @@ namespace tessera {
 namespace {
 
 constexpr std::uintmax_t kMaxSpecBytes = 1024 * 1024;
+constexpr int kMaxSampleChars = 100000; // GPT sample: one token per forward pass
 
 /// `text` with control and non-ASCII bytes shown as '?', at most 300 characters, so a binary
 /// file's parse error does not spray raw bytes on a terminal.
@@ -65,9 +69,17 @@ Result<void> validateSchedule(const v1::TrainingSpec& t) {
                     "training.lrSchedule '" + t.lr_schedule() +
                         "' is unknown (use \"constant\" or \"cosine\")");
     }
-    if (t.warmup_steps() < 0 || t.eval_every_steps() < 0 || t.sample_chars() < 0) {
+    if (t.warmup_steps() < 0 || t.eval_every_steps() < 0 || t.sample_chars() < 0 ||
+        t.log_every() < 0 || t.eval_every_epochs() < 0) {
         return fail(ErrorCode::InvalidArgument,
-                    "training.warmupSteps, evalEverySteps and sampleChars cannot be negative");
+                    "training.warmupSteps, evalEverySteps, logEvery, evalEveryEpochs and "
+                    "sampleChars cannot be negative");
+    }
+    if (t.sample_chars() > kMaxSampleChars) {
+        return fail(ErrorCode::InvalidArgument,
+                    "training.sampleChars is " + std::to_string(t.sample_chars()) +
+                        ": a generated sample is at most " + std::to_string(kMaxSampleChars) +
+                        " characters");
     }
     if (!(t.min_learning_rate() >= 0.0) || !std::isfinite(t.min_learning_rate()) ||
         t.min_learning_rate() > t.learning_rate()) {
@@ -208,9 +220,10 @@ std::string jobSpecToJson(const v1::JobSpec& spec) {
 }
 
 int worldSize(const v1::Layout& layout) {
-    const int tp = layout.tensor_parallel() == 0 ? 1 : layout.tensor_parallel();
-    const int pp = layout.stages_size() == 0 ? 1 : layout.stages_size();
-    return layout.data_parallel() * tp * pp;
+    const std::int64_t tp = layout.tensor_parallel() == 0 ? 1 : layout.tensor_parallel();
+    const std::int64_t pp = layout.stages_size() == 0 ? 1 : layout.stages_size();
+    const std::int64_t world = std::int64_t(layout.data_parallel()) * tp * pp;
+    return int(std::clamp<std::int64_t>(world, std::numeric_limits<int>::min(), kMaxWorldSize + 1));
 }
 
 std::string datasetDir(const v1::JobSpec& spec) {
@@ -228,6 +241,11 @@ Result<void> validateJobSpec(const v1::JobSpec& spec) {
     }
     if (spec.layout().tensor_parallel() < 0) {
         return fail(ErrorCode::InvalidArgument, "layout.tensorParallel cannot be negative");
+    }
+    if (worldSize(spec.layout()) > kMaxWorldSize) {
+        return fail(ErrorCode::InvalidArgument,
+                    "the layout needs more than " + std::to_string(kMaxWorldSize) +
+                        " ranks (layout.dataParallel × tensorParallel × stages): lower them");
     }
     if (spec.model().command_size() > 0) {
         return {};

@@ -24,7 +24,11 @@ Result<v1::JobSpec> loadJobSpec(const std::string& path);
 /// The spec as JSON (lowerCamel field names, defaults omitted), for writing spec files.
 std::string jobSpecToJson(const v1::JobSpec& spec);
 
-/// Number of ranks the layout needs: DP × TP × max(1, stages). Values below 1 count as given
+/// Largest world size Tessera launches (validateJobSpec refuses more).
+inline constexpr int kMaxWorldSize = 65536;
+
+/// Number of ranks the layout needs: DP × TP × max(1, stages), computed in 64 bits and capped at
+/// kMaxWorldSize + 1 (so an overflowing product never wraps). Values below 1 count as given
 /// (so 0 ranks stays 0 and is caught by validateJobSpec).
 int worldSize(const v1::Layout& layout);
 

@@ -364,10 +364,10 @@ Result<void> checkLayoutMatches(const std::string& what, const std::string& foun
     if (found == expected) {
         return {};
     }
-    return fail(ErrorCode::InvalidArgument,
-                "checkpoint " + what + " was written for layout '" + found + "', this job has '" +
-                    expected +
-                    "': resume with the same model and layout, or start without resume_from");
+    return fail(ErrorCode::InvalidArgument, "checkpoint " + what + " was written for layout '" +
+                                                found + "', this job has '" + expected +
+                                                "': resume with the same model and layout, or "
+                                                "start without checkpoint.resumeFrom / --resume");
 }
 
 } // namespace tessera::train

@@ -68,6 +68,13 @@ Result<void> Trainer::setUp(const TrainConfig& config, std::uint64_t memoryLimit
         return std::unexpected(groups.error());
     }
     m_groups = std::move(*groups);
+    if (c.model.family() == "gpt" && c.model.vocab_size() > 0 &&
+        c.model.vocab_size() != m_data.classes()) {
+        return fail(ErrorCode::InvalidArgument,
+                    "model.vocabSize is " + str(c.model.vocab_size()) + " but " + m_data.name() +
+                        " has " + str(m_data.classes()) +
+                        " distinct characters: set model.vocabSize to 0 (= the text's)");
+    }
     auto desc = describeModel(c.model, c.model.family() == "gpt" ? int(m_data.classes()) : 0);
     if (!desc) {
         return std::unexpected(desc.error());
@@ -203,6 +210,7 @@ std::string Trainer::layoutFingerprint(bool withRank) const {
     for (const auto& [a, b] : stages.value_or(std::vector<std::pair<int, int>>{})) {
         f += str(a) + "-" + str(b) + ",";
     }
+    f += " data=" + m_data.name() + " classes=" + str(m_data.classes());
     f += " zero=" + str(m_config.zeroStage) + " optimizer=" +
          (m_config.optimizer.kind == OptimizerConfig::Kind::AdamW ? "adamw" : "sgd");
     if (withRank) {
