@@ -32,10 +32,13 @@ inline constexpr int kMaxWorldSize = 65536;
 /// (so 0 ranks stays 0 and is caught by validateJobSpec).
 int worldSize(const v1::Layout& layout);
 
-/// Checks what can be checked without any worker: a known model family or a command, hidden
-/// sizes > 0, at least one rank, a positive global batch divisible by the data-parallel degree,
-/// epochs or max_steps set, a learning rate > 0, and for Fashion-MNIST that the data folder
-/// holds the four IDX files. Errors: InvalidArgument or NotFound, naming the field or file.
+/// Checks what can be checked without any worker: at most kMaxWorldSize ranks; a built-in
+/// model that describeModel() accepts (or a command); the training block (batch divisible by
+/// the data-parallel degree, epochs or maxSteps, learning rate, optimizer and schedule values,
+/// non-negative periods, sampleChars <= 100,000); the layout (validateLayout: every layer in
+/// exactly one non-empty stage, TP widths that divide, micro-batches that divide the batch); and
+/// the data (Fashion-MNIST's four IDX files, or a readable text file for gpt).
+/// Errors: InvalidArgument or NotFound, naming the field or file.
 Result<void> validateJobSpec(const v1::JobSpec& spec);
 
 /// The dataset folder of a spec: dataset.path, or the Debian default for Fashion-MNIST.
