@@ -15,11 +15,11 @@ namespace tessera {
 
 /// One entry of a model's layer list (the unit that pipeline stages are made of).
 struct LayerDesc {
-    std::string name;  ///< "embedding", "block0", "ln_f", "head", "linear0", "relu0", ...
-    std::string kind;  ///< "linear", "relu", "embedding", "patch_embedding", "block",
-                       ///< "layer_norm", "pool"
-    std::int64_t params = 0;               ///< parameters (all TP ranks together)
-    double forwardFlopsPerSample = 0.0;    ///< 2 per multiply-add, matrix products + attention
+    std::string name;        ///< "embedding", "block0", "ln_f", "head", "linear0", "relu0", ...
+    std::string kind;        ///< "linear", "relu", "embedding", "patch_embedding", "block",
+                             ///< "layer_norm", "pool"
+    std::int64_t params = 0; ///< parameters (all TP ranks together)
+    double forwardFlopsPerSample = 0.0;        ///< 2 per multiply-add, matrix products + attention
     std::int64_t activationBytesPerSample = 0; ///< fp32 output + saved-for-backward, TP = 1
     /// Tensor parallelism: the widths a TP degree must divide (heads and MLP width for a block,
     /// output width for a column-parallel linear); empty = the layer is replicated under TP.
@@ -28,12 +28,12 @@ struct LayerDesc {
 
 /// A built-in model's layer list and its data shape.
 struct ModelDesc {
-    std::string family;             ///< "mlp", "vit", "gpt"
-    std::vector<LayerDesc> layers;  ///< in order; stages are inclusive index ranges of this
-    std::int64_t inputSize = 0;     ///< floats per sample into layer 0 (784, or context tokens)
-    int rowsPerSample = 1;          ///< labels per sample (1, or context for gpt)
-    int classes = 0;                ///< logits per row (10, or the vocabulary)
-    std::int64_t params() const;    ///< Σ layers' params
+    std::string family;            ///< "mlp", "vit", "gpt"
+    std::vector<LayerDesc> layers; ///< in order; stages are inclusive index ranges of this
+    std::int64_t inputSize = 0;    ///< floats per sample into layer 0 (784, or context tokens)
+    int rowsPerSample = 1;         ///< labels per sample (1, or context for gpt)
+    int classes = 0;               ///< logits per row (10, or the vocabulary)
+    std::int64_t params() const;   ///< Σ layers' params
 };
 
 /// Vocabulary size used for a GPT when the text is not known (spec checks, planning).

@@ -11,7 +11,7 @@
 namespace tessera::train {
 
 enum class PipelineKind {
-    GPipe, ///< all forwards, then all backwards (Huang et al. 2019)
+    GPipe,   ///< all forwards, then all backwards (Huang et al. 2019)
     OneFOneB ///< warm-up forwards, then alternate one forward / one backward (PipeDream-Flush,
              ///< Narayanan et al. 2021; Megatron-LM's non-interleaved schedule)
 };

@@ -25,8 +25,8 @@ struct ParamTensor {
 
 /// What a layer costs, for the planner and the memory estimate.
 struct LayerCost {
-    std::int64_t params = 0;               ///< full (all TP ranks together) parameter count
-    double forwardFlopsPerSample = 0.0;    ///< full layer, 2 FLOPs per multiply-add; bwd ≈ 2×
+    std::int64_t params = 0;            ///< full (all TP ranks together) parameter count
+    double forwardFlopsPerSample = 0.0; ///< full layer, 2 FLOPs per multiply-add; bwd ≈ 2×
     std::int64_t activationBytesPerSample = 0; ///< this rank: 4 B × (outputSize + cacheSize)
 };
 
@@ -74,8 +74,7 @@ public:
 
     /// y (B, outputSize) = f(x (B, inputSize)); saves what backward needs in cache
     /// (B × cacheSize floats). Errors: Internal from a tensor-parallel all-reduce.
-    virtual Result<void> forward(const float* x, float* y, float* cache, float* scratch,
-                                 int B) = 0;
+    virtual Result<void> forward(const float* x, float* y, float* cache, float* scratch, int B) = 0;
     /// Given x, y and cache of the matching forward and dy = dL/dy (B, outputSize): writes
     /// dx = dL/dx (B, inputSize) unless dx is nullptr, and ACCUMULATES dL/dparams into the
     /// bound gradient buffer (the trainer zeroes it once per optimizer step, so micro-batches

@@ -22,7 +22,7 @@ std::uint64_t layerSeed(std::uint64_t seed, int index);
 /// Errors: InvalidArgument when the range is empty/out of bounds or a TP-split width is not
 /// divisible by tp.size (naming the layer and the width).
 Result<std::vector<std::unique_ptr<Layer>>> buildLayers(const v1::ModelSpec& spec,
-                                                        const ModelDesc& desc, int first,
-                                                        int last, Ops& ops, TpContext tp);
+                                                        const ModelDesc& desc, int first, int last,
+                                                        Ops& ops, TpContext tp);
 
 } // namespace tessera::train

@@ -90,17 +90,17 @@ public:
     virtual void layerNormForward(float* y, float* mean, float* rstd, const float* x,
                                   const float* w, const float* b, int rows, int C, float eps) = 0;
     /// dx (rows, C) = (overwritten) input gradient; dw, db (C) accumulate.
-    virtual void layerNormBackward(float* dx, float* dw, float* db, const float* dy,
-                                   const float* x, const float* w, const float* mean,
-                                   const float* rstd, int rows, int C) = 0;
+    virtual void layerNormBackward(float* dx, float* dw, float* db, const float* dy, const float* x,
+                                   const float* w, const float* mean, const float* rstd, int rows,
+                                   int C) = 0;
 
     // ---- attention pieces -------------------------------------------------------------------
     /// In-place row softmax of scores (BH, T, T) after multiplying by `scale`; with
     /// AttentionMask::Causal, entries with key > query become 0 probability.
     virtual void softmaxForward(float* att, int BH, int T, float scale, AttentionMask mask) = 0;
     /// dscores (BH, T, T) = scale · att ⊙ (datt − rowsum(datt ⊙ att)); dscores may alias datt.
-    virtual void softmaxBackward(float* dscores, const float* att, const float* datt, int BH,
-                                 int T, float scale) = 0;
+    virtual void softmaxBackward(float* dscores, const float* att, const float* datt, int BH, int T,
+                                 float scale) = 0;
     /// qkv (B, T, 3, H, D) → q, k, v each (B, H, T, D).
     virtual void splitHeads(float* q, float* k, float* v, const float* qkv, int B, int T, int H,
                             int D) = 0;
@@ -115,8 +115,8 @@ public:
     // ---- embeddings and pooling -----------------------------------------------------------
     /// out (B, T, C) = wte[ids[b, t]] + wpe[t]; ids (B, T) token ids as floats, wte (V, C),
     /// wpe (T, C).
-    virtual void embeddingForward(float* out, const float* ids, const float* wte,
-                                  const float* wpe, int B, int T, int C) = 0;
+    virtual void embeddingForward(float* out, const float* ids, const float* wte, const float* wpe,
+                                  int B, int T, int C) = 0;
     /// dwte[ids[b, t]] += dout[b, t]; dwpe[t] += Σ_b dout[b, t] (accumulate).
     virtual void embeddingBackward(float* dwte, float* dwpe, const float* dout, const float* ids,
                                    int B, int T, int C) = 0;
