@@ -1,0 +1,169 @@
+// The planner's contract (issue 4, DESIGN.md §6): what a model, a cluster and a layout are to the
+// planner, and the estimate it returns. Pure C++ (QtCore only for JSON parsing inside the .cpp
+// files); the designer (app/designer/), tessera-ctl and the auto-planner call these functions.
+//
+// Units everywhere: bytes, seconds, FLOPs (2 per multiply-add), FLOP/s, bytes/s, USD.
+#pragma once
+
+#include "error.h"
+#include "tessera/v1/job.pb.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera::planner {
+
+/// One entry of a model's layer list, the unit a pipeline stage is made of.
+struct PlanLayer {
+    std::string name;           ///< "embedding", "block0", "ln_f", "head", "linear0", ...
+    std::string kind;           ///< as tessera::LayerDesc::kind ("block", "linear", ...)
+    std::int64_t params = 0;    ///< parameters, all TP ranks together
+    double forwardFlops = 0.0;  ///< forward FLOPs per sample (per sequence for transformers)
+    double activationBytes = 0; ///< bytes kept for backward per sample at TP = 1, no recompute
+    std::vector<std::int64_t> tpDivides; ///< widths a TP degree must divide; empty = replicated
+    /// Transformer block shape (0 for other layers): hidden size h, heads a, key/value heads
+    /// (GQA; = heads for MHA), MLP inner width, sequence length s. Korthikanti et al. 2022
+    /// activation formulas and TP/SP scaling use these.
+    int hidden = 0, heads = 0, kvHeads = 0, ffn = 0, seq = 0;
+};
+
+/// A model as the planner sees it: built-in (numbers from tessera::describeModel, fp32 as the
+/// engine runs it) or imported from a Hugging Face config.json (bf16 mixed precision).
+struct PlanModel {
+    std::string name;              ///< "ViT (4 blocks, d 64)", "LLaMA-2 13B", ...
+    std::string family;            ///< "mlp", "vit", "gpt", "gpt2", "llama", "mistral"
+    std::vector<PlanLayer> layers; ///< in order; stages are inclusive index ranges
+    int seqLen = 1;                ///< tokens per sample (1 for MLP/ViT images)
+    int weightBytes = 4;           ///< bytes per weight/gradient element (4 fp32, 2 bf16)
+    bool builtin = true;           ///< tessera-train can run it (Launch is possible)
+    v1::ModelSpec spec;            ///< the built-in's spec (empty for imported models)
+    std::int64_t params() const;   ///< Σ layers' params
+};
+
+/// A built-in model (mlp/vit/gpt) from its spec, via tessera::describeModel.
+/// Errors: InvalidArgument from describeModel, naming the field.
+Result<PlanModel> modelFromSpec(const v1::ModelSpec& spec, int vocab = 0);
+
+/// A decoder-only model from a Hugging Face style config.json text (model_type gpt2, llama or
+/// mistral): embedding, N decoder blocks, final norm, head (tied embeddings counted once,
+/// grouped-query attention's smaller K/V projections counted right). `seqLen` 0 = the config's
+/// n_positions / max_position_embeddings capped at 4096.
+/// Errors: InvalidArgument naming the missing/invalid key or the unsupported model_type.
+Result<PlanModel> modelFromHfConfig(const std::string& configJson, int seqLen = 0);
+
+/// A kind of device with its datasheet numbers (source in the catalog's comments).
+struct DeviceType {
+    std::string id;         ///< "cpu", "a100-40", "a100-80", "h100-sxm", "h100-pcie", "h200",
+                            ///< "l40s", "rtx4090"
+    std::string name;       ///< "NVIDIA H100 SXM 80 GB"
+    double memoryBytes = 0; ///< device memory (CPU slot: a share of host RAM)
+    double peakFp32 = 0;    ///< dense FLOP/s
+    double peakTf32 = 0;    ///< dense FLOP/s (0 = none)
+    double peakBf16 = 0;    ///< dense FLOP/s (0 = none)
+    double intraNodeBw = 0; ///< per-device bus bandwidth inside a node (NVLink / PCIe), B/s
+    double interNodeBw = 0; ///< per-device bandwidth between nodes (NIC share), B/s
+};
+
+/// Every device kind the planner knows. Never empty.
+const std::vector<DeviceType>& deviceCatalog();
+/// The catalog entry with this id, or nullptr.
+const DeviceType* findDevice(const std::string& id);
+
+/// One node: a live worker or a hypothetical machine.
+struct PlanNode {
+    std::string name;        ///< worker name, or "node0".. for hypothetical ones
+    std::string deviceId;    ///< catalog id
+    int devices = 1;         ///< GPUs (or CPU rank slots) on the node
+    double pricePerHour = 0; ///< USD per node-hour (0 = unknown / owned)
+};
+
+/// The machines a layout is planned for; ranks fill nodes in order (rank r on the r-th device,
+/// node by node).
+struct PlanCluster {
+    std::vector<PlanNode> nodes;
+    int deviceCount() const;
+};
+
+/// "4x8 h100-sxm" / "4 × 8 H100" style text → that many identical hypothetical nodes.
+/// Errors: InvalidArgument naming the text and the accepted form.
+Result<PlanCluster> parseHypotheticalCluster(const std::string& text);
+
+/// Fitted correction of the datasheet numbers for one node (calibration probes on real workers).
+struct NodeCalibration {
+    std::string node;
+    double computeEfficiency = 0; ///< achieved / peak FLOP/s for the node's gemm mix; 0 = default
+    double intraNodeBw = 0;       ///< measured all-reduce bus bandwidth, B/s; 0 = datasheet
+    double interNodeBw = 0;       ///< B/s; 0 = datasheet
+    double latency = 0;           ///< α per message, s; 0 = default
+};
+
+/// What is planned on top of a v1::Layout (degrees, stages, micro-batches, schedule, ZeRO).
+struct PlanOptions {
+    int globalBatch = 64;            ///< samples per optimizer step, all DP ranks together
+    std::string optimizer = "adamw"; ///< "sgd" or "adamw" (optimizer-state bytes)
+    int zeroStage = 0;               ///< 0-3 (ZeRO paper, Rajbhandari et al. 2020)
+    std::string recompute = "none";  ///< "none", "selective", "full" (Korthikanti et al. 2022)
+    bool sequenceParallel = false;   ///< Korthikanti et al. 2022 sequence parallelism
+    std::string precision = "";      ///< "fp32", "tf32", "bf16"; empty = the model's default
+    std::int64_t datasetSamples = 0; ///< samples per epoch (cost per epoch; 0 = not shown)
+};
+
+/// One device's share of a layout.
+struct DeviceEstimate {
+    int rank = -1;            ///< -1 = the device runs no rank
+    int node = 0, device = 0; ///< index into PlanCluster::nodes, device on that node
+    int stage = 0, tpRank = 0, dpRank = 0;
+    double weights = 0, gradients = 0, optimizerState = 0, activations = 0, workspace = 0;
+    double total() const { return weights + gradients + optimizerState + activations + workspace; }
+    double capacity = 0; ///< the device's memory
+};
+
+/// The planner's estimate for one layout (DESIGN.md §6).
+struct Estimate {
+    std::vector<DeviceEstimate> devices; ///< one per device of the cluster, node by node
+    double stepSeconds = 0;              ///< the whole optimizer step
+    double computeSeconds = 0; ///< slowest stage, all its micro-batches, forward + backward
+    double tpCommSeconds = 0;  ///< TP all-reduces on the critical path
+    double ppCommSeconds = 0;  ///< activation/gradient send/recv on the critical path
+    double dpCommSeconds = 0;  ///< DP gradient all-reduce not hidden by backward
+    double bubbleSeconds = 0;  ///< pipeline bubble (p-1)/(m+p-1) of the pipeline's time
+    double bubbleFraction = 0;
+    double samplesPerSecond = 0, tokensPerSecond = 0;
+    double mfu = 0; ///< model FLOPs (3 × forward) / (step × Σ peak)
+    double costPerHour = 0, costPerStep = 0, costPerEpoch = 0; ///< USD; 0 = prices unknown
+    std::vector<std::string> problems; ///< why the layout cannot run (empty = it can)
+    bool fits() const;                 ///< no device over capacity
+};
+
+/// Validate `layout` against `model` and `cluster` and estimate it. Problems that make a layout
+/// impossible (heads not divisible by TP, empty stage, unassigned layer, more ranks than
+/// devices, over memory) go into Estimate::problems, not errors: the designer shows them while
+/// the user drags. Errors only for inputs that cannot be read (unknown device id).
+Result<Estimate> estimate(const PlanModel& model, const PlanCluster& cluster,
+                          const v1::Layout& layout, const PlanOptions& options,
+                          const std::vector<NodeCalibration>& calibration = {});
+
+/// One auto-plan candidate with the reason for its rank.
+struct RankedPlan {
+    v1::Layout layout;
+    PlanOptions options;
+    Estimate estimate;
+    std::string reason; ///< "fastest that fits: 3.1 s/step, bubble 6 %" / "2nd: DP all-reduce ..."
+};
+
+/// What auto-plan optimises.
+struct AutoPlanGoal {
+    enum Kind { Fastest, CheapestWithinDeadline } kind = Fastest;
+    double deadlineSeconds = 0; ///< CheapestWithinDeadline: the whole run must finish in this
+    std::int64_t steps = 0;     ///< steps of the run (deadline and total cost)
+    int top = 5;                ///< candidates returned
+};
+
+/// Search DP/TP/PP degrees, micro-batch count, schedule and (cost-balanced, possibly uneven)
+/// stage boundaries for layouts that fit memory; best first. Empty when nothing fits.
+std::vector<RankedPlan> autoPlan(const PlanModel& model, const PlanCluster& cluster,
+                                 const PlanOptions& options, const AutoPlanGoal& goal,
+                                 const std::vector<NodeCalibration>& calibration = {});
+
+} // namespace tessera::planner
