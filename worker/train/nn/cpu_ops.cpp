@@ -211,11 +211,13 @@ void CpuOps::layerNormForward(float* y, float* mean, float* rstd, const float* x
         const float* xr = x + std::size_t(r) * C;
         float* yr = y + std::size_t(r) * C;
         float m = 0.0f;
+#pragma omp simd reduction(+ : m)
         for (int c = 0; c < C; ++c) {
             m += xr[c];
         }
         m /= float(C);
         float var = 0.0f; // biased (divide by C), as nn.LayerNorm
+#pragma omp simd reduction(+ : var)
         for (int c = 0; c < C; ++c) {
             const float d = xr[c] - m;
             var += d * d;
@@ -243,6 +245,7 @@ void CpuOps::layerNormBackward(float* dx, float* dw, float* db, const float* dy,
         const float s = rstd[r];
         float gMean = 0.0f;
         float gnMean = 0.0f;
+#pragma omp simd reduction(+ : gMean, gnMean)
         for (int c = 0; c < C; ++c) {
             const float n = (xr[c] - m) * s;
             const float g = w[c] * dyr[c];
@@ -270,12 +273,14 @@ void CpuOps::softmaxForward(float* att, int BH, int T, float scale, AttentionMas
         const int t = int(row % std::size_t(T));
         const int valid = causal ? t + 1 : T; // keys 0..valid-1
         float mx = -std::numeric_limits<float>::infinity();
+#pragma omp simd reduction(max : mx)
         for (int j = 0; j < valid; ++j) {
             mx = std::max(mx, a[j] * scale);
         }
         float s = 0.0f;
+#pragma omp simd reduction(+ : s)
         for (int j = 0; j < valid; ++j) {
-            const float e = std::exp(a[j] * scale - mx);
+            const float e = expNonPositive(a[j] * scale - mx); // <= 0 by the max above
             a[j] = e;
             s += e;
         }
@@ -296,6 +301,7 @@ void CpuOps::softmaxBackward(float* dscores, const float* att, const float* datt
         const float* da = datt + row * T;
         float* ds = dscores + row * T;
         float dot = 0.0f;
+#pragma omp simd reduction(+ : dot)
         for (int j = 0; j < T; ++j) {
             dot += da[j] * a[j];
         }
