@@ -26,6 +26,16 @@ struct PlanLayer {
     /// (GQA; = heads for MHA), MLP inner width, sequence length s. Korthikanti et al. 2022
     /// activation formulas and TP/SP scaling use these.
     int hidden = 0, heads = 0, kvHeads = 0, ffn = 0, seq = 0;
+    /// Params, FLOPs and (part of the) activations are split across TP ranks (Megatron column/row
+    /// parallel linears, attention heads, vocab-parallel embedding/head); false = replicated.
+    bool tpSharded = false;
+    /// Elements all-reduced across the TP group per sample in the forward / backward pass
+    /// (Megatron: 2 × s·h per block each way; Shoeybi et al. 2019, §3).
+    double tpCommForward = 0, tpCommBackward = 0;
+    /// Weights shared with layer `tiedTo` (the head tied to the embedding): not in `params`
+    /// (counted once), but held again when the two layers are on different stages.
+    std::int64_t tiedParams = 0;
+    int tiedTo = -1;
 };
 
 /// A model as the planner sees it: built-in (numbers from tessera::describeModel, fp32 as the
@@ -63,7 +73,18 @@ struct DeviceType {
     double peakBf16 = 0;    ///< dense FLOP/s (0 = none)
     double intraNodeBw = 0; ///< per-device bus bandwidth inside a node (NVLink / PCIe), B/s
     double interNodeBw = 0; ///< per-device bandwidth between nodes (NIC share), B/s
+    double memoryBw = 0;    ///< device memory bandwidth, B/s (optimizer-step time)
+    bool gpu = true;        ///< false for the CPU slot (latencies, workspace reserve)
 };
+
+/// Peak dense FLOP/s of `device` for "fp32", "tf32" or "bf16"; a precision the device lacks
+/// (0 in the catalog) falls back to fp32.
+double peakFlops(const DeviceType& device, const std::string& precision);
+
+/// Achieved / peak FLOP/s assumed before calibration: 0.5 for every device and precision (GEMM-
+/// heavy training reaches 40-56 % MFU on A100, Korthikanti et al. 2022 Table 4; Narayanan et al.
+/// 2021 report 44-52 %); NodeCalibration::computeEfficiency replaces it per node.
+double defaultComputeEfficiency(const DeviceType& device, const std::string& precision);
 
 /// Every device kind the planner knows. Never empty.
 const std::vector<DeviceType>& deviceCatalog();
@@ -129,6 +150,9 @@ struct Estimate {
     double dpCommSeconds = 0;  ///< DP gradient all-reduce not hidden by backward
     double bubbleSeconds = 0;  ///< pipeline bubble (p-1)/(m+p-1) of the pipeline's time
     double bubbleFraction = 0;
+    double optimizerSeconds = 0;  ///< optimizer update (memory-bound: bytes touched / memory bw)
+    double modelFlopsPerStep = 0; ///< 3 × forward FLOPs × global batch (no recompute)
+    int ranks = 0;                ///< DP × PP × TP
     double samplesPerSecond = 0, tokensPerSecond = 0;
     double mfu = 0; ///< model FLOPs (3 × forward) / (step × Σ peak)
     double costPerHour = 0, costPerStep = 0, costPerEpoch = 0; ///< USD; 0 = prices unknown
@@ -160,10 +184,17 @@ struct AutoPlanGoal {
     int top = 5;                ///< candidates returned
 };
 
+/// What an auto-plan run looked at (benchmarks and logs).
+struct AutoPlanStats {
+    int evaluated = 0; ///< layouts estimated (incl. boundary refinement)
+    int fitting = 0;   ///< of those, layouts without problems (within the deadline)
+};
+
 /// Search DP/TP/PP degrees, micro-batch count, schedule and (cost-balanced, possibly uneven)
 /// stage boundaries for layouts that fit memory; best first. Empty when nothing fits.
 std::vector<RankedPlan> autoPlan(const PlanModel& model, const PlanCluster& cluster,
                                  const PlanOptions& options, const AutoPlanGoal& goal,
-                                 const std::vector<NodeCalibration>& calibration = {});
+                                 const std::vector<NodeCalibration>& calibration = {},
+                                 AutoPlanStats* stats = nullptr);
 
 } // namespace tessera::planner

@@ -1,0 +1,268 @@
+// autoPlan(): enumerate TP/PP/DP degrees, micro-batch counts, schedules and ZeRO stages with
+// cost-balanced (possibly uneven) stage boundaries, keep the layouts that fit, rank them and say
+// why each ranks where it does.
+#include "cost_model.h"
+#include "partition.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <tuple>
+
+namespace tessera::planner {
+
+namespace {
+
+using detail::Context;
+using detail::LayerCost;
+
+std::vector<int> divisors(int n) {
+    std::vector<int> d;
+    for (int i = 1; i <= n; ++i) {
+        if (n % i == 0) {
+            d.push_back(i);
+        }
+    }
+    return d;
+}
+
+struct Candidate {
+    v1::Layout layout;
+    Estimate est;
+    int zero = 0;
+    double score = 0; ///< what the goal minimises
+};
+
+std::string fmt(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+std::string describeLayout(const v1::Layout& l, int zero) {
+    const int p = std::max(1, l.stages_size());
+    std::string s = "DP " + std::to_string(l.data_parallel()) + " × TP " +
+                    std::to_string(std::max(1, l.tensor_parallel())) + " × PP " +
+                    std::to_string(p) + ", " + std::to_string(l.micro_batches()) + " micro-batches";
+    if (p > 1) {
+        s += l.schedule() == v1::PIPELINE_SCHEDULE_GPIPE ? ", GPipe" : ", 1F1B";
+    }
+    if (zero > 0) {
+        s += ", ZeRO-" + std::to_string(zero);
+    }
+    return s;
+}
+
+/// The component of `e` that grew most against `best`, as "DP all-reduce 0.40 s exposed".
+std::string biggestExtra(const Estimate& e, const Estimate& best) {
+    const std::tuple<const char*, double, double> parts[] = {
+        {"compute", e.computeSeconds, best.computeSeconds},
+        {"TP all-reduce", e.tpCommSeconds, best.tpCommSeconds},
+        {"pipeline send/recv", e.ppCommSeconds, best.ppCommSeconds},
+        {"pipeline bubble", e.bubbleSeconds, best.bubbleSeconds},
+        {"DP all-reduce exposed", e.dpCommSeconds, best.dpCommSeconds},
+        {"optimizer step", e.optimizerSeconds, best.optimizerSeconds}};
+    const auto* top = &parts[0];
+    for (const auto& p : parts) {
+        if (std::get<1>(p) - std::get<2>(p) > std::get<1>(*top) - std::get<2>(*top)) {
+            top = &p;
+        }
+    }
+    return std::string(std::get<0>(*top)) + " " + fmt("%.3g s", std::get<1>(*top)) + " vs " +
+           fmt("%.3g s", std::get<2>(*top));
+}
+
+/// Per-layer weight for balancing: forward + backward time per sample on the first device,
+/// with TP traffic over its intra-node link.
+std::vector<double> layerWeights(const Context& ctx, const std::vector<LayerCost>& costs) {
+    const double flops = ctx.slots.front().flops, bw = ctx.nodes.front().intraBw;
+    std::vector<double> w;
+    for (const LayerCost& c : costs) {
+        w.push_back((c.fwdFlops + c.bwdFlops) / flops + (c.tpFwdBytes + c.tpBwdBytes) / bw);
+    }
+    return w;
+}
+
+void setStages(v1::Layout& l, const std::vector<std::pair<int, int>>& ranges) {
+    l.clear_stages();
+    if (ranges.size() > 1) {
+        for (const auto& [a, b] : ranges) {
+            auto* s = l.add_stages();
+            s->set_first_layer(a);
+            s->set_last_layer(b);
+        }
+    }
+}
+
+double scoreOf(const Estimate& e, const AutoPlanGoal& goal) {
+    if (goal.kind == AutoPlanGoal::Fastest) {
+        return e.stepSeconds;
+    }
+    const double steps = double(std::max<std::int64_t>(1, goal.steps));
+    // Cost of the run; without prices, device-hours stand in for money.
+    return e.costPerHour > 0 ? e.costPerStep * steps : e.ranks * e.stepSeconds * steps / 3600.0;
+}
+
+/// Moves stage boundaries by one layer while the goal's score improves (the balanced split is
+/// balanced in FLOPs; links, memory and the real schedule can favour a neighbour).
+void refine(const Context& ctx, const std::vector<LayerCost>& costs, const AutoPlanGoal& goal,
+            Candidate& c, AutoPlanStats& stats) {
+    for (bool improved = true; improved;) {
+        improved = false;
+        for (int k = 0; k + 1 < c.layout.stages_size(); ++k) {
+            for (int delta : {-1, 1}) {
+                v1::Layout l = c.layout;
+                auto* a = l.mutable_stages(k);
+                auto* b = l.mutable_stages(k + 1);
+                a->set_last_layer(a->last_layer() + delta);
+                b->set_first_layer(b->first_layer() + delta);
+                if (a->last_layer() < a->first_layer() || b->first_layer() > b->last_layer()) {
+                    continue;
+                }
+                Estimate e = detail::evaluate(ctx, l, costs);
+                ++stats.evaluated;
+                const double s = scoreOf(e, goal);
+                if (e.problems.empty() && s < c.score * (1 - 1e-12)) {
+                    c.layout = l, c.est = std::move(e), c.score = s;
+                    improved = true;
+                }
+            }
+        }
+    }
+}
+
+} // namespace
+
+std::vector<RankedPlan> autoPlan(const PlanModel& model, const PlanCluster& cluster,
+                                 const PlanOptions& options, const AutoPlanGoal& goal,
+                                 const std::vector<NodeCalibration>& calibration,
+                                 AutoPlanStats* stats) {
+    AutoPlanStats local;
+    AutoPlanStats& st = stats ? *stats : local;
+    st = {};
+    PlanOptions base = options;
+    base.zeroStage = 0; // enumerated below, carried in the layout
+    auto ctxR = detail::makeContext(model, cluster, base, calibration);
+    if (!ctxR || model.layers.empty() || cluster.deviceCount() < 1) {
+        return {};
+    }
+    const Context& ctx = *ctxR;
+    const int n = cluster.deviceCount(), layers = int(model.layers.size());
+    int perNode = n;
+    for (const PlanNode& node : cluster.nodes) {
+        perNode = std::min(perNode, std::max(1, node.devices));
+    }
+    std::vector<int> zeros{0, 1};
+    if (options.zeroStage >= 2 && !model.builtin) {
+        zeros.push_back(options.zeroStage);
+    }
+    std::map<int, std::vector<LayerCost>> costsByTp;
+    std::vector<Candidate> all;
+    for (int t : divisors(perNode)) {
+        const bool ok = std::all_of(model.layers.begin(), model.layers.end(), [t](const auto& l) {
+            return std::all_of(l.tpDivides.begin(), l.tpDivides.end(),
+                               [t](std::int64_t w) { return w % t == 0; });
+        });
+        if (!ok) {
+            continue;
+        }
+        const auto& costs = costsByTp[t] = detail::layerCosts(ctx, t);
+        const std::vector<double> weights = layerWeights(ctx, costs);
+        for (int p : divisors(n / t)) {
+            if (p > layers) {
+                continue;
+            }
+            const auto ranges = detail::balancedStages(weights, p);
+            for (int d : divisors(n / (t * p))) {
+                if (options.globalBatch % d != 0) {
+                    continue;
+                }
+                for (int m : divisors(options.globalBatch / d)) {
+                    for (int gpipe = 0; gpipe < (p > 1 ? 2 : 1); ++gpipe) {
+                        for (int z : zeros) {
+                            if (z > 0 && d == 1) {
+                                continue;
+                            }
+                            Candidate c;
+                            c.zero = z;
+                            c.layout.set_data_parallel(d);
+                            c.layout.set_tensor_parallel(t);
+                            c.layout.set_micro_batches(m);
+                            c.layout.set_schedule(gpipe ? v1::PIPELINE_SCHEDULE_GPIPE
+                                                        : v1::PIPELINE_SCHEDULE_1F1B);
+                            c.layout.set_zero_stage(z);
+                            setStages(c.layout, ranges);
+                            c.est = detail::evaluate(ctx, c.layout, costs);
+                            ++st.evaluated;
+                            if (!c.est.problems.empty()) {
+                                continue;
+                            }
+                            c.score = scoreOf(c.est, goal);
+                            const double runSeconds = c.est.stepSeconds * double(goal.steps);
+                            if (goal.kind == AutoPlanGoal::CheapestWithinDeadline &&
+                                goal.deadlineSeconds > 0 && runSeconds > goal.deadlineSeconds) {
+                                continue;
+                            }
+                            ++st.fitting;
+                            all.push_back(std::move(c));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    const auto better = [](const Candidate& a, const Candidate& b) {
+        return a.score != b.score ? a.score < b.score : a.est.stepSeconds < b.est.stepSeconds;
+    };
+    std::sort(all.begin(), all.end(), better);
+    // Refine the leaders' boundaries, then keep the best variant per (DP, TP, PP, m) so that
+    // the list shows different layouts, not the same one with another schedule or ZeRO stage.
+    const std::size_t top = std::size_t(std::max(1, goal.top));
+    for (std::size_t i = 0; i < std::min(all.size(), std::max<std::size_t>(10, 3 * top)); ++i) {
+        refine(ctx, costsByTp[std::max(1, all[i].layout.tensor_parallel())], goal, all[i], st);
+    }
+    std::sort(all.begin(), all.end(), better);
+    std::vector<RankedPlan> out;
+    std::vector<std::tuple<int, int, int, int>> seen;
+    for (const Candidate& c : all) {
+        const auto key = std::make_tuple(c.layout.data_parallel(), c.layout.tensor_parallel(),
+                                         c.layout.stages_size(), c.layout.micro_batches());
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+            continue;
+        }
+        seen.push_back(key);
+        RankedPlan r;
+        r.layout = c.layout;
+        r.options = options;
+        r.options.zeroStage = c.zero;
+        r.estimate = c.est;
+        const Estimate& e = c.est;
+        const std::string what = describeLayout(c.layout, c.zero);
+        if (out.empty()) {
+            r.reason = (goal.kind == AutoPlanGoal::Fastest ? "fastest that fits: "
+                                                           : "cheapest within the deadline: ") +
+                       what + "; " + fmt("%.3g s/step", e.stepSeconds) + ", bubble " +
+                       fmt("%.0f %%", 100 * e.bubbleFraction) + ", MFU " +
+                       fmt("%.0f %%", 100 * e.mfu);
+        } else {
+            const Candidate& b = all.front();
+            const double rel = 100.0 * (c.score / b.score - 1.0);
+            r.reason = "#" + std::to_string(out.size() + 1) + " " + what + ": " +
+                       fmt("+%.0f %% ", rel) +
+                       (goal.kind == AutoPlanGoal::Fastest ? "step time" : "cost") + ": " +
+                       biggestExtra(e, b.est);
+            if (goal.kind != AutoPlanGoal::Fastest && e.ranks != b.est.ranks) {
+                r.reason +=
+                    "; " + std::to_string(e.ranks) + " devices vs " + std::to_string(b.est.ranks);
+            }
+        }
+        out.push_back(std::move(r));
+        if (out.size() >= top) {
+            break;
+        }
+    }
+    return out;
+}
+
+} // namespace tessera::planner

@@ -1,0 +1,100 @@
+// Inside the planner (not part of its contract): what estimate() and autoPlan() share — the
+// resolved devices, links and precision of one (model, cluster, options) triple, per-layer costs
+// under a TP width, the pipeline simulation and the evaluation of one layout.
+#pragma once
+
+#include "pipeline_schedule.h"
+#include "planner.h"
+
+#include <vector>
+
+namespace tessera::planner::detail {
+
+/// Link bandwidths/latencies before calibration: 0.8 × the datasheet per-direction bandwidth
+/// (nccl-tests all_reduce reaches ~230-240 GB/s bus bandwidth of DGX A100's 300 GB/s NVLink,
+/// NVIDIA nccl-tests PERFORMANCE.md / DGX A100 results) and α per ring hop.
+inline constexpr double kLinkEfficiency = 0.8;
+inline constexpr double kGpuLatencyIntra = 5e-6, kGpuLatencyInter = 10e-6; // NCCL per hop
+inline constexpr double kCpuLatencyIntra = 2e-6, kCpuLatencyInter = 30e-6; // Open MPI sm / TCP
+/// Per-device memory kept aside: CUDA context + cuBLAS workspace + NCCL buffers (~1 GiB on a
+/// GPU, as PyTorch/Megatron runs report before the first tensor); MPI buffers on a CPU slot.
+inline constexpr double kGpuWorkspace = 1.0 * (1 << 30), kCpuWorkspace = 64.0 * (1 << 20);
+/// Data-parallel gradient bucket when the layout gives none (engine and PyTorch DDP: 25 MB).
+inline constexpr double kDefaultBucketBytes = 25e6;
+
+/// One device of the cluster with its calibrated numbers.
+struct Slot {
+    int node = 0, device = 0;
+    const DeviceType* type = nullptr;
+    double peak = 0;  ///< datasheet FLOP/s at the planned precision
+    double flops = 0; ///< peak × efficiency
+    double memoryBw = 0;
+};
+
+/// One node's links after calibration.
+struct NodeLinks {
+    double intraBw = 0, interBw = 0, latencyIntra = 0, latencyInter = 0, price = 0;
+};
+
+/// Everything about (model, cluster, options, calibration) that does not depend on the layout.
+struct Context {
+    const PlanModel* model = nullptr;
+    PlanOptions options;
+    std::string precision;     ///< "fp32", "tf32", "bf16"
+    double elemBytes = 4;      ///< weights, gradients and activations, bytes per element
+    double optimizerBytes = 8; ///< per parameter (mixed precision includes the fp32 master)
+    std::vector<Slot> slots;   ///< every device, node by node
+    std::vector<NodeLinks> nodes;
+    std::vector<std::string> nodeNames;
+};
+
+/// Resolves device ids, precision and calibration. Errors: NotFound naming an unknown device id.
+Result<Context> makeContext(const PlanModel& model, const PlanCluster& cluster,
+                            const PlanOptions& options,
+                            const std::vector<NodeCalibration>& calibration);
+
+/// One layer's cost on one TP rank, per sample (multiply by the micro-batch size).
+struct LayerCost {
+    double fwdFlops = 0, bwdFlops = 0;     ///< backward includes recompute
+    double tpFwdBytes = 0, tpBwdBytes = 0; ///< TP all-reduce payload (0 when TP = 1)
+    double tpFwdCalls = 0, tpBwdCalls = 0; ///< all-reduces per pass (α is paid per call)
+    double activationBytes = 0;            ///< kept for backward
+    double params = 0;                     ///< parameters held (tied copies not included)
+    double tiedParams = 0;                 ///< held again when `tiedTo` is on another stage
+    double outputBytes = 0;                ///< sent to the next stage (whole, before /TP)
+};
+
+/// Costs of every layer of the context's model at TP width `tp` (formulas in layer_cost.cpp).
+std::vector<LayerCost> layerCosts(const Context& ctx, int tp);
+
+/// The stage boundaries of `layout` (empty stages list = one stage of every layer) and any
+/// problem with them (empty stage, gap, overlap, out of range), named for people.
+std::vector<std::pair<int, int>> stageRanges(const v1::Layout& layout, int layerCount,
+                                             std::vector<std::string>& problems);
+
+/// Pipeline timing of one step: per-stage forward/backward time per micro-batch and the
+/// send/recv time from stage k to k+1 (`link[k]`), simulated over the op lists of
+/// tessera::train::pipelineSchedule. end[k] = when stage k's last backward finishes.
+struct PipelineTimes {
+    std::vector<double> end;
+    double makespan = 0;
+};
+PipelineTimes simulatePipeline(train::PipelineKind kind, int microBatches,
+                               const std::vector<double>& forward,
+                               const std::vector<double>& backward,
+                               const std::vector<double>& link);
+
+/// estimate() on a prepared context; `costs` = layerCosts(ctx, TP of layout).
+Estimate evaluate(const Context& ctx, const v1::Layout& layout,
+                  const std::vector<LayerCost>& costs);
+
+/// Ring all-reduce time (Patarasuk & Yuan 2009; nccl-tests PERFORMANCE.md):
+/// 2(n−1)/n · bytes / busbw + 2(n−1)·α.
+inline double ringAllReduce(double bytes, int n, double busBw, double alpha) {
+    if (n <= 1 || bytes <= 0) {
+        return 0.0;
+    }
+    return 2.0 * (n - 1) / n * bytes / busBw + 2.0 * (n - 1) * alpha;
+}
+
+} // namespace tessera::planner::detail

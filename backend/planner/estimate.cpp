@@ -1,0 +1,317 @@
+// estimate(): one layout's per-device memory and step time (DESIGN.md §6), from the per-layer
+// costs (layer_cost.cpp) and the simulated pipeline (pipeline_sim.cpp).
+#include "cost_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace tessera::planner {
+
+bool Estimate::fits() const {
+    return std::none_of(devices.begin(), devices.end(), [](const DeviceEstimate& d) {
+        return d.rank >= 0 && d.total() > d.capacity;
+    });
+}
+
+namespace detail {
+
+namespace {
+
+/// One stage's totals on one TP rank, per sample.
+struct StageSum {
+    double fwdFlops = 0, bwdFlops = 0, tpFwd = 0, tpBwd = 0, tpFwdCalls = 0, tpBwdCalls = 0;
+    double activations = 0, params = 0, outBytes = 0;
+};
+
+std::string gb(double bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
+    return buf;
+}
+
+struct Degrees {
+    int d = 1, t = 1, p = 1, m = 1, zero = 0;
+    train::PipelineKind kind = train::PipelineKind::OneFOneB;
+};
+
+/// Problems that do not stop the estimate: TP widths, batch divisibility, engine limits.
+void checkLayout(const Context& ctx, const v1::Layout& layout, const Degrees& g,
+                 std::vector<std::string>& problems) {
+    const PlanModel& model = *ctx.model;
+    for (const PlanLayer& l : model.layers) {
+        for (std::int64_t w : l.tpDivides) {
+            if (w % g.t != 0) {
+                problems.push_back("layer " + l.name + ": width " + std::to_string(w) +
+                                   " (heads or MLP width) is not divisible by TP " +
+                                   std::to_string(g.t) + "; choose a TP that divides it");
+                break;
+            }
+        }
+        if (problems.size() > 3) {
+            break; // the same width fails in every block: a few lines say it
+        }
+    }
+    const int batch = ctx.options.globalBatch;
+    if (batch < 1 || batch % g.d != 0) {
+        problems.push_back("global batch " + std::to_string(batch) +
+                           " is not divisible by data parallel " + std::to_string(g.d));
+    } else if ((batch / g.d) % g.m != 0) {
+        problems.push_back("micro-batches " + std::to_string(g.m) + " do not divide the " +
+                           std::to_string(batch / g.d) + " samples per data-parallel replica");
+    }
+    if (g.zero < 0 || g.zero > 3) {
+        problems.push_back("ZeRO stage " + std::to_string(g.zero) + " is not 0-3");
+    }
+    if (model.builtin &&
+        (g.zero > 1 || ctx.options.recompute != "none" || ctx.options.sequenceParallel)) {
+        problems.push_back("tessera-train runs ZeRO 0/1 without recompute or sequence "
+                           "parallelism; turn those off to launch this built-in model");
+    }
+    if (layout.data_parallel() < 0 || layout.tensor_parallel() < 0) {
+        problems.push_back("data/tensor parallel degrees must be at least 1");
+    }
+}
+
+} // namespace
+
+Estimate evaluate(const Context& ctx, const v1::Layout& layout,
+                  const std::vector<LayerCost>& costs) {
+    Estimate e;
+    const PlanModel& model = *ctx.model;
+    Degrees g;
+    g.d = std::max(1, layout.data_parallel());
+    g.t = std::max(1, layout.tensor_parallel());
+    g.m = std::max(1, layout.micro_batches());
+    g.zero = ctx.options.zeroStage > 0 ? ctx.options.zeroStage : layout.zero_stage();
+    if (layout.schedule() == v1::PIPELINE_SCHEDULE_GPIPE) {
+        g.kind = train::PipelineKind::GPipe;
+    }
+    const auto ranges = stageRanges(layout, int(model.layers.size()), e.problems);
+    g.p = int(ranges.size());
+    e.ranks = g.d * g.p * g.t;
+    const int devices = int(ctx.slots.size());
+    for (const Slot& s : ctx.slots) {
+        DeviceEstimate de;
+        de.node = s.node, de.device = s.device, de.capacity = s.type->memoryBytes;
+        e.devices.push_back(de);
+    }
+    if (!e.problems.empty()) {
+        return e;
+    }
+    checkLayout(ctx, layout, g, e.problems);
+    if (e.ranks > devices) {
+        e.problems.push_back("the layout needs " + std::to_string(e.ranks) + " ranks (DP " +
+                             std::to_string(g.d) + " × PP " + std::to_string(g.p) + " × TP " +
+                             std::to_string(g.t) + ") but the cluster has " +
+                             std::to_string(devices) + " devices");
+        return e;
+    }
+    const double b = double(std::max(1, ctx.options.globalBatch)) / g.d / g.m; // micro-batch
+
+    std::vector<StageSum> st(std::size_t(g.p));
+    for (int k = 0; k < g.p; ++k) {
+        StageSum& s = st[std::size_t(k)];
+        const auto [first, last] = ranges[std::size_t(k)];
+        for (int i = first; i <= last; ++i) {
+            const LayerCost& c = costs[std::size_t(i)];
+            s.fwdFlops += c.fwdFlops, s.bwdFlops += c.bwdFlops;
+            s.tpFwd += c.tpFwdBytes, s.tpBwd += c.tpBwdBytes;
+            s.tpFwdCalls += c.tpFwdCalls, s.tpBwdCalls += c.tpBwdCalls;
+            s.activations += c.activationBytes;
+            s.params += c.params;
+            const int tied = model.layers[std::size_t(i)].tiedTo;
+            if (tied >= 0 && (tied < first || tied > last)) {
+                s.params += c.tiedParams; // Megatron keeps the tied embedding on both stages
+            }
+        }
+        s.outBytes = costs[std::size_t(last)].outputBytes;
+    }
+    const auto rankOf = [&](int r, int k, int tp) {
+        return (r * g.p + k) * g.t + tp;
+    };
+    const auto slotOf = [&](int rank) -> const Slot& {
+        return ctx.slots[std::size_t(rank)];
+    };
+
+    // Per stage: forward/backward per micro-batch (slowest replica), TP time, links, DP.
+    std::vector<double> fwd(static_cast<std::size_t>(g.p)), bwd(fwd), fwdCompute(fwd),
+        bwdCompute(fwd);
+    std::vector<double> link(std::size_t(std::max(0, g.p - 1)), 0.0), dpExposed(fwd), opt(fwd);
+    const double bucket = layout.bucket_mb() > 0 ? layout.bucket_mb() * 1e6 : kDefaultBucketBytes;
+    for (int k = 0; k < g.p; ++k) {
+        const StageSum& s = st[std::size_t(k)];
+        for (int r = 0; r < g.d; ++r) {
+            double flops = 1e300, minBw = 1e300;
+            bool oneNode = true;
+            const int node0 = slotOf(rankOf(r, k, 0)).node;
+            for (int tp = 0; tp < g.t; ++tp) {
+                const Slot& sl = slotOf(rankOf(r, k, tp));
+                flops = std::min(flops, sl.flops);
+                oneNode = oneNode && sl.node == node0;
+                minBw = std::min(minBw, ctx.nodes[std::size_t(sl.node)].interBw);
+            }
+            const NodeLinks& nl = ctx.nodes[std::size_t(node0)];
+            const double bw = oneNode ? nl.intraBw : minBw;
+            const double alpha = oneNode ? nl.latencyIntra : nl.latencyInter;
+            // TP all-reduces: ring formula per call (Shoeybi et al. 2019, 2 per block each way).
+            const auto tpTime = [&](double bytes, double calls) {
+                return g.t > 1 ? 2.0 * (g.t - 1) / g.t * bytes * b / bw +
+                                     calls * 2.0 * (g.t - 1) * alpha
+                               : 0.0;
+            };
+            const double fc = s.fwdFlops * b / flops, bc = s.bwdFlops * b / flops;
+            const double f = fc + tpTime(s.tpFwd, s.tpFwdCalls);
+            const double bw2 = bc + tpTime(s.tpBwd, s.tpBwdCalls);
+            if (f + bw2 > fwd[std::size_t(k)] + bwd[std::size_t(k)]) {
+                fwd[std::size_t(k)] = f, bwd[std::size_t(k)] = bw2;
+                fwdCompute[std::size_t(k)] = fc, bwdCompute[std::size_t(k)] = bc;
+            }
+            if (k + 1 < g.p) {
+                // Send/recv of the stage output; with TP each rank sends 1/t (Narayanan et al.
+                // 2021 §4.1, scatter/gather), over NVLink/shared memory or the NIC.
+                const Slot& a = slotOf(rankOf(r, k, 0));
+                const Slot& c = slotOf(rankOf(r, k + 1, 0));
+                const NodeLinks& la = ctx.nodes[std::size_t(a.node)];
+                const NodeLinks& lc = ctx.nodes[std::size_t(c.node)];
+                const bool same = a.node == c.node;
+                const double lbw = same ? la.intraBw : std::min(la.interBw, lc.interBw);
+                const double t =
+                    s.outBytes * b / g.t / lbw + (same ? la.latencyIntra : la.latencyInter);
+                link[std::size_t(k)] = std::max(link[std::size_t(k)], t);
+            }
+        }
+        // DP gradient all-reduce of this stage's TP shard (ZeRO-1/2: reduce-scatter + all-gather,
+        // same volume; ZeRO-3 adds a parameter all-gather: 1.5×, Rajbhandari et al. 2020 §7).
+        if (g.d > 1) {
+            bool oneNode = true;
+            double minBw = 1e300;
+            const int node0 = slotOf(rankOf(0, k, 0)).node;
+            for (int r = 0; r < g.d; ++r) {
+                const Slot& sl = slotOf(rankOf(r, k, 0));
+                oneNode = oneNode && sl.node == node0;
+                minBw = std::min(minBw, ctx.nodes[std::size_t(sl.node)].interBw);
+            }
+            const NodeLinks& nl = ctx.nodes[std::size_t(node0)];
+            const double bytes = s.params * ctx.elemBytes * (g.zero >= 3 ? 1.5 : 1.0);
+            const double ar = ringAllReduce(bytes, g.d, oneNode ? nl.intraBw : minBw,
+                                            oneNode ? nl.latencyIntra : nl.latencyInter);
+            // Buckets overlap the last micro-batch's backward (Li et al. 2020, PyTorch DDP); the
+            // last bucket is always exposed.
+            dpExposed[std::size_t(k)] = std::max(ar - bwd[std::size_t(k)],
+                                                 ar * std::min(1.0, bucket / std::max(1.0, bytes)));
+        }
+        // Optimizer step: memory-bound; reads/writes weights and state, reads gradients.
+        double memBw = 1e300;
+        for (int tp = 0; tp < g.t; ++tp) {
+            memBw = std::min(memBw, slotOf(rankOf(0, k, tp)).memoryBw);
+        }
+        const double held = s.params / (g.zero >= 1 ? g.d : 1);
+        opt[std::size_t(k)] =
+            held * (2.0 * (ctx.elemBytes + ctx.optimizerBytes) + ctx.elemBytes) / memBw;
+    }
+
+    const PipelineTimes withLinks = simulatePipeline(g.kind, g.m, fwd, bwd, link);
+    const PipelineTimes noLinks =
+        g.p > 1 ? simulatePipeline(g.kind, g.m, fwd, bwd, std::vector<double>(link.size(), 0.0))
+                : withLinks;
+    double stepEnd = 0, optimizer = 0;
+    int slowest = 0;
+    for (int k = 0; k < g.p; ++k) {
+        stepEnd = std::max(stepEnd, withLinks.end[std::size_t(k)] + dpExposed[std::size_t(k)]);
+        optimizer = std::max(optimizer, opt[std::size_t(k)]);
+        if (fwd[std::size_t(k)] + bwd[std::size_t(k)] >
+            fwd[std::size_t(slowest)] + bwd[std::size_t(slowest)]) {
+            slowest = k;
+        }
+    }
+    const std::size_t sk = std::size_t(slowest);
+    const double busy = g.m * (fwd[sk] + bwd[sk]);
+    e.computeSeconds = g.m * (fwdCompute[sk] + bwdCompute[sk]);
+    e.tpCommSeconds = busy - e.computeSeconds;
+    e.ppCommSeconds = std::max(0.0, withLinks.makespan - noLinks.makespan);
+    e.bubbleSeconds = std::max(0.0, noLinks.makespan - busy);
+    e.dpCommSeconds = std::max(0.0, stepEnd - withLinks.makespan);
+    e.optimizerSeconds = optimizer;
+    e.stepSeconds = e.computeSeconds + e.tpCommSeconds + e.ppCommSeconds + e.bubbleSeconds +
+                    e.dpCommSeconds + e.optimizerSeconds;
+    e.bubbleFraction = withLinks.makespan > 0 ? e.bubbleSeconds / withLinks.makespan : 0.0;
+
+    // Memory per device (ZeRO-1/2/3 divide optimizer state / + gradients / + weights by DP,
+    // Rajbhandari et al. 2020 §5) + activations × micro-batches in flight (GPipe m, 1F1B
+    // min(p − stage, m): pipeline_schedule.h maxInFlight) + workspace.
+    std::vector<bool> nodeUsed(ctx.nodes.size(), false);
+    double peakSum = 0;
+    std::vector<int> worst(static_cast<std::size_t>(g.p), -1);
+    for (int rank = 0; rank < e.ranks; ++rank) {
+        const int tp = rank % g.t, k = (rank / g.t) % g.p, r = rank / (g.t * g.p);
+        const StageSum& s = st[std::size_t(k)];
+        const Slot& sl = slotOf(rank);
+        DeviceEstimate& de = e.devices[std::size_t(rank)];
+        de.rank = rank, de.stage = k, de.tpRank = tp, de.dpRank = r;
+        de.weights = s.params * ctx.elemBytes / (g.zero >= 3 ? g.d : 1);
+        de.gradients = s.params * ctx.elemBytes / (g.zero >= 2 ? g.d : 1);
+        de.optimizerState = s.params * ctx.optimizerBytes / (g.zero >= 1 ? g.d : 1);
+        const int inFlight = g.kind == train::PipelineKind::GPipe ? g.m : std::min(g.p - k, g.m);
+        de.activations = s.activations * b * inFlight;
+        de.workspace = sl.type->gpu ? kGpuWorkspace : kCpuWorkspace;
+        nodeUsed[std::size_t(sl.node)] = true;
+        peakSum += sl.peak;
+        int& w = worst[std::size_t(k)];
+        if (de.total() > de.capacity &&
+            (w < 0 || de.total() - de.capacity >
+                          e.devices[std::size_t(w)].total() - e.devices[std::size_t(w)].capacity)) {
+            w = rank;
+        }
+    }
+    for (int k = 0; k < g.p; ++k) {
+        if (worst[std::size_t(k)] < 0) {
+            continue;
+        }
+        const DeviceEstimate& de = e.devices[std::size_t(worst[std::size_t(k)])];
+        const Slot& sl = ctx.slots[std::size_t(de.rank)];
+        e.problems.push_back(
+            "over memory: stage " + std::to_string(k) + " on " +
+            ctx.nodeNames[std::size_t(sl.node)] + " device " + std::to_string(sl.device) + " (" +
+            sl.type->name + ") needs " + gb(de.total()) + " of " + gb(de.capacity) + " (" +
+            gb(de.total() - de.capacity) +
+            " over); use ZeRO, more TP/PP, recompute or fewer micro-batches in flight");
+    }
+
+    double forwardPerSample = 0;
+    for (const PlanLayer& l : model.layers) {
+        forwardPerSample += l.forwardFlops;
+    }
+    const double batch = std::max(1, ctx.options.globalBatch);
+    e.modelFlopsPerStep = 3.0 * forwardPerSample * batch;
+    if (e.stepSeconds > 0) {
+        e.samplesPerSecond = batch / e.stepSeconds;
+        e.tokensPerSecond = e.samplesPerSecond * model.seqLen;
+        e.mfu = e.modelFlopsPerStep / (e.stepSeconds * peakSum);
+    }
+    for (std::size_t n = 0; n < ctx.nodes.size(); ++n) {
+        e.costPerHour += nodeUsed[n] ? ctx.nodes[n].price : 0.0;
+    }
+    e.costPerStep = e.costPerHour * e.stepSeconds / 3600.0;
+    if (ctx.options.datasetSamples > 0) {
+        e.costPerEpoch = e.costPerStep * std::ceil(double(ctx.options.datasetSamples) / batch);
+    }
+    return e;
+}
+
+} // namespace detail
+
+Result<Estimate> estimate(const PlanModel& model, const PlanCluster& cluster,
+                          const v1::Layout& layout, const PlanOptions& options,
+                          const std::vector<NodeCalibration>& calibration) {
+    auto ctx = detail::makeContext(model, cluster, options, calibration);
+    if (!ctx) {
+        return std::unexpected(ctx.error());
+    }
+    if (model.layers.empty()) {
+        return fail(ErrorCode::InvalidArgument, "model '" + model.name + "' has no layers");
+    }
+    return detail::evaluate(*ctx, layout, detail::layerCosts(*ctx, layout.tensor_parallel()));
+}
+
+} // namespace tessera::planner

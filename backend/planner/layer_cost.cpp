@@ -1,0 +1,204 @@
+// Per-layer costs at a TP width (FLOPs, TP traffic, activation and parameter bytes) and the
+// layout-independent context (devices, links, precision); formulas cite their sources inline.
+#include "cost_model.h"
+
+#include <algorithm>
+
+namespace tessera::planner::detail {
+
+Result<Context> makeContext(const PlanModel& model, const PlanCluster& cluster,
+                            const PlanOptions& options,
+                            const std::vector<NodeCalibration>& calibration) {
+    Context ctx;
+    ctx.model = &model;
+    ctx.options = options;
+    ctx.precision =
+        options.precision.empty() ? (model.weightBytes == 2 ? "bf16" : "fp32") : options.precision;
+    if (ctx.precision != "fp32" && ctx.precision != "tf32" && ctx.precision != "bf16") {
+        return fail(ErrorCode::InvalidArgument,
+                    "precision '" + ctx.precision + "' is not fp32, tf32 or bf16");
+    }
+    ctx.elemBytes = ctx.precision == "bf16" ? 2.0 : 4.0;
+    // Optimizer state per parameter. Mixed precision (ZeRO paper, Rajbhandari et al. 2020, §3.1):
+    // fp32 master copy 4 B + Adam's two fp32 moments 8 B = 12 B (16 B/param with the 2 B weight
+    // and 2 B gradient); SGD keeps master + momentum, 8 B. fp32 (the engine): AdamW 8 B (two
+    // moments), SGD 4 B (momentum).
+    const bool adam = options.optimizer != "sgd";
+    if (ctx.elemBytes == 2.0) {
+        ctx.optimizerBytes = adam ? 12.0 : 8.0;
+    } else {
+        ctx.optimizerBytes = adam ? 8.0 : 4.0;
+    }
+    for (std::size_t n = 0; n < cluster.nodes.size(); ++n) {
+        const PlanNode& node = cluster.nodes[n];
+        const DeviceType* type = findDevice(node.deviceId);
+        if (!type) {
+            return fail(ErrorCode::NotFound, "node '" + node.name + "' has device '" +
+                                                 node.deviceId +
+                                                 "', which is not in the planner's catalog");
+        }
+        const NodeCalibration* cal = nullptr;
+        for (const NodeCalibration& c : calibration) {
+            if (c.node == node.name) {
+                cal = &c;
+            }
+        }
+        const double eff = cal && cal->computeEfficiency > 0
+                               ? cal->computeEfficiency
+                               : defaultComputeEfficiency(*type, ctx.precision);
+        NodeLinks links;
+        links.intraBw =
+            cal && cal->intraNodeBw > 0 ? cal->intraNodeBw : type->intraNodeBw * kLinkEfficiency;
+        links.interBw =
+            cal && cal->interNodeBw > 0 ? cal->interNodeBw : type->interNodeBw * kLinkEfficiency;
+        links.latencyIntra = cal && cal->latency > 0
+                                 ? cal->latency
+                                 : (type->gpu ? kGpuLatencyIntra : kCpuLatencyIntra);
+        links.latencyInter = cal && cal->latency > 0
+                                 ? cal->latency
+                                 : (type->gpu ? kGpuLatencyInter : kCpuLatencyInter);
+        links.price = node.pricePerHour;
+        ctx.nodes.push_back(links);
+        ctx.nodeNames.push_back(node.name);
+        const double peak = peakFlops(*type, ctx.precision);
+        for (int d = 0; d < node.devices; ++d) {
+            ctx.slots.push_back({int(n), d, type, peak, peak * eff, type->memoryBw});
+        }
+    }
+    return ctx;
+}
+
+namespace {
+
+/// Activation bytes one TP rank keeps for backward, per sample, for a transformer block of an
+/// imported model: Korthikanti et al. 2022 (arXiv 2205.05198) Table 2, with b = 1 and 16-bit
+/// activations (scaled by elemBytes/2 for fp32):
+///   no recompute, TP t:        s·h·(10 + 24/t + 5·a·s/(h·t))
+///   + sequence parallel:       s·h/t·(34 + 5·a·s/h)
+///   selective recompute:       s·h·(10 + 24/t)       (+ SP: 34·s·h/t)
+///   full recompute:            2·s·h (the block's input only)
+double blockActivations(const PlanLayer& l, const Context& ctx, int t) {
+    const double s = l.seq, h = l.hidden, a = l.heads;
+    const bool sp = ctx.options.sequenceParallel;
+    const std::string& rc = ctx.options.recompute;
+    double bytes;
+    if (rc == "full") {
+        bytes = 2.0 * s * h;
+    } else if (rc == "selective") {
+        bytes = sp ? 34.0 * s * h / t : s * h * (10.0 + 24.0 / t);
+    } else {
+        bytes = sp ? s * h / t * (34.0 + 5.0 * a * s / h)
+                   : s * h * (10.0 + 24.0 / t + 5.0 * a * s / (h * t));
+    }
+    return bytes * ctx.elemBytes / 2.0;
+}
+
+/// The engine's block cache (model_desc.cpp: 4·(8TC + 4T + HT² + TM) bytes) under Megatron TP:
+/// q, k, v, merged heads, attention probabilities and the MLP pre-activation are split across
+/// the t ranks; the block output, both LayerNorm outputs, x + attn and the LN statistics are not.
+double engineBlockActivations(const PlanLayer& l, const Context& ctx, int t) {
+    const double T = l.seq, C = l.hidden, H = l.heads, M = l.ffn;
+    return ctx.elemBytes * (4 * T * C + 4 * T + (4 * T * C + H * T * T + T * M) / t);
+}
+
+} // namespace
+
+std::vector<LayerCost> layerCosts(const Context& ctx, int tp) {
+    const PlanModel& model = *ctx.model;
+    const double t = std::max(1, tp);
+    const bool builtin = model.builtin;
+    const std::string& rc = builtin ? std::string() : ctx.options.recompute;
+    std::vector<LayerCost> out;
+    out.reserve(model.layers.size());
+    for (const PlanLayer& l : model.layers) {
+        LayerCost c;
+        const double split = l.tpSharded ? t : 1.0;
+        const bool block = l.kind == "block" && l.hidden > 0;
+        c.fwdFlops = l.forwardFlops / split;
+        // Backward = 2 × forward (gradients w.r.t. inputs and weights; Kaplan et al. 2020 §2.1,
+        // Narayanan et al. 2021 §5.1). Full recompute re-runs the forward (Chen et al. 2016);
+        // selective recompute re-runs q·kᵀ, softmax and att·v: 4·s²·h FLOPs (Korthikanti §5).
+        c.bwdFlops = 2.0 * c.fwdFlops;
+        if (block && rc == "full") {
+            c.bwdFlops += c.fwdFlops;
+        } else if (block && rc == "selective") {
+            c.bwdFlops += 4.0 * double(l.seq) * l.seq * l.hidden / split;
+        }
+        if (tp > 1) {
+            // Megatron TP: the same payload all-reduced (or, with SP, reduce-scattered + all-
+            // gathered: equal volume, Korthikanti §4.2.2); a full recompute repeats the forward's.
+            c.tpFwdBytes = l.tpCommForward * ctx.elemBytes;
+            c.tpBwdBytes = l.tpCommBackward * ctx.elemBytes + (rc == "full" ? c.tpFwdBytes : 0);
+            const double calls = block ? 2.0 : 1.0; // a block: after attention, after the MLP
+            c.tpFwdCalls = c.tpFwdBytes > 0 ? calls : 0;
+            c.tpBwdCalls = (l.tpCommBackward > 0 ? calls : 0) + (rc == "full" ? c.tpFwdCalls : 0);
+        }
+        if (block && !builtin) {
+            c.activationBytes = blockActivations(l, ctx, int(t));
+        } else if (block) {
+            c.activationBytes = engineBlockActivations(l, ctx, int(t));
+        } else {
+            const bool splitAct = l.tpSharded || (ctx.options.sequenceParallel && !builtin);
+            c.activationBytes = l.activationBytes *
+                                (builtin ? ctx.elemBytes / 4.0 : ctx.elemBytes / 2.0) /
+                                (splitAct ? t : 1.0);
+        }
+        c.params = double(l.params) / split;
+        c.tiedParams = double(l.tiedParams) / split;
+        // What the next stage receives from an engine layer: a block's output (T·C), or what the
+        // other layers keep, which is exactly their output (model_desc.cpp).
+        if (builtin) {
+            c.outputBytes = block ? double(l.seq) * l.hidden * ctx.elemBytes
+                                  : l.activationBytes * ctx.elemBytes / 4.0;
+        }
+        out.push_back(c);
+    }
+    // Imported models: a non-block layer's output is the hidden state s·h.
+    if (!builtin) {
+        int h = 0;
+        for (const PlanLayer& l : model.layers) {
+            h = std::max(h, l.hidden);
+        }
+        for (LayerCost& c : out) {
+            c.outputBytes = double(model.seqLen) * h * ctx.elemBytes;
+        }
+    }
+    return out;
+}
+
+std::vector<std::pair<int, int>> stageRanges(const v1::Layout& layout, int layerCount,
+                                             std::vector<std::string>& problems) {
+    std::vector<std::pair<int, int>> r;
+    if (layout.stages_size() == 0) {
+        r.emplace_back(0, layerCount - 1);
+        return r;
+    }
+    int next = 0;
+    for (int k = 0; k < layout.stages_size(); ++k) {
+        const int first = layout.stages(k).first_layer(), last = layout.stages(k).last_layer();
+        const std::string name = "stage " + std::to_string(k);
+        if (first > last) {
+            problems.push_back(name + " is empty (layers " + std::to_string(first) + ".." +
+                               std::to_string(last) + "); give it at least one layer");
+        } else if (first < 0 || last >= layerCount) {
+            problems.push_back(name + " ends outside the model's " + std::to_string(layerCount) +
+                               " layers (0.." + std::to_string(layerCount - 1) + ")");
+        } else if (first > next) {
+            problems.push_back("layer " + std::to_string(next) + " is in no stage; extend stage " +
+                               std::to_string(k - 1) + " or " + std::to_string(k) + " to cover it");
+        } else if (first < next) {
+            problems.push_back("layer " + std::to_string(first) + " is in two stages (" +
+                               std::to_string(k - 1) + " and " + std::to_string(k) + ")");
+        }
+        next = std::max(next, last + 1);
+        r.emplace_back(first, last);
+    }
+    if (problems.empty() && next < layerCount) {
+        problems.push_back("layers " + std::to_string(next) + ".." +
+                           std::to_string(layerCount - 1) +
+                           " are in no stage; extend the last stage to the end of the model");
+    }
+    return r;
+}
+
+} // namespace tessera::planner::detail
