@@ -1,0 +1,274 @@
+// The cost model's pieces against their formulas: device catalog, hypothetical clusters, memory
+// (16 B/param mixed-precision Adam, ZeRO 1-3, Korthikanti activations), the pipeline bubble
+// (p−1)/(m+p−1), uneven stages, and the problems the designer shows.
+#include "planner.h"
+
+#include <QTest>
+
+using namespace tessera;
+using namespace tessera::planner;
+
+namespace {
+
+PlanModel llama7b(int seq) {
+    auto m = modelFromHfConfig(R"({"model_type":"llama","hidden_size":4096,
+        "intermediate_size":11008,"num_attention_heads":32,"num_hidden_layers":32,
+        "vocab_size":32000,"max_position_embeddings":4096})",
+                               seq);
+    return m ? *m : PlanModel{};
+}
+
+v1::Layout evenStages(int dp, int tp, int pp, int m, int layers) {
+    v1::Layout l;
+    l.set_data_parallel(dp), l.set_tensor_parallel(tp), l.set_micro_batches(m);
+    for (int k = 0; k < pp && pp > 1; ++k) {
+        auto* s = l.add_stages();
+        s->set_first_layer(k * layers / pp);
+        s->set_last_layer((k + 1) * layers / pp - 1);
+    }
+    return l;
+}
+
+bool mentions(const Estimate& e, const std::string& what) {
+    for (const auto& p : e.problems) {
+        if (p.find(what) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+class TestPlannerEstimate : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void catalog();
+    void hypotheticalClusters_data();
+    void hypotheticalClusters();
+    void memoryFormulas_data();
+    void memoryFormulas();
+    void bubbleMatchesFormula_data();
+    void bubbleMatchesFormula();
+    void unevenStagesSlowestDominates();
+    void problems();
+    void calibrationAndCost();
+};
+
+void TestPlannerEstimate::catalog() {
+    for (const char* id :
+         {"cpu", "a100-40", "a100-80", "h100-sxm", "h100-pcie", "h200", "l40s", "rtx4090"}) {
+        const DeviceType* d = findDevice(id);
+        QVERIFY2(d, id);
+        QVERIFY(d->memoryBytes > 0 && d->peakFp32 > 0 && d->intraNodeBw > 0 && d->interNodeBw > 0 &&
+                d->memoryBw > 0);
+        QVERIFY(peakFlops(*d, "bf16") >= d->peakFp32);
+    }
+    QCOMPARE(findDevice("h100-sxm")->peakBf16, 989.5e12);
+    QCOMPARE(findDevice("cpu")->peakFp32, 90e9);
+    QCOMPARE(peakFlops(*findDevice("cpu"), "bf16"), 90e9); // no bf16: falls back to fp32
+    QVERIFY(findDevice("tpu") == nullptr);
+}
+
+void TestPlannerEstimate::hypotheticalClusters_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("nodes");
+    QTest::addColumn<QString>("device");
+    QTest::newRow("ids") << "4x8 h100-sxm" << 4 << "h100-sxm";
+    QTest::newRow("times sign, name") << "4 × 8 H100" << 4 << "h100-sxm";
+    QTest::newRow("a100") << "2x4 A100-40" << 2 << "a100-40";
+    QTest::newRow("unknown") << "2x8 tpu" << 0 << "";
+    QTest::newRow("garbage") << "lots of gpus" << 0 << "";
+    QTest::newRow("zero") << "0x8 h200" << 0 << "";
+}
+
+void TestPlannerEstimate::hypotheticalClusters() {
+    QFETCH(QString, text);
+    QFETCH(int, nodes);
+    QFETCH(QString, device);
+    auto c = parseHypotheticalCluster(text.toStdString());
+    if (nodes == 0) {
+        QVERIFY(!c.has_value());
+        QVERIFY(c.error().message.find(text.toStdString()) != std::string::npos);
+        return;
+    }
+    QVERIFY2(c.has_value(), c ? "" : c.error().message.c_str());
+    QCOMPARE(int(c->nodes.size()), nodes);
+    QCOMPARE(QString::fromStdString(c->nodes[0].deviceId), device);
+    QCOMPARE(c->deviceCount(), nodes * c->nodes[0].devices);
+}
+
+void TestPlannerEstimate::memoryFormulas_data() {
+    QTest::addColumn<int>("zero");
+    QTest::addColumn<QString>("recompute");
+    QTest::addColumn<bool>("sp");
+    QTest::addColumn<double>("bytesPerParam");   // weights + grads + optimizer, DP 4
+    QTest::addColumn<double>("activationCoeff"); // per block, × s·h, at TP 2, a·s/h = 32
+    // ZeRO paper (Rajbhandari et al. 2020) with Ψ params and DP Nd = 4: 2+2+12 = 16 B;
+    // stage 1: 2+2+12/4; stage 2: 2+(2+12)/4; stage 3: 16/4.
+    // Korthikanti et al. 2022 Table 2 with t = 2, 5·a·s/h = 5·32·4096/4096 = 160.
+    QTest::newRow("zero0 none") << 0 << "none" << false << 16.0 << (10 + 24 / 2.0 + 160 / 2.0);
+    QTest::newRow("zero1 none SP") << 1 << "none" << true << 7.0 << (34 + 160) / 2.0;
+    QTest::newRow("zero2 selective") << 2 << "selective" << false << 5.5 << (10 + 24 / 2.0);
+    QTest::newRow("zero3 selective SP") << 3 << "selective" << true << 4.0 << 34 / 2.0;
+    QTest::newRow("zero0 full") << 0 << "full" << false << 16.0 << 2.0;
+}
+
+void TestPlannerEstimate::memoryFormulas() {
+    QFETCH(int, zero);
+    QFETCH(QString, recompute);
+    QFETCH(bool, sp);
+    QFETCH(double, bytesPerParam);
+    QFETCH(double, activationCoeff);
+    const PlanModel model = llama7b(4096);
+    auto cluster = parseHypotheticalCluster("1x8 h100-sxm");
+    PlanOptions o;
+    o.globalBatch = 4;
+    o.zeroStage = zero;
+    o.recompute = recompute.toStdString();
+    o.sequenceParallel = sp;
+    v1::Layout l = evenStages(4, 2, 1, 1, int(model.layers.size()));
+    auto e = estimate(model, *cluster, l, o);
+    QVERIFY(e.has_value());
+    const DeviceEstimate& d = e->devices[0];
+    double shard = 0; // every layer of the model is TP-sharded except the norms
+    for (const PlanLayer& layer : model.layers) {
+        shard += layer.tpSharded ? layer.params / 2.0 : layer.params;
+    }
+    QVERIFY(qAbs((d.weights + d.gradients + d.optimizerState) / (shard * bytesPerParam) - 1) <
+            1e-9);
+    const double sh = 4096.0 * 4096.0, blocks = 32;
+    double expectedAct = blocks * activationCoeff * sh;
+    for (const PlanLayer& layer : model.layers) { // embedding, final norm, head (TP-split)
+        if (layer.kind != "block") {
+            expectedAct += layer.activationBytes / (layer.tpSharded || sp ? 2.0 : 1.0);
+        }
+    }
+    QVERIFY2(qAbs(d.activations / expectedAct - 1) < 1e-9,
+             qPrintable(QStringLiteral("%1 vs %2").arg(d.activations).arg(expectedAct)));
+    QVERIFY(d.workspace > 0);
+    QCOMPARE(d.capacity, 80e9);
+}
+
+void TestPlannerEstimate::bubbleMatchesFormula_data() {
+    QTest::addColumn<int>("pp");
+    QTest::addColumn<int>("m");
+    QTest::addColumn<bool>("gpipe");
+    QTest::newRow("1F1B 4x8") << 4 << 8 << false;
+    QTest::newRow("GPipe 4x8") << 4 << 8 << true;
+    QTest::newRow("1F1B 8x32") << 8 << 32 << false;
+    QTest::newRow("1F1B 4x2") << 4 << 2 << false;
+}
+
+void TestPlannerEstimate::bubbleMatchesFormula() {
+    QFETCH(int, pp);
+    QFETCH(int, m);
+    QFETCH(bool, gpipe);
+    // 32 identical blocks only (no embedding/head) so that stages are exactly even.
+    PlanModel model = llama7b(1024);
+    model.layers = std::vector<PlanLayer>(model.layers.begin() + 1, model.layers.end() - 2);
+    auto cluster = parseHypotheticalCluster("1x8 h100-sxm");
+    PlanOptions o;
+    o.globalBatch = m;
+    v1::Layout l = evenStages(1, 1, pp, m, 32);
+    l.set_schedule(gpipe ? v1::PIPELINE_SCHEDULE_GPIPE : v1::PIPELINE_SCHEDULE_1F1B);
+    // No link time: infinite bandwidth, zero latency stand in for "compute only".
+    auto e = estimate(model, *cluster, l, o, {{"node0", 0, 1e30, 1e30, 1e-30}});
+    QVERIFY(e.has_value());
+    QVERIFY(e->problems.empty());
+    const double expected = double(pp - 1) / (m + pp - 1); // Narayanan et al. 2021 §2.2
+    QVERIFY2(qAbs(e->bubbleFraction - expected) < 1e-6,
+             qPrintable(QStringLiteral("%1 vs %2").arg(e->bubbleFraction).arg(expected)));
+    // Activations in flight: GPipe m on every stage, 1F1B min(p − stage, m).
+    const double first = e->devices[0].activations, last = e->devices[pp - 1].activations;
+    QCOMPARE(first / last, gpipe ? 1.0 : double(std::min(pp, m)));
+}
+
+void TestPlannerEstimate::unevenStagesSlowestDominates() {
+    PlanModel model = llama7b(1024);
+    model.layers = std::vector<PlanLayer>(model.layers.begin() + 1, model.layers.end() - 2);
+    auto cluster = parseHypotheticalCluster("1x2 h100-sxm");
+    PlanOptions o;
+    o.globalBatch = 16;
+    const std::vector<NodeCalibration> ideal{{"node0", 0, 1e30, 1e30, 1e-30}};
+    v1::Layout even = evenStages(1, 1, 2, 16, 32);
+    v1::Layout uneven = even;
+    uneven.mutable_stages(0)->set_last_layer(19); // 20 + 12 blocks
+    uneven.mutable_stages(1)->set_first_layer(20);
+    auto a = estimate(model, *cluster, even, o, ideal);
+    auto b = estimate(model, *cluster, uneven, o, ideal);
+    QVERIFY(a.has_value() && b.has_value());
+    // Pipeline time ≈ (m − 1)·slowest + Σ stages: 20/16 of the even one's steady state.
+    const double ratio = b->stepSeconds / a->stepSeconds;
+    QVERIFY2(ratio > 1.15 && ratio < 1.25, qPrintable(QString::number(ratio)));
+    QVERIFY(b->computeSeconds > a->computeSeconds);
+}
+
+void TestPlannerEstimate::problems() {
+    const PlanModel model = llama7b(1024); // 35 layers, 32 heads
+    auto cluster = parseHypotheticalCluster("1x8 a100-40");
+    PlanOptions o;
+    o.globalBatch = 8;
+    const int n = int(model.layers.size());
+    auto check = [&](const v1::Layout& l, const std::string& what) {
+        auto e = estimate(model, *cluster, l, o);
+        QVERIFY(e.has_value());
+        QVERIFY2(mentions(*e, what), (what + " not in problems: " +
+                                      (e->problems.empty() ? "none" : e->problems.front()))
+                                         .c_str());
+    };
+    v1::Layout tp3 = evenStages(1, 3, 1, 1, n);
+    check(tp3, "not divisible by TP 3");
+    v1::Layout gap = evenStages(1, 1, 2, 2, n);
+    gap.mutable_stages(1)->set_first_layer(20);
+    check(gap, "in no stage");
+    v1::Layout overlap = evenStages(1, 1, 2, 2, n);
+    overlap.mutable_stages(1)->set_first_layer(10);
+    check(overlap, "in two stages");
+    v1::Layout empty = evenStages(1, 1, 2, 2, n);
+    empty.mutable_stages(0)->set_last_layer(-1);
+    check(empty, "is empty");
+    v1::Layout short_ = evenStages(1, 1, 2, 2, n);
+    short_.mutable_stages(1)->set_last_layer(n - 2);
+    check(short_, "in no stage");
+    check(evenStages(4, 4, 1, 1, n), "needs 16 ranks");
+    check(evenStages(1, 1, 1, 1, n), "over memory: stage 0 on node0 device 0 (NVIDIA A100 SXM 40");
+    check(evenStages(3, 1, 1, 1, n), "not divisible by data parallel 3");
+    check(evenStages(2, 4, 1, 3, n), "micro-batches 3 do not divide");
+    auto fine = estimate(model, *cluster, evenStages(1, 8, 1, 1, n), o);
+    QVERIFY(fine.has_value());
+    QVERIFY2(fine->problems.empty(), fine->problems.empty() ? "" : fine->problems[0].c_str());
+    QVERIFY(fine->fits());
+    PlanCluster unknown{{{"n", "tpu-v5", 8, 0}}};
+    auto bad = estimate(model, unknown, evenStages(1, 8, 1, 1, n), o);
+    QVERIFY(!bad.has_value());
+    QVERIFY(bad.error().message.find("tpu-v5") != std::string::npos);
+}
+
+void TestPlannerEstimate::calibrationAndCost() {
+    const PlanModel model = llama7b(2048);
+    auto cluster = parseHypotheticalCluster("2x8 h100-sxm");
+    for (PlanNode& n : cluster->nodes) {
+        n.pricePerHour = 98.32;
+    }
+    PlanOptions o;
+    o.globalBatch = 64;
+    o.datasetSamples = 6400;
+    const v1::Layout l = evenStages(2, 8, 1, 4, int(model.layers.size()));
+    auto base = estimate(model, *cluster, l, o);
+    auto slow =
+        estimate(model, *cluster, l, o, {{"node0", 0.25, 0, 0, 0}, {"node1", 0.25, 0, 0, 0}});
+    QVERIFY(base.has_value() && slow.has_value());
+    QVERIFY(base->problems.empty());
+    QVERIFY(qAbs(slow->computeSeconds / base->computeSeconds - 2.0) < 1e-9); // 0.5 → 0.25
+    QVERIFY(base->dpCommSeconds > 0); // DP across the two nodes over InfiniBand
+    QCOMPARE(base->costPerHour, 2 * 98.32);
+    QVERIFY(qAbs(base->costPerStep - base->costPerHour * base->stepSeconds / 3600) < 1e-12);
+    QVERIFY(qAbs(base->costPerEpoch - 100 * base->costPerStep) < 1e-9);
+    QVERIFY(base->mfu > 0.2 && base->mfu < 0.5);
+    QCOMPARE(base->ranks, 16);
+    QCOMPARE(base->tokensPerSecond, base->samplesPerSecond * 2048);
+}
+
+QTEST_GUILESS_MAIN(TestPlannerEstimate)
+#include "tst_planner_estimate.moc"
