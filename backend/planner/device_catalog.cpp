@@ -117,14 +117,16 @@ Result<PlanCluster> parseHypotheticalCluster(const std::string& text) {
     // "<nodes> x <devices> <device>", x or ×, device id or name ("H100" = h100-sxm).
     static const std::regex form(R"(^\s*(\d+)\s*[xX]\s*(\d+)\s+(.+?)\s*$)");
     std::string t = text;
-    for (std::size_t at; (at = t.find("\xC3\x97")) != std::string::npos;) { // U+00D7 ×
-        t.replace(at, 2, "x");
+    for (std::size_t at = t.find("\xC3\x97"); at != std::string::npos; at = t.find("\xC3\x97")) {
+        t[at] = 'x'; // U+00D7 ×, two bytes in UTF-8
+        t.erase(at + 1, 1);
     }
     std::smatch m;
     const auto usage = [&] {
         std::string ids;
         for (const DeviceType& d : deviceCatalog()) {
-            ids += (ids.empty() ? "" : ", ") + d.id;
+            ids += ids.empty() ? "" : ", ";
+            ids += d.id;
         }
         return fail(ErrorCode::InvalidArgument,
                     "cluster '" + text +

@@ -48,7 +48,10 @@ std::string builtinName(const v1::ModelSpec& s) {
     if (s.family() == "mlp") {
         std::string widths;
         for (int w : s.hidden()) {
-            widths += (widths.empty() ? "" : "-") + std::to_string(w);
+            if (!widths.empty()) {
+                widths += '-';
+            }
+            widths += std::to_string(w);
         }
         return "MLP (" + (widths.empty() ? std::string("no hidden layer") : widths) + ")";
     }
