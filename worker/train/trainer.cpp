@@ -220,6 +220,15 @@ std::string Trainer::layoutFingerprint(bool withRank) const {
     return f;
 }
 
+Result<void> Trainer::deviceStatus(const std::string& what) {
+    auto s = m_ops.status();
+    if (!s) {
+        return fail(s.error().code, std::string(m_ops.deviceName()) + " failed during " + what +
+                                        ": " + s.error().message);
+    }
+    return {};
+}
+
 std::string Trainer::perfLine(std::int64_t step) {
     const Timers& t = m_timers;
     const double n = double(std::max<std::int64_t>(t.steps, 1));
@@ -271,6 +280,9 @@ Result<void> Trainer::run(const Emit& emit) {
         if (!ev) {
             return std::unexpected(ev.error());
         }
+        if (auto s = deviceStatus("the evaluation at step " + str(step)); !s) {
+            return s;
+        }
         line.add("test_loss", ev->loss, 6);
         if (ev->accuracy >= 0.0) {
             line.add("test_accuracy", ev->accuracy, 6);
@@ -294,6 +306,9 @@ Result<void> Trainer::run(const Emit& emit) {
             auto result = runStep(order, b * G + shardOffset, step + 1);
             if (!result) {
                 return std::unexpected(result.error());
+            }
+            if (auto s = deviceStatus("step " + str(step + 1)); !s) {
+                return s;
             }
             ++step;
             m_timers.step += secondsSince(t0);

@@ -98,6 +98,9 @@ private:
     Result<void> waitSend(std::vector<int>& pending, int slot);
     // trainer_eval.cpp: forward-only test-set pass and GPT sampling.
     Result<Evaluation> evaluate();
+    /// Ops::status() after `what` ("step 12"): the device's first failed operation, as an
+    /// Internal error naming the device and where it surfaced, or success.
+    Result<void> deviceStatus(const std::string& what);
     Result<std::string> generateSample();
     // trainer_checkpoint.cpp
     Result<void> saveCheckpoint(std::int64_t step, const DataPosition& position);

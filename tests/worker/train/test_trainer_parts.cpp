@@ -357,6 +357,36 @@ private slots:
                  r.error().message.c_str());
     }
 
+    void deviceFaultStopsTheRun() {
+        // A device whose first failed operation surfaces at the third status() check (step 3):
+        // the run stops there with the device's message, not with a later symptom.
+        struct FaultyOps : CpuOps {
+            int checks = 0;
+            Result<void> status() override {
+                if (++checks < 3) {
+                    return {};
+                }
+                return fail(ErrorCode::Internal, "an illegal memory access (injected)");
+            }
+        };
+        TrainConfig c = mlpConfig();
+        c.maxSteps = 10;
+        SyntheticImages data(40, 5);
+        FaultyOps ops;
+        FakeCommunicator world(0, 1);
+        auto trainer = Trainer::create(c, ops, world, data, 0, 1e9);
+        QVERIFY(trainer.has_value());
+        int losses = 0;
+        auto r = (*trainer)->run([&](const std::string& line) {
+            losses += line.find("\"loss\"") != std::string::npos ? 1 : 0;
+        });
+        QVERIFY(!r.has_value());
+        QVERIFY2(r.error().message == "cpu failed during step 3: an illegal memory access "
+                                      "(injected)",
+                 r.error().message.c_str());
+        QCOMPARE(losses, 1); // log every 2 steps: step 2's line was written before the fault
+    }
+
     void memoryLimitIsChecked() {
         TrainConfig c = mlpConfig();
         c.maxSteps = 1;

@@ -36,7 +36,7 @@ public:
 
     /// The first failed CUDA/cuBLAS call since creation (or since clearStatus()), or success.
     /// Also surfaces asynchronous kernel faults: it checks cudaStreamQuery without waiting.
-    Result<void> status();
+    Result<void> status() override;
     /// Forgets a recorded error (tests that provoke one on purpose).
     void clearStatus() { m_error.reset(); }
 

@@ -8,7 +8,7 @@ namespace tessera::train {
 
 /// Host-memory Ops. Not thread-safe per instance only where BLAS is not; one instance per
 /// thread is the simplest rule. Every operation is synchronous (sync() is a no-op).
-class CpuOps final : public Ops {
+class CpuOps : public Ops { // not final: tests derive fault-injecting variants
 public:
     DeviceKind kind() const override { return DeviceKind::Cpu; }
     const char* deviceName() const override { return "cpu"; }

@@ -11,6 +11,8 @@
 //   back through download()/sumSquares() are complete when those calls return.
 #pragma once
 
+#include "error.h"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -52,6 +54,11 @@ public:
     virtual void fill(float* x, float value, std::size_t n) = 0;
     /// Waits until every queued operation is done (no-op on CPU).
     virtual void sync() = 0;
+    /// The first failed device operation so far (the void methods cannot return it), or
+    /// success. CpuOps never fails this way (host failures throw std::bad_alloc or are bugs);
+    /// CudaOps reports the first failed CUDA/cuBLAS call or asynchronous kernel fault. The
+    /// trainer checks it after every step and evaluation.
+    virtual Result<void> status() { return {}; }
 
     // ---- matrix products -----------------------------------------------------------------
     /// C (M, N) = alpha · op(A) · op(B) + beta · C, row-major with leading dimensions lda/ldb/ldc;
