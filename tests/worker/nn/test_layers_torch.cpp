@@ -4,15 +4,14 @@
 //
 // Error measure (per tensor): rel = max_i |ours_i − torch_i| / max(max_i |torch_i|, 1e-6),
 // i.e. the largest deviation relative to the tensor's largest magnitude. Bound: 1e-4.
+#include "activation_layer.h"
 #include "attention_layer.h"
 #include "cpu_ops.h"
 #include "embedding_layer.h"
-#include "gelu_layer.h"
 #include "layer_norm_layer.h"
 #include "linear_layer.h"
 #include "patch_embedding_layer.h"
 #include "pool_layer.h"
-#include "relu_layer.h"
 #include "transformer_block.h"
 
 #include <QFile>
@@ -150,12 +149,16 @@ std::vector<LayerCase> layerCases() {
                   {2, 4, 6}});
     cs.push_back({"relu_4x37",
                   obj({{"kind", "relu"}}),
-                  [](Ops& ops) { return std::make_unique<ReluLayer>(ops, "relu", 37); },
+                  [](Ops& ops) {
+                      return std::make_unique<ActivationLayer>(ops, Activation::Relu, "relu", 37);
+                  },
                   4,
                   {4, 37}});
     cs.push_back({"gelu_3x37",
                   obj({{"kind", "gelu"}}),
-                  [](Ops& ops) { return std::make_unique<GeluLayer>(ops, "gelu", 37); },
+                  [](Ops& ops) {
+                      return std::make_unique<ActivationLayer>(ops, Activation::Gelu, "gelu", 37);
+                  },
                   3,
                   {3, 37}});
     cs.push_back({"layer_norm_2x3x11",

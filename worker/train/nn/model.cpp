@@ -2,13 +2,13 @@
 // stage's range on one tensor-parallel rank; layerSeed() for their deterministic init.
 #include "model.h"
 
+#include "activation_layer.h"
 #include "attention_layer.h"
 #include "embedding_layer.h"
 #include "layer_norm_layer.h"
 #include "linear_layer.h"
 #include "patch_embedding_layer.h"
 #include "pool_layer.h"
-#include "relu_layer.h"
 #include "transformer_block.h"
 
 #include <string>
@@ -53,8 +53,8 @@ Result<std::unique_ptr<Layer>> mlpLayer(const v1::ModelSpec& spec, int index, Op
         return std::make_unique<LinearLayer>(ops, "linear" + std::to_string(j), in, out, 1, mode,
                                              LinearInit::TorchDefault, tp);
     }
-    return std::make_unique<ReluLayer>(ops, "relu" + std::to_string(j),
-                                       column ? out / tp.size : out);
+    return std::make_unique<ActivationLayer>(ops, Activation::Relu, "relu" + std::to_string(j),
+                                             column ? out / tp.size : out);
 }
 
 /// Layer `index` of a ViT or GPT (see describeModel).

@@ -9,7 +9,7 @@ TransformerBlock::TransformerBlock(Ops& ops, std::string name, int T, int C, int
     : m_ops(ops), m_name(std::move(name)), m_T(T), m_C(C), m_M(M), m_Ml(M / tp.size),
       m_ln1(ops, "ln1", C, T), m_attn(ops, "attn", T, C, H, mask, tp), m_ln2(ops, "ln2", C, T),
       m_fc(ops, "mlp.fc", C, M, T, LinearMode::ColumnParallel, LinearInit::Normal, tp),
-      m_gelu(ops, "gelu", std::int64_t(T) * (M / tp.size)),
+      m_gelu(ops, Activation::Gelu, "gelu", std::int64_t(T) * (M / tp.size)),
       m_fc2(ops, "mlp.proj", M, C, T, LinearMode::RowParallel, LinearInit::Normal, tp) {}
 
 std::vector<std::pair<std::string, const NnLayer*>> TransformerBlock::parts() const {

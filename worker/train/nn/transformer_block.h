@@ -2,8 +2,8 @@
 // x1 = x + attn(ln1(x)); y = x1 + fc2(gelu(fc(ln2(x1)))), Megatron tensor parallel inside.
 #pragma once
 
+#include "activation_layer.h"
 #include "attention_layer.h"
-#include "gelu_layer.h"
 #include "layer_norm_layer.h"
 #include "linear_layer.h"
 
@@ -50,7 +50,7 @@ private:
     AttentionLayer m_attn;
     LayerNormLayer m_ln2;
     LinearLayer m_fc;
-    GeluLayer m_gelu;
+    ActivationLayer m_gelu;
     LinearLayer m_fc2;
 };
 
