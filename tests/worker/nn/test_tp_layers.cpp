@@ -1,10 +1,10 @@
 // Tensor parallelism without MPI: layers built by buildLayers for TP 2 (two threads joined by an
-// InprocCommunicator) give the same outputs, input gradients, initial parameters and gathered
+// ThreadCommunicator) give the same outputs, input gradients, initial parameters and gathered
 // parameter gradients as the TP = 1 layers built from the same seed (1e-5 relative).
 #include "cpu_ops.h"
-#include "inproc_communicator.h"
 #include "model.h"
 #include "model_desc.h"
+#include "thread_communicator.h"
 
 #include <QtTest>
 
@@ -208,19 +208,11 @@ void TestTpLayers::matchesSingleRank() {
     QVERIFY2(ref.error.isEmpty(), qPrintable(ref.error));
 
     constexpr int kTp = 2;
-    auto board = std::make_shared<test::InprocBoard>(kTp);
     std::vector<RunResult> ranks(kTp);
-    std::vector<std::thread> threads;
-    for (int r = 0; r < kTp; ++r) {
-        threads.emplace_back([&, r] {
-            test::InprocCommunicator comm(board, r);
-            ranks[std::size_t(r)] =
-                runRange(spec, *desc, first, last, TpContext{&comm, r, kTp}, x, dy, B);
-        });
-    }
-    for (auto& t : threads) {
-        t.join();
-    }
+    test::runThreadRanks(kTp, [&](int r, Communicator& comm) {
+        ranks[std::size_t(r)] =
+            runRange(spec, *desc, first, last, TpContext{&comm, r, kTp}, x, dy, B);
+    });
     double worst = 0.0;
     for (int r = 0; r < kTp; ++r) {
         const RunResult& rr = ranks[std::size_t(r)];

@@ -3,7 +3,7 @@
 #include "cpu_ops.h"
 #include "lr_schedule.h"
 #include "optimizer.h"
-#include "thread_group.h"
+#include "thread_communicator.h"
 
 #include <QFile>
 #include <QJsonArray>

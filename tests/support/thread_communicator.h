@@ -1,5 +1,6 @@
-// Test helper: a host Communicator over the threads of one process (no MPI), so NCCL
-// communicators can be bootstrapped for one rank per GPU thread inside a Qt Test executable.
+// Test helper: a host Communicator whose ranks are threads of one process (no MPI): tensor-
+// parallel layers, ZeRO-1 and the global norm are tested with it, and NCCL communicators are
+// bootstrapped through it for one rank per GPU thread inside a Qt Test executable.
 #pragma once
 
 #include "communicator.h"
@@ -7,10 +8,12 @@
 #include <algorithm>
 #include <condition_variable>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -39,8 +42,9 @@ struct ThreadGroup {
     std::map<int, std::shared_ptr<ThreadGroup>> children; ///< split(): color → new group
 };
 
-/// Host collectives by exchanging byte strings through the group; device and non-blocking
-/// operations are not supported (NcclCommunicator only uses broadcast(bytes) and split()).
+/// Host collectives by exchanging byte strings through the group (every rank sums in rank
+/// order, so all ranks get bit-identical results); non-blocking and point-to-point operations
+/// report Internal.
 class ThreadCommunicator final : public Communicator {
 public:
     ThreadCommunicator(std::shared_ptr<ThreadGroup> group, int rank)
@@ -89,7 +93,14 @@ public:
     Result<void> wait(RequestId) override { return unsupported(); }
     Result<void> waitAll() override { return {}; }
     Result<void> poll() override { return {}; }
-    Result<void> allGatherInPlace(float*, const int*, const int*) override { return unsupported(); }
+    Result<void> allGatherInPlace(float* data, const int* counts, const int* displs) override {
+        const auto all = exchange(std::string(reinterpret_cast<const char*>(data + displs[m_rank]),
+                                              std::size_t(counts[m_rank]) * sizeof(float)));
+        for (int r = 0; r < m_group->size; ++r) {
+            std::memcpy(data + displs[r], all[std::size_t(r)].data(), all[std::size_t(r)].size());
+        }
+        return {};
+    }
 
     Result<std::unique_ptr<Communicator>> split(int color, int key) override {
         const int mine[2] = {color, key};
@@ -160,5 +171,17 @@ private:
     std::shared_ptr<ThreadGroup> m_group;
     int m_rank;
 };
+
+/// Runs body(rank, communicator) on `size` threads of one group and joins them.
+inline void runThreadRanks(int size, const std::function<void(int, Communicator&)>& body) {
+    auto comms = ThreadCommunicator::makeGroup(size);
+    std::vector<std::thread> threads;
+    for (int r = 0; r < size; ++r) {
+        threads.emplace_back([&, r] { body(r, *comms[std::size_t(r)]); });
+    }
+    for (auto& t : threads) {
+        t.join();
+    }
+}
 
 } // namespace tessera::train::test
