@@ -2,6 +2,9 @@
 #include "mainwindow.h"
 
 #include "cluster/clusterpanel.h"
+#ifdef TESSERA_HAVE_DESIGNER
+#include "designer/designerpanel.h"
+#endif
 #include "jobcontroller.h"
 #include "jobs/jobpanel.h"
 #include "monitor/logpane.h"
@@ -13,6 +16,7 @@
 #include <QDockWidget>
 #include <QMenuBar>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QToolBar>
 
 namespace tessera {
@@ -26,7 +30,17 @@ MainWindow::MainWindow(AppSession* session, QWidget* parent)
     setObjectName(QStringLiteral("mainWindow"));
     m_chart->setObjectName(QStringLiteral("metricsChart"));
     m_log->setObjectName(QStringLiteral("logPane"));
+#ifdef TESSERA_HAVE_DESIGNER
+    // Centre: the training chart and the layout designer as tabs (Ctrl+Tab switches).
+    m_designer = new designer::DesignerPanel(session->registry(), this);
+    auto* tabs = new QTabWidget(this);
+    tabs->setObjectName(QStringLiteral("centralTabs"));
+    tabs->addTab(m_chart, tr("&Training"));
+    tabs->addTab(m_designer, tr("&Designer"));
+    setCentralWidget(tabs);
+#else
     setCentralWidget(m_chart);
+#endif
     createDocks();
     createMenusAndToolbar();
     connectBackend();
@@ -67,6 +81,10 @@ void MainWindow::createMenusAndToolbar() {
     job->addAction(m_jobs->launchAction());
     job->addAction(m_jobs->cancelAction());
 
+#ifdef TESSERA_HAVE_DESIGNER
+    menuBar()->addMenu(tr("De&signer"))->addActions(m_designer->designerActions());
+#endif
+
     QMenu* view = menuBar()->addMenu(tr("&View"));
     // Show/hide the panels: Ctrl+1 cluster, Ctrl+2 job, Ctrl+3 log.
     const char* docks[] = {"clusterDock", "jobDock", "logDock"};
@@ -104,6 +122,17 @@ void MainWindow::connectBackend() {
             });
     connect(m_cluster, &ClusterPanel::message, m_log, &LogPane::appendMessage);
     connect(m_jobs, &JobPanel::message, m_log, &LogPane::appendMessage);
+#ifdef TESSERA_HAVE_DESIGNER
+    connect(m_designer, &designer::DesignerPanel::message, m_log, &LogPane::appendMessage);
+    // Launch from the designer goes through the job panel, the same path as its Launch button.
+    connect(m_designer, &designer::DesignerPanel::launchRequested, this,
+            [this](const QString& path) {
+                if (m_jobs->addSpecFile(path))
+                    m_jobs->launch();
+                if (auto* tabs = qobject_cast<QTabWidget*>(centralWidget()))
+                    tabs->setCurrentWidget(m_chart);
+            });
+#endif
 }
 
 } // namespace tessera

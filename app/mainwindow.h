@@ -1,5 +1,6 @@
-// Main window: wires the cluster panel (left), chart (centre), job panel (right) and log pane
-// (bottom) to the backend and to menus / toolbar with shortcuts. No logic of its own.
+// Main window: wires the cluster panel (left), chart and layout designer (centre tabs), job panel
+// (right) and log pane (bottom) to the backend and to menus / toolbar with shortcuts. No logic of
+// its own.
 #pragma once
 
 #include <QMainWindow>
@@ -11,6 +12,9 @@ class ClusterPanel;
 class JobPanel;
 class LogPane;
 class MetricsChart;
+namespace designer {
+class DesignerPanel;
+}
 
 /// The app's window over `session` (which must outlive it).
 class MainWindow : public QMainWindow {
@@ -22,6 +26,8 @@ public:
     JobPanel* jobPanel() const { return m_jobs; }
     MetricsChart* chart() const { return m_chart; }
     LogPane* logPane() const { return m_log; }
+    /// The layout designer page (null when the app was built without the planner).
+    designer::DesignerPanel* designer() const { return m_designer; }
 
 private:
     void createDocks();
@@ -33,6 +39,7 @@ private:
     JobPanel* m_jobs;
     MetricsChart* m_chart;
     LogPane* m_log;
+    designer::DesignerPanel* m_designer = nullptr;
 };
 
 } // namespace tessera

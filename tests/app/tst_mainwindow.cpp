@@ -39,7 +39,9 @@ void TestMainWindow::initTestCase() {
 void TestMainWindow::panelsInTheirPlaces() {
     AppSession session;
     MainWindow window(&session);
-    QCOMPARE(window.centralWidget(), static_cast<QWidget*>(window.chart()));
+    // The chart is the centre (the first tab when the layout designer is built).
+    QVERIFY(window.centralWidget() == window.chart() ||
+            window.centralWidget()->isAncestorOf(window.chart()));
     auto area = [&](const char* name) {
         return window.dockWidgetArea(window.findChild<QDockWidget*>(QLatin1String(name)));
     };

@@ -1,0 +1,145 @@
+// Auto-plan dialog (see autoplandialog.h).
+#include "autoplandialog.h"
+
+#include "estimatepanel.h"
+#include "layoutmath.h"
+#include "plandocument.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace tessera::designer {
+
+QString describeLayout(const v1::Layout& layout) {
+    QStringList ranges;
+    for (const v1::Stage& s : layout.stages())
+        ranges << QStringLiteral("%1–%2").arg(s.first_layer()).arg(s.last_layer());
+    QString text = AutoPlanDialog::tr("DP %1 × TP %2 × PP %3")
+                       .arg(dpDegree(layout))
+                       .arg(tpWidth(layout))
+                       .arg(stageCount(layout));
+    if (ranges.size() > 1)
+        text += AutoPlanDialog::tr(" (layers %1)").arg(ranges.join(QStringLiteral(" | ")));
+    text += AutoPlanDialog::tr(", %1 micro-batches, %2")
+                .arg(std::max(1, layout.micro_batches()))
+                .arg(layout.schedule() == v1::PIPELINE_SCHEDULE_GPIPE ? QStringLiteral("GPipe")
+                                                                      : QStringLiteral("1F1B"));
+    return text;
+}
+
+AutoPlanDialog::AutoPlanDialog(PlanDocument* document, QWidget* parent)
+    : QDialog(parent), m_document(document), m_goal(new QComboBox(this)),
+      m_steps(new QSpinBox(this)), m_deadline(new QDoubleSpinBox(this)),
+      m_list(new QListWidget(this)), m_status(new QLabel(this)),
+      m_searchButton(new QPushButton(tr("&Search"), this)),
+      m_applyButton(new QPushButton(tr("&Apply"), this)) {
+    setWindowTitle(tr("Auto-plan"));
+    setObjectName(QStringLiteral("autoPlanDialog"));
+    m_goal->setObjectName(QStringLiteral("autoPlanGoal"));
+    m_goal->addItem(tr("Fastest layout that fits"), int(planner::AutoPlanGoal::Fastest));
+    m_goal->addItem(tr("Cheapest within the deadline"),
+                    int(planner::AutoPlanGoal::CheapestWithinDeadline));
+    m_steps->setRange(1, 100'000'000);
+    m_steps->setValue(1000);
+    m_deadline->setRange(0.01, 100000);
+    m_deadline->setValue(24);
+    m_deadline->setSuffix(tr(" h"));
+    m_list->setObjectName(QStringLiteral("autoPlanList"));
+    m_list->setWordWrap(true);
+    m_status->setWordWrap(true);
+    m_applyButton->setEnabled(false);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("&Goal:"), m_goal);
+    form->addRow(tr("S&teps of the run:"), m_steps);
+    form->addRow(tr("&Deadline:"), m_deadline);
+    auto* buttons = new QDialogButtonBox(this);
+    buttons->addButton(m_searchButton, QDialogButtonBox::ActionRole);
+    buttons->addButton(m_applyButton, QDialogButtonBox::ApplyRole);
+    buttons->addButton(QDialogButtonBox::Close);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_list, 1);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+    resize(640, 420);
+
+    connect(m_searchButton, &QPushButton::clicked, this, &AutoPlanDialog::search);
+    connect(m_applyButton, &QPushButton::clicked, this, [this] { apply(m_list->currentRow()); });
+    connect(m_list, &QListWidget::itemActivated, this, [this] { apply(m_list->currentRow()); });
+    connect(m_list, &QListWidget::currentRowChanged, this,
+            [this](int row) { m_applyButton->setEnabled(row >= 0); });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(&m_watcher, &QFutureWatcher<std::vector<planner::RankedPlan>>::finished, this,
+            &AutoPlanDialog::onFinished);
+}
+
+AutoPlanDialog::~AutoPlanDialog() {
+    m_watcher.waitForFinished(); // autoPlan is bounded pure computation (< 1 s by its contract)
+}
+
+void AutoPlanDialog::search() {
+    if (searching())
+        return;
+    const planner::PlanModel* model = m_document->model();
+    if (!model) {
+        m_status->setText(m_document->modelError());
+        return;
+    }
+    planner::AutoPlanGoal goal;
+    goal.kind = static_cast<planner::AutoPlanGoal::Kind>(m_goal->currentData().toInt());
+    goal.steps = m_steps->value();
+    goal.deadlineSeconds = m_deadline->value() * 3600.0;
+    goal.top = 5;
+    m_status->setText(tr("Searching…"));
+    m_searchButton->setEnabled(false);
+    m_list->clear();
+    m_watcher.setFuture(QtConcurrent::run(
+        [model = *model, cluster = m_document->cluster(), options = m_document->options(), goal] {
+            return planner::autoPlan(model, cluster, options, goal);
+        }));
+}
+
+void AutoPlanDialog::onFinished() {
+    m_results = m_watcher.result();
+    m_searchButton->setEnabled(true);
+    m_list->clear();
+    for (const planner::RankedPlan& p : m_results)
+        m_list->addItem(tr("%1 — %2/step\n%3")
+                            .arg(describeLayout(p.layout), formatSeconds(p.estimate.stepSeconds),
+                                 QString::fromStdString(p.reason)));
+    m_status->setText(m_results.empty()
+                          ? tr("No layout fits these machines: add devices, use ZeRO or "
+                               "recompute, or pick a smaller model.")
+                          : tr("Pick a layout and Apply it; you can keep editing it after."));
+    if (!m_results.empty())
+        m_list->setCurrentRow(0);
+    Q_EMIT searchFinished();
+}
+
+bool AutoPlanDialog::apply(int index) {
+    if (index < 0 || index >= static_cast<int>(m_results.size()))
+        return false;
+    const planner::RankedPlan& p = m_results[static_cast<std::size_t>(index)];
+    v1::PlanFile next = m_document->file();
+    v1::Layout layout = p.layout;
+    layout.set_zero_stage(p.options.zeroStage > 1 ? 0 : p.options.zeroStage);
+    *next.mutable_layout() = layout;
+    v1::PlanSettings* s = next.mutable_settings();
+    s->set_global_batch(p.options.globalBatch);
+    s->set_zero_stage(p.options.zeroStage);
+    s->set_recompute(p.options.recompute);
+    s->set_sequence_parallel(p.options.sequenceParallel);
+    m_document->edit(next, tr("Apply auto-plan: %1").arg(describeLayout(p.layout)));
+    return true;
+}
+
+} // namespace tessera::designer

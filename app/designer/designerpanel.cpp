@@ -1,0 +1,387 @@
+// The designer page: builds its parts and wires them to the document (see designerpanel.h).
+// File, model, cluster and launch actions are in designeractions.cpp.
+#include "designerpanel.h"
+
+#include "clusterscene.h"
+#include "deviceitem.h"
+#include "estimatepanel.h"
+#include "ganttview.h"
+#include "jobs/speccatalog.h"
+#include "layerpalettemodel.h"
+#include "layoutcontrols.h"
+#include "layoutmath.h"
+#include "pipelinetimeline.h"
+#include "plandocument.h"
+#include "planio.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QEvent>
+#include <QGraphicsView>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QMenu>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSplitter>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace tessera::designer {
+
+namespace {
+constexpr const char* kDefaultCluster = "1x8 h100-sxm";
+}
+
+DesignerPanel::DesignerPanel(ClusterRegistry* registry, QWidget* parent)
+    : QWidget(parent), m_registry(registry), m_document(new PlanDocument(this)),
+      m_paletteModel(new LayerPaletteModel(this)), m_scene(new ClusterScene(this)),
+      m_runner(new EstimateRunner(this)), m_toolbar(new QToolBar(this)),
+      m_modelCombo(new QComboBox(this)), m_clusterEdit(new QLineEdit(this)),
+      m_controls(new LayoutControls(m_document, this)), m_view(new QGraphicsView(m_scene, this)),
+      m_gantt(new GanttView(this)), m_estimatePanel(new EstimatePanel(this)),
+      m_message(new QLabel(this)) {
+    setObjectName(QStringLiteral("designerPanel"));
+    m_toolbar->setObjectName(QStringLiteral("designerToolBar"));
+    m_toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_modelCombo->setObjectName(QStringLiteral("modelCombo"));
+    m_modelCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_clusterEdit->setObjectName(QStringLiteral("clusterEdit"));
+    m_clusterEdit->setPlaceholderText(tr("e.g. 4x8 h100-sxm @ 23.92/h"));
+    m_clusterEdit->setToolTip(tr("Hypothetical machines: nodes × devices and a device kind "
+                                 "(cpu, a100-40, a100-80, h100-sxm, h100-pcie, h200, l40s, "
+                                 "rtx4090), optionally a price per node-hour (\"@ 23.92/h\"); "
+                                 "press Enter"));
+    m_view->setObjectName(QStringLiteral("clusterView"));
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setDragMode(QGraphicsView::NoDrag);
+    m_view->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_view->viewport()->installEventFilter(this);
+    m_gantt->setObjectName(QStringLiteral("ganttView"));
+    m_estimatePanel->setObjectName(QStringLiteral("estimatePanel"));
+    m_message->setObjectName(QStringLiteral("designerMessage"));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    createActions();
+
+    auto* sourceRow = new QHBoxLayout;
+    auto* modelLabel = new QLabel(tr("M&odel:"), this);
+    modelLabel->setBuddy(m_modelCombo);
+    auto* clusterLabel = new QLabel(tr("Mac&hines:"), this);
+    clusterLabel->setBuddy(m_clusterEdit);
+    sourceRow->addWidget(modelLabel);
+    sourceRow->addWidget(m_modelCombo, 1);
+    sourceRow->addSpacing(12);
+    sourceRow->addWidget(clusterLabel);
+    sourceRow->addWidget(m_clusterEdit, 1);
+
+    auto* centre = new QSplitter(Qt::Vertical, this);
+    centre->addWidget(m_view);
+    centre->addWidget(m_gantt);
+    centre->setStretchFactor(0, 3);
+    centre->setStretchFactor(1, 1);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(createPaletteColumn());
+    split->addWidget(centre);
+    split->addWidget(m_estimatePanel);
+    split->setStretchFactor(1, 1);
+    split->setSizes({250, 800, 400});
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_toolbar);
+    layout->addLayout(sourceRow);
+    layout->addWidget(m_controls);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_message);
+
+    connect(m_document, &PlanDocument::changed, this, &DesignerPanel::onDocumentChanged);
+    connect(m_document, &PlanDocument::modelChanged, this, &DesignerPanel::onModelChanged);
+    connect(m_document, &PlanDocument::clusterChanged, this, &DesignerPanel::onClusterChanged);
+    connect(m_runner, &EstimateRunner::ready, this, &DesignerPanel::onEstimateReady);
+    connect(m_scene, &ClusterScene::dragHover, this, &DesignerPanel::onDragHover);
+    connect(m_scene, &ClusterScene::layersDropped, this, &DesignerPanel::onDrop);
+    connect(m_scene, &ClusterScene::deviceMenuRequested, this, &DesignerPanel::showDeviceMenu);
+    connect(m_scene, &QGraphicsScene::selectionChanged, this, [this] {
+        const int device = m_scene->selectedDevice();
+        if (device >= 0)
+            m_deviceCombo->setCurrentIndex(device);
+    });
+    connect(m_modelCombo, &QComboBox::activated, this, &DesignerPanel::onModelChosen);
+    connect(m_clusterEdit, &QLineEdit::returnPressed, this,
+            [this] { setHypotheticalCluster(m_clusterEdit->text()); });
+
+    const QString examples = SpecCatalog::examplesDir();
+    m_models = ModelCatalog::load(examples, ModelCatalog::configDir(examples));
+    for (const ModelEntry& e : m_models)
+        m_modelCombo->addItem(e.label, e.path);
+    v1::PlanFile initial;
+    if (auto cluster = planner::parseHypotheticalCluster(kDefaultCluster)) {
+        for (const v1::PlanNode& n : nodesFromCluster(*cluster))
+            *initial.add_nodes() = n;
+        m_clusterEdit->setText(QLatin1String(kDefaultCluster));
+    }
+    if (!m_models.isEmpty())
+        initial = planFromJobSpec(initial, m_models.first().spec);
+    m_document->reset(initial);
+}
+
+DesignerPanel::~DesignerPanel() = default;
+
+QWidget* DesignerPanel::createPaletteColumn() {
+    auto* column = new QWidget(this);
+    m_palette = new QListView(column);
+    m_palette->setObjectName(QStringLiteral("layerPalette"));
+    m_palette->setModel(m_paletteModel);
+    m_palette->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_palette->setDragEnabled(true);
+    m_palette->setDragDropMode(QAbstractItemView::DragOnly);
+    m_palette->setDefaultDropAction(Qt::CopyAction);
+    m_palette->setIconSize(QSize(12, 12));
+    m_palette->setUniformItemSizes(true);
+    m_palette->setToolTip(tr("Drag a layer, or a Shift-selected range, onto a device to make it "
+                             "that device's pipeline stage"));
+    m_deviceCombo = new QComboBox(column);
+    m_deviceCombo->setObjectName(QStringLiteral("deviceCombo"));
+    connect(m_deviceCombo, &QComboBox::activated, this,
+            [this](int index) { m_scene->selectDevice(index); });
+    auto* assign = new QPushButton(tr("Assign"), column);
+    assign->setObjectName(QStringLiteral("assignButton"));
+    assign->setToolTip(m_assign->toolTip());
+    connect(assign, &QPushButton::clicked, m_assign, &QAction::trigger);
+    auto* paletteLabel = new QLabel(tr("&Layers:"), column);
+    paletteLabel->setBuddy(m_palette);
+    auto* deviceLabel = new QLabel(tr("De&vice:"), column);
+    deviceLabel->setBuddy(m_deviceCombo);
+    auto* assignRow = new QHBoxLayout;
+    assignRow->addWidget(m_deviceCombo, 1);
+    assignRow->addWidget(assign);
+    auto* layout = new QVBoxLayout(column);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(paletteLabel);
+    layout->addWidget(m_palette, 1);
+    layout->addWidget(deviceLabel);
+    layout->addLayout(assignRow);
+    return column;
+}
+
+void DesignerPanel::onModelChanged() {
+    m_paletteModel->setModel(m_document->model(), m_document->layout());
+    syncModelCombo();
+}
+
+void DesignerPanel::onClusterChanged() {
+    m_scene->setCluster(m_document->cluster());
+    m_scene->setLayout(m_document->layout());
+    m_view->setSceneRect(m_scene->sceneRect());
+    fitCanvas();
+}
+
+void DesignerPanel::fitCanvas() {
+    // Whole machines in sight: shrink to fit (never below half size, never above 1:1).
+    const QRectF scene = m_scene->sceneRect();
+    const QSize port = m_view->viewport()->size();
+    if (scene.isEmpty() || port.isEmpty())
+        return;
+    const double scale = std::clamp(
+        std::min(port.width() / scene.width(), port.height() / scene.height()), 0.5, 1.0);
+    m_view->setTransform(QTransform::fromScale(scale, scale));
+}
+
+bool DesignerPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        fitCanvas(); // window resized or splitter moved
+    return QWidget::eventFilter(watched, event);
+}
+
+void DesignerPanel::onDocumentChanged() {
+    const v1::Layout layout = m_document->layout();
+    m_paletteModel->setLayout(layout);
+    m_scene->setLayout(layout);
+    refreshDeviceCombo();
+    updateLaunch();
+    m_previewing = false;
+    requestEstimate(layout, false);
+}
+
+void DesignerPanel::requestEstimate(const v1::Layout& layout, bool preview) {
+    const planner::PlanModel* model = m_document->model();
+    m_requestLayout = layout;
+    if (!model || m_document->cluster().nodes.empty()) {
+        m_committed = EstimateOutput{};
+        m_committed.estimate = fail(ErrorCode::InvalidArgument,
+                                    model ? tr("No machines: type some (e.g. 4x8 h100-sxm) or "
+                                               "use the live cluster.")
+                                                .toStdString()
+                                          : m_document->modelError().toStdString());
+        showOutput(m_committed, layout);
+        return;
+    }
+    m_runner->request({*model, m_document->cluster(), layout, m_document->options()}, preview);
+}
+
+void DesignerPanel::onEstimateReady() {
+    const EstimateOutput& out = m_runner->output();
+    if (!out.preview)
+        m_committed = out;
+    else if (!m_previewing)
+        return; // the drag ended before its preview arrived
+    showOutput(out, m_requestLayout);
+}
+
+void DesignerPanel::showOutput(const EstimateOutput& output, const v1::Layout& layout) {
+    if (!output.estimate) {
+        m_estimatePanel->showUnavailable(QString::fromStdString(output.estimate.error().message));
+        m_scene->setEstimate(nullptr);
+        updateGantt(layout, 0);
+        return;
+    }
+    const planner::PlanModel* model = m_document->model();
+    m_estimatePanel->showEstimate(*output.estimate, model ? model->seqLen : 1, output.preview,
+                                  deviceLabels());
+    m_scene->setEstimate(&*output.estimate);
+    updateGantt(layout, output.estimate->computeSeconds);
+}
+
+void DesignerPanel::updateGantt(const v1::Layout& layout, double computeSeconds) {
+    const planner::PlanModel* model = m_document->model();
+    const int stages = stageCount(layout), micro = std::max(1, layout.micro_batches());
+    // Per-stage times from the layers' forward FLOPs (backward = 2 × forward), scaled so the
+    // slowest stage's m · (F + B) is the estimate's compute time; unit boxes without a model.
+    std::vector<double> fwd(static_cast<std::size_t>(stages), 1.0);
+    const int layers = model ? static_cast<int>(model->layers.size()) : 0;
+    for (int s = 0; model && s < layout.stages_size(); ++s) {
+        double flops = 0;
+        for (int l = std::max(0, layout.stages(s).first_layer());
+             l <= std::min(layers - 1, layout.stages(s).last_layer()); ++l)
+            flops += model->layers[static_cast<std::size_t>(l)].forwardFlops;
+        fwd[static_cast<std::size_t>(s)] = flops;
+    }
+    const double slowest = *std::max_element(fwd.begin(), fwd.end()) * 3 * micro;
+    const bool seconds = computeSeconds > 0 && slowest > 0;
+    for (double& f : fwd)
+        f = seconds ? f * computeSeconds / slowest : (slowest > 0 ? f / slowest * 3 * micro : 1);
+    std::vector<double> bwd(fwd);
+    for (double& b : bwd)
+        b *= 2;
+    const auto kind = layout.schedule() == v1::PIPELINE_SCHEDULE_GPIPE
+                          ? train::PipelineKind::GPipe
+                          : train::PipelineKind::OneFOneB;
+    m_gantt->setTimeline(pipelineTimeline(kind, micro, fwd, bwd), stages, seconds,
+                         tr("Pipeline schedule: %1, %2 stages × %3 micro-batches")
+                             .arg(kind == train::PipelineKind::GPipe ? QStringLiteral("GPipe")
+                                                                     : QStringLiteral("1F1B"))
+                             .arg(stages)
+                             .arg(micro));
+}
+
+void DesignerPanel::onDragHover(int device, int first, int last) {
+    if (device < 0) { // left every device: back to the document's estimate
+        m_previewing = false;
+        m_requestLayout = m_document->layout();
+        showOutput(m_committed, m_requestLayout);
+        return;
+    }
+    m_previewing = true;
+    m_previewLayout =
+        assignLayers(m_document->layout(), m_document->layerCount(), device, first, last);
+    requestEstimate(m_previewLayout, true);
+}
+
+void DesignerPanel::onDrop(int device, int first, int last) {
+    m_previewing = false;
+    v1::PlanFile next = m_document->file();
+    *next.mutable_layout() =
+        assignLayers(m_document->layout(), m_document->layerCount(), device, first, last);
+    const QString text =
+        first == last ? tr("Assign layer %1 to device %2").arg(first).arg(device)
+                      : tr("Assign layers %1–%2 to device %3").arg(first).arg(last).arg(device);
+    m_document->edit(next, text);
+    m_scene->selectDevice(device);
+}
+
+bool DesignerPanel::assignSelectionTo(int device) {
+    const QModelIndexList rows = m_palette->selectionModel()->selectedRows();
+    if (rows.isEmpty()) {
+        showMessage(tr("Select layers in the list first (Shift+arrows select a range)."), true);
+        return false;
+    }
+    if (device < 0 || device >= m_scene->deviceCount()) {
+        showMessage(tr("Pick a device to assign the layers to."), true);
+        return false;
+    }
+    const auto [first, last] = LayerPaletteModel::rangeFromMime(
+        std::unique_ptr<QMimeData>(m_paletteModel->mimeData(rows)).get());
+    onDrop(device, first, last);
+    return true;
+}
+
+void DesignerPanel::showDeviceMenu(int device, const QPoint& screenPos) {
+    const DeviceRole role = roleOf(m_document->layout(), device);
+    QMenu menu(this);
+    if (role.rank >= 0) {
+        QMenu* tp = menu.addMenu(tr("Tensor-parallel width (all stages)"));
+        for (int width : {1, 2, 4, 8, 16}) {
+            QAction* a = tp->addAction(QString::number(width));
+            a->setCheckable(true);
+            a->setChecked(tpWidth(m_document->layout()) == width);
+            connect(a, &QAction::triggered, this, [this, width] {
+                v1::PlanFile next = m_document->file();
+                next.mutable_layout()->set_tensor_parallel(width);
+                m_document->edit(next, tr("Set TP to %1").arg(width));
+            });
+        }
+        QAction* remove = menu.addAction(tr("Remove stage %1").arg(role.stage));
+        remove->setEnabled(stageCount(m_document->layout()) > 1);
+        connect(remove, &QAction::triggered, this, [this, stage = role.stage] {
+            v1::PlanFile next = m_document->file();
+            *next.mutable_layout() =
+                removeStage(m_document->layout(), m_document->layerCount(), stage);
+            m_document->edit(next, tr("Remove stage %1").arg(stage));
+        });
+    }
+    QAction* assign = menu.addAction(tr("Assign selected layers here"));
+    connect(assign, &QAction::triggered, this, [this, device] { assignSelectionTo(device); });
+    menu.exec(screenPos);
+}
+
+void DesignerPanel::refreshDeviceCombo() {
+    const QStringList labels = deviceLabels();
+    const v1::Layout layout = m_document->layout();
+    const int keep = m_deviceCombo->currentIndex();
+    const QSignalBlocker block(m_deviceCombo);
+    m_deviceCombo->clear();
+    for (int i = 0; i < labels.size(); ++i) {
+        const DeviceRole r = roleOf(layout, i);
+        m_deviceCombo->addItem(r.rank < 0 ? tr("%1 (idle)").arg(labels[i])
+                                          : tr("%1 · stage %2").arg(labels[i]).arg(r.stage));
+    }
+    m_deviceCombo->setCurrentIndex(std::clamp(keep, 0, int(labels.size()) - 1));
+}
+
+QStringList DesignerPanel::deviceLabels() const {
+    QStringList labels;
+    const v1::Layout layout = m_document->layout();
+    int index = 0;
+    for (const planner::PlanNode& n : m_document->cluster().nodes)
+        for (int d = 0; d < n.devices; ++d, ++index) {
+            const int rank = roleOf(layout, index).rank;
+            labels << (rank < 0
+                           ? tr("%1 #%2").arg(QString::fromStdString(n.name)).arg(d)
+                           : tr("%1 #%2 r%3").arg(QString::fromStdString(n.name)).arg(d).arg(rank));
+        }
+    return labels;
+}
+
+void DesignerPanel::showMessage(const QString& text, bool error) {
+    m_message->setText(text);
+    m_message->setStyleSheet(error ? QStringLiteral("color: #c62828;") : QString());
+    Q_EMIT message(text);
+}
+
+QString DesignerPanel::messageText() const {
+    return m_message->text();
+}
+
+} // namespace tessera::designer

@@ -1,0 +1,141 @@
+// The visual layout designer (issue 4): the model's layers in a palette, the machines on a
+// canvas, degree controls, a live estimate side panel, the pipeline's Gantt view, undo/redo,
+// layout files, auto-plan and Launch. It wires the designer's parts together; each part lives
+// in its own file.
+#pragma once
+
+#include "estimaterunner.h"
+#include "modelcatalog.h"
+#include "tessera/v1/job.pb.h"
+
+#include <QList>
+#include <QWidget>
+
+class QAction;
+class QComboBox;
+class QGraphicsView;
+class QLabel;
+class QLineEdit;
+class QListView;
+class QToolBar;
+
+namespace tessera {
+class ClusterRegistry;
+}
+
+namespace tessera::designer {
+
+class AutoPlanDialog;
+class ClusterScene;
+class EstimatePanel;
+class GanttView;
+class LayerPaletteModel;
+class LayoutControls;
+class PlanDocument;
+
+/// The designer page. `registry` (may be null) supplies the live cluster; it must outlive the
+/// panel. Launch emits launchRequested with a spec file the Jobs panel then launches.
+class DesignerPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit DesignerPanel(ClusterRegistry* registry, QWidget* parent = nullptr);
+    ~DesignerPanel() override;
+
+    PlanDocument* document() const { return m_document; }
+    ClusterScene* scene() const { return m_scene; }
+    QGraphicsView* view() const { return m_view; }
+    QListView* palette() const { return m_palette; }
+    LayerPaletteModel* paletteModel() const { return m_paletteModel; }
+    EstimatePanel* estimatePanel() const { return m_estimatePanel; }
+    GanttView* gantt() const { return m_gantt; }
+    LayoutControls* controls() const { return m_controls; }
+    EstimateRunner* runner() const { return m_runner; }
+    QComboBox* modelCombo() const { return m_modelCombo; }
+    QComboBox* deviceCombo() const { return m_deviceCombo; }
+    QLineEdit* clusterEdit() const { return m_clusterEdit; }
+
+    /// Every designer action (menus of the main window add them).
+    QList<QAction*> designerActions() const;
+    QAction* undoAction() const { return m_undo; }
+    QAction* redoAction() const { return m_redo; }
+    QAction* launchAction() const { return m_launch; }
+    QAction* assignAction() const { return m_assign; }
+
+    /// Selects the model entry whose label contains `fragment` (case-insensitive).
+    bool selectModel(const QString& fragment);
+    /// Plans on `text` ("4x8 h100-sxm", optionally "@ 23.92/h": USD per node-hour); false
+    /// (reason in the message line) when it is invalid.
+    bool setHypotheticalCluster(const QString& text);
+    /// Plans on the registry's Ready workers; false when there are none.
+    bool useLiveCluster();
+    /// Assigns the palette's selected layers to `device` (the keyboard path of a drop).
+    bool assignSelectionTo(int device);
+    /// Writes / reads a layout file; false with the reason in the message line.
+    bool saveFile(const QString& path);
+    bool openFile(const QString& path);
+    /// Writes the drawn layout as a job spec and emits launchRequested; false with the reason.
+    bool launch();
+    /// The auto-plan dialog (created on first use).
+    AutoPlanDialog* autoPlanDialog();
+    /// Text of the inline message line.
+    QString messageText() const;
+
+Q_SIGNALS:
+    /// Launch: `specPath` holds the JobSpec of the drawn layout (for JobPanel::addSpecFile).
+    void launchRequested(const QString& specPath);
+    /// A line for the log pane.
+    void message(const QString& text);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void createActions();
+    void fitCanvas();
+    QWidget* createPaletteColumn();
+    void onModelChosen(int index);
+    void onDocumentChanged();
+    void onModelChanged();
+    void onClusterChanged();
+    void requestEstimate(const v1::Layout& layout, bool preview);
+    void onEstimateReady();
+    void showOutput(const EstimateOutput& output, const v1::Layout& layout);
+    void updateGantt(const v1::Layout& layout, double computeSeconds);
+    void onDragHover(int device, int first, int last);
+    void onDrop(int device, int first, int last);
+    void showDeviceMenu(int device, const QPoint& screenPos);
+    void refreshDeviceCombo();
+    void syncModelCombo();
+    void updateLaunch();
+    void showMessage(const QString& text, bool error);
+    void openDialog();
+    void saveDialog(bool askPath);
+    void importDialog();
+    QStringList deviceLabels() const;
+
+    ClusterRegistry* m_registry;
+    PlanDocument* m_document;
+    QList<ModelEntry> m_models;
+    LayerPaletteModel* m_paletteModel;
+    ClusterScene* m_scene;
+    EstimateRunner* m_runner;
+    QToolBar* m_toolbar;
+    QComboBox* m_modelCombo;
+    QLineEdit* m_clusterEdit;
+    LayoutControls* m_controls;
+    QListView* m_palette = nullptr;
+    QComboBox* m_deviceCombo = nullptr;
+    QGraphicsView* m_view;
+    GanttView* m_gantt;
+    EstimatePanel* m_estimatePanel;
+    QLabel* m_message;
+    AutoPlanDialog* m_autoPlan = nullptr;
+    QAction *m_undo, *m_redo, *m_open, *m_save, *m_saveAs, *m_import, *m_live, *m_autoPlanAction,
+        *m_launch, *m_assign;
+    EstimateOutput m_committed; ///< the estimate of the document's layout
+    v1::Layout m_requestLayout; ///< layout of the newest request
+    v1::Layout m_previewLayout; ///< the layout being previewed while a drag hovers
+    bool m_previewing = false;
+};
+
+} // namespace tessera::designer

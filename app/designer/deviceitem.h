@@ -1,0 +1,47 @@
+// One device (GPU or CPU rank slot) on the designer's canvas: its rank, pipeline stage (the
+// fill colour), TP rank, DP replica and memory bar (weights, gradients, optimizer state,
+// activations stacked against the capacity, red past it).
+#pragma once
+
+#include "layoutmath.h"
+#include "planner.h"
+
+#include <QGraphicsItem>
+
+namespace tessera::designer {
+
+/// A device box. Selectable and focusable (the keyboard "Assign" targets the selected one);
+/// the scene routes drops to it by position.
+class DeviceItem : public QGraphicsItem {
+public:
+    static constexpr double kWidth = 128, kHeight = 74;
+
+    /// Device `index` (cluster-wide, node by node), `local` its number on its node.
+    DeviceItem(int index, int local, QGraphicsItem* parent = nullptr);
+
+    int index() const { return m_index; }
+    void setRole(const DeviceRole& role);
+    const DeviceRole& role() const { return m_role; }
+    /// The planner's numbers for this device; nullptr = none yet.
+    void setMemory(const planner::DeviceEstimate* estimate);
+    /// Bytes the bar shows (0 without an estimate) and the capacity.
+    double memoryUsed() const { return m_memory.total(); }
+    double memoryCapacity() const { return m_memory.capacity; }
+    /// Marks the item as the target of a hovering drag.
+    void setDropTarget(bool on);
+    bool isDropTarget() const { return m_dropTarget; }
+
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    void paintMemoryBar(QPainter* painter, const QRectF& bar) const;
+
+    int m_index, m_local;
+    DeviceRole m_role;
+    planner::DeviceEstimate m_memory;
+    bool m_hasMemory = false;
+    bool m_dropTarget = false;
+};
+
+} // namespace tessera::designer

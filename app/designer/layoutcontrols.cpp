@@ -1,0 +1,108 @@
+// Degree and schedule controls of the designer (see layoutcontrols.h).
+#include "layoutcontrols.h"
+
+#include "plandocument.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
+
+namespace tessera::designer {
+
+namespace {
+// Undo merge ids: consecutive changes of one control are one undo step.
+enum MergeId { DpId = 100, TpId, MicroId, ScheduleId, ZeroId, BatchId };
+} // namespace
+
+LayoutControls::LayoutControls(PlanDocument* document, QWidget* parent)
+    : QWidget(parent), m_document(document), m_dp(new QSpinBox(this)), m_tp(new QSpinBox(this)),
+      m_micro(new QSpinBox(this)), m_schedule(new QComboBox(this)), m_zero(new QSpinBox(this)),
+      m_batch(new QSpinBox(this)) {
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(0, 0, 0, 0);
+    auto add = [&](QWidget* w, const QString& label, const char* name, const QString& tip) {
+        auto* l = new QLabel(label, this);
+        l->setBuddy(w);
+        w->setObjectName(QLatin1String(name));
+        w->setToolTip(tip);
+        row->addWidget(l);
+        row->addWidget(w);
+    };
+    m_dp->setRange(1, 4096);
+    m_tp->setRange(1, 64);
+    m_micro->setRange(1, 4096);
+    m_zero->setRange(0, 3);
+    m_batch->setRange(1, 1 << 24);
+    m_schedule->addItem(tr("1F1B"), int(v1::PIPELINE_SCHEDULE_1F1B));
+    m_schedule->addItem(tr("GPipe"), int(v1::PIPELINE_SCHEDULE_GPIPE));
+    add(m_dp, tr("&DP:"), "dpSpin", tr("Data-parallel degree: replicas of the whole pipeline"));
+    add(m_tp, tr("&TP:"), "tpSpin",
+        tr("Tensor-parallel width of every stage (the engine runs one TP group size)"));
+    add(m_micro, tr("&Micro-batches:"), "microSpin",
+        tr("Micro-batches per step; more shrink the pipeline bubble (p−1)/(m+p−1)"));
+    add(m_schedule, tr("Sc&hedule:"), "scheduleCombo",
+        tr("Pipeline schedule: 1F1B keeps at most PP micro-batches in flight, GPipe all of them"));
+    add(m_zero, tr("&ZeRO:"), "zeroSpin",
+        tr("ZeRO stage: 1 shards optimizer state, 2 also gradients, 3 also weights across DP"));
+    add(m_batch, tr("&Batch:"), "batchSpin", tr("Global batch: samples per optimizer step"));
+    row->addStretch();
+
+    auto spin = [this](QSpinBox* box, int id) {
+        connect(box, &QSpinBox::valueChanged, this, [this, id] { commit(id); });
+    };
+    spin(m_dp, DpId);
+    spin(m_tp, TpId);
+    spin(m_micro, MicroId);
+    spin(m_zero, ZeroId);
+    spin(m_batch, BatchId);
+    connect(m_schedule, &QComboBox::currentIndexChanged, this, [this] { commit(ScheduleId); });
+    connect(m_document, &PlanDocument::changed, this, &LayoutControls::refresh);
+    refresh();
+}
+
+void LayoutControls::refresh() {
+    const v1::PlanFile& f = m_document->file();
+    const QSignalBlocker b1(m_dp), b2(m_tp), b3(m_micro), b4(m_schedule), b5(m_zero), b6(m_batch);
+    m_dp->setValue(std::max(1, f.layout().data_parallel()));
+    m_tp->setValue(std::max(1, f.layout().tensor_parallel()));
+    m_micro->setValue(std::max(1, f.layout().micro_batches()));
+    m_schedule->setCurrentIndex(f.layout().schedule() == v1::PIPELINE_SCHEDULE_GPIPE ? 1 : 0);
+    m_zero->setValue(f.settings().zero_stage());
+    m_batch->setValue(f.settings().global_batch() > 0 ? f.settings().global_batch() : 64);
+}
+
+void LayoutControls::commit(int mergeId) {
+    v1::PlanFile next = m_document->file();
+    v1::Layout* l = next.mutable_layout();
+    l->set_data_parallel(m_dp->value());
+    l->set_tensor_parallel(m_tp->value());
+    l->set_micro_batches(m_micro->value());
+    l->set_schedule(static_cast<v1::PipelineSchedule>(m_schedule->currentData().toInt()));
+    next.mutable_settings()->set_zero_stage(m_zero->value());
+    next.mutable_settings()->set_global_batch(m_batch->value());
+    QString text;
+    switch (mergeId) {
+    case DpId:
+        text = tr("Set DP to %1").arg(m_dp->value());
+        break;
+    case TpId:
+        text = tr("Set TP to %1").arg(m_tp->value());
+        break;
+    case MicroId:
+        text = tr("Set micro-batches to %1").arg(m_micro->value());
+        break;
+    case ScheduleId:
+        text = tr("Set schedule to %1").arg(m_schedule->currentText());
+        break;
+    case ZeroId:
+        text = tr("Set ZeRO stage to %1").arg(m_zero->value());
+        break;
+    default:
+        text = tr("Set global batch to %1").arg(m_batch->value());
+    }
+    m_document->edit(next, text, mergeId);
+}
+
+} // namespace tessera::designer

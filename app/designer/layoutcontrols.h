@@ -1,0 +1,42 @@
+// The designer's degree and schedule controls: data-parallel degree, tensor-parallel width (one
+// for the whole layout: the engine runs one TP group size), micro-batches, pipeline schedule,
+// ZeRO stage and global batch. Every change is an undoable edit of the document.
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QSpinBox;
+
+namespace tessera::designer {
+
+class PlanDocument;
+
+/// A row of labelled spin boxes and a schedule combo, each with an Alt mnemonic.
+class LayoutControls : public QWidget {
+    Q_OBJECT
+public:
+    /// `document` must outlive the controls.
+    explicit LayoutControls(PlanDocument* document, QWidget* parent = nullptr);
+
+    QSpinBox* dataParallel() const { return m_dp; }
+    QSpinBox* tensorParallel() const { return m_tp; }
+    QSpinBox* microBatches() const { return m_micro; }
+    QComboBox* schedule() const { return m_schedule; }
+    QSpinBox* zeroStage() const { return m_zero; }
+    QSpinBox* globalBatch() const { return m_batch; }
+
+private:
+    void refresh();
+    void commit(int mergeId);
+
+    PlanDocument* m_document;
+    QSpinBox* m_dp;
+    QSpinBox* m_tp;
+    QSpinBox* m_micro;
+    QComboBox* m_schedule;
+    QSpinBox* m_zero;
+    QSpinBox* m_batch;
+};
+
+} // namespace tessera::designer

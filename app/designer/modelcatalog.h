@@ -1,0 +1,37 @@
+// The models the designer offers: the built-in example specs (resources/examples/*.json, which
+// tessera-train can run) and Hugging Face config.json files (resources/planner/models/*.json,
+// planning only), plus configs the user imports.
+#pragma once
+
+#include "tessera/v1/job.pb.h"
+
+#include <QList>
+#include <QString>
+
+#include <expected>
+
+namespace tessera::designer {
+
+/// One entry of the designer's model list.
+struct ModelEntry {
+    QString label; ///< "text-gpt (gpt, built-in)" / "llama-2-13b (config.json)"
+    QString path;  ///< file it came from
+    bool builtin = false;
+    v1::JobSpec spec; ///< built-in: the example job spec
+    QString config;   ///< imported: the config.json text
+};
+
+/// Locates and reads model entries.
+class ModelCatalog {
+public:
+    /// The entries of `examplesDir` (built-ins, specs without a built-in model skipped) followed
+    /// by those of `configDir` (*.json config files). Unreadable files are skipped. Reads small
+    /// local files: call it at start-up or from a user action.
+    static QList<ModelEntry> load(const QString& examplesDir, const QString& configDir);
+    /// resources/planner/models next to the examples folder (empty when it does not exist).
+    static QString configDir(const QString& examplesDir);
+    /// An entry for a config.json file. Errors: the file cannot be read (message for people).
+    static std::expected<ModelEntry, QString> importConfig(const QString& path);
+};
+
+} // namespace tessera::designer

@@ -1,0 +1,107 @@
+// The designer's document (see plandocument.h).
+#include "plandocument.h"
+
+#include "layoutmath.h"
+#include "planeditcommand.h"
+
+#include <google/protobuf/util/message_differencer.h>
+
+namespace tessera::designer {
+
+using google::protobuf::util::MessageDifferencer;
+
+bool sameModel(const v1::PlanFile& a, const v1::PlanFile& b) {
+    return a.hf_config_json() == b.hf_config_json() && a.seq_len() == b.seq_len() &&
+           MessageDifferencer::Equals(a.model(), b.model());
+}
+
+PlanDocument::PlanDocument(QObject* parent) : QObject(parent) {
+    rebuildModel();
+    rebuildCluster();
+}
+
+int PlanDocument::layerCount() const {
+    return m_model ? static_cast<int>(m_model->layers.size()) : 0;
+}
+
+planner::PlanOptions PlanDocument::options() const {
+    const v1::PlanSettings& s = m_file.settings();
+    planner::PlanOptions o;
+    if (s.global_batch() > 0)
+        o.globalBatch = s.global_batch();
+    if (!s.optimizer().empty())
+        o.optimizer = s.optimizer();
+    o.zeroStage = s.zero_stage();
+    if (!s.recompute().empty())
+        o.recompute = s.recompute();
+    o.sequenceParallel = s.sequence_parallel();
+    o.precision = s.precision();
+    o.datasetSamples = s.dataset_samples();
+    return o;
+}
+
+v1::Layout PlanDocument::layout() const {
+    return withExplicitStages(m_file.layout(), layerCount());
+}
+
+void PlanDocument::edit(const v1::PlanFile& next, const QString& text, int mergeId) {
+    if (MessageDifferencer::Equals(next, m_file))
+        return;
+    m_undo.push(new PlanEditCommand(this, m_file, next, text, mergeId));
+}
+
+void PlanDocument::reset(const v1::PlanFile& file) {
+    m_undo.clear();
+    setFile(file);
+}
+
+void PlanDocument::setFile(const v1::PlanFile& file) {
+    const bool modelDiffers = !sameModel(file, m_file) || !m_model;
+    bool nodesDiffer = file.nodes_size() != m_file.nodes_size();
+    for (int i = 0; !nodesDiffer && i < file.nodes_size(); ++i)
+        nodesDiffer = !MessageDifferencer::Equals(file.nodes(i), m_file.nodes(i));
+    m_file = file;
+    if (modelDiffers) {
+        rebuildModel();
+        Q_EMIT modelChanged();
+    }
+    if (nodesDiffer) {
+        rebuildCluster();
+        Q_EMIT clusterChanged();
+    }
+    Q_EMIT changed();
+}
+
+void PlanDocument::rebuildModel() {
+    m_model.reset();
+    m_modelError.clear();
+    Result<planner::PlanModel> model = planner::PlanModel{};
+    if (!m_file.hf_config_json().empty())
+        model = planner::modelFromHfConfig(m_file.hf_config_json(), m_file.seq_len());
+    else if (!m_file.model().family().empty())
+        model = planner::modelFromSpec(m_file.model(), m_file.model().vocab_size());
+    else {
+        m_modelError = tr("No model chosen: pick one from the Model list or import a config.json.");
+        return;
+    }
+    if (!model) {
+        m_modelError = tr("The model cannot be planned: %1")
+                           .arg(QString::fromStdString(model.error().message));
+        return;
+    }
+    m_model = std::move(*model);
+}
+
+void PlanDocument::rebuildCluster() {
+    m_cluster = planner::PlanCluster{};
+    for (const v1::PlanNode& n : m_file.nodes()) {
+        planner::PlanNode node;
+        node.name = n.name();
+        node.deviceId = n.device();
+        node.devices = std::max(1, n.devices());
+        node.pricePerHour = n.price_per_hour();
+        m_cluster.nodes.push_back(std::move(node));
+    }
+}
+
+} // namespace tessera::designer

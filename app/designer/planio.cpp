@@ -1,0 +1,144 @@
+// Layout files and plan conversions (see planio.h).
+#include "planio.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QSaveFile>
+
+#include <google/protobuf/util/json_util.h>
+
+namespace tessera::designer {
+
+namespace {
+QString trPlan(const char* text) {
+    return QCoreApplication::translate("tessera::designer::PlanIo", text);
+}
+} // namespace
+
+std::string planToJson(const v1::PlanFile& plan) {
+    google::protobuf::util::JsonPrintOptions opts;
+    opts.add_whitespace = true;
+    std::string json;
+    (void)google::protobuf::util::MessageToJsonString(plan, &json, opts);
+    return json;
+}
+
+Result<v1::PlanFile> parsePlan(const std::string& json, const std::string& origin) {
+    google::protobuf::util::JsonParseOptions opts;
+    opts.ignore_unknown_fields = false;
+    v1::PlanFile plan;
+    const auto status = google::protobuf::util::JsonStringToMessage(json, &plan, opts);
+    if (!status.ok())
+        return fail(ErrorCode::InvalidArgument,
+                    origin + ": not a layout file: " + std::string(status.message()));
+    return plan;
+}
+
+Result<void> savePlan(const v1::PlanFile& plan, const QString& path) {
+    QSaveFile file(path);
+    const std::string json = planToJson(plan);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(json.data(), static_cast<qint64>(json.size())) !=
+            static_cast<qint64>(json.size()) ||
+        !file.commit())
+        return fail(ErrorCode::Io,
+                    trPlan("cannot write '%1': %2").arg(path, file.errorString()).toStdString());
+    return {};
+}
+
+Result<v1::PlanFile> loadPlan(const QString& path) {
+    QFile file(path);
+    if (!file.exists())
+        return fail(ErrorCode::NotFound,
+                    trPlan("layout file '%1' does not exist").arg(path).toStdString());
+    if (!file.open(QIODevice::ReadOnly))
+        return fail(ErrorCode::Io,
+                    trPlan("cannot read '%1': %2").arg(path, file.errorString()).toStdString());
+    if (file.size() > 16 * 1024 * 1024)
+        return fail(
+            ErrorCode::InvalidArgument,
+            trPlan("'%1' is larger than 16 MiB: not a layout file").arg(path).toStdString());
+    const QByteArray bytes = file.readAll();
+    return parsePlan(bytes.toStdString(), path.toStdString());
+}
+
+v1::PlanFile planFromJobSpec(v1::PlanFile plan, const v1::JobSpec& spec) {
+    plan.set_name(spec.name());
+    plan.clear_hf_config_json();
+    plan.set_seq_len(0);
+    *plan.mutable_model() = spec.model();
+    *plan.mutable_layout() = spec.layout();
+    v1::PlanSettings* s = plan.mutable_settings();
+    s->set_global_batch(spec.training().global_batch());
+    s->set_optimizer(spec.training().optimizer().empty() ? "sgd" : spec.training().optimizer());
+    s->set_zero_stage(spec.layout().zero_stage());
+    v1::JobSpec job = spec;
+    job.clear_model();
+    job.clear_layout();
+    job.clear_job_id();
+    job.clear_placement();
+    *plan.mutable_job() = job;
+    return plan;
+}
+
+QList<v1::PlanNode> nodesFromCluster(const planner::PlanCluster& cluster) {
+    QList<v1::PlanNode> nodes;
+    for (const planner::PlanNode& n : cluster.nodes) {
+        v1::PlanNode node;
+        node.set_name(n.name);
+        node.set_device(n.deviceId);
+        node.set_devices(n.devices);
+        node.set_price_per_hour(n.pricePerHour);
+        node.set_hypothetical(true);
+        nodes.append(node);
+    }
+    return nodes;
+}
+
+QList<v1::PlanNode> nodesFromWorkers(const QList<WorkerNode>& workers, const QString& gpuDevice) {
+    QList<v1::PlanNode> nodes;
+    for (const WorkerNode& w : workers) {
+        if (w.state != NodeState::Ready)
+            continue;
+        v1::PlanNode node;
+        node.set_name(w.name.toStdString());
+        const bool gpu = w.cudaDevices > 0;
+        node.set_device(gpu ? gpuDevice.toStdString() : "cpu");
+        node.set_devices(gpu ? w.cudaDevices : std::max(1, w.slots));
+        node.set_hypothetical(false);
+        nodes.append(node);
+    }
+    return nodes;
+}
+
+QString launchBlocker(const v1::PlanFile& plan) {
+    if (!plan.hf_config_json().empty())
+        return trPlan("Imported config.json models are for planning only: tessera-train runs the "
+                      "built-in MLP, ViT and GPT. Pick a built-in model to launch.");
+    if (plan.model().family().empty())
+        return trPlan("No built-in model chosen.");
+    if (plan.settings().zero_stage() > 1)
+        return trPlan("The engine runs ZeRO stage 0 or 1; set ZeRO to 0 or 1 to launch.");
+    return {};
+}
+
+Result<v1::JobSpec> jobSpecFromPlan(const v1::PlanFile& plan) {
+    const QString blocker = launchBlocker(plan);
+    if (!blocker.isEmpty())
+        return fail(ErrorCode::InvalidArgument, blocker.toStdString());
+    v1::JobSpec spec = plan.job();
+    spec.clear_job_id();
+    spec.clear_placement();
+    if (spec.name().empty())
+        spec.set_name(plan.name());
+    *spec.mutable_model() = plan.model();
+    *spec.mutable_layout() = plan.layout();
+    spec.mutable_layout()->set_zero_stage(plan.settings().zero_stage());
+    if (plan.settings().global_batch() > 0)
+        spec.mutable_training()->set_global_batch(plan.settings().global_batch());
+    if (!plan.settings().optimizer().empty())
+        spec.mutable_training()->set_optimizer(plan.settings().optimizer());
+    return spec;
+}
+
+} // namespace tessera::designer

@@ -1,0 +1,50 @@
+// Layout files (`*.tessera-plan.json`: tessera.v1.PlanFile in protobuf's JSON mapping) and the
+// conversions around a plan: a built-in example spec → a plan, a plan → a launchable JobSpec, the
+// planner's hypothetical cluster / the live workers → plan nodes.
+#pragma once
+
+#include "error.h"
+#include "planner.h"
+#include "tessera/v1/plan.pb.h"
+#include "workernode.h"
+
+#include <QList>
+#include <QString>
+
+namespace tessera::designer {
+
+/// File-name suffix of layout files.
+inline constexpr const char* kPlanSuffix = ".tessera-plan.json";
+
+/// The plan as JSON (lowerCamel names, defaults omitted, indented).
+std::string planToJson(const v1::PlanFile& plan);
+/// Parses a PlanFile; unknown fields are errors. `origin` (a file name) prefixes messages.
+Result<v1::PlanFile> parsePlan(const std::string& json, const std::string& origin);
+/// Writes the plan to `path` (atomically: a temporary file renamed over it).
+/// Errors: Io naming the path and the system's reason.
+Result<void> savePlan(const v1::PlanFile& plan, const QString& path);
+/// Reads a plan file (at most 16 MiB). Errors: NotFound / Io / InvalidArgument.
+Result<v1::PlanFile> loadPlan(const QString& path);
+
+/// A plan for a built-in model from an example job spec: its model, layout and training
+/// settings; the rest of the spec is kept in `job` for Launch. Nodes are left as given.
+v1::PlanFile planFromJobSpec(v1::PlanFile plan, const v1::JobSpec& spec);
+
+/// Plan nodes for the planner's cluster (hypothetical machines).
+QList<v1::PlanNode> nodesFromCluster(const planner::PlanCluster& cluster);
+/// Plan nodes for the Ready live workers: one node per worker, its CUDA GPUs as `gpuDevice`
+/// devices when it reports any (the worker does not name its GPU kind), else its rank slots as
+/// "cpu" devices.
+QList<v1::PlanNode> nodesFromWorkers(const QList<WorkerNode>& workers,
+                                     const QString& gpuDevice = QStringLiteral("h100-sxm"));
+
+/// Why the plan cannot be launched (empty = it can): an imported config.json model, no model,
+/// a ZeRO stage the engine does not run. The ranks go to the live cluster's Ready workers
+/// (JobController's placement), whatever machines the plan was drawn on.
+QString launchBlocker(const v1::PlanFile& plan);
+/// The JobSpec that runs the drawn layout: the plan's `job` with the model, the layout (ZeRO
+/// stage, schedule, micro-batches) and the global batch of the plan; placement left to the
+/// backend. Errors: InvalidArgument with launchBlocker()'s reason.
+Result<v1::JobSpec> jobSpecFromPlan(const v1::PlanFile& plan);
+
+} // namespace tessera::designer

@@ -1,0 +1,423 @@
+// Tests of the layout designer (app/designer/): layout arithmetic, the pipeline timeline, the
+// palette model (QAbstractItemModelTester), and the page itself driven like a user would —
+// drag layers onto a device, see the preview, drop, undo, redo, save, reopen, assign from the
+// keyboard, auto-plan, and Launch (refused for an imported config.json).
+#include "designer/autoplandialog.h"
+#include "designer/clusterscene.h"
+#include "designer/designerpanel.h"
+#include "designer/deviceitem.h"
+#include "designer/estimatepanel.h"
+#include "designer/ganttview.h"
+#include "designer/layerpalettemodel.h"
+#include "designer/layoutcontrols.h"
+#include "designer/layoutmath.h"
+#include "designer/memorybars.h"
+#include "designer/pipelinetimeline.h"
+#include "designer/plandocument.h"
+#include "designer/planio.h"
+#include "spec_io.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QComboBox>
+#include <QGraphicsView>
+#include <QLineEdit>
+#include <QListView>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+#include <google/protobuf/util/message_differencer.h>
+
+using namespace tessera;
+using namespace tessera::designer;
+
+class TestDesigner : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void rolesFollowMegatronOrder_data();
+    void rolesFollowMegatronOrder();
+    void assignLayersMovesBoundaries();
+    void removeStageMergesIntoNeighbour();
+    void timelineOrdersOps_data();
+    void timelineOrdersOps();
+    void paletteModelPassesTester();
+    void dragPreviewDropUndoRedoSaveOpen();
+    void keyboardAssign();
+    void clusterTextAndErrors();
+    void launchBuiltinAndRefuseImported();
+    void autoPlanApplies();
+    void asyncEstimateIsLatestWins();
+
+private:
+    /// Sends a drag of `mime` over device `device` of the panel's view (enter + move).
+    void dragOver(DesignerPanel& panel, QMimeData* mime, int device);
+    QTemporaryDir m_dir;
+};
+
+namespace {
+v1::Layout layout(int dp, int tp, std::vector<std::pair<int, int>> stages) {
+    v1::Layout l;
+    l.set_data_parallel(dp);
+    l.set_tensor_parallel(tp);
+    for (auto [f, t] : stages) {
+        v1::Stage* s = l.add_stages();
+        s->set_first_layer(f);
+        s->set_last_layer(t);
+    }
+    return l;
+}
+
+QPoint deviceCentre(DesignerPanel& panel, int device) {
+    return panel.view()->mapFromScene(panel.scene()->device(device)->sceneBoundingRect().center());
+}
+
+// A LLaMA-style config small enough to need no resources: 4 decoder blocks.
+const char* kTinyLlama = R"({"model_type": "llama", "hidden_size": 512, "intermediate_size": 1376,
+  "num_attention_heads": 8, "num_key_value_heads": 8, "num_hidden_layers": 4,
+  "vocab_size": 32000, "max_position_embeddings": 1024, "tie_word_embeddings": false})";
+} // namespace
+
+void TestDesigner::initTestCase() {
+    QVERIFY(m_dir.isValid());
+    qputenv("TESSERA_DATA_DIR", m_dir.path().toLocal8Bit());
+    qputenv("TESSERA_EXAMPLES_DIR", TESSERA_SOURCE_DIR "/resources/examples");
+}
+
+void TestDesigner::rolesFollowMegatronOrder_data() {
+    QTest::addColumn<int>("dp");
+    QTest::addColumn<int>("tp");
+    QTest::addColumn<int>("stages");
+    QTest::addColumn<int>("device");
+    QTest::addColumn<int>("stage");
+    QTest::addColumn<int>("tpRank");
+    QTest::addColumn<int>("dpRank");
+    // rank = (dp · PP + stage) · TP + tp
+    QTest::newRow("dp only") << 4 << 1 << 1 << 3 << 0 << 0 << 3;
+    QTest::newRow("tp innermost") << 1 << 4 << 2 << 5 << 1 << 1 << 0;
+    QTest::newRow("tp8 pp2 dp2, rank 27") << 2 << 8 << 2 << 27 << 1 << 3 << 1;
+    QTest::newRow("past the world") << 1 << 2 << 1 << 2 << -1 << -1 << -1;
+}
+
+void TestDesigner::rolesFollowMegatronOrder() {
+    QFETCH(int, dp);
+    QFETCH(int, tp);
+    QFETCH(int, stages);
+    QFETCH(int, device);
+    QFETCH(int, stage);
+    QFETCH(int, tpRank);
+    QFETCH(int, dpRank);
+    std::vector<std::pair<int, int>> ranges;
+    for (int s = 0; s < stages; ++s)
+        ranges.push_back({s, s});
+    const DeviceRole role = roleOf(layout(dp, tp, ranges), device);
+    if (stage < 0) {
+        QCOMPARE(role.rank, -1);
+        return;
+    }
+    QCOMPARE(role.rank, device);
+    QCOMPARE(role.stage, stage);
+    QCOMPARE(role.tp, tpRank);
+    QCOMPARE(role.dp, dpRank);
+    QCOMPARE((role.dp * stages + role.stage) * tp + role.tp, role.rank);
+}
+
+void TestDesigner::assignLayersMovesBoundaries() {
+    // One stage of 6 layers, DP 1: dropping 3..5 on device 1 (idle) starts stage 1.
+    v1::Layout l = assignLayers(layout(1, 1, {}), 6, 1, 3, 5);
+    QCOMPARE(l.stages_size(), 2);
+    QCOMPARE(l.stages(0).last_layer(), 2);
+    QCOMPARE(l.stages(1).first_layer(), 3);
+    QCOMPARE(l.stages(1).last_layer(), 5);
+    // Dropping 0..3 on device 0 (stage 0) moves the boundary: stage 1 starts at 4.
+    l = assignLayers(l, 6, 0, 0, 3);
+    QCOMPARE(l.stages(0).last_layer(), 3);
+    QCOMPARE(l.stages(1).first_layer(), 4);
+    // With TP 2 device 1 is stage 0's second TP rank: no new stage.
+    l = assignLayers(layout(1, 2, {{0, 5}}), 6, 1, 0, 5);
+    QCOMPARE(l.stages_size(), 1);
+    // Out-of-range and reversed ranges are clamped and ordered.
+    l = assignLayers(layout(1, 1, {{0, 5}}), 6, 1, 9, 4);
+    QCOMPARE(l.stages(1).first_layer(), 4);
+    QCOMPARE(l.stages(1).last_layer(), 5);
+}
+
+void TestDesigner::removeStageMergesIntoNeighbour() {
+    v1::Layout l = removeStage(layout(1, 1, {{0, 1}, {2, 3}, {4, 5}}), 6, 1);
+    QCOMPARE(l.stages_size(), 2);
+    QCOMPARE(l.stages(0).last_layer(), 3);
+    l = removeStage(l, 6, 0);
+    QCOMPARE(l.stages_size(), 1);
+    QCOMPARE(l.stages(0).first_layer(), 0);
+    QCOMPARE(l.stages(0).last_layer(), 5);
+    QCOMPARE(removeStage(l, 6, 0).stages_size(), 1); // the last stage stays
+}
+
+void TestDesigner::timelineOrdersOps_data() {
+    QTest::addColumn<bool>("gpipe");
+    QTest::addColumn<int>("stages");
+    QTest::addColumn<int>("micro");
+    QTest::addColumn<double>("makespan");
+    // Unit forward, 2-unit backward: GPipe and 1F1B both take (m + p − 1) · (F + B).
+    QTest::newRow("gpipe 2x2") << true << 2 << 2 << 9.0;
+    QTest::newRow("1f1b 2x4") << false << 2 << 4 << 15.0;
+    QTest::newRow("1f1b 4x8") << false << 4 << 8 << 33.0;
+    QTest::newRow("one stage") << false << 1 << 3 << 9.0;
+}
+
+void TestDesigner::timelineOrdersOps() {
+    QFETCH(bool, gpipe);
+    QFETCH(int, stages);
+    QFETCH(int, micro);
+    QFETCH(double, makespan);
+    const std::vector<double> f(static_cast<std::size_t>(stages), 1.0), b(f.size(), 2.0);
+    const auto boxes = pipelineTimeline(
+        gpipe ? train::PipelineKind::GPipe : train::PipelineKind::OneFOneB, micro, f, b);
+    QCOMPARE(int(boxes.size()), 2 * stages * micro);
+    double end = 0;
+    for (const GanttBox& box : boxes) {
+        end = std::max(end, box.end);
+        // A forward never starts before the previous stage's forward of its micro-batch ends.
+        if (!box.backward && box.stage > 0)
+            for (const GanttBox& prev : boxes)
+                if (!prev.backward && prev.stage == box.stage - 1 &&
+                    prev.microBatch == box.microBatch)
+                    QVERIFY(box.start >= prev.end);
+    }
+    QCOMPARE(end, makespan);
+    QVERIFY(pipelineTimeline(train::PipelineKind::GPipe, 0, f, b).empty());
+}
+
+void TestDesigner::paletteModelPassesTester() {
+    PlanDocument doc;
+    v1::PlanFile plan;
+    plan.set_hf_config_json(kTinyLlama);
+    doc.reset(plan);
+    QVERIFY2(doc.model(), qPrintable(doc.modelError()));
+    LayerPaletteModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setModel(doc.model(), doc.layout());
+    QCOMPARE(model.rowCount(), doc.layerCount());
+    QVERIFY(model.rowCount() >= 6); // embedding, 4 blocks, norm (and head)
+    model.setLayout(layout(1, 1, {{0, 2}, {3, model.rowCount() - 1}}));
+    QCOMPARE(model.index(4).data(LayerPaletteModel::StageRole).toInt(), 1);
+    QCOMPARE(model.index(1).data(Qt::DecorationRole).value<QColor>(), stageColor(0));
+    std::unique_ptr<QMimeData> mime(model.mimeData({model.index(4), model.index(2)}));
+    QCOMPARE(LayerPaletteModel::rangeFromMime(mime.get()), std::make_pair(2, 4));
+    model.setModel(nullptr, {});
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestDesigner::dragOver(DesignerPanel& panel, QMimeData* mime, int device) {
+    const QPoint pos = deviceCentre(panel, device);
+    QDragEnterEvent enter(pos, Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(panel.view()->viewport(), &enter);
+    QVERIFY(enter.isAccepted());
+    QDragMoveEvent move(pos, Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(panel.view()->viewport(), &move);
+    QVERIFY(move.isAccepted());
+}
+
+void TestDesigner::dragPreviewDropUndoRedoSaveOpen() {
+    DesignerPanel panel(nullptr);
+    panel.resize(1400, 900);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(panel.selectModel(QStringLiteral("text-gpt")));
+    QVERIFY(panel.setHypotheticalCluster(QStringLiteral("1x4 h100-sxm")));
+    PlanDocument* doc = panel.document();
+    QVERIFY2(doc->model(), qPrintable(doc->modelError()));
+    const int layers = doc->layerCount();
+    QCOMPARE(layers, 6); // embedding, block0..2, ln_f, head
+    // One stage, DP 2: devices 0 and 1 run ranks, 2 and 3 are idle.
+    QCOMPARE(stageCount(doc->layout()), 1);
+    QCOMPARE(panel.scene()->device(2)->role().rank, -1);
+    const v1::PlanFile before = doc->file();
+    const QString stepBefore = panel.estimatePanel()->stepTimeText();
+    const double memBefore = panel.scene()->device(0)->memoryUsed();
+    QVERIFY(memBefore > 0);
+    QCOMPARE(panel.estimatePanel()->memoryBars()->used(0), memBefore);
+
+    // Select layers 3..5 in the palette (a Shift range) and drag them onto idle device 2. QTest
+    // cannot drive QDrag::exec's nested event loop, so the test takes the mime data the view's
+    // startDrag would take (the model's mimeData of the selection) and sends the drag events to
+    // the view's viewport: the view, the scene and the panel run their real drop path.
+    QListView* palette = panel.palette();
+    palette->setCurrentIndex(panel.paletteModel()->index(3));
+    palette->selectionModel()->select(
+        QItemSelection(panel.paletteModel()->index(3), panel.paletteModel()->index(5)),
+        QItemSelectionModel::ClearAndSelect);
+    std::unique_ptr<QMimeData> mime(
+        panel.paletteModel()->mimeData(palette->selectionModel()->selectedIndexes()));
+    dragOver(panel, mime.get(), 2);
+    // Hovering previews "what if dropped here": the panel says so, the document is unchanged.
+    QVERIFY(panel.scene()->device(2)->isDropTarget());
+    QTRY_VERIFY(panel.findChild<QWidget*>(QStringLiteral("estimateMode"))->isVisibleTo(&panel));
+    QCOMPARE(stageCount(doc->layout()), 1);
+    const QString stepPreview = panel.estimatePanel()->stepTimeText();
+    QVERIFY2(stepPreview != stepBefore, qPrintable(stepPreview + " vs " + stepBefore));
+
+    QDropEvent drop(QPointF(deviceCentre(panel, 2)), Qt::CopyAction, mime.get(), Qt::LeftButton,
+                    Qt::NoModifier);
+    QCoreApplication::sendEvent(panel.view()->viewport(), &drop);
+    QVERIFY(drop.isAccepted());
+    QCOMPARE(stageCount(doc->layout()), 2);
+    QCOMPARE(doc->layout().stages(1).first_layer(), 3);
+    QCOMPARE(doc->layout().stages(0).last_layer(), 2);
+    QCOMPARE(panel.scene()->device(2)->role().rank, 2);
+    QCOMPARE(panel.scene()->device(2)->role().stage, 0); // TP 1, PP 2, DP 2: rank 2 = dp 1
+    QCOMPARE(panel.scene()->device(1)->role().stage, 1);
+    QTRY_COMPARE(panel.estimatePanel()->stepTimeText(), stepPreview);
+    const double memAfter = panel.scene()->device(0)->memoryUsed();
+    QVERIFY2(memAfter < memBefore, "stage 0 holds fewer layers: less memory");
+    QCOMPARE(panel.estimatePanel()->memoryBars()->used(0), memAfter);
+    QCOMPARE(panel.gantt()->boxes().size(), std::size_t(2 * 2 * 1) * 1);
+    QVERIFY(!panel.findChild<QWidget*>(QStringLiteral("estimateMode"))->isVisibleTo(&panel));
+
+    // Undo (Ctrl+Z while the focus is in the designer), then redo (Ctrl+Shift+Z).
+    panel.view()->setFocus();
+    QTest::keyClick(panel.view(), Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(stageCount(doc->layout()), 1);
+    QVERIFY(google::protobuf::util::MessageDifferencer::Equals(doc->file(), before));
+    QTRY_COMPARE(panel.estimatePanel()->stepTimeText(), stepBefore);
+    QCOMPARE(panel.scene()->device(0)->memoryUsed(), memBefore);
+    QTest::keyClick(panel.view(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(stageCount(doc->layout()), 2);
+    QTRY_COMPARE(panel.scene()->device(0)->memoryUsed(), memAfter);
+
+    // Save, change, reopen: the file comes back as saved.
+    const QString path = m_dir.filePath(QStringLiteral("gpt.tessera-plan.json"));
+    QVERIFY(panel.saveFile(path));
+    QVERIFY(doc->undoStack()->isClean());
+    const v1::PlanFile saved = doc->file();
+    panel.controls()->dataParallel()->setValue(1);
+    QCOMPARE(doc->file().layout().data_parallel(), 1);
+    QVERIFY(panel.openFile(path));
+    QVERIFY2(google::protobuf::util::MessageDifferencer::Equals(doc->file(), saved),
+             doc->file().DebugString().c_str());
+    QCOMPARE(doc->undoStack()->count(), 0);
+    QVERIFY(panel.modelCombo()->currentText().contains(QStringLiteral("text-gpt")));
+    // A broken file is refused with a reason.
+    QVERIFY(!panel.openFile(m_dir.filePath(QStringLiteral("missing.tessera-plan.json"))));
+    QVERIFY(panel.messageText().contains(QStringLiteral("does not exist")));
+}
+
+void TestDesigner::keyboardAssign() {
+    DesignerPanel panel(nullptr);
+    QVERIFY(panel.selectModel(QStringLiteral("text-gpt")));
+    QVERIFY(panel.setHypotheticalCluster(QStringLiteral("1x4 cpu")));
+    PlanDocument* doc = panel.document();
+    QListView* palette = panel.palette();
+    palette->setFocus();
+    palette->setCurrentIndex(panel.paletteModel()->index(4));
+    palette->selectionModel()->select(
+        QItemSelection(panel.paletteModel()->index(4), panel.paletteModel()->index(5)),
+        QItemSelectionModel::ClearAndSelect);
+    panel.deviceCombo()->setCurrentIndex(3);
+    const int edits = doc->undoStack()->count();
+    panel.assignAction()->trigger();
+    QCOMPARE(stageCount(doc->layout()), 2);
+    QCOMPARE(doc->layout().stages(1).first_layer(), 4);
+    QCOMPARE(doc->undoStack()->count(), edits + 1); // one undo step
+    // Nothing selected: refused with a reason, nothing changes.
+    palette->selectionModel()->clearSelection();
+    QVERIFY(!panel.assignSelectionTo(0));
+    QVERIFY(panel.messageText().contains(QStringLiteral("Select layers")));
+}
+
+void TestDesigner::clusterTextAndErrors() {
+    DesignerPanel panel(nullptr);
+    QVERIFY(panel.setHypotheticalCluster(QStringLiteral("2x8 a100-80")));
+    QCOMPARE(panel.scene()->deviceCount(), 16);
+    QCOMPARE(panel.document()->cluster().nodes.size(), std::size_t(2));
+    QVERIFY(!panel.setHypotheticalCluster(QStringLiteral("lots of gpus")));
+    QVERIFY(panel.messageText().startsWith(QStringLiteral("Machines:")));
+    QCOMPARE(panel.scene()->deviceCount(), 16);
+    QVERIFY(!panel.useLiveCluster()); // no registry in this test
+    QVERIFY(panel.messageText().contains(QStringLiteral("Ready workers")));
+}
+
+void TestDesigner::launchBuiltinAndRefuseImported() {
+    DesignerPanel panel(nullptr);
+    QVERIFY(panel.selectModel(QStringLiteral("fashion-mnist-vit-3d")));
+    QVERIFY(panel.launchAction()->isEnabled());
+    QSignalSpy launched(&panel, &DesignerPanel::launchRequested);
+    panel.controls()->microBatches()->setValue(4);
+    QVERIFY(panel.launch());
+    QCOMPARE(launched.count(), 1);
+    Result<v1::JobSpec> spec = loadJobSpec(launched.at(0).at(0).toString().toStdString());
+    QVERIFY2(spec.has_value(), spec ? "" : spec.error().message.c_str());
+    QCOMPARE(spec->model().family(), std::string("vit"));
+    QCOMPARE(spec->layout().micro_batches(), 4);
+    QCOMPARE(spec->layout().tensor_parallel(), 2);
+    QVERIFY(!spec->dataset().name().empty()); // the example's job travels with the plan
+
+    // An imported config.json plans but cannot launch; the action says why.
+    v1::PlanFile plan = panel.document()->file();
+    plan.clear_model();
+    plan.set_hf_config_json(kTinyLlama);
+    panel.document()->edit(plan, QStringLiteral("import"));
+    QVERIFY(!panel.launchAction()->isEnabled());
+    QVERIFY(panel.launchAction()->toolTip().contains(QStringLiteral("config.json")));
+    QVERIFY(!panel.launch());
+    QCOMPARE(launched.count(), 1);
+}
+
+void TestDesigner::autoPlanApplies() {
+    DesignerPanel panel(nullptr);
+    v1::PlanFile plan = panel.document()->file();
+    plan.clear_model();
+    plan.set_hf_config_json(kTinyLlama);
+    panel.document()->edit(plan, QStringLiteral("import"));
+    QVERIFY(panel.setHypotheticalCluster(QStringLiteral("2x4 h100-sxm")));
+    AutoPlanDialog* dialog = panel.autoPlanDialog();
+    QSignalSpy finished(dialog, &AutoPlanDialog::searchFinished);
+    dialog->search();
+    QVERIFY(finished.wait(20000));
+    QVERIFY(!dialog->results().empty());
+    const int before = panel.document()->undoStack()->count();
+    for (const planner::RankedPlan& p : dialog->results())
+        qInfo("%s: %s", qPrintable(describeLayout(p.layout)), p.reason.c_str());
+    QVERIFY(dialog->apply(0));
+    const v1::Layout& best = dialog->results()[0].layout;
+    const v1::Layout& applied = panel.document()->file().layout();
+    QCOMPARE(applied.stages_size(), best.stages_size());
+    QCOMPARE(applied.tensor_parallel(), best.tensor_parallel());
+    QCOMPARE(applied.data_parallel(), best.data_parallel());
+    QCOMPARE(applied.micro_batches(), best.micro_batches());
+    QCOMPARE(panel.document()->undoStack()->count(), before + 1);
+    QVERIFY(!dialog->apply(99));
+}
+
+void TestDesigner::asyncEstimateIsLatestWins() {
+    PlanDocument doc;
+    v1::PlanFile plan;
+    plan.set_hf_config_json(kTinyLlama);
+    for (const v1::PlanNode& n :
+         nodesFromCluster(*planner::parseHypotheticalCluster("1x4 h100-sxm")))
+        *plan.add_nodes() = n;
+    doc.reset(plan);
+    QVERIFY(doc.model());
+    EstimateRunner runner;
+    runner.setAsyncThreshold(0); // always on the worker thread
+    QSignalSpy ready(&runner, &EstimateRunner::ready);
+    v1::Layout one = doc.layout(), four = doc.layout();
+    four.set_data_parallel(4);
+    runner.request({*doc.model(), doc.cluster(), one, doc.options()}, false);
+    runner.request({*doc.model(), doc.cluster(), four, doc.options()}, false);
+    QTRY_COMPARE(ready.count(), 1);
+    QTRY_VERIFY(!runner.busy());
+    QCOMPARE(ready.count(), 1); // the first result was dropped: only the newest arrives
+    QVERIFY(runner.output().estimate.has_value());
+    int ranks = 0;
+    for (const planner::DeviceEstimate& d : runner.output().estimate->devices)
+        ranks += d.rank >= 0;
+    QCOMPARE(ranks, 4);
+}
+
+QTEST_MAIN(TestDesigner)
+#include "tst_designer.moc"
