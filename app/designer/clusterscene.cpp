@@ -175,7 +175,10 @@ void ClusterScene::dropEvent(QGraphicsSceneDragDropEvent* event) {
 }
 
 void ClusterScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* event) {
-    const int device = deviceAt(event->scenePos());
+    // The Menu key opens the selected device's menu; the mouse the one under the pointer.
+    const int device = event->reason() == QGraphicsSceneContextMenuEvent::Keyboard
+                           ? selectedDevice()
+                           : deviceAt(event->scenePos());
     if (device < 0)
         return;
     selectDevice(device);

@@ -15,6 +15,10 @@
 #include "designer/pipelinetimeline.h"
 #include "designer/plandocument.h"
 #include "designer/planio.h"
+#include "jobs/jobpanel.h"
+#include "mainwindow.h"
+#include "monitor/metricschart.h"
+#include "session.h"
 #include "spec_io.h"
 
 #include <QAbstractItemModelTester>
@@ -26,6 +30,7 @@
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -52,6 +57,8 @@ private Q_SLOTS:
     void launchBuiltinAndRefuseImported();
     void autoPlanApplies();
     void asyncEstimateIsLatestWins();
+    void problemsNameTheCause();
+    void mainWindowTabAndLaunchPath();
 
 private:
     /// Sends a drag of `mime` over device `device` of the panel's view (enter + move).
@@ -417,6 +424,44 @@ void TestDesigner::asyncEstimateIsLatestWins() {
     for (const planner::DeviceEstimate& d : runner.output().estimate->devices)
         ranks += d.rank >= 0;
     QCOMPARE(ranks, 4);
+}
+
+void TestDesigner::problemsNameTheCause() {
+    DesignerPanel panel(nullptr);
+    v1::PlanFile plan = panel.document()->file();
+    plan.clear_model();
+    plan.set_hf_config_json(kTinyLlama); // 8 heads
+    panel.document()->edit(plan, QStringLiteral("import"));
+    QVERIFY(panel.setHypotheticalCluster(QStringLiteral("1x4 h100-sxm")));
+    panel.controls()->tensorParallel()->setValue(3);
+    QTRY_VERIFY(!panel.estimatePanel()->problems().isEmpty());
+    const QString problems = panel.estimatePanel()->problems().join(QLatin1Char('\n'));
+    QVERIFY2(problems.contains(QStringLiteral("head"), Qt::CaseInsensitive), qPrintable(problems));
+    // More ranks than devices is named too.
+    panel.controls()->tensorParallel()->setValue(1);
+    panel.controls()->dataParallel()->setValue(8);
+    QTRY_VERIFY(panel.estimatePanel()
+                    ->problems()
+                    .join(QLatin1Char(' '))
+                    .contains(QStringLiteral("device"), Qt::CaseInsensitive));
+}
+
+void TestDesigner::mainWindowTabAndLaunchPath() {
+    AppSession session;
+    MainWindow window(&session);
+    QVERIFY(window.designer());
+    auto* tabs = qobject_cast<QTabWidget*>(window.centralWidget());
+    QVERIFY(tabs);
+    QCOMPARE(tabs->indexOf(window.designer()), 1);
+    tabs->setCurrentWidget(window.designer());
+    // Launch hands the drawn layout to the Jobs panel, which submits it like its own Launch;
+    // without workers the controller refuses it for want of slots, and the panel says so.
+    QVERIFY(window.designer()->selectModel(QStringLiteral("fashion-mnist-mlp (")));
+    QVERIFY(window.designer()->launch());
+    QVERIFY(window.jobPanel()->currentSpecPath().contains(QStringLiteral("designer")));
+    QVERIFY2(window.jobPanel()->messageText().contains(QStringLiteral("Launch failed")),
+             qPrintable(window.jobPanel()->messageText()));
+    QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(window.chart()));
 }
 
 QTEST_MAIN(TestDesigner)
