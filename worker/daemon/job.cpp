@@ -216,6 +216,7 @@ void Job::onLine(OutputStream stream, const std::string& line) {
             return;
         }
     } else {
+        m_failure.note(line);
         m_stderrTail.push_back(line);
         if (m_stderrTail.size() > kStderrTailLines) {
             m_stderrTail.pop_front();
@@ -247,14 +248,7 @@ void Job::onExit(ProcessExit exit) {
     } else if (exit.code == 0) {
         (void)appendState(v1::JOB_STATE_SUCCEEDED, "", 0);
     } else {
-        std::string reason = "the job's launcher ended with " + how;
-        if (!m_stderrTail.empty()) {
-            reason += "; last stderr lines:";
-            for (const auto& l : m_stderrTail) {
-                reason += "\n" + l;
-            }
-        }
-        (void)appendState(v1::JOB_STATE_FAILED, reason, exit.code);
+        (void)appendState(v1::JOB_STATE_FAILED, m_failure.explain(how, m_stderrTail), exit.code);
     }
 }
 

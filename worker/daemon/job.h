@@ -4,6 +4,7 @@
 
 #include "error.h"
 #include "job_journal.h"
+#include "launch_failure.h"
 #include "process.h"
 #include "tessera/v1/worker.pb.h"
 
@@ -103,6 +104,7 @@ private:
     // Touched only from the process's reader thread.
     std::string m_partial[2];
     std::deque<std::string> m_stderrTail;
+    LaunchFailure m_failure; ///< the stderr lines that explain a failed launch
 };
 
 } // namespace tessera::daemon
