@@ -436,9 +436,19 @@
 <context>
     <name>tessera::MainWindow</name>
     <message>
-        <location filename="../app/mainwindow.cpp" line="+25"/>
+        <location filename="../app/mainwindow.cpp" line="+29"/>
         <source>Tessera</source>
         <translation>Tessera</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;Training</source>
+        <translation>&amp;Training</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Designer</source>
+        <translation>&amp;Designer</translation>
     </message>
     <message>
         <location line="+10"/>
@@ -491,7 +501,12 @@
         <translation>&amp;Job</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
+        <source>De&amp;signer</source>
+        <translation>De&amp;signer</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
@@ -533,6 +548,877 @@
         <location line="+4"/>
         <source>test loss</source>
         <translation>Test-Loss</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::designer::AutoPlanDialog</name>
+    <message>
+        <location filename="../app/designer/autoplandialog.cpp" line="+25"/>
+        <source>DP %1 × TP %2 × PP %3</source>
+        <translation>DP %1 × TP %2 × PP %3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> (layers %1)</source>
+        <translation> (Schichten %1)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>, %1 micro-batches, %2</source>
+        <translation>, %1 Micro-Batches, %2</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&amp;Search</source>
+        <translation>&amp;Suchen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Apply</source>
+        <translation>&amp;Übernehmen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Auto-plan</source>
+        <translation>Auto-Planung</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Fastest layout that fits</source>
+        <translation>Schnellstes Layout, das passt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cheapest within the deadline</source>
+        <translation>Günstigstes innerhalb der Frist</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source> h</source>
+        <translation> h</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Goal:</source>
+        <translation>&amp;Ziel:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>S&amp;teps of the run:</source>
+        <translation>S&amp;chritte des Laufs:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Deadline:</source>
+        <translation>&amp;Frist:</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Searching…</source>
+        <translation>Suche läuft…</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>%1 — %2/step
+%3</source>
+        <translation>%1 — %2/Schritt
+%3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No layout fits these machines: add devices, use ZeRO or recompute, or pick a smaller model.</source>
+        <translation>Kein Layout passt auf diese Maschinen: Geräte hinzufügen, ZeRO oder Neuberechnung nutzen oder ein kleineres Modell wählen.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Pick a layout and Apply it; you can keep editing it after.</source>
+        <translation>Ein Layout wählen und übernehmen; danach lässt es sich weiter bearbeiten.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Apply auto-plan: %1</source>
+        <translation>Auto-Planung übernehmen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::designer::ClusterScene</name>
+    <message>
+        <location filename="../app/designer/clusterscene.cpp" line="+62"/>
+        <source>%1 · %2 × %3</source>
+        <translation>%1 · %2 × %3</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source> · $%1/h</source>
+        <translation> · $%1/h</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::designer::DesignerPanel</name>
+    <message>
+        <location filename="../app/designer/designeractions.cpp" line="+39"/>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Z</source>
+        <translation>Ctrl+Z</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Undo the last edit of the layout</source>
+        <translation>Letzte Änderung am Layout rückgängig machen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederholen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Shift+Z</source>
+        <translation>Ctrl+Shift+Z</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Redo the edit undone last</source>
+        <translation>Zuletzt rückgängig gemachte Änderung wiederholen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open layout…</source>
+        <translation>Layout öffnen…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Shift+O</source>
+        <translation>Ctrl+Shift+O</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Open a *.tessera-plan.json layout file</source>
+        <translation>Eine Layout-Datei *.tessera-plan.json öffnen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+233"/>
+        <source>Save layout</source>
+        <translation>Layout speichern</translation>
+    </message>
+    <message>
+        <location line="-233"/>
+        <source>Ctrl+S</source>
+        <translation>Ctrl+S</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save the layout file</source>
+        <translation>Die Layout-Datei speichern</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save layout as…</source>
+        <translation>Layout speichern unter…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Shift+S</source>
+        <translation>Ctrl+Shift+S</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Save the layout under a new name</source>
+        <translation>Das Layout unter neuem Namen speichern</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Import config.json…</source>
+        <translation>config.json importieren…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+I</source>
+        <translation>Ctrl+I</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Plan a Hugging Face model (GPT-2, LLaMA, Mistral) from its config.json</source>
+        <translation>Ein Hugging-Face-Modell (GPT-2, LLaMA, Mistral) aus seiner config.json planen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use live cluster</source>
+        <translation>Laufenden Cluster nutzen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Shift+U</source>
+        <translation>Ctrl+Shift+U</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Plan on the Ready workers of the Cluster panel</source>
+        <translation>Auf den bereiten Workern des Cluster-Bereichs planen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Auto-plan…</source>
+        <translation>Auto-Planung…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Shift+P</source>
+        <translation>Ctrl+Shift+P</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Search the fastest (or cheapest) layouts that fit</source>
+        <translation>Die schnellsten (oder günstigsten) passenden Layouts suchen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Launch layout</source>
+        <translation>Layout starten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Shift+L</source>
+        <translation>Ctrl+Shift+L</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Run the drawn layout as a job</source>
+        <translation>Das gezeichnete Layout als Job ausführen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Assign to device</source>
+        <translation>Gerät zuweisen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Return</source>
+        <translation>Ctrl+Return</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Assign the selected layers to the device chosen in the Device list</source>
+        <translation>Die gewählten Schichten dem in der Geräteliste gewählten Gerät zuweisen</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Set model to %1</source>
+        <translation>Modell auf %1 setzen</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>%1 (from the layout file)</source>
+        <translation>%1 (aus der Layout-Datei)</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Machines: &apos;%1&apos; is not a price; write it as &apos;@ 23.92/h&apos; (USD per node-hour).</source>
+        <translation>Maschinen: &apos;%1&apos; ist kein Preis; als &apos;@ 23.92/h&apos; schreiben (USD pro Knotenstunde).</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Machines: %1</source>
+        <translation>Maschinen: %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Plan on %1</source>
+        <translation>Auf %1 planen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Planning on %1.</source>
+        <translation>Planung auf %1.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>No Ready workers: rent local workers in the Cluster panel (Ctrl+R) first.</source>
+        <translation>Keine bereiten Worker: zuerst im Cluster-Bereich lokale Worker anmieten (Ctrl+R).</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Plan on the live cluster</source>
+        <translation>Auf dem laufenden Cluster planen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Planning on the live cluster: %1 workers.</source>
+        <translation>Planung auf dem laufenden Cluster: %1 Worker.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Save failed: %1</source>
+        <translation>Speichern fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Saved the layout to %1.</source>
+        <translation>Layout in %1 gespeichert.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Open failed: %1</source>
+        <translation>Öffnen fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Opened %1.</source>
+        <translation>%1 geöffnet.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Run the drawn layout as a job on the live cluster (%1)</source>
+        <translation>Das gezeichnete Layout als Job auf dem laufenden Cluster ausführen (%1)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Cannot launch: %1</source>
+        <translation>Start nicht möglich: %1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Cannot write the job spec &apos;%1&apos;: %2</source>
+        <translation>Die Job-Spezifikation &apos;%1&apos; lässt sich nicht schreiben: %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Launching the drawn layout (spec %1).</source>
+        <translation>Das gezeichnete Layout wird gestartet (Spezifikation %1).</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Open layout</source>
+        <translation>Layout öffnen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Layout files (*%1);;JSON (*.json)</source>
+        <translation>Layout-Dateien (*%1);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Layout files (*%1)</source>
+        <translation>Layout-Dateien (*%1)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Import config.json</source>
+        <translation>config.json importieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hugging Face config (*.json)</source>
+        <translation>Hugging-Face-Konfiguration (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../app/designer/designerpanel.cpp" line="+52"/>
+        <source>e.g. 4x8 h100-sxm @ 23.92/h</source>
+        <translation>z. B. 4x8 h100-sxm @ 23.92/h</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hypothetical machines: nodes × devices and a device kind (cpu, a100-40, a100-80, h100-sxm, h100-pcie, h200, l40s, rtx4090), optionally a price per node-hour (&quot;@ 23.92/h&quot;); press Enter</source>
+        <translation>Hypothetische Maschinen: Knoten × Geräte und eine Geräteart (cpu, a100-40, a100-80, h100-sxm, h100-pcie, h200, l40s, rtx4090), wahlweise ein Preis pro Knotenstunde (&quot;@ 23.92/h&quot;); Enter drücken</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>M&amp;odel:</source>
+        <translation>M&amp;odell:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Mac&amp;hines:</source>
+        <translation>Masc&amp;hinen:</translation>
+    </message>
+    <message>
+        <location line="+71"/>
+        <source>Drag a layer, or a Shift-selected range, onto a device to make it that device&apos;s pipeline stage</source>
+        <translation>Eine Schicht oder einen mit Shift gewählten Bereich auf ein Gerät ziehen, um sie zur Pipeline-Stufe dieses Geräts zu machen</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Assign</source>
+        <translation>Zuweisen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Layers:</source>
+        <translation>&amp;Schichten:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>De&amp;vice:</source>
+        <translation>Ge&amp;rät:</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>No machines: type some (e.g. 4x8 h100-sxm) or use the live cluster.</source>
+        <translation>Keine Maschinen: welche eingeben (z. B. 4x8 h100-sxm) oder den laufenden Cluster nutzen.</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>Pipeline schedule: %1, %2 stages × %3 micro-batches</source>
+        <translation>Pipeline-Ablauf: %1, %2 Stufen × %3 Micro-Batches</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Assign layer %1 to device %2</source>
+        <translation>Schicht %1 Gerät %2 zuweisen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Assign layers %1–%2 to device %3</source>
+        <translation>Schichten %1–%2 Gerät %3 zuweisen</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Select layers in the list first (Shift+arrows select a range).</source>
+        <translation>Zuerst Schichten in der Liste wählen (Shift+Pfeiltasten wählen einen Bereich).</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Pick a device to assign the layers to.</source>
+        <translation>Ein Gerät wählen, dem die Schichten zugewiesen werden.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Tensor-parallel width (all stages)</source>
+        <translation>Tensor-parallele Breite (alle Stufen)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Set TP to %1</source>
+        <translation>TP auf %1 setzen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+6"/>
+        <source>Remove stage %1</source>
+        <translation>Stufe %1 entfernen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Assign selected layers here</source>
+        <translation>Gewählte Schichten hierher zuweisen</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1 (idle)</source>
+        <translation>%1 (unbenutzt)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 · stage %2</source>
+        <translation>%1 · Stufe %2</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1 #%2</source>
+        <translation>%1 #%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 #%2 r%3</source>
+        <translation>%1 #%2 r%3</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::designer::DeviceItem</name>
+    <message>
+        <location filename="../app/designer/deviceitem.cpp" line="+26"/>
+        <source>Drop layers here to make them this device&apos;s pipeline stage; right-click for the stage&apos;s menu.</source>
+        <translation>Schichten hier ablegen, um sie zur Pipeline-Stufe dieses Geräts zu machen; Rechtsklick öffnet das Menü der Stufe.</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>#%1 idle</source>
+        <translation>#%1 unbenutzt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>#%1 · rank %2</source>
+        <translation>#%1 · Rang %2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>past the world size</source>
+        <translation>jenseits der Weltgröße</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stage %1 · TP %2 · DP %3</source>
+        <translation>Stufe %1 · TP %2 · DP %3</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>no estimate</source>
+        <translation>keine Schätzung</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::designer::EstimatePanel</name>
+    <message>
+        <location filename="../app/designer/estimatepanel.cpp" line="+37"/>
+        <source>Step time:</source>
+        <translation>Schrittzeit:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Split:</source>
+        <translation>Aufteilung:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bubble:</source>
+        <translation>Blase:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Throughput:</source>
+        <translation>Durchsatz:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MFU:</source>
+        <translation>MFU:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cost:</source>
+        <translation>Kosten:</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Memory per device:</source>
+        <translation>Speicher pro Gerät:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Problems:</source>
+        <translation>&amp;Probleme:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No estimate yet.</source>
+        <translation>Noch keine Schätzung.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>&lt;b&gt;Preview&lt;/b&gt;: what the layout would be if dropped here.</source>
+        <translation>&lt;b&gt;Vorschau&lt;/b&gt;: so wäre das Layout nach dem Ablegen hier.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>compute %1 · TP %2 · PP %3 · DP %4 · bubble %5</source>
+        <translation>Rechnen %1 · TP %2 · PP %3 · DP %4 · Blase %5</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+5"/>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>%1 samples/s</source>
+        <translation>%1 Beispiele/s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> · %1 tokens/s</source>
+        <translation> · %1 Tokens/s</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1/h · %2/step</source>
+        <translation>%1/h · %2/Schritt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> · %1/epoch</source>
+        <translation> · %1/Epoche</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>unknown (no prices for these machines)</source>
+        <translation>unbekannt (keine Preise für diese Maschinen)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No problems: the layout can run.</source>
+        <translation>Keine Probleme: das Layout kann laufen.</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::designer::GanttView</name>
+    <message>
+        <location filename="../app/designer/ganttview.cpp" line="+50"/>
+        <source>No schedule to show: the layout needs a model and valid stages.</source>
+        <translation>Kein Ablauf zu zeigen: das Layout braucht ein Modell und gültige Stufen.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>stage %1</source>
+        <translation>Stufe %1</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>0 … %1 ms (compute only; F = forward, B = backward)</source>
+        <translation>0 … %1 ms (nur Rechnen; F = vorwärts, B = rückwärts)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>relative time (F = forward, B = backward)</source>
+        <translation>relative Zeit (F = vorwärts, B = rückwärts)</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::designer::LayerPaletteModel</name>
+    <message>
+        <location filename="../app/designer/layerpalettemodel.cpp" line="+69"/>
+        <source>%1  %2 · %3</source>
+        <translation>%1  %2 · %3</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>in no stage (drop it on a device)</source>
+        <translation>in keiner Stufe (auf ein Gerät ziehen)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>stage %1</source>
+        <translation>Stufe %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 (%2): %3 parameters, %4 FLOP forward and %5 of activations per sample; %6</source>
+        <translation>%1 (%2): %3 Parameter, %4 FLOP vorwärts und %5 Aktivierungen pro Beispiel; %6</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>layers %1–%2</source>
+        <translation>Schichten %1–%2</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::designer::LayoutControls</name>
+    <message>
+        <location filename="../app/designer/layoutcontrols.cpp" line="+38"/>
+        <source>1F1B</source>
+        <translation>1F1B</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GPipe</source>
+        <translation>GPipe</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;DP:</source>
+        <translation>&amp;DP:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Data-parallel degree: replicas of the whole pipeline</source>
+        <translation>Datenparallelität: Kopien der ganzen Pipeline</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;TP:</source>
+        <translation>&amp;TP:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tensor-parallel width of every stage (the engine runs one TP group size)</source>
+        <translation>Tensor-parallele Breite jeder Stufe (die Engine fährt eine TP-Gruppengröße)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Micro-batches:</source>
+        <translation>&amp;Micro-Batches:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Micro-batches per step; more shrink the pipeline bubble (p−1)/(m+p−1)</source>
+        <translation>Micro-Batches pro Schritt; mehr verkleinern die Pipeline-Blase (p−1)/(m+p−1)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sc&amp;hedule:</source>
+        <translation>&amp;Ablauf:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pipeline schedule: 1F1B keeps at most PP micro-batches in flight, GPipe all of them</source>
+        <translation>Pipeline-Ablauf: 1F1B hält höchstens PP Micro-Batches gleichzeitig, GPipe alle</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;ZeRO:</source>
+        <translation>&amp;ZeRO:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ZeRO stage: 1 shards optimizer state, 2 also gradients, 3 also weights across DP</source>
+        <translation>ZeRO-Stufe: 1 verteilt den Optimiererzustand, 2 auch die Gradienten, 3 auch die Gewichte über DP</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Batch:</source>
+        <translation>&amp;Batch:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Global batch: samples per optimizer step</source>
+        <translation>Globaler Batch: Beispiele pro Optimiererschritt</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Set DP to %1</source>
+        <translation>DP auf %1 setzen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Set TP to %1</source>
+        <translation>TP auf %1 setzen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Set micro-batches to %1</source>
+        <translation>Micro-Batches auf %1 setzen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Set schedule to %1</source>
+        <translation>Ablauf auf %1 setzen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Set ZeRO stage to %1</source>
+        <translation>ZeRO-Stufe auf %1 setzen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Set global batch to %1</source>
+        <translation>Globalen Batch auf %1 setzen</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::designer::MemoryBars</name>
+    <message>
+        <location filename="../app/designer/memorybars.cpp" line="+52"/>
+        <source>weights</source>
+        <translation>Gewichte</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>grads</source>
+        <translation>Gradienten</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>optimizer</source>
+        <translation>Optimierer</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>activations</source>
+        <translation>Aktivierungen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>workspace</source>
+        <translation>Arbeitsbereich</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::designer::ModelCatalog</name>
+    <message>
+        <location filename="../app/designer/modelcatalog.cpp" line="+24"/>
+        <source>%1 (%2, built-in)</source>
+        <translation>%1 (%2, eingebaut)</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Cannot read &apos;%1&apos;: %2</source>
+        <translation>&apos;%1&apos; lässt sich nicht lesen: %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&apos;%1&apos; is larger than 1 MiB: not a config.json</source>
+        <translation>&apos;%1&apos; ist größer als 1 MiB: keine config.json</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 (config.json)</source>
+        <translation>%1 (config.json)</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::designer::PlanDocument</name>
+    <message>
+        <location filename="../app/designer/plandocument.cpp" line="+84"/>
+        <source>No model chosen: pick one from the Model list or import a config.json.</source>
+        <translation>Kein Modell gewählt: eines aus der Modellliste wählen oder eine config.json importieren.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The model cannot be planned: %1</source>
+        <translation>Das Modell lässt sich nicht planen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::designer::PlanIo</name>
+    <message>
+        <location filename="../app/designer/planio.cpp" line="+46"/>
+        <source>cannot write &apos;%1&apos;: %2</source>
+        <translation>&apos;%1&apos; lässt sich nicht schreiben: %2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>layout file &apos;%1&apos; does not exist</source>
+        <translation>Layout-Datei &apos;%1&apos; existiert nicht</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>cannot read &apos;%1&apos;: %2</source>
+        <translation>&apos;%1&apos; lässt sich nicht lesen: %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&apos;%1&apos; is larger than 16 MiB: not a layout file</source>
+        <translation>&apos;%1&apos; ist größer als 16 MiB: keine Layout-Datei</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>Imported config.json models are for planning only: tessera-train runs the built-in MLP, ViT and GPT. Pick a built-in model to launch.</source>
+        <translation>Aus einer config.json importierte Modelle sind nur zum Planen: tessera-train fährt die eingebauten MLP, ViT und GPT. Zum Starten ein eingebautes Modell wählen.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No built-in model chosen.</source>
+        <translation>Kein eingebautes Modell gewählt.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The engine runs ZeRO stage 0 or 1; set ZeRO to 0 or 1 to launch.</source>
+        <translation>Die Engine fährt ZeRO-Stufe 0 oder 1; zum Starten ZeRO auf 0 oder 1 setzen.</translation>
     </message>
 </context>
 </TS>

@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
+#include <QtGlobal>
 
 #include <array>
 
@@ -21,8 +22,10 @@ DeviceItem::DeviceItem(int index, int local, QGraphicsItem* parent)
     : QGraphicsItem(parent), m_index(index), m_local(local) {
     setFlags(ItemIsSelectable | ItemIsFocusable);
     setAcceptDrops(true);
-    setToolTip(trItem("Drop layers here to make them this device's pipeline stage; "
-                      "right-click for the stage's menu."));
+    setToolTip(
+        trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem",
+                                 "Drop layers here to make them this device's pipeline stage; "
+                                 "right-click for the stage's menu.")));
 }
 
 void DeviceItem::setRole(const DeviceRole& role) {
@@ -66,23 +69,30 @@ void DeviceItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
     font.setBold(true);
     painter->setFont(font);
     const QRectF line1(6, 4, kWidth - 12, 16);
-    painter->drawText(line1, Qt::AlignLeft | Qt::AlignVCenter,
-                      idle ? trItem("#%1 idle").arg(m_local)
-                           : trItem("#%1 · rank %2").arg(m_local).arg(m_role.rank));
+    painter->drawText(
+        line1, Qt::AlignLeft | Qt::AlignVCenter,
+        idle ? trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "#%1 idle")).arg(m_local)
+             : trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "#%1 · rank %2"))
+                   .arg(m_local)
+                   .arg(m_role.rank));
     font.setBold(false);
     font.setPixelSize(11);
     painter->setFont(font);
     const QRectF line2(6, 21, kWidth - 12, 15);
     painter->drawText(
         line2, Qt::AlignLeft | Qt::AlignVCenter,
-        idle ? trItem("past the world size")
-             : trItem("stage %1 · TP %2 · DP %3").arg(m_role.stage).arg(m_role.tp).arg(m_role.dp));
+        idle
+            ? trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "past the world size"))
+            : trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "stage %1 · TP %2 · DP %3"))
+                  .arg(m_role.stage)
+                  .arg(m_role.tp)
+                  .arg(m_role.dp));
     paintMemoryBar(painter, QRectF(6, 40, kWidth - 12, 12));
     const QRectF line3(6, 54, kWidth - 12, 16);
-    QString memText = trItem("no estimate");
+    QString memText = trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "no estimate"));
     if (m_hasMemory && m_memory.capacity > 0)
-        memText =
-            trItem("%1 / %2").arg(formatBytes(m_memory.total()), formatBytes(m_memory.capacity));
+        memText = trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "%1 / %2"))
+                      .arg(formatBytes(m_memory.total()), formatBytes(m_memory.capacity));
     painter->setPen(m_hasMemory && m_memory.total() > m_memory.capacity ? QColor(0xb7, 0x1c, 0x1c)
                                                                         : QColor(Qt::black));
     painter->drawText(line3, Qt::AlignLeft | Qt::AlignVCenter, memText);

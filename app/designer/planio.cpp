@@ -4,6 +4,7 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QSaveFile>
+#include <QtGlobal>
 
 #include <google/protobuf/util/json_util.h>
 
@@ -42,7 +43,9 @@ Result<void> savePlan(const v1::PlanFile& plan, const QString& path) {
             static_cast<qint64>(json.size()) ||
         !file.commit())
         return fail(ErrorCode::Io,
-                    trPlan("cannot write '%1': %2").arg(path, file.errorString()).toStdString());
+                    trPlan(QT_TRANSLATE_NOOP("tessera::designer::PlanIo", "cannot write '%1': %2"))
+                        .arg(path, file.errorString())
+                        .toStdString());
     return {};
 }
 
@@ -50,14 +53,21 @@ Result<v1::PlanFile> loadPlan(const QString& path) {
     QFile file(path);
     if (!file.exists())
         return fail(ErrorCode::NotFound,
-                    trPlan("layout file '%1' does not exist").arg(path).toStdString());
+                    trPlan(QT_TRANSLATE_NOOP("tessera::designer::PlanIo",
+                                             "layout file '%1' does not exist"))
+                        .arg(path)
+                        .toStdString());
     if (!file.open(QIODevice::ReadOnly))
         return fail(ErrorCode::Io,
-                    trPlan("cannot read '%1': %2").arg(path, file.errorString()).toStdString());
+                    trPlan(QT_TRANSLATE_NOOP("tessera::designer::PlanIo", "cannot read '%1': %2"))
+                        .arg(path, file.errorString())
+                        .toStdString());
     if (file.size() > 16 * 1024 * 1024)
-        return fail(
-            ErrorCode::InvalidArgument,
-            trPlan("'%1' is larger than 16 MiB: not a layout file").arg(path).toStdString());
+        return fail(ErrorCode::InvalidArgument,
+                    trPlan(QT_TRANSLATE_NOOP("tessera::designer::PlanIo",
+                                             "'%1' is larger than 16 MiB: not a layout file"))
+                        .arg(path)
+                        .toStdString());
     const QByteArray bytes = file.readAll();
     return parsePlan(bytes.toStdString(), path.toStdString());
 }
@@ -113,12 +123,16 @@ QList<v1::PlanNode> nodesFromWorkers(const QList<WorkerNode>& workers, const QSt
 
 QString launchBlocker(const v1::PlanFile& plan) {
     if (!plan.hf_config_json().empty())
-        return trPlan("Imported config.json models are for planning only: tessera-train runs the "
-                      "built-in MLP, ViT and GPT. Pick a built-in model to launch.");
+        return trPlan(QT_TRANSLATE_NOOP(
+            "tessera::designer::PlanIo",
+            "Imported config.json models are for planning only: tessera-train runs the "
+            "built-in MLP, ViT and GPT. Pick a built-in model to launch."));
     if (plan.model().family().empty())
-        return trPlan("No built-in model chosen.");
+        return trPlan(QT_TRANSLATE_NOOP("tessera::designer::PlanIo", "No built-in model chosen."));
     if (plan.settings().zero_stage() > 1)
-        return trPlan("The engine runs ZeRO stage 0 or 1; set ZeRO to 0 or 1 to launch.");
+        return trPlan(
+            QT_TRANSLATE_NOOP("tessera::designer::PlanIo",
+                              "The engine runs ZeRO stage 0 or 1; set ZeRO to 0 or 1 to launch."));
     return {};
 }
 

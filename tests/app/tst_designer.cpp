@@ -24,6 +24,7 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QGraphicsView>
 #include <QLineEdit>
 #include <QListView>
@@ -33,6 +34,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTranslator>
 #include <QUndoStack>
 
 #include <google/protobuf/util/message_differencer.h>
@@ -59,6 +61,7 @@ private Q_SLOTS:
     void asyncEstimateIsLatestWins();
     void problemsNameTheCause();
     void mainWindowTabAndLaunchPath();
+    void germanStrings();
 
 private:
     /// Sends a drag of `mime` over device `device` of the panel's view (enter + move).
@@ -462,6 +465,23 @@ void TestDesigner::mainWindowTabAndLaunchPath() {
     QVERIFY2(window.jobPanel()->messageText().contains(QStringLiteral("Launch failed")),
              qPrintable(window.jobPanel()->messageText()));
     QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(window.chart()));
+}
+
+void TestDesigner::germanStrings() {
+    const QString qm = QStringLiteral(TESSERA_BUILD_DIR "/app/tessera_de.qm");
+    if (!QFileInfo::exists(qm))
+        QSKIP("tessera_de.qm was not built (Qt6 LinguistTools missing: install qt6-l10n-tools)");
+    QTranslator translator;
+    QVERIFY(translator.load(qm));
+    QCoreApplication::installTranslator(&translator);
+    {
+        DesignerPanel panel(nullptr);
+        QCOMPARE(panel.launchAction()->text(), QStringLiteral("Layout starten"));
+        QVERIFY(!panel.openFile(m_dir.filePath(QStringLiteral("nope.tessera-plan.json"))));
+        QVERIFY2(panel.messageText().contains(QStringLiteral("existiert nicht")),
+                 qPrintable(panel.messageText()));
+    }
+    QCoreApplication::removeTranslator(&translator);
 }
 
 QTEST_MAIN(TestDesigner)
