@@ -38,6 +38,20 @@ MainWindow::MainWindow(AppSession* session, QWidget* parent)
     tabs->addTab(m_chart, tr("&Training"));
     tabs->addTab(m_designer, tr("&Designer"));
     setCentralWidget(tabs);
+    // The designer needs the width: the Cluster and Job docks step aside while it is shown and
+    // come back as they were (View menu, Ctrl+1/Ctrl+2, shows them any time).
+    connect(tabs, &QTabWidget::currentChanged, this, [this, tabs] {
+        const bool designing = tabs->currentWidget() == m_designer;
+        for (const char* name : {"clusterDock", "jobDock"}) {
+            auto* dock = findChild<QDockWidget*>(QLatin1String(name));
+            if (designing) {
+                dock->setProperty("visibleBeforeDesigner", !dock->isHidden());
+                dock->hide();
+            } else if (dock->property("visibleBeforeDesigner").toBool()) {
+                dock->show();
+            }
+        }
+    });
 #else
     setCentralWidget(m_chart);
 #endif

@@ -451,7 +451,7 @@
         <translation>&amp;Designer</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+24"/>
         <source>History is off: %1</source>
         <translation>Verlauf ist aus: %1</translation>
     </message>
@@ -656,17 +656,17 @@
 <context>
     <name>tessera::designer::DesignerPanel</name>
     <message>
-        <location filename="../app/designer/designeractions.cpp" line="+39"/>
+        <location filename="../app/designer/designeractions.cpp" line="+40"/>
         <source>&amp;Undo</source>
         <translation>&amp;Rückgängig</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Ctrl+Z</source>
         <translation>Ctrl+Z</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Undo the last edit of the layout</source>
         <translation>Letzte Änderung am Layout rückgängig machen</translation>
     </message>
@@ -676,17 +676,27 @@
         <translation>&amp;Wiederholen</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Ctrl+Shift+Z</source>
         <translation>Ctrl+Shift+Z</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Redo the edit undone last</source>
         <translation>Zuletzt rückgängig gemachte Änderung wiederholen</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+9"/>
+        <source>Undo: %1 (%2)</source>
+        <translation>Rückgängig: %1 (%2)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Redo: %1 (%2)</source>
+        <translation>Wiederholen: %1 (%2)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Open layout…</source>
         <translation>Layout öffnen…</translation>
     </message>

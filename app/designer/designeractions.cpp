@@ -35,11 +35,26 @@ void DesignerPanel::createActions() {
         addAction(action);
         return action;
     };
+    // Undo/Redo with fixed short texts (the toolbar stays narrow); the tooltip names the edit.
     QUndoStack* undo = m_document->undoStack();
-    m_undo = make(undo->createUndoAction(this, tr("&Undo")), "designerUndo",
-                  QKeySequence(tr("Ctrl+Z")), tr("Undo the last edit of the layout"));
-    m_redo = make(undo->createRedoAction(this, tr("&Redo")), "designerRedo",
-                  QKeySequence(tr("Ctrl+Shift+Z")), tr("Redo the edit undone last"));
+    m_undo = make(new QAction(tr("&Undo"), this), "designerUndo", QKeySequence(tr("Ctrl+Z")),
+                  tr("Undo the last edit of the layout"));
+    m_redo = make(new QAction(tr("&Redo"), this), "designerRedo", QKeySequence(tr("Ctrl+Shift+Z")),
+                  tr("Redo the edit undone last"));
+    m_undo->setEnabled(false);
+    m_redo->setEnabled(false);
+    connect(m_undo, &QAction::triggered, undo, &QUndoStack::undo);
+    connect(m_redo, &QAction::triggered, undo, &QUndoStack::redo);
+    connect(undo, &QUndoStack::canUndoChanged, m_undo, &QAction::setEnabled);
+    connect(undo, &QUndoStack::canRedoChanged, m_redo, &QAction::setEnabled);
+    connect(undo, &QUndoStack::undoTextChanged, m_undo, [this](const QString& text) {
+        m_undo->setToolTip(
+            tr("Undo: %1 (%2)").arg(text, m_undo->shortcut().toString(QKeySequence::NativeText)));
+    });
+    connect(undo, &QUndoStack::redoTextChanged, m_redo, [this](const QString& text) {
+        m_redo->setToolTip(
+            tr("Redo: %1 (%2)").arg(text, m_redo->shortcut().toString(QKeySequence::NativeText)));
+    });
     m_open = make(new QAction(tr("Open layout…"), this), "designerOpen",
                   QKeySequence(tr("Ctrl+Shift+O")), tr("Open a *.tessera-plan.json layout file"));
     m_save = make(new QAction(tr("Save layout"), this), "designerSave", QKeySequence(tr("Ctrl+S")),

@@ -7,9 +7,13 @@
 #include "designer/deviceitem.h"
 #include "designer/estimatepanel.h"
 #include "designer/plandocument.h"
+#include "mainwindow.h"
+#include "session.h"
 
 #include <QDir>
+#include <QGraphicsView>
 #include <QImage>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -20,6 +24,7 @@ class TestDesignerScreenshot : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void hybridLlama2On4x8H100();
+    void designerTabInTheMainWindow();
 };
 
 void TestDesignerScreenshot::hybridLlama2On4x8H100() {
@@ -79,6 +84,33 @@ void TestDesignerScreenshot::hybridLlama2On4x8H100() {
         QVERIFY(image.save(
             QStringLiteral(TESSERA_SOURCE_DIR "/resources/screenshots/designer-llama2-13b.png")));
     qInfo("wrote %s", qPrintable(out));
+}
+
+// The designer as the app shows it: the Designer tab of the main window at its default size,
+// between the Cluster and Job docks (designer-in-window.png in the build folder).
+void TestDesignerScreenshot::designerTabInTheMainWindow() {
+    QTemporaryDir data;
+    QVERIFY(data.isValid());
+    qputenv("TESSERA_DATA_DIR", data.path().toLocal8Bit());
+    AppSession session;
+    MainWindow window(&session);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* tabs = qobject_cast<QTabWidget*>(window.centralWidget());
+    QVERIFY(tabs);
+    tabs->setCurrentWidget(window.designer());
+    QVERIFY(window.designer()->selectModel(QStringLiteral("vit-3d")));
+    QTest::qWait(50);
+    // Every device box of the default 1 × 8 machine is in sight (the canvas shrinks to fit).
+    QVERIFY(window.grab().save(QStringLiteral(TESSERA_BUILD_DIR "/designer-in-window.png")));
+    QGraphicsView* view = window.designer()->view();
+    const QRect seen = view->viewport()->rect();
+    for (int d = 0; d < window.designer()->scene()->deviceCount(); ++d) {
+        const QRect box =
+            view->mapFromScene(window.designer()->scene()->device(d)->sceneBoundingRect())
+                .boundingRect();
+        QVERIFY2(seen.contains(box.center()), qPrintable(QStringLiteral("device %1").arg(d)));
+    }
 }
 
 QTEST_MAIN(TestDesignerScreenshot)
