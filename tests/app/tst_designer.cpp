@@ -59,6 +59,7 @@ private Q_SLOTS:
     void launchBuiltinAndRefuseImported();
     void autoPlanApplies();
     void asyncEstimateIsLatestWins();
+    void overCapacityIsRed();
     void problemsNameTheCause();
     void mainWindowTabAndLaunchPath();
     void germanStrings();
@@ -318,6 +319,8 @@ void TestDesigner::dragPreviewDropUndoRedoSaveOpen() {
 
 void TestDesigner::keyboardAssign() {
     DesignerPanel panel(nullptr);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
     QVERIFY(panel.selectModel(QStringLiteral("text-gpt")));
     QVERIFY(panel.setHypotheticalCluster(QStringLiteral("1x4 cpu")));
     PlanDocument* doc = panel.document();
@@ -329,7 +332,8 @@ void TestDesigner::keyboardAssign() {
         QItemSelectionModel::ClearAndSelect);
     panel.deviceCombo()->setCurrentIndex(3);
     const int edits = doc->undoStack()->count();
-    panel.assignAction()->trigger();
+    QTest::keyClick(palette, Qt::Key_Return, Qt::ControlModifier); // "Assign to device"
+
     QCOMPARE(stageCount(doc->layout()), 2);
     QCOMPARE(doc->layout().stages(1).first_layer(), 4);
     QCOMPARE(doc->undoStack()->count(), edits + 1); // one undo step
@@ -427,6 +431,25 @@ void TestDesigner::asyncEstimateIsLatestWins() {
     for (const planner::DeviceEstimate& d : runner.output().estimate->devices)
         ranks += d.rank >= 0;
     QCOMPARE(ranks, 4);
+}
+
+void TestDesigner::overCapacityIsRed() {
+    DesignerPanel panel(nullptr);
+    if (!panel.selectModel(QStringLiteral("llama-2-13b")))
+        QSKIP("resources/planner/models/llama-2-13b.json is missing");
+    QVERIFY(panel.setHypotheticalCluster(QStringLiteral("1x2 rtx4090")));
+    QTRY_VERIFY(panel.estimatePanel()->memoryBars()->deviceCount() == 2);
+    // 13 B parameters with Adam (16 B each) on one 24 GB card: far past its memory.
+    MemoryBars* bars = panel.estimatePanel()->memoryBars();
+    QVERIFY(bars->overCapacity(0));
+    QVERIFY(panel.scene()->device(0)->memoryUsed() > panel.scene()->device(0)->memoryCapacity());
+    const QString problems = panel.estimatePanel()->problems().join(QLatin1Char(' '));
+    QVERIFY2(problems.contains(QStringLiteral("memory"), Qt::CaseInsensitive),
+             qPrintable(problems));
+    // Split over both cards with TP 2: less per card.
+    const double before = bars->used(0);
+    panel.controls()->tensorParallel()->setValue(2);
+    QTRY_VERIFY(bars->used(0) < before);
 }
 
 void TestDesigner::problemsNameTheCause() {
