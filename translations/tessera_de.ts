@@ -618,14 +618,12 @@
         <translation>Suche läuft…</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <source>%1 — %2/step
-%3</source>
-        <translation>%1 — %2/Schritt
-%3</translation>
+        <location line="+16"/>
+        <source>%1/step — %2</source>
+        <translation>%1/Schritt — %2</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>No layout fits these machines: add devices, use ZeRO or recompute, or pick a smaller model.</source>
         <translation>Kein Layout passt auf diese Maschinen: Geräte hinzufügen, ZeRO oder Neuberechnung nutzen oder ein kleineres Modell wählen.</translation>
     </message>

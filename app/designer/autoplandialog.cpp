@@ -112,10 +112,14 @@ void AutoPlanDialog::onFinished() {
     m_results = m_watcher.result();
     m_searchButton->setEnabled(true);
     m_list->clear();
-    for (const planner::RankedPlan& p : m_results)
-        m_list->addItem(tr("%1 — %2/step\n%3")
-                            .arg(describeLayout(p.layout), formatSeconds(p.estimate.stepSeconds),
-                                 QString::fromStdString(p.reason)));
+    for (const planner::RankedPlan& p : m_results) {
+        // The planner's reason names the degrees; the layer split is in the tooltip.
+        auto* item = new QListWidgetItem(
+            tr("%1/step — %2")
+                .arg(formatSeconds(p.estimate.stepSeconds), QString::fromStdString(p.reason)),
+            m_list);
+        item->setToolTip(describeLayout(p.layout));
+    }
     m_status->setText(m_results.empty()
                           ? tr("No layout fits these machines: add devices, use ZeRO or "
                                "recompute, or pick a smaller model.")
