@@ -190,7 +190,6 @@ bool DesignerPanel::setHypotheticalCluster(const QString& text) {
     next.clear_nodes();
     for (const v1::PlanNode& n : nodesFromCluster(*cluster))
         *next.add_nodes() = n;
-    m_clusterEdit->setText(text);
     m_document->edit(next, tr("Plan on %1").arg(text));
     showMessage(tr("Planning on %1.").arg(text), false);
     return true;
@@ -209,7 +208,6 @@ bool DesignerPanel::useLiveCluster() {
     next.clear_nodes();
     for (const v1::PlanNode& n : nodes)
         *next.add_nodes() = n;
-    m_clusterEdit->clear();
     m_document->edit(next, tr("Plan on the live cluster"));
     showMessage(tr("Planning on the live cluster: %1 workers.").arg(nodes.size()), false);
     return true;
@@ -234,7 +232,6 @@ bool DesignerPanel::openFile(const QString& path) {
     }
     m_document->reset(*plan);
     m_document->setPath(path);
-    m_clusterEdit->clear();
     showMessage(tr("Opened %1.").arg(path), false);
     return true;
 }

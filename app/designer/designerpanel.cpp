@@ -120,7 +120,6 @@ DesignerPanel::DesignerPanel(ClusterRegistry* registry, QWidget* parent)
     if (auto cluster = planner::parseHypotheticalCluster(kDefaultCluster)) {
         for (const v1::PlanNode& n : nodesFromCluster(*cluster))
             *initial.add_nodes() = n;
-        m_clusterEdit->setText(QLatin1String(kDefaultCluster));
     }
     if (!m_models.isEmpty())
         initial = planFromJobSpec(initial, m_models.first().spec);
@@ -176,6 +175,23 @@ void DesignerPanel::onClusterChanged() {
     m_scene->setLayout(m_document->layout());
     m_view->setSceneRect(m_scene->sceneRect());
     fitCanvas();
+    // Identical hypothetical nodes read back as the text that makes them ("4x8 h100-sxm").
+    const v1::PlanFile& f = m_document->file();
+    bool uniform = f.nodes_size() > 0;
+    for (const v1::PlanNode& n : f.nodes())
+        uniform = uniform && n.hypothetical() && n.device() == f.nodes(0).device() &&
+                  n.devices() == f.nodes(0).devices() &&
+                  n.price_per_hour() == f.nodes(0).price_per_hour();
+    QString text;
+    if (uniform) {
+        text = QStringLiteral("%1x%2 %3")
+                   .arg(f.nodes_size())
+                   .arg(f.nodes(0).devices())
+                   .arg(QString::fromStdString(f.nodes(0).device()));
+        if (f.nodes(0).price_per_hour() > 0)
+            text += QStringLiteral(" @ %1/h").arg(f.nodes(0).price_per_hour());
+    }
+    m_clusterEdit->setText(text);
 }
 
 void DesignerPanel::fitCanvas() {
@@ -240,6 +256,7 @@ void DesignerPanel::showOutput(const EstimateOutput& output, const v1::Layout& l
     const planner::PlanModel* model = m_document->model();
     m_estimatePanel->showEstimate(*output.estimate, model ? model->seqLen : 1, output.preview,
                                   deviceLabels());
+    m_scene->setLayout(layout); // a preview shows the ranks and stages it would give, too
     m_scene->setEstimate(&*output.estimate);
     updateGantt(layout, output.estimate->computeSeconds);
 }

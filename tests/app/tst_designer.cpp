@@ -26,6 +26,7 @@
 #include <QComboBox>
 #include <QFileInfo>
 #include <QGraphicsView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListView>
 #include <QMimeData>
@@ -271,6 +272,15 @@ void TestDesigner::dragPreviewDropUndoRedoSaveOpen() {
     QCOMPARE(stageCount(doc->layout()), 1);
     const QString stepPreview = panel.estimatePanel()->stepTimeText();
     QVERIFY2(stepPreview != stepBefore, qPrintable(stepPreview + " vs " + stepBefore));
+    QCOMPARE(panel.scene()->device(2)->role().rank, 2); // the preview's ranks are drawn too
+    // Leaving the canvas ends the preview: back to the document's layout and estimate.
+    QDragLeaveEvent leave;
+    QCoreApplication::sendEvent(panel.view()->viewport(), &leave);
+    QCOMPARE(panel.scene()->device(2)->role().rank, -1);
+    QCOMPARE(panel.estimatePanel()->stepTimeText(), stepBefore);
+    QVERIFY(!panel.findChild<QWidget*>(QStringLiteral("estimateMode"))->isVisibleTo(&panel));
+    dragOver(panel, mime.get(), 2);
+    QTRY_COMPARE(panel.estimatePanel()->stepTimeText(), stepPreview);
 
     QDropEvent drop(QPointF(deviceCentre(panel, 2)), Qt::CopyAction, mime.get(), Qt::LeftButton,
                     Qt::NoModifier);
@@ -347,6 +357,15 @@ void TestDesigner::clusterTextAndErrors() {
     DesignerPanel panel(nullptr);
     QVERIFY(panel.setHypotheticalCluster(QStringLiteral("2x8 a100-80")));
     QCOMPARE(panel.scene()->deviceCount(), 16);
+    QCOMPARE(panel.clusterEdit()->text(), QStringLiteral("2x8 a100-80"));
+    QVERIFY(panel.setHypotheticalCluster(QStringLiteral("1x4 h100-sxm @ 2.5/h")));
+    QCOMPARE(panel.document()->cluster().nodes[0].pricePerHour, 2.5);
+    QCOMPARE(panel.clusterEdit()->text(), QStringLiteral("1x4 h100-sxm @ 2.5/h"));
+    QTRY_VERIFY(panel.findChild<QLabel*>(QStringLiteral("costLabel"))->text().contains('$'));
+    panel.undoAction()->trigger(); // the text follows undo
+    QCOMPARE(panel.clusterEdit()->text(), QStringLiteral("2x8 a100-80"));
+    QVERIFY(!panel.setHypotheticalCluster(QStringLiteral("1x4 h100-sxm @ cheap")));
+    QVERIFY(panel.messageText().contains(QStringLiteral("not a price")));
     QCOMPARE(panel.document()->cluster().nodes.size(), std::size_t(2));
     QVERIFY(!panel.setHypotheticalCluster(QStringLiteral("lots of gpus")));
     QVERIFY(panel.messageText().startsWith(QStringLiteral("Machines:")));
