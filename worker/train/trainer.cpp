@@ -191,6 +191,7 @@ Result<void> Trainer::setUp(const TrainConfig& config, std::uint64_t memoryLimit
     if (m_peakFlops <= 0.0) {
         m_peakFlops = measureGemmPeak(m_ops);
     }
+    m_ops.resetAllocatedPeak(); // the probe's matrices are gone: mem_bytes counts training only
     spdlog::info("stage {} (layers {}..{} of {}), dp {} tp {}: {} parameters on this rank, "
                  "{} micro-batches of {} ({} in flight), {} DP buckets, {:.2f} GFLOP/s gemm peak",
                  m_groups.stage, first, last, m_desc.layers.size(), m_groups.dpRank,
@@ -251,6 +252,9 @@ std::string Trainer::perfLine(std::int64_t step) {
         line.add("tokens_per_s", samplesPerS * m_rows, 6);
     }
     line.add("flops_per_s", flops, 5).add("mfu", m_peakFlops > 0 ? flops / m_peakFlops : 0.0, 4);
+    // High-water mark of this rank's engine tensors (weights, gradients, optimizer state,
+    // activations, buffers) since start-up: what the planner's per-rank memory predicts.
+    line.addInt("mem_bytes", std::int64_t(m_ops.allocatedPeakBytes()));
     return line.line();
 }
 

@@ -105,11 +105,13 @@ float* CudaOps::alloc(std::size_t n) {
         cudaFree(p);
         throw std::bad_alloc();
     }
+    noteAllocated(p, n * sizeof(float));
     return p;
 }
 
 void CudaOps::release(float* p) {
     if (p) {
+        noteReleased(p);
         note(TESSERA_CUDA_STATUS(cudaSetDevice(m_device)));
         note(TESSERA_CUDA_STATUS(cudaFree(p)));
     }

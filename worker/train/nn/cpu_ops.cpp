@@ -33,10 +33,12 @@ float* CpuOps::alloc(std::size_t n) {
         throw std::bad_alloc();
     }
     std::memset(p, 0, bytes);
+    noteAllocated(static_cast<float*>(p), n * sizeof(float));
     return static_cast<float*>(p);
 }
 
 void CpuOps::release(float* p) {
+    noteReleased(p);
     std::free(p);
 }
 

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <unordered_map>
 
 namespace tessera::train {
 
@@ -54,6 +55,14 @@ public:
     virtual void fill(float* x, float value, std::size_t n) = 0;
     /// Waits until every queued operation is done (no-op on CPU).
     virtual void sync() = 0;
+    /// Bytes of the tensors allocated through alloc() and not released yet (the sizes asked
+    /// for, n · 4 bytes each, without allocator padding).
+    std::size_t allocatedBytes() const { return m_allocatedBytes; }
+    /// High-water mark of allocatedBytes() since creation or the last resetAllocatedPeak(): the
+    /// `mem_bytes` of the trainer's perf line, compared with the planner's per-rank memory.
+    std::size_t allocatedPeakBytes() const { return m_allocatedPeak; }
+    /// Restarts the high-water mark at the current allocatedBytes() (after start-up probes).
+    void resetAllocatedPeak() { m_allocatedPeak = m_allocatedBytes; }
     /// The first failed device operation so far (the void methods cannot return it), or
     /// success. CpuOps never fails this way (host failures throw std::bad_alloc or are bugs);
     /// CudaOps reports the first failed CUDA/cuBLAS call or asynchronous kernel fault. The
@@ -172,6 +181,25 @@ public:
     virtual void adamwStep(float* p, const float* g, float* m, float* v, std::size_t n, float lr,
                            float beta1, float beta2, float eps, float weightDecay,
                            std::int64_t step) = 0;
+
+protected:
+    /// Implementations call these from alloc() (after success) and release() (before freeing).
+    void noteAllocated(const float* p, std::size_t bytes) {
+        m_sizes[p] = bytes;
+        m_allocatedBytes += bytes;
+        m_allocatedPeak = m_allocatedPeak > m_allocatedBytes ? m_allocatedPeak : m_allocatedBytes;
+    }
+    void noteReleased(const float* p) {
+        const auto it = m_sizes.find(p);
+        if (it != m_sizes.end()) {
+            m_allocatedBytes -= it->second;
+            m_sizes.erase(it);
+        }
+    }
+
+private:
+    std::unordered_map<const float*, std::size_t> m_sizes; ///< live tensors → bytes
+    std::size_t m_allocatedBytes = 0, m_allocatedPeak = 0;
 };
 
 } // namespace tessera::train
