@@ -5,6 +5,7 @@
 #include "cpu_ops.h"
 #include "dataset.h"
 #include "mpi_communicator.h"
+#include "probe.h"
 #include "spec_io.h"
 #include "train_config.h"
 #include "trainer.h"
@@ -93,7 +94,12 @@ int main(int argc, char** argv) {
     std::string dataDir;
     std::string resumeDir;
     std::int64_t maxSteps = 0;
-    app.add_option("--spec", specPath, "job spec JSON file")->required();
+    bool probe = false;
+    app.add_option("--spec", specPath, "job spec JSON file (required unless --probe)");
+    app.add_flag("--probe", probe,
+                 "run the calibration probes on every rank at once (compute per model family, "
+                 "GEMM, optimizer, all-reduce and send/recv) and print them as @tessera lines "
+                 "instead of training");
     app.add_option("--data-dir", dataDir,
                    "dataset location (overrides dataset.path: the Fashion-MNIST folder or the text "
                    "file)");
@@ -111,6 +117,23 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         if (rank == 0) {
             printError(std::string(e.what()) + " (see --help)");
+        }
+        return kExitBadInput;
+    }
+    if (probe) {
+        openblas_set_num_threads(1); // as in training: one BLAS thread per rank
+        train::CpuOps cpu;
+        Result<void> r;
+        try {
+            r = train::runProbes(c, cpu, printLine);
+        } catch (const std::exception& e) {
+            r = fail(ErrorCode::Internal, std::string("probe failed: ") + e.what());
+        }
+        return agreeOk(c, r ? nullptr : &r.error()) ? 0 : kExitFailure;
+    }
+    if (specPath.empty()) {
+        if (rank == 0) {
+            printError("--spec is required (or --probe to calibrate); see --help");
         }
         return kExitBadInput;
     }

@@ -1,0 +1,286 @@
+// Calibration probes of tessera-train --probe (see probe.h).
+#include "probe.h"
+
+#include "metric_line.h"
+#include "model_desc.h"
+#include "peak_probe.h"
+#include "stage.h"
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+namespace tessera::train {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// All ranks leave together: the next measurement starts with every rank busy.
+Result<void> barrier(Communicator& world) {
+    int x = 0;
+    return world.allReduceMin(&x, 1);
+}
+
+/// Mean seconds per call of `fn`, called back to back for at least `seconds` (and twice) after
+/// one warm-up call. A mean over a long window, not the best of a few short runs: ranks that
+/// share cores take turns, and a short run can fall into a window where it had a core alone.
+template <typename Fn> Result<double> meanOver(double seconds, Fn&& fn) {
+    if (auto r = fn(); !r) {
+        return std::unexpected(r.error());
+    }
+    const auto t0 = Clock::now();
+    int calls = 0;
+    double elapsed = 0;
+    while (calls < 2 || elapsed < seconds) {
+        if (auto r = fn(); !r) {
+            return std::unexpected(r.error());
+        }
+        ++calls;
+        elapsed = since(t0);
+    }
+    return elapsed / calls;
+}
+
+/// Median seconds of `reps` calls of `fn` after one warm-up call (communication probes: each
+/// call starts with a barrier, so a mean over back-to-back calls would not apply).
+template <typename Fn> Result<double> medianOf(int reps, Fn&& fn) {
+    if (auto r = fn(); !r) {
+        return std::unexpected(r.error());
+    }
+    std::vector<double> t;
+    for (int i = 0; i < reps; ++i) {
+        const auto t0 = Clock::now();
+        if (auto r = fn(); !r) {
+            return std::unexpected(r.error());
+        }
+        t.push_back(since(t0));
+    }
+    std::nth_element(t.begin(), t.begin() + reps / 2, t.end());
+    return t[std::size_t(reps / 2)];
+}
+
+/// The probe model of each family: the README's example models (resources/examples).
+v1::ModelSpec probeModel(int family) {
+    v1::ModelSpec s;
+    if (family == 1) {
+        s.set_family("mlp");
+        s.add_hidden(256);
+        s.add_hidden(128);
+    } else {
+        s.set_family(family == 2 ? "vit" : "gpt");
+        s.set_dim(family == 2 ? 64 : 96);
+        s.set_blocks(family == 2 ? 4 : 3);
+        s.set_heads(4);
+        if (family == 2) {
+            s.set_mlp_dim(128);
+            s.set_patch(7);
+            s.set_pooling("cls");
+        } else {
+            s.set_context(64);
+        }
+    }
+    return s;
+}
+
+constexpr int kGptVocab = 96; // about a plain English text's characters
+
+Result<void> computeProbe(Communicator& world, Ops& ops, int family,
+                          const std::function<void(const std::string&)>& emit) {
+    const v1::ModelSpec spec = probeModel(family);
+    auto desc = describeModel(spec, family == 3 ? kGptVocab : 0);
+    if (!desc) {
+        return std::unexpected(desc.error());
+    }
+    constexpr int kSizes[] = {8, 32};
+    const int maxB = kSizes[1];
+    auto stage =
+        Stage::build(spec, *desc, 0, int(desc->layers.size()) - 1, ops, TpContext{}, maxB, 1);
+    if (!stage) {
+        return std::unexpected(stage.error());
+    }
+    Stage& st = **stage;
+    st.allocate(1);
+    // Inputs: pixels 0.5, or token id 1 (valid for any vocabulary).
+    ops.fill(st.input(0), family == 3 ? 1.0f : 0.5f, std::size_t(maxB) * st.inputSize());
+    float* dy = ops.alloc(std::size_t(maxB) * std::size_t(st.outputSize()));
+    ops.fill(dy, 1e-4f, std::size_t(maxB) * std::size_t(st.outputSize()));
+    MetricLine line(0, world.rank());
+    line.addInt("probe", 1)
+        .addInt("family", family)
+        .add("flops_per_sample", st.forwardFlopsPerSample(), 8)
+        .addInt("layers", st.layerCount());
+    for (int B : kSizes) {
+        if (auto r = barrier(world); !r) {
+            ops.release(dy);
+            return r;
+        }
+        auto t = meanOver(0.4, [&]() -> Result<void> {
+            if (auto r = st.forward(0, B); !r) {
+                return r;
+            }
+            auto r = st.backward(0, dy, B, false, {});
+            ops.sync();
+            return r;
+        });
+        if (!t) {
+            ops.release(dy);
+            return std::unexpected(t.error());
+        }
+        line.add("b" + std::to_string(B) + "_s", *t, 6);
+    }
+    ops.release(dy);
+    emit(line.line());
+    return {};
+}
+
+Result<void> optimizerProbe(Communicator& world, Ops& ops,
+                            const std::function<void(const std::string&)>& emit) {
+    constexpr std::size_t n = std::size_t(1) << 20;
+    float* p = ops.alloc(n);
+    float* g = ops.alloc(n);
+    float* m = ops.alloc(n);
+    float* v = ops.alloc(n);
+    ops.fill(g, 1e-3f, n);
+    Result<void> ok = barrier(world);
+    std::int64_t step = 0;
+    auto t = meanOver(0.3, [&]() -> Result<void> {
+        ops.adamwStep(p, g, m, v, n, 1e-3f, 0.9f, 0.999f, 1e-8f, 0.0f, ++step);
+        ops.sync();
+        return {};
+    });
+    for (float* x : {p, g, m, v}) {
+        ops.release(x);
+    }
+    if (!ok) {
+        return ok;
+    }
+    // The planner's optimizer bytes for fp32 AdamW: read + write weights and two moments
+    // (2 × (4 + 8)), read the gradient (4).
+    emit(MetricLine(0, world.rank())
+             .addInt("probe", 3)
+             .add("adamw_bytes_per_s", 28.0 * double(n) / *t, 6)
+             .line());
+    return {};
+}
+
+Result<void> commProbe(Communicator& world, Ops& ops,
+                       const std::function<void(const std::string&)>& emit) {
+    const int n = world.worldSize(), r = world.rank();
+    constexpr std::size_t kLarge = std::size_t(1) << 20; // floats: 4 MiB
+    float* a = ops.alloc(kLarge);
+    float* b = ops.alloc(kLarge);
+    const auto allReduce = [&](std::size_t count) {
+        return medianOf(7, [&]() -> Result<void> {
+            if (auto s = barrier(world); !s) {
+                return s;
+            }
+            return world.allReduceSum(a, count);
+        });
+    };
+    const auto shift = [&](std::size_t count) {
+        return medianOf(7, [&]() -> Result<void> {
+            if (auto s = barrier(world); !s) {
+                return s;
+            }
+            auto id = world.iSend(a, count, (r + 1) % n, 77);
+            if (!id) {
+                return std::unexpected(id.error());
+            }
+            if (auto s = world.recv(b, count, (r + n - 1) % n, 77); !s) {
+                return s;
+            }
+            return world.wait(*id);
+        });
+    };
+    // Between compute, as training issues them: rounds of two 256³ GEMMs, each followed by an
+    // all-reduce of `count` floats (none for the baseline). What a round takes beyond the
+    // baseline is what one all-reduce costs a rank whose core is shared: on an oversubscribed
+    // host that includes waiting for peers that are not scheduled, which an all-reduce between
+    // barriers (above) never sees.
+    constexpr int kDim = 256, kRounds = 30;
+    float* g = ops.alloc(3 * std::size_t(kDim) * kDim);
+    ops.fill(g, 0.5f, 2 * std::size_t(kDim) * kDim);
+    float* gc = g + 2 * std::size_t(kDim) * kDim;
+    const auto loaded = [&](std::size_t count) -> Result<double> {
+        if (auto s = barrier(world); !s) {
+            return std::unexpected(s.error());
+        }
+        const auto t0 = Clock::now();
+        for (int i = 0; i < kRounds; ++i) {
+            for (int j = 0; j < 2; ++j) {
+                ops.gemm(false, false, kDim, kDim, kDim, 1.0f, g, kDim, g + kDim * kDim, kDim, 0.0f,
+                         gc, kDim);
+            }
+            ops.sync();
+            if (count > 0) {
+                if (auto s = world.allReduceSum(a, count); !s) {
+                    return std::unexpected(s.error());
+                }
+            }
+        }
+        return since(t0) / kRounds;
+    };
+    constexpr std::size_t kLoaded = std::size_t(1) << 16; // floats: 256 KiB
+    // The barrier inside each timed call is part of the small measurements' time: subtract it.
+    auto bar = medianOf(7, [&] { return barrier(world); });
+    auto arSmall = allReduce(1), arLarge = allReduce(kLarge);
+    auto p2pSmall = shift(1), p2pLarge = shift(kLarge);
+    auto base1 = loaded(0), ldSmall = loaded(1), ldLarge = loaded(kLoaded), base2 = loaded(0);
+    ops.release(a);
+    ops.release(b);
+    ops.release(g);
+    for (const auto* x :
+         {&bar, &arSmall, &arLarge, &p2pSmall, &p2pLarge, &base1, &ldSmall, &ldLarge, &base2}) {
+        if (!*x) {
+            return std::unexpected(x->error());
+        }
+    }
+    const double base = 0.5 * (*base1 + *base2);
+    emit(MetricLine(0, r)
+             .addInt("probe", 4)
+             .addInt("ranks", n)
+             .add("barrier_s", *bar, 6)
+             .add("allreduce_small_s", std::max(0.0, *arSmall - *bar), 6)
+             .add("allreduce_large_s", std::max(0.0, *arLarge - *bar), 6)
+             .add("p2p_small_s", std::max(0.0, *p2pSmall - *bar), 6)
+             .add("p2p_large_s", std::max(0.0, *p2pLarge - *bar), 6)
+             .add("large_bytes", 4.0 * double(kLarge), 8)
+             .add("loaded_base_s", base, 6)
+             .add("loaded_allreduce_small_s", std::max(0.0, *ldSmall - base), 6)
+             .add("loaded_allreduce_large_s", std::max(0.0, *ldLarge - base), 6)
+             .add("loaded_bytes", 4.0 * double(kLoaded), 8)
+             .line());
+    return {};
+}
+
+} // namespace
+
+Result<void> runProbes(Communicator& world, Ops& ops,
+                       const std::function<void(const std::string&)>& emit) {
+    if (auto r = barrier(world); !r) {
+        return r;
+    }
+    const double gemm = measureGemmPeak(ops, 0.6);
+    emit(MetricLine(0, world.rank()).addInt("probe", 2).add("gemm_flops_per_s", gemm, 6).line());
+    for (int family = 1; family <= 3; ++family) {
+        if (auto r = computeProbe(world, ops, family, emit); !r) {
+            return r;
+        }
+    }
+    if (auto r = optimizerProbe(world, ops, emit); !r) {
+        return r;
+    }
+    if (world.worldSize() > 1) {
+        if (auto r = commProbe(world, ops, emit); !r) {
+            return r;
+        }
+    }
+    return barrier(world);
+}
+
+} // namespace tessera::train

@@ -1,0 +1,37 @@
+// `tessera-train --probe`: short measurements on every rank at once, printed as `@tessera`
+// probe lines, from which the backend fits the planner's per-node calibration (issue 4,
+// backend/planner/calibration.h).
+#pragma once
+
+#include "communicator.h"
+#include "error.h"
+#include "ops.h"
+
+#include <functional>
+#include <string>
+
+namespace tessera::train {
+
+/// Runs the probes with every rank of `world` busy at the same time (a barrier starts each one),
+/// so that ranks sharing cores measure what they get under full load. Each rank prints
+/// `@tessera {"step":0,"rank":r,"probe":1,...}` lines through `emit`, numbers only:
+/// * probe 1, compute: `family` (1 mlp, 2 vit, 3 gpt), `flops_per_sample` (forward FLOPs per
+///   sample of the whole model, as tessera::describeModel counts them), `layers`, and
+///   `b<B>_s`: mean seconds of one forward + backward of a micro-batch of B samples (B = 8, 32)
+///   over 0.4 s of back-to-back passes;
+/// * probe 2, GEMM: `gemm_flops_per_s` (512³ SGEMMs, peak_probe.h);
+/// * probe 3, optimizer: `adamw_bytes_per_s`: AdamW over 2^20 parameters, bytes as the planner
+///   counts them (weights, gradient, two moments read and written: 28 B per parameter);
+/// * probe 4, communication (world size > 1): `allreduce_small_s`, `allreduce_large_s` (one
+///   MPI all-reduce of 1 float / of `large_bytes` over every rank), `p2p_small_s`,
+///   `p2p_large_s` (a ring shift: each rank sends to rank + 1 and receives from rank − 1),
+///   `ranks`; and the same between compute, as training issues collectives: rounds of two
+///   256³ GEMMs each followed by an all-reduce, `loaded_allreduce_small_s` (1 float) and
+///   `loaded_allreduce_large_s` (`loaded_bytes`) = a round's time beyond `loaded_base_s`, the
+///   rounds without the all-reduce (on an oversubscribed host this includes waiting for peers
+///   that are not scheduled).
+/// Errors: those of the communicator (naming the failed call).
+Result<void> runProbes(Communicator& world, Ops& ops,
+                       const std::function<void(const std::string&)>& emit);
+
+} // namespace tessera::train
