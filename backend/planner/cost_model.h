@@ -29,6 +29,9 @@ struct Slot {
     double peak = 0;  ///< datasheet FLOP/s at the planned precision
     double flops = 0; ///< peak × efficiency
     double memoryBw = 0;
+    double layerOverhead = 0; ///< calibrated fixed s per layer and micro-batch, fwd + bwd
+    int host = -1;            ///< index into Context::hostCores when the slot shares a host's cores
+    double probeLoad = 1;     ///< ranks per core during the calibration probe (>= 1)
 };
 
 /// One node's links after calibration.
@@ -46,6 +49,7 @@ struct Context {
     std::vector<Slot> slots;   ///< every device, node by node
     std::vector<NodeLinks> nodes;
     std::vector<std::string> nodeNames;
+    std::vector<double> hostCores; ///< cores of each shared host (NodeCalibration::host)
 };
 
 /// Resolves device ids, precision and calibration. Errors: NotFound naming an unknown device id.
@@ -62,6 +66,7 @@ struct LayerCost {
     double params = 0;                     ///< parameters held (tied copies not included)
     double tiedParams = 0;                 ///< held again when `tiedTo` is on another stage
     double outputBytes = 0;                ///< sent to the next stage (whole, before /TP)
+    double scratchBytes = 0;               ///< built-ins: the engine's scratch on one TP rank
 };
 
 /// Costs of every layer of the context's model at TP width `tp` (formulas in layer_cost.cpp).
@@ -84,7 +89,8 @@ PipelineTimes simulatePipeline(train::PipelineKind kind, int microBatches,
                                const std::vector<double>& backward,
                                const std::vector<double>& link);
 
-/// estimate() on a prepared context; `costs` = layerCosts(ctx, TP of layout).
+/// estimate() on a prepared context; `costs` = layerCosts(ctx, TP of layout). Slots on shared
+/// hosts: compute is slowed by each host's load, found by fixed-point iteration (estimate.cpp).
 Estimate evaluate(const Context& ctx, const v1::Layout& layout,
                   const std::vector<LayerCost>& costs);
 

@@ -22,6 +22,11 @@ namespace {
 struct StageSum {
     double fwdFlops = 0, bwdFlops = 0, tpFwd = 0, tpBwd = 0, tpFwdCalls = 0, tpBwdCalls = 0;
     double activations = 0, params = 0, outBytes = 0;
+    int layers = 0;
+    /// Built-ins, the engine's buffers besides the layers' caches (Stage::memoryBytes): per
+    /// micro-batch slot the stage input and its gradient; shared by the slots two ping-pong
+    /// gradients of the widest layer and the largest layer scratch.
+    double inBytes = 0, widestBytes = 0, scratchBytes = 0;
 };
 
 std::string gb(double bytes) {
@@ -75,8 +80,14 @@ void checkLayout(const Context& ctx, const v1::Layout& layout, const Degrees& g,
 
 } // namespace
 
-Estimate evaluate(const Context& ctx, const v1::Layout& layout,
-                  const std::vector<LayerCost>& costs) {
+namespace {
+
+/// evaluate() with the compute of every slot on shared host h slowed by `slow[h]` relative to
+/// its calibrated times (1 = the probe's load); `busyOut` receives each rank's compute seconds per
+/// step (the time it wants a core).
+Estimate evaluateLoaded(const Context& ctx, const v1::Layout& layout,
+                        const std::vector<LayerCost>& costs, const std::vector<double>& slow,
+                        std::vector<double>* busyOut) {
     Estimate e;
     const PlanModel& model = *ctx.model;
     Degrees g;
@@ -126,6 +137,16 @@ Estimate evaluate(const Context& ctx, const v1::Layout& layout,
             }
         }
         s.outBytes = costs[std::size_t(last)].outputBytes;
+        s.layers = last - first + 1;
+        if (model.builtin) {
+            s.inBytes = first > 0 ? costs[std::size_t(first) - 1].outputBytes
+                                  : double(model.inputFloats) * ctx.elemBytes;
+            s.widestBytes = s.inBytes;
+            for (int i = first; i <= last; ++i) {
+                s.widestBytes = std::max(s.widestBytes, costs[std::size_t(i)].outputBytes);
+                s.scratchBytes = std::max(s.scratchBytes, costs[std::size_t(i)].scratchBytes);
+            }
+        }
     }
     const auto rankOf = [&](int r, int k, int tp) {
         return (r * g.p + k) * g.t + tp;
@@ -142,12 +163,15 @@ Estimate evaluate(const Context& ctx, const v1::Layout& layout,
     for (int k = 0; k < g.p; ++k) {
         const StageSum& s = st[std::size_t(k)];
         for (int r = 0; r < g.d; ++r) {
-            double flops = 1e300, minBw = 1e300;
+            double flops = 1e300, minBw = 1e300, overhead = 0;
             bool oneNode = true;
             const int node0 = slotOf(rankOf(r, k, 0)).node;
+            double load = 0;
             for (int tp = 0; tp < g.t; ++tp) {
                 const Slot& sl = slotOf(rankOf(r, k, tp));
                 flops = std::min(flops, sl.flops);
+                overhead = std::max(overhead, sl.layerOverhead);
+                load = std::max(load, sl.host >= 0 ? slow[std::size_t(sl.host)] : 1.0);
                 oneNode = oneNode && sl.node == node0;
                 minBw = std::min(minBw, ctx.nodes[std::size_t(sl.node)].interBw);
             }
@@ -160,7 +184,14 @@ Estimate evaluate(const Context& ctx, const v1::Layout& layout,
                                      calls * 2.0 * (g.t - 1) * alpha
                                : 0.0;
             };
-            const double fc = s.fwdFlops * b / flops, bc = s.bwdFlops * b / flops;
+            // Calibrated fixed cost per layer and micro-batch, split as the FLOPs are (1 : 2).
+            const double fc = load * (s.fwdFlops * b / flops + s.layers * overhead / 3.0);
+            const double bc = load * (s.bwdFlops * b / flops + s.layers * overhead * 2.0 / 3.0);
+            if (busyOut) {
+                for (int tp = 0; tp < g.t; ++tp) {
+                    (*busyOut)[std::size_t(rankOf(r, k, tp))] = g.m * (fc + bc);
+                }
+            }
             const double f = fc + tpTime(s.tpFwd, s.tpFwdCalls);
             const double bw2 = bc + tpTime(s.tpBwd, s.tpBwdCalls);
             if (f + bw2 > fwd[std::size_t(k)] + bwd[std::size_t(k)]) {
@@ -254,6 +285,18 @@ Estimate evaluate(const Context& ctx, const v1::Layout& layout,
         de.optimizerState = s.params * ctx.optimizerBytes / (g.zero >= 1 ? g.d : 1);
         const int inFlight = g.kind == train::PipelineKind::GPipe ? g.m : std::min(g.p - k, g.m);
         de.activations = s.activations * b * inFlight;
+        if (model.builtin) {
+            // The engine's other buffers (Stage::memoryBytes and the trainer): stage input and
+            // its gradient per slot, two ping-pong gradients and the scratch; on the last stage
+            // labels and logit gradients per slot plus losses and probabilities, elsewhere the
+            // received output gradient.
+            const double rows = double(model.rowsPerSample) * b;
+            de.activations +=
+                b * (inFlight * 2.0 * s.inBytes + 2.0 * s.widestBytes + s.scratchBytes);
+            de.activations += k + 1 == g.p
+                                  ? ctx.elemBytes * rows * (1.0 + model.classes) * (inFlight + 1)
+                                  : b * s.outBytes;
+        }
         de.workspace = sl.type->gpu ? kGpuWorkspace : kCpuWorkspace;
         nodeUsed[std::size_t(sl.node)] = true;
         peakSum += sl.peak;
@@ -295,6 +338,60 @@ Estimate evaluate(const Context& ctx, const v1::Layout& layout,
     e.costPerStep = e.costPerHour * e.stepSeconds / 3600.0;
     if (ctx.options.datasetSamples > 0) {
         e.costPerEpoch = e.costPerStep * std::ceil(double(ctx.options.datasetSamples) / batch);
+    }
+    return e;
+}
+
+} // namespace
+
+Estimate evaluate(const Context& ctx, const v1::Layout& layout,
+                  const std::vector<LayerCost>& costs) {
+    if (ctx.hostCores.empty()) {
+        return evaluateLoaded(ctx, layout, costs, {}, nullptr);
+    }
+    // Shared hosts (processor sharing): a host whose ranks want Σu cores (u = a rank's compute
+    // time / step) but has c gives each of them min(1, c/Σu) of a core. Relative to the
+    // probe's load L = probeRanks/c that is slow = max(1, Σu/c) / L. Start from every rank
+    // busy (as the probe) and iterate to the fixed point (a few rounds suffice: u moves the
+    // step time only through the compute share).
+    const std::size_t hosts = ctx.hostCores.size();
+    std::vector<double> slow(hosts, 1.0), demand(hosts, 0.0);
+    std::vector<double> busy(ctx.slots.size(), 0.0);
+    const int ranks =
+        std::min<int>(int(ctx.slots.size()), std::max(1, layout.data_parallel()) *
+                                                 std::max(1, layout.tensor_parallel()) *
+                                                 std::max(1, layout.stages_size()));
+    const auto setSlow = [&](const std::vector<double>& want) {
+        std::vector<double> probeLoad(hosts, 1.0);
+        for (int r = 0; r < ranks; ++r) {
+            const Slot& sl = ctx.slots[std::size_t(r)];
+            if (sl.host >= 0) {
+                probeLoad[std::size_t(sl.host)] = sl.probeLoad;
+            }
+        }
+        for (std::size_t h = 0; h < hosts; ++h) {
+            slow[h] = std::max(1.0, want[h] / ctx.hostCores[h]) / probeLoad[h];
+        }
+    };
+    for (int r = 0; r < ranks; ++r) {
+        const Slot& sl = ctx.slots[std::size_t(r)];
+        demand[std::size_t(std::max(0, sl.host))] += sl.host >= 0 ? 1.0 : 0.0;
+    }
+    setSlow(demand);
+    Estimate e;
+    for (int round = 0; round < 4; ++round) {
+        e = evaluateLoaded(ctx, layout, costs, slow, &busy);
+        if (!e.problems.empty() || e.stepSeconds <= 0) {
+            return e;
+        }
+        std::fill(demand.begin(), demand.end(), 0.0);
+        for (int r = 0; r < ranks; ++r) {
+            const Slot& sl = ctx.slots[std::size_t(r)];
+            if (sl.host >= 0) {
+                demand[std::size_t(sl.host)] += std::min(1.0, busy[std::size_t(r)] / e.stepSeconds);
+            }
+        }
+        setSlow(demand);
     }
     return e;
 }

@@ -29,6 +29,7 @@ Result<Context> makeContext(const PlanModel& model, const PlanCluster& cluster,
     } else {
         ctx.optimizerBytes = adam ? 8.0 : 4.0;
     }
+    std::vector<std::string> hosts; // names of ctx.hostCores' hosts
     for (std::size_t n = 0; n < cluster.nodes.size(); ++n) {
         const PlanNode& node = cluster.nodes[n];
         const DeviceType* type = findDevice(node.deviceId);
@@ -43,9 +44,35 @@ Result<Context> makeContext(const PlanModel& model, const PlanCluster& cluster,
                 cal = &c;
             }
         }
-        const double eff = cal && cal->computeEfficiency > 0
-                               ? cal->computeEfficiency
-                               : defaultComputeEfficiency(*type, ctx.precision);
+        // A family's own calibrated efficiency (built-ins), else the node's, else the default.
+        double eff = cal && cal->computeEfficiency > 0
+                         ? cal->computeEfficiency
+                         : defaultComputeEfficiency(*type, ctx.precision);
+        double overhead = 0;
+        if (cal && model.builtin) {
+            if (auto it = cal->familyEfficiency.find(model.family);
+                it != cal->familyEfficiency.end() && it->second > 0) {
+                eff = it->second;
+            }
+            if (auto it = cal->familyLayerOverhead.find(model.family);
+                it != cal->familyLayerOverhead.end() && it->second > 0) {
+                overhead = it->second;
+            }
+        }
+        const double memoryBw = cal && cal->memoryBw > 0 ? cal->memoryBw : type->memoryBw;
+        // A shared host: the calibrated times hold for the probe's load of probeRanks ranks on
+        // hostCores cores; evaluate() rescales them to the layout's own load of the host.
+        int host = -1;
+        double probeLoad = 1;
+        if (cal && cal->hostCores > 0 && !cal->host.empty()) {
+            const auto it = std::find(hosts.begin(), hosts.end(), cal->host);
+            host = int(it - hosts.begin());
+            if (it == hosts.end()) {
+                hosts.push_back(cal->host);
+                ctx.hostCores.push_back(cal->hostCores);
+            }
+            probeLoad = std::max(1.0, double(cal->probeRanks) / cal->hostCores);
+        }
         NodeLinks links;
         links.intraBw =
             cal && cal->intraNodeBw > 0 ? cal->intraNodeBw : type->intraNodeBw * kLinkEfficiency;
@@ -62,7 +89,8 @@ Result<Context> makeContext(const PlanModel& model, const PlanCluster& cluster,
         ctx.nodeNames.push_back(node.name);
         const double peak = peakFlops(*type, ctx.precision);
         for (int d = 0; d < node.devices; ++d) {
-            ctx.slots.push_back({int(n), d, type, peak, peak * eff, type->memoryBw});
+            ctx.slots.push_back(
+                {int(n), d, type, peak, peak * eff, memoryBw, overhead, host, probeLoad});
         }
     }
     return ctx;
@@ -150,6 +178,12 @@ std::vector<LayerCost> layerCosts(const Context& ctx, int tp) {
         if (builtin) {
             c.outputBytes = block ? double(l.seq) * l.hidden * ctx.elemBytes
                                   : l.activationBytes * ctx.elemBytes / 4.0;
+            // TransformerBlock::scratchSize: attention's 8·T·C/t + H/t·T², the GELU output and
+            // its gradient 2·T·M/t, and three unsplit T·C gradients.
+            const double T = l.seq, C = l.hidden;
+            c.scratchBytes = ctx.elemBytes * (block ? 8 * T * C / t + l.heads * T * T / t +
+                                                          2 * T * l.ffn / t + 3 * T * C
+                                                    : l.scratchFloats);
         }
         out.push_back(c);
     }

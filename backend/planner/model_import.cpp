@@ -73,6 +73,9 @@ Result<PlanModel> modelFromSpec(const v1::ModelSpec& spec, int vocab) {
     m.weightBytes = 4;
     m.builtin = true;
     m.spec = spec;
+    m.inputFloats = desc->inputSize;
+    m.rowsPerSample = desc->rowsPerSample;
+    m.classes = desc->classes;
     const int mlpDim = spec.mlp_dim() > 0 ? spec.mlp_dim() : 4 * spec.dim();
     for (const LayerDesc& d : desc->layers) {
         PlanLayer l;
@@ -100,6 +103,19 @@ Result<PlanModel> modelFromSpec(const v1::ModelSpec& spec, int vocab) {
         }
         if (desc->family == "mlp") {
             markMlpTensorParallel(l, spec);
+        }
+        if (d.kind == "layer_norm") {
+            // LayerNormLayer::scratchSize: the T·C input gradient (tokens as the blocks').
+            const int n = 28 / std::max(1, spec.patch());
+            const int T =
+                desc->family == "gpt" ? spec.context() : n * n + (spec.pooling() == "mean" ? 0 : 1);
+            l.scratchFloats = double(T) * spec.dim();
+        }
+        if (d.kind == "patch_embedding") {
+            // PatchEmbeddingLayer::scratchSize: patches and dpatches (N·P² = the 28² pixels
+            // each) and the projection (N·C).
+            const int n = 28 / std::max(1, spec.patch());
+            l.scratchFloats = 2.0 * 28 * 28 + double(n) * n * spec.dim();
         }
         m.layers.push_back(std::move(l));
     }

@@ -9,6 +9,7 @@
 #include "tessera/v1/job.pb.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,10 @@ struct PlanLayer {
     /// (counted once), but held again when the two layers are on different stages.
     std::int64_t tiedParams = 0;
     int tiedTo = -1;
+    /// Built-ins: the engine's per-sample scratch floats of this layer at TP = 1 (shared by all
+    /// micro-batches of a stage; the patch embedding's patches, dpatches and projection). Blocks
+    /// leave it 0: layer_cost.cpp computes theirs per TP width from the block shape.
+    double scratchFloats = 0;
 };
 
 /// A model as the planner sees it: built-in (numbers from tessera::describeModel, fp32 as the
@@ -48,7 +53,12 @@ struct PlanModel {
     int weightBytes = 4;           ///< bytes per weight/gradient element (4 fp32, 2 bf16)
     bool builtin = true;           ///< tessera-train can run it (Launch is possible)
     v1::ModelSpec spec;            ///< the built-in's spec (empty for imported models)
-    std::int64_t params() const;   ///< Σ layers' params
+    /// Built-ins (tessera::ModelDesc): floats per sample into layer 0 (784 pixels, or the
+    /// context's token ids), labels per sample and logits per label; the engine's input,
+    /// label and logit buffers are counted from these.
+    std::int64_t inputFloats = 0;
+    int rowsPerSample = 1, classes = 0;
+    std::int64_t params() const; ///< Σ layers' params
 };
 
 /// A built-in model (mlp/vit/gpt) from its spec, via tessera::describeModel.
@@ -121,6 +131,26 @@ struct NodeCalibration {
 
 /// What is planned on top of a v1::Layout (degrees, stages, micro-batches, schedule, ZeRO).
 struct PlanOptions {
+    /// Achieved / peak FLOP/s per built-in family ("mlp", "vit", "gpt"), measured on that
+    /// family's own layer mix; it replaces computeEfficiency for a model of that family. One
+    /// number per node cannot be right for both: an MLP step is almost only SGEMMs, while a small
+    /// ViT or GPT also spends a large share of its time in memory-bound LayerNorm, softmax, GELU
+    /// and head reshuffles that do no counted FLOPs, so the same core reaches a lower fraction of
+    /// its GEMM peak on it. Empty = computeEfficiency for every family.
+    std::map<std::string, double> familyEfficiency;
+    /// Fixed time per layer and micro-batch (forward + backward) of a family, s: what a layer
+    /// costs beyond its FLOPs (loop set-up, small-matrix BLAS calls); it matters for small
+    /// micro-batches. Empty/0 = none.
+    std::map<std::string, double> familyLayerOverhead;
+    double memoryBw = 0; ///< optimizer-step memory bandwidth per device, B/s; 0 = datasheet
+    /// Nodes that are processes on one machine (the local cluster's workers) share its cores:
+    /// `host` names the machine, `hostCores` its cores, `probeRanks` the ranks that ran on it
+    /// during the probes (all busy: the efficiencies above are per rank under that load). When
+    /// hostCores > 0 the cost model scales a rank's compute by max(1, busy ranks of the host /
+    /// hostCores) for the layout at hand instead of the probe's fixed load: a pipeline whose
+    /// stages idle in the bubble leaves cores to the others. 0 = devices of their own.
+    std::string host;
+    int hostCores = 0, probeRanks = 0;
     int globalBatch = 64;            ///< samples per optimizer step, all DP ranks together
     std::string optimizer = "adamw"; ///< "sgd" or "adamw" (optimizer-state bytes)
     int zeroStage = 0;               ///< 0-3 (ZeRO paper, Rajbhandari et al. 2020)

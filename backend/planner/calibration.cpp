@@ -1,0 +1,277 @@
+// Fitting the planner's per-node calibration from probe lines, and its JSON file (see
+// calibration.h).
+#include "calibration.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace tessera::planner {
+
+namespace {
+
+const char* const kFamilies[] = {"", "mlp", "vit", "gpt"}; // probe "family" 1..3
+
+/// Mean of the values of `key` over records; 0 when none has it.
+double mean(const std::vector<const ProbeRecord*>& recs, const std::string& key) {
+    double sum = 0;
+    int n = 0;
+    for (const ProbeRecord* r : recs) {
+        if (r->values.count(key)) {
+            sum += r->values.at(key);
+            ++n;
+        }
+    }
+    return n > 0 ? sum / n : 0.0;
+}
+
+QJsonObject mapToJson(const std::map<std::string, double>& m) {
+    QJsonObject o;
+    for (const auto& [k, v] : m) {
+        o.insert(QString::fromStdString(k), v);
+    }
+    return o;
+}
+
+std::map<std::string, double> mapFromJson(const QJsonObject& o) {
+    std::map<std::string, double> m;
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        m[it.key().toStdString()] = it.value().toDouble();
+    }
+    return m;
+}
+
+} // namespace
+
+double ProbeRecord::get(const std::string& key) const {
+    const auto it = values.find(key);
+    return it == values.end() ? 0.0 : it->second;
+}
+
+Result<ProbeRecord> parseProbeLine(const std::string& line) {
+    const std::string prefix = "@tessera ";
+    const auto bad = [&] {
+        return fail(ErrorCode::InvalidArgument,
+                    "not a probe record of tessera-train --probe: '" + line.substr(0, 80) + "'");
+    };
+    if (line.rfind(prefix, 0) != 0) {
+        return bad();
+    }
+    const QJsonDocument doc =
+        QJsonDocument::fromJson(QByteArray::fromStdString(line.substr(prefix.size())));
+    if (!doc.isObject() || !doc.object().contains(QStringLiteral("probe"))) {
+        return bad();
+    }
+    ProbeRecord r;
+    const QJsonObject o = doc.object();
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        if (it.value().isDouble()) {
+            r.values[it.key().toStdString()] = it.value().toDouble();
+        }
+    }
+    r.rank = int(r.get("rank"));
+    return r;
+}
+
+Result<std::vector<NodeCalibration>> fitCalibration(const std::vector<ProbeRecord>& records,
+                                                    const std::vector<std::string>& rankNodes,
+                                                    const std::string& deviceId) {
+    const DeviceType* device = findDevice(deviceId);
+    if (!device) {
+        return fail(ErrorCode::InvalidArgument,
+                    "calibration: device '" + deviceId + "' is not in the planner's catalog");
+    }
+    const double peak = device->peakFp32;
+    std::vector<std::string> nodes;
+    for (const std::string& n : rankNodes) {
+        if (std::find(nodes.begin(), nodes.end(), n) == nodes.end()) {
+            nodes.push_back(n);
+        }
+    }
+    for (const ProbeRecord& r : records) {
+        if (r.rank < 0 || r.rank >= int(rankNodes.size())) {
+            return fail(ErrorCode::InvalidArgument,
+                        "calibration: a probe record comes from rank " + std::to_string(r.rank) +
+                            " but the probe job had " + std::to_string(rankNodes.size()) +
+                            " ranks");
+        }
+    }
+    std::vector<NodeCalibration> out;
+    for (const std::string& node : nodes) {
+        // This node's records by probe kind (and family for the compute probe).
+        const auto pick = [&](int probe, int family) {
+            std::vector<const ProbeRecord*> v;
+            for (const ProbeRecord& r : records) {
+                if (rankNodes[std::size_t(r.rank)] == node && int(r.get("probe")) == probe &&
+                    (family == 0 || int(r.get("family")) == family)) {
+                    v.push_back(&r);
+                }
+            }
+            return v;
+        };
+        NodeCalibration c;
+        c.node = node;
+        for (int f = 1; f <= 3; ++f) {
+            const auto recs = pick(1, f);
+            const double t8 = mean(recs, "b8_s"), t32 = mean(recs, "b32_s");
+            const double flops = mean(recs, "flops_per_sample"), layers = mean(recs, "layers");
+            if (recs.empty() || t32 <= 0 || flops <= 0) {
+                continue;
+            }
+            // Per-sample slope; if noise makes it non-positive, all of t32 is per-sample time.
+            double perSample = (t32 - t8) / 24.0;
+            if (perSample <= 0) {
+                perSample = t32 / 32.0;
+            }
+            c.familyEfficiency[kFamilies[f]] = 3.0 * flops / (perSample * peak);
+            c.familyLayerOverhead[kFamilies[f]] =
+                layers > 0 ? std::max(0.0, t8 - 8.0 * perSample) / layers : 0.0;
+        }
+        if (c.familyEfficiency.empty()) {
+            return fail(ErrorCode::InvalidArgument,
+                        "calibration: node '" + node +
+                            "' sent no compute probe; check that its tessera-train has --probe "
+                            "and rerun tessera-ctl calibrate");
+        }
+        c.computeEfficiency = mean(pick(2, 0), "gemm_flops_per_s") / peak;
+        c.memoryBw = mean(pick(3, 0), "adamw_bytes_per_s");
+        const auto comm = pick(4, 0);
+        const double n = mean(comm, "ranks");
+        if (!comm.empty() && n > 1) {
+            // Prefer the all-reduces measured between compute (what training sees); the ones
+            // between barriers only when a probe lacks them.
+            const bool loaded = mean(comm, "loaded_bytes") > 0;
+            const std::string pre = loaded ? "loaded_" : "";
+            const double steps = 2.0 * (n - 1);
+            c.latency = mean(comm, pre + "allreduce_small_s") / steps;
+            const double t = mean(comm, pre + "allreduce_large_s") - steps * c.latency;
+            const double bytes = mean(comm, loaded ? "loaded_bytes" : "large_bytes");
+            if (t > 0) {
+                c.intraNodeBw = c.interNodeBw = steps / n * bytes / t;
+            }
+        }
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+std::string calibrationToJson(const std::vector<NodeCalibration>& nodes) {
+    QJsonArray arr;
+    for (const NodeCalibration& c : nodes) {
+        QJsonObject o;
+        o.insert(QStringLiteral("node"), QString::fromStdString(c.node));
+        o.insert(QStringLiteral("computeEfficiency"), c.computeEfficiency);
+        o.insert(QStringLiteral("intraNodeBw"), c.intraNodeBw);
+        o.insert(QStringLiteral("interNodeBw"), c.interNodeBw);
+        o.insert(QStringLiteral("latency"), c.latency);
+        o.insert(QStringLiteral("memoryBw"), c.memoryBw);
+        o.insert(QStringLiteral("familyEfficiency"), mapToJson(c.familyEfficiency));
+        o.insert(QStringLiteral("familyLayerOverhead"), mapToJson(c.familyLayerOverhead));
+        o.insert(QStringLiteral("host"), QString::fromStdString(c.host));
+        o.insert(QStringLiteral("hostCores"), c.hostCores);
+        o.insert(QStringLiteral("probeRanks"), c.probeRanks);
+        arr.append(o);
+    }
+    QJsonObject root;
+    root.insert(QStringLiteral("nodes"), arr);
+    return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
+}
+
+Result<std::vector<NodeCalibration>> calibrationFromJson(const std::string& json) {
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json), &err);
+    if (!doc.isObject() || !doc.object().value(QStringLiteral("nodes")).isArray()) {
+        return fail(ErrorCode::InvalidArgument,
+                    "calibration JSON is not an object with a \"nodes\" array" +
+                        (err.error != QJsonParseError::NoError
+                             ? ": " + err.errorString().toStdString()
+                             : std::string()) +
+                        "; rerun tessera-ctl calibrate to rewrite it");
+    }
+    std::vector<NodeCalibration> out;
+    for (const QJsonValue& v : doc.object().value(QStringLiteral("nodes")).toArray()) {
+        const QJsonObject o = v.toObject();
+        NodeCalibration c;
+        c.node = o.value(QStringLiteral("node")).toString().toStdString();
+        if (c.node.empty()) {
+            return fail(ErrorCode::InvalidArgument,
+                        "calibration JSON: a node entry has no \"node\" name; rerun "
+                        "tessera-ctl calibrate to rewrite it");
+        }
+        c.computeEfficiency = o.value(QStringLiteral("computeEfficiency")).toDouble();
+        c.intraNodeBw = o.value(QStringLiteral("intraNodeBw")).toDouble();
+        c.interNodeBw = o.value(QStringLiteral("interNodeBw")).toDouble();
+        c.latency = o.value(QStringLiteral("latency")).toDouble();
+        c.memoryBw = o.value(QStringLiteral("memoryBw")).toDouble();
+        c.familyEfficiency = mapFromJson(o.value(QStringLiteral("familyEfficiency")).toObject());
+        c.familyLayerOverhead =
+            mapFromJson(o.value(QStringLiteral("familyLayerOverhead")).toObject());
+        c.host = o.value(QStringLiteral("host")).toString().toStdString();
+        c.hostCores = o.value(QStringLiteral("hostCores")).toInt();
+        c.probeRanks = o.value(QStringLiteral("probeRanks")).toInt();
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+Result<void> saveCalibration(const std::vector<NodeCalibration>& nodes, const std::string& path) {
+    QSaveFile f(QString::fromStdString(path));
+    const QByteArray bytes = QByteArray::fromStdString(calibrationToJson(nodes));
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+        return fail(ErrorCode::Io, "cannot write the calibration file '" + path +
+                                       "': " + f.errorString().toStdString());
+    }
+    return {};
+}
+
+Result<std::vector<NodeCalibration>> loadCalibration(const std::string& path) {
+    QFile f(QString::fromStdString(path));
+    if (!f.exists()) {
+        return fail(ErrorCode::NotFound, "no calibration file '" + path +
+                                             "': run `tessera-ctl calibrate` on the cluster first");
+    }
+    if (!f.open(QIODevice::ReadOnly)) {
+        return fail(ErrorCode::Io, "cannot read the calibration file '" + path +
+                                       "': " + f.errorString().toStdString());
+    }
+    auto r = calibrationFromJson(f.readAll().toStdString());
+    if (!r) {
+        return fail(r.error().code, path + ": " + r.error().message);
+    }
+    return r;
+}
+
+std::string describeCalibration(const NodeCalibration& c, const std::string& deviceId) {
+    const DeviceType* d = findDevice(deviceId);
+    char buf[512];
+    std::string fam;
+    for (const auto& [f, e] : c.familyEfficiency) {
+        std::snprintf(buf, sizeof buf, "%s%s %.0f %%", fam.empty() ? "" : ", ", f.c_str(), 100 * e);
+        fam += buf;
+        const auto it = c.familyLayerOverhead.find(f);
+        if (it != c.familyLayerOverhead.end() && it->second > 0) {
+            std::snprintf(buf, sizeof buf, " (+%.0f us/layer)", 1e6 * it->second);
+            fam += buf;
+        }
+    }
+    std::snprintf(buf, sizeof buf,
+                  "%s: %s of %.0f GFLOP/s; GEMM %.0f %%; all-reduce bus bandwidth %.2f GB/s, "
+                  "latency %.1f us; optimizer %.1f GB/s",
+                  c.node.c_str(), fam.c_str(), d ? d->peakFp32 / 1e9 : 0.0,
+                  100 * c.computeEfficiency, c.interNodeBw / 1e9, 1e6 * c.latency,
+                  c.memoryBw / 1e9);
+    std::string out = buf;
+    if (c.hostCores > 0) {
+        std::snprintf(buf, sizeof buf, "; %d probe ranks shared the %d cores of %s", c.probeRanks,
+                      c.hostCores, c.host.c_str());
+        out += buf;
+    }
+    return out;
+}
+
+} // namespace tessera::planner

@@ -1,0 +1,163 @@
+// Calibration: synthetic probe lines (as tessera-train --probe prints them) → the expected
+// per-node fit; the JSON file round trip; the fit entering the cost model's compute time.
+#include "calibration.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstdio>
+
+using namespace tessera;
+using namespace tessera::planner;
+
+namespace {
+
+constexpr double kPeak = 90e9;       // the catalog's CPU slot
+constexpr double kMlpFlops = 469504; // MLP 784-256-128-10, forward FLOPs per sample
+constexpr double kBytes = 4194304, kBw = 2e9, kAlpha = 20e-6;
+
+std::string line(const char* fmt, double a, double b, double c = 0) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, fmt, a, b, c);
+    return buf;
+}
+
+/// Probe lines of one rank whose MLP runs at `eff` of the peak with `overhead` s per layer.
+std::vector<std::string> rankLines(int rank, double eff, double overhead) {
+    const double c = 3 * kMlpFlops / (eff * kPeak), o = 5 * overhead;
+    std::vector<std::string> v;
+    v.push_back(line("@tessera {\"step\":0,\"rank\":%.0f,\"probe\":1,\"family\":1,"
+                     "\"flops_per_sample\":469504,\"layers\":5,\"b8_s\":%.9g,\"b32_s\":%.9g}",
+                     rank, o + 8 * c, o + 32 * c));
+    v.push_back(line("@tessera {\"step\":0,\"rank\":%.0f,\"probe\":2,\"gemm_flops_per_s\":%.9g}",
+                     rank, 0.5 * kPeak));
+    v.push_back(line("@tessera {\"step\":0,\"rank\":%.0f,\"probe\":3,\"adamw_bytes_per_s\":%.9g}",
+                     rank, 7e9));
+    v.push_back(line("@tessera {\"step\":0,\"rank\":%.0f,\"probe\":4,\"ranks\":2,"
+                     "\"allreduce_small_s\":%.9g,\"allreduce_large_s\":%.9g,"
+                     "\"large_bytes\":4194304}",
+                     rank, 2 * kAlpha, kBytes / kBw + 2 * kAlpha));
+    return v;
+}
+
+} // namespace
+
+class TestPlannerCalibration : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void parsesOnlyProbeLines() {
+        auto r = parseProbeLine("@tessera {\"step\":0,\"rank\":3,\"probe\":2,\"x\":1.5}");
+        QVERIFY(r.has_value());
+        QCOMPARE(r->rank, 3);
+        QCOMPARE(r->get("x"), 1.5);
+        QVERIFY(!parseProbeLine("@tessera {\"step\":3,\"rank\":0,\"loss\":1}").has_value());
+        QVERIFY(!parseProbeLine("some log text").has_value());
+        QVERIFY(!parseProbeLine("@tessera {broken").has_value());
+    }
+
+    void fitsPerNode() {
+        std::vector<ProbeRecord> recs;
+        for (int rank = 0; rank < 2; ++rank) {
+            for (const std::string& l : rankLines(rank, rank == 0 ? 0.4 : 0.2, 10e-6)) {
+                auto r = parseProbeLine(l);
+                QVERIFY2(r.has_value(), l.c_str());
+                recs.push_back(*r);
+            }
+        }
+        auto fit = fitCalibration(recs, {"a", "b"}, "cpu");
+        QVERIFY2(fit.has_value(), fit ? "" : fit.error().message.c_str());
+        QCOMPARE(fit->size(), std::size_t(2));
+        const NodeCalibration& a = (*fit)[0];
+        QCOMPARE(a.node, std::string("a"));
+        QVERIFY(qAbs(a.familyEfficiency.at("mlp") - 0.4) < 1e-6);
+        QVERIFY(qAbs((*fit)[1].familyEfficiency.at("mlp") - 0.2) < 1e-6);
+        QVERIFY(qAbs(a.familyLayerOverhead.at("mlp") - 10e-6) < 1e-9);
+        QVERIFY(qAbs(a.computeEfficiency - 0.5) < 1e-9);
+        QVERIFY(qAbs(a.memoryBw - 7e9) < 1);
+        QVERIFY(qAbs(a.latency - kAlpha) < 1e-12);
+        // n = 2: busbw = 2(n−1)/n · bytes / (t − 2(n−1)α) = bytes / (bytes / kBw).
+        QVERIFY(qAbs(a.interNodeBw / kBw - 1) < 1e-6);
+        QCOMPARE(a.intraNodeBw, a.interNodeBw);
+    }
+
+    void fitErrorsNameTheProblem() {
+        auto r = parseProbeLine(rankLines(5, 0.4, 0)[0]);
+        QVERIFY(r.has_value());
+        auto fit = fitCalibration({*r}, {"a"}, "cpu");
+        QVERIFY(!fit.has_value());
+        QVERIFY(fit.error().message.find("rank 5") != std::string::npos);
+        auto noCompute = parseProbeLine(rankLines(0, 0.4, 0)[1]);
+        fit = fitCalibration({*noCompute}, {"a"}, "cpu");
+        QVERIFY(!fit.has_value());
+        QVERIFY(fit.error().message.find("'a'") != std::string::npos);
+        QVERIFY(!fitCalibration({}, {"a"}, "no-such-device").has_value());
+    }
+
+    void storageRoundTrip() {
+        NodeCalibration c;
+        c.node = "local-1";
+        c.computeEfficiency = 0.45, c.intraNodeBw = 3e9, c.interNodeBw = 1e9, c.latency = 5e-5;
+        c.memoryBw = 6e9;
+        c.familyEfficiency = {{"mlp", 0.4}, {"vit", 0.25}};
+        c.familyLayerOverhead = {{"vit", 2e-5}};
+        c.host = "box", c.hostCores = 2, c.probeRanks = 4;
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("calibration.json").toStdString();
+        QVERIFY(loadCalibration(path).error().code == ErrorCode::NotFound);
+        QVERIFY(saveCalibration({c}, path).has_value());
+        auto back = loadCalibration(path);
+        QVERIFY2(back.has_value(), back ? "" : back.error().message.c_str());
+        QCOMPARE(back->size(), std::size_t(1));
+        const NodeCalibration& b = back->front();
+        QCOMPARE(b.node, c.node);
+        QCOMPARE(b.computeEfficiency, c.computeEfficiency);
+        QCOMPARE(b.intraNodeBw, c.intraNodeBw);
+        QCOMPARE(b.interNodeBw, c.interNodeBw);
+        QCOMPARE(b.latency, c.latency);
+        QCOMPARE(b.memoryBw, c.memoryBw);
+        QVERIFY(b.familyEfficiency == c.familyEfficiency);
+        QVERIFY(b.familyLayerOverhead == c.familyLayerOverhead);
+        QCOMPARE(b.host, c.host);
+        QCOMPARE(b.hostCores, 2);
+        QCOMPARE(b.probeRanks, 4);
+        QVERIFY(!calibrationFromJson("{\"nodes\": 3}").has_value());
+        QVERIFY(!calibrationFromJson("{\"nodes\": [{}]}").has_value());
+    }
+
+    /// A family's efficiency and layer overhead give compute = 3·F·B/(peak·eff) + layers·o.
+    void entersTheCostModel() {
+        v1::ModelSpec spec;
+        spec.set_family("mlp");
+        spec.add_hidden(256);
+        spec.add_hidden(128);
+        auto model = modelFromSpec(spec);
+        QVERIFY(model.has_value());
+        PlanCluster cluster{{{"a", "cpu", 1, 0.0}}};
+        PlanOptions opt;
+        opt.globalBatch = 64;
+        NodeCalibration c;
+        c.node = "a";
+        c.computeEfficiency = 0.9; // not used: the family's own number wins
+        c.familyEfficiency = {{"mlp", 0.4}};
+        c.familyLayerOverhead = {{"mlp", 10e-6}};
+        auto e = estimate(*model, cluster, v1::Layout(), opt, {c});
+        QVERIFY(e.has_value());
+        const double expected = 3 * kMlpFlops * 64 / (0.4 * kPeak) + 5 * 10e-6;
+        QVERIFY2(qAbs(e->computeSeconds / expected - 1) < 1e-9,
+                 qPrintable(QString::number(e->computeSeconds)));
+        // Shared host, probed with 4 ranks on 2 cores: a lone rank computes twice as fast.
+        c.host = "box", c.hostCores = 2, c.probeRanks = 4;
+        auto alone = estimate(*model, cluster, v1::Layout(), opt, {c});
+        QVERIFY(alone.has_value());
+        QVERIFY2(qAbs(alone->computeSeconds / (expected / 2) - 1) < 1e-9,
+                 qPrintable(QString::number(alone->computeSeconds)));
+        c.hostCores = 0;
+        c.familyEfficiency.clear();
+        c.familyLayerOverhead.clear();
+        e = estimate(*model, cluster, v1::Layout(), opt, {c});
+        QVERIFY(qAbs(e->computeSeconds / (3 * kMlpFlops * 64 / (0.9 * kPeak)) - 1) < 1e-9);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPlannerCalibration)
+#include "tst_planner_calibration.moc"
