@@ -16,11 +16,15 @@ const char* const kUsage =
     "                  workers (as many as the spec's world size) and releases it afterwards\n"
     "  nodes           workers of --workers probed with GetInfo, or the local ones used last\n"
     "  jobs            job history: id, name, state, last loss, test accuracy\n"
+    "  calibrate       run tessera-train --probe on every rank of the cluster (a local one of\n"
+    "                  --ranks one-slot workers, or --workers), fit the planner's per-node\n"
+    "                  calibration, store it in the data folder (calibration.json), print it\n"
     "options:\n"
     "  --workers A,B   host:port of running tessera-workers to use (needs --token-file)\n"
     "  --token-file F  file holding the workers' bearer token\n"
     "  --timeout S     run: cancel the job after S seconds (exit code 1)\n"
     "  --verbose       run: also print the job's log lines\n"
+    "  --ranks N       calibrate: probe ranks (default 4; with --workers, their slots)\n"
     "exit codes: 0 ok, 1 job failed or cancelled, 2 bad input, 3 a worker does not answer\n";
 
 } // namespace
@@ -33,8 +37,9 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
                                        QStringLiteral("F"));
     const QCommandLineOption timeout(QStringLiteral("timeout"), QString(), QStringLiteral("S"));
     const QCommandLineOption verbose(QStringLiteral("verbose"));
+    const QCommandLineOption ranks(QStringLiteral("ranks"), QString(), QStringLiteral("N"));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")});
-    p.addOptions({workers, tokenFile, timeout, verbose, help});
+    p.addOptions({workers, tokenFile, timeout, verbose, ranks, help});
     auto bad = [](const QString& what) {
         return fail(ErrorCode::InvalidArgument,
                     "tessera-ctl: error: " + what.toStdString() + "\n" + std::string(kUsage));
@@ -58,12 +63,14 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
                                       "tessera-ctl run resources/examples/fashion-mnist-mlp.json"));
         }
         o.specPath = pos[1];
-    } else if (o.command == QLatin1String("nodes") || o.command == QLatin1String("jobs")) {
+    } else if (o.command == QLatin1String("nodes") || o.command == QLatin1String("jobs") ||
+               o.command == QLatin1String("calibrate")) {
         if (pos.size() != 1) {
             return bad(o.command + QStringLiteral(" takes no arguments"));
         }
     } else {
-        return bad(QStringLiteral("unknown command '%1' (use run, nodes or jobs)").arg(o.command));
+        return bad(QStringLiteral("unknown command '%1' (use run, nodes, jobs or calibrate)")
+                       .arg(o.command));
     }
     if (p.isSet(workers)) {
         for (const QString& a : p.value(workers).split(',', Qt::SkipEmptyParts)) {
@@ -83,6 +90,13 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
         }
     }
     o.tokenFile = p.value(tokenFile);
+    if (p.isSet(ranks)) {
+        bool ok = false;
+        o.ranks = p.value(ranks).toInt(&ok);
+        if (!ok || o.ranks < 1) {
+            return bad(QStringLiteral("--ranks needs a positive number of ranks"));
+        }
+    }
     if (p.isSet(timeout)) {
         bool ok = false;
         o.timeoutSeconds = p.value(timeout).toInt(&ok);

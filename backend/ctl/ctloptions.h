@@ -20,12 +20,14 @@ enum ExitCode {
 
 /// Parsed command line.
 struct CtlOptions {
-    QString command;        ///< "run", "nodes" or "jobs"
+    QString command;        ///< "run", "nodes", "jobs" or "calibrate"
     QString specPath;       ///< run: the spec file
     QStringList workers;    ///< --workers ADDR,ADDR...: use these workers instead of renting
     QString tokenFile;      ///< --token-file F: bearer token of the --workers
     int timeoutSeconds = 0; ///< --timeout S: cancel the job after S seconds; 0 = none
     bool verbose = false;   ///< --verbose: also print the job's log lines
+    int ranks = 4;          ///< calibrate --ranks N: probe ranks (local workers, or the slots
+                            ///< of --workers together)
 };
 
 /// Parses `arguments` (argv incl. program name). Returns the options, or an InvalidArgument error

@@ -1,4 +1,5 @@
 // tessera-ctl: Tessera's backend without a window — run a job, list workers, show job history.
+#include "calibratecommand.h"
 #include "ctloptions.h"
 #include "listcommands.h"
 #include "runcommand.h"
@@ -46,6 +47,13 @@ int main(int argc, char** argv) {
         NodesCommand nodes(*options);
         QObject::connect(&nodes, &NodesCommand::finished, &app, quitWith);
         nodes.start();
+        app.exec();
+        return exitCode;
+    }
+    if (options->command == QLatin1String("calibrate")) {
+        CalibrateCommand calibrate(*options);
+        QObject::connect(&calibrate, &CalibrateCommand::finished, &app, quitWith);
+        QTimer::singleShot(0, &calibrate, &CalibrateCommand::start);
         app.exec();
         return exitCode;
     }

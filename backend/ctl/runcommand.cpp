@@ -39,13 +39,19 @@ RunCommand::RunCommand(const CtlOptions& options, QObject* parent)
     m_waitNodes.setSingleShot(true);
 }
 
+v1::JobSpec RunCommand::launchedSpec() const {
+    return m_controller && !m_jobId.isEmpty() ? m_controller->spec(m_jobId) : v1::JobSpec();
+}
+
 void RunCommand::start() {
-    Result<v1::JobSpec> spec = loadJobSpec(m_options.specPath.toStdString());
-    if (!spec) {
-        finish(kExitBadInput, QString::fromStdString(spec.error().message));
-        return;
+    if (!m_haveSpec) {
+        Result<v1::JobSpec> spec = loadJobSpec(m_options.specPath.toStdString());
+        if (!spec) {
+            finish(kExitBadInput, QString::fromStdString(spec.error().message));
+            return;
+        }
+        m_spec = *spec;
     }
-    m_spec = *spec;
     if (Result<void> ok = validateJobSpec(m_spec); !ok) {
         finish(kExitBadInput, m_options.specPath + QStringLiteral(": ") +
                                   QString::fromStdString(ok.error().message));
@@ -61,6 +67,7 @@ void RunCommand::start() {
 
     connect(m_controller.get(), &JobController::jobStateChanged, this, &RunCommand::onState);
     connect(m_controller.get(), &JobController::metricReceived, this, [this](const MetricPoint& p) {
+        Q_EMIT metricReceived(p);
         if (m_printer) {
             m_printer->add(p);
         }

@@ -22,6 +22,16 @@ class RunCommand : public QObject {
 public:
     explicit RunCommand(const CtlOptions& options, QObject* parent = nullptr);
 
+    /// Runs `spec` instead of the options' spec file (tessera-ctl calibrate's probe job).
+    void setSpec(const tessera::v1::JobSpec& spec) {
+        m_spec = spec;
+        m_haveSpec = true;
+    }
+    /// The job as launched (job id, placement: which worker runs which ranks); empty before.
+    tessera::v1::JobSpec launchedSpec() const;
+    /// The workers in use (empty once released at the end of the run).
+    QList<WorkerNode> nodes() const { return m_registry.nodes(); }
+
     /// Loads and validates the spec, then rents / probes workers. Errors end via finished().
     void start();
     /// Cancels the job (Ctrl-C); exits 1 once it ended (or after a grace period).
@@ -29,6 +39,8 @@ public:
 
 Q_SIGNALS:
     void finished(int exitCode);
+    /// Every metric point of the job (before the progress printer sees it).
+    void metricReceived(tessera::MetricPoint point);
 
 private:
     void onNodesChanged();
@@ -51,6 +63,7 @@ private:
     bool m_rented = false;
     bool m_finishing = false;
     bool m_timedOut = false;
+    bool m_haveSpec = false;
 };
 
 } // namespace tessera::ctl
