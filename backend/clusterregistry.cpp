@@ -152,6 +152,13 @@ void ClusterRegistry::probe(const QString& name) {
                     e.node.cudaDevices =
                         int(std::count_if(info->devices().begin(), info->devices().end(),
                                           [](const v1::Device& d) { return d.kind() == "cuda"; }));
+                    e.node.gpuName.clear();
+                    for (const v1::Device& d : info->devices()) {
+                        if (d.kind() == "cuda") {
+                            e.node.gpuName = QString::fromStdString(d.name());
+                            break;
+                        }
+                    }
                     if (info->slots() > 0) {
                         e.node.slots = info->slots();
                     }
@@ -163,8 +170,8 @@ void ClusterRegistry::probe(const QString& name) {
                 const WorkerNode& now = e.node;
                 if (before.state == now.state && before.lastError == now.lastError &&
                     before.host == now.host && before.cores == now.cores &&
-                    before.memoryBytes == now.memoryBytes && before.slots == now.slots &&
-                    before.cudaDevices == now.cudaDevices) {
+                    before.gpuName == now.gpuName && before.memoryBytes == now.memoryBytes &&
+                    before.slots == now.slots && before.cudaDevices == now.cudaDevices) {
                     return; // periodic probe, nothing new
                 }
                 qCInfo(lcCluster) << "worker" << name << "is" << nodeStateName(now.state)

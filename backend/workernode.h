@@ -30,6 +30,7 @@ struct WorkerNode {
     int cores = 0;             ///< CPU cores it reported
     quint64 memoryBytes = 0;   ///< RAM it reported, bytes
     int cudaDevices = 0;       ///< CUDA GPUs it reported (its ranks train on them, one each)
+    QString gpuName;           ///< the first GPU's name as CUDA reports it ("NVIDIA H200"), or ""
     QString provider;          ///< "local", "manual", ... who rented it
     QString lastError;         ///< why it is Unreachable; empty otherwise
     bool tokenRefused = false; ///< Unreachable because it refused the token (bad input, not down)

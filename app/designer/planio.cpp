@@ -113,7 +113,9 @@ QList<v1::PlanNode> nodesFromWorkers(const QList<WorkerNode>& workers, const QSt
         v1::PlanNode node;
         node.set_name(w.name.toStdString());
         const bool gpu = w.cudaDevices > 0;
-        node.set_device(gpu ? gpuDevice.toStdString() : "cpu");
+        const planner::DeviceType* known =
+            gpu ? planner::findDeviceByCudaName(w.gpuName.toStdString()) : nullptr;
+        node.set_device(!gpu ? "cpu" : known ? known->id : gpuDevice.toStdString());
         node.set_devices(gpu ? w.cudaDevices : std::max(1, w.slots));
         node.set_hypothetical(false);
         nodes.append(node);

@@ -32,9 +32,9 @@ v1::PlanFile planFromJobSpec(v1::PlanFile plan, const v1::JobSpec& spec);
 
 /// Plan nodes for the planner's cluster (hypothetical machines).
 QList<v1::PlanNode> nodesFromCluster(const planner::PlanCluster& cluster);
-/// Plan nodes for the Ready live workers: one node per worker, its CUDA GPUs as `gpuDevice`
-/// devices when it reports any (the worker does not name its GPU kind), else its rank slots as
-/// "cpu" devices.
+/// Plan nodes for the Ready live workers: one node per worker, its CUDA GPUs as the catalog kind
+/// their reported name maps to (planner::findDeviceByCudaName; `gpuDevice` when the name is not
+/// in the catalog), else its rank slots as "cpu" devices.
 QList<v1::PlanNode> nodesFromWorkers(const QList<WorkerNode>& workers,
                                      const QString& gpuDevice = QStringLiteral("h100-sxm"));
 

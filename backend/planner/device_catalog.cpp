@@ -91,6 +91,29 @@ const DeviceType* findDevice(const std::string& id) {
     return nullptr;
 }
 
+const DeviceType* findDeviceByCudaName(const std::string& cudaName) {
+    std::string n;
+    for (char ch : cudaName) {
+        n += char(std::tolower(static_cast<unsigned char>(ch)));
+    }
+    const auto has = [&](const char* part) {
+        return n.find(part) != std::string::npos;
+    };
+    const char* id = nullptr;
+    if (has("h200")) {
+        id = "h200";
+    } else if (has("h100")) {
+        id = has("pcie") ? "h100-pcie" : "h100-sxm"; // "H100 80GB HBM3" is the SXM part
+    } else if (has("a100")) {
+        id = has("40gb") ? "a100-40" : "a100-80";
+    } else if (has("l40s")) {
+        id = "l40s";
+    } else if (has("4090")) {
+        id = "rtx4090";
+    }
+    return id != nullptr ? findDevice(id) : nullptr;
+}
+
 double peakFlops(const DeviceType& device, const std::string& precision) {
     if (precision == "bf16" && device.peakBf16 > 0) {
         return device.peakBf16;

@@ -100,6 +100,10 @@ double defaultComputeEfficiency(const DeviceType& device, const std::string& pre
 const std::vector<DeviceType>& deviceCatalog();
 /// The catalog entry with this id, or nullptr.
 const DeviceType* findDevice(const std::string& id);
+/// The catalog entry for a GPU name as CUDA reports it (cudaDeviceProp::name, what a worker's
+/// GetInfo lists: "NVIDIA H200", "NVIDIA A100-SXM4-80GB", "NVIDIA H100 PCIe", "NVIDIA GeForce
+/// RTX 4090"), or nullptr when the name matches no catalog kind.
+const DeviceType* findDeviceByCudaName(const std::string& cudaName);
 
 /// One node: a live worker or a hypothetical machine.
 struct PlanNode {
@@ -127,10 +131,6 @@ struct NodeCalibration {
     double intraNodeBw = 0;       ///< measured all-reduce bus bandwidth, B/s; 0 = datasheet
     double interNodeBw = 0;       ///< B/s; 0 = datasheet
     double latency = 0;           ///< α per message, s; 0 = default
-};
-
-/// What is planned on top of a v1::Layout (degrees, stages, micro-batches, schedule, ZeRO).
-struct PlanOptions {
     /// Achieved / peak FLOP/s per built-in family ("mlp", "vit", "gpt"), measured on that
     /// family's own layer mix; it replaces computeEfficiency for a model of that family. One
     /// number per node cannot be right for both: an MLP step is almost only SGEMMs, while a small
@@ -151,6 +151,10 @@ struct PlanOptions {
     /// stages idle in the bubble leaves cores to the others. 0 = devices of their own.
     std::string host;
     int hostCores = 0, probeRanks = 0;
+};
+
+/// What is planned on top of a v1::Layout (degrees, stages, micro-batches, schedule, ZeRO).
+struct PlanOptions {
     int globalBatch = 64;            ///< samples per optimizer step, all DP ranks together
     std::string optimizer = "adamw"; ///< "sgd" or "adamw" (optimizer-state bytes)
     int zeroStage = 0;               ///< 0-3 (ZeRO paper, Rajbhandari et al. 2020)

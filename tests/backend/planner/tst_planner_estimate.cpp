@@ -68,6 +68,20 @@ void TestPlannerEstimate::catalog() {
     QCOMPARE(findDevice("cpu")->peakFp32, 90e9);
     QCOMPARE(peakFlops(*findDevice("cpu"), "bf16"), 90e9); // no bf16: falls back to fp32
     QVERIFY(findDevice("tpu") == nullptr);
+    // Names as cudaDeviceProp::name reports them on those GPUs.
+    const std::pair<const char*, const char*> cudaNames[] = {
+        {"NVIDIA H200", "h200"},
+        {"NVIDIA H100 80GB HBM3", "h100-sxm"},
+        {"NVIDIA H100 PCIe", "h100-pcie"},
+        {"NVIDIA A100-SXM4-80GB", "a100-80"},
+        {"NVIDIA A100-PCIE-40GB", "a100-40"},
+        {"NVIDIA L40S", "l40s"},
+        {"NVIDIA GeForce RTX 4090", "rtx4090"}};
+    for (const auto& [name, id] : cudaNames) {
+        const DeviceType* d = findDeviceByCudaName(name);
+        QVERIFY2(d && d->id == id, name);
+    }
+    QVERIFY(findDeviceByCudaName("Tesla T4") == nullptr);
 }
 
 void TestPlannerEstimate::hypotheticalClusters_data() {
