@@ -145,14 +145,20 @@ Result<std::vector<NodeCalibration>> fitCalibration(const std::vector<ProbeRecor
         if (!comm.empty() && n > 1) {
             // Prefer the all-reduces measured between compute (what training sees); the ones
             // between barriers only when a probe lacks them.
+            // Ring all-reduce t(B) = 2(n−1)·α + 2(n−1)/n · B / busbw through the two sizes.
             const bool loaded = mean(comm, "loaded_bytes") > 0;
             const std::string pre = loaded ? "loaded_" : "";
             const double steps = 2.0 * (n - 1);
-            c.latency = mean(comm, pre + "allreduce_small_s") / steps;
-            const double t = mean(comm, pre + "allreduce_large_s") - steps * c.latency;
-            const double bytes = mean(comm, loaded ? "loaded_bytes" : "large_bytes");
-            if (t > 0) {
-                c.intraNodeBw = c.interNodeBw = steps / n * bytes / t;
+            const double b0 = loaded ? mean(comm, "loaded_small_bytes") : 4.0;
+            const double b1 = mean(comm, loaded ? "loaded_bytes" : "large_bytes");
+            const double t0 = mean(comm, pre + "allreduce_small_s");
+            const double t1 = mean(comm, pre + "allreduce_large_s");
+            if (t1 > t0 && b1 > b0) {
+                const double perByte = (t1 - t0) / (b1 - b0);
+                c.intraNodeBw = c.interNodeBw = steps / n / perByte;
+                c.latency = std::max(0.0, t0 - b0 * perByte) / steps;
+            } else {
+                c.latency = t0 / steps;
             }
         }
         out.push_back(std::move(c));

@@ -33,10 +33,10 @@ Result<ProbeRecord> parseProbeLine(const std::string& line);
 ///   familyLayerOverhead[f] = max(0, t8 − 8c) / layers (the fixed part per layer and
 ///   micro-batch);
 /// * computeEfficiency = GEMM FLOP/s with every slot busy / peak (for imported models);
-/// * latency α = all-reduce time of one float / (2(n − 1)) (ring: 2(n − 1) steps);
-///   intraNodeBw = interNodeBw = bus bandwidth of the large all-reduce, nccl-tests'
-///   definition: 2(n − 1)/n · bytes / (t − 2(n − 1)·α); both from the all-reduces measured
-///   between compute (`loaded_*`) when the probe has them, else from those between barriers;
+/// * the ring all-reduce time t(B) = 2(n − 1)·α + 2(n − 1)/n · B / busbw (nccl-tests' bus
+///   bandwidth) through the probe's two sizes: latency α and intraNodeBw = interNodeBw = busbw;
+///   from the all-reduces measured between compute (`loaded_*`: 32 KiB and 1 MiB) when the
+///   probe has them, else from those between barriers (1 float and `large_bytes`);
 ///   without a communication probe (one rank) both stay 0 (datasheet);
 /// * memoryBw = the AdamW probe's bytes per second (the cost model's optimizer bytes).
 /// Errors: InvalidArgument naming the node when a node has no compute probe, an unknown

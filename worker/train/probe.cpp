@@ -131,7 +131,10 @@ Result<void> computeProbe(Communicator& world, Ops& ops, int family,
             ops.release(dy);
             return std::unexpected(t.error());
         }
-        line.add("b" + std::to_string(B) + "_s", *t, 6);
+        std::string key = "b"; // appended: GCC 12 warns falsely (-Wrestrict) on operator+ chains
+        key += std::to_string(B);
+        key += "_s";
+        line.add(key, *t, 6);
     }
     ops.release(dy);
     emit(line.line());
@@ -225,12 +228,17 @@ Result<void> commProbe(Communicator& world, Ops& ops,
         }
         return since(t0) / kRounds;
     };
-    constexpr std::size_t kLoaded = std::size_t(1) << 16; // floats: 256 KiB
+    // Two sizes that bracket training's messages (TP activations of tens to hundreds of KiB,
+    // DP gradient buckets up to MiBs): a line through them gives the per-call cost and the
+    // per-byte cost where they are used.
+    constexpr std::size_t kLoadedSmall = std::size_t(1) << 13; // floats: 32 KiB
+    constexpr std::size_t kLoaded = std::size_t(1) << 18;      // floats: 1 MiB
     // The barrier inside each timed call is part of the small measurements' time: subtract it.
     auto bar = medianOf(7, [&] { return barrier(world); });
     auto arSmall = allReduce(1), arLarge = allReduce(kLarge);
     auto p2pSmall = shift(1), p2pLarge = shift(kLarge);
-    auto base1 = loaded(0), ldSmall = loaded(1), ldLarge = loaded(kLoaded), base2 = loaded(0);
+    auto base1 = loaded(0), ldSmall = loaded(kLoadedSmall), ldLarge = loaded(kLoaded),
+         base2 = loaded(0);
     ops.release(a);
     ops.release(b);
     ops.release(g);
@@ -253,6 +261,7 @@ Result<void> commProbe(Communicator& world, Ops& ops,
              .add("loaded_base_s", base, 6)
              .add("loaded_allreduce_small_s", std::max(0.0, *ldSmall - base), 6)
              .add("loaded_allreduce_large_s", std::max(0.0, *ldLarge - base), 6)
+             .add("loaded_small_bytes", 4.0 * double(kLoadedSmall), 8)
              .add("loaded_bytes", 4.0 * double(kLoaded), 8)
              .line());
     return {};

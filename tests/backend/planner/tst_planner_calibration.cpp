@@ -36,7 +36,7 @@ std::vector<std::string> rankLines(int rank, double eff, double overhead) {
     v.push_back(line("@tessera {\"step\":0,\"rank\":%.0f,\"probe\":4,\"ranks\":2,"
                      "\"allreduce_small_s\":%.9g,\"allreduce_large_s\":%.9g,"
                      "\"large_bytes\":4194304}",
-                     rank, 2 * kAlpha, kBytes / kBw + 2 * kAlpha));
+                     rank, 2 * kAlpha + 4 / kBw, kBytes / kBw + 2 * kAlpha));
     return v;
 }
 
@@ -78,6 +78,28 @@ private Q_SLOTS:
         // n = 2: busbw = 2(n−1)/n · bytes / (t − 2(n−1)α) = bytes / (bytes / kBw).
         QVERIFY(qAbs(a.interNodeBw / kBw - 1) < 1e-6);
         QCOMPARE(a.intraNodeBw, a.interNodeBw);
+    }
+
+    /// All-reduces measured between compute win over those between barriers.
+    void prefersLoadedAllReduce() {
+        auto r = parseProbeLine(rankLines(0, 0.4, 0)[0]);
+        // n = 4: t(B) = 6α + 1.5·B/busbw through 32 KiB and 1 MiB.
+        const double alpha = 1e-4, bw = 5e8;
+        const auto t = [&](double bytes) {
+            return 6 * alpha + 1.5 * bytes / bw;
+        };
+        auto comm = parseProbeLine(line("@tessera {\"step\":0,\"rank\":0,\"probe\":4,"
+                                        "\"ranks\":4,\"allreduce_small_s\":1e-5,"
+                                        "\"allreduce_large_s\":0.003,\"large_bytes\":4194304,"
+                                        "\"loaded_small_bytes\":32768,\"loaded_bytes\":1048576,"
+                                        "\"loaded_allreduce_small_s\":%.9g,"
+                                        "\"loaded_allreduce_large_s\":%.9g}",
+                                        t(32768), t(1048576)));
+        QVERIFY(r.has_value() && comm.has_value());
+        auto fit = fitCalibration({*r, *comm}, {"a"}, "cpu");
+        QVERIFY(fit.has_value());
+        QVERIFY(qAbs(fit->front().latency / alpha - 1) < 1e-6);
+        QVERIFY(qAbs(fit->front().interNodeBw / bw - 1) < 1e-6);
     }
 
     void fitErrorsNameTheProblem() {
