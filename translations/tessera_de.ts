@@ -1182,8 +1182,8 @@
     </message>
     <message>
         <location line="+24"/>
-        <source>0 … %1 ms (compute only; F = forward, B = backward)</source>
-        <translation>0 … %1 ms (nur Rechnen; F = vorwärts, B = rückwärts)</translation>
+        <source>0 … %1 (compute only; F = forward, B = backward)</source>
+        <translation>0 … %1 (nur Rechnen; F = vorwärts, B = rückwärts)</translation>
     </message>
     <message>
         <location line="+2"/>

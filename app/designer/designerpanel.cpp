@@ -2,6 +2,8 @@
 // File, model, cluster and launch actions are in designeractions.cpp.
 #include "designerpanel.h"
 
+#include "clusterregistry.h"
+
 #include "clusterscene.h"
 #include "deviceitem.h"
 #include "estimatepanel.h"
@@ -25,6 +27,7 @@
 #include <QMenu>
 #include <QMimeData>
 #include <QPushButton>
+#include <QShowEvent>
 #include <QSplitter>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -127,6 +130,18 @@ DesignerPanel::DesignerPanel(ClusterRegistry* registry, QWidget* parent)
 }
 
 DesignerPanel::~DesignerPanel() = default;
+
+void DesignerPanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_shownOnce) {
+        return;
+    }
+    m_shownOnce = true;
+    const bool untouched = m_document->undoStack()->count() == 0 && m_document->path().isEmpty();
+    if (untouched && m_registry && !m_registry->readyNodes().isEmpty()) {
+        useLiveCluster();
+    }
+}
 
 QWidget* DesignerPanel::createPaletteColumn() {
     auto* column = new QWidget(this);

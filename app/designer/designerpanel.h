@@ -88,6 +88,10 @@ Q_SIGNALS:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    /// The first time the page is shown with the plan still untouched, it plans on the live
+    /// cluster when there are Ready workers (what a person opening the designer expects to see),
+    /// else it keeps the hypothetical default machines.
+    void showEvent(QShowEvent* event) override;
 
 private:
     void createActions();
@@ -114,6 +118,7 @@ private:
     QStringList deviceLabels() const;
 
     ClusterRegistry* m_registry;
+    bool m_shownOnce = false;
     PlanDocument* m_document;
     QList<ModelEntry> m_models;
     LayerPaletteModel* m_paletteModel;

@@ -10,6 +10,21 @@
 namespace tessera::designer {
 
 namespace {
+
+/// A duration in the unit that keeps it readable: "1608 ms", "2.27 s", "17.3 µs".
+QString span(double seconds) {
+    if (seconds >= 10.0) {
+        return QStringLiteral("%1 s").arg(seconds, 0, 'f', 1);
+    }
+    if (seconds >= 1.0) {
+        return QStringLiteral("%1 s").arg(seconds, 0, 'f', 2);
+    }
+    if (seconds >= 1e-3) {
+        return QStringLiteral("%1 ms").arg(seconds * 1e3, 0, 'f', seconds >= 1e-2 ? 0 : 2);
+    }
+    return QStringLiteral("%1 µs").arg(seconds * 1e6, 0, 'f', seconds >= 1e-5 ? 0 : 1);
+}
+
 constexpr int kLabelWidth = 62, kTitle = 18, kAxis = 18, kRowGap = 3;
 }
 
@@ -84,9 +99,9 @@ void GanttView::paintEvent(QPaintEvent*) {
     }
     p.setFont(font);
     p.setPen(palette().text().color());
-    const QString axis = m_seconds ? tr("0 … %1 ms (compute only; F = forward, B = backward)")
-                                         .arg(end * 1e3, 0, 'f', end * 1e3 < 10 ? 2 : 0)
-                                   : tr("relative time (F = forward, B = backward)");
+    const QString axis = m_seconds
+                             ? tr("0 … %1 (compute only; F = forward, B = backward)").arg(span(end))
+                             : tr("relative time (F = forward, B = backward)");
     p.drawText(QRectF(area.left(), height() - kAxis, area.width(), kAxis),
                Qt::AlignLeft | Qt::AlignVCenter, axis);
 }
