@@ -200,11 +200,11 @@ Result<void> commProbe(Communicator& world, Ops& ops,
             return world.wait(*id);
         });
     };
-    // Between compute, as training issues them: rounds of two 256³ GEMMs, each followed by an
-    // all-reduce of `count` floats (none for the baseline). What a round takes beyond the
-    // baseline is what one all-reduce costs a rank whose core is shared: on an oversubscribed
-    // host that includes waiting for peers that are not scheduled, which an all-reduce between
-    // barriers (above) never sees.
+    // Between compute, as training issues them: rounds of one 256³ GEMM (about a millisecond
+    // under load, the compute between a TP block's all-reduces), each followed by an all-reduce of
+    // `count` floats (none for the baseline). What a round takes beyond the baseline is what one
+    // all-reduce costs a rank whose core is shared: on an oversubscribed host that includes waiting
+    // for peers that are not scheduled, which an all-reduce between barriers (above) never sees.
     constexpr int kDim = 256, kRounds = 30;
     float* g = ops.alloc(3 * std::size_t(kDim) * kDim);
     ops.fill(g, 0.5f, 2 * std::size_t(kDim) * kDim);
@@ -215,10 +215,8 @@ Result<void> commProbe(Communicator& world, Ops& ops,
         }
         const auto t0 = Clock::now();
         for (int i = 0; i < kRounds; ++i) {
-            for (int j = 0; j < 2; ++j) {
-                ops.gemm(false, false, kDim, kDim, kDim, 1.0f, g, kDim, g + kDim * kDim, kDim, 0.0f,
-                         gc, kDim);
-            }
+            ops.gemm(false, false, kDim, kDim, kDim, 1.0f, g, kDim, g + kDim * kDim, kDim, 0.0f, gc,
+                     kDim);
             ops.sync();
             if (count > 0) {
                 if (auto s = world.allReduceSum(a, count); !s) {

@@ -25,8 +25,8 @@ namespace tessera::train {
 /// * probe 4, communication (world size > 1): `allreduce_small_s`, `allreduce_large_s` (one
 ///   MPI all-reduce of 1 float / of `large_bytes` over every rank), `p2p_small_s`,
 ///   `p2p_large_s` (a ring shift: each rank sends to rank + 1 and receives from rank − 1),
-///   `ranks`; and the same between compute, as training issues collectives: rounds of two
-///   256³ GEMMs each followed by an all-reduce, `loaded_allreduce_small_s`
+///   `ranks`; and the same between compute, as training issues collectives: rounds of one
+///   256³ GEMM each followed by an all-reduce, `loaded_allreduce_small_s`
 ///   (`loaded_small_bytes`, 32 KiB) and `loaded_allreduce_large_s` (`loaded_bytes`, 1 MiB) = a
 ///   round's time beyond `loaded_base_s`, the
 ///   rounds without the all-reduce (on an oversubscribed host this includes waiting for peers
