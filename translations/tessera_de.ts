@@ -971,8 +971,8 @@
     </message>
     <message>
         <location line="+58"/>
-        <source>Pipeline schedule: %1, %2 stages × %3 micro-batches</source>
-        <translation>Pipeline-Ablauf: %1, %2 Stufen × %3 Micro-Batches</translation>
+        <source>Pipeline schedule: %1, stages: %2, micro-batches: %3</source>
+        <translation>Pipeline-Ablauf: %1, Stufen: %2, Micro-Batches: %3</translation>
     </message>
     <message>
         <location line="+26"/>

@@ -1,6 +1,8 @@
 // The designer's canvas (see clusterscene.h).
 #include "clusterscene.h"
 
+#include <QFontMetricsF>
+
 #include "deviceitem.h"
 #include "layerpalettemodel.h"
 
@@ -30,6 +32,18 @@ ClusterScene::~ClusterScene() {
     clear();
 }
 
+QString ClusterScene::nodeTitle(const planner::PlanNode& node) {
+    const planner::DeviceType* type = planner::findDevice(node.deviceId);
+    QString title =
+        tr("%1 · %2 × %3")
+            .arg(QString::fromStdString(node.name))
+            .arg(node.devices)
+            .arg(type ? QString::fromStdString(type->name) : QString::fromStdString(node.deviceId));
+    if (node.pricePerHour > 0)
+        title += tr(" · $%1/h").arg(node.pricePerHour, 0, 'f', 2);
+    return title;
+}
+
 void ClusterScene::setCluster(const planner::PlanCluster& cluster) {
     m_devices.clear(); // before clear(): its selectionChanged must not see deleted items
     clear();
@@ -40,7 +54,18 @@ void ClusterScene::setCluster(const planner::PlanCluster& cluster) {
     int maxPerRow = 1;
     for (const planner::PlanNode& n : cluster.nodes)
         maxPerRow = std::max(maxPerRow, std::min(kPerRow, n.devices));
-    const double nodeWidth = 2 * kPad + maxPerRow * DeviceItem::kWidth + (maxPerRow - 1) * kGap;
+    QFont titleFont;
+    titleFont.setPixelSize(13);
+    titleFont.setBold(true);
+    const QFontMetricsF metrics(titleFont);
+    double widestTitle = 0;
+    for (const planner::PlanNode& n : cluster.nodes)
+        widestTitle = std::max(widestTitle, metrics.horizontalAdvance(nodeTitle(n)));
+    // As wide as its devices, or as its title up to three devices' width (one-device CPU
+    // workers would otherwise cut "CPU rank slot" off).
+    const double devicesWidth = 2 * kPad + maxPerRow * DeviceItem::kWidth + (maxPerRow - 1) * kGap;
+    const double nodeWidth = std::max(
+        devicesWidth, std::min(widestTitle + 2 * kPad + 4, 2 * kPad + 3 * DeviceItem::kWidth));
     double rowTop = 0, rowHeight = 0;
     int index = 0;
     for (int n = 0; n < nodes; ++n) {
@@ -58,19 +83,9 @@ void ClusterScene::setCluster(const planner::PlanCluster& cluster) {
                             QColor(0xff, 0xff, 0xff));
         box->setPos(left, rowTop);
         box->setZValue(-1);
-        const planner::DeviceType* type = planner::findDevice(node.deviceId);
-        QString title = tr("%1 · %2 × %3")
-                            .arg(QString::fromStdString(node.name))
-                            .arg(node.devices)
-                            .arg(type ? QString::fromStdString(type->name)
-                                      : QString::fromStdString(node.deviceId));
-        if (node.pricePerHour > 0)
-            title += tr(" · $%1/h").arg(node.pricePerHour, 0, 'f', 2);
+        QString title = nodeTitle(node);
         auto* label = new QGraphicsSimpleTextItem(title, box);
-        QFont font = label->font();
-        font.setPixelSize(13);
-        font.setBold(true);
-        label->setFont(font);
+        label->setFont(titleFont);
         label->setPos(kPad, 5);
         // Elide a title wider than the box.
         while (label->boundingRect().width() > nodeWidth - 2 * kPad && title.size() > 4) {

@@ -53,6 +53,8 @@ protected:
     void contextMenuEvent(QGraphicsSceneContextMenuEvent* event) override;
 
 private:
+    /// "node0 · 8 × NVIDIA H100 SXM 80 GB · $23.92/h".
+    static QString nodeTitle(const planner::PlanNode& node);
     void setHover(int device, int first, int last);
 
     QList<DeviceItem*> m_devices;

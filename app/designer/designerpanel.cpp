@@ -301,7 +301,7 @@ void DesignerPanel::updateGantt(const v1::Layout& layout, double computeSeconds)
                           ? train::PipelineKind::GPipe
                           : train::PipelineKind::OneFOneB;
     m_gantt->setTimeline(pipelineTimeline(kind, micro, fwd, bwd), stages, seconds,
-                         tr("Pipeline schedule: %1, %2 stages × %3 micro-batches")
+                         tr("Pipeline schedule: %1, stages: %2, micro-batches: %3")
                              .arg(kind == train::PipelineKind::GPipe ? QStringLiteral("GPipe")
                                                                      : QStringLiteral("1F1B"))
                              .arg(stages)
