@@ -62,7 +62,14 @@ class BenchError(Exception):
 
 
 def run(cmd, what, env, timeout=600):
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    # A job that failed before its first step is retried (twice): Open MPI's launch through the
+    # workers' agent sometimes fails to route ("ORTE does not know how to route a message",
+    # exit 213); that is no measurement.
+    for attempt in range(3):
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+        if p.returncode == 0 or "after 0 steps" not in p.stdout:
+            break
+        print("(%s: the launch failed before the first step; retrying)" % what)
     if p.returncode != 0:
         raise BenchError("%s: `%s` exited with %d:\n%s%s" % (what, " ".join(cmd), p.returncode,
                                                              p.stdout[-1500:], p.stderr[-1500:]))
