@@ -1,6 +1,8 @@
 // Auto-plan dialog (see autoplandialog.h).
 #include "autoplandialog.h"
 
+#include "calibrationcache.h"
+
 #include "estimatepanel.h"
 #include "layoutmath.h"
 #include "plandocument.h"
@@ -102,9 +104,11 @@ void AutoPlanDialog::search() {
     m_status->setText(tr("Searching…"));
     m_searchButton->setEnabled(false);
     m_list->clear();
-    m_watcher.setFuture(QtConcurrent::run(
-        [model = *model, cluster = m_document->cluster(), options = m_document->options(), goal] {
-            return planner::autoPlan(model, cluster, options, goal);
+    CalibrationCache stored; // tessera-ctl calibrate's fit of the live nodes, if any
+    m_watcher.setFuture(
+        QtConcurrent::run([model = *model, cluster = m_document->cluster(),
+                           options = m_document->options(), goal, calibration = stored.current()] {
+            return planner::autoPlan(model, cluster, options, goal, calibration);
         }));
 }
 

@@ -249,7 +249,9 @@ void DesignerPanel::requestEstimate(const v1::Layout& layout, bool preview) {
         showOutput(m_committed, layout);
         return;
     }
-    m_runner->request({*model, m_document->cluster(), layout, m_document->options()}, preview);
+    m_runner->request(
+        {*model, m_document->cluster(), layout, m_document->options(), m_calibration.current()},
+        preview);
 }
 
 void DesignerPanel::onEstimateReady() {

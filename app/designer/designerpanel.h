@@ -4,6 +4,7 @@
 // in its own file.
 #pragma once
 
+#include "calibrationcache.h"
 #include "estimaterunner.h"
 #include "modelcatalog.h"
 #include "tessera/v1/job.pb.h"
@@ -118,6 +119,7 @@ private:
     QStringList deviceLabels() const;
 
     ClusterRegistry* m_registry;
+    CalibrationCache m_calibration; ///< tessera-ctl calibrate's fit, for live nodes
     bool m_shownOnce = false;
     PlanDocument* m_document;
     QList<ModelEntry> m_models;

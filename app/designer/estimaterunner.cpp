@@ -20,7 +20,8 @@ EstimateOutput EstimateRunner::run(const EstimateInput& input, bool preview) {
     QElapsedTimer timer;
     timer.start();
     EstimateOutput out;
-    out.estimate = planner::estimate(input.model, input.cluster, input.layout, input.options);
+    out.estimate = planner::estimate(input.model, input.cluster, input.layout, input.options,
+                                     input.calibration);
     out.seconds = timer.nsecsElapsed() / 1e9;
     out.preview = preview;
     return out;

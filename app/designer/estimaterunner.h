@@ -18,6 +18,7 @@ struct EstimateInput {
     planner::PlanCluster cluster;
     v1::Layout layout;
     planner::PlanOptions options;
+    std::vector<planner::NodeCalibration> calibration; ///< stored fit of live nodes (may be empty)
 };
 
 /// The estimate of an EstimateInput plus how long it took.

@@ -26,7 +26,7 @@ QString span(double seconds) {
 }
 
 constexpr int kLabelWidth = 62, kTitle = 18, kAxis = 18, kRowGap = 3;
-}
+} // namespace
 
 GanttView::GanttView(QWidget* parent) : QWidget(parent) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);

@@ -2,7 +2,9 @@
 // palette model (QAbstractItemModelTester), and the page itself driven like a user would —
 // drag layers onto a device, see the preview, drop, undo, redo, save, reopen, assign from the
 // keyboard, auto-plan, and Launch (refused for an imported config.json).
+#include "calibration.h"
 #include "designer/autoplandialog.h"
+#include "designer/calibrationcache.h"
 #include "designer/clusterscene.h"
 #include "designer/designerpanel.h"
 #include "designer/deviceitem.h"
@@ -53,6 +55,7 @@ private Q_SLOTS:
     void removeStageMergesIntoNeighbour();
     void timelineOrdersOps_data();
     void timelineOrdersOps();
+    void calibrationCacheFollowsTheFile();
     void paletteModelPassesTester();
     void dragPreviewDropUndoRedoSaveOpen();
     void keyboardAssign();
@@ -524,6 +527,32 @@ void TestDesigner::germanStrings() {
                  qPrintable(panel.messageText()));
     }
     QCoreApplication::removeTranslator(&translator);
+}
+
+void TestDesigner::calibrationCacheFollowsTheFile() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("calibration.json"));
+    CalibrationCache cache(path);
+    QVERIFY(cache.current().empty()); // no file: datasheet numbers
+    QVERIFY(cache.error().isEmpty());
+    planner::NodeCalibration node;
+    node.node = "local-1";
+    node.computeEfficiency = 0.5;
+    QVERIFY(planner::saveCalibration({node}, path.toStdString()).has_value());
+    QCOMPARE(int(cache.current().size()), 1);
+    QCOMPARE(cache.current()[0].computeEfficiency, 0.5);
+    node.computeEfficiency = 0.25; // a new calibration replaces the file: the cache follows
+    QTest::qWait(1100);            // file times have one-second resolution on some filesystems
+    QVERIFY(planner::saveCalibration({node}, path.toStdString()).has_value());
+    QCOMPARE(cache.current()[0].computeEfficiency, 0.25);
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write("{ not json");
+    QVERIFY(
+        f.setFileTime(QDateTime::currentDateTime().addSecs(5), QFileDevice::FileModificationTime));
+    f.close();
+    QVERIFY(cache.current().empty());
+    QVERIFY2(!cache.error().isEmpty(), "an unreadable file says why");
 }
 
 QTEST_MAIN(TestDesigner)

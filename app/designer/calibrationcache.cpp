@@ -1,0 +1,39 @@
+// CalibrationCache: calibration.json, reloaded when it changes (see calibrationcache.h).
+#include "calibrationcache.h"
+
+#include "calibration.h"
+#include "paths.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace tessera::designer {
+
+CalibrationCache::CalibrationCache(QString path) : m_path(std::move(path)) {}
+
+QString CalibrationCache::defaultPath() {
+    return QDir(dataDir()).filePath(QStringLiteral("calibration.json"));
+}
+
+const std::vector<planner::NodeCalibration>& CalibrationCache::current() {
+    const QFileInfo info(m_path);
+    const QDateTime stamp = info.exists() ? info.lastModified() : QDateTime();
+    if (stamp == m_loadedStamp) {
+        return m_nodes;
+    }
+    m_loadedStamp = stamp;
+    m_nodes.clear();
+    m_error.clear();
+    if (!info.exists()) {
+        return m_nodes;
+    }
+    auto loaded = planner::loadCalibration(m_path.toStdString());
+    if (loaded) {
+        m_nodes = std::move(*loaded);
+    } else {
+        m_error = QString::fromStdString(loaded.error().message);
+    }
+    return m_nodes;
+}
+
+} // namespace tessera::designer

@@ -1,0 +1,34 @@
+// The planner's stored per-node calibration (tessera-ctl calibrate → calibration.json in the data
+// folder), read again only when the file changes.
+#pragma once
+
+#include "planner.h"
+
+#include <QDateTime>
+#include <QString>
+
+#include <vector>
+
+namespace tessera::designer {
+
+/// Loads `path` (default: calibration.json in the backend's data folder) on demand and keeps it
+/// until the file's modification time changes. A missing file is no calibration (datasheet
+/// numbers); an unreadable one too, with the reason in error().
+class CalibrationCache {
+public:
+    explicit CalibrationCache(QString path = defaultPath());
+    /// The fit per node (planner::NodeCalibration::node = worker name), possibly empty.
+    const std::vector<planner::NodeCalibration>& current();
+    /// Why the file could not be used, or empty.
+    QString error() const { return m_error; }
+    /// calibration.json in tessera::dataDir(), where tessera-ctl calibrate stores it.
+    static QString defaultPath();
+
+private:
+    QString m_path;
+    QDateTime m_loadedStamp;
+    std::vector<planner::NodeCalibration> m_nodes;
+    QString m_error;
+};
+
+} // namespace tessera::designer
