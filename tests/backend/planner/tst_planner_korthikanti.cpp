@@ -14,7 +14,10 @@ namespace {
 
 /// One row of the paper: Table 1 (heads, hidden, layers, TP, PP, GPUs, global batch; sequence
 /// 2048, vocabulary 51,200, micro-batch 1) and Table 4 (iteration time in seconds with full
-/// recompute and with selective recompute + sequence parallelism, "present work").
+/// recompute and with selective recompute + sequence parallelism, "present work"). The same eight
+/// times and layouts are the reference of the Calculon performance model's Megatron validation
+/// (github.com/calculon-ai/calculon: calculon/megatron/validation.py, validation/*.json), which
+/// they were checked against.
 struct Row {
     const char* name;
     int heads, hidden, layers, tp, pp, gpus, batch;
