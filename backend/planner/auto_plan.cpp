@@ -15,17 +15,8 @@ namespace tessera::planner {
 namespace {
 
 using detail::Context;
+using detail::divisors;
 using detail::LayerCost;
-
-std::vector<int> divisors(int n) {
-    std::vector<int> d;
-    for (int i = 1; i <= n; ++i) {
-        if (n % i == 0) {
-            d.push_back(i);
-        }
-    }
-    return d;
-}
 
 struct Candidate {
     v1::Layout layout;

@@ -48,4 +48,14 @@ std::vector<std::pair<int, int>> balancedStages(const std::vector<double>& cost,
     return ranges;
 }
 
+std::vector<int> divisors(int n) {
+    std::vector<int> d;
+    for (int i = 1; i <= n; ++i) {
+        if (n % i == 0) {
+            d.push_back(i);
+        }
+    }
+    return d;
+}
+
 } // namespace tessera::planner::detail

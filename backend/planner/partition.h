@@ -1,4 +1,4 @@
-// Inside the planner: balanced contiguous stage boundaries for auto-plan.
+// Inside the planner: balanced contiguous stage boundaries and degree candidates for auto-plan.
 #pragma once
 
 #include <utility>
@@ -10,5 +10,9 @@ namespace tessera::planner::detail {
 /// largest summed cost is as small as possible (exact dynamic programme, O(stages · n²)).
 /// `stages` is clamped to 1..n.
 std::vector<std::pair<int, int>> balancedStages(const std::vector<double>& cost, int stages);
+
+/// The positive divisors of n in increasing order (empty for n < 1): the degrees that split n
+/// devices, or a batch of n samples, evenly.
+std::vector<int> divisors(int n);
 
 } // namespace tessera::planner::detail

@@ -1,12 +1,14 @@
 // Auto-plan: on a small case its best layout is the one a brute force over every degree, micro-
 // batch count, schedule, ZeRO stage and every set of stage boundaries finds fastest; ranking,
 // reasons and the deadline goal.
+#include "partition.h"
 #include "planner.h"
 
 #include <QTest>
 
 using namespace tessera;
 using namespace tessera::planner;
+using tessera::planner::detail::divisors;
 
 namespace {
 
@@ -17,16 +19,6 @@ PlanModel smallGpt() {
     spec.set_dim(64), spec.set_blocks(4), spec.set_heads(4), spec.set_context(64);
     auto m = modelFromSpec(spec, 4096);
     return m ? *m : PlanModel{};
-}
-
-std::vector<int> divisors(int n) {
-    std::vector<int> d;
-    for (int i = 1; i <= n; ++i) {
-        if (n % i == 0) {
-            d.push_back(i);
-        }
-    }
-    return d;
 }
 
 /// Every way to cut `layers` into `p` contiguous non-empty stages.
