@@ -34,4 +34,8 @@ QString dataDir() {
     return QDir(dir).absolutePath();
 }
 
+QString calibrationPath() {
+    return QDir(dataDir()).filePath(QStringLiteral("calibration.json"));
+}
+
 } // namespace tessera

@@ -16,4 +16,8 @@ QString binPath(const QString& name);
 /// Created if missing.
 QString dataDir();
 
+/// The planner's per-node calibration file, calibration.json in dataDir(): written by
+/// `tessera-ctl calibrate`, read by the designer and auto-plan.
+QString calibrationPath();
+
 } // namespace tessera

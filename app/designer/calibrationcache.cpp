@@ -4,7 +4,6 @@
 #include "calibration.h"
 #include "paths.h"
 
-#include <QDir>
 #include <QFileInfo>
 
 namespace tessera::designer {
@@ -12,7 +11,7 @@ namespace tessera::designer {
 CalibrationCache::CalibrationCache(QString path) : m_path(std::move(path)) {}
 
 QString CalibrationCache::defaultPath() {
-    return QDir(dataDir()).filePath(QStringLiteral("calibration.json"));
+    return calibrationPath();
 }
 
 const std::vector<planner::NodeCalibration>& CalibrationCache::current() {

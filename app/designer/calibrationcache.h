@@ -21,7 +21,7 @@ public:
     const std::vector<planner::NodeCalibration>& current();
     /// Why the file could not be used, or empty.
     QString error() const { return m_error; }
-    /// calibration.json in tessera::dataDir(), where tessera-ctl calibrate stores it.
+    /// tessera::calibrationPath(), where tessera-ctl calibrate stores it.
     static QString defaultPath();
 
 private:

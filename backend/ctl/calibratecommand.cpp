@@ -3,7 +3,6 @@
 
 #include "paths.h"
 
-#include <QDir>
 
 #include <cstdio>
 #include <map>
@@ -33,10 +32,6 @@ CalibrateCommand::CalibrateCommand(const CtlOptions& options, QObject* parent)
         m_records.push_back(std::move(r));
     });
     connect(&m_run, &RunCommand::finished, this, &CalibrateCommand::onRunFinished);
-}
-
-QString CalibrateCommand::defaultPath() {
-    return QDir(dataDir()).filePath(QStringLiteral("calibration.json"));
 }
 
 void CalibrateCommand::start() {
@@ -95,7 +90,7 @@ void CalibrateCommand::onRunFinished(int exitCode) {
     for (planner::NodeCalibration& c : *fit) {
         c.probeRanks = c.host.empty() ? 0 : ranksOnHost[c.host];
     }
-    const std::string path = defaultPath().toStdString();
+    const std::string path = calibrationPath().toStdString();
     if (auto saved = planner::saveCalibration(*fit, path); !saved) {
         error(saved.error().message);
         return;

@@ -21,9 +21,6 @@ public:
     void start();
     void interrupt() { m_run.interrupt(); }
 
-    /// dataDir()/calibration.json: where the fit is kept (what the planner callers load).
-    static QString defaultPath();
-
 Q_SIGNALS:
     void finished(int exitCode);
 
