@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <tuple>
 
 namespace tessera::planner {
 
@@ -44,6 +45,51 @@ std::map<std::string, double> mapFromJson(const QJsonObject& o) {
         m[it.key().toStdString()] = it.value().toDouble();
     }
     return m;
+}
+
+/// Probe 5's measured all-reduces: the mean seconds per (group size, bytes).
+std::vector<AllReduceCost> measuredAllReduces(const std::vector<const ProbeRecord*>& recs) {
+    std::map<std::tuple<int, double, bool>, std::pair<double, int>> sums;
+    for (const ProbeRecord* r : recs) {
+        const int ranks = int(r->get("group"));
+        const double bytes = r->get("bytes");
+        if (ranks > 1 && bytes > 0) {
+            auto& [sum, n] = sums[{ranks, bytes, r->get("nonblocking") != 0}];
+            sum += r->get("allreduce_s");
+            ++n;
+        }
+    }
+    std::vector<AllReduceCost> out;
+    for (const auto& [key, v] : sums) {
+        out.push_back({std::get<0>(key), std::get<1>(key), v.first / v.second, std::get<2>(key)});
+    }
+    return out;
+}
+
+QJsonArray allReducesToJson(const std::vector<AllReduceCost>& costs) {
+    QJsonArray a;
+    for (const AllReduceCost& c : costs) {
+        a.append(QJsonObject{{QStringLiteral("ranks"), c.ranks},
+                             {QStringLiteral("bytes"), c.bytes},
+                             {QStringLiteral("seconds"), c.seconds},
+                             {QStringLiteral("nonBlocking"), c.nonBlocking}});
+    }
+    return a;
+}
+
+std::vector<AllReduceCost> allReducesFromJson(const QJsonArray& a) {
+    std::vector<AllReduceCost> out;
+    for (const QJsonValue& v : a) {
+        const QJsonObject o = v.toObject();
+        AllReduceCost c{o.value(QStringLiteral("ranks")).toInt(),
+                        o.value(QStringLiteral("bytes")).toDouble(),
+                        o.value(QStringLiteral("seconds")).toDouble(),
+                        o.value(QStringLiteral("nonBlocking")).toBool()};
+        if (c.ranks > 1 && c.bytes > 0 && c.seconds >= 0) {
+            out.push_back(c);
+        }
+    }
+    return out;
 }
 
 } // namespace
@@ -161,6 +207,7 @@ Result<std::vector<NodeCalibration>> fitCalibration(const std::vector<ProbeRecor
                 c.latency = t0 / steps;
             }
         }
+        c.allReduceCosts = measuredAllReduces(pick(5, 0));
         out.push_back(std::move(c));
     }
     return out;
@@ -181,6 +228,7 @@ std::string calibrationToJson(const std::vector<NodeCalibration>& nodes) {
         o.insert(QStringLiteral("host"), QString::fromStdString(c.host));
         o.insert(QStringLiteral("hostCores"), c.hostCores);
         o.insert(QStringLiteral("probeRanks"), c.probeRanks);
+        o.insert(QStringLiteral("allReduceCosts"), allReducesToJson(c.allReduceCosts));
         arr.append(o);
     }
     QJsonObject root;
@@ -220,6 +268,7 @@ Result<std::vector<NodeCalibration>> calibrationFromJson(const std::string& json
         c.host = o.value(QStringLiteral("host")).toString().toStdString();
         c.hostCores = o.value(QStringLiteral("hostCores")).toInt();
         c.probeRanks = o.value(QStringLiteral("probeRanks")).toInt();
+        c.allReduceCosts = allReducesFromJson(o.value(QStringLiteral("allReduceCosts")).toArray());
         out.push_back(std::move(c));
     }
     return out;
@@ -272,6 +321,16 @@ std::string describeCalibration(const NodeCalibration& c, const std::string& dev
                   100 * c.computeEfficiency, c.interNodeBw / 1e9, 1e6 * c.latency,
                   c.memoryBw / 1e9);
     std::string out = buf;
+    std::vector<int> groups;
+    for (const AllReduceCost& a : c.allReduceCosts) {
+        if (std::find(groups.begin(), groups.end(), a.ranks) == groups.end()) {
+            groups.push_back(a.ranks);
+        }
+    }
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+        out += (i == 0 ? "; all-reduce cost measured for groups of " : ", ") +
+               std::to_string(groups[i]);
+    }
     if (c.hostCores > 0) {
         std::snprintf(buf, sizeof buf, "; %d probe ranks shared the %d cores of %s", c.probeRanks,
                       c.hostCores, c.host.c_str());

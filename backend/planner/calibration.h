@@ -38,7 +38,10 @@ Result<ProbeRecord> parseProbeLine(const std::string& line);
 ///   from the all-reduces measured between compute (`loaded_*`: 32 KiB and 1 MiB) when the
 ///   probe has them, else from those between barriers (1 float and `large_bytes`);
 ///   without a communication probe (one rank) both stay 0 (datasheet);
-/// * memoryBw = the AdamW probe's bytes per second (the cost model's optimizer bytes).
+/// * memoryBw = the AdamW probe's bytes per second (the cost model's optimizer bytes);
+/// * allReduceCosts = probe 5's all-reduce costs, the mean over the node's ranks per (group
+///   size, bytes, blocking or not); the cost model interpolates them (Alpa, Zheng et al. 2022
+///   §5, profiles collectives the same way instead of trusting α–β for them).
 /// Errors: InvalidArgument naming the node when a node has no compute probe, an unknown
 /// device id, or a rank outside rankNodes.
 Result<std::vector<NodeCalibration>> fitCalibration(const std::vector<ProbeRecord>& records,

@@ -37,6 +37,7 @@ struct Slot {
 /// One node's links after calibration.
 struct NodeLinks {
     double intraBw = 0, interBw = 0, latencyIntra = 0, latencyInter = 0, price = 0;
+    std::vector<AllReduceCost> measured; ///< NodeCalibration::allReduceCosts of the node
 };
 
 /// Everything about (model, cluster, options, calibration) that does not depend on the layout.
@@ -90,9 +91,17 @@ PipelineTimes simulatePipeline(train::PipelineKind kind, int microBatches,
                                const std::vector<double>& link);
 
 /// estimate() on a prepared context; `costs` = layerCosts(ctx, TP of layout). Slots on shared
-/// hosts: compute is slowed by each host's load, found by fixed-point iteration (estimate.cpp).
+/// hosts: compute is scaled from the probe's load to the layout's ranks per core (estimate.cpp).
 Estimate evaluate(const Context& ctx, const v1::Layout& layout,
                   const std::vector<LayerCost>& costs);
+
+/// Seconds of one all-reduce of `bytes` per rank over `n` ranks led by a node with links `l`:
+/// interpolated from the node's measured costs of that kind (`nonBlocking`: MPI_Iallreduce, else
+/// MPI_Allreduce; the other kind when only it was measured) for groups of n when it has at least
+/// two sizes (piecewise linear in bytes, the end segments extended, never below the smallest
+/// measured cost), else ringAllReduce with bandwidth `busBw` and latency `alpha`.
+double allReduceSeconds(const NodeLinks& l, double bytes, int n, double busBw, double alpha,
+                        bool nonBlocking = false);
 
 /// Ring all-reduce time (Patarasuk & Yuan 2009; nccl-tests PERFORMANCE.md):
 /// 2(n−1)/n · bytes / busbw + 2(n−1)·α.

@@ -85,6 +85,9 @@ Result<Context> makeContext(const PlanModel& model, const PlanCluster& cluster,
                                  ? cal->latency
                                  : (type->gpu ? kGpuLatencyInter : kCpuLatencyInter);
         links.price = node.pricePerHour;
+        if (cal) {
+            links.measured = cal->allReduceCosts;
+        }
         ctx.nodes.push_back(links);
         ctx.nodeNames.push_back(node.name);
         const double peak = peakFlops(*type, ctx.precision);

@@ -125,6 +125,17 @@ struct PlanCluster {
 Result<PlanCluster> parseHypotheticalCluster(const std::string& text);
 
 /// Fitted correction of the datasheet numbers for one node (calibration probes on real workers).
+/// One measured all-reduce (calibration probe 5 of tessera-train --probe): groups of `ranks`
+/// ranks, every group of the probe's world at once between GEMMs, `bytes` per rank; `seconds` per
+/// call beyond the compute, until the last rank was done.
+struct AllReduceCost {
+    int ranks = 0;
+    double bytes = 0, seconds = 0;
+    /// MPI_Iallreduce waited for (the engine's data-parallel buckets) rather than MPI_Allreduce
+    /// (its tensor-parallel layers): Open MPI implements the two apart (libnbc vs coll/tuned).
+    bool nonBlocking = false;
+};
+
 struct NodeCalibration {
     std::string node;
     double computeEfficiency = 0; ///< achieved / peak FLOP/s for the node's gemm mix; 0 = default
@@ -146,11 +157,16 @@ struct NodeCalibration {
     /// Nodes that are processes on one machine (the local cluster's workers) share its cores:
     /// `host` names the machine, `hostCores` its cores, `probeRanks` the ranks that ran on it
     /// during the probes (all busy: the efficiencies above are per rank under that load). When
-    /// hostCores > 0 the cost model scales a rank's compute by max(1, busy ranks of the host /
-    /// hostCores) for the layout at hand instead of the probe's fixed load: a pipeline whose
-    /// stages idle in the bubble leaves cores to the others. 0 = devices of their own.
+    /// hostCores > 0 the cost model scales a rank's compute by max(1, the layout's ranks on the
+    /// host / hostCores) instead of the probe's fixed load (a waiting MPI rank polls: it does not
+    /// leave its core to the others). 0 = devices of their own.
     std::string host;
     int hostCores = 0, probeRanks = 0;
+    /// Measured all-reduce costs by group size and bytes; where a layout's TP or DP group size is
+    /// among them, the cost model interpolates these instead of using the ring formula with
+    /// intraNodeBw and latency (the cost under load is far from linear in the size when ranks
+    /// outnumber cores). Empty = the formula.
+    std::vector<AllReduceCost> allReduceCosts;
 };
 
 /// What is planned on top of a v1::Layout (degrees, stages, micro-batches, schedule, ZeRO).

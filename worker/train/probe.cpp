@@ -26,26 +26,6 @@ Result<void> barrier(Communicator& world) {
     return world.allReduceMin(&x, 1);
 }
 
-/// Mean seconds per call of `fn`, called back to back for at least `seconds` (and twice) after
-/// one warm-up call. A mean over a long window, not the best of a few short runs: ranks that
-/// share cores take turns, and a short run can fall into a window where it had a core alone.
-template <typename Fn> Result<double> meanOver(double seconds, Fn&& fn) {
-    if (auto r = fn(); !r) {
-        return std::unexpected(r.error());
-    }
-    const auto t0 = Clock::now();
-    int calls = 0;
-    double elapsed = 0;
-    while (calls < 2 || elapsed < seconds) {
-        if (auto r = fn(); !r) {
-            return std::unexpected(r.error());
-        }
-        ++calls;
-        elapsed = since(t0);
-    }
-    return elapsed / calls;
-}
-
 /// Median seconds of `reps` calls of `fn` after one warm-up call (communication probes: each
 /// call starts with a barrier, so a mean over back-to-back calls would not apply).
 template <typename Fn> Result<double> medianOf(int reps, Fn&& fn) {
@@ -62,6 +42,35 @@ template <typename Fn> Result<double> medianOf(int reps, Fn&& fn) {
     }
     std::nth_element(t.begin(), t.begin() + reps / 2, t.end());
     return t[std::size_t(reps / 2)];
+}
+
+/// Seconds per call of `fn` with every rank of `world` calling it equally often back to back,
+/// until the last rank is done (a barrier closes the window): what a synchronous training step
+/// gets from a host whose cores its ranks share, not what one rank gets while its peers already
+/// wait. The count is what the slowest rank manages in about `seconds`, from one timed warm-up
+/// call per rank (agreed by an all-reduce, so that every rank calls `fn` equally often).
+template <typename Fn> Result<double> allBusy(Communicator& world, double seconds, Fn&& fn) {
+    const auto w0 = Clock::now();
+    if (auto r = fn(); !r) {
+        return std::unexpected(r.error());
+    }
+    int reps = std::max(2, int(seconds / std::max(1e-6, since(w0))));
+    if (auto r = world.allReduceMin(&reps, 1); !r) {
+        return std::unexpected(r.error());
+    }
+    if (auto r = barrier(world); !r) {
+        return std::unexpected(r.error());
+    }
+    const auto t0 = Clock::now();
+    for (int i = 0; i < reps; ++i) {
+        if (auto r = fn(); !r) {
+            return std::unexpected(r.error());
+        }
+    }
+    if (auto r = barrier(world); !r) {
+        return std::unexpected(r.error());
+    }
+    return since(t0) / reps;
 }
 
 /// The probe model of each family: the README's example models (resources/examples).
@@ -115,11 +124,7 @@ Result<void> computeProbe(Communicator& world, Ops& ops, int family,
         .add("flops_per_sample", st.forwardFlopsPerSample(), 8)
         .addInt("layers", st.layerCount());
     for (int B : kSizes) {
-        if (auto r = barrier(world); !r) {
-            ops.release(dy);
-            return r;
-        }
-        auto t = meanOver(0.4, [&]() -> Result<void> {
+        auto t = allBusy(world, 0.4, [&]() -> Result<void> {
             if (auto r = st.forward(0, B); !r) {
                 return r;
             }
@@ -149,9 +154,8 @@ Result<void> optimizerProbe(Communicator& world, Ops& ops,
     float* m = ops.alloc(n);
     float* v = ops.alloc(n);
     ops.fill(g, 1e-3f, n);
-    Result<void> ok = barrier(world);
     std::int64_t step = 0;
-    auto t = meanOver(0.3, [&]() -> Result<void> {
+    auto t = allBusy(world, 0.3, [&]() -> Result<void> {
         ops.adamwStep(p, g, m, v, n, 1e-3f, 0.9f, 0.999f, 1e-8f, 0.0f, ++step);
         ops.sync();
         return {};
@@ -159,8 +163,8 @@ Result<void> optimizerProbe(Communicator& world, Ops& ops,
     for (float* x : {p, g, m, v}) {
         ops.release(x);
     }
-    if (!ok) {
-        return ok;
+    if (!t) {
+        return std::unexpected(t.error());
     }
     // The planner's optimizer bytes for fp32 AdamW: read + write weights and two moments
     // (2 × (4 + 8)), read the gradient (4).
@@ -265,6 +269,81 @@ Result<void> commProbe(Communicator& world, Ops& ops,
     return {};
 }
 
+/// All-reduce cost under training's load, by group size, message size and kind (blocking, as
+/// tensor parallelism calls it, or non-blocking and waited for, as the data-parallel buckets)
+/// (probe 5): the world
+/// split into groups of `g` consecutive ranks (as tensor-parallel groups are), every group
+/// all-reducing at once between 256³ GEMMs; the cost is a round's time beyond a round without the
+/// all-reduce, until the last rank is done. Measured rather than fitted to α + B/β because on a
+/// host whose ranks outnumber its cores the cost is far from linear in the size (waiting for a
+/// peer that is not scheduled dominates small messages).
+Result<void> allReduceTableProbe(Communicator& world, Ops& ops,
+                                 const std::function<void(const std::string&)>& emit) {
+    const int n = world.worldSize(), r = world.rank();
+    constexpr std::size_t kSizes[] = {std::size_t(1) << 14, std::size_t(1) << 16,
+                                      std::size_t(1) << 18, std::size_t(1) << 20,
+                                      std::size_t(1) << 22}; // bytes: 16 KiB .. 4 MiB
+    constexpr int kDim = 256;
+    float* g = ops.alloc(3 * std::size_t(kDim) * kDim);
+    float* a = ops.alloc(kSizes[4] / 4);
+    ops.fill(g, 0.5f, 2 * std::size_t(kDim) * kDim);
+    ops.fill(a, 0.0f, kSizes[4] / 4);
+    const auto gemm = [&] {
+        ops.gemm(false, false, kDim, kDim, kDim, 1.0f, g, kDim, g + kDim * kDim, kDim, 0.0f,
+                 g + 2 * std::size_t(kDim) * kDim, kDim);
+        ops.sync();
+    };
+    Result<void> status;
+    // Blocking (MPI_Allreduce: tensor parallelism) or non-blocking and waited for
+    // (MPI_Iallreduce: the data-parallel gradient buckets); Open MPI implements them apart.
+    const auto round = [&](Communicator* group, std::size_t bytes, bool nonBlocking) {
+        gemm();
+        if (!group) {
+            return Result<void>{};
+        }
+        if (!nonBlocking) {
+            return group->allReduceSum(a, bytes / 4);
+        }
+        auto id = group->iAllReduceSum(a, bytes / 4);
+        return id ? group->wait(*id) : Result<void>(std::unexpected(id.error()));
+    };
+    for (int size = 2; status && size <= n; size *= 2) {
+        const int groupSize = size * 2 > n && n % size != 0 ? n : size; // the whole world last
+        if (n % groupSize != 0) {
+            continue;
+        }
+        auto group = world.split(r / groupSize, r);
+        if (!group) {
+            status = std::unexpected(group.error());
+            break;
+        }
+        for (int nb = 0; nb < 2 && status; ++nb) {
+            for (std::size_t bytes : kSizes) {
+                // The baseline next to each measurement: a shared host's speed drifts.
+                auto base = allBusy(world, 0.1, [&] { return round(nullptr, 0, false); });
+                auto t = allBusy(world, 0.2, [&] { return round(group->get(), bytes, nb == 1); });
+                if (!base || !t) {
+                    status = std::unexpected(!base ? base.error() : t.error());
+                    break;
+                }
+                emit(MetricLine(0, r)
+                         .addInt("probe", 5)
+                         .addInt("group", groupSize)
+                         .addInt("nonblocking", nb)
+                         .add("bytes", double(bytes), 8)
+                         .add("allreduce_s", std::max(0.0, *t - *base), 6)
+                         .line());
+            }
+        }
+        if (groupSize == n) {
+            break;
+        }
+    }
+    ops.release(g);
+    ops.release(a);
+    return status;
+}
+
 } // namespace
 
 Result<void> runProbes(Communicator& world, Ops& ops,
@@ -284,6 +363,9 @@ Result<void> runProbes(Communicator& world, Ops& ops,
     }
     if (world.worldSize() > 1) {
         if (auto r = commProbe(world, ops, emit); !r) {
+            return r;
+        }
+        if (auto r = allReduceTableProbe(world, ops, emit); !r) {
             return r;
         }
     }

@@ -17,8 +17,9 @@ namespace tessera::train {
 /// `@tessera {"step":0,"rank":r,"probe":1,...}` lines through `emit`, numbers only:
 /// * probe 1, compute: `family` (1 mlp, 2 vit, 3 gpt), `flops_per_sample` (forward FLOPs per
 ///   sample of the whole model, as tessera::describeModel counts them), `layers`, and
-///   `b<B>_s`: mean seconds of one forward + backward of a micro-batch of B samples (B = 8, 32)
-///   over 0.4 s of back-to-back passes;
+///   `b<B>_s`: seconds of one forward + backward of a micro-batch of B samples (B = 8, 32), every
+///   rank doing the same number of passes (about 0.4 s' worth) and the window closing when the
+///   last rank is done — the host's pace with all its ranks busy, as a synchronous step gets it;
 /// * probe 2, GEMM: `gemm_flops_per_s` (512³ SGEMMs, peak_probe.h);
 /// * probe 3, optimizer: `adamw_bytes_per_s`: AdamW over 2^20 parameters, bytes as the planner
 ///   counts them (weights, gradient, two moments read and written: 28 B per parameter);
@@ -30,7 +31,12 @@ namespace tessera::train {
 ///   (`loaded_small_bytes`, 32 KiB) and `loaded_allreduce_large_s` (`loaded_bytes`, 1 MiB) = a
 ///   round's time beyond `loaded_base_s`, the
 ///   rounds without the all-reduce (on an oversubscribed host this includes waiting for peers
-///   that are not scheduled).
+///   that are not scheduled);
+/// * probe 5, all-reduce table (world size > 1), one line per measurement: `group` (ranks per
+///   group: 2, 4, ... and the world), `nonblocking` (0 MPI_Allreduce as tensor parallelism calls
+///   it, 1 MPI_Iallreduce + wait as the data-parallel buckets), `bytes` (16 KiB ... 4 MiB) and
+///   `allreduce_s`: what a round of one 256³ GEMM + that all-reduce, every group of the world at
+///   once, takes beyond a round of the GEMM alone.
 /// Errors: those of the communicator (naming the failed call).
 Result<void> runProbes(Communicator& world, Ops& ops,
                        const std::function<void(const std::string&)>& emit);

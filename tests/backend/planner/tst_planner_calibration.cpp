@@ -40,6 +40,15 @@ std::vector<std::string> rankLines(int rank, double eff, double overhead) {
     return v;
 }
 
+/// The MLP of the compute probe (784-256-128-10).
+Result<PlanModel> probeMlp() {
+    v1::ModelSpec spec;
+    spec.set_family("mlp");
+    spec.add_hidden(256);
+    spec.add_hidden(128);
+    return modelFromSpec(spec);
+}
+
 } // namespace
 
 class TestPlannerCalibration : public QObject {
@@ -123,6 +132,7 @@ private Q_SLOTS:
         c.familyEfficiency = {{"mlp", 0.4}, {"vit", 0.25}};
         c.familyLayerOverhead = {{"vit", 2e-5}};
         c.host = "box", c.hostCores = 2, c.probeRanks = 4;
+        c.allReduceCosts = {{2, 16384, 2e-4, false}, {4, 1048576, 3e-3, true}};
         QTemporaryDir dir;
         const std::string path = dir.filePath("calibration.json").toStdString();
         QVERIFY(loadCalibration(path).error().code == ErrorCode::NotFound);
@@ -142,17 +152,87 @@ private Q_SLOTS:
         QCOMPARE(b.host, c.host);
         QCOMPARE(b.hostCores, 2);
         QCOMPARE(b.probeRanks, 4);
+        QCOMPARE(b.allReduceCosts.size(), std::size_t(2));
+        QCOMPARE(b.allReduceCosts[1].ranks, 4);
+        QCOMPARE(b.allReduceCosts[1].bytes, 1048576.0);
+        QCOMPARE(b.allReduceCosts[1].seconds, 3e-3);
+        QVERIFY(b.allReduceCosts[1].nonBlocking && !b.allReduceCosts[0].nonBlocking);
         QVERIFY(!calibrationFromJson("{\"nodes\": 3}").has_value());
         QVERIFY(!calibrationFromJson("{\"nodes\": [{}]}").has_value());
     }
 
+    /// Probe 5 lines become the node's measured all-reduce table: the mean over the node's ranks
+    /// per (group size, bytes, kind).
+    void fitsTheAllReduceTable() {
+        std::vector<ProbeRecord> recs;
+        for (int rank = 0; rank < 2; ++rank) {
+            for (const std::string& l : rankLines(rank, 0.5, 0)) {
+                recs.push_back(*parseProbeLine(l));
+            }
+            for (int nb = 0; nb < 2; ++nb) {
+                for (double bytes : {16384.0, 262144.0}) {
+                    char buf[256];
+                    std::snprintf(buf, sizeof buf,
+                                  "@tessera {\"step\":0,\"rank\":%d,\"probe\":5,\"group\":2,"
+                                  "\"nonblocking\":%d,\"bytes\":%.0f,\"allreduce_s\":%.9g}",
+                                  rank, nb, bytes, (1 + nb) * (rank + 1) * bytes * 1e-9);
+                    recs.push_back(*parseProbeLine(buf));
+                }
+            }
+        }
+        auto fit = fitCalibration(recs, {"n", "n"}, "cpu");
+        QVERIFY2(fit.has_value(), fit ? "" : fit.error().message.c_str());
+        const auto& t = fit->front().allReduceCosts;
+        QCOMPARE(t.size(), std::size_t(4));
+        for (const AllReduceCost& c : t) {
+            QCOMPARE(c.ranks, 2);
+            // mean over ranks 1 and 2: 1.5 × (1 + nb) × bytes ns
+            QVERIFY(qAbs(c.seconds / (1.5 * (c.nonBlocking ? 2 : 1) * c.bytes * 1e-9) - 1) < 1e-6);
+        }
+    }
+
+    /// Measured all-reduces replace the ring formula where the group size was measured: TP calls
+    /// interpolate the blocking table, DP buckets the non-blocking one; other sizes keep the
+    /// formula.
+    void measuredAllReducesEnterTheCostModel() {
+        auto model = probeMlp();
+        QVERIFY(model.has_value());
+        PlanCluster cluster{{{"a", "cpu", 4, 0.0}}};
+        PlanOptions opt;
+        opt.globalBatch = 64;
+        opt.optimizer = "sgd";
+        NodeCalibration c;
+        c.node = "a";
+        c.familyEfficiency = {{"mlp", 0.5}};
+        c.intraNodeBw = c.interNodeBw = 1e9, c.latency = 1e-5;
+        v1::Layout dp;
+        dp.set_data_parallel(2);
+        auto formula = estimate(*model, cluster, dp, opt, {c});
+        QVERIFY(formula.has_value());
+        // Linear in bytes, 1 ms per MB non-blocking (10 ms blocking: must not be used for DP).
+        c.allReduceCosts = {{2, 1e5, 1e-4, true},
+                            {2, 1e7, 1e-2, true},
+                            {2, 1e5, 1e-3, false},
+                            {2, 1e7, 1e-1, false}};
+        auto measured = estimate(*model, cluster, dp, opt, {c});
+        QVERIFY(measured.has_value());
+        const double gradBytes = 4.0 * double(model->params());
+        // One 25 MB bucket holds the whole gradient; the last bucket is always exposed.
+        QVERIFY2(qAbs(measured->dpCommSeconds / (gradBytes * 1e-9) - 1) < 1e-6,
+                 qPrintable(QString::number(measured->dpCommSeconds)));
+        QVERIFY(qAbs(measured->dpCommSeconds - formula->dpCommSeconds) > 1e-5);
+        // DP 4 was not measured: the formula.
+        dp.set_data_parallel(4);
+        auto four = estimate(*model, cluster, dp, opt, {c});
+        c.allReduceCosts.clear();
+        auto fourFormula = estimate(*model, cluster, dp, opt, {c});
+        QVERIFY(four.has_value() && fourFormula.has_value());
+        QCOMPARE(four->dpCommSeconds, fourFormula->dpCommSeconds);
+    }
+
     /// A family's efficiency and layer overhead give compute = 3·F·B/(peak·eff) + layers·o.
     void entersTheCostModel() {
-        v1::ModelSpec spec;
-        spec.set_family("mlp");
-        spec.add_hidden(256);
-        spec.add_hidden(128);
-        auto model = modelFromSpec(spec);
+        auto model = probeMlp();
         QVERIFY(model.has_value());
         PlanCluster cluster{{{"a", "cpu", 1, 0.0}}};
         PlanOptions opt;
