@@ -107,6 +107,7 @@ bool MetricStore::open(const QString& path, QString* error) {
     m_path = path;
     QSqlQuery q(db);
     q.exec(QStringLiteral("PRAGMA journal_mode=WAL"));
+    q.exec(QStringLiteral("PRAGMA synchronous=NORMAL"));
     for (const char* sql : kSchema) {
         if (!q.exec(QString::fromLatin1(sql))) {
             const QString what = q.lastError().text();
