@@ -53,7 +53,8 @@ std::string biggestExtra(const Estimate& e, const Estimate& best) {
         {"pipeline send/recv", e.ppCommSeconds, best.ppCommSeconds},
         {"pipeline bubble", e.bubbleSeconds, best.bubbleSeconds},
         {"DP all-reduce exposed", e.dpCommSeconds, best.dpCommSeconds},
-        {"optimizer step", e.optimizerSeconds, best.optimizerSeconds}};
+        {"optimizer step", e.optimizerSeconds, best.optimizerSeconds},
+        {"loss all-reduce", e.lossSyncSeconds, best.lossSyncSeconds}};
     const auto* top = &parts[0];
     for (const auto& p : parts) {
         if (std::get<1>(p) - std::get<2>(p) > std::get<1>(*top) - std::get<2>(*top)) {

@@ -95,6 +95,22 @@ double dpAllReduce(const NodeLinks& l, double bytes, int n, double bucket, doubl
            (rest > 0 ? allReduceSeconds(l, rest, n, bw, alpha, true) : 0.0);
 }
 
+/// The loss all-reduce of one step: one double over the first `ranks` slots (as the ranks of a
+/// layout are placed), led by the first slot's node.
+double lossSync(const Context& ctx, int ranks) {
+    if (ranks <= 1) {
+        return 0.0;
+    }
+    const int node0 = ctx.slots.front().node;
+    bool oneNode = true;
+    for (int r = 0; r < ranks; ++r) {
+        oneNode = oneNode && ctx.slots[std::size_t(r)].node == node0;
+    }
+    const NodeLinks& l = ctx.nodes[std::size_t(node0)];
+    return allReduceSeconds(l, 8.0, ranks, oneNode ? l.intraBw : l.interBw,
+                            oneNode ? l.latencyIntra : l.latencyInter);
+}
+
 /// evaluate() with the compute of every slot on shared host h slowed by `slow[h]` relative to
 /// its calibrated times (1 = the probe's load; empty = no shared hosts).
 Estimate evaluateLoaded(const Context& ctx, const v1::Layout& layout,
@@ -271,8 +287,9 @@ Estimate evaluateLoaded(const Context& ctx, const v1::Layout& layout,
     e.bubbleSeconds = std::max(0.0, noLinks.makespan - busy);
     e.dpCommSeconds = std::max(0.0, stepEnd - withLinks.makespan);
     e.optimizerSeconds = optimizer;
+    e.lossSyncSeconds = lossSync(ctx, e.ranks);
     e.stepSeconds = e.computeSeconds + e.tpCommSeconds + e.ppCommSeconds + e.bubbleSeconds +
-                    e.dpCommSeconds + e.optimizerSeconds;
+                    e.dpCommSeconds + e.optimizerSeconds + e.lossSyncSeconds;
     e.bubbleFraction = withLinks.makespan > 0 ? e.bubbleSeconds / withLinks.makespan : 0.0;
 
     // Memory per device (ZeRO-1/2/3 divide optimizer state / + gradients / + weights by DP,

@@ -200,7 +200,10 @@ struct Estimate {
     double dpCommSeconds = 0;  ///< DP gradient all-reduce not hidden by backward
     double bubbleSeconds = 0;  ///< pipeline bubble (p-1)/(m+p-1) of the pipeline's time
     double bubbleFraction = 0;
-    double optimizerSeconds = 0;  ///< optimizer update (memory-bound: bytes touched / memory bw)
+    double optimizerSeconds = 0; ///< optimizer update (memory-bound: bytes touched / memory bw)
+    /// The per-step all-reduce of the loss over every rank (one number; the engine's trainer, and
+    /// Megatron-LM averages its loss over the data-parallel group each iteration the same way).
+    double lossSyncSeconds = 0;
     double modelFlopsPerStep = 0; ///< 3 × forward FLOPs × global batch (no recompute)
     int ranks = 0;                ///< DP × PP × TP
     double samplesPerSecond = 0, tokensPerSecond = 0;

@@ -120,10 +120,11 @@ int main(int argc, char** argv) {
         problems += (problems.empty() ? "" : ", ") + quoted(p);
     }
     std::printf("{\"step_s\": %.6g, \"compute_s\": %.6g, \"tp_s\": %.6g, \"pp_s\": %.6g, "
-                "\"bubble_s\": %.6g, \"dp_s\": %.6g, \"opt_s\": %.6g, \"mem_bytes\": [%s], "
+                "\"bubble_s\": %.6g, \"dp_s\": %.6g, \"opt_s\": %.6g, \"loss_s\": %.6g, "
+                "\"mem_bytes\": [%s], "
                 "\"workspace_bytes\": %.0f, \"problems\": [%s]}\n",
                 e->stepSeconds, e->computeSeconds, e->tpCommSeconds, e->ppCommSeconds,
-                e->bubbleSeconds, e->dpCommSeconds, e->optimizerSeconds, mem.c_str(), workspace,
-                problems.c_str());
+                e->bubbleSeconds, e->dpCommSeconds, e->optimizerSeconds, e->lossSyncSeconds,
+                mem.c_str(), workspace, problems.c_str());
     return 0;
 }

@@ -171,9 +171,9 @@ def main():
                    p["mem_bytes"][worst] / 2**20, m["mem"][worst] / 2**20, 100 * me,
                    "met" if mok else "NO"))
             print("%-24s   predicted: compute %.2f, TP %.2f, PP %.2f, bubble %.2f, DP %.2f, "
-                  "optimizer %.2f ms" % ("", 1e3 * p["compute_s"], 1e3 * p["tp_s"],
-                                         1e3 * p["pp_s"], 1e3 * p["bubble_s"], 1e3 * p["dp_s"],
-                                         1e3 * p["opt_s"]))
+                  "optimizer %.2f, loss all-reduce %.2f ms" %
+                  ("", 1e3 * p["compute_s"], 1e3 * p["tp_s"], 1e3 * p["pp_s"],
+                   1e3 * p["bubble_s"], 1e3 * p["dp_s"], 1e3 * p["opt_s"], 1e3 * p["loss_s"]))
         print("(memory: the rank with the largest error; the planner's %.0f MiB workspace reserve "
               "per rank is not an engine tensor and is left out of both columns)" %
               (rows[0][1]["workspace_bytes"] / 2**20))

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
+#include <memory>
 #include <vector>
 
 namespace tessera::train {
@@ -269,6 +271,19 @@ Result<void> commProbe(Communicator& world, Ops& ops,
     return {};
 }
 
+/// Group sizes of the all-reduce table for a world of n ranks: 2, 4, ... while they divide n, and
+/// n itself.
+std::vector<int> groupSizes(int n) {
+    std::vector<int> v;
+    for (int size = 2; size < n && n % size == 0; size *= 2) {
+        v.push_back(size);
+    }
+    if (n > 1) {
+        v.push_back(n);
+    }
+    return v;
+}
+
 /// All-reduce cost under training's load, by group size, message size and kind (blocking, as
 /// tensor parallelism calls it, or non-blocking and waited for, as the data-parallel buckets)
 /// (probe 5): the world
@@ -307,37 +322,44 @@ Result<void> allReduceTableProbe(Communicator& world, Ops& ops,
         auto id = group->iAllReduceSum(a, bytes / 4);
         return id ? group->wait(*id) : Result<void>(std::unexpected(id.error()));
     };
-    for (int size = 2; status && size <= n; size *= 2) {
-        const int groupSize = size * 2 > n && n % size != 0 ? n : size; // the whole world last
-        if (n % groupSize != 0) {
-            continue;
-        }
-        auto group = world.split(r / groupSize, r);
+    // Groups of 2, 4, ... and the whole world; each size measured in three passes apart in time
+    // (the median is kept: a shared host's speed drifts over seconds), each measurement next to
+    // its own baseline.
+    std::vector<std::pair<int, std::unique_ptr<Communicator>>> groups;
+    for (int size : groupSizes(n)) {
+        auto group = world.split(r / size, r);
         if (!group) {
             status = std::unexpected(group.error());
             break;
         }
-        for (int nb = 0; nb < 2 && status; ++nb) {
-            for (std::size_t bytes : kSizes) {
-                // The baseline next to each measurement: a shared host's speed drifts.
-                auto base = allBusy(world, 0.1, [&] { return round(nullptr, 0, false); });
-                auto t = allBusy(world, 0.2, [&] { return round(group->get(), bytes, nb == 1); });
-                if (!base || !t) {
-                    status = std::unexpected(!base ? base.error() : t.error());
-                    break;
-                }
-                emit(MetricLine(0, r)
-                         .addInt("probe", 5)
-                         .addInt("group", groupSize)
-                         .addInt("nonblocking", nb)
-                         .add("bytes", double(bytes), 8)
-                         .add("allreduce_s", std::max(0.0, *t - *base), 6)
-                         .line());
+        groups.emplace_back(size, std::move(*group));
+    }
+    constexpr int kPasses = 3;
+    std::vector<std::vector<double>> costs(groups.size() * 2 * std::size(kSizes));
+    for (int pass = 0; pass < kPasses && status; ++pass) {
+        for (std::size_t i = 0; i < costs.size() && status; ++i) {
+            Communicator* group = groups[i / (2 * std::size(kSizes))].second.get();
+            const bool nb = (i / std::size(kSizes)) % 2 == 1;
+            const std::size_t bytes = kSizes[i % std::size(kSizes)];
+            auto base = allBusy(world, 0.05, [&] { return round(nullptr, 0, false); });
+            auto t = allBusy(world, 0.1, [&] { return round(group, bytes, nb); });
+            if (!base || !t) {
+                status = std::unexpected(!base ? base.error() : t.error());
+                break;
             }
+            costs[i].push_back(std::max(0.0, *t - *base));
         }
-        if (groupSize == n) {
-            break;
-        }
+    }
+    for (std::size_t i = 0; i < costs.size() && status; ++i) {
+        std::vector<double>& v = costs[i];
+        std::nth_element(v.begin(), v.begin() + kPasses / 2, v.end());
+        emit(MetricLine(0, r)
+                 .addInt("probe", 5)
+                 .addInt("group", groups[i / (2 * std::size(kSizes))].first)
+                 .addInt("nonblocking", int((i / std::size(kSizes)) % 2))
+                 .add("bytes", double(kSizes[i % std::size(kSizes)]), 8)
+                 .add("allreduce_s", v[std::size_t(kPasses / 2)], 6)
+                 .line());
     }
     ops.release(g);
     ops.release(a);
