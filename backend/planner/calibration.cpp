@@ -208,6 +208,9 @@ Result<std::vector<NodeCalibration>> fitCalibration(const std::vector<ProbeRecor
             }
         }
         c.allReduceCosts = measuredAllReduces(pick(5, 0));
+        if (const auto w = pick(6, 0); !w.empty()) {
+            c.waitShare = mean(w, "wait_share");
+        }
         out.push_back(std::move(c));
     }
     return out;
@@ -229,6 +232,7 @@ std::string calibrationToJson(const std::vector<NodeCalibration>& nodes) {
         o.insert(QStringLiteral("hostCores"), c.hostCores);
         o.insert(QStringLiteral("probeRanks"), c.probeRanks);
         o.insert(QStringLiteral("allReduceCosts"), allReducesToJson(c.allReduceCosts));
+        o.insert(QStringLiteral("waitShare"), c.waitShare);
         arr.append(o);
     }
     QJsonObject root;
@@ -269,6 +273,7 @@ Result<std::vector<NodeCalibration>> calibrationFromJson(const std::string& json
         c.hostCores = o.value(QStringLiteral("hostCores")).toInt();
         c.probeRanks = o.value(QStringLiteral("probeRanks")).toInt();
         c.allReduceCosts = allReducesFromJson(o.value(QStringLiteral("allReduceCosts")).toArray());
+        c.waitShare = o.value(QStringLiteral("waitShare")).toDouble(-1);
         out.push_back(std::move(c));
     }
     return out;

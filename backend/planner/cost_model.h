@@ -32,6 +32,7 @@ struct Slot {
     double layerOverhead = 0; ///< calibrated fixed s per layer and micro-batch, fwd + bwd
     int host = -1;            ///< index into Context::hostCores when the slot shares a host's cores
     double probeLoad = 1;     ///< ranks per core during the calibration probe (>= 1)
+    double waitShare = 1;     ///< NodeCalibration::waitShare (1 when not measured)
 };
 
 /// One node's links after calibration.

@@ -112,9 +112,11 @@ double lossSync(const Context& ctx, int ranks) {
 }
 
 /// evaluate() with the compute of every slot on shared host h slowed by `slow[h]` relative to
-/// its calibrated times (1 = the probe's load; empty = no shared hosts).
+/// its calibrated times (1 = the probe's load; empty = no shared hosts). `idleOut` (optional)
+/// receives each rank's seconds per step spent waiting in the pipeline for a neighbour stage.
 Estimate evaluateLoaded(const Context& ctx, const v1::Layout& layout,
-                        const std::vector<LayerCost>& costs, const std::vector<double>& slow) {
+                        const std::vector<LayerCost>& costs, const std::vector<double>& slow,
+                        std::vector<double>* idleOut = nullptr) {
     Estimate e;
     const PlanModel& model = *ctx.model;
     Degrees g;
@@ -291,6 +293,14 @@ Estimate evaluateLoaded(const Context& ctx, const v1::Layout& layout,
     e.stepSeconds = e.computeSeconds + e.tpCommSeconds + e.ppCommSeconds + e.bubbleSeconds +
                     e.dpCommSeconds + e.optimizerSeconds + e.lossSyncSeconds;
     e.bubbleFraction = withLinks.makespan > 0 ? e.bubbleSeconds / withLinks.makespan : 0.0;
+    if (idleOut) {
+        idleOut->assign(ctx.slots.size(), 0.0);
+        for (int rank = 0; rank < e.ranks; ++rank) {
+            const std::size_t k = std::size_t((rank / g.t) % g.p);
+            (*idleOut)[std::size_t(rank)] =
+                std::max(0.0, withLinks.makespan - g.m * (fwd[k] + bwd[k]));
+        }
+    }
 
     // Memory per device (ZeRO-1/2/3 divide optimizer state / + gradients / + weights by DP,
     // Rajbhandari et al. 2020 §5) + activations × micro-batches in flight (GPipe m, 1F1B
@@ -373,31 +383,43 @@ Estimate evaluate(const Context& ctx, const v1::Layout& layout,
     if (ctx.hostCores.empty()) {
         return evaluateLoaded(ctx, layout, costs, {});
     }
-    // Shared hosts: a host running k of the layout's ranks on c cores gives each max(1, k/c)
-    // times less than a core; relative to the probe's load L = probeRanks/c that is
-    // slow = max(1, k/c) / L. Every rank counts as busy for the whole step, also while it waits
-    // for a peer or sits in the pipeline bubble: MPI ranks poll while they wait (Open MPI
-    // progresses by polling; mpi_yield_when_idle only yields between polls), and measured, the 4
-    // ranks of a ViT DP4 job on 2 cores used 1.89-1.95 cores throughout, although each rank
-    // spent about half of its step waiting in the all-reduce.
+    // Shared hosts (processor sharing): a host whose ranks want Σu cores gives each
+    // min(1, c/Σu) of one of its c cores; relative to the probe's load L = probeRanks/c that is
+    // slow = max(1, Σu/c) / L. A rank wants its core all step (computing, and in the TP, DP and
+    // loss all-reduces: measured, the 4 ranks of a ViT DP4 job on 2 cores used 1.89-1.95 cores
+    // although each spent about half of its step in the all-reduce — Open MPI moves the data by
+    // polling) except while it waits in the pipeline for a neighbour stage, when it wants only
+    // the calibrated wait share of it (probe 6). Start from every rank busy (the probe's load)
+    // and iterate to the fixed point.
     const std::size_t hosts = ctx.hostCores.size();
-    std::vector<double> ranksOn(hosts, 0.0), probeLoad(hosts, 1.0);
+    std::vector<double> probeLoad(hosts, 1.0), demand(hosts, 0.0), slow(hosts, 1.0);
     const int ranks =
         std::min<int>(int(ctx.slots.size()), std::max(1, layout.data_parallel()) *
                                                  std::max(1, layout.tensor_parallel()) *
                                                  std::max(1, layout.stages_size()));
-    for (int r = 0; r < ranks; ++r) {
-        const Slot& sl = ctx.slots[std::size_t(r)];
-        if (sl.host >= 0) {
-            ranksOn[std::size_t(sl.host)] += 1.0;
-            probeLoad[std::size_t(sl.host)] = sl.probeLoad;
+    std::vector<double> idle(ctx.slots.size(), 0.0);
+    Estimate e;
+    for (int round = 0; round < 5; ++round) {
+        std::fill(demand.begin(), demand.end(), 0.0);
+        for (int r = 0; r < ranks; ++r) {
+            const Slot& sl = ctx.slots[std::size_t(r)];
+            if (sl.host >= 0) {
+                const double waiting =
+                    e.stepSeconds > 0 ? idle[std::size_t(r)] / e.stepSeconds : 0.0;
+                const double busy = 1.0 - (1.0 - sl.waitShare) * waiting;
+                demand[std::size_t(sl.host)] += std::clamp(busy, 0.0, 1.0);
+                probeLoad[std::size_t(sl.host)] = sl.probeLoad;
+            }
+        }
+        for (std::size_t h = 0; h < hosts; ++h) {
+            slow[h] = std::max(1.0, demand[h] / ctx.hostCores[h]) / probeLoad[h];
+        }
+        e = evaluateLoaded(ctx, layout, costs, slow, &idle);
+        if (!e.problems.empty() || e.stepSeconds <= 0) {
+            break;
         }
     }
-    std::vector<double> slow(hosts, 1.0);
-    for (std::size_t h = 0; h < hosts; ++h) {
-        slow[h] = std::max(1.0, ranksOn[h] / ctx.hostCores[h]) / probeLoad[h];
-    }
-    return evaluateLoaded(ctx, layout, costs, slow);
+    return e;
 }
 
 } // namespace detail

@@ -92,8 +92,9 @@ Result<Context> makeContext(const PlanModel& model, const PlanCluster& cluster,
         ctx.nodeNames.push_back(node.name);
         const double peak = peakFlops(*type, ctx.precision);
         for (int d = 0; d < node.devices; ++d) {
-            ctx.slots.push_back(
-                {int(n), d, type, peak, peak * eff, memoryBw, overhead, host, probeLoad});
+            ctx.slots.push_back({int(n), d, type, peak, peak * eff, memoryBw, overhead, host,
+                                 probeLoad,
+                                 cal && cal->waitShare >= 0 ? std::min(1.0, cal->waitShare) : 1.0});
         }
     }
     return ctx;

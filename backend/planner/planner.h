@@ -162,6 +162,10 @@ struct NodeCalibration {
     /// leave its core to the others). 0 = devices of their own.
     std::string host;
     int hostCores = 0, probeRanks = 0;
+    /// Fraction of a core a rank waiting in a receive still takes from a rank computing on the
+    /// same core (probe 6: about 0.02 with Open MPI's mpi_yield_when_idle on the local cluster);
+    /// < 0 = not measured, taken as 1 (a polling rank keeps its share).
+    double waitShare = -1;
     /// Measured all-reduce costs by group size and bytes; where a layout's TP or DP group size is
     /// among them, the cost model interpolates these instead of using the ring formula with
     /// intraNodeBw and latency (the cost under load is far from linear in the size when ranks

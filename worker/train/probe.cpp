@@ -10,6 +10,7 @@
 #include <chrono>
 #include <iterator>
 #include <memory>
+#include <thread>
 #include <vector>
 
 namespace tessera::train {
@@ -126,7 +127,7 @@ Result<void> computeProbe(Communicator& world, Ops& ops, int family,
         .add("flops_per_sample", st.forwardFlopsPerSample(), 8)
         .addInt("layers", st.layerCount());
     for (int B : kSizes) {
-        auto t = allBusy(world, 0.4, [&]() -> Result<void> {
+        auto t = allBusy(world, 1.0, [&]() -> Result<void> {
             if (auto r = st.forward(0, B); !r) {
                 return r;
             }
@@ -366,6 +367,67 @@ Result<void> allReduceTableProbe(Communicator& world, Ops& ops,
     return status;
 }
 
+/// How much of a core a rank blocked in a receive still takes from a rank computing beside it
+/// (probe 6, `wait_share`): even ranks run GEMM rounds while their odd partners are off the CPU
+/// (asleep), then the same rounds while the partners wait in a receive for the evens' message
+/// (as a pipeline stage waits for its neighbour: Open MPI polls, yielding between polls when
+/// told to). wait_share = 1 − t_asleep / t_waiting, 0 (a waiting rank costs nothing) .. 1 (it
+/// takes a whole core's share), averaged over the even ranks.
+Result<void> waitShareProbe(Communicator& world, Ops& ops,
+                            const std::function<void(const std::string&)>& emit) {
+    const int n = world.worldSize(), r = world.rank();
+    const bool computes = r % 2 == 0;
+    const int partner = computes ? r + 1 : r - 1;
+    constexpr int kDim = 256, kRounds = 300; // about 0.1 s on a core of its own
+    float* g = ops.alloc(3 * std::size_t(kDim) * kDim);
+    ops.fill(g, 0.5f, 2 * std::size_t(kDim) * kDim);
+    float token = 0;
+    const auto rounds = [&] {
+        const auto t0 = Clock::now();
+        for (int i = 0; i < kRounds; ++i) {
+            ops.gemm(false, false, kDim, kDim, kDim, 1.0f, g, kDim, g + kDim * kDim, kDim, 0.0f,
+                     g + 2 * std::size_t(kDim) * kDim, kDim);
+        }
+        ops.sync();
+        return since(t0);
+    };
+    double asleep = 0, waiting = 0;
+    Result<void> status;
+    for (int rep = 0; rep < 2 && status; ++rep) {
+        status = barrier(world);
+        if (status && computes) {
+            asleep += rounds();
+        } else if (status) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(400));
+        }
+        if (status) {
+            status = barrier(world);
+        }
+        if (status && computes) {
+            waiting += rounds();
+            if (partner < n) {
+                auto id = world.iSend(&token, 1, partner, 91);
+                status = id ? world.wait(*id) : Result<void>(std::unexpected(id.error()));
+            }
+        } else if (status && partner >= 0) {
+            status = world.recv(&token, 1, partner, 91);
+        }
+    }
+    ops.release(g);
+    if (!status) {
+        return status;
+    }
+    double share[2] = {computes && partner < n ? std::clamp(1.0 - asleep / waiting, 0.0, 1.0) : 0,
+                       computes && partner < n ? 1.0 : 0.0};
+    if (auto s = world.allReduceSum(share, 2); !s) {
+        return s;
+    }
+    if (share[1] > 0) {
+        emit(MetricLine(0, r).addInt("probe", 6).add("wait_share", share[0] / share[1], 4).line());
+    }
+    return {};
+}
+
 } // namespace
 
 Result<void> runProbes(Communicator& world, Ops& ops,
@@ -388,6 +450,9 @@ Result<void> runProbes(Communicator& world, Ops& ops,
             return r;
         }
         if (auto r = allReduceTableProbe(world, ops, emit); !r) {
+            return r;
+        }
+        if (auto r = waitShareProbe(world, ops, emit); !r) {
             return r;
         }
     }

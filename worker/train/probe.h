@@ -18,7 +18,7 @@ namespace tessera::train {
 /// * probe 1, compute: `family` (1 mlp, 2 vit, 3 gpt), `flops_per_sample` (forward FLOPs per
 ///   sample of the whole model, as tessera::describeModel counts them), `layers`, and
 ///   `b<B>_s`: seconds of one forward + backward of a micro-batch of B samples (B = 8, 32), every
-///   rank doing the same number of passes (about 0.4 s' worth) and the window closing when the
+///   rank doing the same number of passes (about 1 s' worth) and the window closing when the
 ///   last rank is done — the host's pace with all its ranks busy, as a synchronous step gets it;
 /// * probe 2, GEMM: `gemm_flops_per_s` (512³ SGEMMs, peak_probe.h);
 /// * probe 3, optimizer: `adamw_bytes_per_s`: AdamW over 2^20 parameters, bytes as the planner

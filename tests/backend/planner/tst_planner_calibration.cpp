@@ -133,6 +133,7 @@ private Q_SLOTS:
         c.familyLayerOverhead = {{"vit", 2e-5}};
         c.host = "box", c.hostCores = 2, c.probeRanks = 4;
         c.allReduceCosts = {{2, 16384, 2e-4, false}, {4, 1048576, 3e-3, true}};
+        c.waitShare = 0.25;
         QTemporaryDir dir;
         const std::string path = dir.filePath("calibration.json").toStdString();
         QVERIFY(loadCalibration(path).error().code == ErrorCode::NotFound);
@@ -152,6 +153,7 @@ private Q_SLOTS:
         QCOMPARE(b.host, c.host);
         QCOMPARE(b.hostCores, 2);
         QCOMPARE(b.probeRanks, 4);
+        QCOMPARE(b.waitShare, 0.25);
         QCOMPARE(b.allReduceCosts.size(), std::size_t(2));
         QCOMPARE(b.allReduceCosts[1].ranks, 4);
         QCOMPARE(b.allReduceCosts[1].bytes, 1048576.0);
@@ -162,7 +164,7 @@ private Q_SLOTS:
     }
 
     /// Probe 5 lines become the node's measured all-reduce table: the mean over the node's ranks
-    /// per (group size, bytes, kind).
+    /// per (group size, bytes, kind); probe 6 its wait share (absent: -1).
     void fitsTheAllReduceTable() {
         std::vector<ProbeRecord> recs;
         for (int rank = 0; rank < 2; ++rank) {
@@ -180,8 +182,14 @@ private Q_SLOTS:
                 }
             }
         }
+        QCOMPARE(fitCalibration(recs, {"n", "n"}, "cpu")->front().waitShare, -1.0);
+        recs.push_back(*parseProbeLine("@tessera {\"step\":0,\"rank\":0,\"probe\":6,"
+                                       "\"wait_share\":0.02}"));
+        recs.push_back(*parseProbeLine("@tessera {\"step\":0,\"rank\":1,\"probe\":6,"
+                                       "\"wait_share\":0.04}"));
         auto fit = fitCalibration(recs, {"n", "n"}, "cpu");
         QVERIFY2(fit.has_value(), fit ? "" : fit.error().message.c_str());
+        QVERIFY(qAbs(fit->front().waitShare - 0.03) < 1e-12);
         const auto& t = fit->front().allReduceCosts;
         QCOMPARE(t.size(), std::size_t(4));
         for (const AllReduceCost& c : t) {
@@ -228,6 +236,42 @@ private Q_SLOTS:
         auto fourFormula = estimate(*model, cluster, dp, opt, {c});
         QVERIFY(four.has_value() && fourFormula.has_value());
         QCOMPARE(four->dpCommSeconds, fourFormula->dpCommSeconds);
+    }
+
+    /// On a shared host a pipeline stage waiting for its neighbour leaves its core to the others
+    /// by the measured wait share: 0 makes the step faster than 1 (a polling rank), and a layout
+    /// without pipeline waits does not depend on it.
+    void waitShareFreesTheCoreInTheBubble() {
+        auto model = probeMlp();
+        QVERIFY(model.has_value());
+        PlanCluster cluster{{{"a", "cpu", 2, 0.0}}};
+        PlanOptions opt;
+        opt.globalBatch = 64;
+        NodeCalibration c;
+        c.node = "a";
+        c.familyEfficiency = {{"mlp", 0.5}};
+        c.host = "box", c.hostCores = 1, c.probeRanks = 2;
+        v1::Layout pp;
+        pp.set_micro_batches(2);
+        for (auto [a, b] : {std::pair{0, 1}, std::pair{2, 4}}) {
+            auto* st = pp.add_stages();
+            st->set_first_layer(a);
+            st->set_last_layer(b);
+        }
+        v1::Layout dp;
+        dp.set_data_parallel(2);
+        double step[2][2];
+        for (int i = 0; i < 2; ++i) {
+            c.waitShare = i == 0 ? 0.0 : 1.0;
+            auto p = estimate(*model, cluster, pp, opt, {c});
+            auto d = estimate(*model, cluster, dp, opt, {c});
+            QVERIFY(p.has_value() && p->problems.empty() && d.has_value());
+            step[i][0] = p->stepSeconds;
+            step[i][1] = d->stepSeconds;
+        }
+        QVERIFY2(step[0][0] < step[1][0] * 0.95,
+                 qPrintable(QString("%1 vs %2").arg(step[0][0]).arg(step[1][0])));
+        QCOMPARE(step[0][1], step[1][1]);
     }
 
     /// A family's efficiency and layer overhead give compute = 3·F·B/(peak·eff) + layers·o.
