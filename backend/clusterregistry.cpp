@@ -109,6 +109,11 @@ void ClusterRegistry::setProbeInterval(int ms) {
     }
 }
 
+namespace {
+constexpr int kConnectAttempts = 4; // first probes of a node before it is called unreachable
+constexpr int kConnectRetryMs = 500;
+} // namespace
+
 void ClusterRegistry::probeAll() {
     for (const Entry& e : m_entries) {
         if (e.node.state != NodeState::Stopped) {
@@ -162,6 +167,15 @@ void ClusterRegistry::probe(const QString& name) {
                     if (info->slots() > 0) {
                         e.node.slots = info->slots();
                     }
+                } else if (e.node.state == NodeState::Connecting &&
+                           info.error().code == ErrorCode::Unavailable &&
+                           ++e.connectFailures < kConnectAttempts) {
+                    // A worker that was just started sometimes refuses its very first connection
+                    // (seen about once in ten local-cluster rents: "failed to connect to all
+                    // addresses ... No such file or directory" although it had reported its
+                    // address); try again shortly before calling it unreachable.
+                    QTimer::singleShot(kConnectRetryMs, this, [this, name] { probe(name); });
+                    return;
                 } else {
                     e.node.state = NodeState::Unreachable;
                     e.node.lastError = QString::fromStdString(info.error().message);

@@ -66,6 +66,7 @@ private:
         std::shared_ptr<WorkerClient> client;
         quint64 generation = 0; ///< bumps on replace so stale probe answers are dropped
         bool probing = false;
+        int connectFailures = 0; ///< failed probes while still Connecting (never reached)
     };
     int indexOf(const QString& name) const;
 
