@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <tuple>
 
 namespace tessera::planner {
@@ -92,6 +93,48 @@ std::vector<AllReduceCost> allReducesFromJson(const QJsonArray& a) {
     return out;
 }
 
+/// Seconds per pass t(B) = fixed + B · perSample through a compute probe's `b<B>_s` values.
+struct Line {
+    double perSample = 0, fixed = 0;
+    int points = 0;
+};
+
+/// Least squares over every `b<B>_s` of the records (B = 8, 16, 32 from current probes; 8 and 32
+/// from older ones). A non-positive slope (noise) makes all of the largest pass per-sample time;
+/// a negative intercept is clamped to 0.
+Line fitPassTimes(const std::vector<const ProbeRecord*>& recs) {
+    double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, maxB = 0, tMax = 0;
+    for (const ProbeRecord* r : recs) {
+        for (const auto& [key, t] : r->values) {
+            if (key.size() < 4 || key[0] != 'b' || key.compare(key.size() - 2, 2, "_s") != 0 ||
+                t <= 0) {
+                continue;
+            }
+            const double B = std::atof(key.c_str() + 1);
+            if (B <= 0) {
+                continue;
+            }
+            n += 1, sx += B, sy += t, sxx += B * B, sxy += B * t;
+            if (B >= maxB) {
+                maxB = B, tMax = t;
+            }
+        }
+    }
+    Line l;
+    const double det = n * sxx - sx * sx;
+    if (n < 2 || det <= 0) {
+        return l;
+    }
+    l.points = int(n);
+    l.perSample = (n * sxy - sx * sy) / det;
+    l.fixed = (sy - l.perSample * sx) / n;
+    if (l.perSample <= 0) {
+        l.perSample = tMax / maxB, l.fixed = 0;
+    }
+    l.fixed = std::max(0.0, l.fixed);
+    return l;
+}
+
 } // namespace
 
 double ProbeRecord::get(const std::string& key) const {
@@ -164,19 +207,13 @@ Result<std::vector<NodeCalibration>> fitCalibration(const std::vector<ProbeRecor
         c.node = node;
         for (int f = 1; f <= 3; ++f) {
             const auto recs = pick(1, f);
-            const double t8 = mean(recs, "b8_s"), t32 = mean(recs, "b32_s");
             const double flops = mean(recs, "flops_per_sample"), layers = mean(recs, "layers");
-            if (recs.empty() || t32 <= 0 || flops <= 0) {
+            const Line fit = fitPassTimes(recs);
+            if (recs.empty() || fit.points < 2 || flops <= 0) {
                 continue;
             }
-            // Per-sample slope; if noise makes it non-positive, all of t32 is per-sample time.
-            double perSample = (t32 - t8) / 24.0;
-            if (perSample <= 0) {
-                perSample = t32 / 32.0;
-            }
-            c.familyEfficiency[kFamilies[f]] = 3.0 * flops / (perSample * peak);
-            c.familyLayerOverhead[kFamilies[f]] =
-                layers > 0 ? std::max(0.0, t8 - 8.0 * perSample) / layers : 0.0;
+            c.familyEfficiency[kFamilies[f]] = 3.0 * flops / (fit.perSample * peak);
+            c.familyLayerOverhead[kFamilies[f]] = layers > 0 ? fit.fixed / layers : 0.0;
         }
         if (c.familyEfficiency.empty()) {
             return fail(ErrorCode::InvalidArgument,

@@ -28,10 +28,10 @@ Result<ProbeRecord> parseProbeLine(const std::string& line);
 /// `deviceId` names the catalog device the efficiencies are relative to (its fp32 peak).
 /// The fit (formulas: tessera-train's probe lines measure the planner's own terms):
 /// * familyEfficiency[f] = 3·F / (c·peak), with c the seconds per sample of a forward +
-///   backward of family f's probe model, c = (t32 − t8)/24 from the two micro-batch sizes, and F
-///   its forward FLOPs per sample (3·F: backward = 2 × forward, as the cost model counts);
-///   familyLayerOverhead[f] = max(0, t8 − 8c) / layers (the fixed part per layer and
-///   micro-batch);
+///   backward of family f's probe model — the slope of a least-squares line t(B) = o + c·B
+///   through the probe's micro-batch sizes (8, 16, 32) — and F its forward FLOPs per sample
+///   (3·F: backward = 2 × forward, as the cost model counts); familyLayerOverhead[f] =
+///   max(0, o) / layers (the fixed part per layer and micro-batch);
 /// * computeEfficiency = GEMM FLOP/s with every slot busy / peak (for imported models);
 /// * the ring all-reduce time t(B) = 2(n − 1)·α + 2(n − 1)/n · B / busbw (nccl-tests' bus
 ///   bandwidth) through the probe's two sizes: latency α and intraNodeBw = interNodeBw = busbw;

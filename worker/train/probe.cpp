@@ -108,8 +108,8 @@ Result<void> computeProbe(Communicator& world, Ops& ops, int family,
     if (!desc) {
         return std::unexpected(desc.error());
     }
-    constexpr int kSizes[] = {8, 32};
-    const int maxB = kSizes[1];
+    constexpr int kSizes[] = {8, 16, 32};
+    const int maxB = kSizes[2];
     auto stage =
         Stage::build(spec, *desc, 0, int(desc->layers.size()) - 1, ops, TpContext{}, maxB, 1);
     if (!stage) {
@@ -126,25 +126,36 @@ Result<void> computeProbe(Communicator& world, Ops& ops, int family,
         .addInt("family", family)
         .add("flops_per_sample", st.forwardFlopsPerSample(), 8)
         .addInt("layers", st.layerCount());
-    for (int B : kSizes) {
-        auto t = allBusy(world, 1.0, [&]() -> Result<void> {
-            if (auto r = st.forward(0, B); !r) {
+    // The sizes take turns, three rounds: a shared host's pace drifts over seconds, and the fit's
+    // per-sample slope would turn a drift between sizes measured one after the other into an
+    // error several times larger.
+    constexpr int kRounds = 3;
+    double sum[std::size(kSizes)] = {};
+    for (int round = 0; round < kRounds; ++round) {
+        for (std::size_t i = 0; i < std::size(kSizes); ++i) {
+            const int B = kSizes[i];
+            auto t = allBusy(world, 0.3, [&]() -> Result<void> {
+                if (auto r = st.forward(0, B); !r) {
+                    return r;
+                }
+                auto r = st.backward(0, dy, B, false, {});
+                ops.sync();
                 return r;
+            });
+            if (!t) {
+                ops.release(dy);
+                return std::unexpected(t.error());
             }
-            auto r = st.backward(0, dy, B, false, {});
-            ops.sync();
-            return r;
-        });
-        if (!t) {
-            ops.release(dy);
-            return std::unexpected(t.error());
+            sum[i] += *t;
         }
-        std::string key = "b"; // appended: GCC 12 warns falsely (-Wrestrict) on operator+ chains
-        key += std::to_string(B);
-        key += "_s";
-        line.add(key, *t, 6);
     }
     ops.release(dy);
+    for (std::size_t i = 0; i < std::size(kSizes); ++i) {
+        std::string key = "b"; // appended: GCC 12 warns falsely (-Wrestrict) on operator+ chains
+        key += std::to_string(kSizes[i]);
+        key += "_s";
+        line.add(key, sum[i] / kRounds, 6);
+    }
     emit(line.line());
     return {};
 }
