@@ -296,14 +296,13 @@ std::vector<int> groupSizes(int n) {
     return v;
 }
 
-/// All-reduce cost under training's load, by group size, message size and kind (blocking, as
-/// tensor parallelism calls it, or non-blocking and waited for, as the data-parallel buckets)
-/// (probe 5): the world
-/// split into groups of `g` consecutive ranks (as tensor-parallel groups are), every group
-/// all-reducing at once between 256³ GEMMs; the cost is a round's time beyond a round without the
-/// all-reduce, until the last rank is done. Measured rather than fitted to α + B/β because on a
-/// host whose ranks outnumber its cores the cost is far from linear in the size (waiting for a
-/// peer that is not scheduled dominates small messages).
+/// All-reduce cost under training's load (probe 5), by group size, message size and kind
+/// (blocking, as tensor parallelism calls it, or non-blocking and waited for, as the
+/// data-parallel buckets): the world split into groups of `g` consecutive ranks (as
+/// tensor-parallel groups are), every group all-reducing at once between 256³ GEMMs; the cost is a
+/// round's time beyond a round without the all-reduce, until the last rank is done. Measured rather
+/// than fitted to α + B/β because on a host whose ranks outnumber its cores the cost is far from
+/// linear in the size (waiting for a peer that is not scheduled dominates small messages).
 Result<void> allReduceTableProbe(Communicator& world, Ops& ops,
                                  const std::function<void(const std::string&)>& emit) {
     const int n = world.worldSize(), r = world.rank();

@@ -37,7 +37,10 @@ namespace tessera::train {
 ///   group: 2, 4, ... and the world), `nonblocking` (0 MPI_Allreduce as tensor parallelism calls
 ///   it, 1 MPI_Iallreduce + wait as the data-parallel buckets), `bytes` (16 KiB ... 4 MiB) and
 ///   `allreduce_s`: what a round of one 256³ GEMM + that all-reduce, every group of the world at
-///   once, takes beyond a round of the GEMM alone.
+///   once, takes beyond a round of the GEMM alone (median of three passes);
+/// * probe 6, wait share (world size > 1): `wait_share`, the fraction of a core a rank blocked in
+///   a receive still takes from a rank computing on the same core (even ranks compute while
+///   their partners sleep, then while they wait in a receive).
 /// Errors: those of the communicator (naming the failed call).
 Result<void> runProbes(Communicator& world, Ops& ops,
                        const std::function<void(const std::string&)>& emit);
