@@ -8,6 +8,8 @@
 # Why through tessera-ctl and not a bare mpirun: the workers' hostfile names every worker as its
 # own host, so Open MPI's ranks talk over TCP on loopback, not shared memory as under a bare
 # `mpirun -np 4`; the calibration and the measurements must see the same links.
+# A second calibration after the layouts prints the same predictions again: how far two
+# calibrations minutes apart disagree is the noise floor of the comparison on this host.
 # Exit 0 when every measurement could be made (misses are printed as NO), 1 otherwise.
 import argparse
 import json
@@ -113,10 +115,25 @@ def measure(args, env, path, what):
     return {"step_ms": statistics.median(times), "mem": [mem[r] for r in sorted(mem)]}
 
 
-def predict(args, env, path, extra=()):
+def predict(args, env, path, extra=(), calibration="calibration.json"):
     cmd = [args.plan, "--spec", path, "--nodes", str(NODES),
-           "--calibration", os.path.join(env["TESSERA_DATA_DIR"], "calibration.json")]
+           "--calibration", os.path.join(env["TESSERA_DATA_DIR"], calibration)]
     return json.loads(run(cmd + list(extra), "planner on " + path, env))
+
+
+def recalibrate(args, env, paths):
+    """Calibrates again (kept as calibration-after.json; calibration.json stays the first) and
+    returns the planner's predictions for `paths` from it."""
+    data = env["TESSERA_DATA_DIR"]
+    first = os.path.join(data, "calibration.json")
+    saved = os.path.join(data, "calibration-first.json")
+    os.replace(first, saved)
+    try:
+        run([args.ctl, "calibrate", "--ranks", str(NODES)], "tessera-ctl calibrate (again)", env)
+        os.replace(first, os.path.join(data, "calibration-after.json"))
+    finally:
+        os.replace(saved, first)
+    return [predict(args, env, p, calibration="calibration-after.json") for p in paths]
 
 
 def err(pred, meas):
@@ -156,6 +173,8 @@ def main():
             m = measure(args, env, path, name)
             measured[name] = (model["family"], m["step_ms"])
             rows.append((name, p, m))
+        drift = recalibrate(args, env, [os.path.join(work, "layout%d.json" % i)
+                                        for i in range(len(rows))])
         print("\n%-24s %9s %9s %7s %5s | %9s %9s %7s %5s" %
               ("layout", "pred ms", "meas ms", "err", "", "pred MiB", "meas MiB", "err", ""))
         ok_all = True
@@ -174,6 +193,13 @@ def main():
                   "optimizer %.2f, loss all-reduce %.2f ms" %
                   ("", 1e3 * p["compute_s"], 1e3 * p["tp_s"], 1e3 * p["pp_s"],
                    1e3 * p["bubble_s"], 1e3 * p["dp_s"], 1e3 * p["opt_s"], 1e3 * p["loss_s"]))
+        print("\nthe same predictions from a second calibration right after the layouts (the "
+              "noise floor of this comparison on this host):")
+        for (name, p, m), p2 in zip(rows, drift):
+            print("  %-24s %9.2f ms (first %9.2f, %+6.1f%%), against measured %+6.1f%%" %
+                  (name, 1e3 * p2["step_s"], 1e3 * p["step_s"],
+                   100 * err(p2["step_s"], p["step_s"]), 100 * err(1e3 * p2["step_s"],
+                                                                m["step_ms"])))
         print("(memory: the rank with the largest error; the planner's %.0f MiB workspace reserve "
               "per rank is not an engine tensor and is left out of both columns)" %
               (rows[0][1]["workspace_bytes"] / 2**20))
