@@ -3,7 +3,6 @@
 
 #include "paths.h"
 
-
 #include <cstdio>
 #include <map>
 
