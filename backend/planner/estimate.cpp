@@ -397,6 +397,12 @@ Estimate evaluate(const Context& ctx, const v1::Layout& layout,
         std::min<int>(int(ctx.slots.size()), std::max(1, layout.data_parallel()) *
                                                  std::max(1, layout.tensor_parallel()) *
                                                  std::max(1, layout.stages_size()));
+    for (int r = 0; r < ranks; ++r) {
+        const Slot& sl = ctx.slots[std::size_t(r)];
+        if (sl.host >= 0) {
+            probeLoad[std::size_t(sl.host)] = sl.probeLoad;
+        }
+    }
     std::vector<double> idle(ctx.slots.size(), 0.0);
     Estimate e;
     for (int round = 0; round < 5; ++round) {
@@ -408,11 +414,16 @@ Estimate evaluate(const Context& ctx, const v1::Layout& layout,
                     e.stepSeconds > 0 ? idle[std::size_t(r)] / e.stepSeconds : 0.0;
                 const double busy = 1.0 - (1.0 - sl.waitShare) * waiting;
                 demand[std::size_t(sl.host)] += std::clamp(busy, 0.0, 1.0);
-                probeLoad[std::size_t(sl.host)] = sl.probeLoad;
             }
         }
+        bool changed = round == 0;
         for (std::size_t h = 0; h < hosts; ++h) {
-            slow[h] = std::max(1.0, demand[h] / ctx.hostCores[h]) / probeLoad[h];
+            const double s = std::max(1.0, demand[h] / ctx.hostCores[h]) / probeLoad[h];
+            changed = changed || std::abs(s - slow[h]) > 1e-12;
+            slow[h] = s;
+        }
+        if (!changed) {
+            break; // the fixed point: `e` was evaluated at these loads
         }
         e = evaluateLoaded(ctx, layout, costs, slow, &idle);
         if (!e.problems.empty() || e.stepSeconds <= 0) {
