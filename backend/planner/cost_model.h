@@ -19,6 +19,9 @@ inline constexpr double kCpuLatencyIntra = 2e-6, kCpuLatencyInter = 30e-6; // Op
 /// Per-device memory kept aside: CUDA context + cuBLAS workspace + NCCL buffers (~1 GiB on a
 /// GPU, as PyTorch/Megatron runs report before the first tensor); MPI buffers on a CPU slot.
 inline constexpr double kGpuWorkspace = 1.0 * (1 << 30), kCpuWorkspace = 64.0 * (1 << 20);
+/// Open MPI's TCP eager limit (btl_tcp_eager_limit, 64 KiB by default: `ompi_info --param btl
+/// tcp --level 9`): a longer message goes by rendezvous and needs its sender in MPI to leave.
+inline constexpr double kMpiEagerBytes = 65536;
 /// Data-parallel gradient bucket when the layout gives none (engine and PyTorch DDP: 25 MB).
 inline constexpr double kDefaultBucketBytes = 25e6;
 
@@ -82,14 +85,34 @@ std::vector<std::pair<int, int>> stageRanges(const v1::Layout& layout, int layer
 /// Pipeline timing of one step: per-stage forward/backward time per micro-batch and the
 /// send/recv time from stage k to k+1 (`link[k]`), simulated over the op lists of
 /// tessera::train::pipelineSchedule. end[k] = when stage k's last backward finishes.
+/// busy[k] = wall seconds stage k spent in its forward/backward ops (m·(F + B) when no host is
+/// shared).
 struct PipelineTimes {
-    std::vector<double> end;
+    std::vector<double> end, busy;
     double makespan = 0;
 };
+
+/// The layout's ranks on hosts whose cores they share (processor sharing, simulatePipeline):
+/// host h has cores[h] cores and stageRanks[k][h] ranks of stage k; a rank waiting for a
+/// pipeline neighbour (or done with its ops) takes waitShare[h] of a core (probe 6). The
+/// durations given with it are at the full load: every rank of the layout busy.
+struct SharedHosts {
+    std::vector<double> cores, waitShare;
+    std::vector<std::vector<int>> stageRanks; ///< [stage][host]
+};
+
+/// Without `shared` every op takes its duration. With it, the ops of stages on a shared host
+/// run faster while fewer of its ranks compute: at any instant a stage's speed is
+/// min over its hosts of max(1, R_h/c_h) / max(1, busy_h/c_h), R_h = ranks on h, busy_h = the
+/// computing ranks plus waitShare × the waiting ones (an event-driven simulation; the fill and
+/// drain of a pipeline speed up, its steady state does not). `deferred[k]` (empty = none): the
+/// messages over link k go by rendezvous and leave only when their sender next waits for a
+/// message or ends its ops (pipeline_sim.cpp).
 PipelineTimes simulatePipeline(train::PipelineKind kind, int microBatches,
                                const std::vector<double>& forward,
-                               const std::vector<double>& backward,
-                               const std::vector<double>& link);
+                               const std::vector<double>& backward, const std::vector<double>& link,
+                               const std::vector<bool>& deferred = {},
+                               const SharedHosts* shared = nullptr);
 
 /// estimate() on a prepared context; `costs` = layerCosts(ctx, TP of layout). Slots on shared
 /// hosts: compute is scaled from the probe's load to the layout's ranks per core (estimate.cpp).

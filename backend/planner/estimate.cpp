@@ -111,12 +111,52 @@ double lossSync(const Context& ctx, int ranks) {
                             oneNode ? l.latencyIntra : l.latencyInter);
 }
 
-/// evaluate() with the compute of every slot on shared host h slowed by `slow[h]` relative to
-/// its calibrated times (1 = the probe's load; empty = no shared hosts). `idleOut` (optional)
-/// receives each rank's seconds per step spent waiting in the pipeline for a neighbour stage.
-Estimate evaluateLoaded(const Context& ctx, const v1::Layout& layout,
-                        const std::vector<LayerCost>& costs, const std::vector<double>& slow,
-                        std::vector<double>* idleOut = nullptr) {
+/// The layout's ranks on shared hosts (Context::hostCores): `slow[h]` scales the calibrated
+/// compute of host h's slots from the probe's load to every rank of the layout busy, L = probe
+/// ranks per core: max(1, R_h/c_h) / L; `shared` says which stage has how many ranks there, for
+/// the processor-sharing pipeline simulation. Empty when no host is shared.
+struct HostLoad {
+    std::vector<double> slow;
+    SharedHosts shared;
+};
+
+HostLoad hostLoad(const Context& ctx, const Degrees& g, int ranks) {
+    HostLoad out;
+    const std::size_t hosts = ctx.hostCores.size();
+    if (hosts == 0) {
+        return out;
+    }
+    std::vector<double> probeLoad(hosts, 1.0), onHost(hosts, 0.0);
+    out.shared.cores = ctx.hostCores;
+    out.shared.waitShare.assign(hosts, 0.0);
+    out.shared.stageRanks.assign(std::size_t(g.p), std::vector<int>(hosts, 0));
+    for (int r = 0; r < ranks; ++r) {
+        const Slot& sl = ctx.slots[std::size_t(r)];
+        if (sl.host >= 0) {
+            const std::size_t h = std::size_t(sl.host);
+            probeLoad[h] = sl.probeLoad;
+            out.shared.waitShare[h] = std::max(out.shared.waitShare[h], sl.waitShare);
+            onHost[h] += 1;
+            ++out.shared.stageRanks[std::size_t((r / g.t) % g.p)][h];
+        }
+    }
+    out.slow.resize(hosts);
+    for (std::size_t h = 0; h < hosts; ++h) {
+        out.slow[h] = std::max(1.0, onHost[h] / ctx.hostCores[h]) / probeLoad[h];
+    }
+    return out;
+}
+
+} // namespace
+
+/// One layout's estimate. Shared hosts (processor sharing): a rank wants its core all step
+/// (computing, and in the TP, DP and loss all-reduces: measured, the 4 ranks of a ViT DP4 job on
+/// 2 cores used 1.89-1.95 cores although each spent about half of its step in the all-reduce —
+/// Open MPI moves the data by polling) except while it waits in the pipeline for a neighbour
+/// stage, when it takes only the calibrated wait share (probe 6); the pipeline simulation speeds
+/// a stage up while fewer ranks of its host compute (the fill and drain), not on average.
+Estimate evaluate(const Context& ctx, const v1::Layout& layout,
+                  const std::vector<LayerCost>& costs) {
     Estimate e;
     const PlanModel& model = *ctx.model;
     Degrees g;
@@ -148,6 +188,9 @@ Estimate evaluateLoaded(const Context& ctx, const v1::Layout& layout,
         return e;
     }
     const double b = double(std::max(1, ctx.options.globalBatch)) / g.d / g.m; // micro-batch
+    const HostLoad hosts = hostLoad(ctx, g, e.ranks);
+    const std::vector<double>& slow = hosts.slow;
+    const SharedHosts* shared = slow.empty() ? nullptr : &hosts.shared;
 
     std::vector<StageSum> st(std::size_t(g.p));
     for (int k = 0; k < g.p; ++k) {
@@ -188,6 +231,7 @@ Estimate evaluateLoaded(const Context& ctx, const v1::Layout& layout,
     std::vector<double> fwd(static_cast<std::size_t>(g.p)), bwd(fwd), fwdCompute(fwd),
         bwdCompute(fwd);
     std::vector<double> link(std::size_t(std::max(0, g.p - 1)), 0.0), dpExposed(fwd), opt(fwd);
+    std::vector<bool> deferred(link.size(), false);
     const double bucket = layout.bucket_mb() > 0 ? layout.bucket_mb() * 1e6 : kDefaultBucketBytes;
     for (int k = 0; k < g.p; ++k) {
         const StageSum& s = st[std::size_t(k)];
@@ -232,9 +276,14 @@ Estimate evaluateLoaded(const Context& ctx, const v1::Layout& layout,
                 const NodeLinks& lc = ctx.nodes[std::size_t(c.node)];
                 const bool same = a.node == c.node;
                 const double lbw = same ? la.intraBw : std::min(la.interBw, lc.interBw);
-                const double t =
-                    s.outBytes * b / g.t / lbw + (same ? la.latencyIntra : la.latencyInter);
+                // The engine's TP ranks each send the whole (replicated) stage output.
+                const double bytes = s.outBytes * b / (model.builtin ? 1 : g.t);
+                const double t = bytes / lbw + (same ? la.latencyIntra : la.latencyInter);
                 link[std::size_t(k)] = std::max(link[std::size_t(k)], t);
+                // CPU ranks send over Open MPI (rendezvous past the eager limit); GPUs over NCCL.
+                if (!a.type->gpu && !c.type->gpu && bytes > kMpiEagerBytes) {
+                    deferred[std::size_t(k)] = true;
+                }
             }
         }
         // DP gradient all-reduce of this stage's TP shard (ZeRO-1/2: reduce-scatter + all-gather,
@@ -267,23 +316,26 @@ Estimate evaluateLoaded(const Context& ctx, const v1::Layout& layout,
             held * (2.0 * (ctx.elemBytes + ctx.optimizerBytes) + ctx.elemBytes) / memBw;
     }
 
-    const PipelineTimes withLinks = simulatePipeline(g.kind, g.m, fwd, bwd, link);
+    const PipelineTimes withLinks = simulatePipeline(g.kind, g.m, fwd, bwd, link, deferred, shared);
     const PipelineTimes noLinks =
-        g.p > 1 ? simulatePipeline(g.kind, g.m, fwd, bwd, std::vector<double>(link.size(), 0.0))
+        g.p > 1 ? simulatePipeline(g.kind, g.m, fwd, bwd, std::vector<double>(link.size(), 0.0),
+                                   deferred, shared)
                 : withLinks;
     double stepEnd = 0, optimizer = 0;
     int slowest = 0;
     for (int k = 0; k < g.p; ++k) {
         stepEnd = std::max(stepEnd, withLinks.end[std::size_t(k)] + dpExposed[std::size_t(k)]);
         optimizer = std::max(optimizer, opt[std::size_t(k)]);
-        if (fwd[std::size_t(k)] + bwd[std::size_t(k)] >
-            fwd[std::size_t(slowest)] + bwd[std::size_t(slowest)]) {
+        if (noLinks.busy[std::size_t(k)] > noLinks.busy[std::size_t(slowest)]) {
             slowest = k;
         }
     }
+    // The slowest stage's busy time splits into compute and TP as its ops do (on a shared host
+    // the simulation ran them faster than `fwd`/`bwd` during the fill and drain).
     const std::size_t sk = std::size_t(slowest);
-    const double busy = g.m * (fwd[sk] + bwd[sk]);
-    e.computeSeconds = g.m * (fwdCompute[sk] + bwdCompute[sk]);
+    const double busy = noLinks.busy[sk];
+    const double full = g.m * (fwd[sk] + bwd[sk]);
+    e.computeSeconds = full > 0 ? busy * g.m * (fwdCompute[sk] + bwdCompute[sk]) / full : 0.0;
     e.tpCommSeconds = busy - e.computeSeconds;
     e.ppCommSeconds = std::max(0.0, withLinks.makespan - noLinks.makespan);
     e.bubbleSeconds = std::max(0.0, noLinks.makespan - busy);
@@ -293,14 +345,6 @@ Estimate evaluateLoaded(const Context& ctx, const v1::Layout& layout,
     e.stepSeconds = e.computeSeconds + e.tpCommSeconds + e.ppCommSeconds + e.bubbleSeconds +
                     e.dpCommSeconds + e.optimizerSeconds + e.lossSyncSeconds;
     e.bubbleFraction = withLinks.makespan > 0 ? e.bubbleSeconds / withLinks.makespan : 0.0;
-    if (idleOut) {
-        idleOut->assign(ctx.slots.size(), 0.0);
-        for (int rank = 0; rank < e.ranks; ++rank) {
-            const std::size_t k = std::size_t((rank / g.t) % g.p);
-            (*idleOut)[std::size_t(rank)] =
-                std::max(0.0, withLinks.makespan - g.m * (fwd[k] + bwd[k]));
-        }
-    }
 
     // Memory per device (ZeRO-1/2/3 divide optimizer state / + gradients / + weights by DP,
     // Rajbhandari et al. 2020 §5) + activations × micro-batches in flight (GPipe m, 1F1B
@@ -372,63 +416,6 @@ Estimate evaluateLoaded(const Context& ctx, const v1::Layout& layout,
     e.costPerStep = e.costPerHour * e.stepSeconds / 3600.0;
     if (ctx.options.datasetSamples > 0) {
         e.costPerEpoch = e.costPerStep * std::ceil(double(ctx.options.datasetSamples) / batch);
-    }
-    return e;
-}
-
-} // namespace
-
-Estimate evaluate(const Context& ctx, const v1::Layout& layout,
-                  const std::vector<LayerCost>& costs) {
-    if (ctx.hostCores.empty()) {
-        return evaluateLoaded(ctx, layout, costs, {});
-    }
-    // Shared hosts (processor sharing): a host whose ranks want Σu cores gives each
-    // min(1, c/Σu) of one of its c cores; relative to the probe's load L = probeRanks/c that is
-    // slow = max(1, Σu/c) / L. A rank wants its core all step (computing, and in the TP, DP and
-    // loss all-reduces: measured, the 4 ranks of a ViT DP4 job on 2 cores used 1.89-1.95 cores
-    // although each spent about half of its step in the all-reduce — Open MPI moves the data by
-    // polling) except while it waits in the pipeline for a neighbour stage, when it wants only
-    // the calibrated wait share of it (probe 6). Start from every rank busy (the probe's load)
-    // and iterate to the fixed point.
-    const std::size_t hosts = ctx.hostCores.size();
-    std::vector<double> probeLoad(hosts, 1.0), demand(hosts, 0.0), slow(hosts, 1.0);
-    const int ranks =
-        std::min<int>(int(ctx.slots.size()), std::max(1, layout.data_parallel()) *
-                                                 std::max(1, layout.tensor_parallel()) *
-                                                 std::max(1, layout.stages_size()));
-    for (int r = 0; r < ranks; ++r) {
-        const Slot& sl = ctx.slots[std::size_t(r)];
-        if (sl.host >= 0) {
-            probeLoad[std::size_t(sl.host)] = sl.probeLoad;
-        }
-    }
-    std::vector<double> idle(ctx.slots.size(), 0.0);
-    Estimate e;
-    for (int round = 0; round < 5; ++round) {
-        std::fill(demand.begin(), demand.end(), 0.0);
-        for (int r = 0; r < ranks; ++r) {
-            const Slot& sl = ctx.slots[std::size_t(r)];
-            if (sl.host >= 0) {
-                const double waiting =
-                    e.stepSeconds > 0 ? idle[std::size_t(r)] / e.stepSeconds : 0.0;
-                const double busy = 1.0 - (1.0 - sl.waitShare) * waiting;
-                demand[std::size_t(sl.host)] += std::clamp(busy, 0.0, 1.0);
-            }
-        }
-        bool changed = round == 0;
-        for (std::size_t h = 0; h < hosts; ++h) {
-            const double s = std::max(1.0, demand[h] / ctx.hostCores[h]) / probeLoad[h];
-            changed = changed || std::abs(s - slow[h]) > 1e-12;
-            slow[h] = s;
-        }
-        if (!changed) {
-            break; // the fixed point: `e` was evaluated at these loads
-        }
-        e = evaluateLoaded(ctx, layout, costs, slow, &idle);
-        if (!e.problems.empty() || e.stepSeconds <= 0) {
-            break;
-        }
     }
     return e;
 }
