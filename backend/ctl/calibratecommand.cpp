@@ -9,19 +9,41 @@
 namespace tessera::ctl {
 
 CalibrateCommand::CalibrateCommand(const CtlOptions& options, QObject* parent)
-    : QObject(parent), m_run(options, this) {
+    : QObject(parent), m_options(options) {}
+
+void CalibrateCommand::start() {
+    startRound();
+}
+
+void CalibrateCommand::interrupt() {
+    if (m_run) {
+        m_run->interrupt();
+    }
+}
+
+void CalibrateCommand::startRound() {
+    ++m_round;
+    if (m_options.rounds > 1) {
+        std::fprintf(stdout, "probe round %d of %d\n", m_round, m_options.rounds);
+        std::fflush(stdout);
+    }
     v1::JobSpec spec;
     spec.set_name("calibration probes");
     spec.mutable_model()->add_command(binPath(QStringLiteral("tessera-train")).toStdString());
     spec.mutable_model()->add_command("--probe");
-    spec.mutable_layout()->set_data_parallel(options.ranks);
-    m_run.setSpec(spec);
-    connect(&m_run, &RunCommand::metricReceived, this, [this](const MetricPoint& p) {
+    spec.mutable_layout()->set_data_parallel(m_options.ranks);
+    if (m_run) {
+        m_run->disconnect(this);
+        m_run.release()->deleteLater(); // we are inside its finished() signal
+    }
+    m_run = std::make_unique<RunCommand>(m_options, this);
+    m_run->setSpec(spec);
+    connect(m_run.get(), &RunCommand::metricReceived, this, [this](const MetricPoint& p) {
         if (!p.values.contains(QStringLiteral("probe"))) {
             return;
         }
         if (m_nodes.isEmpty()) {
-            m_nodes = m_run.nodes(); // hosts and cores, before the local workers are released
+            m_nodes = m_run->nodes(); // hosts and cores, before the local workers are released
         }
         planner::ProbeRecord r;
         r.rank = p.rank;
@@ -30,11 +52,13 @@ CalibrateCommand::CalibrateCommand(const CtlOptions& options, QObject* parent)
         }
         m_records.push_back(std::move(r));
     });
-    connect(&m_run, &RunCommand::finished, this, &CalibrateCommand::onRunFinished);
+    connect(m_run.get(), &RunCommand::finished, this, &CalibrateCommand::onRunFinished);
+    m_run->start();
 }
 
-void CalibrateCommand::start() {
-    m_run.start();
+void CalibrateCommand::fail(const std::string& message) {
+    std::fprintf(stderr, "tessera-ctl: error: %s\n", message.c_str());
+    Q_EMIT finished(kExitJobFailed);
 }
 
 void CalibrateCommand::onRunFinished(int exitCode) {
@@ -43,29 +67,38 @@ void CalibrateCommand::onRunFinished(int exitCode) {
         return;
     }
     // Rank → worker from the placement (slots in rank order), and the device kind.
-    const v1::JobSpec launched = m_run.launchedSpec();
+    const v1::JobSpec launched = m_run->launchedSpec();
     std::vector<std::string> rankNodes;
-    std::string device = "cpu";
     for (const auto& slot : launched.placement().slots()) {
         for (int i = 0; i < slot.ranks(); ++i) {
             rankNodes.push_back(slot.worker());
         }
         if (slot.device() == "cuda") {
-            device = "cuda";
+            fail("calibrate: the probes run on CPU slots only so far; the cluster placed them on "
+                 "GPUs (left for the GPU backend's probe)");
+            return;
         }
     }
-    auto error = [this](const std::string& message) {
-        std::fprintf(stderr, "tessera-ctl: error: %s\n", message.c_str());
-        Q_EMIT finished(kExitJobFailed);
-    };
-    if (device != "cpu") {
-        error("calibrate: the probes run on CPU slots only so far; the cluster placed them on "
-              "GPUs (left for the GPU backend's probe)");
+    if (m_round > 1 && rankNodes != m_rankNodes) {
+        fail("calibrate: probe round " + std::to_string(m_round) +
+             " placed its ranks on other workers than round 1; the rounds' records cannot be "
+             "pooled. Calibrate again (with --rounds 1 if the cluster keeps changing)");
         return;
     }
+    m_rankNodes = std::move(rankNodes);
+    if (m_round < m_options.rounds) {
+        startRound();
+        return;
+    }
+    fitAndSave();
+}
+
+void CalibrateCommand::fitAndSave() {
+    const std::vector<std::string>& rankNodes = m_rankNodes;
+    const std::string device = "cpu"; // onRunFinished refused GPU placements
     auto fit = planner::fitCalibration(m_records, rankNodes, device);
     if (!fit) {
-        error(fit.error().message);
+        fail(fit.error().message);
         return;
     }
     // Workers on one machine share its cores (the local cluster): record the host, its cores
@@ -91,11 +124,12 @@ void CalibrateCommand::onRunFinished(int exitCode) {
     }
     const std::string path = calibrationPath().toStdString();
     if (auto saved = planner::saveCalibration(*fit, path); !saved) {
-        error(saved.error().message);
+        fail(saved.error().message);
         return;
     }
-    std::fprintf(stdout, "calibration of %zu node(s) from %zu probe records, kept in %s:\n",
-                 fit->size(), m_records.size(), path.c_str());
+    std::fprintf(stdout,
+                 "calibration of %zu node(s) from %zu probe records (%d round(s)), kept in %s:\n",
+                 fit->size(), m_records.size(), m_round, path.c_str());
     for (const planner::NodeCalibration& c : *fit) {
         std::fprintf(stdout, "  %s\n", planner::describeCalibration(c, device).c_str());
     }

@@ -1,6 +1,7 @@
-// `tessera-ctl calibrate`: runs `tessera-train --probe` as a job on every rank of the cluster,
-// fits the planner's per-node calibration from the probe lines and stores it (calibration.json
-// in the data folder), then prints it.
+// `tessera-ctl calibrate`: runs `tessera-train --probe` as a job on every rank of the cluster
+// (--rounds N: N jobs one after the other, their records pooled), fits the planner's per-node
+// calibration from the probe lines and stores it (calibration.json in the data folder), then
+// prints it.
 #pragma once
 
 #include "calibration.h"
@@ -9,6 +10,8 @@
 
 #include <QObject>
 
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace tessera::ctl {
@@ -19,15 +22,21 @@ class CalibrateCommand : public QObject {
 public:
     explicit CalibrateCommand(const CtlOptions& options, QObject* parent = nullptr);
     void start();
-    void interrupt() { m_run.interrupt(); }
+    void interrupt();
 
 Q_SIGNALS:
     void finished(int exitCode);
 
 private:
+    void startRound();
     void onRunFinished(int exitCode);
+    void fitAndSave();
+    void fail(const std::string& message);
 
-    RunCommand m_run;
+    CtlOptions m_options;
+    std::unique_ptr<RunCommand> m_run; ///< the current round's probe job
+    int m_round = 0;
+    std::vector<std::string> m_rankNodes; ///< rank → worker, the same in every round
     std::vector<planner::ProbeRecord> m_records;
     QList<WorkerNode> m_nodes; ///< the workers as they were while the probes ran
 };

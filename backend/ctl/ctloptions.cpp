@@ -25,6 +25,8 @@ const char* const kUsage =
     "  --timeout S     run: cancel the job after S seconds (exit code 1)\n"
     "  --verbose       run: also print the job's log lines\n"
     "  --ranks N       calibrate: probe ranks (default 4; with --workers, their slots)\n"
+    "  --rounds N      calibrate: run the probes N times (default 1) and fit their pooled\n"
+    "                  records: steadier on a host whose pace wanders (shared cores)\n"
     "exit codes: 0 ok, 1 job failed or cancelled, 2 bad input, 3 a worker does not answer\n";
 
 } // namespace
@@ -38,8 +40,9 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
     const QCommandLineOption timeout(QStringLiteral("timeout"), QString(), QStringLiteral("S"));
     const QCommandLineOption verbose(QStringLiteral("verbose"));
     const QCommandLineOption ranks(QStringLiteral("ranks"), QString(), QStringLiteral("N"));
+    const QCommandLineOption rounds(QStringLiteral("rounds"), QString(), QStringLiteral("N"));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")});
-    p.addOptions({workers, tokenFile, timeout, verbose, ranks, help});
+    p.addOptions({workers, tokenFile, timeout, verbose, ranks, rounds, help});
     auto bad = [](const QString& what) {
         return fail(ErrorCode::InvalidArgument,
                     "tessera-ctl: error: " + what.toStdString() + "\n" + std::string(kUsage));
@@ -95,6 +98,13 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
         o.ranks = p.value(ranks).toInt(&ok);
         if (!ok || o.ranks < 1) {
             return bad(QStringLiteral("--ranks needs a positive number of ranks"));
+        }
+    }
+    if (p.isSet(rounds)) {
+        bool ok = false;
+        o.rounds = p.value(rounds).toInt(&ok);
+        if (!ok || o.rounds < 1 || o.rounds > 20) {
+            return bad(QStringLiteral("--rounds needs a number of probe rounds from 1 to 20"));
         }
     }
     if (p.isSet(timeout)) {

@@ -28,6 +28,7 @@ struct CtlOptions {
     bool verbose = false;   ///< --verbose: also print the job's log lines
     int ranks = 4;          ///< calibrate --ranks N: probe ranks (local workers, or the slots
                             ///< of --workers together)
+    int rounds = 1;         ///< calibrate --rounds N: probe jobs whose records are pooled
 };
 
 /// Parses `arguments` (argv incl. program name). Returns the options, or an InvalidArgument error

@@ -85,6 +85,9 @@ void TestCtlBadInput::refused_data() {
                           "\"dataset\":{\"name\":\"fashion-mnist\",\"path\":\"%2\"}}")
                .arg(model, QStringLiteral(TESSERA_FASHION_MNIST_DIR))
         << QStringList() << 2 << QStringLiteral("the spec needs 1000 ranks");
+    QTest::newRow("zero probe rounds")
+        << good << QStringList{QStringLiteral("--rounds"), QStringLiteral("0")} << 2
+        << QStringLiteral("--rounds needs a number of probe rounds");
     QTest::newRow("unknown flag") << good << QStringList{QStringLiteral("--bogus-flag")} << 2
                                   << QStringLiteral("bogus-flag");
 }
