@@ -89,6 +89,24 @@ private Q_SLOTS:
         QCOMPARE(a.intraNodeBw, a.interNodeBw);
     }
 
+    /// Pass times that grow faster than linearly at the largest micro-batch (caches, as the ViT
+    /// probe's do: +10 % at 32) must not hide the fixed cost per pass that small micro-batches
+    /// pay: the fit weighs relative errors (plain least squares: 5.0 µs/layer here, truth 10).
+    void fixedCostSurvivesSlowLargePasses() {
+        const double c = 3 * kMlpFlops / (0.4 * kPeak), o = 5 * 10e-6;
+        auto r = parseProbeLine(
+            line("@tessera {\"step\":0,\"rank\":0,\"probe\":1,\"family\":1,\"flops_per_sample\":"
+                 "469504,\"layers\":5,\"b1_s\":%.9g,\"b4_s\":%.9g,\"b8_s\":%.9g,",
+                 o + c, o + 4 * c, o + 8 * c) +
+            line("\"b16_s\":%.9g,\"b32_s\":%.9g}", o + 16 * c, 1.1 * (o + 32 * c)));
+        QVERIFY(r.has_value());
+        auto fit = fitCalibration({*r}, {"a"}, "cpu");
+        QVERIFY(fit.has_value());
+        const double overhead = fit->front().familyLayerOverhead.at("mlp");
+        QVERIFY2(overhead > 9e-6 && overhead < 11e-6, qPrintable(QString::number(overhead)));
+        QVERIFY(qAbs(fit->front().familyEfficiency.at("mlp") / 0.4 - 1) < 0.05);
+    }
+
     /// All-reduces measured between compute win over those between barriers.
     void prefersLoadedAllReduce() {
         auto r = parseProbeLine(rankLines(0, 0.4, 0)[0]);
