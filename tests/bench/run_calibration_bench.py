@@ -2,9 +2,10 @@
 # The planner's calibration benchmark (issue 4): calibrate the local cluster with
 # `tessera-ctl calibrate` (tessera-train --probe on every worker at once), then run >= 8 layouts
 # of the built-in models through `tessera-ctl run` (the normal job path: local one-slot workers,
-# mpirun launched by the rank-0 worker, ranks started through the workers' Exec), and print the
-# planner's step time and per-rank memory against the measured median step time and peak tensor
-# memory, plus auto-plan's best layout measured the same way against the fastest measured layout.
+# mpirun launched by the rank-0 worker, ranks started through the workers' Exec), three runs each
+# in turns, and print the planner's step time and per-rank memory against the median step time
+# over the runs' pooled steady-state windows and the peak tensor memory, plus auto-plan's best
+# layout measured the same way against the fastest measured layout.
 # Why through tessera-ctl and not a bare mpirun: the workers' hostfile names every worker as its
 # own host, so Open MPI's ranks talk over TCP on loopback, not shared memory as under a bare
 # `mpirun -np 4`; the calibration and the measurements must see the same links.
@@ -23,7 +24,13 @@ import tempfile
 THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
               "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
 NODES = 4          # the local cluster: four one-slot workers (this machine has 2 cores)
-STEPS = 160        # optimizer steps per layout
+STEPS = 160        # optimizer steps per run
+ROUNDS = 3         # probe rounds per calibration (tessera-ctl calibrate --rounds): one round's fit
+                   # moves by 5-20 % between calibrations minutes apart here
+RUNS = 3           # runs per layout, taken in turns with the other layouts; their steady-state
+                   # windows are pooled: on this host one run of a layout settles into a pace
+                   # that differs by up to 25 % from the next run's (ViT PP4 GPipe m8: 10.5,
+                   # 14.5, 13.0 ms, each a stable median over 140 steps)
 LOG_EVERY = 10     # steps per perf line (each line is that window's mean): as users run jobs —
                    # a line every step adds a gradient-norm all-reduce and journaled output per
                    # step, which the planner does not model and a real run does not pay
@@ -112,7 +119,24 @@ def measure(args, env, path, what):
     times = [max(t) for s, t in sorted(steps.items()) if s > SKIP]
     if not times or not mem:
         raise BenchError("%s: job %s stored no steady-state perf lines" % (what, job))
-    return {"step_ms": statistics.median(times), "mem": [mem[r] for r in sorted(mem)]}
+    return {"times": times, "mem": [mem[r] for r in sorted(mem)]}
+
+
+def measure_runs(args, env, jobs):
+    """Measures every (name, path) of `jobs` RUNS times, one run of each in turn (a drift of the
+    host's pace over minutes touches every layout alike); per layout the median over the pooled
+    steady-state windows of its runs, each run's own median, and the peak memory per rank."""
+    pooled = {name: {"times": [], "runs": [], "mem": None} for name, _ in jobs}
+    for _ in range(RUNS):
+        for name, path in jobs:
+            m = measure(args, env, path, name)
+            acc = pooled[name]
+            acc["times"] += m["times"]
+            acc["runs"].append(statistics.median(m["times"]))
+            acc["mem"] = m["mem"] if acc["mem"] is None else [max(a, b) for a, b in
+                                                              zip(acc["mem"], m["mem"])]
+    return {name: {"step_ms": statistics.median(acc["times"]), "runs": acc["runs"],
+                   "mem": acc["mem"]} for name, acc in pooled.items()}
 
 
 def predict(args, env, path, extra=(), calibration="calibration.json"):
@@ -129,7 +153,8 @@ def recalibrate(args, env, paths):
     saved = os.path.join(data, "calibration-first.json")
     os.replace(first, saved)
     try:
-        run([args.ctl, "calibrate", "--ranks", str(NODES)], "tessera-ctl calibrate (again)", env)
+        run([args.ctl, "calibrate", "--ranks", str(NODES), "--rounds", str(ROUNDS)],
+            "tessera-ctl calibrate (again)", env)
         os.replace(first, os.path.join(data, "calibration-after.json"))
     finally:
         os.replace(saved, first)
@@ -159,9 +184,9 @@ def main():
             return f.read().split()[0]
     print("load average before: %s (timings mean something only on a quiet machine)" % load())
     try:
-        print(run([args.ctl, "calibrate", "--ranks", str(NODES)], "tessera-ctl calibrate",
-                  env).strip())
-        rows, measured = [], {}
+        print(run([args.ctl, "calibrate", "--ranks", str(NODES), "--rounds", str(ROUNDS)],
+                  "tessera-ctl calibrate", env).strip())
+        rows, measured, jobs = [], {}, []
         layouts = LAYOUTS[:args.only] if args.only else LAYOUTS
         for name, model, batch, layout in layouts:
             path = os.path.join(work, "layout%d.json" % len(rows))
@@ -170,9 +195,12 @@ def main():
             p = predict(args, env, path)
             if p["problems"]:
                 raise BenchError("%s: the planner says %s" % (name, p["problems"]))
-            m = measure(args, env, path, name)
+            jobs.append((name, path))
+            rows.append((name, p, None))
+        runs = measure_runs(args, env, jobs)
+        rows = [(name, p, runs[name]) for name, p, _ in rows]
+        for (name, model, _, _), (_, _, m) in zip(layouts, rows):
             measured[name] = (model["family"], m["step_ms"])
-            rows.append((name, p, m))
         drift = recalibrate(args, env, [os.path.join(work, "layout%d.json" % i)
                                         for i in range(len(rows))])
         print("\n%-24s %9s %9s %7s %5s | %9s %9s %7s %5s" %
@@ -190,9 +218,10 @@ def main():
                    p["mem_bytes"][worst] / 2**20, m["mem"][worst] / 2**20, 100 * me,
                    "met" if mok else "NO"))
             print("%-24s   predicted: compute %.2f, TP %.2f, PP %.2f, bubble %.2f, DP %.2f, "
-                  "optimizer %.2f, loss all-reduce %.2f ms" %
+                  "optimizer %.2f, loss all-reduce %.2f ms; the %d runs' medians %s ms" %
                   ("", 1e3 * p["compute_s"], 1e3 * p["tp_s"], 1e3 * p["pp_s"],
-                   1e3 * p["bubble_s"], 1e3 * p["dp_s"], 1e3 * p["opt_s"], 1e3 * p["loss_s"]))
+                   1e3 * p["bubble_s"], 1e3 * p["dp_s"], 1e3 * p["opt_s"], 1e3 * p["loss_s"],
+                   len(m["runs"]), " / ".join("%.2f" % r for r in m["runs"])))
         print("\nthe same predictions from a second calibration right after the layouts (the "
               "noise floor of this comparison on this host):")
         for (name, p, m), p2 in zip(rows, drift):
@@ -213,7 +242,7 @@ def main():
             path = os.path.join(work, "auto_%s_best.json" % family)
             with open(path, "w") as f:
                 json.dump(spec, f)
-            m = measure(args, env, path, "auto-plan " + family)
+            m = measure_runs(args, env, [("auto-plan " + family, path)])["auto-plan " + family]
             fastest = min((t, n) for n, (fam, t) in measured.items() if fam == family)
             rel = m["step_ms"] / fastest[0] - 1
             ok = rel <= AUTO_TOL
