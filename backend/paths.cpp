@@ -38,4 +38,8 @@ QString calibrationPath() {
     return QDir(dataDir()).filePath(QStringLiteral("calibration.json"));
 }
 
+QString probeRecordsPath() {
+    return QDir(dataDir()).filePath(QStringLiteral("calibration-probes.json"));
+}
+
 } // namespace tessera

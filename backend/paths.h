@@ -20,4 +20,8 @@ QString dataDir();
 /// `tessera-ctl calibrate`, read by the designer and auto-plan.
 QString calibrationPath();
 
+/// The probe records calibration.json was fitted from (calibration-probes.json in dataDir()),
+/// for `tessera-ctl calibrate --append`.
+QString probeRecordsPath();
+
 } // namespace tessera

@@ -2,6 +2,7 @@
 #include "calibratecommand.h"
 
 #include "paths.h"
+#include "probe_records.h"
 
 #include <cstdio>
 #include <map>
@@ -93,7 +94,34 @@ void CalibrateCommand::onRunFinished(int exitCode) {
     fitAndSave();
 }
 
+bool CalibrateCommand::appendStored() {
+    const std::string path = probeRecordsPath().toStdString();
+    auto stored = planner::loadProbeRecords(path);
+    if (!stored) {
+        if (stored.error().code == ErrorCode::NotFound) {
+            std::fprintf(stdout, "no stored probe records to append to (%s): a new calibration\n",
+                         path.c_str());
+            return true;
+        }
+        fail(stored.error().message);
+        return false;
+    }
+    if (stored->rankNodes != m_rankNodes) {
+        fail("calibrate --append: the stored calibration's probes ran on other workers (" +
+             std::to_string(stored->rankNodes.size()) + " ranks) than these (" +
+             std::to_string(m_rankNodes.size()) +
+             " ranks); calibrate without --append to start a new one. Nothing was stored");
+        return false;
+    }
+    m_appended = stored->records.size();
+    m_records.insert(m_records.begin(), stored->records.begin(), stored->records.end());
+    return true;
+}
+
 void CalibrateCommand::fitAndSave() {
+    if (m_options.append && !appendStored()) {
+        return;
+    }
     const std::vector<std::string>& rankNodes = m_rankNodes;
     const std::string device = "cpu"; // onRunFinished refused GPU placements
     auto fit = planner::fitCalibration(m_records, rankNodes, device);
@@ -127,9 +155,18 @@ void CalibrateCommand::fitAndSave() {
         fail(saved.error().message);
         return;
     }
+    // The records after the fit they back: a failure here leaves a fit without records, which
+    // the next --append reports, not records without their fit.
+    if (auto saved =
+            planner::saveProbeRecords({m_rankNodes, m_records}, probeRecordsPath().toStdString());
+        !saved) {
+        fail(saved.error().message);
+        return;
+    }
     std::fprintf(stdout,
-                 "calibration of %zu node(s) from %zu probe records (%d round(s)), kept in %s:\n",
-                 fit->size(), m_records.size(), m_round, path.c_str());
+                 "calibration of %zu node(s) from %zu probe records (%d round(s)%s), kept in %s:\n",
+                 fit->size(), m_records.size(), m_round,
+                 m_appended > 0 ? ", with the stored calibration's" : "", path.c_str());
     for (const planner::NodeCalibration& c : *fit) {
         std::fprintf(stdout, "  %s\n", planner::describeCalibration(c, device).c_str());
     }

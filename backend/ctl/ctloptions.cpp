@@ -27,6 +27,8 @@ const char* const kUsage =
     "  --ranks N       calibrate: probe ranks (default 4; with --workers, their slots)\n"
     "  --rounds N      calibrate: run the probes N times (default 1) and fit their pooled\n"
     "                  records: steadier on a host whose pace wanders (shared cores)\n"
+    "  --append        calibrate: pool the new records with those of the stored calibration\n"
+    "                  (same workers) and refit: calibrations spread over time\n"
     "exit codes: 0 ok, 1 job failed or cancelled, 2 bad input, 3 a worker does not answer\n";
 
 } // namespace
@@ -41,8 +43,9 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
     const QCommandLineOption verbose(QStringLiteral("verbose"));
     const QCommandLineOption ranks(QStringLiteral("ranks"), QString(), QStringLiteral("N"));
     const QCommandLineOption rounds(QStringLiteral("rounds"), QString(), QStringLiteral("N"));
+    const QCommandLineOption append(QStringLiteral("append"));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")});
-    p.addOptions({workers, tokenFile, timeout, verbose, ranks, rounds, help});
+    p.addOptions({workers, tokenFile, timeout, verbose, ranks, rounds, append, help});
     auto bad = [](const QString& what) {
         return fail(ErrorCode::InvalidArgument,
                     "tessera-ctl: error: " + what.toStdString() + "\n" + std::string(kUsage));
@@ -100,6 +103,7 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
             return bad(QStringLiteral("--ranks needs a positive number of ranks"));
         }
     }
+    o.append = p.isSet(append);
     if (p.isSet(rounds)) {
         bool ok = false;
         o.rounds = p.value(rounds).toInt(&ok);

@@ -29,6 +29,7 @@ struct CtlOptions {
     int ranks = 4;          ///< calibrate --ranks N: probe ranks (local workers, or the slots
                             ///< of --workers together)
     int rounds = 1;         ///< calibrate --rounds N: probe jobs whose records are pooled
+    bool append = false;    ///< calibrate --append: pool with the stored calibration's records
 };
 
 /// Parses `arguments` (argv incl. program name). Returns the options, or an InvalidArgument error
