@@ -19,8 +19,9 @@ namespace tessera::train {
 ///   sample of the whole model, as tessera::describeModel counts them), `layers`, and
 ///   `b<B>_s`: seconds of one forward + backward of a micro-batch of B samples
 ///   (B = 1, 4, 8, 16, 32), every rank doing the same number of passes and the window closing
-///   when the last rank is done — the host's pace with all its ranks busy, as a synchronous step gets it; the sizes
-///   take turns, three rounds of about 0.3 s each, and each key is the mean of its rounds;
+///   when the last rank is done — the host's pace with all its ranks busy, as a synchronous
+///   step gets it; the sizes take turns, three rounds of about 0.3 s each, and each key is the
+///   mean of its rounds;
 /// * probe 2, GEMM: `gemm_flops_per_s` (512³ SGEMMs, peak_probe.h);
 /// * probe 3, optimizer: `adamw_bytes_per_s`: AdamW over 2^20 parameters, bytes as the planner
 ///   counts them (weights, gradient, two moments read and written: 28 B per parameter);
