@@ -1128,8 +1128,8 @@
     </message>
     <message>
         <location line="+4"/>
-        <source>compute %1 · TP %2 · PP %3 · DP %4 · bubble %5</source>
-        <translation>Rechnen %1 · TP %2 · PP %3 · DP %4 · Blase %5</translation>
+        <source>compute %1 · TP %2 · PP %3 · DP %4 · bubble %5 · optimizer + loss %6</source>
+        <translation>Rechnen %1 · TP %2 · PP %3 · DP %4 · Blase %5 · Optimierer + Loss %6</translation>
     </message>
     <message>
         <location line="+4"/>

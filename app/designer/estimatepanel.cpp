@@ -80,10 +80,13 @@ void EstimatePanel::showEstimate(const planner::Estimate& e, int seqLen, bool pr
                             : QString());
     m_mode->setVisible(preview);
     m_step->setText(formatSeconds(e.stepSeconds));
-    m_split->setText(tr("compute %1 · TP %2 · PP %3 · DP %4 · bubble %5")
+    // Every term of the step, so that the parts add up to it (optimizer step and the per-step
+    // loss all-reduce together: both small, both paid once per step).
+    m_split->setText(tr("compute %1 · TP %2 · PP %3 · DP %4 · bubble %5 · optimizer + loss %6")
                          .arg(formatSeconds(e.computeSeconds), formatSeconds(e.tpCommSeconds),
                               formatSeconds(e.ppCommSeconds), formatSeconds(e.dpCommSeconds),
-                              formatSeconds(e.bubbleSeconds)));
+                              formatSeconds(e.bubbleSeconds),
+                              formatSeconds(e.optimizerSeconds + e.lossSyncSeconds)));
     m_bubble->setText(tr("%1 %").arg(e.bubbleFraction * 100, 0, 'f', 1));
     QString throughput = tr("%1 samples/s").arg(formatCount(e.samplesPerSecond));
     if (seqLen > 1)
