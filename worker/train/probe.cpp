@@ -76,6 +76,33 @@ template <typename Fn> Result<double> allBusy(Communicator& world, double second
     return since(t0) / reps;
 }
 
+/// A 256³ SGEMM workload (C = A·B on the probe's Ops, inputs 0.5) that the communication probes
+/// run between or beside their messages, as training computes between its collectives.
+class GemmLoad {
+public:
+    explicit GemmLoad(Ops& ops) : m_ops(ops), m_buf(ops.alloc(3 * kElems)) {
+        ops.fill(m_buf, 0.5f, 2 * kElems);
+    }
+    ~GemmLoad() { m_ops.release(m_buf); }
+    GemmLoad(const GemmLoad&) = delete;
+    GemmLoad& operator=(const GemmLoad&) = delete;
+
+    /// `count` products, then the device is synchronised.
+    void run(int count) {
+        for (int i = 0; i < count; ++i) {
+            m_ops.gemm(false, false, kDim, kDim, kDim, 1.0f, m_buf, kDim, m_buf + kElems, kDim,
+                       0.0f, m_buf + 2 * kElems, kDim);
+        }
+        m_ops.sync();
+    }
+
+private:
+    static constexpr int kDim = 256;
+    static constexpr std::size_t kElems = std::size_t(kDim) * kDim;
+    Ops& m_ops;
+    float* m_buf;
+};
+
 /// The probe model of each family: the README's example models (resources/examples).
 v1::ModelSpec probeModel(int family) {
     v1::ModelSpec s;
@@ -226,19 +253,15 @@ Result<void> commProbe(Communicator& world, Ops& ops,
     // `count` floats (none for the baseline). What a round takes beyond the baseline is what one
     // all-reduce costs a rank whose core is shared: on an oversubscribed host that includes waiting
     // for peers that are not scheduled, which an all-reduce between barriers (above) never sees.
-    constexpr int kDim = 256, kRounds = 30;
-    float* g = ops.alloc(3 * std::size_t(kDim) * kDim);
-    ops.fill(g, 0.5f, 2 * std::size_t(kDim) * kDim);
-    float* gc = g + 2 * std::size_t(kDim) * kDim;
+    constexpr int kRounds = 30;
+    GemmLoad load(ops);
     const auto loaded = [&](std::size_t count) -> Result<double> {
         if (auto s = barrier(world); !s) {
             return std::unexpected(s.error());
         }
         const auto t0 = Clock::now();
         for (int i = 0; i < kRounds; ++i) {
-            ops.gemm(false, false, kDim, kDim, kDim, 1.0f, g, kDim, g + kDim * kDim, kDim, 0.0f, gc,
-                     kDim);
-            ops.sync();
+            load.run(1);
             if (count > 0) {
                 if (auto s = world.allReduceSum(a, count); !s) {
                     return std::unexpected(s.error());
@@ -260,7 +283,6 @@ Result<void> commProbe(Communicator& world, Ops& ops,
          base2 = loaded(0);
     ops.release(a);
     ops.release(b);
-    ops.release(g);
     for (const auto* x :
          {&bar, &arSmall, &arLarge, &p2pSmall, &p2pLarge, &base1, &ldSmall, &ldLarge, &base2}) {
         if (!*x) {
@@ -312,21 +334,14 @@ Result<void> allReduceTableProbe(Communicator& world, Ops& ops,
     constexpr std::size_t kSizes[] = {std::size_t(1) << 14, std::size_t(1) << 16,
                                       std::size_t(1) << 18, std::size_t(1) << 20,
                                       std::size_t(1) << 22}; // bytes: 16 KiB .. 4 MiB
-    constexpr int kDim = 256;
-    float* g = ops.alloc(3 * std::size_t(kDim) * kDim);
+    GemmLoad load(ops);
     float* a = ops.alloc(kSizes[4] / 4);
-    ops.fill(g, 0.5f, 2 * std::size_t(kDim) * kDim);
     ops.fill(a, 0.0f, kSizes[4] / 4);
-    const auto gemm = [&] {
-        ops.gemm(false, false, kDim, kDim, kDim, 1.0f, g, kDim, g + kDim * kDim, kDim, 0.0f,
-                 g + 2 * std::size_t(kDim) * kDim, kDim);
-        ops.sync();
-    };
     Result<void> status;
     // Blocking (MPI_Allreduce: tensor parallelism) or non-blocking and waited for
     // (MPI_Iallreduce: the data-parallel gradient buckets); Open MPI implements them apart.
     const auto round = [&](Communicator* group, std::size_t bytes, bool nonBlocking) {
-        gemm();
+        load.run(1);
         if (!group) {
             return Result<void>{};
         }
@@ -375,7 +390,6 @@ Result<void> allReduceTableProbe(Communicator& world, Ops& ops,
                  .add("allreduce_s", v[std::size_t(kPasses / 2)], 6)
                  .line());
     }
-    ops.release(g);
     ops.release(a);
     return status;
 }
@@ -391,17 +405,12 @@ Result<void> waitShareProbe(Communicator& world, Ops& ops,
     const int n = world.worldSize(), r = world.rank();
     const bool computes = r % 2 == 0;
     const int partner = computes ? r + 1 : r - 1;
-    constexpr int kDim = 256, kRounds = 300; // about 0.1 s on a core of its own
-    float* g = ops.alloc(3 * std::size_t(kDim) * kDim);
-    ops.fill(g, 0.5f, 2 * std::size_t(kDim) * kDim);
+    constexpr int kRounds = 300; // about 0.1 s on a core of its own
+    GemmLoad load(ops);
     float token = 0;
     const auto rounds = [&] {
         const auto t0 = Clock::now();
-        for (int i = 0; i < kRounds; ++i) {
-            ops.gemm(false, false, kDim, kDim, kDim, 1.0f, g, kDim, g + kDim * kDim, kDim, 0.0f,
-                     g + 2 * std::size_t(kDim) * kDim, kDim);
-        }
-        ops.sync();
+        load.run(kRounds);
         return since(t0);
     };
     double asleep = 0, waiting = 0;
@@ -426,7 +435,6 @@ Result<void> waitShareProbe(Communicator& world, Ops& ops,
             status = world.recv(&token, 1, partner, 91);
         }
     }
-    ops.release(g);
     if (!status) {
         return status;
     }
