@@ -553,7 +553,7 @@
 <context>
     <name>tessera::designer::AutoPlanDialog</name>
     <message>
-        <location filename="../app/designer/autoplandialog.cpp" line="+25"/>
+        <location filename="../app/designer/autoplandialog.cpp" line="+27"/>
         <source>DP %1 × TP %2 × PP %3</source>
         <translation>DP %1 × TP %2 × PP %3</translation>
     </message>
@@ -618,7 +618,7 @@
         <translation>Suche läuft…</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>%1/step — %2</source>
         <translation>%1/Schritt — %2</translation>
     </message>
@@ -641,12 +641,12 @@
 <context>
     <name>tessera::designer::ClusterScene</name>
     <message>
-        <location filename="../app/designer/clusterscene.cpp" line="+62"/>
+        <location filename="../app/designer/clusterscene.cpp" line="+38"/>
         <source>%1 · %2 × %3</source>
         <translation>%1 · %2 × %3</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source> · $%1/h</source>
         <translation> · $%1/h</translation>
     </message>
@@ -710,12 +710,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+233"/>
+        <location line="+230"/>
         <source>Save layout</source>
         <translation>Layout speichern</translation>
     </message>
     <message>
-        <location line="-233"/>
+        <location line="-230"/>
         <source>Ctrl+S</source>
         <translation>Ctrl+S</translation>
     </message>
@@ -835,7 +835,7 @@
         <translation>Maschinen: %1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>Plan on %1</source>
         <translation>Auf %1 planen</translation>
     </message>
@@ -850,7 +850,7 @@
         <translation>Keine bereiten Worker: zuerst im Cluster-Bereich lokale Worker anmieten (Ctrl+R).</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>Plan on the live cluster</source>
         <translation>Auf dem laufenden Cluster planen</translation>
     </message>
@@ -875,7 +875,7 @@
         <translation>Öffnen fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Opened %1.</source>
         <translation>%1 geöffnet.</translation>
     </message>
@@ -925,7 +925,7 @@
         <translation>Hugging-Face-Konfiguration (*.json)</translation>
     </message>
     <message>
-        <location filename="../app/designer/designerpanel.cpp" line="+52"/>
+        <location filename="../app/designer/designerpanel.cpp" line="+55"/>
         <source>e.g. 4x8 h100-sxm @ 23.92/h</source>
         <translation>z. B. 4x8 h100-sxm @ 23.92/h</translation>
     </message>
@@ -945,7 +945,7 @@
         <translation>Masc&amp;hinen:</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+82"/>
         <source>Drag a layer, or a Shift-selected range, onto a device to make it that device&apos;s pipeline stage</source>
         <translation>Eine Schicht oder einen mit Shift gewählten Bereich auf ein Gerät ziehen, um sie zur Pipeline-Stufe dieses Geräts zu machen</translation>
     </message>
@@ -965,12 +965,12 @@
         <translation>Ge&amp;rät:</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+76"/>
         <source>No machines: type some (e.g. 4x8 h100-sxm) or use the live cluster.</source>
         <translation>Keine Maschinen: welche eingeben (z. B. 4x8 h100-sxm) oder den laufenden Cluster nutzen.</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+61"/>
         <source>Pipeline schedule: %1, stages: %2, micro-batches: %3</source>
         <translation>Pipeline-Ablauf: %1, Stufen: %2, Micro-Batches: %3</translation>
     </message>
@@ -1127,12 +1127,12 @@
         <translation>&lt;b&gt;Vorschau&lt;/b&gt;: so wäre das Layout nach dem Ablegen hier.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>compute %1 · TP %2 · PP %3 · DP %4 · bubble %5 · optimizer + loss %6</source>
         <translation>Rechnen %1 · TP %2 · PP %3 · DP %4 · Blase %5 · Optimierer + Loss %6</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <location line="+5"/>
         <source>%1 %</source>
         <translation>%1 %</translation>
@@ -1171,7 +1171,7 @@
 <context>
     <name>tessera::designer::GanttView</name>
     <message>
-        <location filename="../app/designer/ganttview.cpp" line="+50"/>
+        <location filename="../app/designer/ganttview.cpp" line="+65"/>
         <source>No schedule to show: the layout needs a model and valid stages.</source>
         <translation>Kein Ablauf zu zeigen: das Layout braucht ein Modell und gültige Stufen.</translation>
     </message>
@@ -1181,12 +1181,12 @@
         <translation>Stufe %1</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>0 … %1 (compute only; F = forward, B = backward)</source>
         <translation>0 … %1 (nur Rechnen; F = vorwärts, B = rückwärts)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>relative time (F = forward, B = backward)</source>
         <translation>relative Zeit (F = vorwärts, B = rückwärts)</translation>
     </message>
@@ -1414,7 +1414,7 @@
         <translation>&apos;%1&apos; ist größer als 16 MiB: keine Layout-Datei</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+61"/>
         <source>Imported config.json models are for planning only: tessera-train runs the built-in MLP, ViT and GPT. Pick a built-in model to launch.</source>
         <translation>Aus einer config.json importierte Modelle sind nur zum Planen: tessera-train fährt die eingebauten MLP, ViT und GPT. Zum Starten ein eingebautes Modell wählen.</translation>
     </message>
@@ -1427,6 +1427,139 @@
         <location line="+3"/>
         <source>The engine runs ZeRO stage 0 or 1; set ZeRO to 0 or 1 to launch.</source>
         <translation>Die Engine fährt ZeRO-Stufe 0 oder 1; zum Starten ZeRO auf 0 oder 1 setzen.</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::planner</name>
+    <message>
+        <location filename="../backend/planner/auto_plan.cpp" line="+32"/>
+        <source>DP %1 × TP %2 × PP %3, %4 micro-batches</source>
+        <translation>DP %1 × TP %2 × PP %3, %4 Micro-Batches</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>compute %1 s vs %2 s</source>
+        <translation>Rechnen %1 s statt %2 s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>TP all-reduce %1 s vs %2 s</source>
+        <translation>TP-All-Reduce %1 s statt %2 s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>pipeline send/recv %1 s vs %2 s</source>
+        <translation>Pipeline-Senden/Empfangen %1 s statt %2 s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>pipeline bubble %1 s vs %2 s</source>
+        <translation>Pipeline-Blase %1 s statt %2 s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>DP all-reduce exposed %1 s vs %2 s</source>
+        <translation>nicht überlapptes DP-All-Reduce %1 s statt %2 s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>optimizer step %1 s vs %2 s</source>
+        <translation>Optimiererschritt %1 s statt %2 s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>loss all-reduce %1 s vs %2 s</source>
+        <translation>Loss-All-Reduce %1 s statt %2 s</translation>
+    </message>
+    <message>
+        <location line="+181"/>
+        <source>fastest that fits: %1; %2 s/step, bubble %3 %, MFU %4 %</source>
+        <translation>schnellstes, das passt: %1; %2 s/Schritt, Blase %3 %, MFU %4 %</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>cheapest within the deadline: %1; %2 s/step, bubble %3 %, MFU %4 %</source>
+        <translation>günstigstes innerhalb der Frist: %1; %2 s/Schritt, Blase %3 %, MFU %4 %</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>#%1 %2: +%3 % step time: %4</source>
+        <translation>#%1 %2: +%3 % Schrittzeit: %4</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>#%1 %2: +%3 % cost: %4</source>
+        <translation>#%1 %2: +%3 % Kosten: %4</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>; %1 devices vs %2</source>
+        <translation>; %1 Geräte statt %2</translation>
+    </message>
+    <message>
+        <location filename="../backend/planner/estimate.cpp" line="+45"/>
+        <source>layer %1: width %2 (heads or MLP width) is not divisible by TP %3; choose a TP that divides it</source>
+        <translation>Schicht %1: Breite %2 (Köpfe oder MLP-Breite) ist nicht durch TP %3 teilbar; ein TP wählen, das sie teilt</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>global batch %1 is not divisible by data parallel %2</source>
+        <translation>globaler Batch %1 ist nicht durch Datenparallelität %2 teilbar</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>micro-batches %1 do not divide the %2 samples per data-parallel replica</source>
+        <translation>%1 Micro-Batches teilen die %2 Samples pro datenparalleler Replik nicht</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>ZeRO stage %1 is not 0-3</source>
+        <translation>ZeRO-Stufe %1 ist nicht 0–3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>tessera-train runs ZeRO 0/1 without recompute or sequence parallelism; turn those off to launch this built-in model</source>
+        <translation>tessera-train fährt ZeRO 0/1 ohne Neuberechnung und Sequenzparallelität; diese ausschalten, um dieses eingebaute Modell zu starten</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>data/tensor parallel degrees must be at least 1</source>
+        <translation>Daten-/Tensor-Parallelgrade müssen mindestens 1 sein</translation>
+    </message>
+    <message>
+        <location line="+109"/>
+        <source>the layout needs %1 ranks (DP %2 × PP %3 × TP %4) but the cluster has %5 devices</source>
+        <translation>das Layout braucht %1 Ranks (DP %2 × PP %3 × TP %4), der Cluster hat aber %5 Geräte</translation>
+    </message>
+    <message>
+        <location line="+210"/>
+        <source>over memory: stage %1 on %2 device %3 (%4) needs %5 of %6 (%7 over); use ZeRO, more TP/PP, recompute or fewer micro-batches in flight</source>
+        <translation>Speicher überschritten: Stufe %1 auf %2 Gerät %3 (%4) braucht %5 von %6 (%7 zu viel); ZeRO, mehr TP/PP, Neuberechnung oder weniger gleichzeitige Micro-Batches nutzen</translation>
+    </message>
+    <message>
+        <location filename="../backend/planner/layer_cost.cpp" line="+220"/>
+        <source>stage %1 is empty (layers %2..%3); give it at least one layer</source>
+        <translation>Stufe %1 ist leer (Schichten %2..%3); ihr mindestens eine Schicht geben</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>stage %1 ends outside the model&apos;s %2 layers (0..%3)</source>
+        <translation>Stufe %1 endet außerhalb der %2 Schichten des Modells (0..%3)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>layer %1 is in no stage; extend stage %2 or %3 to cover it</source>
+        <translation>Schicht %1 ist in keiner Stufe; Stufe %2 oder %3 auf sie ausdehnen</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>layer %1 is in two stages (%2 and %3)</source>
+        <translation>Schicht %1 ist in zwei Stufen (%2 und %3)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>layers %1..%2 are in no stage; extend the last stage to the end of the model</source>
+        <translation>Schichten %1..%2 sind in keiner Stufe; die letzte Stufe bis zum Ende des Modells ausdehnen</translation>
     </message>
 </context>
 </TS>

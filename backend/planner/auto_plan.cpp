@@ -3,10 +3,10 @@
 // why each ranks where it does.
 #include "cost_model.h"
 #include "partition.h"
+#include "planner_text.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <tuple>
 
@@ -17,6 +17,7 @@ namespace {
 using detail::Context;
 using detail::divisors;
 using detail::LayerCost;
+using detail::num;
 
 struct Candidate {
     v1::Layout layout;
@@ -25,17 +26,12 @@ struct Candidate {
     double score = 0; ///< what the goal minimises
 };
 
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
-
 std::string describeLayout(const v1::Layout& l, int zero) {
     const int p = std::max(1, l.stages_size());
-    std::string s = "DP " + std::to_string(l.data_parallel()) + " × TP " +
-                    std::to_string(std::max(1, l.tensor_parallel())) + " × PP " +
-                    std::to_string(p) + ", " + std::to_string(l.micro_batches()) + " micro-batches";
+    std::string s = detail::plannerText(
+        QT_TRANSLATE_NOOP("tessera::planner", "DP %1 × TP %2 × PP %3, %4 micro-batches"),
+        {num(l.data_parallel()), num(std::max(1, l.tensor_parallel())), num(p),
+         num(l.micro_batches())});
     if (p > 1) {
         s += l.schedule() == v1::PIPELINE_SCHEDULE_GPIPE ? ", GPipe" : ", 1F1B";
     }
@@ -45,24 +41,32 @@ std::string describeLayout(const v1::Layout& l, int zero) {
     return s;
 }
 
-/// The component of `e` that grew most against `best`, as "DP all-reduce 0.40 s exposed".
+/// The component of `e` that grew most against `best`, as "DP all-reduce exposed 0.4 s vs
+/// 0.1 s".
 std::string biggestExtra(const Estimate& e, const Estimate& best) {
     const std::tuple<const char*, double, double> parts[] = {
-        {"compute", e.computeSeconds, best.computeSeconds},
-        {"TP all-reduce", e.tpCommSeconds, best.tpCommSeconds},
-        {"pipeline send/recv", e.ppCommSeconds, best.ppCommSeconds},
-        {"pipeline bubble", e.bubbleSeconds, best.bubbleSeconds},
-        {"DP all-reduce exposed", e.dpCommSeconds, best.dpCommSeconds},
-        {"optimizer step", e.optimizerSeconds, best.optimizerSeconds},
-        {"loss all-reduce", e.lossSyncSeconds, best.lossSyncSeconds}};
+        {QT_TRANSLATE_NOOP("tessera::planner", "compute %1 s vs %2 s"), e.computeSeconds,
+         best.computeSeconds},
+        {QT_TRANSLATE_NOOP("tessera::planner", "TP all-reduce %1 s vs %2 s"), e.tpCommSeconds,
+         best.tpCommSeconds},
+        {QT_TRANSLATE_NOOP("tessera::planner", "pipeline send/recv %1 s vs %2 s"), e.ppCommSeconds,
+         best.ppCommSeconds},
+        {QT_TRANSLATE_NOOP("tessera::planner", "pipeline bubble %1 s vs %2 s"), e.bubbleSeconds,
+         best.bubbleSeconds},
+        {QT_TRANSLATE_NOOP("tessera::planner", "DP all-reduce exposed %1 s vs %2 s"),
+         e.dpCommSeconds, best.dpCommSeconds},
+        {QT_TRANSLATE_NOOP("tessera::planner", "optimizer step %1 s vs %2 s"), e.optimizerSeconds,
+         best.optimizerSeconds},
+        {QT_TRANSLATE_NOOP("tessera::planner", "loss all-reduce %1 s vs %2 s"), e.lossSyncSeconds,
+         best.lossSyncSeconds}};
     const auto* top = &parts[0];
     for (const auto& p : parts) {
         if (std::get<1>(p) - std::get<2>(p) > std::get<1>(*top) - std::get<2>(*top)) {
             top = &p;
         }
     }
-    return std::string(std::get<0>(*top)) + " " + fmt("%.3g s", std::get<1>(*top)) + " vs " +
-           fmt("%.3g s", std::get<2>(*top));
+    return detail::plannerText(std::get<0>(*top),
+                               {num(std::get<1>(*top), 3), num(std::get<2>(*top), 3)});
 }
 
 /// Per-layer weight for balancing: forward + backward time per sample on the first device,
@@ -232,21 +236,27 @@ std::vector<RankedPlan> autoPlan(const PlanModel& model, const PlanCluster& clus
         const Estimate& e = c.est;
         const std::string what = describeLayout(c.layout, c.zero);
         if (out.empty()) {
-            r.reason = (goal.kind == AutoPlanGoal::Fastest ? "fastest that fits: "
-                                                           : "cheapest within the deadline: ") +
-                       what + "; " + fmt("%.3g s/step", e.stepSeconds) + ", bubble " +
-                       fmt("%.0f %%", 100 * e.bubbleFraction) + ", MFU " +
-                       fmt("%.0f %%", 100 * e.mfu);
+            r.reason = detail::plannerText(
+                goal.kind == AutoPlanGoal::Fastest
+                    ? QT_TRANSLATE_NOOP("tessera::planner",
+                                        "fastest that fits: %1; %2 s/step, bubble %3 %, MFU %4 %")
+                    : QT_TRANSLATE_NOOP("tessera::planner", "cheapest within the deadline: %1; "
+                                                            "%2 s/step, bubble %3 %, MFU %4 %"),
+                {QString::fromStdString(what), num(e.stepSeconds, 3),
+                 num(std::llround(100 * e.bubbleFraction)), num(std::llround(100 * e.mfu))});
         } else {
             const Candidate& b = all.front();
-            const double rel = 100.0 * (c.score / b.score - 1.0);
-            r.reason = "#" + std::to_string(out.size() + 1) + " " + what + ": " +
-                       fmt("+%.0f %% ", rel) +
-                       (goal.kind == AutoPlanGoal::Fastest ? "step time" : "cost") + ": " +
-                       biggestExtra(e, b.est);
+            const long long rel = std::llround(100.0 * (c.score / b.score - 1.0));
+            r.reason = detail::plannerText(
+                goal.kind == AutoPlanGoal::Fastest
+                    ? QT_TRANSLATE_NOOP("tessera::planner", "#%1 %2: +%3 % step time: %4")
+                    : QT_TRANSLATE_NOOP("tessera::planner", "#%1 %2: +%3 % cost: %4"),
+                {num(static_cast<long long>(out.size()) + 1), QString::fromStdString(what),
+                 num(rel), QString::fromStdString(biggestExtra(e, b.est))});
             if (goal.kind != AutoPlanGoal::Fastest && e.ranks != b.est.ranks) {
                 r.reason +=
-                    "; " + std::to_string(e.ranks) + " devices vs " + std::to_string(b.est.ranks);
+                    detail::plannerText(QT_TRANSLATE_NOOP("tessera::planner", "; %1 devices vs %2"),
+                                        {num(e.ranks), num(b.est.ranks)});
             }
         }
         out.push_back(std::move(r));

@@ -1,10 +1,10 @@
 // estimate(): one layout's per-device memory and step time (DESIGN.md §6), from the per-layer
 // costs (layer_cost.cpp) and the simulated pipeline (pipeline_sim.cpp).
 #include "cost_model.h"
+#include "planner_text.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace tessera::planner {
 
@@ -29,12 +29,6 @@ struct StageSum {
     double inBytes = 0, widestBytes = 0, scratchBytes = 0;
 };
 
-std::string gb(double bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
-    return buf;
-}
-
 struct Degrees {
     int d = 1, t = 1, p = 1, m = 1, zero = 0;
     train::PipelineKind kind = train::PipelineKind::OneFOneB;
@@ -47,9 +41,11 @@ void checkLayout(const Context& ctx, const v1::Layout& layout, const Degrees& g,
     for (const PlanLayer& l : model.layers) {
         for (std::int64_t w : l.tpDivides) {
             if (w % g.t != 0) {
-                problems.push_back("layer " + l.name + ": width " + std::to_string(w) +
-                                   " (heads or MLP width) is not divisible by TP " +
-                                   std::to_string(g.t) + "; choose a TP that divides it");
+                problems.push_back(plannerText(
+                    QT_TRANSLATE_NOOP("tessera::planner",
+                                      "layer %1: width %2 (heads or MLP width) is not divisible "
+                                      "by TP %3; choose a TP that divides it"),
+                    {QString::fromStdString(l.name), num(w), num(g.t)}));
                 break;
             }
         }
@@ -59,22 +55,30 @@ void checkLayout(const Context& ctx, const v1::Layout& layout, const Degrees& g,
     }
     const int batch = ctx.options.globalBatch;
     if (batch < 1 || batch % g.d != 0) {
-        problems.push_back("global batch " + std::to_string(batch) +
-                           " is not divisible by data parallel " + std::to_string(g.d));
+        problems.push_back(
+            plannerText(QT_TRANSLATE_NOOP("tessera::planner",
+                                          "global batch %1 is not divisible by data parallel %2"),
+                        {num(batch), num(g.d)}));
     } else if ((batch / g.d) % g.m != 0) {
-        problems.push_back("micro-batches " + std::to_string(g.m) + " do not divide the " +
-                           std::to_string(batch / g.d) + " samples per data-parallel replica");
+        problems.push_back(plannerText(
+            QT_TRANSLATE_NOOP("tessera::planner",
+                              "micro-batches %1 do not divide the %2 samples per data-parallel "
+                              "replica"),
+            {num(g.m), num(batch / g.d)}));
     }
     if (g.zero < 0 || g.zero > 3) {
-        problems.push_back("ZeRO stage " + std::to_string(g.zero) + " is not 0-3");
+        problems.push_back(plannerText(
+            QT_TRANSLATE_NOOP("tessera::planner", "ZeRO stage %1 is not 0-3"), {num(g.zero)}));
     }
     if (model.builtin &&
         (g.zero > 1 || ctx.options.recompute != "none" || ctx.options.sequenceParallel)) {
-        problems.push_back("tessera-train runs ZeRO 0/1 without recompute or sequence "
-                           "parallelism; turn those off to launch this built-in model");
+        problems.push_back(plannerText(QT_TRANSLATE_NOOP(
+            "tessera::planner", "tessera-train runs ZeRO 0/1 without recompute or sequence "
+                                "parallelism; turn those off to launch this built-in model")));
     }
     if (layout.data_parallel() < 0 || layout.tensor_parallel() < 0) {
-        problems.push_back("data/tensor parallel degrees must be at least 1");
+        problems.push_back(plannerText(QT_TRANSLATE_NOOP(
+            "tessera::planner", "data/tensor parallel degrees must be at least 1")));
     }
 }
 
@@ -181,10 +185,10 @@ Estimate evaluate(const Context& ctx, const v1::Layout& layout,
     }
     checkLayout(ctx, layout, g, e.problems);
     if (e.ranks > devices) {
-        e.problems.push_back("the layout needs " + std::to_string(e.ranks) + " ranks (DP " +
-                             std::to_string(g.d) + " × PP " + std::to_string(g.p) + " × TP " +
-                             std::to_string(g.t) + ") but the cluster has " +
-                             std::to_string(devices) + " devices");
+        e.problems.push_back(plannerText(
+            QT_TRANSLATE_NOOP("tessera::planner", "the layout needs %1 ranks (DP %2 × PP %3 × "
+                                                  "TP %4) but the cluster has %5 devices"),
+            {num(e.ranks), num(g.d), num(g.p), num(g.t), num(devices)}));
         return e;
     }
     const double b = double(std::max(1, ctx.options.globalBatch)) / g.d / g.m; // micro-batch
@@ -391,12 +395,14 @@ Estimate evaluate(const Context& ctx, const v1::Layout& layout,
         }
         const DeviceEstimate& de = e.devices[std::size_t(worst[std::size_t(k)])];
         const Slot& sl = ctx.slots[std::size_t(de.rank)];
-        e.problems.push_back(
-            "over memory: stage " + std::to_string(k) + " on " +
-            ctx.nodeNames[std::size_t(sl.node)] + " device " + std::to_string(sl.device) + " (" +
-            sl.type->name + ") needs " + gb(de.total()) + " of " + gb(de.capacity) + " (" +
-            gb(de.total() - de.capacity) +
-            " over); use ZeRO, more TP/PP, recompute or fewer micro-batches in flight");
+        e.problems.push_back(plannerText(
+            QT_TRANSLATE_NOOP("tessera::planner",
+                              "over memory: stage %1 on %2 device %3 (%4) needs %5 of %6 (%7 "
+                              "over); use ZeRO, more TP/PP, recompute or fewer micro-batches in "
+                              "flight"),
+            {num(k), QString::fromStdString(ctx.nodeNames[std::size_t(sl.node)]), num(sl.device),
+             QString::fromStdString(sl.type->name), gigabytes(de.total()), gigabytes(de.capacity),
+             gigabytes(de.total() - de.capacity)}));
     }
 
     double forwardPerSample = 0;

@@ -1,6 +1,7 @@
 // Per-layer costs at a TP width (FLOPs, TP traffic, activation and parameter bytes) and the
 // layout-independent context (devices, links, precision); formulas cite their sources inline.
 #include "cost_model.h"
+#include "planner_text.h"
 
 #include <algorithm>
 
@@ -214,27 +215,34 @@ std::vector<std::pair<int, int>> stageRanges(const v1::Layout& layout, int layer
     int next = 0;
     for (int k = 0; k < layout.stages_size(); ++k) {
         const int first = layout.stages(k).first_layer(), last = layout.stages(k).last_layer();
-        const std::string name = "stage " + std::to_string(k);
         if (first > last) {
-            problems.push_back(name + " is empty (layers " + std::to_string(first) + ".." +
-                               std::to_string(last) + "); give it at least one layer");
+            problems.push_back(plannerText(
+                QT_TRANSLATE_NOOP("tessera::planner",
+                                  "stage %1 is empty (layers %2..%3); give it at least one layer"),
+                {num(k), num(first), num(last)}));
         } else if (first < 0 || last >= layerCount) {
-            problems.push_back(name + " ends outside the model's " + std::to_string(layerCount) +
-                               " layers (0.." + std::to_string(layerCount - 1) + ")");
+            problems.push_back(plannerText(
+                QT_TRANSLATE_NOOP("tessera::planner",
+                                  "stage %1 ends outside the model's %2 layers (0..%3)"),
+                {num(k), num(layerCount), num(layerCount - 1)}));
         } else if (first > next) {
-            problems.push_back("layer " + std::to_string(next) + " is in no stage; extend stage " +
-                               std::to_string(k - 1) + " or " + std::to_string(k) + " to cover it");
+            problems.push_back(plannerText(
+                QT_TRANSLATE_NOOP("tessera::planner",
+                                  "layer %1 is in no stage; extend stage %2 or %3 to cover it"),
+                {num(next), num(k - 1), num(k)}));
         } else if (first < next) {
-            problems.push_back("layer " + std::to_string(first) + " is in two stages (" +
-                               std::to_string(k - 1) + " and " + std::to_string(k) + ")");
+            problems.push_back(plannerText(
+                QT_TRANSLATE_NOOP("tessera::planner", "layer %1 is in two stages (%2 and %3)"),
+                {num(first), num(k - 1), num(k)}));
         }
         next = std::max(next, last + 1);
         r.emplace_back(first, last);
     }
     if (problems.empty() && next < layerCount) {
-        problems.push_back("layers " + std::to_string(next) + ".." +
-                           std::to_string(layerCount - 1) +
-                           " are in no stage; extend the last stage to the end of the model");
+        problems.push_back(plannerText(
+            QT_TRANSLATE_NOOP("tessera::planner", "layers %1..%2 are in no stage; extend the last "
+                                                  "stage to the end of the model"),
+            {num(next), num(layerCount - 1)}));
     }
     return r;
 }

@@ -526,6 +526,34 @@ void TestDesigner::germanStrings() {
         QVERIFY2(panel.messageText().contains(QStringLiteral("existiert nicht")),
                  qPrintable(panel.messageText()));
     }
+    {
+        // The planner's layout problems and auto-plan reasons, which the estimate panel and the
+        // auto-plan dialog show, come in German too (context tessera::planner).
+        v1::ModelSpec spec;
+        spec.set_family("mlp");
+        spec.add_hidden(64);
+        const auto model = planner::modelFromSpec(spec);
+        QVERIFY(model.has_value());
+        const auto cluster = planner::parseHypotheticalCluster("1x2 h100-sxm");
+        QVERIFY(cluster.has_value());
+        planner::PlanOptions o;
+        o.globalBatch = 64;
+        v1::Layout gap;
+        gap.set_data_parallel(1);
+        gap.set_micro_batches(1);
+        auto* st = gap.add_stages();
+        st->set_first_layer(0);
+        st->set_last_layer(0);
+        const auto e = planner::estimate(*model, *cluster, gap, o);
+        QVERIFY(e.has_value() && !e->problems.empty());
+        QVERIFY2(
+            QString::fromStdString(e->problems.front()).contains(QStringLiteral("in keiner Stufe")),
+            e->problems.front().c_str());
+        const auto plans = planner::autoPlan(*model, *cluster, o, planner::AutoPlanGoal{});
+        QVERIFY(plans.size() >= 2);
+        QVERIFY2(plans[0].reason.find("schnellstes, das passt") == 0, plans[0].reason.c_str());
+        QVERIFY2(plans[1].reason.find("Schrittzeit") != std::string::npos, plans[1].reason.c_str());
+    }
     QCoreApplication::removeTranslator(&translator);
 }
 

@@ -2,7 +2,9 @@
 // (16 B/param mixed-precision Adam, ZeRO 1-3, Korthikanti activations), the pipeline bubble
 // (p−1)/(m+p−1), uneven stages, and the problems the designer shows.
 #include "planner.h"
+#include "planner_text.h"
 
+#include <QLocale>
 #include <QTest>
 
 using namespace tessera;
@@ -52,6 +54,7 @@ private Q_SLOTS:
     void bubbleMatchesFormula();
     void unevenStagesSlowestDominates();
     void problems();
+    void messageArgumentsFilledOnce();
     void calibrationAndCost();
 };
 
@@ -216,6 +219,23 @@ void TestPlannerEstimate::unevenStagesSlowestDominates() {
     const double ratio = b->stepSeconds / a->stepSeconds;
     QVERIFY2(ratio > 1.15 && ratio < 1.25, qPrintable(QString::number(ratio)));
     QVERIFY(b->computeSeconds > a->computeSeconds);
+}
+
+void TestPlannerEstimate::messageArgumentsFilledOnce() {
+    using detail::plannerText;
+    // Without a translator the English source comes back; %n are filled in one pass, so a
+    // layer named "%2" is not filled in again, and %10 is the tenth argument, not %1 + "0".
+    QCOMPARE(plannerText("layer %1 is in two stages (%2 and %3)",
+                         {QStringLiteral("a%2b"), QStringLiteral("4"), QStringLiteral("5")}),
+             std::string("layer a%2b is in two stages (4 and 5)"));
+    QCOMPARE(plannerText("%1 %10 %", {QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3"),
+                                      QStringLiteral("4"), QStringLiteral("5"), QStringLiteral("6"),
+                                      QStringLiteral("7"), QStringLiteral("8"), QStringLiteral("9"),
+                                      QStringLiteral("ten")}),
+             std::string("1 ten %"));
+    QCOMPARE(plannerText("%3 left as is", {QStringLiteral("x")}), std::string("%3 left as is"));
+    QCOMPARE(detail::num(7LL), QStringLiteral("7"));
+    QCOMPARE(detail::gigabytes(12.34e9), QLocale().toString(12.3, 'f', 1) + QStringLiteral(" GB"));
 }
 
 void TestPlannerEstimate::problems() {
