@@ -1438,48 +1438,48 @@
     </message>
     <message>
         <location line="+16"/>
-        <source>compute %1 s vs %2 s</source>
-        <translation>Rechnen %1 s statt %2 s</translation>
+        <source>compute %1 vs %2</source>
+        <translation>Rechnen %1 statt %2</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>TP all-reduce %1 s vs %2 s</source>
-        <translation>TP-All-Reduce %1 s statt %2 s</translation>
+        <source>TP all-reduce %1 vs %2</source>
+        <translation>TP-All-Reduce %1 statt %2</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>pipeline send/recv %1 s vs %2 s</source>
-        <translation>Pipeline-Senden/Empfangen %1 s statt %2 s</translation>
+        <source>pipeline send/recv %1 vs %2</source>
+        <translation>Pipeline-Senden/Empfangen %1 statt %2</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>pipeline bubble %1 s vs %2 s</source>
-        <translation>Pipeline-Blase %1 s statt %2 s</translation>
+        <source>pipeline bubble %1 vs %2</source>
+        <translation>Pipeline-Blase %1 statt %2</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>DP all-reduce exposed %1 s vs %2 s</source>
-        <translation>nicht überlapptes DP-All-Reduce %1 s statt %2 s</translation>
+        <source>DP all-reduce exposed %1 vs %2</source>
+        <translation>nicht überlapptes DP-All-Reduce %1 statt %2</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>optimizer step %1 s vs %2 s</source>
-        <translation>Optimiererschritt %1 s statt %2 s</translation>
+        <source>optimizer step %1 vs %2</source>
+        <translation>Optimiererschritt %1 statt %2</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>loss all-reduce %1 s vs %2 s</source>
-        <translation>Loss-All-Reduce %1 s statt %2 s</translation>
+        <source>loss all-reduce %1 vs %2</source>
+        <translation>Loss-All-Reduce %1 statt %2</translation>
     </message>
     <message>
         <location line="+181"/>
-        <source>fastest that fits: %1; %2 s/step, bubble %3 %, MFU %4 %</source>
-        <translation>schnellstes, das passt: %1; %2 s/Schritt, Blase %3 %, MFU %4 %</translation>
+        <source>fastest that fits: %1; %2 per step, bubble %3 %, MFU %4 %</source>
+        <translation>schnellstes, das passt: %1; %2 pro Schritt, Blase %3 %, MFU %4 %</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>cheapest within the deadline: %1; %2 s/step, bubble %3 %, MFU %4 %</source>
-        <translation>günstigstes innerhalb der Frist: %1; %2 s/Schritt, Blase %3 %, MFU %4 %</translation>
+        <source>cheapest within the deadline: %1; %2 per step, bubble %3 %, MFU %4 %</source>
+        <translation>günstigstes innerhalb der Frist: %1; %2 pro Schritt, Blase %3 %, MFU %4 %</translation>
     </message>
     <message>
         <location line="+9"/>

@@ -41,23 +41,23 @@ std::string describeLayout(const v1::Layout& l, int zero) {
     return s;
 }
 
-/// The component of `e` that grew most against `best`, as "DP all-reduce exposed 0.4 s vs
-/// 0.1 s".
+/// The component of `e` that grew most against `best`, as "DP all-reduce exposed 0.4 ms vs
+/// 0.1 ms".
 std::string biggestExtra(const Estimate& e, const Estimate& best) {
     const std::tuple<const char*, double, double> parts[] = {
-        {QT_TRANSLATE_NOOP("tessera::planner", "compute %1 s vs %2 s"), e.computeSeconds,
+        {QT_TRANSLATE_NOOP("tessera::planner", "compute %1 vs %2"), e.computeSeconds,
          best.computeSeconds},
-        {QT_TRANSLATE_NOOP("tessera::planner", "TP all-reduce %1 s vs %2 s"), e.tpCommSeconds,
+        {QT_TRANSLATE_NOOP("tessera::planner", "TP all-reduce %1 vs %2"), e.tpCommSeconds,
          best.tpCommSeconds},
-        {QT_TRANSLATE_NOOP("tessera::planner", "pipeline send/recv %1 s vs %2 s"), e.ppCommSeconds,
+        {QT_TRANSLATE_NOOP("tessera::planner", "pipeline send/recv %1 vs %2"), e.ppCommSeconds,
          best.ppCommSeconds},
-        {QT_TRANSLATE_NOOP("tessera::planner", "pipeline bubble %1 s vs %2 s"), e.bubbleSeconds,
+        {QT_TRANSLATE_NOOP("tessera::planner", "pipeline bubble %1 vs %2"), e.bubbleSeconds,
          best.bubbleSeconds},
-        {QT_TRANSLATE_NOOP("tessera::planner", "DP all-reduce exposed %1 s vs %2 s"),
-         e.dpCommSeconds, best.dpCommSeconds},
-        {QT_TRANSLATE_NOOP("tessera::planner", "optimizer step %1 s vs %2 s"), e.optimizerSeconds,
+        {QT_TRANSLATE_NOOP("tessera::planner", "DP all-reduce exposed %1 vs %2"), e.dpCommSeconds,
+         best.dpCommSeconds},
+        {QT_TRANSLATE_NOOP("tessera::planner", "optimizer step %1 vs %2"), e.optimizerSeconds,
          best.optimizerSeconds},
-        {QT_TRANSLATE_NOOP("tessera::planner", "loss all-reduce %1 s vs %2 s"), e.lossSyncSeconds,
+        {QT_TRANSLATE_NOOP("tessera::planner", "loss all-reduce %1 vs %2"), e.lossSyncSeconds,
          best.lossSyncSeconds}};
     const auto* top = &parts[0];
     for (const auto& p : parts) {
@@ -65,8 +65,8 @@ std::string biggestExtra(const Estimate& e, const Estimate& best) {
             top = &p;
         }
     }
-    return detail::plannerText(std::get<0>(*top),
-                               {num(std::get<1>(*top), 3), num(std::get<2>(*top), 3)});
+    return detail::plannerText(std::get<0>(*top), {detail::duration(std::get<1>(*top)),
+                                                   detail::duration(std::get<2>(*top))});
 }
 
 /// Per-layer weight for balancing: forward + backward time per sample on the first device,
@@ -239,10 +239,10 @@ std::vector<RankedPlan> autoPlan(const PlanModel& model, const PlanCluster& clus
             r.reason = detail::plannerText(
                 goal.kind == AutoPlanGoal::Fastest
                     ? QT_TRANSLATE_NOOP("tessera::planner",
-                                        "fastest that fits: %1; %2 s/step, bubble %3 %, MFU %4 %")
+                                        "fastest that fits: %1; %2 per step, bubble %3 %, MFU %4 %")
                     : QT_TRANSLATE_NOOP("tessera::planner", "cheapest within the deadline: %1; "
-                                                            "%2 s/step, bubble %3 %, MFU %4 %"),
-                {QString::fromStdString(what), num(e.stepSeconds, 3),
+                                                            "%2 per step, bubble %3 %, MFU %4 %"),
+                {QString::fromStdString(what), detail::duration(e.stepSeconds),
                  num(std::llround(100 * e.bubbleFraction)), num(std::llround(100 * e.mfu))});
         } else {
             const Candidate& b = all.front();

@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QLocale>
 
+#include <cmath>
 #include <vector>
 
 namespace tessera::planner::detail {
@@ -36,6 +37,17 @@ QString num(long long v) {
 
 QString num(double v, int digits) {
     return QLocale().toString(v, 'g', digits);
+}
+
+QString duration(double seconds) {
+    const double a = std::abs(seconds);
+    if (a >= 1.0 || a == 0.0) {
+        return num(seconds, 3) + QStringLiteral(" s");
+    }
+    if (a >= 1e-3) {
+        return num(seconds * 1e3, 3) + QStringLiteral(" ms");
+    }
+    return num(seconds * 1e6, 3) + QStringLiteral(" µs");
 }
 
 QString gigabytes(double bytes) {

@@ -20,6 +20,10 @@ QString num(long long v);
 /// A number with `digits` significant digits in the user's locale (0.00941 or 0,00941).
 QString num(double v, int digits);
 
+/// Seconds in the unit that suits them (s, ms, µs) with 3 significant digits in the user's locale:
+/// "7.35 µs", "12.3 ms", "1.5 s"; 0 is "0 s".
+QString duration(double seconds);
+
 /// Bytes as gigabytes with one decimal in the user's locale: "12.3 GB".
 QString gigabytes(double bytes);
 

@@ -235,6 +235,11 @@ void TestPlannerEstimate::messageArgumentsFilledOnce() {
              std::string("1 ten %"));
     QCOMPARE(plannerText("%3 left as is", {QStringLiteral("x")}), std::string("%3 left as is"));
     QCOMPARE(detail::num(7LL), QStringLiteral("7"));
+    const QLocale loc;
+    QCOMPARE(detail::duration(7.354e-6), loc.toString(7.35, 'g', 3) + QStringLiteral(" µs"));
+    QCOMPARE(detail::duration(0.0123), loc.toString(12.3, 'g', 3) + QStringLiteral(" ms"));
+    QCOMPARE(detail::duration(1.5), loc.toString(1.5, 'g', 3) + QStringLiteral(" s"));
+    QCOMPARE(detail::duration(0), QStringLiteral("0 s"));
     QCOMPARE(detail::gigabytes(12.34e9), QLocale().toString(12.3, 'f', 1) + QStringLiteral(" GB"));
 }
 
