@@ -4,6 +4,7 @@
 #include "paths.h"
 #include "probe_records.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
@@ -51,6 +52,7 @@ void CalibrateCommand::startRound() {
         for (auto it = p.values.cbegin(); it != p.values.cend(); ++it) {
             r.values[it.key().toStdString()] = it.value();
         }
+        r.values["round"] = m_round; // dropDisturbedRounds tells rounds apart by it
         m_records.push_back(std::move(r));
     });
     connect(m_run.get(), &RunCommand::finished, this, &CalibrateCommand::onRunFinished);
@@ -113,6 +115,17 @@ bool CalibrateCommand::appendStored() {
              " ranks); calibrate without --append to start a new one. Nothing was stored");
         return false;
     }
+    // This run's rounds follow the stored ones (records from before rounds were kept have
+    // none: they count as one round of their own).
+    int last = 0;
+    for (const planner::ProbeRecord& r : stored->records) {
+        if (r.values.contains("round")) {
+            last = std::max(last, int(r.values.at("round")));
+        }
+    }
+    for (planner::ProbeRecord& r : m_records) {
+        r.values["round"] += last;
+    }
     m_appended = stored->records.size();
     m_records.insert(m_records.begin(), stored->records.begin(), stored->records.end());
     return true;
@@ -124,7 +137,17 @@ void CalibrateCommand::fitAndSave() {
     }
     const std::vector<std::string>& rankNodes = m_rankNodes;
     const std::string device = "cpu"; // onRunFinished refused GPU placements
-    auto fit = planner::fitCalibration(m_records, rankNodes, device);
+    // Every record is stored; the fit leaves out rounds the host's other work slowed down.
+    std::vector<planner::ProbeRecord> used = m_records;
+    const auto dropped = planner::dropDisturbedRounds(used);
+    for (const planner::DisturbedRound& d : dropped) {
+        std::fprintf(stdout,
+                     "probe round %d left out of the fit: its GEMM ran at %.1f GFLOP/s per rank, "
+                     "%.0f %% of the best round's %.1f (the host was busy with other work then; "
+                     "calibrate when it is quiet)\n",
+                     d.round, d.gemmRate / 1e9, 100 * d.gemmRate / d.bestRate, d.bestRate / 1e9);
+    }
+    auto fit = planner::fitCalibration(used, rankNodes, device);
     if (!fit) {
         fail(fit.error().message);
         return;
@@ -165,7 +188,7 @@ void CalibrateCommand::fitAndSave() {
     }
     std::fprintf(stdout,
                  "calibration of %zu node(s) from %zu probe records (%d round(s)%s), kept in %s:\n",
-                 fit->size(), m_records.size(), m_round,
+                 fit->size(), used.size(), m_round,
                  m_appended > 0 ? ", with the stored calibration's" : "", path.c_str());
     for (const planner::NodeCalibration& c : *fit) {
         std::fprintf(stdout, "  %s\n", planner::describeCalibration(c, device).c_str());

@@ -7,6 +7,9 @@
 #include <QJsonObject>
 #include <QSaveFile>
 
+#include <algorithm>
+#include <map>
+
 namespace tessera::planner {
 
 namespace {
@@ -84,6 +87,40 @@ Result<ProbeRecordSet> loadProbeRecords(const std::string& path) {
         set.records.push_back(std::move(r));
     }
     return set;
+}
+
+std::vector<DisturbedRound> dropDisturbedRounds(std::vector<ProbeRecord>& records, double keep) {
+    const auto roundOf = [](const ProbeRecord& r) {
+        const auto it = r.values.find("round");
+        return it == r.values.end() ? -1 : int(it->second);
+    };
+    std::map<int, std::pair<double, int>> gemm; // round → (sum of rates, records)
+    for (const ProbeRecord& r : records) {
+        if (int(r.get("probe")) == 2 && r.get("gemm_flops_per_s") > 0) {
+            auto& [sum, n] = gemm[roundOf(r)];
+            sum += r.get("gemm_flops_per_s");
+            ++n;
+        }
+    }
+    std::vector<DisturbedRound> out;
+    if (gemm.size() < 2) {
+        return out;
+    }
+    double best = 0;
+    for (const auto& [round, acc] : gemm) {
+        best = std::max(best, acc.first / acc.second);
+    }
+    for (const auto& [round, acc] : gemm) {
+        const double rate = acc.first / acc.second;
+        if (rate < keep * best) {
+            out.push_back({round, rate, best});
+        }
+    }
+    std::erase_if(records, [&](const ProbeRecord& r) {
+        return std::any_of(out.begin(), out.end(),
+                           [&](const DisturbedRound& d) { return d.round == roundOf(r); });
+    });
+    return out;
 }
 
 } // namespace tessera::planner

@@ -12,6 +12,52 @@ using namespace tessera::planner;
 class TestPlannerProbeRecords : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void dropsTheRoundTheHostSlowed() {
+        // Three rounds of two ranks: round 3's GEMM ran at half the rate (the host was busy).
+        std::vector<ProbeRecord> recs;
+        const double rates[] = {50e9, 46e9, 24e9};
+        for (int round = 1; round <= 3; ++round) {
+            for (int rank = 0; rank < 2; ++rank) {
+                recs.push_back({rank,
+                                {{"probe", 2},
+                                 {"round", round},
+                                 {"gemm_flops_per_s", rates[round - 1] + rank * 1e9}}});
+                recs.push_back({rank, {{"probe", 1}, {"round", round}, {"b8_s", 1e-3 * round}}});
+            }
+        }
+        const auto dropped = dropDisturbedRounds(recs);
+        QCOMPARE(dropped.size(), std::size_t(1));
+        QCOMPARE(dropped[0].round, 3);
+        QCOMPARE(dropped[0].gemmRate, 24.5e9);
+        QCOMPARE(dropped[0].bestRate, 50.5e9);
+        QCOMPARE(recs.size(), std::size_t(8)); // both probes of round 3 went, on both ranks
+        for (const ProbeRecord& r : recs) {
+            QVERIFY(r.get("round") != 3);
+        }
+    }
+
+    void keepsRoundsWithinTheMargin() {
+        // 80 % of the best is within the default 75 %; one round alone is never dropped; records
+        // from before rounds were kept (no "round") count as one round.
+        std::vector<ProbeRecord> two = {
+            {0, {{"probe", 2}, {"round", 1}, {"gemm_flops_per_s", 50e9}}},
+            {0, {{"probe", 2}, {"round", 2}, {"gemm_flops_per_s", 40e9}}}};
+        QVERIFY(dropDisturbedRounds(two).empty());
+        QCOMPARE(two.size(), std::size_t(2));
+        std::vector<ProbeRecord> one = {
+            {0, {{"probe", 2}, {"round", 1}, {"gemm_flops_per_s", 1e9}}}};
+        QVERIFY(dropDisturbedRounds(one).empty());
+        std::vector<ProbeRecord> legacy = {
+            {0, {{"probe", 2}, {"gemm_flops_per_s", 20e9}}},
+            {0, {{"probe", 1}, {"b8_s", 1e-3}}},
+            {0, {{"probe", 2}, {"round", 1}, {"gemm_flops_per_s", 50e9}}}};
+        const auto dropped = dropDisturbedRounds(legacy);
+        QCOMPARE(dropped.size(), std::size_t(1));
+        QCOMPARE(dropped[0].round, -1);
+        QCOMPARE(legacy.size(), std::size_t(1));
+        QCOMPARE(legacy[0].get("round"), 1.0);
+    }
+
     void roundTrip() {
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("p.json")).toStdString();
