@@ -1472,7 +1472,12 @@
         <translation>Loss-All-Reduce %1 statt %2</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+18"/>
+        <source>step %1 vs %2</source>
+        <translation>Schritt %1 statt %2</translation>
+    </message>
+    <message>
+        <location line="+173"/>
         <source>fastest that fits: %1; %2 per step, bubble %3 %, MFU %4 %</source>
         <translation>schnellstes, das passt: %1; %2 pro Schritt, Blase %3 %, MFU %4 %</translation>
     </message>
@@ -1482,7 +1487,12 @@
         <translation>günstigstes innerhalb der Frist: %1; %2 pro Schritt, Blase %3 %, MFU %4 %</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
+        <source>#%1 %2: ties with #1</source>
+        <translation>#%1 %2: gleichauf mit #1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>#%1 %2: +%3 % step time: %4</source>
         <translation>#%1 %2: +%3 % Schrittzeit: %4</translation>
     </message>
@@ -1492,7 +1502,7 @@
         <translation>#%1 %2: +%3 % Kosten: %4</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>; %1 devices vs %2</source>
         <translation>; %1 Geräte statt %2</translation>
     </message>

@@ -42,7 +42,7 @@ std::string describeLayout(const v1::Layout& l, int zero) {
 }
 
 /// The component of `e` that grew most against `best`, as "DP all-reduce exposed 0.4 ms vs
-/// 0.1 ms".
+/// 0.1 ms"; empty when none grew by more than 0.1 % of `best`'s step (a tie).
 std::string biggestExtra(const Estimate& e, const Estimate& best) {
     const std::tuple<const char*, double, double> parts[] = {
         {QT_TRANSLATE_NOOP("tessera::planner", "compute %1 vs %2"), e.computeSeconds,
@@ -65,8 +65,18 @@ std::string biggestExtra(const Estimate& e, const Estimate& best) {
             top = &p;
         }
     }
+    if (std::get<1>(*top) - std::get<2>(*top) <= 1e-3 * best.stepSeconds) {
+        return {}; // no part grew by more than 0.1 % of a step: a tie
+    }
     return detail::plannerText(std::get<0>(*top), {detail::duration(std::get<1>(*top)),
                                                    detail::duration(std::get<2>(*top))});
+}
+
+/// Step time of `e` against `best`, as "step 1.2 ms vs 1.2 ms" (when no single part grew).
+std::string describeTotal(const Estimate& e, const Estimate& best) {
+    return detail::plannerText(
+        QT_TRANSLATE_NOOP("tessera::planner", "step %1 vs %2"),
+        {detail::duration(e.stepSeconds), detail::duration(best.stepSeconds)});
 }
 
 /// Per-layer weight for balancing: forward + backward time per sample on the first device,
@@ -247,12 +257,20 @@ std::vector<RankedPlan> autoPlan(const PlanModel& model, const PlanCluster& clus
         } else {
             const Candidate& b = all.front();
             const long long rel = std::llround(100.0 * (c.score / b.score - 1.0));
-            r.reason = detail::plannerText(
-                goal.kind == AutoPlanGoal::Fastest
-                    ? QT_TRANSLATE_NOOP("tessera::planner", "#%1 %2: +%3 % step time: %4")
-                    : QT_TRANSLATE_NOOP("tessera::planner", "#%1 %2: +%3 % cost: %4"),
-                {num(static_cast<long long>(out.size()) + 1), QString::fromStdString(what),
-                 num(rel), QString::fromStdString(biggestExtra(e, b.est))});
+            const std::string extra = biggestExtra(e, b.est);
+            const QString place = num(static_cast<long long>(out.size()) + 1);
+            if (extra.empty() && rel == 0) {
+                r.reason = detail::plannerText(
+                    QT_TRANSLATE_NOOP("tessera::planner", "#%1 %2: ties with #1"),
+                    {place, QString::fromStdString(what)});
+            } else {
+                r.reason = detail::plannerText(
+                    goal.kind == AutoPlanGoal::Fastest
+                        ? QT_TRANSLATE_NOOP("tessera::planner", "#%1 %2: +%3 % step time: %4")
+                        : QT_TRANSLATE_NOOP("tessera::planner", "#%1 %2: +%3 % cost: %4"),
+                    {place, QString::fromStdString(what), num(rel),
+                     QString::fromStdString(extra.empty() ? describeTotal(e, b.est) : extra)});
+            }
             if (goal.kind != AutoPlanGoal::Fastest && e.ranks != b.est.ranks) {
                 r.reason +=
                     detail::plannerText(QT_TRANSLATE_NOOP("tessera::planner", "; %1 devices vs %2"),

@@ -552,7 +552,9 @@ void TestDesigner::germanStrings() {
         const auto plans = planner::autoPlan(*model, *cluster, o, planner::AutoPlanGoal{});
         QVERIFY(plans.size() >= 2);
         QVERIFY2(plans[0].reason.find("schnellstes, das passt") == 0, plans[0].reason.c_str());
-        QVERIFY2(plans[1].reason.find("Schrittzeit") != std::string::npos, plans[1].reason.c_str());
+        QVERIFY2(plans[1].reason.find("gleichauf mit #1") !=
+                     std::string::npos, // a tiny model: a tie
+                 plans[1].reason.c_str());
     }
     QCoreApplication::removeTranslator(&translator);
 }

@@ -44,6 +44,7 @@ private Q_SLOTS:
     void matchesBruteForce();
     void rankedWithReasons();
     void cheapestWithinDeadline();
+    void tiesAreSaidSo();
 };
 
 /// The fastest layout that fits, by trying every combination; `stages` = its stage count.
@@ -152,6 +153,22 @@ void TestPlannerAutoPlan::rankedWithReasons() {
     QVERIFY(plans[0].reason.find("fastest that fits") == 0);
     // TP must divide 40 heads: 1, 2, 4 or 8 all do; a tied-free 13B needs sharding to fit.
     QVERIFY(plans[0].layout.tensor_parallel() * std::max(1, plans[0].layout.stages_size()) > 1);
+}
+
+void TestPlannerAutoPlan::tiesAreSaidSo() {
+    // A tiny MLP on H100s: more micro-batches change nothing the model sees, so the runners-up
+    // tie with the best instead of "+0 % step time: compute 5.38 µs vs 5.38 µs".
+    v1::ModelSpec spec;
+    spec.set_family("mlp");
+    spec.add_hidden(64);
+    const auto model = modelFromSpec(spec);
+    QVERIFY(model.has_value());
+    const auto cluster = parseHypotheticalCluster("1x2 h100-sxm");
+    PlanOptions o;
+    o.globalBatch = 64;
+    const auto plans = autoPlan(*model, *cluster, o, {});
+    QVERIFY(plans.size() >= 2);
+    QVERIFY2(plans[1].reason.find(": ties with #1") != std::string::npos, plans[1].reason.c_str());
 }
 
 void TestPlannerAutoPlan::cheapestWithinDeadline() {
