@@ -55,6 +55,12 @@ int main(int argc, char** argv) {
     if (translator.load(QLocale(), QStringLiteral("tessera"), QStringLiteral("_"),
                         QStringLiteral(":/i18n")))
         QApplication::installTranslator(&translator);
+    // Qt's own strings (dialog buttons, standard menus) from Debian's qt6-translations-l10n;
+    // without it they stay English.
+    QTranslator qtTranslator;
+    if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
+                          QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QApplication::installTranslator(&qtTranslator);
 
     tessera::AppSession session;
     tessera::MainWindow window(&session);
