@@ -218,8 +218,15 @@ std::vector<RankedPlan> autoPlan(const PlanModel& model, const PlanCluster& clus
             }
         }
     }
-    const auto better = [](const Candidate& a, const Candidate& b) {
-        return a.score != b.score ? a.score < b.score : a.est.stepSeconds < b.est.stepSeconds;
+    // Scores equal up to rounding (16 micro-batches of x/16 against one of x) tie, compared as
+    // floats (a key, so the order stays a strict weak one); a tie goes to the simpler layout:
+    // fewer ranks, then fewer micro-batches.
+    const auto key = [](const Candidate& c) {
+        return std::make_tuple(static_cast<float>(c.score), static_cast<float>(c.est.stepSeconds),
+                               c.est.ranks, c.layout.micro_batches());
+    };
+    const auto better = [&](const Candidate& a, const Candidate& b) {
+        return key(a) < key(b);
     };
     std::sort(all.begin(), all.end(), better);
     // Refine the leaders' boundaries, then keep the best variant per (DP, TP, PP, m) so that

@@ -169,6 +169,9 @@ void TestPlannerAutoPlan::tiesAreSaidSo() {
     const auto plans = autoPlan(*model, *cluster, o, {});
     QVERIFY(plans.size() >= 2);
     QVERIFY2(plans[1].reason.find(": ties with #1") != std::string::npos, plans[1].reason.c_str());
+    // … and of tied layouts the simplest leads: one rank, one micro-batch.
+    QCOMPARE(plans[0].estimate.ranks, 1);
+    QCOMPARE(plans[0].layout.micro_batches(), 1);
 }
 
 void TestPlannerAutoPlan::cheapestWithinDeadline() {
