@@ -218,7 +218,11 @@ Result<std::vector<NodeCalibration>> fitCalibration(const std::vector<ProbeRecor
             if (recs.empty() || fit.points < 2 || flops <= 0) {
                 continue;
             }
-            c.familyEfficiency[kFamilies[f]] = 3.0 * flops / (fit.perSample * peak);
+            // The pass's FLOPs as the cost model counts them (layer_cost.cpp: no input gradient
+            // for the first layer); records from before the probe printed them: 3 × forward.
+            const double train = mean(recs, "train_flops_per_sample");
+            c.familyEfficiency[kFamilies[f]] =
+                (train > 0 ? train : 3.0 * flops) / (fit.perSample * peak);
             c.familyLayerOverhead[kFamilies[f]] = layers > 0 ? fit.fixed / layers : 0.0;
         }
         if (c.familyEfficiency.empty()) {

@@ -405,12 +405,15 @@ Estimate evaluate(const Context& ctx, const v1::Layout& layout,
              gigabytes(de.total() - de.capacity)}));
     }
 
+    // Model FLOPs (Chowdhery et al. 2022, App. B: what the model requires, no recompute): forward
+    // + backward (2 × forward), less the first layer's input gradient, which nothing needs.
     double forwardPerSample = 0;
     for (const PlanLayer& l : model.layers) {
         forwardPerSample += l.forwardFlops;
     }
+    const double firstForward = model.layers.empty() ? 0.0 : model.layers.front().forwardFlops;
     const double batch = std::max(1, ctx.options.globalBatch);
-    e.modelFlopsPerStep = 3.0 * forwardPerSample * batch;
+    e.modelFlopsPerStep = (3.0 * forwardPerSample - firstForward) * batch;
     if (e.stepSeconds > 0) {
         e.samplesPerSecond = batch / e.stepSeconds;
         e.tokensPerSecond = e.samplesPerSecond * model.seqLen;

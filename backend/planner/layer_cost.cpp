@@ -145,13 +145,17 @@ std::vector<LayerCost> layerCosts(const Context& ctx, int tp) {
     out.reserve(model.layers.size());
     for (const PlanLayer& l : model.layers) {
         LayerCost c;
+        const bool first = out.empty();
         const double split = l.tpSharded ? t : 1.0;
         const bool block = l.kind == "block" && l.hidden > 0;
         c.fwdFlops = l.forwardFlops / split;
         // Backward = 2 × forward (gradients w.r.t. inputs and weights; Kaplan et al. 2020 §2.1,
-        // Narayanan et al. 2021 §5.1). Full recompute re-runs the forward (Chen et al. 2016);
-        // selective recompute re-runs q·kᵀ, softmax and att·v: 4·s²·h FLOPs (Korthikanti §5).
-        c.bwdFlops = 2.0 * c.fwdFlops;
+        // Narayanan et al. 2021 §5.1), except the model's first layer: nothing needs the gradient
+        // of the model's input (the engine's first stage skips it: Stage::backward with
+        // needInputGrad false), so only its weight gradient, 1 × forward. Full recompute re-runs
+        // the forward (Chen et al. 2016); selective recompute re-runs q·kᵀ, softmax and att·v:
+        // 4·s²·h FLOPs (Korthikanti §5).
+        c.bwdFlops = (first ? 1.0 : 2.0) * c.fwdFlops;
         if (block && rc == "full") {
             c.bwdFlops += c.fwdFlops;
         } else if (block && rc == "selective") {

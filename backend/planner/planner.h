@@ -208,7 +208,7 @@ struct Estimate {
     /// The per-step all-reduce of the loss over every rank (one number; the engine's trainer, and
     /// Megatron-LM averages its loss over the data-parallel group each iteration the same way).
     double lossSyncSeconds = 0;
-    double modelFlopsPerStep = 0; ///< 3 × forward FLOPs × global batch (no recompute)
+    double modelFlopsPerStep = 0; ///< (3 × forward − first layer's forward) FLOPs × global batch
     int ranks = 0;                ///< DP × PP × TP
     double samplesPerSecond = 0, tokensPerSecond = 0;
     double mfu = 0; ///< model FLOPs (3 × forward) / (step × Σ peak)

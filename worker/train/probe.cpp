@@ -71,6 +71,7 @@ Result<void> computeProbe(Communicator& world, Ops& ops, int family,
     line.addInt("probe", 1)
         .addInt("family", family)
         .add("flops_per_sample", st.forwardFlopsPerSample(), 8)
+        .add("train_flops_per_sample", st.trainingFlopsPerSample(false), 8)
         .addInt("layers", st.layerCount());
     // The sizes take turns, three rounds: a shared host's pace drifts over seconds, and the fit's
     // per-sample slope would turn a drift between sizes measured one after the other into an

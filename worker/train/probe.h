@@ -16,7 +16,9 @@ namespace tessera::train {
 /// so that ranks sharing cores measure what they get under full load. Each rank prints
 /// `@tessera {"step":0,"rank":r,"probe":1,...}` lines through `emit`, numbers only:
 /// * probe 1, compute: `family` (1 mlp, 2 vit, 3 gpt), `flops_per_sample` (forward FLOPs per
-///   sample of the whole model, as tessera::describeModel counts them), `layers`, and
+///   sample of the whole model, as tessera::describeModel counts them),
+///   `train_flops_per_sample` (forward + backward as the pass runs them: no input gradient for
+///   the first layer, Stage::trainingFlopsPerSample), `layers`, and
 ///   `b<B>_s`: seconds of one forward + backward of a micro-batch of B samples
 ///   (B = 1, 4, 8, 16, 32), every rank doing the same number of passes and the window closing
 ///   when the last rank is done — the host's pace with all its ranks busy, as a synchronous

@@ -112,6 +112,13 @@ std::vector<ParamTensor> Stage::paramTensors() const {
     return all;
 }
 
+double Stage::trainingFlopsPerSample(bool needInputGrad) const {
+    const double first = m_layers.empty() || needInputGrad
+                             ? 0.0
+                             : m_layers.front()->cost().forwardFlopsPerSample / double(m_tpSize);
+    return 3.0 * forwardFlopsPerSample() - first;
+}
+
 double Stage::forwardFlopsPerSample() const {
     double f = 0.0;
     for (const auto& l : m_layers) {

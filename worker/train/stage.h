@@ -67,6 +67,10 @@ public:
     std::vector<ParamTensor> paramTensors() const;
     /// Forward FLOPs per sample of this rank's layers (Σ cost() / TP size).
     double forwardFlopsPerSample() const;
+    /// Forward + backward FLOPs per sample of this rank's layers as backward() runs them:
+    /// backward = 2 × forward per layer, but only 1 × for the first layer when
+    /// `needInputGrad` is false (its input gradient is not computed).
+    double trainingFlopsPerSample(bool needInputGrad) const;
 
     /// Stage input of `slot` (maxBatch, inputSize): write the micro-batch here before forward.
     float* input(int slot) { return m_slotBufs[std::size_t(slot)].acts.front(); }

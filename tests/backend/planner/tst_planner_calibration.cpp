@@ -14,6 +14,9 @@ namespace {
 
 constexpr double kPeak = 90e9;       // the catalog's CPU slot
 constexpr double kMlpFlops = 469504; // MLP 784-256-128-10, forward FLOPs per sample
+// Forward + backward as the engine runs a pass: 3 × forward less linear0's input gradient
+// (2·784·256 = 401408), which nothing needs.
+constexpr double kMlpTrainFlops = 3 * kMlpFlops - 401408;
 constexpr double kBytes = 4194304, kBw = 2e9, kAlpha = 20e-6;
 
 std::string line(const char* fmt, double a, double b, double c = 0) {
@@ -24,10 +27,11 @@ std::string line(const char* fmt, double a, double b, double c = 0) {
 
 /// Probe lines of one rank whose MLP runs at `eff` of the peak with `overhead` s per layer.
 std::vector<std::string> rankLines(int rank, double eff, double overhead) {
-    const double c = 3 * kMlpFlops / (eff * kPeak), o = 5 * overhead;
+    const double c = kMlpTrainFlops / (eff * kPeak), o = 5 * overhead;
     std::vector<std::string> v;
     v.push_back(line("@tessera {\"step\":0,\"rank\":%.0f,\"probe\":1,\"family\":1,"
-                     "\"flops_per_sample\":469504,\"layers\":5,\"b8_s\":%.9g,\"b32_s\":%.9g}",
+                     "\"flops_per_sample\":469504,\"train_flops_per_sample\":1007104,"
+                     "\"layers\":5,\"b8_s\":%.9g,\"b32_s\":%.9g}",
                      rank, o + 8 * c, o + 32 * c));
     v.push_back(line("@tessera {\"step\":0,\"rank\":%.0f,\"probe\":2,\"gemm_flops_per_s\":%.9g}",
                      rank, 0.5 * kPeak));
@@ -93,10 +97,11 @@ private Q_SLOTS:
     /// probe's do: +10 % at 32) must not hide the fixed cost per pass that small micro-batches
     /// pay: the fit weighs relative errors (plain least squares: 5.0 µs/layer here, truth 10).
     void fixedCostSurvivesSlowLargePasses() {
-        const double c = 3 * kMlpFlops / (0.4 * kPeak), o = 5 * 10e-6;
+        const double c = kMlpTrainFlops / (0.4 * kPeak), o = 5 * 10e-6;
         auto r = parseProbeLine(
             line("@tessera {\"step\":0,\"rank\":0,\"probe\":1,\"family\":1,\"flops_per_sample\":"
-                 "469504,\"layers\":5,\"b1_s\":%.9g,\"b4_s\":%.9g,\"b8_s\":%.9g,",
+                 "469504,\"train_flops_per_sample\":1007104,\"layers\":5,\"b1_s\":%.9g,"
+                 "\"b4_s\":%.9g,\"b8_s\":%.9g,",
                  o + c, o + 4 * c, o + 8 * c) +
             line("\"b16_s\":%.9g,\"b32_s\":%.9g}", o + 16 * c, 1.1 * (o + 32 * c)));
         QVERIFY(r.has_value());
@@ -105,6 +110,17 @@ private Q_SLOTS:
         const double overhead = fit->front().familyLayerOverhead.at("mlp");
         QVERIFY2(overhead > 9e-6 && overhead < 11e-6, qPrintable(QString::number(overhead)));
         QVERIFY(qAbs(fit->front().familyEfficiency.at("mlp") / 0.4 - 1) < 0.05);
+        // Records from before the probe printed train_flops_per_sample count 3 × forward.
+        auto old = parseProbeLine(line("@tessera {\"step\":0,\"rank\":0,\"probe\":1,\"family\":1,"
+                                       "\"flops_per_sample\":469504,\"layers\":5,"
+                                       "\"b8_s\":%.9g,\"b32_s\":%.9g}",
+                                       8 * c, 32 * c));
+        QVERIFY(old.has_value());
+        auto legacy = fitCalibration({*old}, {"a"}, "cpu");
+        QVERIFY(legacy.has_value());
+        QVERIFY(qAbs(legacy->front().familyEfficiency.at("mlp") /
+                         (0.4 * 3 * kMlpFlops / kMlpTrainFlops) -
+                     1) < 1e-6);
     }
 
     /// All-reduces measured between compute win over those between barriers.
@@ -292,7 +308,8 @@ private Q_SLOTS:
         QCOMPARE(step[0][1], step[1][1]);
     }
 
-    /// A family's efficiency and layer overhead give compute = 3·F·B/(peak·eff) + layers·o.
+    /// A family's efficiency and layer overhead give compute = T·B/(peak·eff) + layers·o, T the
+    /// pass's FLOPs per sample (3 × forward less the first layer's input gradient).
     void entersTheCostModel() {
         auto model = probeMlp();
         QVERIFY(model.has_value());
@@ -306,7 +323,8 @@ private Q_SLOTS:
         c.familyLayerOverhead = {{"mlp", 10e-6}};
         auto e = estimate(*model, cluster, v1::Layout(), opt, {c});
         QVERIFY(e.has_value());
-        const double expected = 3 * kMlpFlops * 64 / (0.4 * kPeak) + 5 * 10e-6;
+        const double expected = kMlpTrainFlops * 64 / (0.4 * kPeak) + 5 * 10e-6;
+        QCOMPARE(e->modelFlopsPerStep, kMlpTrainFlops * 64); // MFU's numerator, the same count
         QVERIFY2(qAbs(e->computeSeconds / expected - 1) < 1e-9,
                  qPrintable(QString::number(e->computeSeconds)));
         // Shared host, probed with 4 ranks on 2 cores: a lone rank computes twice as fast.
@@ -319,7 +337,7 @@ private Q_SLOTS:
         c.familyEfficiency.clear();
         c.familyLayerOverhead.clear();
         e = estimate(*model, cluster, v1::Layout(), opt, {c});
-        QVERIFY(qAbs(e->computeSeconds / (3 * kMlpFlops * 64 / (0.9 * kPeak)) - 1) < 1e-9);
+        QVERIFY(qAbs(e->computeSeconds / (kMlpTrainFlops * 64 / (0.9 * kPeak)) - 1) < 1e-9);
     }
 };
 

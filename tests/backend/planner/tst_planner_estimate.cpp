@@ -181,13 +181,22 @@ void TestPlannerEstimate::bubbleMatchesFormula() {
     QFETCH(int, pp);
     QFETCH(int, m);
     QFETCH(bool, gpipe);
-    // 32 identical blocks only (no embedding/head) so that stages are exactly even.
+    // 32 identical blocks (no embedding/head) so that stages are exactly even, behind an input
+    // layer without cost: the model's first layer computes no input gradient (1 × forward in
+    // backward), which would make a first block lighter than the others.
     PlanModel model = llama7b(1024);
     model.layers = std::vector<PlanLayer>(model.layers.begin() + 1, model.layers.end() - 2);
+    PlanLayer input;
+    input.name = "input";
+    model.layers.insert(model.layers.begin(), input);
     auto cluster = parseHypotheticalCluster("1x8 h100-sxm");
     PlanOptions o;
     o.globalBatch = m;
     v1::Layout l = evenStages(1, 1, pp, m, 32);
+    for (auto& st : *l.mutable_stages()) {
+        st.set_first_layer(st.first_layer() == 0 ? 0 : st.first_layer() + 1);
+        st.set_last_layer(st.last_layer() + 1);
+    }
     l.set_schedule(gpipe ? v1::PIPELINE_SCHEDULE_GPIPE : v1::PIPELINE_SCHEDULE_1F1B);
     // No link time: infinite bandwidth, zero latency stand in for "compute only".
     auto e = estimate(model, *cluster, l, o, {{"node0", 0, 1e30, 1e30, 1e-30}});

@@ -3,7 +3,9 @@
 // trainer's record sequence and divergence error on one in-process rank.
 #include "cpu_ops.h"
 #include "grad_buckets.h"
+#include "model_desc.h"
 #include "parallel_groups.h"
+#include "stage.h"
 #include "train_config.h"
 #include "trainer.h"
 
@@ -217,6 +219,26 @@ private slots:
         const std::vector<std::pair<int, int>> splits = {
             {dp * 3 + stage, tp}, {stage * 2 + tp, dp}, {dp, rank}};
         QCOMPARE(world.splits, splits);
+    }
+
+    void trainingFlopsSkipTheInputGradient() {
+        // MLP 784-256-128-10: forward 2·(784·256 + 256·128 + 128·10) per sample; a pass on the
+        // first stage computes no gradient for the model's input, so linear0's backward is its
+        // weight gradient only (what the probe reports and the planner counts).
+        v1::ModelSpec spec;
+        spec.set_family("mlp");
+        spec.add_hidden(256);
+        spec.add_hidden(128);
+        auto desc = describeModel(spec, 0);
+        QVERIFY(desc.has_value());
+        CpuOps ops;
+        auto st =
+            Stage::build(spec, *desc, 0, int(desc->layers.size()) - 1, ops, TpContext{}, 4, 1);
+        QVERIFY(st.has_value());
+        const double fwd = 2.0 * (784 * 256 + 256 * 128 + 128 * 10);
+        QCOMPARE((*st)->forwardFlopsPerSample(), fwd);
+        QCOMPARE((*st)->trainingFlopsPerSample(true), 3 * fwd);
+        QCOMPARE((*st)->trainingFlopsPerSample(false), 3 * fwd - 2.0 * 784 * 256);
     }
 
     void gridRejectsWrongWorldSize() {
