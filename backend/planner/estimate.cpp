@@ -1,6 +1,7 @@
 // estimate(): one layout's per-device memory and step time (DESIGN.md §6), from the per-layer
 // costs (layer_cost.cpp) and the simulated pipeline (pipeline_sim.cpp).
 #include "cost_model.h"
+#include "estimate_parts.h"
 #include "planner_text.h"
 
 #include <algorithm>
@@ -17,22 +18,6 @@ bool Estimate::fits() const {
 namespace detail {
 
 namespace {
-
-/// One stage's totals on one TP rank, per sample.
-struct StageSum {
-    double fwdFlops = 0, bwdFlops = 0, tpFwd = 0, tpBwd = 0, tpFwdCalls = 0, tpBwdCalls = 0;
-    double activations = 0, params = 0, outBytes = 0;
-    int layers = 0;
-    /// Built-ins, the engine's buffers besides the layers' caches (Stage::memoryBytes): per
-    /// micro-batch slot the stage input and its gradient; shared by the slots two ping-pong
-    /// gradients of the widest layer and the largest layer scratch.
-    double inBytes = 0, widestBytes = 0, scratchBytes = 0;
-};
-
-struct Degrees {
-    int d = 1, t = 1, p = 1, m = 1, zero = 0;
-    train::PipelineKind kind = train::PipelineKind::OneFOneB;
-};
 
 /// Problems that do not stop the estimate: TP widths, batch divisibility, engine limits.
 void checkLayout(const Context& ctx, const v1::Layout& layout, const Degrees& g,
@@ -151,55 +136,15 @@ HostLoad hostLoad(const Context& ctx, const Degrees& g, int ranks) {
     return out;
 }
 
-} // namespace
-
-/// One layout's estimate. Shared hosts (processor sharing): a rank wants its core all step
-/// (computing, and in the TP, DP and loss all-reduces: measured, the 4 ranks of a ViT DP4 job on
-/// 2 cores used 1.89-1.95 cores although each spent about half of its step in the all-reduce —
-/// Open MPI moves the data by polling) except while it waits in the pipeline for a neighbour
-/// stage, when it takes only the calibrated wait share (probe 6); the pipeline simulation speeds
-/// a stage up while fewer ranks of its host compute (the fill and drain), not on average.
-Estimate evaluate(const Context& ctx, const v1::Layout& layout,
-                  const std::vector<LayerCost>& costs) {
-    Estimate e;
+/// Per stage, its layers' costs summed on one TP rank, per sample (`ranges`: each stage's
+/// first and last layer).
+std::vector<StageSum> stageSums(const Context& ctx, const std::vector<std::pair<int, int>>& ranges,
+                                const std::vector<LayerCost>& costs) {
     const PlanModel& model = *ctx.model;
-    Degrees g;
-    g.d = std::max(1, layout.data_parallel());
-    g.t = std::max(1, layout.tensor_parallel());
-    g.m = std::max(1, layout.micro_batches());
-    g.zero = ctx.options.zeroStage > 0 ? ctx.options.zeroStage : layout.zero_stage();
-    if (layout.schedule() == v1::PIPELINE_SCHEDULE_GPIPE) {
-        g.kind = train::PipelineKind::GPipe;
-    }
-    const auto ranges = stageRanges(layout, int(model.layers.size()), e.problems);
-    g.p = int(ranges.size());
-    e.ranks = g.d * g.p * g.t;
-    const int devices = int(ctx.slots.size());
-    for (const Slot& s : ctx.slots) {
-        DeviceEstimate de;
-        de.node = s.node, de.device = s.device, de.capacity = s.type->memoryBytes;
-        e.devices.push_back(de);
-    }
-    if (!e.problems.empty()) {
-        return e;
-    }
-    checkLayout(ctx, layout, g, e.problems);
-    if (e.ranks > devices) {
-        e.problems.push_back(plannerText(
-            QT_TRANSLATE_NOOP("tessera::planner", "the layout needs %1 ranks (DP %2 × PP %3 × "
-                                                  "TP %4) but the cluster has %5 devices"),
-            {num(e.ranks), num(g.d), num(g.p), num(g.t), num(devices)}));
-        return e;
-    }
-    const double b = double(std::max(1, ctx.options.globalBatch)) / g.d / g.m; // micro-batch
-    const HostLoad hosts = hostLoad(ctx, g, e.ranks);
-    const std::vector<double>& slow = hosts.slow;
-    const SharedHosts* shared = slow.empty() ? nullptr : &hosts.shared;
-
-    std::vector<StageSum> st(std::size_t(g.p));
-    for (int k = 0; k < g.p; ++k) {
-        StageSum& s = st[std::size_t(k)];
-        const auto [first, last] = ranges[std::size_t(k)];
+    std::vector<StageSum> st(ranges.size());
+    for (std::size_t k = 0; k < ranges.size(); ++k) {
+        StageSum& s = st[k];
+        const auto [first, last] = ranges[k];
         for (int i = first; i <= last; ++i) {
             const LayerCost& c = costs[std::size_t(i)];
             s.fwdFlops += c.fwdFlops, s.bwdFlops += c.bwdFlops;
@@ -224,13 +169,27 @@ Estimate evaluate(const Context& ctx, const v1::Layout& layout,
             }
         }
     }
+    return st;
+}
+
+/// Per stage, in seconds: forward and backward per micro-batch on its slowest DP replica, TP
+/// all-reduces included (fwd, bwd) and left out (fwdCompute, bwdCompute); the send/recv to the
+/// next stage (link) and whether it goes by rendezvous (deferred); the DP all-reduce not hidden
+/// by the last backward (dpExposed); the optimizer step (opt).
+struct StageTimes {
+    std::vector<double> fwd, bwd, fwdCompute, bwdCompute, link, dpExposed, opt;
+    std::vector<bool> deferred;
+};
+
+StageTimes stageTimes(const Context& ctx, const v1::Layout& layout, const Degrees& g,
+                      const std::vector<StageSum>& st, double b, const std::vector<double>& slow) {
+    const PlanModel& model = *ctx.model;
     const auto rankOf = [&](int r, int k, int tp) {
-        return (r * g.p + k) * g.t + tp;
+        return detail::rankOf(g, r, k, tp);
     };
     const auto slotOf = [&](int rank) -> const Slot& {
         return ctx.slots[std::size_t(rank)];
     };
-
     // Per stage: forward/backward per micro-batch (slowest replica), TP time, links, DP.
     std::vector<double> fwd(static_cast<std::size_t>(g.p)), bwd(fwd), fwdCompute(fwd),
         bwdCompute(fwd);
@@ -319,7 +278,17 @@ Estimate evaluate(const Context& ctx, const v1::Layout& layout,
         opt[std::size_t(k)] =
             held * (2.0 * (ctx.elemBytes + ctx.optimizerBytes) + ctx.elemBytes) / memBw;
     }
+    return {fwd, bwd, fwdCompute, bwdCompute, link, dpExposed, opt, deferred};
+}
 
+/// The step's parts into `e` (compute, TP, pipeline send/recv, bubble, DP exposed, optimizer,
+/// loss all-reduce; their sum, the bubble fraction) from the pipeline simulated with and without
+/// its links.
+void stepBreakdown(const Context& ctx, const Degrees& g, const StageTimes& t,
+                   const SharedHosts* shared, Estimate& e) {
+    const auto &fwd = t.fwd, &bwd = t.bwd, &fwdCompute = t.fwdCompute, &bwdCompute = t.bwdCompute;
+    const auto &link = t.link, &dpExposed = t.dpExposed, &opt = t.opt;
+    const auto& deferred = t.deferred;
     const PipelineTimes withLinks = simulatePipeline(g.kind, g.m, fwd, bwd, link, deferred, shared);
     const PipelineTimes noLinks =
         g.p > 1 ? simulatePipeline(g.kind, g.m, fwd, bwd, std::vector<double>(link.size(), 0.0),
@@ -349,83 +318,56 @@ Estimate evaluate(const Context& ctx, const v1::Layout& layout,
     e.stepSeconds = e.computeSeconds + e.tpCommSeconds + e.ppCommSeconds + e.bubbleSeconds +
                     e.dpCommSeconds + e.optimizerSeconds + e.lossSyncSeconds;
     e.bubbleFraction = withLinks.makespan > 0 ? e.bubbleSeconds / withLinks.makespan : 0.0;
+}
 
-    // Memory per device (ZeRO-1/2/3 divide optimizer state / + gradients / + weights by DP,
-    // Rajbhandari et al. 2020 §5) + activations × micro-batches in flight (GPipe m, 1F1B
-    // min(p − stage, m): pipeline_schedule.h maxInFlight) + workspace.
-    std::vector<bool> nodeUsed(ctx.nodes.size(), false);
-    double peakSum = 0;
-    std::vector<int> worst(static_cast<std::size_t>(g.p), -1);
-    for (int rank = 0; rank < e.ranks; ++rank) {
-        const int tp = rank % g.t, k = (rank / g.t) % g.p, r = rank / (g.t * g.p);
-        const StageSum& s = st[std::size_t(k)];
-        const Slot& sl = slotOf(rank);
-        DeviceEstimate& de = e.devices[std::size_t(rank)];
-        de.rank = rank, de.stage = k, de.tpRank = tp, de.dpRank = r;
-        de.weights = s.params * ctx.elemBytes / (g.zero >= 3 ? g.d : 1);
-        de.gradients = s.params * ctx.elemBytes / (g.zero >= 2 ? g.d : 1);
-        de.optimizerState = s.params * ctx.optimizerBytes / (g.zero >= 1 ? g.d : 1);
-        const int inFlight = g.kind == train::PipelineKind::GPipe ? g.m : std::min(g.p - k, g.m);
-        de.activations = s.activations * b * inFlight;
-        if (model.builtin) {
-            // The engine's other buffers (Stage::memoryBytes and the trainer): stage input and
-            // its gradient per slot, two ping-pong gradients and the scratch; on the last stage
-            // labels and logit gradients per slot plus losses and probabilities, elsewhere the
-            // received output gradient.
-            const double rows = double(model.rowsPerSample) * b;
-            de.activations +=
-                b * (inFlight * 2.0 * s.inBytes + 2.0 * s.widestBytes + s.scratchBytes);
-            de.activations += k + 1 == g.p
-                                  ? ctx.elemBytes * rows * (1.0 + model.classes) * (inFlight + 1)
-                                  : b * s.outBytes;
-        }
-        de.workspace = sl.type->gpu ? kGpuWorkspace : kCpuWorkspace;
-        nodeUsed[std::size_t(sl.node)] = true;
-        peakSum += sl.peak;
-        int& w = worst[std::size_t(k)];
-        if (de.total() > de.capacity &&
-            (w < 0 || de.total() - de.capacity >
-                          e.devices[std::size_t(w)].total() - e.devices[std::size_t(w)].capacity)) {
-            w = rank;
-        }
+} // namespace
+
+/// One layout's estimate. Shared hosts (processor sharing): a rank wants its core all step
+/// (computing, and in the TP, DP and loss all-reduces: measured, the 4 ranks of a ViT DP4 job on
+/// 2 cores used 1.89-1.95 cores although each spent about half of its step in the all-reduce —
+/// Open MPI moves the data by polling) except while it waits in the pipeline for a neighbour
+/// stage, when it takes only the calibrated wait share (probe 6); the pipeline simulation speeds
+/// a stage up while fewer ranks of its host compute (the fill and drain), not on average.
+Estimate evaluate(const Context& ctx, const v1::Layout& layout,
+                  const std::vector<LayerCost>& costs) {
+    Estimate e;
+    const PlanModel& model = *ctx.model;
+    Degrees g;
+    g.d = std::max(1, layout.data_parallel());
+    g.t = std::max(1, layout.tensor_parallel());
+    g.m = std::max(1, layout.micro_batches());
+    g.zero = ctx.options.zeroStage > 0 ? ctx.options.zeroStage : layout.zero_stage();
+    if (layout.schedule() == v1::PIPELINE_SCHEDULE_GPIPE) {
+        g.kind = train::PipelineKind::GPipe;
     }
-    for (int k = 0; k < g.p; ++k) {
-        if (worst[std::size_t(k)] < 0) {
-            continue;
-        }
-        const DeviceEstimate& de = e.devices[std::size_t(worst[std::size_t(k)])];
-        const Slot& sl = ctx.slots[std::size_t(de.rank)];
+    const auto ranges = stageRanges(layout, int(model.layers.size()), e.problems);
+    g.p = int(ranges.size());
+    e.ranks = g.d * g.p * g.t;
+    const int devices = int(ctx.slots.size());
+    for (const Slot& s : ctx.slots) {
+        DeviceEstimate de;
+        de.node = s.node, de.device = s.device, de.capacity = s.type->memoryBytes;
+        e.devices.push_back(de);
+    }
+    if (!e.problems.empty()) {
+        return e;
+    }
+    checkLayout(ctx, layout, g, e.problems);
+    if (e.ranks > devices) {
         e.problems.push_back(plannerText(
-            QT_TRANSLATE_NOOP("tessera::planner",
-                              "over memory: stage %1 on %2 device %3 (%4) needs %5 of %6 (%7 "
-                              "over); use ZeRO, more TP/PP, recompute or fewer micro-batches in "
-                              "flight"),
-            {num(k), QString::fromStdString(ctx.nodeNames[std::size_t(sl.node)]), num(sl.device),
-             QString::fromStdString(sl.type->name), gigabytes(de.total()), gigabytes(de.capacity),
-             gigabytes(de.total() - de.capacity)}));
+            QT_TRANSLATE_NOOP("tessera::planner", "the layout needs %1 ranks (DP %2 × PP %3 × "
+                                                  "TP %4) but the cluster has %5 devices"),
+            {num(e.ranks), num(g.d), num(g.p), num(g.t), num(devices)}));
+        return e;
     }
+    const double b = double(std::max(1, ctx.options.globalBatch)) / g.d / g.m; // micro-batch
+    const HostLoad hosts = hostLoad(ctx, g, e.ranks);
+    const std::vector<double>& slow = hosts.slow;
+    const SharedHosts* shared = slow.empty() ? nullptr : &hosts.shared;
 
-    // Model FLOPs (Chowdhery et al. 2022, App. B: what the model requires, no recompute): forward
-    // + backward (2 × forward), less the first layer's input gradient, which nothing needs.
-    double forwardPerSample = 0;
-    for (const PlanLayer& l : model.layers) {
-        forwardPerSample += l.forwardFlops;
-    }
-    const double firstForward = model.layers.empty() ? 0.0 : model.layers.front().forwardFlops;
-    const double batch = std::max(1, ctx.options.globalBatch);
-    e.modelFlopsPerStep = (3.0 * forwardPerSample - firstForward) * batch;
-    if (e.stepSeconds > 0) {
-        e.samplesPerSecond = batch / e.stepSeconds;
-        e.tokensPerSecond = e.samplesPerSecond * model.seqLen;
-        e.mfu = e.modelFlopsPerStep / (e.stepSeconds * peakSum);
-    }
-    for (std::size_t n = 0; n < ctx.nodes.size(); ++n) {
-        e.costPerHour += nodeUsed[n] ? ctx.nodes[n].price : 0.0;
-    }
-    e.costPerStep = e.costPerHour * e.stepSeconds / 3600.0;
-    if (ctx.options.datasetSamples > 0) {
-        e.costPerEpoch = e.costPerStep * std::ceil(double(ctx.options.datasetSamples) / batch);
-    }
+    const std::vector<StageSum> st = stageSums(ctx, ranges, costs);
+    stepBreakdown(ctx, g, stageTimes(ctx, layout, g, st, b, slow), shared, e);
+    throughputAndCost(ctx, deviceMemory(ctx, g, st, b, e), e);
     return e;
 }
 
