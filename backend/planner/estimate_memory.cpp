@@ -17,6 +17,7 @@ DeviceUse deviceMemory(const Context& ctx, const Degrees& g, const std::vector<S
     DeviceUse use;
     use.nodeUsed.assign(ctx.nodes.size(), false);
     std::vector<int> worst(static_cast<std::size_t>(g.p), -1);
+    std::vector<double> onHost(ctx.hostCores.size(), 0.0); // the layout's ranks per shared host
     for (int rank = 0; rank < e.ranks; ++rank) {
         const int tp = rank % g.t, k = (rank / g.t) % g.p, r = rank / (g.t * g.p);
         const StageSum& s = st[std::size_t(k)];
@@ -42,7 +43,11 @@ DeviceUse deviceMemory(const Context& ctx, const Degrees& g, const std::vector<S
         }
         de.workspace = sl.type->gpu ? kGpuWorkspace : kCpuWorkspace;
         use.nodeUsed[std::size_t(sl.node)] = true;
-        use.peakSum += sl.peak;
+        // Slots that share a host's cores (the local cluster) have no more peak together than
+        // its cores: a CPU slot's peak is one core's (device_catalog.cpp).
+        if (sl.host < 0 || ++onHost[std::size_t(sl.host)] <= ctx.hostCores[std::size_t(sl.host)]) {
+            use.peakSum += sl.peak;
+        }
         int& w = worst[std::size_t(k)];
         if (de.total() > de.capacity &&
             (w < 0 || de.total() - de.capacity >

@@ -31,7 +31,8 @@ inline int rankOf(const Degrees& g, int r, int k, int tp) {
     return (r * g.p + k) * g.t + tp;
 }
 
-/// The devices a layout uses: their summed peak FLOP/s (MFU's denominator) and which nodes.
+/// The devices a layout uses: their summed peak FLOP/s (MFU's denominator; slots sharing a host
+/// count up to its cores) and which nodes.
 struct DeviceUse {
     double peakSum = 0;
     std::vector<bool> nodeUsed;

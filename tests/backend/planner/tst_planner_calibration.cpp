@@ -308,6 +308,28 @@ private Q_SLOTS:
         QCOMPARE(step[0][1], step[1][1]);
     }
 
+    /// MFU on slots that share a host: 4 ranks on its 2 cores have two cores' peak, not four.
+    void mfuCountsTheHostsCores() {
+        auto model = probeMlp();
+        QVERIFY(model.has_value());
+        PlanCluster cluster{{{"a", "cpu", 4, 0.0}}};
+        PlanOptions opt;
+        opt.globalBatch = 64;
+        NodeCalibration c;
+        c.node = "a";
+        c.familyEfficiency = {{"mlp", 0.5}};
+        c.host = "box", c.hostCores = 2, c.probeRanks = 4;
+        for (int d : {1, 2, 4}) {
+            v1::Layout l;
+            l.set_data_parallel(d);
+            auto e = estimate(*model, cluster, l, opt, {c});
+            QVERIFY(e.has_value() && e->problems.empty());
+            const double peak = std::min(d, 2) * kPeak;
+            QVERIFY2(qAbs(e->mfu / (e->modelFlopsPerStep / (e->stepSeconds * peak)) - 1) < 1e-9,
+                     qPrintable(QString("DP %1: MFU %2").arg(d).arg(e->mfu)));
+        }
+    }
+
     /// A family's efficiency and layer overhead give compute = T·B/(peak·eff) + layers·o, T the
     /// pass's FLOPs per sample (3 × forward less the first layer's input gradient).
     void entersTheCostModel() {
