@@ -44,6 +44,21 @@ std::vector<std::string> rankLines(int rank, double eff, double overhead) {
     return v;
 }
 
+/// Options of the cost-model tests: a global batch of 64.
+PlanOptions batch64() {
+    PlanOptions o;
+    o.globalBatch = 64;
+    return o;
+}
+
+/// Node "a"'s calibration with its MLP at `eff` of the peak, nothing else measured.
+NodeCalibration mlpAt(double eff) {
+    NodeCalibration c;
+    c.node = "a";
+    c.familyEfficiency = {{"mlp", eff}};
+    return c;
+}
+
 /// The MLP of the compute probe (784-256-128-10).
 Result<PlanModel> probeMlp() {
     v1::ModelSpec spec;
@@ -240,12 +255,9 @@ private Q_SLOTS:
         auto model = probeMlp();
         QVERIFY(model.has_value());
         PlanCluster cluster{{{"a", "cpu", 4, 0.0}}};
-        PlanOptions opt;
-        opt.globalBatch = 64;
+        PlanOptions opt = batch64();
         opt.optimizer = "sgd";
-        NodeCalibration c;
-        c.node = "a";
-        c.familyEfficiency = {{"mlp", 0.5}};
+        NodeCalibration c = mlpAt(0.5);
         c.intraNodeBw = c.interNodeBw = 1e9, c.latency = 1e-5;
         v1::Layout dp;
         dp.set_data_parallel(2);
@@ -279,11 +291,8 @@ private Q_SLOTS:
         auto model = probeMlp();
         QVERIFY(model.has_value());
         PlanCluster cluster{{{"a", "cpu", 2, 0.0}}};
-        PlanOptions opt;
-        opt.globalBatch = 64;
-        NodeCalibration c;
-        c.node = "a";
-        c.familyEfficiency = {{"mlp", 0.5}};
+        PlanOptions opt = batch64();
+        NodeCalibration c = mlpAt(0.5);
         c.host = "box", c.hostCores = 1, c.probeRanks = 2;
         v1::Layout pp;
         pp.set_micro_batches(2);
@@ -313,11 +322,8 @@ private Q_SLOTS:
         auto model = probeMlp();
         QVERIFY(model.has_value());
         PlanCluster cluster{{{"a", "cpu", 4, 0.0}}};
-        PlanOptions opt;
-        opt.globalBatch = 64;
-        NodeCalibration c;
-        c.node = "a";
-        c.familyEfficiency = {{"mlp", 0.5}};
+        PlanOptions opt = batch64();
+        NodeCalibration c = mlpAt(0.5);
         c.host = "box", c.hostCores = 2, c.probeRanks = 4;
         for (int d : {1, 2, 4}) {
             v1::Layout l;
@@ -336,12 +342,9 @@ private Q_SLOTS:
         auto model = probeMlp();
         QVERIFY(model.has_value());
         PlanCluster cluster{{{"a", "cpu", 1, 0.0}}};
-        PlanOptions opt;
-        opt.globalBatch = 64;
-        NodeCalibration c;
-        c.node = "a";
+        PlanOptions opt = batch64();
+        NodeCalibration c = mlpAt(0.4);
         c.computeEfficiency = 0.9; // not used: the family's own number wins
-        c.familyEfficiency = {{"mlp", 0.4}};
         c.familyLayerOverhead = {{"mlp", 10e-6}};
         auto e = estimate(*model, cluster, v1::Layout(), opt, {c});
         QVERIFY(e.has_value());
