@@ -85,7 +85,9 @@ def run(cmd, what, env, timeout=600):
         p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
         if p.returncode == 0 or ("after 0 steps" not in p.stdout and p.returncode != 3):
             break
-        print("(%s: the launch failed before the first step; retrying)" % what)
+        said = (p.stderr.strip() or p.stdout.strip()).splitlines()
+        print("(%s: the launch failed before the first step (exit %d: %s); retrying)" %
+              (what, p.returncode, said[-1][:200] if said else "no output"))
     if p.returncode != 0:
         raise BenchError("%s: `%s` exited with %d:\n%s%s" % (what, " ".join(cmd), p.returncode,
                                                              p.stdout[-1500:], p.stderr[-1500:]))
