@@ -119,9 +119,7 @@ bool CalibrateCommand::appendStored() {
     // none: they count as one round of their own).
     int last = 0;
     for (const planner::ProbeRecord& r : stored->records) {
-        if (r.values.contains("round")) {
-            last = std::max(last, int(r.values.at("round")));
-        }
+        last = std::max(last, int(r.get("round"))); // 0 when absent
     }
     for (planner::ProbeRecord& r : m_records) {
         r.values["round"] += last;
