@@ -1,6 +1,8 @@
 // SQLite history of jobs, metric points, log lines and nodes (see metricstore.h).
 #include "metricstore.h"
 
+#include "sqlitedb.h"
+
 #include "logging.h"
 #include "paths.h"
 
@@ -76,45 +78,21 @@ bool MetricStore::isOpen() const {
 }
 
 bool MetricStore::open(const QString& path, QString* error) {
-    auto failWith = [&](const QString& what) {
-        const QString msg = QStringLiteral("cannot open the history database %1: %2; check that "
-                                           "the folder is writable or set TESSERA_DATA_DIR")
-                                .arg(path, what);
+    QStringList schema;
+    for (const char* sql : kSchema) {
+        schema << QString::fromLatin1(sql);
+    }
+    const Result<void> opened = openSqlite(m_connection, path, QStringLiteral("history"), schema);
+    if (!opened) {
+        const QString msg = QString::fromStdString(opened.error().message);
         if (error) {
             *error = msg; // the caller reports it; logging it too would print it twice
         } else {
             qCWarning(lcStore).noquote() << msg;
         }
         return false;
-    };
-    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE"))) {
-        return failWith(QStringLiteral("the Qt SQLite driver is missing (install the Debian "
-                                       "package libqt6sql6-sqlite)"));
-    }
-    const QString dir = QFileInfo(path).absolutePath();
-    if (!QDir().mkpath(dir)) {
-        return failWith(QStringLiteral("cannot create the folder %1").arg(dir));
-    }
-    QSqlDatabase db = QSqlDatabase::contains(m_connection)
-                          ? QSqlDatabase::database(m_connection, false)
-                          : QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
-    db.close();
-    db.setDatabaseName(path);
-    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
-    if (!db.open()) {
-        return failWith(db.lastError().text());
     }
     m_path = path;
-    QSqlQuery q(db);
-    q.exec(QStringLiteral("PRAGMA journal_mode=WAL"));
-    q.exec(QStringLiteral("PRAGMA synchronous=NORMAL"));
-    for (const char* sql : kSchema) {
-        if (!q.exec(QString::fromLatin1(sql))) {
-            const QString what = q.lastError().text();
-            db.close();
-            return failWith(what);
-        }
-    }
     return true;
 }
 

@@ -1,0 +1,66 @@
+// The provider interface: list offers, rent one (a lease whose state is streamed), release it.
+// Providers keep their leases in a LeaseStore so that they survive an app restart.
+#pragma once
+
+#include "error.h"
+#include "lease.h"
+#include "offer.h"
+
+#include <QHash>
+#include <QList>
+#include <QObject>
+
+namespace tessera {
+
+class LeaseStore;
+
+/// Base of every provider. Lives in one thread (normally the GUI thread) and never blocks it:
+/// rent() and release() return at once and report through leaseChanged.
+class Provider : public QObject {
+    Q_OBJECT
+public:
+    /// `store` (may be null: leases then live in memory only) must outlive the provider.
+    explicit Provider(LeaseStore* store, QObject* parent = nullptr);
+
+    /// Stable id: "local", "ssh", "slurm". Stored in every lease.
+    virtual QString id() const = 0;
+    /// What is for rent now; Offer::available is 0 for offers whose nodes are all leased.
+    virtual QList<Offer> offers() const = 0;
+    /// Starts renting one node of `offerId`. Returns the new lease's id (state Requested) at once;
+    /// progress and the end arrive as leaseChanged. Errors: NotFound (unknown offer),
+    /// Unavailable (nothing of it left), Io (the lease could not be stored: nothing is started).
+    virtual Result<QString> rent(const QString& offerId) = 0;
+    /// Gives a lease back: stops what it started, removes its nodes from the cluster, ends
+    /// billing; leaseChanged(Released) follows. A lease still renting is rolled back (Failed).
+    /// Errors: NotFound (not a live lease of this provider).
+    virtual Result<void> release(const QString& leaseId) = 0;
+    /// Picks up the live leases a previous run of the app stored: ready ones rejoin the cluster,
+    /// ones that were mid-rent are rolled back and end Failed. Call once after construction.
+    virtual void restore() = 0;
+
+    /// This provider's leases known in this run (restored and new), oldest first.
+    QList<Lease> leases() const;
+    /// The lease `id`, or a lease with an empty id if unknown.
+    Lease lease(const QString& id) const;
+
+Q_SIGNALS:
+    /// A lease was created or changed state (and is already saved).
+    void leaseChanged(tessera::Lease lease);
+    /// offers() changed (a host added, a lease taken or given back).
+    void offersChanged();
+
+protected:
+    /// Saves `lease` (replacing the one with its id), then emits leaseChanged. A failed save is
+    /// logged and put in the lease's reason: the lease still changes in memory.
+    void update(Lease lease);
+    /// A new lease id: "lease-YYYYMMDD-hhmmss-xxxx".
+    static QString newLeaseId();
+    LeaseStore* store() const { return m_store; }
+
+private:
+    LeaseStore* m_store;
+    QList<QString> m_order;
+    QHash<QString, Lease> m_leases;
+};
+
+} // namespace tessera

@@ -1,0 +1,335 @@
+// One SSH rent as a chain of asynchronous ssh calls (see sshrent.h).
+#include "sshrent.h"
+
+#include "asyncprocess.h"
+#include "clusterregistry.h"
+#include "paths.h"
+
+#include <QCryptographicHash>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QTimer>
+
+namespace tessera {
+
+namespace {
+
+/// The programs a node needs: the daemon, Open MPI's agent for multi-node launches, and the
+/// training program its ranks run.
+const QStringList kBundle = {QStringLiteral("tessera-worker"), QStringLiteral("tessera-rsh"),
+                             QStringLiteral("tessera-train")};
+
+/// Key=value lines the check prints; the machine needs Linux and Open MPI's orted.
+const char* const kCheckScript =
+    "echo os=$(uname -s); echo arch=$(uname -m); echo cores=$(nproc); "
+    "echo mem_kb=$(awk '/MemTotal/ {print $2}' /proc/meminfo); "
+    "command -v orted >/dev/null 2>&1 && echo mpi=$(mpirun --version 2>/dev/null | head -n 1); "
+    "command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,memory.total "
+    "--format=csv,noheader,nounits 2>/dev/null | sed 's/^/gpu=/'; "
+    "command -v nvcc >/dev/null 2>&1 && echo cuda=$(nvcc --version | tail -n 1); true";
+
+QString randomToken() {
+    QByteArray bytes(32, Qt::Uninitialized);
+    QRandomGenerator::system()->fillRange(reinterpret_cast<quint32*>(bytes.data()),
+                                          bytes.size() / 4);
+    return QString::fromLatin1(bytes.toHex());
+}
+
+QString value(const QString& out, const QString& key) {
+    const QRegularExpression re(QStringLiteral("^%1=(.*)$").arg(key),
+                                QRegularExpression::MultilineOption);
+    const auto m = re.match(out);
+    return m.hasMatch() ? m.captured(1).trimmed() : QString();
+}
+
+} // namespace
+
+QString SshWorkerDetail::toJson() const {
+    return QString::fromUtf8(
+        QJsonDocument(QJsonObject{{QStringLiteral("host"), sshHostToJson(host)},
+                                  {QStringLiteral("address"), address},
+                                  {QStringLiteral("token"), token},
+                                  {QStringLiteral("pid"), pid},
+                                  {QStringLiteral("leaseDir"), leaseDir}})
+            .toJson(QJsonDocument::Compact));
+}
+
+SshWorkerDetail SshWorkerDetail::fromJson(const QString& json) {
+    const QJsonObject o = QJsonDocument::fromJson(json.toUtf8()).object();
+    SshWorkerDetail d;
+    d.host = sshHostFromJson(o.value(QStringLiteral("host")).toObject());
+    d.address = o.value(QStringLiteral("address")).toString();
+    d.token = o.value(QStringLiteral("token")).toString();
+    d.pid = o.value(QStringLiteral("pid")).toInteger();
+    d.leaseDir = o.value(QStringLiteral("leaseDir")).toString();
+    return d;
+}
+
+SshRent::SshRent(const SshHost& host, const QString& leaseId, ClusterRegistry* registry,
+                 QObject* parent)
+    : QObject(parent), m_host(host), m_leaseId(leaseId), m_registry(registry) {
+    m_detail.host = host;
+    m_detail.leaseDir = host.baseDir() + QStringLiteral("/leases/") + leaseId;
+}
+
+void SshRent::ssh(const QString& what, const QString& script, const QByteArray& input,
+                  int timeoutMs, std::function<void(const QString&)> next, QProcess* stdoutOf) {
+    m_running = runAsync(
+        this, QStringLiteral("ssh"),
+        sshArguments(m_host, QStringLiteral("cd && sh -c ") + shellQuote(script)), input, timeoutMs,
+        [this, what, next](const ProcessResult& r) {
+            m_running = nullptr;
+            if (m_done) {
+                return;
+            }
+            if (!r.startError.isEmpty()) {
+                fail(QStringLiteral("cannot run ssh (%1): install the Debian package "
+                                    "openssh-client")
+                         .arg(r.startError));
+            } else if (!r.ok()) {
+                fail(explainSshFailure(m_host, what, r.exitCode, r.timedOut,
+                                       QString::fromUtf8(r.err + r.out)));
+            } else {
+                next(QString::fromUtf8(r.out));
+            }
+        },
+        stdoutOf);
+}
+
+void SshRent::start() {
+    check();
+}
+
+void SshRent::check() {
+    Q_EMIT step(LeaseState::Booting,
+                QStringLiteral("connecting to %1 and checking the machine").arg(m_host.offerId()));
+    ssh(QStringLiteral("checking the machine"), QString::fromLatin1(kCheckScript), {}, 30000,
+        [this](const QString& out) {
+            if (value(out, QStringLiteral("os")) != QLatin1String("Linux")) {
+                fail(QStringLiteral("%1 runs %2, not Linux: the Tessera worker needs Linux")
+                         .arg(m_host.offerId(), value(out, QStringLiteral("os"))));
+            } else if (value(out, QStringLiteral("mpi")).isEmpty()) {
+                fail(QStringLiteral("%1 has no Open MPI (orted is not on its PATH): install the "
+                                    "Debian package openmpi-bin there")
+                         .arg(m_host.offerId()));
+            } else {
+                hashBundle();
+            }
+        });
+}
+
+void SshRent::hashBundle() {
+    QStringList files;
+    for (const QString& p : kBundle) {
+        files << binPath(p);
+    }
+    m_running = runAsync(
+        this, QStringLiteral("sha256sum"), files, {}, 60000, [this](const ProcessResult& r) {
+            m_running = nullptr;
+            if (m_done) {
+                return;
+            }
+            if (!r.ok()) {
+                fail(QStringLiteral("cannot read the worker programs in %1 (%2)")
+                         .arg(binDir(), QString::fromUtf8(r.err).trimmed()));
+                return;
+            }
+            QByteArray sums;
+            for (const QByteArray& line : r.out.split('\n')) {
+                sums += line.left(64);
+            }
+            m_bundle =
+                m_host.baseDir() + QStringLiteral("/worker-") +
+                QString::fromLatin1(
+                    QCryptographicHash::hash(sums, QCryptographicHash::Sha256).toHex().left(16));
+            install(false);
+        });
+}
+
+void SshRent::install(bool upload) {
+    Q_EMIT step(
+        LeaseState::Installing,
+        upload ? QStringLiteral("copying the worker to %1").arg(m_host.offerId())
+               : QStringLiteral("looking for this build's worker on %1").arg(m_host.offerId()));
+    // Libraries the programs need and the host lacks, one "name => not found" line each.
+    const QString vars =
+        QStringLiteral("B=%1; W=%2; ").arg(shellQuote(m_host.baseDir()), shellQuote(m_bundle));
+    const QString missing =
+        QStringLiteral("ldd \"$W/tessera-worker\" \"$W/tessera-train\" | grep 'not found' | "
+                       "sort -u; true");
+    QString script;
+    QProcess* tar = nullptr;
+    if (upload) {
+        // Unpack next to the target and rename: hosts sharing a home folder never see half a
+        // bundle, and a second rent that lost the race keeps the first one's.
+        script = vars +
+                 QStringLiteral("set -e; mkdir -p \"$B\"; T=$(mktemp -d \"$B/upload.XXXXXX\"); "
+                                "tar -C \"$T\" -xf -; chmod 755 \"$T\"; "
+                                "mv -T \"$T\" \"$W\" 2>/dev/null || rm -rf \"$T\"; ") +
+                 missing;
+        tar = new QProcess(this);
+        tar->setProgram(QStringLiteral("tar"));
+        tar->setArguments(QStringList{QStringLiteral("-C"), binDir(), QStringLiteral("-chf"),
+                                      QStringLiteral("-")} +
+                          kBundle);
+    } else {
+        script = vars +
+                 QStringLiteral("if [ -x \"$W/tessera-worker\" ] && [ -x \"$W/tessera-train\" ]; "
+                                "then echo present; ") +
+                 missing + QStringLiteral("; fi");
+    }
+    ssh(
+        upload ? QStringLiteral("copying the worker") : QStringLiteral("looking for the worker"),
+        script, {}, upload ? 300000 : 30000,
+        [this, upload](const QString& out) {
+            if (!upload && !out.contains(QLatin1String("present"))) {
+                install(true);
+                return;
+            }
+            QStringList libs;
+            for (const QString& line : out.split(QLatin1Char('\n'))) {
+                if (line.contains(QLatin1String("not found"))) {
+                    libs << line.section(QLatin1Char(' '), 0, 0, QString::SectionSkipEmpty);
+                }
+            }
+            if (!libs.isEmpty()) {
+                fail(QStringLiteral("the worker cannot run on %1: it lacks %2; install Tessera's "
+                                    "runtime packages there (packaging/debian-packages.txt)")
+                         .arg(m_host.offerId(), libs.join(QStringLiteral(", "))));
+                return;
+            }
+            startWorker();
+        },
+        tar);
+}
+
+void SshRent::startWorker() {
+    Q_EMIT step(LeaseState::Registering,
+                QStringLiteral("starting the worker on %1").arg(m_host.offerId()));
+    m_detail.token = randomToken();
+    const QString slots = m_host.slots > 0 ? QString::number(m_host.slots) : QStringLiteral("0");
+    // The token arrives on stdin, never on a command line. setsid + nohup: the worker outlives
+    // this ssh session (and the app); the loop waits for its "listening on" line.
+    const QString script =
+        QStringLiteral(
+            "umask 077; L=%1; W=%2; mkdir -p \"$L/work\"; cat > \"$L/token\"; "
+            "setsid nohup \"$W/tessera-worker\" --listen 0.0.0.0:0 --token-file \"$L/token\" "
+            "--work-dir \"$L/work\" --slots %3 --name %4 > \"$L/worker.out\" 2> \"$L/worker.log\" "
+            "< /dev/null & echo pid=$!; i=0; while [ $i -lt 150 ]; do "
+            "if grep -q 'listening on' \"$L/worker.out\"; then cat \"$L/worker.out\"; exit 0; fi; "
+            "if ! kill -0 $! 2>/dev/null; then echo 'the worker exited:'; tail -n 3 "
+            "\"$L/worker.log\"; "
+            "exit 3; fi; sleep 0.1; i=$((i+1)); done; echo 'no listening line in 15 s'; exit 4")
+            .arg(shellQuote(m_detail.leaseDir), shellQuote(m_bundle), slots,
+                 shellQuote(m_host.nodeName()));
+    ssh(QStringLiteral("starting the worker"), script, m_detail.token.toLatin1(), 40000,
+        [this](const QString& out) {
+            m_detail.pid = value(out, QStringLiteral("pid")).toLongLong();
+            const auto m =
+                QRegularExpression(QStringLiteral("listening on [^\\s:]+:(\\d+)")).match(out);
+            if (!m.hasMatch()) {
+                fail(QStringLiteral("the worker on %1 printed no address: %2")
+                         .arg(m_host.offerId(), out.trimmed()));
+                return;
+            }
+            const QString host = m_host.host.contains(QLatin1Char(':'))
+                                     ? QLatin1Char('[') + m_host.host + QLatin1Char(']')
+                                     : m_host.host;
+            m_detail.address = host + QLatin1Char(':') + m.captured(1);
+            registerNode();
+        });
+}
+
+void SshRent::registerNode() {
+    Q_EMIT step(LeaseState::Registering,
+                QStringLiteral("waiting for the worker at %1 to answer").arg(m_detail.address));
+    connect(m_registry, &ClusterRegistry::nodeChanged, this, &SshRent::onNodeChanged);
+    m_registerTimer = new QTimer(this);
+    m_registerTimer->setSingleShot(true);
+    connect(m_registerTimer, &QTimer::timeout, this, [this] {
+        const auto n = m_registry->node(m_host.nodeName());
+        fail(QStringLiteral("the worker on %1 did not answer at %2 within %3 s (%4); check that "
+                            "the port is reachable from here (firewall)")
+                 .arg(m_host.offerId(), m_detail.address)
+                 .arg(m_registerTimeoutMs / 1000)
+                 .arg(n && !n->lastError.isEmpty() ? n->lastError : QStringLiteral("no answer")));
+    });
+    m_registerTimer->start(m_registerTimeoutMs);
+    WorkerNode node;
+    node.name = m_host.nodeName();
+    node.address = m_detail.address;
+    node.token = m_detail.token;
+    node.provider = QStringLiteral("ssh");
+    m_nodeAdded = true;
+    m_registry->addNode(node);
+}
+
+void SshRent::onNodeChanged(const QString& name) {
+    if (m_done || name != m_host.nodeName()) {
+        return;
+    }
+    const auto n = m_registry->node(name);
+    if (!n) {
+        return;
+    }
+    if (n->state == NodeState::Ready) {
+        m_done = true;
+        m_registerTimer->stop();
+        Q_EMIT ready(name, m_detail.toJson());
+    } else if (n->tokenRefused) {
+        fail(QStringLiteral("the worker at %1 refused its own token: another worker answers on "
+                            "that address")
+                 .arg(m_detail.address));
+    }
+}
+
+void SshRent::abort(const QString& why) {
+    fail(why);
+}
+
+void SshRent::fail(const QString& reason) {
+    if (m_done) {
+        return;
+    }
+    m_done = true;
+    if (m_registerTimer) {
+        m_registerTimer->stop();
+    }
+    if (m_running) {
+        m_running->kill();
+    }
+    if (m_nodeAdded) {
+        m_registry->removeNode(m_host.nodeName()); // no half-registered node, even for a moment
+    }
+    if (m_detail.pid <= 0) {
+        Q_EMIT failed(reason);
+        return;
+    }
+    stopWorker(this, m_detail, [this, reason](const QString& stopError) {
+        Q_EMIT failed(stopError.isEmpty() ? reason : reason + QStringLiteral("; and ") + stopError);
+    });
+}
+
+void SshRent::stopWorker(QObject* owner, const SshWorkerDetail& detail,
+                         std::function<void(QString)> done) {
+    const SshHost& host = detail.host;
+    const QString script =
+        QStringLiteral("kill %1 2>/dev/null; i=0; while kill -0 %1 2>/dev/null && [ $i -lt 50 ]; "
+                       "do sleep 0.1; i=$((i+1)); done; kill -9 %1 2>/dev/null; true")
+            .arg(detail.pid);
+    runAsync(owner, QStringLiteral("ssh"),
+             sshArguments(host, QStringLiteral("cd && sh -c ") + shellQuote(script)), {}, 15000,
+             [host, detail, done](const ProcessResult& r) {
+                 done(r.ok() ? QString()
+                             : QStringLiteral("the worker (pid %1) may still run there: %2")
+                                   .arg(detail.pid)
+                                   .arg(explainSshFailure(
+                                       host, QStringLiteral("stopping the worker"), r.exitCode,
+                                       r.timedOut, QString::fromUtf8(r.err))));
+             });
+}
+
+} // namespace tessera

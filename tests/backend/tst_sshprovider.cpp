@@ -1,0 +1,235 @@
+// SSH provider on real separate test hosts (network namespaces with their own sshd, see
+// tests/support/test-hosts.sh): rent two hosts into ready nodes, refuse an unknown host key,
+// roll back a rent whose host dies, survive an app restart, release.
+#include "clusterregistry.h"
+#include "leasestore.h"
+#include "sshprovider.h"
+#include "sshrent.h"
+#include "testcluster.h"
+#include "testhosts.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <memory>
+
+using namespace tessera;
+
+namespace {
+
+/// Registry, store and provider, as one app run has them.
+struct Run {
+    ClusterRegistry registry;
+    LeaseStore store;
+    SshProvider provider{&registry, &store};
+    explicit Run(const QString& db, const QList<SshHost>& hosts) {
+        registry.setProbeInterval(500);
+        registry.setProbeTimeout(2000);
+        QVERIFY(store.open(db).has_value());
+        provider.setHosts(hosts);
+    }
+};
+
+/// Waits until lease `id` ends its rent (Ready, Failed or Released).
+bool settled(const Provider& p, const QString& id, int ms) {
+    return QTest::qWaitFor(
+        [&] {
+            const LeaseState s = p.lease(id).state;
+            return s == LeaseState::Ready || !p.lease(id).live();
+        },
+        ms);
+}
+
+/// True if a process with this pid runs (the test hosts share this machine's pid space).
+bool running(qint64 pid) {
+    return pid > 0 && QFileInfo::exists(QStringLiteral("/proc/%1").arg(pid));
+}
+
+} // namespace
+
+class TstSshProvider : public QObject {
+    Q_OBJECT
+    std::unique_ptr<test::TestHosts> m_hosts;
+    QTemporaryDir m_data;
+    QList<SshHost> m_config;
+
+    QString db() const { return m_data.filePath(QStringLiteral("tessera.sqlite")); }
+
+private Q_SLOTS:
+    void initTestCase() {
+        if (const QString m = test::missingPrograms(); !m.isEmpty()) {
+            QSKIP(qPrintable(m));
+        }
+        test::useBuildAndData(m_data.path());
+        m_hosts = std::make_unique<test::TestHosts>(2);
+        if (m_hosts->missing()) {
+            QSKIP(qPrintable(QStringLiteral("no test hosts: ") + m_hosts->error()));
+        }
+        QVERIFY2(m_hosts->error().isEmpty(), qPrintable(m_hosts->error()));
+        for (int i = 0; i < 2; ++i) {
+            SshHost h;
+            h.host = m_hosts->addresses().at(i);
+            h.name = QStringLiteral("box-%1").arg(i + 1);
+            h.user = QStringLiteral("root");
+            h.identityFile = m_hosts->identityFile();
+            h.knownHostsFile = m_hosts->knownHostsFile();
+            h.remoteDir = m_data.filePath(QStringLiteral("remote/%1").arg(i + 1));
+            h.pricePerHour = 0.5;
+            h.slots = 1;
+            m_config << h;
+        }
+    }
+
+    void rentsTwoHostsAndReleasesThem() {
+        Run run(db(), m_config);
+        QSignalSpy changes(&run.provider, &Provider::leaseChanged);
+        QStringList ids;
+        for (const SshHost& h : m_config) {
+            auto id = run.provider.rent(h.offerId());
+            QVERIFY2(id.has_value(), id ? "" : id.error().message.c_str());
+            ids << *id;
+        }
+        for (const QString& id : ids) {
+            QVERIFY(settled(run.provider, id, 90000));
+            QVERIFY2(run.provider.lease(id).state == LeaseState::Ready,
+                     qPrintable(run.provider.lease(id).reason));
+        }
+        QStringList seen;
+        for (const auto& args : changes) {
+            const Lease l = args.first().value<Lease>();
+            if (l.id == ids.first()) {
+                seen << leaseStateName(l.state);
+            }
+        }
+        seen.removeDuplicates();
+        QCOMPARE(seen, (QStringList{"requested", "booting", "installing", "registering", "ready"}));
+        QCOMPARE(run.registry.readyNodes().size(), 2);
+        QStringList hostNames;
+        for (const WorkerNode& n : run.registry.readyNodes()) {
+            QCOMPARE(n.provider, QStringLiteral("ssh"));
+            hostNames << n.host;
+        }
+        hostNames.sort();
+        QCOMPARE(hostNames, m_hosts->names()); // two machines, each with its own name
+        QCOMPARE(run.provider.offers().first().available, 0);
+        QVERIFY(!run.provider.rent(m_config.first().offerId()).has_value()); // not twice
+
+        const qint64 pid = SshWorkerDetail::fromJson(run.provider.lease(ids.first()).detail).pid;
+        QVERIFY(running(pid));
+        for (const QString& id : ids) {
+            QVERIFY(run.provider.release(id).has_value());
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(ids.last()).live(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(ids.first()).live(), 20000);
+        QCOMPARE(run.provider.lease(ids.first()).state, LeaseState::Released);
+        QVERIFY(run.registry.nodes().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(!running(pid), 10000);
+        QCOMPARE(run.store.find(ids.first())->state, LeaseState::Released);
+        QVERIFY(run.store.find(ids.first())->ended.isValid());
+    }
+
+    void refusesAnUnknownHostKey() {
+        QList<SshHost> hosts = m_config;
+        const QString empty = m_data.filePath(QStringLiteral("empty_known_hosts"));
+        QFile(empty).open(QIODevice::WriteOnly);
+        hosts[0].knownHostsFile = empty;
+        Run run(db(), hosts);
+        auto id = run.provider.rent(hosts[0].offerId());
+        QVERIFY(id.has_value());
+        QVERIFY(settled(run.provider, *id, 30000));
+        const Lease l = run.provider.lease(*id);
+        QCOMPARE(l.state, LeaseState::Failed);
+        QVERIFY2(l.reason.contains(QLatin1String("host key")), qPrintable(l.reason));
+        QVERIFY(l.reason.contains(empty));
+        QVERIFY(run.registry.nodes().isEmpty());
+    }
+
+    void hostKilledMidRentEndsFailed_data() {
+        QTest::addColumn<QString>("when"); // the start of the step's detail at which it dies
+        QTest::newRow("installing") << QStringLiteral("looking for");
+        QTest::newRow("starting the worker") << QStringLiteral("starting the worker");
+        QTest::newRow("node added, not answered") << QStringLiteral("waiting for the worker");
+    }
+
+    void hostKilledMidRentEndsFailed() {
+        QFETCH(QString, when);
+        test::TestHosts doomed(1);
+        QVERIFY2(doomed.error().isEmpty(), qPrintable(doomed.error()));
+        SshHost h = m_config.first();
+        h.host = doomed.addresses().first();
+        h.name = QStringLiteral("doomed");
+        h.knownHostsFile = doomed.knownHostsFile();
+        h.identityFile = doomed.identityFile();
+        Run run(db(), {h});
+        run.provider.setRegisterTimeout(15000);
+        bool sawReady = false;
+        connect(&run.provider, &Provider::leaseChanged, this, [&](const Lease& l) {
+            sawReady = sawReady || l.state == LeaseState::Ready;
+            if (l.reason.startsWith(when)) {
+                doomed.kill(1);
+            }
+        });
+        auto id = run.provider.rent(h.offerId());
+        QVERIFY(id.has_value());
+        QVERIFY(settled(run.provider, *id, 90000));
+        const Lease l = run.provider.lease(*id);
+        QCOMPARE(l.state, LeaseState::Failed);
+        QVERIFY(!sawReady);
+        QVERIFY(!l.reason.isEmpty());
+        qInfo().noquote() << "reason:" << l.reason;
+        QVERIFY(run.registry.nodes().isEmpty());
+        QCOMPARE(run.store.find(*id)->state, LeaseState::Failed);
+    }
+
+    void restartKeepsTheLease() {
+        QString id;
+        qint64 pid = 0;
+        {
+            Run first(db(), m_config);
+            auto rented = first.provider.rent(m_config.first().offerId());
+            QVERIFY(rented.has_value());
+            id = *rented;
+            QVERIFY(settled(first.provider, id, 90000));
+            QCOMPARE(first.provider.lease(id).state, LeaseState::Ready);
+            pid = SshWorkerDetail::fromJson(first.provider.lease(id).detail).pid;
+        } // the app ends without releasing: the machine keeps its worker (and its bill)
+        QVERIFY(running(pid));
+        Run second(db(), m_config);
+        second.provider.restore();
+        QCOMPARE(second.provider.lease(id).state, LeaseState::Ready);
+        QTRY_COMPARE_WITH_TIMEOUT(second.registry.readyNodes().size(), 1, 10000);
+        QCOMPARE(second.registry.readyNodes().first().name, m_config.first().nodeName());
+        auto again = second.provider.rent(m_config.first().offerId());
+        QVERIFY(!again.has_value());
+        QVERIFY(QString::fromStdString(again.error().message).contains(id));
+        QVERIFY(second.provider.release(id).has_value());
+        QTRY_COMPARE_WITH_TIMEOUT(second.provider.lease(id).state, LeaseState::Released, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!running(pid), 10000);
+    }
+
+    void restartRollsBackARentCutShort() {
+        Lease cut;
+        cut.id = QStringLiteral("lease-cut-short");
+        cut.provider = QStringLiteral("ssh");
+        cut.offerId = m_config.first().offerId();
+        cut.state = LeaseState::Installing;
+        cut.created = QDateTime::currentDateTimeUtc();
+        SshWorkerDetail d;
+        d.host = m_config.first();
+        cut.detail = d.toJson();
+        {
+            LeaseStore store;
+            QVERIFY(store.open(db()).has_value());
+            QVERIFY(store.save(cut).has_value());
+        }
+        Run run(db(), m_config);
+        run.provider.restore();
+        QTRY_COMPARE_WITH_TIMEOUT(run.provider.lease(cut.id).state, LeaseState::Failed, 10000);
+        QVERIFY(run.provider.lease(cut.id).reason.contains(QLatin1String("installing")));
+        QCOMPARE(run.provider.offers().first().available, 1);
+        QVERIFY(run.registry.nodes().isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TstSshProvider)
+#include "tst_sshprovider.moc"

@@ -1,0 +1,137 @@
+#!/bin/sh
+# Separate test hosts on this machine for the SSH provider's tests: each host is a network
+# namespace with its own address in 198.18.0.0/15 (RFC 2544's benchmarking range, so it never
+# collides with a real network), its own host name (UTS namespace) and its own sshd, joined to
+# the calling namespace by a veth pair on a bridge. Needs root, iproute2, openssh-server and
+# util-linux's unshare.
+#
+#   test-hosts.sh up DIR N     make N hosts; DIR receives hosts.txt ("name address" per line),
+#                              known_hosts (their host keys), id_ed25519 (a client key they
+#                              accept for root) and one folder per host with its sshd's files
+#   test-hosts.sh kill DIR I   host I (1-based) dies: its link goes down, its processes get SIGKILL
+#   test-hosts.sh down DIR     every host of DIR ends: processes, namespaces, bridge
+#
+# Exit codes: 0 done, 2 usage, 3 something is missing (the message says what), 1 other failures.
+set -eu
+
+die() { echo "test-hosts: $2" >&2; exit "$1"; }
+
+need() {
+    [ "$(id -u)" = 0 ] || die 3 "needs root (network namespaces and a bridge)"
+    for p in ip unshare ssh-keygen ssh-keyscan /usr/sbin/sshd; do
+        command -v "$p" >/dev/null 2>&1 ||
+            die 3 "'$p' is missing: apt-get install iproute2 util-linux openssh-client openssh-server"
+    done
+}
+
+# The first free subnet 198.18.K.0/24 (K 1..250): the bridge tsbK is the lock; its creation fails
+# when another run holds K.
+claim_subnet() {
+    k=1
+    while [ "$k" -le 250 ]; do
+        if ip link add "tsb$k" type bridge 2>/dev/null; then
+            echo "$k"
+            return 0
+        fi
+        k=$((k + 1))
+    done
+    die 1 "no free 198.18.K.0/24 subnet (bridges tsb1..tsb250 all exist)"
+}
+
+up_host() { # DIR K I
+    dir=$1 k=$2 i=$3
+    ns="tessera-$k-h$i" addr="198.18.$k.$((10 + i))" h="$dir/h$i"
+    mkdir -p "$h"
+    ip netns add "$ns"
+    ip link add "tv${k}h$i" type veth peer name "tp${k}h$i"
+    ip link set "tp${k}h$i" netns "$ns"
+    ip link set "tv${k}h$i" master "tsb$k" up
+    ip -n "$ns" link set lo up
+    ip -n "$ns" link set "tp${k}h$i" name eth0
+    ip -n "$ns" addr add "$addr/24" dev eth0
+    ip -n "$ns" link set eth0 up
+    ip -n "$ns" route add default via "198.18.$k.1"
+    ssh-keygen -q -t ed25519 -N '' -C "$ns" -f "$h/ssh_host_ed25519_key"
+    cat >"$h/sshd_config" <<EOF
+ListenAddress $addr
+HostKey $h/ssh_host_ed25519_key
+PidFile $h/sshd.pid
+AuthorizedKeysFile $dir/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+EOF
+    echo "$addr $(cut -d' ' -f1,2 "$h/ssh_host_ed25519_key.pub")" >>"$dir/known_hosts"
+    echo "th$k-$i $addr $ns" >>"$dir/hosts.txt"
+    ip netns exec "$ns" unshare --uts sh -c \
+        "hostname th$k-$i && exec /usr/sbin/sshd -D -e -f '$h/sshd_config'" \
+        >"$h/sshd.log" 2>&1 </dev/null &
+}
+
+# Until the host answers from here (its sshd's log line comes before the bridge forwards).
+wait_listening() { # ADDR LOG
+    n=0
+    while [ "$n" -lt 100 ]; do
+        ssh-keyscan -T 1 -t ed25519 "$1" 2>/dev/null | grep -q ssh-ed25519 && return 0
+        n=$((n + 1))
+        sleep 0.1
+    done
+    die 1 "sshd on $1 did not start: $(tail -n 3 "$2" 2>/dev/null)"
+}
+
+cmd_up() { # DIR N
+    dir=$1 n=$2
+    need
+    mkdir -p "$dir" /run/sshd
+    dir=$(cd "$dir" && pwd)
+    [ ! -e "$dir/subnet" ] || die 1 "$dir already holds test hosts: run 'down' first"
+    k=$(claim_subnet)
+    echo "$k" >"$dir/subnet"
+    ip addr add "198.18.$k.1/24" dev "tsb$k"
+    ip link set "tsb$k" up
+    : >"$dir/known_hosts"
+    : >"$dir/hosts.txt"
+    ssh-keygen -q -t ed25519 -N '' -C tessera-test-client -f "$dir/id_ed25519"
+    cp "$dir/id_ed25519.pub" "$dir/authorized_keys"
+    i=1
+    while [ "$i" -le "$n" ]; do
+        up_host "$dir" "$k" "$i"
+        i=$((i + 1))
+    done
+    i=1
+    while [ "$i" -le "$n" ]; do
+        wait_listening "198.18.$k.$((10 + i))" "$dir/h$i/sshd.log"
+        i=$((i + 1))
+    done
+    cat "$dir/hosts.txt"
+}
+
+kill_ns() { # NS
+    ip netns pids "$1" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
+}
+
+cmd_kill() { # DIR I
+    k=$(cat "$1/subnet") || die 1 "$1 holds no test hosts"
+    ip link set "tv${k}h$2" down 2>/dev/null || true
+    kill_ns "tessera-$k-h$2"
+}
+
+cmd_down() { # DIR
+    [ -e "$1/subnet" ] || return 0
+    k=$(cat "$1/subnet")
+    for ns in $(ip netns list | sed -n "s/^\(tessera-$k-h[0-9]*\).*/\1/p"); do
+        kill_ns "$ns"
+        ip netns del "$ns" 2>/dev/null || true
+    done
+    ip link del "tsb$k" 2>/dev/null || true
+    rm -f "$1/subnet"
+}
+
+case "${1:-}" in
+up) [ $# -eq 3 ] || die 2 "usage: $0 up DIR N"; cmd_up "$2" "$3" ;;
+kill) [ $# -eq 3 ] || die 2 "usage: $0 kill DIR I"; cmd_kill "$2" "$3" ;;
+down) [ $# -eq 2 ] || die 2 "usage: $0 down DIR"; cmd_down "$2" ;;
+*) die 2 "usage: $0 up DIR N | kill DIR I | down DIR" ;;
+esac

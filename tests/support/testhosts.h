@@ -1,0 +1,73 @@
+// Test hosts for the SSH provider's tests: tests/support/test-hosts.sh run from C++. Each host
+// is a network namespace with its own 198.18.K.x address, host name and sshd.
+#pragma once
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+
+namespace tessera::test {
+
+/// Brings `count` hosts up in a fresh folder and down again in its destructor.
+class TestHosts {
+public:
+    explicit TestHosts(int count) {
+        if (!m_dir.isValid()) {
+            m_error = QStringLiteral("cannot create a temporary folder");
+            return;
+        }
+        QProcess p;
+        p.start(script(), {QStringLiteral("up"), m_dir.path(), QString::number(count)});
+        p.waitForFinished(60000);
+        if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+            m_missing = p.exitCode() == 3;
+            m_error = QString::fromUtf8(p.readAllStandardError()).trimmed();
+            if (m_error.isEmpty()) {
+                m_error = QStringLiteral("test-hosts.sh up failed (%1)").arg(p.errorString());
+            }
+            return;
+        }
+        for (const QString& line : QString::fromUtf8(p.readAllStandardOutput()).split('\n')) {
+            const QStringList f = line.split(' ', Qt::SkipEmptyParts);
+            if (f.size() == 3) {
+                m_names << f[0];
+                m_addresses << f[1];
+            }
+        }
+    }
+    ~TestHosts() { QProcess::execute(script(), {QStringLiteral("down"), m_dir.path()}); }
+    TestHosts(const TestHosts&) = delete;
+    TestHosts& operator=(const TestHosts&) = delete;
+
+    /// Empty when the hosts are up; else why not.
+    QString error() const { return m_error; }
+    /// True when the error is something missing here (root, a package): the test skips.
+    bool missing() const { return m_missing; }
+    /// Host names (their UTS names) and addresses, host 1 first.
+    QStringList names() const { return m_names; }
+    QStringList addresses() const { return m_addresses; }
+    /// Client key accepted for root on every host, and the known_hosts file with their keys.
+    QString identityFile() const { return m_dir.filePath(QStringLiteral("id_ed25519")); }
+    QString knownHostsFile() const { return m_dir.filePath(QStringLiteral("known_hosts")); }
+    QString folder() const { return m_dir.path(); }
+
+    /// Host `i` (1-based) dies: link down, every process in it killed.
+    void kill(int i) {
+        QProcess::execute(script(), {QStringLiteral("kill"), m_dir.path(), QString::number(i)});
+    }
+
+    static QString script() {
+        return QStringLiteral(TESSERA_SOURCE_DIR "/tests/support/test-hosts.sh");
+    }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_error;
+    bool m_missing = false;
+    QStringList m_names, m_addresses;
+};
+
+} // namespace tessera::test
