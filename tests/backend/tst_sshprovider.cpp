@@ -2,7 +2,10 @@
 // tests/support/test-hosts.sh): rent two hosts into ready nodes, refuse an unknown host key,
 // roll back a rent whose host dies, survive an app restart, release.
 #include "clusterregistry.h"
+#include "jobcontroller.h"
 #include "leasestore.h"
+#include "metricstore.h"
+#include "spec_io.h"
 #include "sshprovider.h"
 #include "sshrent.h"
 #include "testcluster.h"
@@ -38,6 +41,18 @@ bool settled(const Provider& p, const QString& id, int ms) {
             return s == LeaseState::Ready || !p.lease(id).live();
         },
         ms);
+}
+
+/// Bytes through a network interface of this namespace, both ways.
+qint64 linkBytes(const QString& link) {
+    qint64 sum = 0;
+    for (const char* f : {"rx_bytes", "tx_bytes"}) {
+        QFile file(QStringLiteral("/sys/class/net/%1/statistics/%2").arg(link, QLatin1String(f)));
+        if (file.open(QIODevice::ReadOnly)) {
+            sum += file.readAll().trimmed().toLongLong();
+        }
+    }
+    return sum;
 }
 
 /// True if a process with this pid runs (the test hosts share this machine's pid space).
@@ -126,6 +141,55 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!running(pid), 10000);
         QCOMPARE(run.store.find(ids.first())->state, LeaseState::Released);
         QVERIFY(run.store.find(ids.first())->ended.isValid());
+    }
+
+    void trainsDataParallelAcrossTheHosts() {
+        if (!QFileInfo::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR))) {
+            QSKIP("Fashion-MNIST is not installed (Debian package dataset-fashion-mnist)");
+        }
+        Run run(db(), m_config);
+        QStringList ids;
+        for (const SshHost& h : m_config) {
+            ids << *run.provider.rent(h.offerId());
+        }
+        for (const QString& id : ids) {
+            QVERIFY(settled(run.provider, id, 90000));
+            QVERIFY2(run.provider.lease(id).state == LeaseState::Ready,
+                     qPrintable(run.provider.lease(id).reason));
+        }
+        auto spec = loadJobSpec(TESSERA_SOURCE_DIR "/resources/examples/fashion-mnist-mlp.json");
+        QVERIFY(spec.has_value());
+        spec->mutable_training()->set_max_steps(60);
+        spec->mutable_dataset()->set_path(TESSERA_FASHION_MNIST_DIR);
+        MetricStore metrics;
+        QVERIFY(metrics.open(m_data.filePath(QStringLiteral("metrics.sqlite"))));
+        JobController jobs(&run.registry, &metrics);
+        QSignalSpy points(&jobs, &JobController::metricReceived);
+        // Host 2's end of its veth pair: what crosses between the hosts crosses it.
+        const QString link = QStringLiteral("tv%1h2").arg(m_hosts->subnet());
+        const qint64 before = linkBytes(link);
+        auto job = jobs.submit(*spec);
+        QVERIFY2(job.has_value(), job ? "" : job.error().message.c_str());
+        QTRY_VERIFY_WITH_TIMEOUT(metrics.job(*job).state == JobState::Succeeded ||
+                                     metrics.job(*job).state == JobState::Failed,
+                                 240000);
+        QVERIFY2(metrics.job(*job).state == JobState::Succeeded,
+                 qPrintable(metrics.job(*job).reason));
+        bool loss = false;
+        for (const MetricPoint& p : metrics.points(*job)) {
+            loss = loss || p.values.contains(QStringLiteral("loss"));
+        }
+        QVERIFY(loss);
+        // 60 all-reduces of the MLP's 235k gradients (0.94 MB each) go through host 2's link.
+        const qint64 crossed = linkBytes(link) - before;
+        qInfo("bytes through host 2's link during the job: %lld", crossed);
+        QVERIFY(crossed > 60LL * 900000);
+        for (const QString& id : ids) {
+            QVERIFY(run.provider.release(id).has_value());
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(ids.first()).live() &&
+                                     !run.provider.lease(ids.last()).live(),
+                                 20000);
     }
 
     void refusesAnUnknownHostKey() {

@@ -53,6 +53,11 @@ public:
     QString identityFile() const { return m_dir.filePath(QStringLiteral("id_ed25519")); }
     QString knownHostsFile() const { return m_dir.filePath(QStringLiteral("known_hosts")); }
     QString folder() const { return m_dir.path(); }
+    /// K of the hosts' subnet 198.18.K.0/24 (their veth ends here are tv<K>h<i>).
+    int subnet() const {
+        QFile f(m_dir.filePath(QStringLiteral("subnet")));
+        return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed().toInt() : 0;
+    }
 
     /// Host `i` (1-based) dies: link down, every process in it killed.
     void kill(int i) {
