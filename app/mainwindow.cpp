@@ -9,7 +9,9 @@
 #include "jobs/jobpanel.h"
 #include "monitor/logpane.h"
 #include "monitor/metricschart.h"
+#include "rent/rentdialog.h"
 #include "session.h"
+#include "sshprovider.h"
 
 #include <QAction>
 #include <QApplication>
@@ -61,6 +63,8 @@ MainWindow::MainWindow(AppSession* session, QWidget* parent)
     resize(1280, 800);
     if (!session->storeError().isEmpty())
         m_log->appendMessage(tr("History is off: %1").arg(session->storeError()));
+    if (!session->provisionError().isEmpty())
+        m_log->appendMessage(tr("Renting: %1").arg(session->provisionError()));
     statusBar()->showMessage(tr("Rent local workers (Ctrl+R), pick a spec, then Launch (Ctrl+L)."));
 }
 
@@ -80,6 +84,15 @@ void MainWindow::createDocks() {
     resizeDocks({log}, {180}, Qt::Vertical);
 }
 
+RentDialog* MainWindow::rentDialog() {
+    if (!m_rentDialog) {
+        m_rentDialog = new RentDialog(QList<Provider*>{m_session->sshProvider()},
+                                      AppSession::sshHostsPath(), this);
+        connect(m_rentDialog, &RentDialog::message, m_log, &LogPane::appendMessage);
+    }
+    return m_rentDialog;
+}
+
 void MainWindow::createMenusAndToolbar() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_jobs->openAction());
@@ -88,6 +101,18 @@ void MainWindow::createMenusAndToolbar() {
     quit->setShortcut(QKeySequence(tr("Ctrl+Q")));
 
     QMenu* cluster = menuBar()->addMenu(tr("&Cluster"));
+    m_rentMachines = new QAction(tr("Rent &machines…"), this);
+    m_rentMachines->setObjectName(QStringLiteral("rentMachinesAction"));
+    m_rentMachines->setShortcut(QKeySequence(tr("Ctrl+Shift+M")));
+    m_rentMachines->setToolTip(tr("Offers of every provider (SSH hosts, local workers): rent, "
+                                  "watch the leases, release"));
+    connect(m_rentMachines, &QAction::triggered, this, [this] {
+        RentDialog* d = rentDialog();
+        d->show();
+        d->raise();
+        d->activateWindow();
+    });
+    cluster->addAction(m_rentMachines);
     cluster->addAction(m_cluster->rentAction());
     cluster->addAction(m_cluster->releaseAction());
 
@@ -111,6 +136,7 @@ void MainWindow::createMenusAndToolbar() {
 
     QToolBar* bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->addAction(m_rentMachines);
     bar->addAction(m_cluster->rentAction());
     bar->addAction(m_cluster->releaseAction());
     bar->addSeparator();

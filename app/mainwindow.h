@@ -5,6 +5,8 @@
 
 #include <QMainWindow>
 
+class QAction;
+
 namespace tessera {
 
 class AppSession;
@@ -12,6 +14,7 @@ class ClusterPanel;
 class JobPanel;
 class LogPane;
 class MetricsChart;
+class RentDialog;
 namespace designer {
 class DesignerPanel;
 }
@@ -28,6 +31,10 @@ public:
     LogPane* logPane() const { return m_log; }
     /// The layout designer page (null when the app was built without the planner).
     designer::DesignerPanel* designer() const { return m_designer; }
+    /// "Rent machines…" (Ctrl+Shift+M): shows the Rent dialog.
+    QAction* rentMachinesAction() const { return m_rentMachines; }
+    /// The Rent dialog, made on first use (non-modal, kept while the window lives).
+    RentDialog* rentDialog();
 
 private:
     void createDocks();
@@ -40,6 +47,8 @@ private:
     MetricsChart* m_chart;
     LogPane* m_log;
     designer::DesignerPanel* m_designer = nullptr;
+    QAction* m_rentMachines = nullptr;
+    RentDialog* m_rentDialog = nullptr;
 };
 
 } // namespace tessera

@@ -4,8 +4,13 @@
 #include "clusterregistry.h"
 #include "jobcontroller.h"
 #include "jobtypes.h"
+#include "leasestore.h"
 #include "localprovider.h"
 #include "metricstore.h"
+#include "paths.h"
+#include "sshprovider.h"
+
+#include <QDir>
 
 namespace tessera {
 
@@ -21,9 +26,31 @@ AppSession::AppSession(const QString& storePath, QObject* parent)
         m_store.reset();
     }
     m_controller = std::make_unique<JobController>(m_registry.get(), m_store.get());
+    openProvisioning(path);
     // A local worker whose process ended takes its jobs with it: fail them at once.
     connect(m_provider.get(), &LocalProvider::workerDied, m_controller.get(),
             &JobController::failJobsOnWorker);
+}
+
+QString AppSession::sshHostsPath() {
+    return QDir(dataDir()).filePath(QStringLiteral("ssh-hosts.json"));
+}
+
+void AppSession::openProvisioning(const QString& storePath) {
+    m_leases = std::make_unique<LeaseStore>();
+    QStringList errors;
+    if (Result<void> opened = m_leases->open(storePath); !opened) {
+        errors << QString::fromStdString(opened.error().message);
+    }
+    m_ssh = std::make_unique<SshProvider>(m_registry.get(),
+                                          m_leases->isOpen() ? m_leases.get() : nullptr);
+    if (auto hosts = loadSshHosts(sshHostsPath()); hosts) {
+        m_ssh->setHosts(*hosts);
+    } else {
+        errors << QString::fromStdString(hosts.error().message);
+    }
+    m_ssh->restore();
+    m_provisionError = errors.join(QLatin1Char('\n'));
 }
 
 AppSession::~AppSession() {
@@ -31,10 +58,12 @@ AppSession::~AppSession() {
     // those jobs as failed instead of leaving them `running` in the history.
     for (const QString& name : m_provider->names())
         m_controller->failJobsOnWorker(name, tr("tessera quit and stopped it"));
+    m_ssh.reset();
     m_controller.reset();
     m_provider.reset();
     m_registry.reset();
     m_store.reset();
+    m_leases.reset();
 }
 
 } // namespace tessera

@@ -11,11 +11,14 @@ namespace tessera {
 
 class ClusterRegistry;
 class JobController;
+class LeaseStore;
 class LocalProvider;
 class MetricStore;
+class SshProvider;
 
-/// Owns the backend for the app. Destruction order: controller, provider (stops the local
-/// workers, bounded wait), registry, store.
+/// Owns the backend for the app. Destruction order: SSH provider (its workers keep running:
+/// their leases are restored at the next start), controller, local provider (stops the local
+/// workers, bounded wait), registry, stores.
 class AppSession : public QObject {
     Q_OBJECT
 public:
@@ -28,17 +31,30 @@ public:
     /// Why the history could not be opened; empty when it is open.
     QString storeError() const { return m_storeError; }
 
+    /// The SSH provider, its hosts read from sshHostsPath() (a bad file: no hosts, and
+    /// provisionError() says why); leases of earlier runs restored.
+    SshProvider* sshProvider() const { return m_ssh.get(); }
+    /// dataDir()/ssh-hosts.json.
+    static QString sshHostsPath();
+    /// Why the SSH hosts or the lease history could not be read; empty when both were.
+    QString provisionError() const { return m_provisionError; }
+
     ClusterRegistry* registry() const { return m_registry.get(); }
     LocalProvider* provider() const { return m_provider.get(); }
     JobController* controller() const { return m_controller.get(); }
     MetricStore* store() const { return m_store.get(); }
 
 private:
+    void openProvisioning(const QString& storePath);
+
     std::unique_ptr<MetricStore> m_store;
     std::unique_ptr<ClusterRegistry> m_registry;
     std::unique_ptr<LocalProvider> m_provider;
     std::unique_ptr<JobController> m_controller;
+    std::unique_ptr<LeaseStore> m_leases;
+    std::unique_ptr<SshProvider> m_ssh;
     QString m_storeError;
+    QString m_provisionError;
 };
 
 } // namespace tessera

@@ -1,0 +1,227 @@
+// The Rent dialog: its models under QAbstractItemModelTester, sorting by price and one click
+// renting every selected offer (a scripted provider); then, on two real SSH test hosts, one click
+// turns both into ready nodes, a data-parallel job trains across them and its loss reaches the
+// chart, and "Release selected" gives them back.
+#include "cluster/clusterpanel.h"
+#include "cluster/clustertablemodel.h"
+#include "jobs/jobpanel.h"
+#include "leasestore.h"
+#include "mainwindow.h"
+#include "monitor/metricschart.h"
+#include "rent/leasetablemodel.h"
+#include "rent/offertablemodel.h"
+#include "rent/rentdialog.h"
+#include "session.h"
+#include "spec_io.h"
+#include "sshhost.h"
+#include "sshprovider.h"
+#include "testhosts.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QComboBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace tessera;
+
+namespace {
+
+/// Offers with given prices; rent() refuses offers whose id starts with "busy".
+class ScriptedProvider : public Provider {
+public:
+    explicit ScriptedProvider(const QList<double>& prices) : Provider(nullptr) {
+        for (qsizetype i = 0; i < prices.size(); ++i) {
+            Offer o;
+            o.provider = id();
+            o.id = QStringLiteral("%1-%2").arg(i == 0 ? "busy" : "box").arg(i);
+            o.name = o.id;
+            o.deviceKind = QStringLiteral("cpu");
+            o.pricePerHour = prices[i];
+            m_offers << o;
+        }
+    }
+    QString id() const override { return QStringLiteral("scripted"); }
+    QList<Offer> offers() const override { return m_offers; }
+    Result<QString> rent(const QString& offerId) override {
+        if (offerId.startsWith(QLatin1String("busy"))) {
+            return fail(ErrorCode::Unavailable, offerId.toStdString() + " is taken");
+        }
+        Lease l;
+        l.id = QStringLiteral("lease-") + offerId;
+        l.provider = id();
+        l.offerId = offerId;
+        l.nodes = {offerId};
+        l.pricePerHour = 1.0;
+        l.created = QDateTime::currentDateTimeUtc().addSecs(-3600);
+        update(l);
+        return l.id;
+    }
+    Result<void> release(const QString& leaseId) override {
+        Lease l = lease(leaseId);
+        l.state = LeaseState::Released;
+        l.ended = QDateTime::currentDateTimeUtc();
+        update(l);
+        return {};
+    }
+    void restore() override {}
+
+private:
+    QList<Offer> m_offers;
+};
+
+} // namespace
+
+class TstRent : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void modelsPassTheTester() {
+        ScriptedProvider p({3.0, 0.5, 1.25});
+        RentDialog dialog({&p}, QStringLiteral("/nowhere/ssh-hosts.json"));
+        QAbstractItemModelTester offers(dialog.offers(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester leases(dialog.leases(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(dialog.offers()->rowCount(), 3);
+        QVERIFY(p.rent(QStringLiteral("box-1")).has_value());
+        QCOMPARE(dialog.leases()->rowCount(), 1);
+        QVERIFY(p.release(QStringLiteral("lease-box-1")).has_value());
+        QCOMPARE(dialog.leases()->rowCount(), 1);
+        QCOMPARE(dialog.leases()->data(dialog.leases()->index(0, LeaseTableModel::State)),
+                 QVariant(QStringLiteral("released")));
+        Q_EMIT p.offersChanged(); // a reset under the tester
+    }
+
+    void sortsByPriceAsNumbers() {
+        ScriptedProvider p({3.0, 10.0, 0.5});
+        RentDialog dialog({&p}, QString());
+        QTableView* v = dialog.offerView();
+        v->sortByColumn(OfferTableModel::Price, Qt::AscendingOrder);
+        QStringList order;
+        for (int r = 0; r < 3; ++r) {
+            order << v->model()->index(r, OfferTableModel::Price).data().toString();
+        }
+        QCOMPARE(order, (QStringList{"$0.50/h", "$3.00/h", "$10.00/h"})); // not "$10" < "$3"
+    }
+
+    void oneClickRentsEverySelectedOffer() {
+        ScriptedProvider p({0.5, 1.0, 2.0});
+        RentDialog dialog({&p}, QString());
+        dialog.show();
+        QVERIFY(!dialog.rentButton()->isEnabled()); // nothing selected
+        dialog.offerView()->selectAll();
+        QVERIFY(dialog.rentButton()->isEnabled());
+        QTest::mouseClick(dialog.rentButton(), Qt::LeftButton);
+        QCOMPARE(p.leases().size(), 2); // box-1, box-2; busy-0 refused with its reason
+        QVERIFY2(dialog.status().contains(QLatin1String("busy-0 is taken")),
+                 qPrintable(dialog.status()));
+        QVERIFY(dialog.status().contains(QLatin1String("lease-box-1")));
+        dialog.leaseView()->selectAll();
+        QTest::mouseClick(dialog.releaseButton(), Qt::LeftButton);
+        QCOMPARE(p.lease(QStringLiteral("lease-box-2")).state, LeaseState::Released);
+        QVERIFY(!dialog.releaseButton()->isEnabled()); // nothing live left
+    }
+
+    void oneClickTurnsTwoSshHostsIntoNodesThatTrain();
+};
+
+void TstRent::oneClickTurnsTwoSshHostsIntoNodesThatTrain() {
+    const QString bin = QStringLiteral(TESSERA_BUILD_DIR "/bin");
+    for (const char* program : {"tessera-worker", "tessera-rsh", "tessera-train"}) {
+        if (!QFileInfo(bin + QLatin1Char('/') + QLatin1String(program)).isExecutable()) {
+            QSKIP(qPrintable(QStringLiteral("%1 is not built in %2").arg(program, bin)));
+        }
+    }
+    if (!QFileInfo::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR))) {
+        QSKIP("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist");
+    }
+    test::TestHosts hosts(2);
+    if (hosts.missing()) {
+        QSKIP(qPrintable(QStringLiteral("no test hosts: ") + hosts.error()));
+    }
+    QVERIFY2(hosts.error().isEmpty(), qPrintable(hosts.error()));
+    QTemporaryDir dir;
+    const QString data = dir.filePath(QStringLiteral("data"));
+    qputenv("TESSERA_BIN_DIR", bin.toLocal8Bit());
+    qputenv("TESSERA_DATA_DIR", data.toLocal8Bit());
+    qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
+    qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    QList<SshHost> config;
+    for (int i = 0; i < 2; ++i) {
+        SshHost h;
+        h.host = hosts.addresses().at(i);
+        h.name = QStringLiteral("ssh-box-%1").arg(i + 1);
+        h.user = QStringLiteral("root");
+        h.identityFile = hosts.identityFile();
+        h.knownHostsFile = hosts.knownHostsFile();
+        h.remoteDir = dir.filePath(QStringLiteral("remote/%1").arg(i + 1));
+        h.pricePerHour = 0.25 * (i + 1);
+        config << h;
+    }
+    QVERIFY(QDir().mkpath(data));
+    QVERIFY(saveSshHosts(AppSession::sshHostsPath(), config).has_value());
+    auto spec = loadJobSpec(TESSERA_SOURCE_DIR "/resources/examples/fashion-mnist-mlp.json");
+    QVERIFY(spec.has_value());
+    spec->mutable_training()->set_log_every(5);
+    spec->mutable_training()->set_max_steps(400);
+    const QString examples = dir.filePath(QStringLiteral("examples"));
+    QVERIFY(QDir().mkpath(examples));
+    QFile out(examples + QStringLiteral("/fashion-mnist-mlp.json"));
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QByteArray::fromStdString(jobSpecToJson(*spec)));
+    out.close();
+    qputenv("TESSERA_EXAMPLES_DIR", examples.toLocal8Bit());
+
+    AppSession session;
+    QVERIFY2(session.provisionError().isEmpty(), qPrintable(session.provisionError()));
+    MainWindow window(&session);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.rentMachinesAction()->trigger();
+    RentDialog* dialog = window.rentDialog();
+    QVERIFY(dialog->isVisible());
+    QCOMPARE(dialog->offers()->rowCount(), 2);
+
+    // One click rents both hosts; both become ready nodes of the cluster.
+    QElapsedTimer clock;
+    clock.start();
+    dialog->offerView()->selectAll();
+    QTest::mouseClick(dialog->rentButton(), Qt::LeftButton);
+    ClusterTableModel* nodes = window.clusterPanel()->model();
+    QTRY_VERIFY_WITH_TIMEOUT(nodes->readyCount() == 2 || dialog->status().contains("failed"),
+                             120000);
+    QVERIFY2(nodes->readyCount() == 2, qPrintable(dialog->status()));
+    qInfo("two SSH hosts rent-to-ready in %lld ms", clock.elapsed());
+    for (int r = 0; r < nodes->rowCount(); ++r) {
+        QCOMPARE(nodes->nodeAt(r).provider, QStringLiteral("ssh"));
+    }
+
+    // A data-parallel job on them: its loss reaches the chart.
+    auto* combo = window.findChild<QComboBox*>(QStringLiteral("specCombo"));
+    auto* launch = window.findChild<QPushButton*>(QStringLiteral("launchButton"));
+    QVERIFY(combo && launch);
+    combo->setCurrentIndex(combo->findText(QStringLiteral("fashion-mnist"), Qt::MatchContains));
+    QVERIFY(launch->isEnabled());
+    QTest::mouseClick(launch, Qt::LeftButton);
+    const QString jobId = window.jobPanel()->currentJobId();
+    QVERIFY2(!jobId.isEmpty(), qPrintable(window.jobPanel()->messageText()));
+    QTRY_VERIFY_WITH_TIMEOUT(window.chart()->lossPointCount() >= 3 ||
+                                 window.jobPanel()->currentJobState() == JobState::Failed,
+                             180000);
+    QVERIFY2(window.chart()->lossPointCount() >= 3, qPrintable(window.jobPanel()->messageText()));
+    QTRY_COMPARE_WITH_TIMEOUT(window.jobPanel()->currentJobState(), JobState::Succeeded, 240000);
+
+    // Release both from the lease table.
+    dialog->leaseView()->selectAll();
+    QTest::mouseClick(dialog->releaseButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(nodes->rowCount(), 0, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!session.sshProvider()->leases().first().live() &&
+                                 !session.sshProvider()->leases().last().live(),
+                             20000);
+    QCOMPARE(session.sshProvider()->leases().first().state, LeaseState::Released);
+}
+
+QTEST_MAIN(TstRent)
+#include "tst_rent.moc"
