@@ -10,6 +10,7 @@
 #include "monitor/metricschart.h"
 #include "session.h"
 #include "spec_io.h"
+#include "testexamples.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -53,17 +54,9 @@ void TestMainWindowE2E::initTestCase() {
     qputenv("TESSERA_DATA_DIR", m_dir.filePath(QStringLiteral("data")).toLocal8Bit());
 
     // A test copy of the demo spec: metrics every 5 steps, long enough to still run at cancel.
-    auto spec = loadJobSpec(TESSERA_SOURCE_DIR "/resources/examples/fashion-mnist-mlp.json");
-    QVERIFY2(spec.has_value(), spec ? "" : spec.error().message.c_str());
-    spec->mutable_training()->set_log_every(5);
-    spec->mutable_training()->set_max_steps(5000);
-    const QString examples = m_dir.filePath(QStringLiteral("examples"));
-    QVERIFY(QDir().mkpath(examples));
-    QFile out(examples + QStringLiteral("/fashion-mnist-mlp.json"));
-    QVERIFY(out.open(QIODevice::WriteOnly));
-    out.write(QByteArray::fromStdString(jobSpecToJson(*spec)));
-    out.close();
-    qputenv("TESSERA_EXAMPLES_DIR", examples.toLocal8Bit());
+    const QString example =
+        test::useFashionMnistExample(m_dir.filePath(QStringLiteral("examples")), 5, 5000);
+    QVERIFY2(example.isEmpty(), qPrintable(example));
 }
 
 void TestMainWindowE2E::rentLaunchWatchCancelRelease() {

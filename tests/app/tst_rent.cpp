@@ -15,6 +15,7 @@
 #include "spec_io.h"
 #include "sshhost.h"
 #include "sshprovider.h"
+#include "testexamples.h"
 #include "testhosts.h"
 
 #include <QAbstractItemModelTester>
@@ -162,17 +163,9 @@ void TstRent::oneClickTurnsTwoSshHostsIntoNodesThatTrain() {
     }
     QVERIFY(QDir().mkpath(data));
     QVERIFY(saveSshHosts(AppSession::sshHostsPath(), config).has_value());
-    auto spec = loadJobSpec(TESSERA_SOURCE_DIR "/resources/examples/fashion-mnist-mlp.json");
-    QVERIFY(spec.has_value());
-    spec->mutable_training()->set_log_every(5);
-    spec->mutable_training()->set_max_steps(400);
-    const QString examples = dir.filePath(QStringLiteral("examples"));
-    QVERIFY(QDir().mkpath(examples));
-    QFile out(examples + QStringLiteral("/fashion-mnist-mlp.json"));
-    QVERIFY(out.open(QIODevice::WriteOnly));
-    out.write(QByteArray::fromStdString(jobSpecToJson(*spec)));
-    out.close();
-    qputenv("TESSERA_EXAMPLES_DIR", examples.toLocal8Bit());
+    const QString example =
+        test::useFashionMnistExample(dir.filePath(QStringLiteral("examples")), 5, 400);
+    QVERIFY2(example.isEmpty(), qPrintable(example));
 
     AppSession session;
     QVERIFY2(session.provisionError().isEmpty(), qPrintable(session.provisionError()));
