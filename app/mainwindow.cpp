@@ -9,6 +9,7 @@
 #include "jobs/jobpanel.h"
 #include "monitor/logpane.h"
 #include "monitor/metricschart.h"
+#include "rent/costlabel.h"
 #include "rent/rentdialog.h"
 #include "session.h"
 #include "sshprovider.h"
@@ -66,6 +67,7 @@ MainWindow::MainWindow(AppSession* session, QWidget* parent)
     if (!session->provisionError().isEmpty())
         m_log->appendMessage(tr("Renting: %1").arg(session->provisionError()));
     statusBar()->showMessage(tr("Rent local workers (Ctrl+R), pick a spec, then Launch (Ctrl+L)."));
+    statusBar()->addPermanentWidget(new CostLabel(session->providers(), this));
 }
 
 void MainWindow::createDocks() {
@@ -86,8 +88,7 @@ void MainWindow::createDocks() {
 
 RentDialog* MainWindow::rentDialog() {
     if (!m_rentDialog) {
-        m_rentDialog = new RentDialog(QList<Provider*>{m_session->sshProvider()},
-                                      AppSession::sshHostsPath(), this);
+        m_rentDialog = new RentDialog(m_session->providers(), AppSession::sshHostsPath(), this);
         connect(m_rentDialog, &RentDialog::message, m_log, &LogPane::appendMessage);
     }
     return m_rentDialog;

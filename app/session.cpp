@@ -32,6 +32,10 @@ AppSession::AppSession(const QString& storePath, QObject* parent)
             &JobController::failJobsOnWorker);
 }
 
+QList<Provider*> AppSession::providers() const {
+    return {m_ssh.get()};
+}
+
 QString AppSession::sshHostsPath() {
     return QDir(dataDir()).filePath(QStringLiteral("ssh-hosts.json"));
 }

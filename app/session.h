@@ -2,6 +2,7 @@
 // provider and job controller, created and destroyed in the right order.
 #pragma once
 
+#include <QList>
 #include <QObject>
 #include <QString>
 
@@ -14,6 +15,7 @@ class JobController;
 class LeaseStore;
 class LocalProvider;
 class MetricStore;
+class Provider;
 class SshProvider;
 
 /// Owns the backend for the app. Destruction order: SSH provider (its workers keep running:
@@ -34,6 +36,8 @@ public:
     /// The SSH provider, its hosts read from sshHostsPath() (a bad file: no hosts, and
     /// provisionError() says why); leases of earlier runs restored.
     SshProvider* sshProvider() const { return m_ssh.get(); }
+    /// Every provider that works through leases (the Rent dialog's offers, the cost label).
+    QList<Provider*> providers() const;
     /// dataDir()/ssh-hosts.json.
     static QString sshHostsPath();
     /// Why the SSH hosts or the lease history could not be read; empty when both were.

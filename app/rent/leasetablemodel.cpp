@@ -27,22 +27,11 @@ void LeaseTableModel::onLeaseChanged(const Lease& lease) {
 }
 
 double LeaseTableModel::totalCost() const {
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    double sum = 0;
-    for (const Lease& l : m_leases) {
-        sum += l.cost(now);
-    }
-    return sum;
+    return tessera::totalCost(m_leases, QDateTime::currentDateTimeUtc());
 }
 
 double LeaseTableModel::burnRate() const {
-    double sum = 0;
-    for (const Lease& l : m_leases) {
-        if (l.live()) {
-            sum += l.pricePerHour * std::max<qsizetype>(1, l.nodes.size());
-        }
-    }
-    return sum;
+    return tessera::burnRate(m_leases);
 }
 
 int LeaseTableModel::rowCount(const QModelIndex& parent) const {

@@ -32,4 +32,22 @@ double Lease::cost(const QDateTime& now) const {
     return hours * pricePerHour * std::max<qsizetype>(1, nodes.size());
 }
 
+double totalCost(const QList<Lease>& leases, const QDateTime& now) {
+    double sum = 0;
+    for (const Lease& l : leases) {
+        sum += l.cost(now);
+    }
+    return sum;
+}
+
+double burnRate(const QList<Lease>& leases) {
+    double sum = 0;
+    for (const Lease& l : leases) {
+        if (l.live()) {
+            sum += l.pricePerHour * std::max<qsizetype>(1, l.nodes.size());
+        }
+    }
+    return sum;
+}
+
 } // namespace tessera

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QDateTime>
+#include <QList>
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
@@ -35,6 +36,11 @@ struct Lease {
     /// Hours billed up to `now` (UTC) times price per node-hour times nodes (at least one).
     double cost(const QDateTime& now) const;
 };
+
+/// Sum of the leases' cost up to `now` (UTC), dollars.
+double totalCost(const QList<Lease>& leases, const QDateTime& now);
+/// Dollars per hour the live leases bill now.
+double burnRate(const QList<Lease>& leases);
 
 } // namespace tessera
 

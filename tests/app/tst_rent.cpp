@@ -21,6 +21,7 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QComboBox>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -187,6 +188,9 @@ void TstRent::oneClickTurnsTwoSshHostsIntoNodesThatTrain() {
                              120000);
     QVERIFY2(nodes->readyCount() == 2, qPrintable(dialog->status()));
     qInfo("two SSH hosts rent-to-ready in %lld ms", clock.elapsed());
+    auto* cost = window.findChild<QLabel*>(QStringLiteral("clusterCost"));
+    QVERIFY(cost && cost->isVisible());
+    QVERIFY2(cost->text().contains(QLatin1String("$0.75/h")), qPrintable(cost->text()));
     for (int r = 0; r < nodes->rowCount(); ++r) {
         QCOMPARE(nodes->nodeAt(r).provider, QStringLiteral("ssh"));
     }
