@@ -112,12 +112,34 @@ JobController::~JobController() {
     m_pool.waitForDone();
 }
 
-Result<QString> JobController::submit(v1::JobSpec spec) {
+QStringList JobController::busyWorkers() const {
+    QStringList busy;
+    for (const QString& id : m_order) {
+        const JobState s = state(id);
+        if (s != JobState::Queued && s != JobState::Starting && s != JobState::Running) {
+            continue;
+        }
+        const auto job = m_jobs.constFind(id);
+        if (job == m_jobs.cend()) {
+            continue;
+        }
+        for (const auto& slot : job->spec.placement().slots()) {
+            busy << QString::fromStdString(slot.worker());
+        }
+    }
+    busy.removeDuplicates();
+    return busy;
+}
+
+Result<QString> JobController::submit(v1::JobSpec spec, const QStringList& onNodes) {
     if (Result<void> ok = validateJobSpec(spec); !ok) {
         return std::unexpected(ok.error());
     }
     const int world = worldSize(spec.layout());
-    const QList<WorkerNode> ready = m_registry->readyNodes();
+    QList<WorkerNode> ready = m_registry->readyNodes();
+    if (!onNodes.isEmpty()) {
+        ready.removeIf([&](const WorkerNode& n) { return !onNodes.contains(n.name); });
+    }
     int slots = 0;
     for (const WorkerNode& n : ready) {
         slots += n.slots;

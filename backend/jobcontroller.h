@@ -38,7 +38,13 @@ public:
     /// the launch runs asynchronously (Starting, then the worker's states).
     /// Errors: InvalidArgument / NotFound from validation; Unavailable when the Ready nodes have
     /// fewer slots than the world size (the message says how many are needed and present).
-    Result<QString> submit(tessera::v1::JobSpec spec);
+    /// `onNodes`, when not empty, limits the placement to those nodes (the autoscaler places a
+    /// job on the nodes it rented for it, not on busy ones).
+    Result<QString> submit(tessera::v1::JobSpec spec, const QStringList& onNodes = {});
+
+    /// Names of the workers that hold a rank of a job not finished yet (queued, starting or
+    /// running).
+    QStringList busyWorkers() const;
 
     /// Asks the rank-0 worker to cancel (TERM, then KILL). The Cancelled state arrives as a
     /// signal. A job not launched yet is cancelled as soon as LaunchJob returns. Unknown: ignored.

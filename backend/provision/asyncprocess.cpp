@@ -15,9 +15,12 @@ QProcess* runAsync(QObject* owner, const QString& program, const QStringList& ar
     auto* p = new QProcess(owner);
     auto* timer = new QTimer(p);
     auto result = std::make_shared<ProcessResult>();
-    auto finish = [p, timer, result, done, stdoutOf]() mutable {
-        if (!done) {
-            return; // finished after errorOccurred, or the other way round
+    // Cleared when the owner starts dying: its children's QProcess destructors then emit
+    // finished, and the callback must not reach a half-destroyed owner.
+    const QPointer<QObject> alive(owner);
+    auto finish = [p, timer, result, done, stdoutOf, alive]() mutable {
+        if (!done || !alive) {
+            return; // finished after errorOccurred, or the other way round; or owner dying
         }
         timer->stop();
         result->out += p->readAllStandardOutput();

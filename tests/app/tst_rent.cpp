@@ -11,6 +11,7 @@
 #include "rent/leasetablemodel.h"
 #include "rent/offertablemodel.h"
 #include "rent/rentdialog.h"
+#include "scriptedprovider.h"
 #include "session.h"
 #include "spec_io.h"
 #include "sshhost.h"
@@ -31,48 +32,7 @@ using namespace tessera;
 
 namespace {
 
-/// Offers with given prices; rent() refuses offers whose id starts with "busy".
-class ScriptedProvider : public Provider {
-public:
-    explicit ScriptedProvider(const QList<double>& prices) : Provider(nullptr) {
-        for (qsizetype i = 0; i < prices.size(); ++i) {
-            Offer o;
-            o.provider = id();
-            o.id = QStringLiteral("%1-%2").arg(i == 0 ? "busy" : "box").arg(i);
-            o.name = o.id;
-            o.deviceKind = QStringLiteral("cpu");
-            o.pricePerHour = prices[i];
-            m_offers << o;
-        }
-    }
-    QString id() const override { return QStringLiteral("scripted"); }
-    QList<Offer> offers() const override { return m_offers; }
-    Result<QString> rent(const QString& offerId) override {
-        if (offerId.startsWith(QLatin1String("busy"))) {
-            return fail(ErrorCode::Unavailable, offerId.toStdString() + " is taken");
-        }
-        Lease l;
-        l.id = QStringLiteral("lease-") + offerId;
-        l.provider = id();
-        l.offerId = offerId;
-        l.nodes = {offerId};
-        l.pricePerHour = 1.0;
-        l.created = QDateTime::currentDateTimeUtc().addSecs(-3600);
-        update(l);
-        return l.id;
-    }
-    Result<void> release(const QString& leaseId) override {
-        Lease l = lease(leaseId);
-        l.state = LeaseState::Released;
-        l.ended = QDateTime::currentDateTimeUtc();
-        update(l);
-        return {};
-    }
-    void restore() override {}
-
-private:
-    QList<Offer> m_offers;
-};
+using test::ScriptedProvider;
 
 } // namespace
 
@@ -150,18 +110,8 @@ void TstRent::oneClickTurnsTwoSshHostsIntoNodesThatTrain() {
     qputenv("TESSERA_DATA_DIR", data.toLocal8Bit());
     qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
     qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-    QList<SshHost> config;
-    for (int i = 0; i < 2; ++i) {
-        SshHost h;
-        h.host = hosts.addresses().at(i);
-        h.name = QStringLiteral("ssh-box-%1").arg(i + 1);
-        h.user = QStringLiteral("root");
-        h.identityFile = hosts.identityFile();
-        h.knownHostsFile = hosts.knownHostsFile();
-        h.remoteDir = dir.filePath(QStringLiteral("remote/%1").arg(i + 1));
-        h.pricePerHour = 0.25 * (i + 1);
-        config << h;
-    }
+    const QList<SshHost> config =
+        hosts.sshHosts(QStringLiteral("ssh-box-"), dir.filePath(QStringLiteral("remote")), 0.25);
     QVERIFY(QDir().mkpath(data));
     QVERIFY(saveSshHosts(AppSession::sshHostsPath(), config).has_value());
     const QString example =

@@ -81,18 +81,8 @@ private Q_SLOTS:
             QSKIP(qPrintable(QStringLiteral("no test hosts: ") + m_hosts->error()));
         }
         QVERIFY2(m_hosts->error().isEmpty(), qPrintable(m_hosts->error()));
-        for (int i = 0; i < 2; ++i) {
-            SshHost h;
-            h.host = m_hosts->addresses().at(i);
-            h.name = QStringLiteral("box-%1").arg(i + 1);
-            h.user = QStringLiteral("root");
-            h.identityFile = m_hosts->identityFile();
-            h.knownHostsFile = m_hosts->knownHostsFile();
-            h.remoteDir = m_data.filePath(QStringLiteral("remote/%1").arg(i + 1));
-            h.pricePerHour = 0.5;
-            h.slots = 1;
-            m_config << h;
-        }
+        m_config = m_hosts->sshHosts(QStringLiteral("box-"),
+                                     m_data.filePath(QStringLiteral("remote")), 0.5);
     }
 
     void rentsTwoHostsAndReleasesThem() {

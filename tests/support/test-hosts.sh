@@ -51,6 +51,12 @@ up_host() { # DIR K I
     ip -n "$ns" addr add "$addr/24" dev eth0
     ip -n "$ns" link set eth0 up
     ip -n "$ns" route add default via "198.18.$k.1"
+    # Name resolution of a host without a way out: every lookup fails at once instead of
+    # waiting for an unreachable name server (mpirun resolves each hostfile name: 40 s per
+    # name there); the test hosts know each other by name. `ip netns exec` mounts these over /etc.
+    mkdir -p "/etc/netns/$ns"
+    printf 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n' >"/etc/netns/$ns/resolv.conf"
+    { echo "127.0.0.1 localhost"; cat "$dir/names"; } >"/etc/netns/$ns/hosts"
     ssh-keygen -q -t ed25519 -N '' -C "$ns" -f "$h/ssh_host_ed25519_key"
     cat >"$h/sshd_config" <<EOF
 ListenAddress $addr
@@ -96,6 +102,12 @@ cmd_up() { # DIR N
     ssh-keygen -q -t ed25519 -N '' -C tessera-test-client -f "$dir/id_ed25519"
     cp "$dir/id_ed25519.pub" "$dir/authorized_keys"
     i=1
+    : >"$dir/names"
+    while [ "$i" -le "$n" ]; do
+        echo "198.18.$k.$((10 + i)) th$k-$i" >>"$dir/names"
+        i=$((i + 1))
+    done
+    i=1
     while [ "$i" -le "$n" ]; do
         up_host "$dir" "$k" "$i"
         i=$((i + 1))
@@ -124,6 +136,7 @@ cmd_down() { # DIR
     for ns in $(ip netns list | sed -n "s/^\(tessera-$k-h[0-9]*\).*/\1/p"); do
         kill_ns "$ns"
         ip netns del "$ns" 2>/dev/null || true
+        rm -rf "/etc/netns/$ns"
     done
     ip link del "tsb$k" 2>/dev/null || true
     rm -f "$1/subnet"

@@ -2,6 +2,8 @@
 // is a network namespace with its own 198.18.K.x address, host name and sshd.
 #pragma once
 
+#include "sshhost.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -62,6 +64,27 @@ public:
     /// Host `i` (1-based) dies: link down, every process in it killed.
     void kill(int i) {
         QProcess::execute(script(), {QStringLiteral("kill"), m_dir.path(), QString::number(i)});
+    }
+
+    /// SSH provider settings for every host: node names "<prefix>1", "<prefix>2", ..., root
+    /// with this folder's key and known_hosts, worker folders under `remoteBase`/<i>, price
+    /// `firstPrice` × i dollars per hour (host 1 the cheapest), one slot each.
+    QList<SshHost> sshHosts(const QString& prefix, const QString& remoteBase,
+                            double firstPrice) const {
+        QList<SshHost> out;
+        for (qsizetype i = 0; i < m_addresses.size(); ++i) {
+            SshHost h;
+            h.host = m_addresses.at(i);
+            h.name = prefix + QString::number(i + 1);
+            h.user = QStringLiteral("root");
+            h.identityFile = identityFile();
+            h.knownHostsFile = knownHostsFile();
+            h.remoteDir = remoteBase + QLatin1Char('/') + QString::number(i + 1);
+            h.pricePerHour = firstPrice * double(i + 1);
+            h.slots = 1;
+            out << h;
+        }
+        return out;
     }
 
     static QString script() {

@@ -1,0 +1,317 @@
+// Autoscaler: shortfall → cheapest offers within budget → submit when ready → release idle
+// (see autoscaler.h).
+#include "autoscaler.h"
+
+#include "clusterregistry.h"
+#include "jobcontroller.h"
+#include "offer.h"
+#include "provider.h"
+#include "spec_io.h"
+
+#include <QLoggingCategory>
+
+#include <algorithm>
+
+namespace tessera {
+
+Q_LOGGING_CATEGORY(lcScale, "tessera.autoscaler")
+
+namespace {
+
+QString money(double dollars) {
+    return QStringLiteral("$%1").arg(dollars, 0, 'f', 2);
+}
+
+QString jobName(const v1::JobSpec& spec) {
+    return spec.name().empty() ? QStringLiteral("unnamed job")
+                               : QStringLiteral("'%1'").arg(QString::fromStdString(spec.name()));
+}
+
+} // namespace
+
+Autoscaler::Autoscaler(ClusterRegistry* registry, JobController* jobs,
+                       const QList<Provider*>& providers, QObject* parent)
+    : QObject(parent), m_registry(registry), m_jobs(jobs), m_providers(providers) {
+    qRegisterMetaType<tessera::AutoscaleDecision>();
+    for (Provider* p : providers) {
+        connect(p, &Provider::leaseChanged, this, &Autoscaler::onLeaseChanged);
+    }
+    m_check.setInterval(1000);
+    connect(&m_check, &QTimer::timeout, this, &Autoscaler::releaseIdle);
+}
+
+void Autoscaler::setPolicy(const AutoscalePolicy& policy) {
+    m_policy = policy;
+    if (policy.enabled) {
+        m_check.start();
+    } else {
+        m_check.stop();
+    }
+}
+
+QStringList Autoscaler::heldLeases() const {
+    QStringList out(m_held.cbegin(), m_held.cend());
+    out.sort();
+    return out;
+}
+
+void Autoscaler::say(const QString& text) {
+    const AutoscaleDecision d{QDateTime::currentDateTimeUtc(), text};
+    qCInfo(lcScale).noquote() << text;
+    m_log.append(d);
+    Q_EMIT decided(d);
+}
+
+Provider* Autoscaler::providerOf(const QString& id) const {
+    for (Provider* p : m_providers) {
+        if (p->id() == id) {
+            return p;
+        }
+    }
+    return nullptr;
+}
+
+QStringList Autoscaler::idleReadyNodes() const {
+    QStringList unavailable = m_jobs->busyWorkers();
+    for (const Ticket& t : m_waiting) {
+        unavailable += t.nodes;
+    }
+    QStringList idle;
+    for (const WorkerNode& n : m_registry->readyNodes()) {
+        if (!unavailable.contains(n.name)) {
+            idle << n.name;
+        }
+    }
+    return idle;
+}
+
+int Autoscaler::slotsOf(const QStringList& nodes) const {
+    int slots = 0;
+    for (const QString& name : nodes) {
+        if (const auto n = m_registry->node(name)) {
+            slots += n->slots;
+        }
+    }
+    return slots;
+}
+
+Result<Autoscaler::Pick> Autoscaler::pickOffers(int shortfall, const QString& job) const {
+    QList<Offer> offers;
+    QList<Lease> leases;
+    int heldNodes = 0;
+    for (Provider* p : m_providers) {
+        for (const Offer& o : p->offers()) {
+            for (int i = 0; i < o.available; ++i) {
+                offers << o;
+            }
+        }
+        for (const Lease& l : p->leases()) {
+            leases << l;
+            if (m_held.contains(l.id)) {
+                heldNodes += int(std::max<qsizetype>(1, l.nodes.size()));
+            }
+        }
+    }
+    // Cheapest per slot first; of equal price, the smaller node (rent exactly what is missing).
+    std::stable_sort(offers.begin(), offers.end(), [](const Offer& a, const Offer& b) {
+        const double pa = a.pricePerHour / std::max(1, a.slotsPerNode);
+        const double pb = b.pricePerHour / std::max(1, b.slotsPerNode);
+        return pa != pb ? pa < pb : a.slotsPerNode < b.slotsPerNode;
+    });
+    Pick pick;
+    for (const Offer& o : offers) {
+        if (pick.slots >= shortfall) {
+            break;
+        }
+        pick.offers << o;
+        pick.slots += std::max(1, o.slotsPerNode);
+        pick.perHour += o.pricePerHour;
+    }
+    auto refuse = [&](const QString& why) {
+        return fail(ErrorCode::Unavailable,
+                    QStringLiteral("cannot run %1: %2").arg(job, why).toStdString());
+    };
+    if (pick.slots < shortfall) {
+        return refuse(QStringLiteral("it needs %1 more slot(s) and the offers have %2: add SSH "
+                                     "hosts or partitions, or shrink the layout")
+                          .arg(shortfall)
+                          .arg(pick.slots));
+    }
+    const int nodes = int(pick.offers.size());
+    if (heldNodes + nodes > m_policy.maxNodes) {
+        return refuse(QStringLiteral("it needs %1 more node(s), the autoscaler holds %2 and the "
+                                     "cap is %3: %4 node(s) missing")
+                          .arg(nodes)
+                          .arg(heldNodes)
+                          .arg(m_policy.maxNodes)
+                          .arg(heldNodes + nodes - m_policy.maxNodes));
+    }
+    const double running = burnRate(leases);
+    if (m_policy.maxPerHour > 0 && running + pick.perHour > m_policy.maxPerHour + 1e-9) {
+        return refuse(QStringLiteral("the %1 node(s) it needs cost %2/h, %3/h already bills and "
+                                     "the budget is %4/h: %5/h missing")
+                          .arg(nodes)
+                          .arg(money(pick.perHour), money(running), money(m_policy.maxPerHour),
+                               money(running + pick.perHour - m_policy.maxPerHour)));
+    }
+    // The total budget must still cover the first hour of the new nodes.
+    const double spent = totalCost(leases, QDateTime::currentDateTimeUtc());
+    if (m_policy.maxTotal > 0 && spent + pick.perHour > m_policy.maxTotal + 1e-9) {
+        return refuse(
+            QStringLiteral("the total budget is %1, %2 is spent and the first hour of "
+                           "the %3 node(s) it needs costs %4: %5 missing")
+                .arg(money(m_policy.maxTotal), money(spent))
+                .arg(nodes)
+                .arg(money(pick.perHour), money(spent + pick.perHour - m_policy.maxTotal)));
+    }
+    return pick;
+}
+
+Result<QString> Autoscaler::submit(v1::JobSpec spec) {
+    if (Result<void> ok = validateJobSpec(spec); !ok) {
+        return std::unexpected(ok.error());
+    }
+    const int world = worldSize(spec.layout());
+    const QString name = jobName(spec);
+    QStringList idle = idleReadyNodes();
+    if (slotsOf(idle) >= world) {
+        QStringList use;
+        for (const QString& n : idle) {
+            if (slotsOf(use) < world) {
+                use << n;
+            }
+        }
+        Result<QString> id = m_jobs->submit(spec, use);
+        if (id && m_policy.enabled) {
+            say(tr("%1 needs %2 rank(s): submitted as %3 on idle ready node(s) %4")
+                    .arg(name)
+                    .arg(world)
+                    .arg(*id, use.join(QStringLiteral(", "))));
+        }
+        return id;
+    }
+    if (!m_policy.enabled) {
+        return m_jobs->submit(spec);
+    }
+    const int shortfall = world - slotsOf(idle);
+    Result<Pick> pick = pickOffers(shortfall, name);
+    if (!pick) {
+        say(tr("refused: %1").arg(QString::fromStdString(pick.error().message)));
+        return std::unexpected(pick.error());
+    }
+    Ticket t;
+    t.id = QStringLiteral("wait-%1").arg(m_nextTicket++);
+    t.spec = spec;
+    t.nodes = idle;
+    QStringList names;
+    for (const Offer& o : pick->offers) {
+        Provider* p = providerOf(o.provider);
+        Result<QString> lease = p ? p->rent(o.id) : fail(ErrorCode::NotFound, "no provider");
+        if (!lease) {
+            say(tr("renting %1 for %2 failed: %3")
+                    .arg(o.name, name, QString::fromStdString(lease.error().message)));
+            continue; // what was rented stays held and is released when idle
+        }
+        m_held.insert(*lease);
+        t.leases << *lease;
+        names << QStringLiteral("%1 (%2, %3/h)").arg(o.name, o.provider, money(o.pricePerHour));
+    }
+    if (t.leases.isEmpty()) {
+        return fail(ErrorCode::Unavailable,
+                    QStringLiteral("cannot run %1: no rent could start").arg(name).toStdString());
+    }
+    say(tr("%1 needs %2 rank(s), idle ready nodes have %3 slot(s): renting %4 node(s) for the "
+           "missing %5: %6")
+            .arg(name)
+            .arg(world)
+            .arg(world - shortfall)
+            .arg(t.leases.size())
+            .arg(shortfall)
+            .arg(names.join(QStringLiteral(", "))));
+    const QString ticket = t.id;
+    m_waiting.append(t);
+    return ticket;
+}
+
+void Autoscaler::onLeaseChanged(const Lease& lease) {
+    if (!lease.live()) {
+        m_held.remove(lease.id);
+        m_idleSince.remove(lease.id);
+    }
+    for (qsizetype i = 0; i < m_waiting.size(); ++i) {
+        Ticket& t = m_waiting[i];
+        if (!t.leases.contains(lease.id)) {
+            continue;
+        }
+        if (lease.state == LeaseState::Ready) {
+            t.leases.removeAll(lease.id);
+            t.nodes += lease.nodes;
+            say(tr("%1 is ready: %2 (%3 more to wait for)")
+                    .arg(lease.id, lease.nodes.join(QStringLiteral(", ")))
+                    .arg(t.leases.size()));
+            if (t.leases.isEmpty()) {
+                submitTicket(m_waiting.takeAt(i));
+            }
+        } else if (lease.state == LeaseState::Failed) {
+            const Ticket dead = m_waiting.takeAt(i);
+            const QString why =
+                tr("%1 for %2 failed: %3").arg(lease.id, jobName(dead.spec), lease.reason);
+            say(why);
+            Q_EMIT ticketFailed(dead.id, why);
+        }
+        return;
+    }
+}
+
+void Autoscaler::submitTicket(Ticket t) {
+    Result<QString> id = m_jobs->submit(t.spec, t.nodes);
+    if (!id) {
+        const QString why = QString::fromStdString(id.error().message);
+        say(tr("%1 could not be submitted: %2").arg(jobName(t.spec), why));
+        Q_EMIT ticketFailed(t.id, why);
+        return;
+    }
+    say(tr("every node is ready: %1 submitted as %2 on %3")
+            .arg(jobName(t.spec), *id, t.nodes.join(QStringLiteral(", "))));
+    Q_EMIT jobSubmitted(t.id, *id);
+}
+
+void Autoscaler::releaseIdle() {
+    QStringList inUse = m_jobs->busyWorkers();
+    for (const Ticket& t : m_waiting) {
+        inUse += t.nodes;
+    }
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    for (const QString& id : heldLeases()) {
+        for (Provider* p : m_providers) {
+            const Lease l = p->lease(id);
+            if (l.id.isEmpty() || l.state != LeaseState::Ready) {
+                continue;
+            }
+            const bool busy = std::any_of(l.nodes.cbegin(), l.nodes.cend(),
+                                          [&](const QString& n) { return inUse.contains(n); });
+            if (busy) {
+                m_idleSince.remove(id);
+                continue;
+            }
+            const QDateTime since = m_idleSince.value(id, now);
+            m_idleSince.insert(id, since);
+            const qint64 idleSec = since.secsTo(now);
+            if (idleSec < m_policy.idleTimeoutSec) {
+                continue;
+            }
+            say(tr("releasing %1 (%2): idle for %3 s, timeout %4 s")
+                    .arg(id, l.nodes.join(QStringLiteral(", ")))
+                    .arg(idleSec)
+                    .arg(m_policy.idleTimeoutSec));
+            m_held.remove(id);
+            m_idleSince.remove(id);
+            if (Result<void> r = p->release(id); !r) {
+                say(tr("release of %1 failed: %2")
+                        .arg(id, QString::fromStdString(r.error().message)));
+            }
+        }
+    }
+}
+
+} // namespace tessera

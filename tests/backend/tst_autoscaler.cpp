@@ -1,0 +1,149 @@
+// Autoscaler: refusals that say what is missing (budget per hour, total budget, node cap, too
+// few offers) with a scripted provider; then on four real SSH test hosts, a 4-rank job with one
+// idle node rents exactly the 3 missing, runs, and the 3 are released after the idle timeout.
+#include "autoscaler.h"
+#include "clusterregistry.h"
+#include "jobcontroller.h"
+#include "scriptedprovider.h"
+#include "sshprovider.h"
+#include "testcluster.h"
+#include "testhosts.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace tessera;
+
+class TstAutoscaler : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void refusalsSayWhatIsMissing_data() {
+        QTest::addColumn<int>("ranks");
+        QTest::addColumn<double>("maxPerHour");
+        QTest::addColumn<double>("maxTotal");
+        QTest::addColumn<int>("maxNodes");
+        QTest::addColumn<QString>("said");
+        // Four one-slot offers at $0.50/h each; the cluster is empty.
+        QTest::newRow("per hour") << 4 << 1.0 << 0.0 << 8
+                                  << "$2.00/h, $0.00/h already bills and "
+                                     "the budget is $1.00/h: $1.00/h missing";
+        QTest::newRow("total") << 4 << 0.0 << 1.5 << 8
+                               << "first hour of the 4 node(s) it needs "
+                                  "costs $2.00: $0.50 missing";
+        QTest::newRow("node cap") << 4 << 0.0 << 0.0 << 3 << "the cap is 3: 1 node(s) missing";
+        QTest::newRow("offers") << 5 << 0.0 << 0.0 << 8
+                                << "needs 5 more slot(s) and the offers "
+                                   "have 4";
+    }
+
+    void refusalsSayWhatIsMissing() {
+        QFETCH(int, ranks);
+        QFETCH(double, maxPerHour);
+        QFETCH(double, maxTotal);
+        QFETCH(int, maxNodes);
+        QFETCH(QString, said);
+        ClusterRegistry registry;
+        JobController jobs(&registry, nullptr);
+        test::ScriptedProvider offers({0.5, 0.5, 0.5, 0.5}, false);
+        Autoscaler scaler(&registry, &jobs, {&offers});
+        scaler.setPolicy({true, maxPerHour, maxTotal, maxNodes, 60});
+        auto r = scaler.submit(test::emitterJob(ranks, 5, 5));
+        QVERIFY(!r.has_value());
+        QCOMPARE(r.error().code, ErrorCode::Unavailable);
+        const QString message = QString::fromStdString(r.error().message);
+        QVERIFY2(message.contains(said), qPrintable(message));
+        QVERIFY(offers.leases().isEmpty()); // nothing rented
+        QCOMPARE(scaler.decisions().size(), 1);
+        QVERIFY(scaler.decisions().first().text.startsWith(QLatin1String("refused: ")));
+    }
+
+    void offWithoutNodesRefusesLikeTheController() {
+        ClusterRegistry registry;
+        JobController jobs(&registry, nullptr);
+        test::ScriptedProvider offers({0.5}, false);
+        Autoscaler scaler(&registry, &jobs, {&offers});
+        auto r = scaler.submit(test::emitterJob(2, 5, 5));
+        QVERIFY(!r.has_value());
+        QVERIFY(QString::fromStdString(r.error().message).contains(QLatin1String("rent more")));
+        QVERIFY(offers.leases().isEmpty());
+    }
+
+    void rentsExactlyWhatIsMissingRunsAndReleases();
+};
+
+void TstAutoscaler::rentsExactlyWhatIsMissingRunsAndReleases() {
+    if (const QString m = test::missingPrograms(); !m.isEmpty()) {
+        QSKIP(qPrintable(m));
+    }
+    QTemporaryDir data;
+    test::useBuildAndData(data.path());
+    test::TestHosts hosts(4);
+    if (hosts.missing()) {
+        QSKIP(qPrintable(QStringLiteral("no test hosts: ") + hosts.error()));
+    }
+    QVERIFY2(hosts.error().isEmpty(), qPrintable(hosts.error()));
+    // node-1 is the cheapest ($0.10/h), node-4 the dearest.
+    const QList<SshHost> config =
+        hosts.sshHosts(QStringLiteral("node-"), data.filePath(QStringLiteral("remote")), 0.10);
+    ClusterRegistry registry;
+    registry.setProbeInterval(500);
+    JobController jobs(&registry, nullptr);
+    SshProvider ssh(&registry, nullptr);
+    ssh.setHosts(config);
+    Autoscaler scaler(&registry, &jobs, {&ssh});
+    scaler.setPolicy({true, 5.0, 0.0, 8, 3});
+    scaler.setCheckInterval(200);
+
+    // One node rented by hand and idle: the autoscaler must rent only the other three.
+    auto manual = ssh.rent(config.first().offerId());
+    QVERIFY(manual.has_value());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !ssh.lease(*manual).live() || ssh.lease(*manual).state == LeaseState::Ready, 90000);
+    QCOMPARE(ssh.lease(*manual).state, LeaseState::Ready);
+    for (const Lease& l : ssh.leases()) {
+        if (l.id != *manual) {
+            QTRY_COMPARE_WITH_TIMEOUT(ssh.lease(l.id).state, LeaseState::Released, 20000);
+        }
+    }
+
+    QSignalSpy submitted(&scaler, &Autoscaler::jobSubmitted);
+    QSignalSpy failed(&scaler, &Autoscaler::ticketFailed);
+    auto ticket = scaler.submit(test::emitterJob(4, 20, 20));
+    QVERIFY2(ticket.has_value(), ticket ? "" : ticket.error().message.c_str());
+    QVERIFY(ticket->startsWith(QLatin1String("wait-")));
+    QCOMPARE(scaler.heldLeases().size(), 3);
+    QTRY_VERIFY_WITH_TIMEOUT(!submitted.isEmpty() || !failed.isEmpty(), 120000);
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(1).toString()));
+    const QString job = submitted.first().at(1).toString();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        jobs.state(job) == JobState::Succeeded || jobs.state(job) == JobState::Failed, 120000);
+    QCOMPARE(jobs.state(job), JobState::Succeeded);
+    QStringList placed;
+    const v1::JobSpec launched = jobs.spec(job);
+    for (const auto& slot : launched.placement().slots()) {
+        placed << QString::fromStdString(slot.worker());
+    }
+    placed.sort();
+    QCOMPARE(placed, (QStringList{"node-1", "node-2", "node-3", "node-4"}));
+
+    // The three it rented go back after 3 s idle; the one rented by hand stays.
+    QTRY_VERIFY_WITH_TIMEOUT(scaler.heldLeases().isEmpty(), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(registry.nodes().size(), 1, 30000);
+    QCOMPARE(registry.nodes().first().name, QStringLiteral("node-1"));
+    QCOMPARE(ssh.lease(*manual).state, LeaseState::Ready);
+
+    QStringList log;
+    for (const AutoscaleDecision& d : scaler.decisions()) {
+        log << d.text;
+    }
+    qInfo().noquote() << "decision log:\n  " + log.join(QStringLiteral("\n  "));
+    QVERIFY(log.first().contains(QLatin1String("renting 3 node(s) for the missing 3")));
+    QCOMPARE(log.filter(QStringLiteral("more to wait for")).size(), 3);
+    QCOMPARE(log.filter(QStringLiteral("submitted as ") + job).size(), 1);
+    QCOMPARE(log.filter(QStringLiteral("releasing ")).size(), 3);
+    QVERIFY(ssh.release(*manual).has_value());
+    QTRY_VERIFY_WITH_TIMEOUT(!ssh.lease(*manual).live(), 20000);
+}
+
+QTEST_GUILESS_MAIN(TstAutoscaler)
+#include "tst_autoscaler.moc"
