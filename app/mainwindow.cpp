@@ -5,6 +5,7 @@
 #ifdef TESSERA_HAVE_DESIGNER
 #include "designer/designerpanel.h"
 #endif
+#include "autoscaler.h"
 #include "jobcontroller.h"
 #include "jobs/jobpanel.h"
 #include "monitor/logpane.h"
@@ -12,6 +13,7 @@
 #include "rent/costlabel.h"
 #include "rent/rentdialog.h"
 #include "session.h"
+#include "settings/autoscalesettings.h"
 #include "sshprovider.h"
 
 #include <QAction>
@@ -94,6 +96,13 @@ RentDialog* MainWindow::rentDialog() {
     return m_rentDialog;
 }
 
+AutoscaleSettingsDialog* MainWindow::autoscaleDialog() {
+    if (!m_autoscaleDialog) {
+        m_autoscaleDialog = new AutoscaleSettingsDialog(m_session->autoscaler(), this);
+    }
+    return m_autoscaleDialog;
+}
+
 void MainWindow::createMenusAndToolbar() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_jobs->openAction());
@@ -114,6 +123,17 @@ void MainWindow::createMenusAndToolbar() {
         d->activateWindow();
     });
     cluster->addAction(m_rentMachines);
+    m_autoscale = new QAction(tr("&Auto-provision…"), this);
+    m_autoscale->setObjectName(QStringLiteral("autoscaleAction"));
+    m_autoscale->setShortcut(QKeySequence(tr("Ctrl+Shift+A")));
+    m_autoscale->setToolTip(tr("Rent what a launched job is missing within a budget, and release "
+                               "idle machines"));
+    connect(m_autoscale, &QAction::triggered, this, [this] {
+        AutoscaleSettingsDialog* d = autoscaleDialog();
+        d->show();
+        d->raise();
+    });
+    cluster->addAction(m_autoscale);
     cluster->addAction(m_cluster->rentAction());
     cluster->addAction(m_cluster->releaseAction());
 
@@ -163,6 +183,11 @@ void MainWindow::connectBackend() {
             });
     connect(m_cluster, &ClusterPanel::message, m_log, &LogPane::appendMessage);
     connect(m_jobs, &JobPanel::message, m_log, &LogPane::appendMessage);
+    m_jobs->setAutoscaler(m_session->autoscaler());
+    connect(m_session->autoscaler(), &Autoscaler::decided, m_log,
+            [this](const AutoscaleDecision& d) {
+                m_log->appendMessage(tr("auto-provision: %1").arg(d.text));
+            });
 #ifdef TESSERA_HAVE_DESIGNER
     connect(m_designer, &designer::DesignerPanel::message, m_log, &LogPane::appendMessage);
     // Launch from the designer goes through the job panel, the same path as its Launch button.

@@ -10,6 +10,7 @@ class QAction;
 namespace tessera {
 
 class AppSession;
+class AutoscaleSettingsDialog;
 class ClusterPanel;
 class JobPanel;
 class LogPane;
@@ -35,6 +36,10 @@ public:
     QAction* rentMachinesAction() const { return m_rentMachines; }
     /// The Rent dialog, made on first use (non-modal, kept while the window lives).
     RentDialog* rentDialog();
+    /// "Auto-provision…": the autoscaler's settings (switch, budgets, node cap, idle timeout).
+    QAction* autoscaleAction() const { return m_autoscale; }
+    /// Its dialog, made on first use.
+    AutoscaleSettingsDialog* autoscaleDialog();
 
 private:
     void createDocks();
@@ -49,6 +54,8 @@ private:
     designer::DesignerPanel* m_designer = nullptr;
     QAction* m_rentMachines = nullptr;
     RentDialog* m_rentDialog = nullptr;
+    QAction* m_autoscale = nullptr;
+    AutoscaleSettingsDialog* m_autoscaleDialog = nullptr;
 };
 
 } // namespace tessera

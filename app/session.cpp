@@ -1,6 +1,7 @@
 // The backend objects of the app, created and destroyed in dependency order.
 #include "session.h"
 
+#include "autoscaler.h"
 #include "clusterregistry.h"
 #include "jobcontroller.h"
 #include "jobtypes.h"
@@ -8,6 +9,7 @@
 #include "localprovider.h"
 #include "metricstore.h"
 #include "paths.h"
+#include "settings/autoscalesettings.h"
 #include "sshprovider.h"
 
 #include <QDir>
@@ -55,6 +57,8 @@ void AppSession::openProvisioning(const QString& storePath) {
     }
     m_ssh->restore();
     m_provisionError = errors.join(QLatin1Char('\n'));
+    m_autoscaler = std::make_unique<Autoscaler>(m_registry.get(), m_controller.get(), providers());
+    m_autoscaler->setPolicy(loadAutoscalePolicy());
 }
 
 AppSession::~AppSession() {
@@ -62,6 +66,7 @@ AppSession::~AppSession() {
     // those jobs as failed instead of leaving them `running` in the history.
     for (const QString& name : m_provider->names())
         m_controller->failJobsOnWorker(name, tr("tessera quit and stopped it"));
+    m_autoscaler.reset();
     m_ssh.reset();
     m_controller.reset();
     m_provider.reset();

@@ -10,6 +10,7 @@
 
 namespace tessera {
 
+class Autoscaler;
 class ClusterRegistry;
 class JobController;
 class LeaseStore;
@@ -18,9 +19,9 @@ class MetricStore;
 class Provider;
 class SshProvider;
 
-/// Owns the backend for the app. Destruction order: SSH provider (its workers keep running:
-/// their leases are restored at the next start), controller, local provider (stops the local
-/// workers, bounded wait), registry, stores.
+/// Owns the backend for the app. Destruction order: autoscaler, SSH provider (its workers keep
+/// running: their leases are restored at the next start), controller, local provider (stops the
+/// local workers, bounded wait), registry, stores.
 class AppSession : public QObject {
     Q_OBJECT
 public:
@@ -43,6 +44,10 @@ public:
     /// Why the SSH hosts or the lease history could not be read; empty when both were.
     QString provisionError() const { return m_provisionError; }
 
+    /// Queue in front of the controller that rents what a job is missing (policy from
+    /// QSettings, see loadAutoscalePolicy; off by default).
+    Autoscaler* autoscaler() const { return m_autoscaler.get(); }
+
     ClusterRegistry* registry() const { return m_registry.get(); }
     LocalProvider* provider() const { return m_provider.get(); }
     JobController* controller() const { return m_controller.get(); }
@@ -57,6 +62,7 @@ private:
     std::unique_ptr<JobController> m_controller;
     std::unique_ptr<LeaseStore> m_leases;
     std::unique_ptr<SshProvider> m_ssh;
+    std::unique_ptr<Autoscaler> m_autoscaler;
     QString m_storeError;
     QString m_provisionError;
 };

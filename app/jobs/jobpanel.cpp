@@ -1,6 +1,8 @@
 // Job panel: spec chooser, summary, launch/cancel and job state.
 #include "jobpanel.h"
 
+#include "autoscaler.h"
+
 #include "jobcontroller.h"
 #include "spec_io.h"
 #include "speccatalog.h"
@@ -133,7 +135,38 @@ void JobPanel::launch() {
         Q_EMIT launchFailed(error);
         return;
     }
-    Result<QString> id = m_controller->submit(*m_spec);
+    Result<QString> id =
+        m_autoscaler ? m_autoscaler->submit(*m_spec) : m_controller->submit(*m_spec);
+    if (id && id->startsWith(QLatin1String("wait-"))) {
+        m_ticket = *id;
+        m_state->setText(tr("waiting for machines (%1)").arg(m_ticket));
+        showMessage(tr("%1 waits for the machines auto-provision rents for it; see the log.")
+                        .arg(m_combo->currentText()),
+                    false);
+        return;
+    }
+    adopt(id);
+}
+
+void JobPanel::setAutoscaler(Autoscaler* autoscaler) {
+    m_autoscaler = autoscaler;
+    connect(autoscaler, &Autoscaler::jobSubmitted, this,
+            [this](const QString& ticket, const QString& jobId) {
+                if (ticket == m_ticket) {
+                    m_ticket.clear();
+                    adopt(jobId);
+                }
+            });
+    connect(autoscaler, &Autoscaler::ticketFailed, this,
+            [this](const QString& ticket, const QString& reason) {
+                if (ticket == m_ticket) {
+                    m_ticket.clear();
+                    adopt(fail(ErrorCode::Unavailable, reason.toStdString()));
+                }
+            });
+}
+
+void JobPanel::adopt(const Result<QString>& id) {
     if (!id) {
         const QString error =
             tr("Launch failed: %1").arg(QString::fromStdString(id.error().message));

@@ -2,6 +2,7 @@
 // the job's state. Errors go to an inline message area, never to a blocking dialog.
 #pragma once
 
+#include "error.h"
 #include "jobtypes.h"
 #include "tessera/v1/job.pb.h"
 
@@ -18,6 +19,7 @@ class QPushButton;
 
 namespace tessera {
 
+class Autoscaler;
 class JobController;
 
 /// Spec chooser (combo of SpecCatalog::examplesDir()'s files plus any added with addSpecFile),
@@ -28,6 +30,11 @@ class JobPanel : public QWidget {
 public:
     /// `controller` must outlive the panel.
     explicit JobPanel(JobController* controller, QWidget* parent = nullptr);
+
+    /// Launches through `autoscaler` from now on (null: straight to the controller). With
+    /// auto-provision on, a job that must wait for machines shows "waiting for machines" and
+    /// becomes the current job once the autoscaler submits it.
+    void setAutoscaler(Autoscaler* autoscaler);
 
     /// "Launch job" (Ctrl+L), "Cancel job" (Ctrl+Shift+X), "Open spec…" (Ctrl+O).
     QAction* launchAction() const { return m_launchAction; }
@@ -72,12 +79,16 @@ Q_SIGNALS:
     void message(const QString& text);
 
 private:
+    /// Makes `id` the current job (or shows why there is none).
+    void adopt(const Result<QString>& id);
     void loadSelected();
     void onJobStateChanged(const QString& jobId, tessera::JobState state, const QString& reason);
     void onMetric(const tessera::MetricPoint& point);
     void updateActions();
 
     JobController* m_controller;
+    Autoscaler* m_autoscaler = nullptr;
+    QString m_ticket; ///< autoscaler ticket of the launch waiting for machines
     QComboBox* m_combo;
     QPlainTextEdit* m_summary;
     QLabel* m_state;

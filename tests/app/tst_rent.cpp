@@ -2,8 +2,11 @@
 // renting every selected offer (a scripted provider); then, on two real SSH test hosts, one click
 // turns both into ready nodes, a data-parallel job trains across them and its loss reaches the
 // chart, and "Release selected" gives them back.
+#include "autoscaler.h"
 #include "cluster/clusterpanel.h"
 #include "cluster/clustertablemodel.h"
+#include "clusterregistry.h"
+#include "jobcontroller.h"
 #include "jobs/jobpanel.h"
 #include "leasestore.h"
 #include "mainwindow.h"
@@ -13,6 +16,7 @@
 #include "rent/rentdialog.h"
 #include "scriptedprovider.h"
 #include "session.h"
+#include "settings/autoscalesettings.h"
 #include "spec_io.h"
 #include "sshhost.h"
 #include "sshprovider.h"
@@ -21,10 +25,15 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
 
@@ -86,7 +95,61 @@ private Q_SLOTS:
         QVERIFY(!dialog.releaseButton()->isEnabled()); // nothing live left
     }
 
+    void autoProvisionSettingsApply() {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().remove(QStringLiteral("autoscale"));
+        ClusterRegistry registry;
+        JobController jobs(&registry, nullptr);
+        ScriptedProvider p({0.5});
+        Autoscaler scaler(&registry, &jobs, {&p});
+        AutoscaleSettingsDialog dialog(&scaler);
+        dialog.show();
+        auto* enabled = dialog.findChild<QCheckBox*>(QStringLiteral("autoscaleEnabled"));
+        auto* perHour = dialog.findChild<QDoubleSpinBox*>(QStringLiteral("budgetPerHour"));
+        auto* nodes = dialog.findChild<QSpinBox*>(QStringLiteral("nodeCap"));
+        QVERIFY(enabled && perHour && nodes);
+        QVERIFY(!enabled->isChecked()); // off until the user turns it on
+        enabled->setFocus();
+        QTest::keyClick(enabled, Qt::Key_Space);
+        perHour->setValue(2.5);
+        nodes->setValue(3);
+        QVERIFY(!scaler.policy().enabled); // nothing changes before Apply
+        dialog.apply();
+        QVERIFY(scaler.policy().enabled);
+        QCOMPARE(scaler.policy().maxPerHour, 2.5);
+        QCOMPARE(scaler.policy().maxNodes, 3);
+        QCOMPARE(loadAutoscalePolicy().maxNodes, 3); // kept for the next start
+        QVERIFY(loadAutoscalePolicy().enabled);
+    }
+
+    void launchWaitsForMachinesThenSaysWhyNot() {
+        QStandardPaths::setTestModeEnabled(true);
+        ClusterRegistry registry;
+        JobController jobs(&registry, nullptr);
+        ScriptedProvider p({0.5, 0.5}, false);
+        Autoscaler scaler(&registry, &jobs, {&p});
+        scaler.setPolicy({true, 0, 0, 8, 60});
+        const QString examples = m_dir.filePath(QStringLiteral("examples"));
+        const QString written = test::useFashionMnistExample(examples, 5, 10);
+        QVERIFY2(written.isEmpty(), qPrintable(written));
+        JobPanel panel(&jobs);
+        panel.setAutoscaler(&scaler);
+        QVERIFY(panel.selectSpec(QStringLiteral("fashion-mnist")));
+        QSignalSpy launched(&panel, &JobPanel::jobLaunched);
+        panel.launch();
+        QCOMPARE(p.leases().size(), 2); // two one-slot nodes for the 2 ranks
+        QVERIFY2(panel.messageText().contains(QLatin1String("waits for the machines")),
+                 qPrintable(panel.messageText()));
+        p.setState(p.leases().first().id, LeaseState::Failed, QStringLiteral("host on fire"));
+        QVERIFY2(panel.messageText().contains(QLatin1String("host on fire")),
+                 qPrintable(panel.messageText()));
+        QVERIFY(launched.isEmpty());
+    }
+
     void oneClickTurnsTwoSshHostsIntoNodesThatTrain();
+
+private:
+    QTemporaryDir m_dir;
 };
 
 void TstRent::oneClickTurnsTwoSshHostsIntoNodesThatTrain() {

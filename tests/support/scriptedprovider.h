@@ -47,6 +47,13 @@ public:
         return {};
     }
     void restore() override {}
+    /// Moves a lease to `state` (a rent that fails or becomes ready) and says it.
+    void setState(const QString& leaseId, LeaseState state, const QString& reason = QString()) {
+        Lease l = lease(leaseId);
+        l.state = state;
+        l.reason = reason;
+        update(l);
+    }
 
 private:
     QList<Offer> m_offers;

@@ -1,0 +1,101 @@
+// Auto-provision settings dialog and their QSettings storage (see autoscalesettings.h).
+#include "autoscalesettings.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+
+namespace tessera {
+
+AutoscalePolicy loadAutoscalePolicy() {
+    QSettings s;
+    s.beginGroup(QStringLiteral("autoscale"));
+    AutoscalePolicy p;
+    p.enabled = s.value(QStringLiteral("enabled"), p.enabled).toBool();
+    p.maxPerHour = s.value(QStringLiteral("maxPerHour"), p.maxPerHour).toDouble();
+    p.maxTotal = s.value(QStringLiteral("maxTotal"), p.maxTotal).toDouble();
+    p.maxNodes = s.value(QStringLiteral("maxNodes"), p.maxNodes).toInt();
+    p.idleTimeoutSec = s.value(QStringLiteral("idleTimeoutSec"), p.idleTimeoutSec).toInt();
+    return p;
+}
+
+void saveAutoscalePolicy(const AutoscalePolicy& p) {
+    QSettings s;
+    s.beginGroup(QStringLiteral("autoscale"));
+    s.setValue(QStringLiteral("enabled"), p.enabled);
+    s.setValue(QStringLiteral("maxPerHour"), p.maxPerHour);
+    s.setValue(QStringLiteral("maxTotal"), p.maxTotal);
+    s.setValue(QStringLiteral("maxNodes"), p.maxNodes);
+    s.setValue(QStringLiteral("idleTimeoutSec"), p.idleTimeoutSec);
+}
+
+AutoscaleSettingsDialog::AutoscaleSettingsDialog(Autoscaler* autoscaler, QWidget* parent)
+    : QDialog(parent), m_autoscaler(autoscaler), m_enabled(new QCheckBox(this)),
+      m_perHour(new QDoubleSpinBox(this)), m_total(new QDoubleSpinBox(this)),
+      m_nodes(new QSpinBox(this)), m_idleMin(new QSpinBox(this)) {
+    setWindowTitle(tr("Auto-provision"));
+    setObjectName(QStringLiteral("autoscaleSettings"));
+    m_enabled->setText(tr("&Rent the machines a launched job is missing, release them when idle"));
+    m_enabled->setObjectName(QStringLiteral("autoscaleEnabled"));
+    for (QDoubleSpinBox* box : {m_perHour, m_total}) {
+        box->setRange(0, 1e6);
+        box->setDecimals(2);
+        box->setPrefix(QStringLiteral("$"));
+        box->setSpecialValueText(tr("no cap"));
+    }
+    m_perHour->setSuffix(tr("/h"));
+    m_perHour->setObjectName(QStringLiteral("budgetPerHour"));
+    m_total->setObjectName(QStringLiteral("budgetTotal"));
+    m_nodes->setRange(1, 1024);
+    m_nodes->setObjectName(QStringLiteral("nodeCap"));
+    m_idleMin->setRange(1, 24 * 60);
+    m_idleMin->setSuffix(tr(" min"));
+    m_idleMin->setObjectName(QStringLiteral("idleTimeout"));
+
+    auto* form = new QFormLayout;
+    form->addRow(m_enabled);
+    form->addRow(tr("Budget per &hour (all leases):"), m_perHour);
+    form->addRow(tr("&Total budget (spent so far + the new nodes' first hour):"), m_total);
+    form->addRow(tr("&Node cap:"), m_nodes);
+    form->addRow(tr("Release after &idle:"), m_idleMin);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Apply | QDialogButtonBox::Close, this);
+    connect(buttons->button(QDialogButtonBox::Apply), &QPushButton::clicked, this,
+            &AutoscaleSettingsDialog::apply);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(new QLabel(tr("Every decision appears in the log."), this));
+    layout->addWidget(buttons);
+    setFields(autoscaler->policy());
+}
+
+AutoscalePolicy AutoscaleSettingsDialog::fields() const {
+    AutoscalePolicy p;
+    p.enabled = m_enabled->isChecked();
+    p.maxPerHour = m_perHour->value();
+    p.maxTotal = m_total->value();
+    p.maxNodes = m_nodes->value();
+    p.idleTimeoutSec = m_idleMin->value() * 60;
+    return p;
+}
+
+void AutoscaleSettingsDialog::setFields(const AutoscalePolicy& p) {
+    m_enabled->setChecked(p.enabled);
+    m_perHour->setValue(p.maxPerHour);
+    m_total->setValue(p.maxTotal);
+    m_nodes->setValue(p.maxNodes);
+    m_idleMin->setValue(std::max(1, p.idleTimeoutSec / 60));
+}
+
+void AutoscaleSettingsDialog::apply() {
+    const AutoscalePolicy p = fields();
+    saveAutoscalePolicy(p);
+    m_autoscaler->setPolicy(p);
+}
+
+} // namespace tessera
