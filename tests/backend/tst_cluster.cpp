@@ -6,6 +6,7 @@
 #include "localprovider.h"
 #include "testcluster.h"
 
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -67,9 +68,13 @@ void TestCluster::rentProbeAndRelease() {
     ClusterRegistry registry;
     LocalProvider provider(&registry);
     QSignalSpy finished(&provider, &LocalProvider::rentFinished);
+    QElapsedTimer clock;
+    clock.start();
     provider.rent(2, 3);
     QVERIFY(finished.wait(30000));
     const QStringList names = finished.first().first().toStringList();
+    QTRY_COMPARE_WITH_TIMEOUT(registry.readyNodes().size(), 2, 10000);
+    qInfo("rent-to-ready %lld ms (2 local workers)", clock.elapsed());
     QCOMPARE(names, (QStringList{QStringLiteral("local-1"), QStringLiteral("local-2")}));
     QCOMPARE(provider.names(), names);
     for (const QString& name : names) {

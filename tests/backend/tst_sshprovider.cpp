@@ -96,8 +96,10 @@ private Q_SLOTS:
         }
         for (const QString& id : ids) {
             QVERIFY(settled(run.provider, id, 90000));
-            QVERIFY2(run.provider.lease(id).state == LeaseState::Ready,
-                     qPrintable(run.provider.lease(id).reason));
+            const Lease l = run.provider.lease(id);
+            QVERIFY2(l.state == LeaseState::Ready, qPrintable(l.reason));
+            qInfo("rent-to-ready %lld ms (%s, first rent: the worker is copied)",
+                  l.created.msecsTo(l.ready), qPrintable(l.offerId));
         }
         QStringList seen;
         for (const auto& args : changes) {
@@ -244,7 +246,10 @@ private Q_SLOTS:
             QVERIFY(rented.has_value());
             id = *rented;
             QVERIFY(settled(first.provider, id, 90000));
-            QCOMPARE(first.provider.lease(id).state, LeaseState::Ready);
+            const Lease l = first.provider.lease(id);
+            QCOMPARE(l.state, LeaseState::Ready);
+            qInfo("rent-to-ready %lld ms (%s, the worker already there)",
+                  l.created.msecsTo(l.ready), qPrintable(l.offerId));
             pid = SshWorkerDetail::fromJson(first.provider.lease(id).detail).pid;
         } // the app ends without releasing: the machine keeps its worker (and its bill)
         QVERIFY(running(pid));
