@@ -6,6 +6,7 @@
 #include "jobcontroller.h"
 #include "jobtypes.h"
 #include "leasestore.h"
+#include "localleases.h"
 #include "localprovider.h"
 #include "metricstore.h"
 #include "paths.h"
@@ -13,6 +14,7 @@
 #include "sshprovider.h"
 
 #include <QDir>
+#include <QThread>
 
 namespace tessera {
 
@@ -35,7 +37,7 @@ AppSession::AppSession(const QString& storePath, QObject* parent)
 }
 
 QList<Provider*> AppSession::providers() const {
-    return {m_ssh.get()};
+    return {m_localLeases.get(), m_ssh.get()};
 }
 
 QString AppSession::sshHostsPath() {
@@ -48,6 +50,9 @@ void AppSession::openProvisioning(const QString& storePath) {
     if (Result<void> opened = m_leases->open(storePath); !opened) {
         errors << QString::fromStdString(opened.error().message);
     }
+    // The same cap as tessera-ctl's local cluster: max(4 × cores, 8) ranks on this machine.
+    m_localLeases = std::make_unique<LocalLeases>(m_provider.get(), m_registry.get(),
+                                                  std::max(4 * QThread::idealThreadCount(), 8));
     m_ssh = std::make_unique<SshProvider>(m_registry.get(),
                                           m_leases->isOpen() ? m_leases.get() : nullptr);
     if (auto hosts = loadSshHosts(sshHostsPath()); hosts) {
@@ -68,6 +73,7 @@ AppSession::~AppSession() {
         m_controller->failJobsOnWorker(name, tr("tessera quit and stopped it"));
     m_autoscaler.reset();
     m_ssh.reset();
+    m_localLeases.reset();
     m_controller.reset();
     m_provider.reset();
     m_registry.reset();

@@ -14,6 +14,7 @@ class Autoscaler;
 class ClusterRegistry;
 class JobController;
 class LeaseStore;
+class LocalLeases;
 class LocalProvider;
 class MetricStore;
 class Provider;
@@ -61,6 +62,7 @@ private:
     std::unique_ptr<LocalProvider> m_provider;
     std::unique_ptr<JobController> m_controller;
     std::unique_ptr<LeaseStore> m_leases;
+    std::unique_ptr<LocalLeases> m_localLeases;
     std::unique_ptr<SshProvider> m_ssh;
     std::unique_ptr<Autoscaler> m_autoscaler;
     QString m_storeError;

@@ -284,6 +284,11 @@ void LocalProvider::onFinished(QProcess* process) {
         checkReleased();
         return;
     }
+    if (m_stopping.removeAll(name) > 0) {
+        m_registry->removeNode(name);
+        Q_EMIT workerReleased(name);
+        return;
+    }
     if (wasServing) {
         qCWarning(lcProvider).noquote() << "local worker" << name << "ended (" + why + ")";
         m_registry->setNodeState(
@@ -293,6 +298,30 @@ void LocalProvider::onFinished(QProcess* process) {
     }
     failRent(rentId, QStringLiteral("local worker %1 ended before it served (%2): %3 (log: %4)")
                          .arg(name, why, logTail(log), log));
+}
+
+bool LocalProvider::releaseWorker(const QString& name) {
+    for (Worker& w : m_workers) {
+        if (w.name != name || m_stopping.contains(name)) {
+            continue;
+        }
+        qCInfo(lcProvider) << "stopping local worker" << name;
+        m_stopping.append(name);
+        m_registry->setNodeState(name, NodeState::Stopped);
+        stopProcess(w.process);
+        return true;
+    }
+    return false;
+}
+
+void LocalProvider::stopProcess(QProcess* process) {
+    process->terminate();
+    QPointer<QProcess> p(process);
+    QTimer::singleShot(3000, this, [p] {
+        if (p && p->state() != QProcess::NotRunning) {
+            p->kill();
+        }
+    });
 }
 
 void LocalProvider::releaseAll() {
@@ -306,14 +335,9 @@ void LocalProvider::releaseAll() {
     for (Worker& w : m_workers) {
         qCInfo(lcProvider) << "stopping local worker" << w.name;
         m_registry->setNodeState(w.name, NodeState::Stopped);
-        w.process->terminate();
-        QPointer<QProcess> p(w.process);
-        QTimer::singleShot(3000, this, [p] {
-            if (p && p->state() != QProcess::NotRunning) {
-                p->kill();
-            }
-        });
+        stopProcess(w.process);
     }
+    m_stopping.clear();
     checkReleased();
 }
 

@@ -34,6 +34,10 @@ public:
     /// Async: emits released() once all processes ended (at once if there are none).
     void releaseAll();
 
+    /// Stops the one worker `name` (TERM, KILL after 3 s) and removes it from the registry; emits
+    /// workerReleased(name) once its process ended. Unknown names: false, nothing happens.
+    bool releaseWorker(const QString& name);
+
     /// Names of the running workers this provider started.
     QStringList names() const;
 
@@ -50,6 +54,8 @@ Q_SIGNALS:
     void rentFinished(QStringList names);
     void rentFailed(QString error);
     void released();
+    /// The worker stopped by releaseWorker() ended and left the registry.
+    void workerReleased(QString name);
     /// A worker that was serving ended on its own (not through releaseAll()); `why` says how,
     /// e.g. "killed by signal 9" or "exit code 1". Jobs placed on it cannot go on.
     void workerDied(QString name, QString why);
@@ -74,6 +80,7 @@ private:
     void failRent(int rentId, const QString& error);
     void checkRentDone(int rentId);
     void checkReleased();
+    void stopProcess(QProcess* process);
     Worker* find(QProcess* process);
     QString nextFreeName() const;
 
@@ -83,6 +90,7 @@ private:
     int m_nextRentId = 1;
     int m_startTimeoutMs = 20000;
     bool m_releasing = false;
+    QStringList m_stopping; ///< workers stopped one by one through releaseWorker()
 };
 
 } // namespace tessera

@@ -9,6 +9,8 @@
 #include "jobcontroller.h"
 #include "jobs/jobpanel.h"
 #include "leasestore.h"
+#include "localleases.h"
+#include "localprovider.h"
 #include "mainwindow.h"
 #include "monitor/metricschart.h"
 #include "rent/leasetablemodel.h"
@@ -146,9 +148,50 @@ private Q_SLOTS:
         QVERIFY(launched.isEmpty());
     }
 
+    void rentsAndReleasesALocalWorker() {
+        const QString bin = QStringLiteral(TESSERA_BUILD_DIR "/bin");
+        if (!QFileInfo(bin + QStringLiteral("/tessera-worker")).isExecutable()) {
+            QSKIP("tessera-worker is not built");
+        }
+        qputenv("TESSERA_BIN_DIR", bin.toLocal8Bit());
+        qputenv("TESSERA_DATA_DIR", m_dir.filePath(QStringLiteral("local")).toLocal8Bit());
+        ClusterRegistry registry;
+        registry.setProbeInterval(200);
+        LocalProvider local(&registry);
+        LocalLeases leases(&local, &registry, 2);
+        RentDialog dialog({&leases}, QString());
+        QCOMPARE(dialog.offers()->rowCount(), 1);
+        QCOMPARE(leases.offers().first().available, 2);
+        dialog.offerView()->selectAll();
+        QTest::mouseClick(dialog.rentButton(), Qt::LeftButton);
+        QCOMPARE(leases.leases().size(), 1);
+        const QString id = leases.leases().first().id;
+        QTRY_COMPARE_WITH_TIMEOUT(leases.lease(id).state, LeaseState::Ready, 30000);
+        QCOMPARE(registry.readyNodes().size(), 1);
+        QCOMPARE(leases.lease(id).nodes, QStringList{registry.readyNodes().first().name});
+        QCOMPARE(leases.offers().first().available, 1);
+        dialog.leaseView()->selectAll();
+        QTest::mouseClick(dialog.releaseButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(leases.lease(id).state, LeaseState::Released, 10000);
+        QVERIFY(registry.nodes().isEmpty());
+        QVERIFY(local.names().isEmpty());
+    }
+
     void oneClickTurnsTwoSshHostsIntoNodesThatTrain();
 
 private:
+    /// Selects the rows of `provider`'s offers (Ctrl-click style).
+    static void selectProvider(QTableView* view, const QString& provider) {
+        view->clearSelection();
+        for (int r = 0; r < view->model()->rowCount(); ++r) {
+            if (view->model()->index(r, OfferTableModel::Provider).data() == provider) {
+                view->selectionModel()->select(view->model()->index(r, 0),
+                                               QItemSelectionModel::Select |
+                                                   QItemSelectionModel::Rows);
+            }
+        }
+    }
+
     QTemporaryDir m_dir;
 };
 
@@ -189,12 +232,12 @@ void TstRent::oneClickTurnsTwoSshHostsIntoNodesThatTrain() {
     window.rentMachinesAction()->trigger();
     RentDialog* dialog = window.rentDialog();
     QVERIFY(dialog->isVisible());
-    QCOMPARE(dialog->offers()->rowCount(), 2);
+    QCOMPARE(dialog->offers()->rowCount(), 3); // the local worker offer and the two hosts
 
     // One click rents both hosts; both become ready nodes of the cluster.
     QElapsedTimer clock;
     clock.start();
-    dialog->offerView()->selectAll();
+    selectProvider(dialog->offerView(), QStringLiteral("ssh"));
     QTest::mouseClick(dialog->rentButton(), Qt::LeftButton);
     ClusterTableModel* nodes = window.clusterPanel()->model();
     QTRY_VERIFY_WITH_TIMEOUT(nodes->readyCount() == 2 || dialog->status().contains("failed"),
