@@ -5,6 +5,7 @@
 #include "jobcontroller.h"
 #include "leasestore.h"
 #include "metricstore.h"
+#include "providerrun.h"
 #include "spec_io.h"
 #include "sshprovider.h"
 #include "sshrent.h"
@@ -21,27 +22,12 @@ using namespace tessera;
 namespace {
 
 /// Registry, store and provider, as one app run has them.
-struct Run {
-    ClusterRegistry registry;
-    LeaseStore store;
-    SshProvider provider{&registry, &store};
-    explicit Run(const QString& db, const QList<SshHost>& hosts) {
-        registry.setProbeInterval(500);
-        registry.setProbeTimeout(2000);
-        QVERIFY(store.open(db).has_value());
+struct Run : test::ProviderRun<SshProvider> {
+    Run(const QString& db, const QList<SshHost>& hosts) : ProviderRun(db) {
+        QVERIFY(storeOpen);
         provider.setHosts(hosts);
     }
 };
-
-/// Waits until lease `id` ends its rent (Ready, Failed or Released).
-bool settled(const Provider& p, const QString& id, int ms) {
-    return QTest::qWaitFor(
-        [&] {
-            const LeaseState s = p.lease(id).state;
-            return s == LeaseState::Ready || !p.lease(id).live();
-        },
-        ms);
-}
 
 /// Bytes through a network interface of this namespace, both ways.
 qint64 linkBytes(const QString& link) {
@@ -105,7 +91,7 @@ private Q_SLOTS:
             ids << *id;
         }
         for (const QString& id : ids) {
-            QVERIFY(settled(run.provider, id, 90000));
+            QVERIFY(test::settled(run.provider, id, 90000));
             QVERIFY2(run.provider.lease(id).state == LeaseState::Ready,
                      qPrintable(run.provider.lease(id).reason));
         }
@@ -153,7 +139,7 @@ private Q_SLOTS:
             ids << *run.provider.rent(h.offerId());
         }
         for (const QString& id : ids) {
-            QVERIFY(settled(run.provider, id, 90000));
+            QVERIFY(test::settled(run.provider, id, 90000));
             QVERIFY2(run.provider.lease(id).state == LeaseState::Ready,
                      qPrintable(run.provider.lease(id).reason));
         }
@@ -200,7 +186,7 @@ private Q_SLOTS:
         Run run(db(), hosts);
         auto id = run.provider.rent(hosts[0].offerId());
         QVERIFY(id.has_value());
-        QVERIFY(settled(run.provider, *id, 30000));
+        QVERIFY(test::settled(run.provider, *id, 30000));
         const Lease l = run.provider.lease(*id);
         QCOMPARE(l.state, LeaseState::Failed);
         QVERIFY2(l.reason.contains(QLatin1String("host key")), qPrintable(l.reason));
@@ -235,7 +221,7 @@ private Q_SLOTS:
         });
         auto id = run.provider.rent(h.offerId());
         QVERIFY(id.has_value());
-        QVERIFY(settled(run.provider, *id, 90000));
+        QVERIFY(test::settled(run.provider, *id, 90000));
         const Lease l = run.provider.lease(*id);
         QCOMPARE(l.state, LeaseState::Failed);
         QVERIFY(!sawReady);
@@ -253,7 +239,7 @@ private Q_SLOTS:
             auto rented = first.provider.rent(m_config.first().offerId());
             QVERIFY(rented.has_value());
             id = *rented;
-            QVERIFY(settled(first.provider, id, 90000));
+            QVERIFY(test::settled(first.provider, id, 90000));
             QCOMPARE(first.provider.lease(id).state, LeaseState::Ready);
             pid = SshWorkerDetail::fromJson(first.provider.lease(id).detail).pid;
         } // the app ends without releasing: the machine keeps its worker (and its bill)
