@@ -1,0 +1,55 @@
+// The Slurm provider: allocations from the user's Slurm partitions, each running one Tessera
+// worker per allocated node (sbatch), followed with squeue and released with scancel.
+#pragma once
+
+#include "provider.h"
+#include "slurmcluster.h"
+
+#include <QHash>
+#include <QPointer>
+
+namespace tessera {
+
+class ClusterRegistry;
+class SlurmRent;
+
+/// One offer per configured partition; every rent submits one allocation of that partition's
+/// node count and becomes one lease whose nodes are called "<lease id>-<Slurm node name>".
+/// Leases of one offer are not limited: Slurm queues what it cannot place now.
+class SlurmProvider : public Provider {
+    Q_OBJECT
+public:
+    /// `registry` and `store` (may be null) must outlive the provider.
+    SlurmProvider(ClusterRegistry* registry, LeaseStore* store, QObject* parent = nullptr);
+    ~SlurmProvider() override;
+
+    QString id() const override { return QStringLiteral("slurm"); }
+    QList<Offer> offers() const override;
+    /// Errors: NotFound (no such partition configured), Io (the lease could not be stored).
+    Result<QString> rent(const QString& offerId) override;
+    /// Removes the lease's nodes, cancels its job (scancel) and ends Released once squeue no
+    /// longer shows the job live (the reason then says if it might still hold nodes).
+    Result<void> release(const QString& leaseId) override;
+    void restore() override;
+
+    /// The partitions on offer (replaces the list; leases of removed ones live on).
+    void setClusters(const QList<SlurmCluster>& clusters);
+    QList<SlurmCluster> clusters() const { return m_clusters; }
+
+    /// How often rents ask squeue about their job, ms (default 1000).
+    void setPollInterval(int ms) { m_pollMs = ms; }
+    /// How long a running job's workers may take to be Ready, ms (default 60000).
+    void setRegisterTimeout(int ms) { m_registerTimeoutMs = ms; }
+
+private:
+    void onSubmitted(const QString& leaseId, const QString& detail);
+    void onReady(const QString& leaseId, const QStringList& nodes, const QString& detail);
+    void onFailed(const QString& leaseId, const QString& reason);
+
+    ClusterRegistry* m_registry;
+    QList<SlurmCluster> m_clusters;
+    int m_pollMs = 1000;
+    int m_registerTimeoutMs = 60000;
+};
+
+} // namespace tessera
