@@ -6,10 +6,19 @@
 #include "leasestore.h"
 #include "slurmrent.h"
 
+#include <QTimer>
+
 namespace tessera {
 
 SlurmProvider::SlurmProvider(ClusterRegistry* registry, LeaseStore* store, QObject* parent)
-    : Provider(store, parent), m_registry(registry) {}
+    : Provider(store, parent), m_registry(registry), m_watchTimer(new QTimer(this)) {
+    connect(m_watchTimer, &QTimer::timeout, this, &SlurmProvider::watch);
+    m_watchTimer->start(15000);
+}
+
+void SlurmProvider::setWatchInterval(int ms) {
+    m_watchTimer->start(ms);
+}
 
 SlurmProvider::~SlurmProvider() = default;
 
@@ -112,11 +121,56 @@ Result<void> SlurmProvider::release(const QString& leaseId) {
     for (const QString& node : live->nodes) {
         m_registry->removeNode(node);
     }
+    m_releasing.insert(leaseId);
     cancelSlurmJob(this, SlurmJobDetail::fromJson(live->detail),
                    [this, leaseId](const QString& cancelError) {
+                       m_releasing.remove(leaseId);
                        end(leaseId, LeaseState::Released, cancelError);
                    });
     return {};
+}
+
+void SlurmProvider::watch() {
+    for (const Lease& l : leases()) {
+        if (l.state != LeaseState::Ready || m_watching.contains(l.id) ||
+            m_releasing.contains(l.id)) {
+            continue;
+        }
+        const SlurmJobDetail d = SlurmJobDetail::fromJson(l.detail);
+        if (d.jobId.isEmpty()) {
+            continue;
+        }
+        m_watching.insert(l.id);
+        const QString leaseId = l.id;
+        runSlurm(this, d.cluster, QStringLiteral("squeue"),
+                 {QStringLiteral("-h"), QStringLiteral("-j"), d.jobId, QStringLiteral("-t"),
+                  QStringLiteral("all"), QStringLiteral("-o"), QStringLiteral("%T|%r")},
+                 {}, 30000, [this, leaseId, jobId = d.jobId](const ProcessResult& r) {
+                     m_watching.remove(leaseId);
+                     onWatched(leaseId, jobId, r);
+                 });
+    }
+}
+
+void SlurmProvider::onWatched(const QString& leaseId, const QString& jobId,
+                              const ProcessResult& r) {
+    const Lease l = lease(leaseId);
+    if (l.state != LeaseState::Ready || m_releasing.contains(leaseId)) {
+        return; // released meanwhile
+    }
+    const QStringList f = QString::fromUtf8(r.out).trimmed().split(QLatin1Char('|'));
+    const bool purged = !r.ok() && r.err.contains("Invalid job id");
+    if (!purged && !(r.ok() && slurmJobEnded(f.value(0)))) {
+        return; // still running, or squeue failed (the registry's probes notice dead workers)
+    }
+    for (const QString& node : l.nodes) {
+        m_registry->removeNode(node);
+    }
+    end(leaseId, LeaseState::Failed,
+        QStringLiteral("Slurm job %1 ended on the cluster's side (%2): its nodes left the "
+                       "cluster; rent again to get new ones")
+            .arg(jobId, purged ? QStringLiteral("no longer known to Slurm")
+                               : f.value(0) + QStringLiteral(", ") + f.value(1)));
 }
 
 void SlurmProvider::restore() {

@@ -5,8 +5,9 @@
 #include "provider.h"
 #include "slurmcluster.h"
 
-#include <QHash>
-#include <QPointer>
+#include <QSet>
+
+class QTimer;
 
 namespace tessera {
 
@@ -40,14 +41,23 @@ public:
     void setPollInterval(int ms) { m_pollMs = ms; }
     /// How long a running job's workers may take to be Ready, ms (default 60000).
     void setRegisterTimeout(int ms) { m_registerTimeoutMs = ms; }
+    /// How often the jobs of ready leases are checked with squeue, ms (default 15000). A job
+    /// that ends on Slurm's side (time limit, scancel by someone else, node failure) removes its
+    /// nodes and ends its lease Failed with the job's state.
+    void setWatchInterval(int ms);
 
 private:
     void onSubmitted(const QString& leaseId, const QString& detail);
     void onReady(const QString& leaseId, const QStringList& nodes, const QString& detail);
     void onFailed(const QString& leaseId, const QString& reason);
+    void watch();
+    void onWatched(const QString& leaseId, const QString& jobId, const ProcessResult& r);
 
     ClusterRegistry* m_registry;
     QList<SlurmCluster> m_clusters;
+    QTimer* m_watchTimer;
+    QSet<QString> m_watching;  ///< leases whose squeue call is out
+    QSet<QString> m_releasing; ///< leases whose release waits for scancel
     int m_pollMs = 1000;
     int m_registerTimeoutMs = 60000;
 };

@@ -1,8 +1,8 @@
 // Slurm provider on a real one-node Slurm cluster (slurmctld, slurmd and munged from Debian's
 // slurm-wlm, see tests/support/test-slurm.sh): rent an allocation into a ready node and release
 // it (squeue shows the job exactly while the lease lives), refuse a bad partition with sbatch's
-// message, cancel a job still pending on release, rejoin after an app restart, cancel the
-// job of a rent cut short.
+// message, end a lease whose job Slurm ended, cancel a job still pending on release, rejoin
+// after an app restart, cancel the job of a rent cut short.
 #include "clusterregistry.h"
 #include "leasestore.h"
 #include "providerrun.h"
@@ -27,6 +27,7 @@ struct Run : test::ProviderRun<SlurmProvider> {
         QVERIFY(storeOpen);
         provider.setClusters(clusters);
         provider.setPollInterval(300);
+        provider.setWatchInterval(500);
     }
 };
 
@@ -144,6 +145,24 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!workerRunning(node.name), 10000); // Slurm ended it
         QCOMPARE(run.store.find(*id)->state, LeaseState::Released);
         QVERIFY(run.store.find(*id)->ended.isValid());
+    }
+
+    void jobEndedBySlurmEndsTheLease() {
+        Run run(db(), {m_config});
+        auto id = run.provider.rent(m_config.offerId());
+        QVERIFY(id.has_value());
+        QVERIFY(test::settled(run.provider, *id, 120000));
+        QVERIFY2(run.provider.lease(*id).state == LeaseState::Ready,
+                 qPrintable(run.provider.lease(*id).reason));
+        // An administrator (or the time limit) ends the job behind Tessera's back.
+        const QString jobId = SlurmJobDetail::fromJson(run.provider.lease(*id).detail).jobId;
+        QVERIFY(
+            !m_slurm->run(QStringLiteral("scancel"), {jobId}).startsWith(QLatin1String("error")));
+        QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(*id).live(), 30000);
+        const Lease l = run.provider.lease(*id);
+        QCOMPARE(l.state, LeaseState::Failed);
+        QVERIFY2(l.reason.contains(QLatin1String("CANCELLED")), qPrintable(l.reason));
+        QVERIFY(run.registry.nodes().isEmpty());
     }
 
     void badPartitionEndsFailed() {
