@@ -1,8 +1,8 @@
-// Slurm provider on a real one-node Slurm cluster (slurmctld, slurmd and munged from Debian's
-// slurm-wlm, see tests/support/test-slurm.sh): rent an allocation into a ready node and release
-// it (squeue shows the job exactly while the lease lives), refuse a bad partition with sbatch's
-// message, end a lease whose job Slurm ended, cancel a job still pending on release, rejoin
-// after an app restart, cancel the job of a rent cut short.
+// Slurm provider on a real two-node Slurm cluster (slurmctld, two slurmd and munged from
+// Debian's slurm-wlm, see tests/support/test-slurm.sh): rent a two-node allocation into two
+// ready nodes and release it (squeue shows the job exactly while the lease lives), refuse a bad
+// partition with sbatch's message, end a lease whose job Slurm ended, cancel a job still pending on
+// release, rejoin after an app restart, cancel the job of a rent cut short.
 #include "clusterregistry.h"
 #include "leasestore.h"
 #include "providerrun.h"
@@ -79,7 +79,7 @@ private Q_SLOTS:
             QSKIP(qPrintable(m));
         }
         test::useBuildAndData(m_data.path());
-        m_slurm = std::make_unique<test::TestSlurm>();
+        m_slurm = std::make_unique<test::TestSlurm>(2);
         if (m_slurm->missing()) {
             QSKIP(qPrintable(QStringLiteral("no test Slurm cluster: ") + m_slurm->error()));
         }
@@ -104,11 +104,13 @@ private Q_SLOTS:
     }
 
     void rentsAnAllocationAndReleasesIt() {
-        Run run(db(), {m_config});
+        SlurmCluster two = m_config;
+        two.nodes = 2;
+        Run run(db(), {two});
         QCOMPARE(run.provider.offers().size(), 1);
         QCOMPARE(run.provider.offers().first().id, QStringLiteral("test/debug"));
         QSignalSpy changes(&run.provider, &Provider::leaseChanged);
-        auto id = run.provider.rent(m_config.offerId());
+        auto id = run.provider.rent(two.offerId());
         QVERIFY2(id.has_value(), id ? "" : id.error().message.c_str());
         QVERIFY(test::settled(run.provider, *id, 120000));
         const Lease l = run.provider.lease(*id);
@@ -124,16 +126,30 @@ private Q_SLOTS:
         QVERIFY(!d.jobId.isEmpty());
         QVERIFY(!d.token.isEmpty());
         QVERIFY(listed(d.jobId, true));
-        const QString name = m_slurm->run(QStringLiteral("squeue"),
-                                          {QStringLiteral("-h"), QStringLiteral("-j"), d.jobId,
-                                           QStringLiteral("-o"), QStringLiteral("%j %T %N")});
-        QCOMPARE(name.trimmed(), QStringLiteral("tessera-%1 RUNNING %2").arg(*id, m_slurm->node()));
-        QCOMPARE(run.registry.readyNodes().size(), 1);
-        const WorkerNode node = run.registry.readyNodes().first();
-        QCOMPARE(node.provider, QStringLiteral("slurm"));
-        QCOMPARE(node.name, *id + QLatin1Char('-') + m_slurm->node());
-        QCOMPARE(l.nodes, QStringList{node.name});
-        QVERIFY(workerRunning(node.name));
+        const QString job = m_slurm->run(QStringLiteral("squeue"),
+                                         {QStringLiteral("-h"), QStringLiteral("-j"), d.jobId,
+                                          QStringLiteral("-o"), QStringLiteral("%j %T %D")});
+        QCOMPARE(job.trimmed(), QStringLiteral("tessera-%1 RUNNING 2").arg(*id));
+        // One worker per allocated node, each its own registry node with its own port.
+        QStringList expected, names, addresses;
+        for (const QString& n : m_slurm->nodes()) {
+            expected << *id + QLatin1Char('-') + n;
+        }
+        QCOMPARE(run.registry.readyNodes().size(), 2);
+        for (const WorkerNode& node : run.registry.readyNodes()) {
+            QCOMPARE(node.provider, QStringLiteral("slurm"));
+            QVERIFY(workerRunning(node.name));
+            names << node.name;
+            addresses << node.address;
+        }
+        names.sort();
+        QCOMPARE(names, expected);
+        QStringList nodes = l.nodes;
+        nodes.sort();
+        QCOMPARE(nodes, expected);
+        addresses.removeDuplicates();
+        QCOMPARE(addresses.size(), 2);
+        QCOMPARE(l.cost(l.created.addSecs(3600)), 2 * 0.25); // two nodes at $0.25/node-hour
 
         QVERIFY(run.provider.release(*id).has_value());
         QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(*id).live(), 90000);
@@ -142,7 +158,9 @@ private Q_SLOTS:
                  qPrintable(run.provider.lease(*id).reason));
         QVERIFY(listed(d.jobId, false));
         QVERIFY(run.registry.nodes().isEmpty());
-        QTRY_VERIFY_WITH_TIMEOUT(!workerRunning(node.name), 10000); // Slurm ended it
+        for (const QString& name : expected) {
+            QTRY_VERIFY_WITH_TIMEOUT(!workerRunning(name), 10000); // Slurm ended them
+        }
         QCOMPARE(run.store.find(*id)->state, LeaseState::Released);
         QVERIFY(run.store.find(*id)->ended.isValid());
     }

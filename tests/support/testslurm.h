@@ -1,5 +1,5 @@
-// A real one-node Slurm cluster for the Slurm provider's tests: tests/support/test-slurm.sh
-// run from C++ (own munged, slurmctld and slurmd, all state in a temporary folder).
+// A real Slurm cluster for the Slurm provider's tests: tests/support/test-slurm.sh run from C++
+// (own munged, slurmctld and one slurmd per node on this machine, state in a temporary folder).
 #pragma once
 
 #include <QProcess>
@@ -10,16 +10,17 @@
 
 namespace tessera::test {
 
-/// Brings the cluster up in a fresh folder and down again (jobs cancelled) in its destructor.
+/// Brings a cluster of `nodes` nodes (partition "debug") up in a fresh folder and down again
+/// (jobs cancelled) in its destructor.
 class TestSlurm {
 public:
-    TestSlurm() {
+    explicit TestSlurm(int nodes) {
         if (!m_dir.isValid()) {
             m_error = QStringLiteral("cannot create a temporary folder");
             return;
         }
         QProcess p;
-        p.start(script(), {QStringLiteral("up"), m_dir.path()});
+        p.start(script(), {QStringLiteral("up"), m_dir.path(), QString::number(nodes)});
         if (!p.waitForFinished(150000)) {
             p.kill();
             p.waitForFinished();
@@ -34,7 +35,7 @@ public:
             }
             return;
         }
-        m_node = QString::fromUtf8(p.readAllStandardOutput()).trimmed();
+        m_nodes = QString::fromUtf8(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
     }
     ~TestSlurm() { QProcess::execute(script(), {QStringLiteral("down"), m_dir.path()}); }
     TestSlurm(const TestSlurm&) = delete;
@@ -46,8 +47,9 @@ public:
     bool missing() const { return m_missing; }
     /// The cluster's slurm.conf (SLURM_CONF for its clients).
     QString conf() const { return m_dir.filePath(QStringLiteral("slurm.conf")); }
-    /// Its one node's Slurm name (this machine's short host name).
-    QString node() const { return m_node; }
+    /// Its nodes' Slurm names: this machine's short host name for one node, else
+    /// "<host>-1".."<host>-N".
+    QStringList nodes() const { return m_nodes; }
 
     /// Runs a Slurm client (`squeue`, ...) against this cluster; returns its stdout, or
     /// "error: ..." when it failed.
@@ -69,7 +71,8 @@ public:
 
 private:
     QTemporaryDir m_dir;
-    QString m_error, m_node;
+    QString m_error;
+    QStringList m_nodes;
     bool m_missing = false;
 };
 
