@@ -2,15 +2,13 @@
 // tests/support/test-hosts.sh): rent two hosts into ready nodes, refuse an unknown host key,
 // roll back a rent whose host dies, survive an app restart, release.
 #include "clusterregistry.h"
-#include "jobcontroller.h"
 #include "leasestore.h"
-#include "metricstore.h"
 #include "providerrun.h"
-#include "spec_io.h"
 #include "sshprovider.h"
 #include "sshrent.h"
 #include "testcluster.h"
 #include "testhosts.h"
+#include "testtraining.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -130,8 +128,8 @@ private Q_SLOTS:
     }
 
     void trainsDataParallelAcrossTheHosts() {
-        if (!QFileInfo::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR))) {
-            QSKIP("Fashion-MNIST is not installed (Debian package dataset-fashion-mnist)");
+        if (const QString m = test::fashionMnistMissing(); !m.isEmpty()) {
+            QSKIP(qPrintable(m));
         }
         Run run(db(), m_config);
         QStringList ids;
@@ -143,29 +141,12 @@ private Q_SLOTS:
             QVERIFY2(run.provider.lease(id).state == LeaseState::Ready,
                      qPrintable(run.provider.lease(id).reason));
         }
-        auto spec = loadJobSpec(TESSERA_SOURCE_DIR "/resources/examples/fashion-mnist-mlp.json");
-        QVERIFY(spec.has_value());
-        spec->mutable_training()->set_max_steps(60);
-        spec->mutable_dataset()->set_path(TESSERA_FASHION_MNIST_DIR);
-        MetricStore metrics;
-        QVERIFY(metrics.open(m_data.filePath(QStringLiteral("metrics.sqlite"))));
-        JobController jobs(&run.registry, &metrics);
-        QSignalSpy points(&jobs, &JobController::metricReceived);
         // Host 2's end of its veth pair: what crosses between the hosts crosses it.
         const QString link = QStringLiteral("tv%1h2").arg(m_hosts->subnet());
         const qint64 before = linkBytes(link);
-        auto job = jobs.submit(*spec);
-        QVERIFY2(job.has_value(), job ? "" : job.error().message.c_str());
-        QTRY_VERIFY_WITH_TIMEOUT(metrics.job(*job).state == JobState::Succeeded ||
-                                     metrics.job(*job).state == JobState::Failed,
-                                 240000);
-        QVERIFY2(metrics.job(*job).state == JobState::Succeeded,
-                 qPrintable(metrics.job(*job).reason));
-        bool loss = false;
-        for (const MetricPoint& p : metrics.points(*job)) {
-            loss = loss || p.values.contains(QStringLiteral("loss"));
-        }
-        QVERIFY(loss);
+        const QString trained = test::trainFashionMnist(
+            run.registry, m_data.filePath(QStringLiteral("metrics.sqlite")), 60);
+        QVERIFY2(trained.isEmpty(), qPrintable(trained));
         // 60 all-reduces of the MLP's 235k gradients (0.94 MB each) go through host 2's link.
         const qint64 crossed = linkBytes(link) - before;
         qInfo("bytes through host 2's link during the job: %lld", crossed);

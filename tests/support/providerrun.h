@@ -34,4 +34,22 @@ inline bool settled(const Provider& p, const QString& id, int ms) {
         ms);
 }
 
+/// Rents one node of `offerId` and waits up to `ms` for the lease to be Ready. Returns "" with
+/// the lease id in `*id`, or why not (the rent's error or the lease's reason).
+inline QString rentReady(Provider& p, const QString& offerId, int ms, QString* id) {
+    const Result<QString> rented = p.rent(offerId);
+    if (!rented) {
+        return QString::fromStdString(rented.error().message);
+    }
+    *id = *rented;
+    if (!settled(p, *id, ms)) {
+        return QStringLiteral("lease %1 still %2 after %3 s")
+            .arg(*id, leaseStateName(p.lease(*id).state))
+            .arg(ms / 1000);
+    }
+    const Lease l = p.lease(*id);
+    return l.state == LeaseState::Ready ? QString()
+                                        : leaseStateName(l.state) + QStringLiteral(": ") + l.reason;
+}
+
 } // namespace tessera::test
