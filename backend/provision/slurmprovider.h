@@ -16,7 +16,10 @@ class SlurmRent;
 
 /// One offer per configured partition; every rent submits one allocation of that partition's
 /// node count and becomes one lease whose nodes are called "<lease id>-<Slurm node name>".
-/// Leases of one offer are not limited: Slurm queues what it cannot place now.
+/// Leases of one offer are not limited: Slurm queues what it cannot place now. States:
+/// Requested → Booting (submitted, pending in the queue) → Registering (running; workers start
+/// and answer) → Ready; no Installing step, since the nodes run this build's worker from the
+/// shared file system (SlurmCluster::workerDir).
 class SlurmProvider : public Provider {
     Q_OBJECT
 public:
