@@ -135,13 +135,4 @@ Result<void> LocalLeases::release(const QString& leaseId) {
     return {};
 }
 
-void LocalLeases::end(const QString& leaseId, LeaseState state, const QString& reason) {
-    Lease l = lease(leaseId);
-    l.state = state;
-    l.reason = reason;
-    l.ended = QDateTime::currentDateTimeUtc();
-    update(l);
-    Q_EMIT offersChanged();
-}
-
 } // namespace tessera

@@ -33,7 +33,6 @@ private:
     void onRentFinished(const QStringList& names);
     void onRentFailed(const QString& error);
     void onNodeChanged(const QString& name);
-    void end(const QString& leaseId, LeaseState state, const QString& reason);
     QString leaseOfNode(const QString& node) const;
 
     LocalProvider* m_local;

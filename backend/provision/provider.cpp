@@ -40,6 +40,58 @@ void Provider::update(Lease lease) {
     Q_EMIT leaseChanged(lease);
 }
 
+void Provider::setStep(const QString& id, LeaseState state, const QString& detail) {
+    Lease l = lease(id);
+    l.state = state;
+    l.reason = detail;
+    update(l);
+}
+
+void Provider::setReady(const QString& id, const QStringList& nodes, const QString& detail) {
+    Lease l = lease(id);
+    l.state = LeaseState::Ready;
+    l.reason.clear();
+    l.nodes = nodes;
+    l.detail = detail;
+    l.ready = QDateTime::currentDateTimeUtc();
+    update(l);
+}
+
+void Provider::end(const QString& id, LeaseState state, const QString& reason) {
+    Lease l = lease(id);
+    l.state = state;
+    l.reason = reason;
+    l.ended = QDateTime::currentDateTimeUtc();
+    update(l);
+    Q_EMIT offersChanged();
+}
+
+Result<Lease> Provider::liveLease(const QString& id, const QString& what) const {
+    const Lease l = lease(id);
+    if (l.id.isEmpty() || !l.live()) {
+        return fail(ErrorCode::NotFound,
+                    QStringLiteral("no live %1 lease %2").arg(what, id).toStdString());
+    }
+    return l;
+}
+
+QString Provider::markCutShort(Lease l) {
+    l.reason =
+        QStringLiteral("Tessera stopped while this lease was %1").arg(leaseStateName(l.state));
+    update(l);
+    return l.reason;
+}
+
+QString Provider::joinReasons(const QString& why, const QString& more) {
+    return more.isEmpty() ? why : why + QStringLiteral("; ") + more;
+}
+
+void Provider::finishRent(const QString& id) {
+    if (QObject* r = m_renting.take(id)) {
+        r->deleteLater();
+    }
+}
+
 QString Provider::newLeaseId() {
     return QStringLiteral("lease-%1-%2")
         .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-hhmmss")))

@@ -9,6 +9,7 @@
 #include <QHash>
 #include <QList>
 #include <QObject>
+#include <QPointer>
 
 namespace tessera {
 
@@ -53,6 +54,28 @@ protected:
     /// Saves `lease` (replacing the one with its id), then emits leaseChanged. A failed save is
     /// logged and put in the lease's reason: the lease still changes in memory.
     void update(Lease lease);
+    /// Lease `id` enters `state` (a step before Ready) with `detail` as its reason; saved.
+    void setStep(const QString& id, LeaseState state, const QString& detail);
+    /// Lease `id` is Ready with `nodes` (cluster node names) and the provider's `detail` JSON;
+    /// stamps `ready`; saved.
+    void setReady(const QString& id, const QStringList& nodes, const QString& detail);
+    /// Lease `id` ends (Failed or Released) with `reason` (may be empty); stamps `ended`, saves
+    /// it and emits offersChanged.
+    void end(const QString& id, LeaseState state, const QString& reason);
+    /// Lease `id` is live; else NotFound ("no live <what> lease <id>").
+    Result<Lease> liveLease(const QString& id, const QString& what) const;
+    /// Restoring lease `l` that a previous run left mid-rent: its reason becomes "Tessera stopped
+    /// while this lease was <state>" (saved) and is returned.
+    QString markCutShort(Lease l);
+    /// `why`, plus "; <more>" when `more` is not empty.
+    static QString joinReasons(const QString& why, const QString& more);
+
+    /// The rent in progress for lease `id` (an object the provider owns), or null.
+    QObject* rentOf(const QString& id) const { return m_renting.value(id); }
+    void trackRent(const QString& id, QObject* rent) { m_renting.insert(id, rent); }
+    /// Forgets the rent of lease `id` and deletes it later (call it from the rent's last signal).
+    void finishRent(const QString& id);
+
     /// A new lease id: "lease-YYYYMMDD-hhmmss-xxxx".
     static QString newLeaseId();
     LeaseStore* store() const { return m_store; }
@@ -61,6 +84,7 @@ private:
     LeaseStore* m_store;
     QList<QString> m_order;
     QHash<QString, Lease> m_leases;
+    QHash<QString, QPointer<QObject>> m_renting; ///< lease id → rent in progress
 };
 
 } // namespace tessera

@@ -93,68 +93,41 @@ Result<QString> SshProvider::rent(const QString& offerId) {
     r->setRegisterTimeout(m_registerTimeoutMs);
     const QString leaseId = l.id;
     connect(r, &SshRent::step, this,
-            [this, leaseId](LeaseState s, const QString& detail) { onStep(leaseId, s, detail); });
+            [this, leaseId](LeaseState s, const QString& detail) { setStep(leaseId, s, detail); });
     connect(r, &SshRent::ready, this, [this, leaseId](const QString& node, const QString& detail) {
         onReady(leaseId, node, detail);
     });
     connect(r, &SshRent::failed, this,
             [this, leaseId](const QString& reason) { onFailed(leaseId, reason); });
-    m_renting.insert(l.id, r);
+    trackRent(l.id, r);
     Q_EMIT offersChanged();
     r->start();
     return l.id;
 }
 
-void SshProvider::onStep(const QString& leaseId, LeaseState state, const QString& detail) {
-    Lease l = lease(leaseId);
-    l.state = state;
-    l.reason = detail;
-    update(l);
-}
-
 void SshProvider::onReady(const QString& leaseId, const QString& node, const QString& detail) {
-    if (SshRent* r = m_renting.take(leaseId)) {
-        r->deleteLater();
-    }
-    Lease l = lease(leaseId);
-    l.state = LeaseState::Ready;
-    l.reason.clear();
-    l.nodes = {node};
-    l.detail = detail;
-    l.ready = QDateTime::currentDateTimeUtc();
-    update(l);
+    finishRent(leaseId);
+    setReady(leaseId, {node}, detail);
 }
 
 void SshProvider::onFailed(const QString& leaseId, const QString& reason) {
-    if (SshRent* r = m_renting.take(leaseId)) {
-        r->deleteLater();
-    }
+    finishRent(leaseId);
     end(leaseId, LeaseState::Failed, reason);
 }
 
-void SshProvider::end(const QString& leaseId, LeaseState state, const QString& reason) {
-    Lease l = lease(leaseId);
-    l.state = state;
-    l.reason = reason;
-    l.ended = QDateTime::currentDateTimeUtc();
-    update(l);
-    Q_EMIT offersChanged();
-}
-
 Result<void> SshProvider::release(const QString& leaseId) {
-    const Lease l = lease(leaseId);
-    if (l.id.isEmpty() || !l.live()) {
-        return fail(ErrorCode::NotFound,
-                    QStringLiteral("no live SSH lease %1").arg(leaseId).toStdString());
+    const Result<Lease> live = liveLease(leaseId, QStringLiteral("SSH"));
+    if (!live) {
+        return std::unexpected(live.error());
     }
-    if (const QPointer<SshRent> r = m_renting.value(leaseId)) {
+    if (auto* r = qobject_cast<SshRent*>(rentOf(leaseId))) {
         r->abort(QStringLiteral("released while renting"));
         return {};
     }
-    for (const QString& node : l.nodes) {
+    for (const QString& node : live->nodes) {
         m_registry->removeNode(node);
     }
-    const SshWorkerDetail d = SshWorkerDetail::fromJson(l.detail);
+    const SshWorkerDetail d = SshWorkerDetail::fromJson(live->detail);
     SshRent::stopWorker(this, d, [this, leaseId](const QString& stopError) {
         end(leaseId, LeaseState::Released, stopError);
     });
@@ -181,18 +154,14 @@ void SshProvider::restore() {
             continue;
         }
         // A rent cut short by the app's end cannot be resumed: undo what it started.
-        l.reason =
-            QStringLiteral("Tessera stopped while this lease was %1").arg(leaseStateName(l.state));
-        update(l);
-        const QString why = l.reason;
+        const QString why = markCutShort(l);
         const QString leaseId = l.id;
         if (d.pid <= 0) {
             end(leaseId, LeaseState::Failed, why);
             continue;
         }
         SshRent::stopWorker(this, d, [this, leaseId, why](const QString& stopError) {
-            end(leaseId, LeaseState::Failed,
-                stopError.isEmpty() ? why : why + QStringLiteral("; ") + stopError);
+            end(leaseId, LeaseState::Failed, joinReasons(why, stopError));
         });
     }
     Q_EMIT offersChanged();

@@ -38,14 +38,11 @@ public:
 private:
     std::optional<SshHost> hostOf(const QString& offerId) const;
     QString liveLeaseOf(const QString& offerId) const;
-    void onStep(const QString& leaseId, LeaseState state, const QString& detail);
     void onReady(const QString& leaseId, const QString& node, const QString& detail);
     void onFailed(const QString& leaseId, const QString& reason);
-    void end(const QString& leaseId, LeaseState state, const QString& reason);
 
     ClusterRegistry* m_registry;
     QList<SshHost> m_hosts;
-    QHash<QString, QPointer<SshRent>> m_renting; ///< lease id → rent in progress
     int m_registerTimeoutMs = 30000;
 };
 

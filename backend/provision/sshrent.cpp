@@ -4,12 +4,12 @@
 #include "asyncprocess.h"
 #include "clusterregistry.h"
 #include "paths.h"
+#include "token.h"
 
 #include <QCryptographicHash>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTimer>
 
@@ -30,13 +30,6 @@ const char* const kCheckScript =
     "command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,memory.total "
     "--format=csv,noheader,nounits 2>/dev/null | sed 's/^/gpu=/'; "
     "command -v nvcc >/dev/null 2>&1 && echo cuda=$(nvcc --version | tail -n 1); true";
-
-QString randomToken() {
-    QByteArray bytes(32, Qt::Uninitialized);
-    QRandomGenerator::system()->fillRange(reinterpret_cast<quint32*>(bytes.data()),
-                                          bytes.size() / 4);
-    return QString::fromLatin1(bytes.toHex());
-}
 
 QString value(const QString& out, const QString& key) {
     const QRegularExpression re(QStringLiteral("^%1=(.*)$").arg(key),

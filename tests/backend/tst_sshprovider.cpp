@@ -2,14 +2,13 @@
 // tests/support/test-hosts.sh): rent two hosts into ready nodes, refuse an unknown host key,
 // roll back a rent whose host dies, survive an app restart, release.
 #include "clusterregistry.h"
-#include "jobcontroller.h"
 #include "leasestore.h"
-#include "metricstore.h"
-#include "spec_io.h"
+#include "providerrun.h"
 #include "sshprovider.h"
 #include "sshrent.h"
 #include "testcluster.h"
 #include "testhosts.h"
+#include "testtraining.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -21,27 +20,12 @@ using namespace tessera;
 namespace {
 
 /// Registry, store and provider, as one app run has them.
-struct Run {
-    ClusterRegistry registry;
-    LeaseStore store;
-    SshProvider provider{&registry, &store};
-    explicit Run(const QString& db, const QList<SshHost>& hosts) {
-        registry.setProbeInterval(500);
-        registry.setProbeTimeout(2000);
-        QVERIFY(store.open(db).has_value());
+struct Run : test::ProviderRun<SshProvider> {
+    Run(const QString& db, const QList<SshHost>& hosts) : ProviderRun(db) {
+        QVERIFY(storeOpen);
         provider.setHosts(hosts);
     }
 };
-
-/// Waits until lease `id` ends its rent (Ready, Failed or Released).
-bool settled(const Provider& p, const QString& id, int ms) {
-    return QTest::qWaitFor(
-        [&] {
-            const LeaseState s = p.lease(id).state;
-            return s == LeaseState::Ready || !p.lease(id).live();
-        },
-        ms);
-}
 
 /// Bytes through a network interface of this namespace, both ways.
 qint64 linkBytes(const QString& link) {
@@ -95,7 +79,7 @@ private Q_SLOTS:
             ids << *id;
         }
         for (const QString& id : ids) {
-            QVERIFY(settled(run.provider, id, 90000));
+            QVERIFY(test::settled(run.provider, id, 90000));
             const Lease l = run.provider.lease(id);
             QVERIFY2(l.state == LeaseState::Ready, qPrintable(l.reason));
             qInfo("rent-to-ready %lld ms (%s, first rent: the worker is copied)",
@@ -136,8 +120,8 @@ private Q_SLOTS:
     }
 
     void trainsDataParallelAcrossTheHosts() {
-        if (!QFileInfo::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR))) {
-            QSKIP("Fashion-MNIST is not installed (Debian package dataset-fashion-mnist)");
+        if (const QString m = test::fashionMnistMissing(); !m.isEmpty()) {
+            QSKIP(qPrintable(m));
         }
         Run run(db(), m_config);
         QStringList ids;
@@ -145,33 +129,16 @@ private Q_SLOTS:
             ids << *run.provider.rent(h.offerId());
         }
         for (const QString& id : ids) {
-            QVERIFY(settled(run.provider, id, 90000));
+            QVERIFY(test::settled(run.provider, id, 90000));
             QVERIFY2(run.provider.lease(id).state == LeaseState::Ready,
                      qPrintable(run.provider.lease(id).reason));
         }
-        auto spec = loadJobSpec(TESSERA_SOURCE_DIR "/resources/examples/fashion-mnist-mlp.json");
-        QVERIFY(spec.has_value());
-        spec->mutable_training()->set_max_steps(60);
-        spec->mutable_dataset()->set_path(TESSERA_FASHION_MNIST_DIR);
-        MetricStore metrics;
-        QVERIFY(metrics.open(m_data.filePath(QStringLiteral("metrics.sqlite"))));
-        JobController jobs(&run.registry, &metrics);
-        QSignalSpy points(&jobs, &JobController::metricReceived);
         // Host 2's end of its veth pair: what crosses between the hosts crosses it.
         const QString link = QStringLiteral("tv%1h2").arg(m_hosts->subnet());
         const qint64 before = linkBytes(link);
-        auto job = jobs.submit(*spec);
-        QVERIFY2(job.has_value(), job ? "" : job.error().message.c_str());
-        QTRY_VERIFY_WITH_TIMEOUT(metrics.job(*job).state == JobState::Succeeded ||
-                                     metrics.job(*job).state == JobState::Failed,
-                                 240000);
-        QVERIFY2(metrics.job(*job).state == JobState::Succeeded,
-                 qPrintable(metrics.job(*job).reason));
-        bool loss = false;
-        for (const MetricPoint& p : metrics.points(*job)) {
-            loss = loss || p.values.contains(QStringLiteral("loss"));
-        }
-        QVERIFY(loss);
+        const QString trained = test::trainFashionMnist(
+            run.registry, m_data.filePath(QStringLiteral("metrics.sqlite")), 60);
+        QVERIFY2(trained.isEmpty(), qPrintable(trained));
         // 60 all-reduces of the MLP's 235k gradients (0.94 MB each) go through host 2's link.
         const qint64 crossed = linkBytes(link) - before;
         qInfo("bytes through host 2's link during the job: %lld", crossed);
@@ -192,7 +159,7 @@ private Q_SLOTS:
         Run run(db(), hosts);
         auto id = run.provider.rent(hosts[0].offerId());
         QVERIFY(id.has_value());
-        QVERIFY(settled(run.provider, *id, 30000));
+        QVERIFY(test::settled(run.provider, *id, 30000));
         const Lease l = run.provider.lease(*id);
         QCOMPARE(l.state, LeaseState::Failed);
         QVERIFY2(l.reason.contains(QLatin1String("host key")), qPrintable(l.reason));
@@ -227,7 +194,7 @@ private Q_SLOTS:
         });
         auto id = run.provider.rent(h.offerId());
         QVERIFY(id.has_value());
-        QVERIFY(settled(run.provider, *id, 90000));
+        QVERIFY(test::settled(run.provider, *id, 90000));
         const Lease l = run.provider.lease(*id);
         QCOMPARE(l.state, LeaseState::Failed);
         QVERIFY(!sawReady);
@@ -245,7 +212,7 @@ private Q_SLOTS:
             auto rented = first.provider.rent(m_config.first().offerId());
             QVERIFY(rented.has_value());
             id = *rented;
-            QVERIFY(settled(first.provider, id, 90000));
+            QVERIFY(test::settled(first.provider, id, 90000));
             const Lease l = first.provider.lease(id);
             QCOMPARE(l.state, LeaseState::Ready);
             qInfo("rent-to-ready %lld ms (%s, the worker already there)",
