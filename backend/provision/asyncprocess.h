@@ -24,7 +24,8 @@ struct ProcessResult {
 /// Starts `program` with `arguments` (never through a shell), writes `input` to its stdin and
 /// closes it, and calls `done` once in `owner`'s thread when it ends, fails to start or runs
 /// past `timeoutMs` (then it is killed). Returns the process (owned by `owner`; deleted after
-/// `done`). When `owner` is destroyed first, the process is killed and `done` is never called. `stdoutOf`, when given, is started first and piped into it (e.g. tar | ssh).
+/// `done`). When `owner` is destroyed first, the process is killed and `done` is never called.
+/// `stdoutOf`, when given, is started first and piped into it (e.g. tar | ssh).
 QProcess* runAsync(QObject* owner, const QString& program, const QStringList& arguments,
                    const QByteArray& input, int timeoutMs,
                    std::function<void(const ProcessResult&)> done, QProcess* stdoutOf = nullptr);
