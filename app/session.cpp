@@ -11,6 +11,8 @@
 #include "metricstore.h"
 #include "paths.h"
 #include "settings/autoscalesettings.h"
+#include "slurmcluster.h"
+#include "slurmprovider.h"
 #include "sshprovider.h"
 
 #include <QDir>
@@ -37,7 +39,11 @@ AppSession::AppSession(const QString& storePath, QObject* parent)
 }
 
 QList<Provider*> AppSession::providers() const {
-    return {m_localLeases.get(), m_ssh.get()};
+    return {m_localLeases.get(), m_ssh.get(), m_slurm.get()};
+}
+
+QString AppSession::slurmClustersPath() {
+    return QDir(dataDir()).filePath(QStringLiteral("slurm-clusters.json"));
 }
 
 QString AppSession::sshHostsPath() {
@@ -61,6 +67,14 @@ void AppSession::openProvisioning(const QString& storePath) {
         errors << QString::fromStdString(hosts.error().message);
     }
     m_ssh->restore();
+    m_slurm = std::make_unique<SlurmProvider>(m_registry.get(),
+                                              m_leases->isOpen() ? m_leases.get() : nullptr);
+    if (auto clusters = loadSlurmClusters(slurmClustersPath()); clusters) {
+        m_slurm->setClusters(*clusters);
+    } else {
+        errors << QString::fromStdString(clusters.error().message);
+    }
+    m_slurm->restore();
     m_provisionError = errors.join(QLatin1Char('\n'));
     m_autoscaler = std::make_unique<Autoscaler>(m_registry.get(), m_controller.get(), providers());
     m_autoscaler->setPolicy(loadAutoscalePolicy());
@@ -72,6 +86,7 @@ AppSession::~AppSession() {
     for (const QString& name : m_provider->names())
         m_controller->failJobsOnWorker(name, tr("tessera quit and stopped it"));
     m_autoscaler.reset();
+    m_slurm.reset();
     m_ssh.reset();
     m_localLeases.reset();
     m_controller.reset();

@@ -18,6 +18,7 @@ class LocalLeases;
 class LocalProvider;
 class MetricStore;
 class Provider;
+class SlurmProvider;
 class SshProvider;
 
 /// Owns the backend for the app. Destruction order: autoscaler, SSH provider (its workers keep
@@ -42,6 +43,8 @@ public:
     QList<Provider*> providers() const;
     /// dataDir()/ssh-hosts.json.
     static QString sshHostsPath();
+    /// dataDir()/slurm-clusters.json: the Slurm partitions on offer.
+    static QString slurmClustersPath();
     /// Why the SSH hosts or the lease history could not be read; empty when both were.
     QString provisionError() const { return m_provisionError; }
 
@@ -64,6 +67,7 @@ private:
     std::unique_ptr<LeaseStore> m_leases;
     std::unique_ptr<LocalLeases> m_localLeases;
     std::unique_ptr<SshProvider> m_ssh;
+    std::unique_ptr<SlurmProvider> m_slurm;
     std::unique_ptr<Autoscaler> m_autoscaler;
     QString m_storeError;
     QString m_provisionError;

@@ -66,7 +66,9 @@ RentDialog::RentDialog(const QList<Provider*>& providers, const QString& hostsFi
     m_offerView->sortByColumn(OfferTableModel::Price, Qt::AscendingOrder);
 
     auto* hint = new QLabel(tr("SSH hosts are read from %1 (host, port, user, identityFile, "
-                               "knownHostsFile, pricePerHour).")
+                               "knownHostsFile, pricePerHour); Slurm partitions from "
+                               "slurm-clusters.json beside it (name, partition, nodes, "
+                               "gpusPerNode, timeLimitMinutes, pricePerNodeHour, remoteDir).")
                                 .arg(hostsFile),
                             this);
     hint->setWordWrap(true);

@@ -2,6 +2,8 @@
 // (sbatch, squeue, scancel) run for it without blocking, with errors a person can act on.
 #pragma once
 
+#include "error.h"
+
 #include "asyncprocess.h"
 
 #include <QJsonObject>
@@ -38,6 +40,11 @@ struct SlurmCluster {
 /// The cluster as a JSON object (settings file and lease detail format) and back.
 QJsonObject slurmClusterToJson(const SlurmCluster& cluster);
 SlurmCluster slurmClusterFromJson(const QJsonObject& object);
+
+/// Reads clusters from a JSON file: {"clusters": [{"name": ..., "partition": ..., ...}]} with
+/// the fields of slurmClusterToJson. A missing file is an empty list. Errors: InvalidArgument
+/// naming the file and the entry (no name or partition, nodes < 1, a relative remoteDir).
+Result<QList<SlurmCluster>> loadSlurmClusters(const QString& path);
 
 /// Runs the Slurm client `program` ("sbatch", "squeue", "scancel") with `arguments` through
 /// runAsync, with SLURM_CONF set to cluster.slurmConf when given, `input` on stdin, and calls
