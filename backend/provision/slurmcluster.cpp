@@ -1,5 +1,7 @@
 // Slurm partition settings and asynchronous Slurm client calls (see slurmcluster.h).
 #include "slurmcluster.h"
+
+#include "settingsfile.h"
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -104,35 +106,20 @@ bool slurmJobEnded(const QString& state) {
 }
 
 Result<QList<SlurmCluster>> loadSlurmClusters(const QString& path) {
-    QFile f(path);
-    if (!f.exists()) {
-        return QList<SlurmCluster>{};
-    }
-    auto bad = [&](const QString& what) {
-        return fail(ErrorCode::InvalidArgument,
-                    QStringLiteral("Slurm clusters file %1: %2; fix or remove it")
-                        .arg(path, what)
-                        .toStdString());
-    };
-    if (!f.open(QIODevice::ReadOnly)) {
-        return bad(f.errorString());
-    }
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
-    if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
-        return bad(QStringLiteral("not a JSON object (%1 at byte %2)")
-                       .arg(pe.errorString())
-                       .arg(pe.offset));
+    const QString what = QStringLiteral("Slurm clusters");
+    const Result<QJsonArray> list = readSettingsArray(path, QStringLiteral("clusters"), what);
+    if (!list) {
+        return std::unexpected(list.error());
     }
     QList<SlurmCluster> out;
-    const QJsonArray list = doc.object().value(QStringLiteral("clusters")).toArray();
-    for (qsizetype i = 0; i < list.size(); ++i) {
-        const SlurmCluster c = slurmClusterFromJson(list.at(i).toObject());
+    for (qsizetype i = 0; i < list->size(); ++i) {
+        const SlurmCluster c = slurmClusterFromJson(list->at(i).toObject());
         if (c.name.isEmpty() || c.partition.isEmpty() || c.nodes < 1 ||
             !QDir::isAbsolutePath(c.remoteDir)) {
-            return bad(QStringLiteral("entry %1 needs a name, a partition, nodes >= 1 and an "
-                                      "absolute remoteDir on the shared file system")
-                           .arg(i + 1));
+            return badSettings(path, what,
+                               QStringLiteral("entry %1 needs a name, a partition, nodes >= 1 and "
+                                              "an absolute remoteDir on the shared file system")
+                                   .arg(i + 1));
         }
         out.append(c);
     }

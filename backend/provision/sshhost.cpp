@@ -1,6 +1,8 @@
 // SSH host settings, ssh command lines and the hosts file (see sshhost.h).
 #include "sshhost.h"
 
+#include "settingsfile.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -121,30 +123,17 @@ SshHost sshHostFromJson(const QJsonObject& o) {
 }
 
 Result<QList<SshHost>> loadSshHosts(const QString& path) {
-    QFile f(path);
-    if (!f.exists()) {
-        return QList<SshHost>{};
+    const QString what = QStringLiteral("SSH hosts");
+    const Result<QJsonArray> list = readSettingsArray(path, QStringLiteral("hosts"), what);
+    if (!list) {
+        return std::unexpected(list.error());
     }
-    auto bad = [&](const QString& what) {
-        return fail(ErrorCode::InvalidArgument,
-                    QStringLiteral("SSH hosts file %1: %2; fix or remove it")
-                        .arg(path, what)
-                        .toStdString());
+    auto bad = [&](const QString& why) {
+        return badSettings(path, what, why);
     };
-    if (!f.open(QIODevice::ReadOnly)) {
-        return bad(f.errorString());
-    }
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
-    if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
-        return bad(QStringLiteral("not a JSON object (%1 at byte %2)")
-                       .arg(pe.errorString())
-                       .arg(pe.offset));
-    }
     QList<SshHost> hosts;
-    const QJsonArray list = doc.object().value(QStringLiteral("hosts")).toArray();
-    for (qsizetype i = 0; i < list.size(); ++i) {
-        const SshHost h = sshHostFromJson(list.at(i).toObject());
+    for (qsizetype i = 0; i < list->size(); ++i) {
+        const SshHost h = sshHostFromJson(list->at(i).toObject());
         if (h.host.isEmpty() || h.host.startsWith(QLatin1Char('-'))) {
             return bad(QStringLiteral("entry %1 has no usable \"host\"").arg(i + 1));
         }

@@ -1,0 +1,35 @@
+// Settings files of the providers (see settingsfile.h).
+#include "settingsfile.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace tessera {
+
+std::unexpected<Error> badSettings(const QString& path, const QString& what, const QString& why) {
+    return fail(
+        ErrorCode::InvalidArgument,
+        QStringLiteral("%1 file %2: %3; fix or remove it").arg(what, path, why).toStdString());
+}
+
+Result<QJsonArray> readSettingsArray(const QString& path, const QString& key, const QString& what) {
+    QFile f(path);
+    if (!f.exists()) {
+        return QJsonArray{};
+    }
+    if (!f.open(QIODevice::ReadOnly)) {
+        return badSettings(path, what, f.errorString());
+    }
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+    if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
+        return badSettings(path, what,
+                           QStringLiteral("not a JSON object (%1 at byte %2)")
+                               .arg(pe.errorString())
+                               .arg(pe.offset));
+    }
+    return doc.object().value(key).toArray();
+}
+
+} // namespace tessera
