@@ -112,12 +112,12 @@
 <context>
     <name>tessera::AppSession</name>
     <message>
-        <location filename="../app/session.cpp" line="+20"/>
+        <location filename="../app/session.cpp" line="+31"/>
         <source>cannot open the history database &apos;%1&apos;</source>
         <translation>die Verlaufsdatenbank „%1“ lässt sich nicht öffnen</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+56"/>
         <source>tessera quit and stopped it</source>
         <translation>tessera wurde beendet und hat ihn gestoppt</translation>
     </message>
@@ -163,6 +163,59 @@
         <location line="+17"/>
         <source>Autopilot stopped: %1</source>
         <translation>Autopilot angehalten: %1</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::AutoscaleSettingsDialog</name>
+    <message>
+        <location filename="../app/settings/autoscalesettings.cpp" line="+41"/>
+        <source>Auto-provision</source>
+        <translation>Automatisch mieten</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Rent the machines a launched job is missing, release them when idle</source>
+        <translation>&amp;Maschinen mieten, die einem gestarteten Job fehlen, und freigeben, wenn sie ruhen</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>no cap</source>
+        <translation>keine Grenze</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>/h</source>
+        <translation>/h</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source> min</source>
+        <translation> min</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Budget per &amp;hour (all leases):</source>
+        <translation>Budget pro &amp;Stunde (alle Mieten):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Total budget (spent so far + the new nodes&apos; first hour):</source>
+        <translation>&amp;Gesamtbudget (bisher ausgegeben + erste Stunde der neuen Knoten):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Node cap:</source>
+        <translation>&amp;Höchstzahl Knoten:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Release after &amp;idle:</source>
+        <translation>Freigeben nach &amp;Leerlauf:</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Every decision appears in the log.</source>
+        <translation>Jede Entscheidung erscheint im Protokoll.</translation>
     </message>
 </context>
 <context>
@@ -293,9 +346,22 @@
     </message>
 </context>
 <context>
+    <name>tessera::CostLabel</name>
+    <message>
+        <location filename="../app/rent/costlabel.cpp" line="+13"/>
+        <source>What the rented machines bill: per hour now, and since they were rented</source>
+        <translation>Was die gemieteten Maschinen kosten: jetzt pro Stunde und seit der Miete</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Cluster $%1/h · $%2 so far</source>
+        <translation>Cluster $%1/h · bisher $%2</translation>
+    </message>
+</context>
+<context>
     <name>tessera::JobPanel</name>
     <message>
-        <location filename="../app/jobs/jobpanel.cpp" line="+25"/>
+        <location filename="../app/jobs/jobpanel.cpp" line="+27"/>
         <source>&amp;Launch</source>
         <translation>&amp;Starten</translation>
     </message>
@@ -370,7 +436,17 @@
         <translation>Keine gültige Spezifikation gewählt: wählen Sie eine aus der Liste oder öffnen Sie eine Datei.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
+        <source>waiting for machines (%1)</source>
+        <translation>wartet auf Maschinen (%1)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 waits for the machines auto-provision rents for it; see the log.</source>
+        <translation>%1 wartet auf die Maschinen, die dafür automatisch gemietet werden; siehe Protokoll.</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>Launch failed: %1</source>
         <translation>Start fehlgeschlagen: %1</translation>
     </message>
@@ -421,6 +497,44 @@
     </message>
 </context>
 <context>
+    <name>tessera::LeaseTableModel</name>
+    <message>
+        <location filename="../app/rent/leasetablemodel.cpp" line="+70"/>
+        <source>$%1</source>
+        <translation>$%1</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Lease</source>
+        <translation>Miete</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Provider</source>
+        <translation>Anbieter</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nodes</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Step / reason</source>
+        <translation>Schritt / Grund</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cost so far</source>
+        <translation>Kosten bisher</translation>
+    </message>
+</context>
+<context>
     <name>tessera::LogPane</name>
     <message>
         <location filename="../app/monitor/logpane.cpp" line="+15"/>
@@ -436,7 +550,7 @@
 <context>
     <name>tessera::MainWindow</name>
     <message>
-        <location filename="../app/mainwindow.cpp" line="+29"/>
+        <location filename="../app/mainwindow.cpp" line="+34"/>
         <source>Tessera</source>
         <translation>Tessera</translation>
     </message>
@@ -456,12 +570,17 @@
         <translation>Verlauf ist aus: %1</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Renting: %1</source>
+        <translation>Mieten: %1</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>Rent local workers (Ctrl+R), pick a spec, then Launch (Ctrl+L).</source>
         <translation>Lokale Worker anmieten (Ctrl+R), Spezifikation wählen, dann starten (Ctrl+L).</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Cluster</source>
         <translation>Cluster</translation>
     </message>
@@ -476,7 +595,7 @@
         <translation>Protokoll</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+21"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -496,7 +615,37 @@
         <translation>&amp;Cluster</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
+        <source>Rent &amp;machines…</source>
+        <translation>&amp;Maschinen mieten…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ctrl+Shift+M</source>
+        <translation>Ctrl+Shift+M</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Offers of every provider (SSH hosts, local workers): rent, watch the leases, release</source>
+        <translation>Angebote aller Anbieter (SSH-Hosts, lokale Worker): mieten, Mieten verfolgen, freigeben</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;Auto-provision…</source>
+        <translation>&amp;Automatisch mieten…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ctrl+Shift+A</source>
+        <translation>Ctrl+Shift+A</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rent what a launched job is missing within a budget, and release idle machines</source>
+        <translation>Mieten, was einem gestarteten Job fehlt, im Rahmen eines Budgets, und ruhende Maschinen freigeben</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>&amp;Job</source>
         <translation>&amp;Job</translation>
     </message>
@@ -516,9 +665,14 @@
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>[%1] watch stream broke (%2); resuming from event %3</source>
         <translation>[%1] Beobachtungs-Stream unterbrochen (%2); weiter ab Ereignis %3</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>auto-provision: %1</source>
+        <translation>automatisch mieten: %1</translation>
     </message>
 </context>
 <context>
@@ -548,6 +702,132 @@
         <location line="+4"/>
         <source>test loss</source>
         <translation>Test-Loss</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::OfferTableModel</name>
+    <message>
+        <location filename="../app/rent/offertablemodel.cpp" line="+53"/>
+        <source>%1 offer %2</source>
+        <translation>%1-Angebot %2</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>$%1/h</source>
+        <translation>$%1/h</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>own</source>
+        <translation>eigen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>rented</source>
+        <translation>vermietet</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Provider</source>
+        <translation>Anbieter</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Node</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Slots</source>
+        <translation>Slots</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Price</source>
+        <translation>Preis</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Where</source>
+        <translation>Wo</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Available</source>
+        <translation>Verfügbar</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::RentDialog</name>
+    <message>
+        <location filename="../app/rent/rentdialog.cpp" line="+56"/>
+        <source>&amp;Rent selected</source>
+        <translation>Auswahl &amp;mieten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Re&amp;lease selected</source>
+        <translation>Auswahl &amp;freigeben</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Rent machines</source>
+        <translation>Maschinen mieten</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>SSH hosts are read from %1 (host, port, user, identityFile, knownHostsFile, pricePerHour); Slurm partitions from slurm-clusters.json beside it (name, partition, nodes, gpusPerNode, timeLimitMinutes, pricePerNodeHour, remoteDir).</source>
+        <translation>SSH-Hosts stehen in %1 (host, port, user, identityFile, knownHostsFile, pricePerHour), Slurm-Partitionen in slurm-clusters.json daneben (name, partition, nodes, gpusPerNode, timeLimitMinutes, pricePerNodeHour, remoteDir).</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Offers</source>
+        <translation>Angebote</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Leases</source>
+        <translation>Mieten</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>%1 is ready: %2 joined the cluster</source>
+        <translation>%1 ist bereit: %2 ist dem Cluster beigetreten</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 failed: %2</source>
+        <translation>%1 fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 released</source>
+        <translation>%1 freigegeben</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Renting %1</source>
+        <translation>Miete %1</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Releasing %1…</source>
+        <translation>Gebe %1 frei…</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Cost so far $%1 · now $%2/h</source>
+        <translation>Kosten bisher $%1 · jetzt $%2/h</translation>
     </message>
 </context>
 <context>
@@ -1477,7 +1757,7 @@
         <translation>Schritt %1 statt %2</translation>
     </message>
     <message>
-        <location line="+173"/>
+        <location line="+180"/>
         <source>fastest that fits: %1; %2 per step, bubble %3 %, MFU %4 %</source>
         <translation>schnellstes, das passt: %1; %2 pro Schritt, Blase %3 %, MFU %4 %</translation>
     </message>
@@ -1507,7 +1787,7 @@
         <translation>; %1 Geräte statt %2</translation>
     </message>
     <message>
-        <location filename="../backend/planner/estimate.cpp" line="+45"/>
+        <location filename="../backend/planner/estimate.cpp" line="+30"/>
         <source>layer %1: width %2 (heads or MLP width) is not divisible by TP %3; choose a TP that divides it</source>
         <translation>Schicht %1: Breite %2 (Köpfe oder MLP-Breite) ist nicht durch TP %3 teilbar; ein TP wählen, das sie teilt</translation>
     </message>
@@ -1537,17 +1817,17 @@
         <translation>Daten-/Tensor-Parallelgrade müssen mindestens 1 sein</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+293"/>
         <source>the layout needs %1 ranks (DP %2 × PP %3 × TP %4) but the cluster has %5 devices</source>
         <translation>das Layout braucht %1 Ranks (DP %2 × PP %3 × TP %4), der Cluster hat aber %5 Geräte</translation>
     </message>
     <message>
-        <location line="+210"/>
+        <location filename="../backend/planner/estimate_memory.cpp" line="+65"/>
         <source>over memory: stage %1 on %2 device %3 (%4) needs %5 of %6 (%7 over); use ZeRO, more TP/PP, recompute or fewer micro-batches in flight</source>
         <translation>Speicher überschritten: Stufe %1 auf %2 Gerät %3 (%4) braucht %5 von %6 (%7 zu viel); ZeRO, mehr TP/PP, Neuberechnung oder weniger gleichzeitige Micro-Batches nutzen</translation>
     </message>
     <message>
-        <location filename="../backend/planner/layer_cost.cpp" line="+220"/>
+        <location filename="../backend/planner/layer_cost.cpp" line="+224"/>
         <source>stage %1 is empty (layers %2..%3); give it at least one layer</source>
         <translation>Stufe %1 ist leer (Schichten %2..%3); ihr mindestens eine Schicht geben</translation>
     </message>

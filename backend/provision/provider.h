@@ -52,7 +52,7 @@ Q_SIGNALS:
 
 protected:
     /// Saves `lease` (replacing the one with its id), then emits leaseChanged. A failed save is
-    /// logged and put in the lease's reason: the lease still changes in memory.
+    /// logged (tessera.provision); the lease still changes in memory.
     void update(Lease lease);
     /// Lease `id` enters `state` (a step before Ready) with `detail` as its reason; saved.
     void setStep(const QString& id, LeaseState state, const QString& detail);
