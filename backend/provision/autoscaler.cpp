@@ -123,9 +123,11 @@ Result<Autoscaler::Pick> Autoscaler::pickOffers(int shortfall, const QString& jo
         if (pick.slots >= shortfall) {
             break;
         }
+        const int nodes = std::max(1, o.nodesPerRent);
         pick.offers << o;
-        pick.slots += std::max(1, o.slotsPerNode);
-        pick.perHour += o.pricePerHour;
+        pick.slots += std::max(1, o.slotsPerNode) * nodes;
+        pick.perHour += o.pricePerHour * nodes;
+        pick.nodes += nodes;
     }
     auto refuse = [&](const QString& why) {
         return fail(ErrorCode::Unavailable,
@@ -137,7 +139,7 @@ Result<Autoscaler::Pick> Autoscaler::pickOffers(int shortfall, const QString& jo
                           .arg(shortfall)
                           .arg(pick.slots));
     }
-    const int nodes = int(pick.offers.size());
+    const int nodes = pick.nodes;
     if (heldNodes + nodes > m_policy.maxNodes) {
         return refuse(QStringLiteral("it needs %1 more node(s), the autoscaler holds %2 and the "
                                      "cap is %3: %4 node(s) missing")
@@ -204,6 +206,7 @@ Result<QString> Autoscaler::submit(v1::JobSpec spec) {
     t.spec = spec;
     t.nodes = idle;
     QStringList names;
+    int rentedNodes = 0;
     for (const Offer& o : pick->offers) {
         Provider* p = providerOf(o.provider);
         Result<QString> lease = p ? p->rent(o.id) : fail(ErrorCode::NotFound, "no provider");
@@ -214,7 +217,12 @@ Result<QString> Autoscaler::submit(v1::JobSpec spec) {
         }
         m_held.insert(*lease);
         t.leases << *lease;
-        names << QStringLiteral("%1 (%2, %3/h)").arg(o.name, o.provider, money(o.pricePerHour));
+        rentedNodes += std::max(1, o.nodesPerRent);
+        names << (o.nodesPerRent > 1 ? QStringLiteral("%1 × %2 (%3, %4/h each)")
+                                           .arg(o.nodesPerRent)
+                                           .arg(o.name, o.provider, money(o.pricePerHour))
+                                     : QStringLiteral("%1 (%2, %3/h)")
+                                           .arg(o.name, o.provider, money(o.pricePerHour)));
     }
     if (t.leases.isEmpty()) {
         return fail(ErrorCode::Unavailable,
@@ -225,7 +233,7 @@ Result<QString> Autoscaler::submit(v1::JobSpec spec) {
             .arg(name)
             .arg(world)
             .arg(world - shortfall)
-            .arg(t.leases.size())
+            .arg(rentedNodes)
             .arg(shortfall)
             .arg(names.join(QStringLiteral(", "))));
     const QString ticket = t.id;

@@ -78,6 +78,7 @@ private:
     struct Pick {
         QList<Offer> offers;
         int slots = 0;
+        int nodes = 0;
         double perHour = 0;
     };
     void say(const QString& text);

@@ -15,9 +15,10 @@ struct Offer {
     int devicesPerNode = 0; ///< GPUs per node; 0 for CPU-only nodes
     quint64 deviceMemoryBytes = 0; ///< memory of one GPU, bytes; 0 when unknown or CPU-only
     int slotsPerNode = 1;          ///< ranks one node takes (GPUs, or cores on CPU-only nodes)
+    int nodesPerRent = 1;          ///< nodes one rent brings (a Slurm allocation: its node count)
     double pricePerHour = 0;       ///< US dollars per node-hour; 0 for machines the user owns
     QString where;                 ///< where it runs: host name, Slurm partition, "this machine"
-    int available = 1;             ///< nodes that can be rented now (0 while all are leased)
+    int available = 1;             ///< rents that can start now (0 while all are leased)
 };
 
 } // namespace tessera

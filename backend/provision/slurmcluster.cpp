@@ -27,6 +27,7 @@ QJsonObject slurmClusterToJson(const SlurmCluster& c) {
                        {QStringLiteral("gpuName"), c.gpuName},
                        {QStringLiteral("cpusPerNode"), c.cpusPerNode},
                        {QStringLiteral("timeLimitMinutes"), c.timeLimitMinutes},
+                       {QStringLiteral("maxLeases"), c.maxLeases},
                        {QStringLiteral("pricePerNodeHour"), c.pricePerNodeHour},
                        {QStringLiteral("slurmConf"), c.slurmConf},
                        {QStringLiteral("remoteDir"), c.remoteDir},
@@ -42,6 +43,7 @@ SlurmCluster slurmClusterFromJson(const QJsonObject& o) {
     c.gpuName = o.value(QStringLiteral("gpuName")).toString();
     c.cpusPerNode = o.value(QStringLiteral("cpusPerNode")).toInt();
     c.timeLimitMinutes = o.value(QStringLiteral("timeLimitMinutes")).toInt(60);
+    c.maxLeases = o.value(QStringLiteral("maxLeases")).toInt(1);
     c.pricePerNodeHour = o.value(QStringLiteral("pricePerNodeHour")).toDouble();
     c.slurmConf = o.value(QStringLiteral("slurmConf")).toString();
     c.remoteDir = o.value(QStringLiteral("remoteDir")).toString();

@@ -26,6 +26,7 @@ struct SlurmCluster {
     QString gpuName;             ///< what the GPUs are, for offers ("NVIDIA H100"); may be empty
     int cpusPerNode = 0;         ///< CPUs per node (--cpus-per-task); 0 = the partition's default
     int timeLimitMinutes = 60;   ///< allocation time limit (sbatch --time); 0 = partition default
+    int maxLeases = 1;           ///< allocations Tessera may hold in this partition at once
     double pricePerNodeHour = 0; ///< US dollars per node-hour, for cost totals
     QString slurmConf;           ///< slurm.conf for the commands (SLURM_CONF); empty = default
     QString remoteDir;           ///< shared folder for the leases' worker folders (absolute)

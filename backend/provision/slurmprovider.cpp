@@ -41,10 +41,19 @@ QList<Offer> SlurmProvider::offers() const {
         o.slotsPerNode = c.slots() > 0 ? c.slots() : 1;
         o.pricePerHour = c.pricePerNodeHour;
         o.where = QStringLiteral("Slurm partition %1 of %2").arg(c.partition, c.name);
-        o.available = qMax(c.nodes, 1);
+        o.nodesPerRent = qMax(c.nodes, 1);
+        o.available = std::max(0, c.maxLeases - liveLeasesOf(o.id));
         out.append(o);
     }
     return out;
+}
+
+int SlurmProvider::liveLeasesOf(const QString& offerId) const {
+    int n = 0;
+    for (const Lease& l : leases()) {
+        n += l.live() && l.offerId == offerId ? 1 : 0;
+    }
+    return n;
 }
 
 Result<QString> SlurmProvider::rent(const QString& offerId) {
@@ -54,6 +63,14 @@ Result<QString> SlurmProvider::rent(const QString& offerId) {
         return fail(ErrorCode::NotFound,
                     QStringLiteral("no Slurm partition %1: add it in the settings first")
                         .arg(offerId)
+                        .toStdString());
+    }
+    if (liveLeasesOf(offerId) >= it->maxLeases) {
+        return fail(ErrorCode::Unavailable,
+                    QStringLiteral("%1 already holds %2 allocation(s), its maxLeases: release one "
+                                   "or raise maxLeases in the Slurm clusters file")
+                        .arg(offerId)
+                        .arg(it->maxLeases)
                         .toStdString());
     }
     Lease l;

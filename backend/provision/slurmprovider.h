@@ -50,6 +50,8 @@ public:
     void setWatchInterval(int ms);
 
 private:
+    /// Live leases rented from offer `offerId`.
+    int liveLeasesOf(const QString& offerId) const;
     void onSubmitted(const QString& leaseId, const QString& detail);
     void onReady(const QString& leaseId, const QStringList& nodes, const QString& detail);
     void onFailed(const QString& leaseId, const QString& reason);

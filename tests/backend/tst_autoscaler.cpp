@@ -58,6 +58,31 @@ private Q_SLOTS:
         QVERIFY(scaler.decisions().first().text.startsWith(QLatin1String("refused: ")));
     }
 
+    void countsEveryNodeOfAnAllocation() {
+        ClusterRegistry registry;
+        JobController jobs(&registry, nullptr);
+        // Two-node allocations (Slurm-like) at $0.50 per node-hour, and a $0.60 single node.
+        test::ScriptedProvider alloc({0.5, 0.5}, false, 1, 2);
+        test::ScriptedProvider single({0.6}, false);
+        Autoscaler scaler(&registry, &jobs, {&alloc, &single});
+        scaler.setPolicy({true, 0, 0, 8, 60});
+        auto r = scaler.submit(test::emitterJob(4, 5, 5));
+        QVERIFY2(r.has_value(), r ? "" : r.error().message.c_str());
+        QCOMPARE(alloc.leases().size(), 2); // 2 allocations × 2 nodes = the 4 ranks
+        QVERIFY(single.leases().isEmpty());
+        QVERIFY2(scaler.decisions().first().text.contains(
+                     QLatin1String("renting 4 node(s) for the missing 4")),
+                 qPrintable(scaler.decisions().first().text));
+        // The budget counts every node: 4 nodes × $0.50 = $2.00/h.
+        test::ScriptedProvider fresh({0.5, 0.5}, false, 1, 2);
+        Autoscaler tight2(&registry, &jobs, {&fresh});
+        tight2.setPolicy({true, 1.5, 0, 8, 60});
+        auto refused = tight2.submit(test::emitterJob(4, 5, 5));
+        QVERIFY(!refused.has_value());
+        QVERIFY2(QString::fromStdString(refused.error().message).contains(QLatin1String("$2.00/h")),
+                 refused.error().message.c_str());
+    }
+
     void offWithoutNodesRefusesLikeTheController() {
         ClusterRegistry registry;
         JobController jobs(&registry, nullptr);

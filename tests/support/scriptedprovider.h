@@ -9,8 +9,10 @@ namespace tessera::test {
 
 class ScriptedProvider : public Provider {
 public:
-    /// One offer per price: ids "busy-0" (when `firstBusy`) or "box-<i>", one node each.
-    explicit ScriptedProvider(const QList<double>& prices, bool firstBusy = true, int slots = 1)
+    /// One offer per price: ids "busy-0" (when `firstBusy`) or "box-<i>", `nodesPerRent` nodes
+    /// of `slots` slots per rent (nodes "<offer>" for one, else "<offer>-n0", "<offer>-n1", ...).
+    explicit ScriptedProvider(const QList<double>& prices, bool firstBusy = true, int slots = 1,
+                              int nodesPerRent = 1)
         : Provider(nullptr) {
         for (qsizetype i = 0; i < prices.size(); ++i) {
             Offer o;
@@ -19,6 +21,7 @@ public:
             o.name = o.id;
             o.deviceKind = QStringLiteral("cpu");
             o.slotsPerNode = slots;
+            o.nodesPerRent = nodesPerRent;
             o.pricePerHour = prices[i];
             m_offers << o;
         }
@@ -33,7 +36,10 @@ public:
         l.id = QStringLiteral("lease-") + offerId;
         l.provider = id();
         l.offerId = offerId;
-        l.nodes = {offerId};
+        const int nodes = m_offers.first().nodesPerRent;
+        for (int n = 0; n < nodes; ++n) {
+            l.nodes << (nodes == 1 ? offerId : QStringLiteral("%1-n%2").arg(offerId).arg(n));
+        }
         l.pricePerHour = 1.0;
         l.created = QDateTime::currentDateTimeUtc().addSecs(-3600);
         update(l);
