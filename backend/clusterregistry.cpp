@@ -158,9 +158,11 @@ void ClusterRegistry::probe(const QString& name) {
                         int(std::count_if(info->devices().begin(), info->devices().end(),
                                           [](const v1::Device& d) { return d.kind() == "cuda"; }));
                     e.node.gpuName.clear();
+                    e.node.gpuMemoryBytes = 0;
                     for (const v1::Device& d : info->devices()) {
                         if (d.kind() == "cuda") {
                             e.node.gpuName = QString::fromStdString(d.name());
+                            e.node.gpuMemoryBytes = d.memory_bytes();
                             break;
                         }
                     }
@@ -185,7 +187,8 @@ void ClusterRegistry::probe(const QString& name) {
                 if (before.state == now.state && before.lastError == now.lastError &&
                     before.host == now.host && before.cores == now.cores &&
                     before.gpuName == now.gpuName && before.memoryBytes == now.memoryBytes &&
-                    before.slots == now.slots && before.cudaDevices == now.cudaDevices) {
+                    before.slots == now.slots && before.cudaDevices == now.cudaDevices &&
+                    before.gpuMemoryBytes == now.gpuMemoryBytes) {
                     return; // periodic probe, nothing new
                 }
                 qCInfo(lcCluster) << "worker" << name << "is" << nodeStateName(now.state)

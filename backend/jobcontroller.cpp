@@ -13,6 +13,8 @@
 #include <QSet>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace tessera {
 
 namespace {
@@ -46,9 +48,16 @@ QString newJobId() {
         .arg(QRandomGenerator::global()->bounded(0x10000), 4, 16, QLatin1Char('0'));
 }
 
+/// Ranks node `n` can take for a layout whose device is `device` ("cuda": one per GPU, at most
+/// its slots; "cpu" or "": its slots).
+int usableSlots(const WorkerNode& n, const std::string& device) {
+    return device == "cuda" ? std::min(n.slots, n.cudaDevices) : n.slots;
+}
+
 /// Fills spec.placement and the LaunchJob peers with `world` ranks on `ready` nodes in registry
-/// order (one rank per slot), plus the MCA parameters the placement needs.
+/// order (one rank per usable slot), plus the MCA parameters the placement needs.
 v1::LaunchJobRequest placeRanks(v1::JobSpec& spec, const QList<WorkerNode>& ready, int world) {
+    const std::string device = spec.layout().device();
     v1::LaunchJobRequest request;
     int remaining = world;
     bool allLoopback = true;
@@ -58,13 +67,17 @@ v1::LaunchJobRequest placeRanks(v1::JobSpec& spec, const QList<WorkerNode>& read
         if (remaining == 0) {
             break;
         }
-        const int ranks = std::min(n.slots, remaining);
+        const int ranks = std::min(usableSlots(n, device), remaining);
+        if (ranks == 0) {
+            continue;
+        }
         remaining -= ranks;
         auto* slot = spec.mutable_placement()->add_slots();
         slot->set_worker(n.name.toStdString());
         slot->set_ranks(ranks);
-        // A worker with a GPU per rank trains on them (tessera-train picks CudaOps + NCCL).
-        slot->set_device(n.cudaDevices >= ranks ? "cuda" : "cpu");
+        // A worker with a GPU per rank trains on them (tessera-train picks CudaOps + NCCL),
+        // unless the layout asks for CPUs.
+        slot->set_device(device != "cpu" && n.cudaDevices >= ranks ? "cuda" : "cpu");
         auto* peer = request.add_peers();
         peer->set_name(n.name.toStdString());
         peer->set_address(n.address.toStdString());
@@ -142,7 +155,15 @@ Result<QString> JobController::submit(v1::JobSpec spec, const QStringList& onNod
     }
     int slots = 0;
     for (const WorkerNode& n : ready) {
-        slots += n.slots;
+        slots += usableSlots(n, spec.layout().device());
+    }
+    if (spec.layout().device() == "cuda" && slots < world) {
+        return fail(ErrorCode::Unavailable,
+                    "the layout trains on GPUs (layout.device cuda) and needs " +
+                        std::to_string(world) + " of them, but the ready workers have " +
+                        std::to_string(slots) +
+                        ": rent GPU machines (Cluster → Rent machines…), turn on auto-provision, "
+                        "or set layout.device to cpu");
     }
     if (slots < world) {
         return fail(ErrorCode::Unavailable,

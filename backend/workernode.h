@@ -26,14 +26,15 @@ struct WorkerNode {
     QString token;   ///< bearer token sent as `authorization: Bearer <token>` on every call
     QString host;    ///< host name the worker reported in GetInfo (empty until Ready)
     NodeState state = NodeState::Connecting;
-    int slots = 1;             ///< ranks it accepts (GetInfo's value once Ready)
-    int cores = 0;             ///< CPU cores it reported
-    quint64 memoryBytes = 0;   ///< RAM it reported, bytes
-    int cudaDevices = 0;       ///< CUDA GPUs it reported (its ranks train on them, one each)
-    QString gpuName;           ///< the first GPU's name as CUDA reports it ("NVIDIA H200"), or ""
-    QString provider;          ///< "local", "manual", ... who rented it
-    QString lastError;         ///< why it is Unreachable; empty otherwise
-    bool tokenRefused = false; ///< Unreachable because it refused the token (bad input, not down)
+    int slots = 1;              ///< ranks it accepts (GetInfo's value once Ready)
+    int cores = 0;              ///< CPU cores it reported
+    quint64 memoryBytes = 0;    ///< RAM it reported, bytes
+    int cudaDevices = 0;        ///< CUDA GPUs it reported (its ranks train on them, one each)
+    QString gpuName;            ///< the first GPU's name as CUDA reports it ("NVIDIA H200"), or ""
+    quint64 gpuMemoryBytes = 0; ///< the first GPU's memory, bytes (0 without GPUs)
+    QString provider;           ///< "local", "manual", ... who rented it
+    QString lastError;          ///< why it is Unreachable; empty otherwise
+    bool tokenRefused = false;  ///< Unreachable because it refused the token (bad input, not down)
 };
 #pragma pop_macro("slots")
 

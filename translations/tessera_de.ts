@@ -748,6 +748,26 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>Memory</source>
+        <translation>Speicher</translation>
+    </message>
+    <message>
+        <location line="-40"/>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 per GPU</source>
+        <translation>%1 pro GPU</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 RAM</source>
+        <translation>%1 RAM</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Slots</source>
         <translation>Slots</translation>
     </message>

@@ -8,6 +8,8 @@
 
 #include <google/protobuf/util/json_util.h>
 
+#include <algorithm>
+
 namespace tessera::designer {
 
 namespace {
@@ -150,6 +152,13 @@ Result<v1::JobSpec> jobSpecFromPlan(const v1::PlanFile& plan) {
     *spec.mutable_model() = plan.model();
     *spec.mutable_layout() = plan.layout();
     spec.mutable_layout()->set_zero_stage(plan.settings().zero_stage());
+    // A layout drawn on GPUs needs GPUs: auto-provision rents GPU machines for it, and the
+    // controller refuses CPU-only workers instead of running it on their cores.
+    const bool allGpu = !plan.nodes().empty() &&
+                        std::all_of(plan.nodes().begin(), plan.nodes().end(),
+                                    [](const v1::PlanNode& n) { return n.device() != "cpu"; });
+    if (spec.layout().device().empty() && allGpu)
+        spec.mutable_layout()->set_device("cuda");
     if (plan.settings().global_batch() > 0)
         spec.mutable_training()->set_global_batch(plan.settings().global_batch());
     if (!plan.settings().optimizer().empty())

@@ -1,6 +1,7 @@
 // Offers of every provider as a table (see offertablemodel.h).
 #include "offertablemodel.h"
 
+#include "devicefit.h"
 #include "provider.h"
 
 namespace tessera {
@@ -63,6 +64,15 @@ QVariant OfferTableModel::data(const QModelIndex& index, int role) const {
         return o.devicesPerNode > 0
                    ? QStringLiteral("%1 × %2").arg(o.devicesPerNode).arg(o.deviceKind)
                    : o.deviceKind;
+    case Memory:
+        if (raw) {
+            return double(o.deviceMemoryBytes);
+        }
+        if (o.deviceMemoryBytes == 0) {
+            return tr("unknown");
+        }
+        return o.devicesPerNode > 0 ? tr("%1 per GPU").arg(gibText(double(o.deviceMemoryBytes)))
+                                    : tr("%1 RAM").arg(gibText(double(o.deviceMemoryBytes)));
     case Slots:
         return o.slotsPerNode;
     case Price:
@@ -88,6 +98,8 @@ QVariant OfferTableModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Provider");
     case Node:
         return tr("Node");
+    case Memory:
+        return tr("Memory");
     case Device:
         return tr("Device");
     case Slots:

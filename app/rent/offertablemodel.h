@@ -18,7 +18,7 @@ class Provider;
 class OfferTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Provider, Node, Device, Slots, Price, Where, Available, ColumnCount };
+    enum Column { Provider, Node, Device, Memory, Slots, Price, Where, Available, ColumnCount };
 
     /// The providers must outlive the model (a destroyed one is dropped at the next refresh).
     explicit OfferTableModel(const QList<tessera::Provider*>& providers, QObject* parent = nullptr);

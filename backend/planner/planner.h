@@ -225,6 +225,15 @@ Result<Estimate> estimate(const PlanModel& model, const PlanCluster& cluster,
                           const v1::Layout& layout, const PlanOptions& options,
                           const std::vector<NodeCalibration>& calibration = {});
 
+/// The most memory one device needs to run `spec` as written (its model, layout, global batch,
+/// optimizer and ZeRO stage), bytes: the largest per-device total of estimate() (weights +
+/// gradients + optimizer state + activations + workspace, DESIGN.md §6) with one `deviceId`
+/// device per rank. `deviceId` is a catalog id; empty = "h100-sxm" when layout.device is "cuda"
+/// (GPU workspace reserve), else "cpu". What autoscaling compares with a machine's memory.
+/// Errors: InvalidArgument for a job the planner cannot describe (a user command, an invalid
+/// model), NotFound for an unknown device id.
+Result<double> peakDeviceMemory(const v1::JobSpec& spec, const std::string& deviceId = "");
+
 /// One auto-plan candidate with the reason for its rank.
 struct RankedPlan {
     v1::Layout layout;

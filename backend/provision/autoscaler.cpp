@@ -71,52 +71,52 @@ Provider* Autoscaler::providerOf(const QString& id) const {
     return nullptr;
 }
 
-QStringList Autoscaler::idleReadyNodes() const {
+QStringList Autoscaler::idleReadyNodes(const DeviceNeed& need) const {
     QStringList unavailable = m_jobs->busyWorkers();
     for (const Ticket& t : m_waiting) {
         unavailable += t.nodes;
     }
     QStringList idle;
     for (const WorkerNode& n : m_registry->readyNodes()) {
-        if (!unavailable.contains(n.name)) {
+        if (!unavailable.contains(n.name) && fittingSlots(n, need) > 0) {
             idle << n.name;
         }
     }
     return idle;
 }
 
-int Autoscaler::slotsOf(const QStringList& nodes) const {
+int Autoscaler::slotsOf(const QStringList& nodes, const DeviceNeed& need) const {
     int slots = 0;
     for (const QString& name : nodes) {
         if (const auto n = m_registry->node(name)) {
-            slots += n->slots;
+            slots += fittingSlots(*n, need);
         }
     }
     return slots;
 }
 
-Result<Autoscaler::Pick> Autoscaler::pickOffers(int shortfall, const QString& job) const {
+Result<Autoscaler::Pick> Autoscaler::pickOffers(int shortfall, const DeviceNeed& need,
+                                                const QString& job) const {
     QList<Offer> offers;
-    QList<Lease> leases;
-    int heldNodes = 0;
+    QStringList unfit;
     for (Provider* p : m_providers) {
         for (const Offer& o : p->offers()) {
+            if (const QString why = whyNotFitting(o, need); !why.isEmpty()) {
+                unfit << why;
+                continue;
+            }
             for (int i = 0; i < o.available; ++i) {
                 offers << o;
             }
         }
-        for (const Lease& l : p->leases()) {
-            leases << l;
-            if (m_held.contains(l.id)) {
-                heldNodes += int(std::max<qsizetype>(1, l.nodes.size()));
-            }
-        }
     }
     // Cheapest per slot first; of equal price, the smaller node (rent exactly what is missing).
-    std::stable_sort(offers.begin(), offers.end(), [](const Offer& a, const Offer& b) {
-        const double pa = a.pricePerHour / std::max(1, a.slotsPerNode);
-        const double pb = b.pricePerHour / std::max(1, b.slotsPerNode);
-        return pa != pb ? pa < pb : a.slotsPerNode < b.slotsPerNode;
+    auto perSlot = [&](const Offer& o) {
+        return o.pricePerHour / fittingSlots(o, need);
+    };
+    std::stable_sort(offers.begin(), offers.end(), [&](const Offer& a, const Offer& b) {
+        const double pa = perSlot(a), pb = perSlot(b);
+        return pa != pb ? pa < pb : fittingSlots(a, need) < fittingSlots(b, need);
     });
     Pick pick;
     for (const Offer& o : offers) {
@@ -125,20 +125,43 @@ Result<Autoscaler::Pick> Autoscaler::pickOffers(int shortfall, const QString& jo
         }
         const int nodes = std::max(1, o.nodesPerRent);
         pick.offers << o;
-        pick.slots += std::max(1, o.slotsPerNode) * nodes;
+        pick.slots += fittingSlots(o, need) * nodes;
         pick.perHour += o.pricePerHour * nodes;
         pick.nodes += nodes;
+    }
+    if (pick.slots < shortfall) {
+        QString text = QStringLiteral("cannot run %1: it needs %2 more %3 and the offers that fit "
+                                      "have %4: add SSH hosts or partitions, or shrink the layout")
+                           .arg(job)
+                           .arg(shortfall)
+                           .arg(need.describe())
+                           .arg(pick.slots);
+        if (!unfit.isEmpty()) {
+            text += QStringLiteral(" (not fitting: %1)").arg(unfit.join(QStringLiteral("; ")));
+        }
+        return fail(ErrorCode::Unavailable, text.toStdString());
+    }
+    if (Result<void> ok = withinPolicy(pick, job); !ok) {
+        return std::unexpected(ok.error());
+    }
+    return pick;
+}
+
+Result<void> Autoscaler::withinPolicy(const Pick& pick, const QString& job) const {
+    QList<Lease> leases;
+    int heldNodes = 0;
+    for (Provider* p : m_providers) {
+        for (const Lease& l : p->leases()) {
+            leases << l;
+            if (m_held.contains(l.id)) {
+                heldNodes += int(std::max<qsizetype>(1, l.nodes.size()));
+            }
+        }
     }
     auto refuse = [&](const QString& why) {
         return fail(ErrorCode::Unavailable,
                     QStringLiteral("cannot run %1: %2").arg(job, why).toStdString());
     };
-    if (pick.slots < shortfall) {
-        return refuse(QStringLiteral("it needs %1 more slot(s) and the offers have %2: add SSH "
-                                     "hosts or partitions, or shrink the layout")
-                          .arg(shortfall)
-                          .arg(pick.slots));
-    }
     const int nodes = pick.nodes;
     if (heldNodes + nodes > m_policy.maxNodes) {
         return refuse(QStringLiteral("it needs %1 more node(s), the autoscaler holds %2 and the "
@@ -166,7 +189,7 @@ Result<Autoscaler::Pick> Autoscaler::pickOffers(int shortfall, const QString& jo
                 .arg(nodes)
                 .arg(money(pick.perHour), money(spent + pick.perHour - m_policy.maxTotal)));
     }
-    return pick;
+    return {};
 }
 
 Result<QString> Autoscaler::submit(v1::JobSpec spec) {
@@ -175,28 +198,29 @@ Result<QString> Autoscaler::submit(v1::JobSpec spec) {
     }
     const int world = worldSize(spec.layout());
     const QString name = jobName(spec);
-    QStringList idle = idleReadyNodes();
-    if (slotsOf(idle) >= world) {
+    const DeviceNeed need = deviceNeedOf(spec);
+    QStringList idle = idleReadyNodes(need);
+    if (slotsOf(idle, need) >= world) {
         QStringList use;
         for (const QString& n : idle) {
-            if (slotsOf(use) < world) {
+            if (slotsOf(use, need) < world) {
                 use << n;
             }
         }
         Result<QString> id = m_jobs->submit(spec, use);
         if (id && m_policy.enabled) {
-            say(tr("%1 needs %2 rank(s): submitted as %3 on idle ready node(s) %4")
+            say(tr("%1 needs %2 rank(s) on %3: submitted as %4 on idle ready node(s) %5")
                     .arg(name)
                     .arg(world)
-                    .arg(*id, use.join(QStringLiteral(", "))));
+                    .arg(need.describe(), *id, use.join(QStringLiteral(", "))));
         }
         return id;
     }
     if (!m_policy.enabled) {
         return m_jobs->submit(spec);
     }
-    const int shortfall = world - slotsOf(idle);
-    Result<Pick> pick = pickOffers(shortfall, name);
+    const int shortfall = world - slotsOf(idle, need);
+    Result<Pick> pick = pickOffers(shortfall, need, name);
     if (!pick) {
         say(tr("refused: %1").arg(QString::fromStdString(pick.error().message)));
         return std::unexpected(pick.error());
@@ -205,9 +229,15 @@ Result<QString> Autoscaler::submit(v1::JobSpec spec) {
     t.id = QStringLiteral("wait-%1").arg(m_nextTicket++);
     t.spec = spec;
     t.nodes = idle;
+    return rentFor(t, *pick, world, shortfall, need);
+}
+
+Result<QString> Autoscaler::rentFor(Ticket t, const Pick& pick, int world, int shortfall,
+                                    const DeviceNeed& need) {
+    const QString name = jobName(t.spec);
     QStringList names;
     int rentedNodes = 0;
-    for (const Offer& o : pick->offers) {
+    for (const Offer& o : pick.offers) {
         Provider* p = providerOf(o.provider);
         Result<QString> lease = p ? p->rent(o.id) : fail(ErrorCode::NotFound, "no provider");
         if (!lease) {
@@ -228,10 +258,14 @@ Result<QString> Autoscaler::submit(v1::JobSpec spec) {
         return fail(ErrorCode::Unavailable,
                     QStringLiteral("cannot run %1: no rent could start").arg(name).toStdString());
     }
-    say(tr("%1 needs %2 rank(s), idle ready nodes have %3 slot(s): renting %4 node(s) for the "
-           "missing %5: %6")
+    const QString memoryNote = need.memoryNote.isEmpty()
+                                   ? QString()
+                                   : tr(" (memory not checked: %1)").arg(need.memoryNote);
+    say(tr("%1 needs %2 rank(s) on %3%4, idle ready nodes have %5 such slot(s): renting %6 "
+           "node(s) for the missing %7: %8")
             .arg(name)
             .arg(world)
+            .arg(need.describe(), memoryNote)
             .arg(world - shortfall)
             .arg(rentedNodes)
             .arg(shortfall)

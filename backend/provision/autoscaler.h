@@ -3,6 +3,7 @@
 // ready, and the nodes it rented are released after they sit idle. Every decision is logged.
 #pragma once
 
+#include "devicefit.h"
 #include "error.h"
 #include "jobcontroller.h" // tessera::v1::JobSpec, included safely next to Qt's keywords
 #include "lease.h"
@@ -48,12 +49,15 @@ public:
     /// How often idle nodes are looked for, ms (default 1000).
     void setCheckInterval(int ms) { m_check.setInterval(ms); }
 
-    /// Submits `spec` now when the idle ready nodes have its world size in slots. Otherwise, with
-    /// the policy enabled, rents the cheapest available offers that cover the shortfall and
-    /// submits when they are ready (jobSubmitted); returns a ticket "wait-N" for it.
+    /// Submits `spec` now when the idle ready nodes that fit its device need (deviceNeedOf: the
+    /// layout's device kind, the planner's per-device memory) have its world size in slots.
+    /// Otherwise, with the policy enabled, rents the cheapest available offers that fit the need
+    /// and cover the shortfall, and submits when they are ready (jobSubmitted); returns a ticket
+    /// "wait-N" for it.
     /// Errors: those of JobController::submit when it runs now or the policy is off; Unavailable
-    /// when the offers cannot cover the shortfall, or the budget or node cap would be exceeded:
-    /// the message says how much is missing (slots, dollars per hour, dollars, nodes).
+    /// when the fitting offers cannot cover the shortfall (the message names the offers that do
+    /// not fit and why), or the budget or node cap would be exceeded: the message says how much
+    /// is missing (slots, dollars per hour, dollars, nodes).
     Result<QString> submit(tessera::v1::JobSpec spec);
 
     /// Decisions so far, oldest first.
@@ -82,9 +86,12 @@ private:
         double perHour = 0;
     };
     void say(const QString& text);
-    QStringList idleReadyNodes() const;
-    int slotsOf(const QStringList& nodes) const;
-    Result<Pick> pickOffers(int shortfall, const QString& job) const;
+    QStringList idleReadyNodes(const DeviceNeed& need) const;
+    int slotsOf(const QStringList& nodes, const DeviceNeed& need) const;
+    Result<Pick> pickOffers(int shortfall, const DeviceNeed& need, const QString& job) const;
+    Result<void> withinPolicy(const Pick& pick, const QString& job) const;
+    Result<QString> rentFor(Ticket t, const Pick& pick, int world, int shortfall,
+                            const DeviceNeed& need);
     Provider* providerOf(const QString& id) const;
     void onLeaseChanged(const Lease& lease);
     void submitTicket(Ticket ticket);

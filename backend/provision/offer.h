@@ -13,7 +13,8 @@ struct Offer {
     QString name;           ///< what the node will be called in the cluster, e.g. "gpu-box-1"
     QString deviceKind;     ///< "cpu" or the GPU's name, e.g. "NVIDIA H100 80GB HBM3"
     int devicesPerNode = 0; ///< GPUs per node; 0 for CPU-only nodes
-    quint64 deviceMemoryBytes = 0; ///< memory of one GPU, bytes; 0 when unknown or CPU-only
+    /// Memory of one GPU, bytes; on a CPU-only node its RAM (shared by its slots); 0 = unknown.
+    quint64 deviceMemoryBytes = 0;
     int slotsPerNode = 1;          ///< ranks one node takes (GPUs, or cores on CPU-only nodes)
     int nodesPerRent = 1;          ///< nodes one rent brings (a Slurm allocation: its node count)
     double pricePerHour = 0;       ///< US dollars per node-hour; 0 for machines the user owns

@@ -34,7 +34,7 @@ private Q_SLOTS:
         QTest::newRow("node cap") << 4 << 0.0 << 0.0 << 3 << "the cap is 3: 1 node(s) missing";
         QTest::newRow("offers") << 5 << 0.0 << 0.0 << 8
                                 << "needs 5 more slot(s) and the offers "
-                                   "have 4";
+                                   "that fit have 4";
     }
 
     void refusalsSayWhatIsMissing() {

@@ -37,6 +37,10 @@ void TestSpecValidation::rejected_data() {
                           "\"fashion-mnist\",\"path\":\"/nonexistent/fmnist\"}}")
                .arg(model, training)
         << QStringLiteral("/nonexistent/fmnist");
+    QTest::newRow("unknown device")
+        << QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":1,\"device\":\"tpu\"}}")
+               .arg(model, training)
+        << QStringLiteral("layout.device is \"tpu\": use \"cuda\", \"cpu\"");
     QTest::newRow("zero ranks")
         << QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":0}}").arg(model, training)
         << QStringLiteral("rank");

@@ -1,6 +1,6 @@
 // A provider for tests that rents nothing real: offers with given prices and slots; rent()
-// makes a lease at once (state Requested, billing from an hour ago) and refuses ids starting
-// with "busy"; release() ends it.
+// makes a lease at once (state Requested, billing from an hour ago) and refuses ids containing
+// "busy"; release() ends it. makeGpu() turns its offers into GPU nodes.
 #pragma once
 
 #include "provider.h"
@@ -26,10 +26,23 @@ public:
             m_offers << o;
         }
     }
-    QString id() const override { return QStringLiteral("scripted"); }
+    QString id() const override { return m_id; }
+    /// Makes every offer `devices` GPUs of `kind` with `memoryBytes` each (one slot per GPU), under
+    /// provider id `providerId` (offer ids "<providerId>-box-<i>", so providers can be told apart).
+    void makeGpu(const QString& providerId, const QString& kind, int devices, quint64 memoryBytes) {
+        m_id = providerId;
+        for (Offer& o : m_offers) {
+            o.provider = providerId;
+            o.id = o.name = providerId + QLatin1Char('-') + o.id;
+            o.deviceKind = kind;
+            o.devicesPerNode = devices;
+            o.slotsPerNode = devices;
+            o.deviceMemoryBytes = memoryBytes;
+        }
+    }
     QList<Offer> offers() const override { return m_offers; }
     Result<QString> rent(const QString& offerId) override {
-        if (offerId.startsWith(QLatin1String("busy"))) {
+        if (offerId.contains(QLatin1String("busy"))) {
             return fail(ErrorCode::Unavailable, offerId.toStdString() + " is taken");
         }
         Lease l;
@@ -62,6 +75,7 @@ public:
     }
 
 private:
+    QString m_id = QStringLiteral("scripted");
     QList<Offer> m_offers;
 };
 

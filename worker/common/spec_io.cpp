@@ -247,6 +247,11 @@ Result<void> validateJobSpec(const v1::JobSpec& spec) {
                     "the layout needs more than " + std::to_string(kMaxWorldSize) +
                         " ranks (layout.dataParallel × tensorParallel × stages): lower them");
     }
+    if (const std::string& d = spec.layout().device(); !d.empty() && d != "cpu" && d != "cuda") {
+        return fail(ErrorCode::InvalidArgument, "layout.device is \"" + d +
+                                                    "\": use \"cuda\", \"cpu\" or leave it "
+                                                    "empty (each worker's own devices)");
+    }
     if (spec.model().command_size() > 0) {
         return {};
     }
