@@ -10,6 +10,7 @@
 #include "jobs/jobpanel.h"
 #include "monitor/logpane.h"
 #include "monitor/metricschart.h"
+#include "monitor/monitorpanel.h"
 #include "rent/costlabel.h"
 #include "rent/rentdialog.h"
 #include "session.h"
@@ -26,21 +27,41 @@
 
 namespace tessera {
 
+namespace {
+
+/// Stage → "layers a–b" of a launched spec's pipeline (one stage holding every layer when the
+/// layout has no stages: empty map, the tooltip then names no layers).
+QMap<int, QString> stageLayers(const v1::JobSpec& spec) {
+    QMap<int, QString> out;
+    for (int i = 0; i < spec.layout().stages_size(); ++i) {
+        const auto& st = spec.layout().stages(i);
+        out.insert(i, MainWindow::tr("layers %1–%2").arg(st.first_layer()).arg(st.last_layer()));
+    }
+    return out;
+}
+
+} // namespace
+
+MetricsChart* MainWindow::chart() const {
+    return m_monitor->metricsChart();
+}
+
 MainWindow::MainWindow(AppSession* session, QWidget* parent)
     : QMainWindow(parent), m_session(session),
       m_cluster(new ClusterPanel(session->registry(), session->provider(), this)),
-      m_jobs(new JobPanel(session->controller(), this)), m_chart(new MetricsChart(this)),
+      m_jobs(new JobPanel(session->controller(), this)), m_monitor(new MonitorPanel(this)),
       m_log(new LogPane(this)) {
     setWindowTitle(tr("Tessera"));
     setObjectName(QStringLiteral("mainWindow"));
-    m_chart->setObjectName(QStringLiteral("metricsChart"));
+    m_monitor->setObjectName(QStringLiteral("monitorPanel"));
+    m_monitor->metricsChart()->setObjectName(QStringLiteral("metricsChart"));
     m_log->setObjectName(QStringLiteral("logPane"));
 #ifdef TESSERA_HAVE_DESIGNER
     // Centre: the training chart and the layout designer as tabs (Ctrl+Tab switches).
     m_designer = new designer::DesignerPanel(session->registry(), this);
     auto* tabs = new QTabWidget(this);
     tabs->setObjectName(QStringLiteral("centralTabs"));
-    tabs->addTab(m_chart, tr("&Training"));
+    tabs->addTab(m_monitor, tr("&Training"));
     tabs->addTab(m_designer, tr("&Designer"));
     setCentralWidget(tabs);
     // The designer needs the width: the Cluster and Job docks step aside while it is shown and
@@ -58,7 +79,7 @@ MainWindow::MainWindow(AppSession* session, QWidget* parent)
         }
     });
 #else
-    setCentralWidget(m_chart);
+    setCentralWidget(m_monitor);
 #endif
     createDocks();
     createMenusAndToolbar();
@@ -168,8 +189,18 @@ void MainWindow::createMenusAndToolbar() {
 
 void MainWindow::connectBackend() {
     JobController* controller = m_session->controller();
-    connect(controller, &JobController::metricReceived, m_chart, &MetricsChart::addPoint);
-    connect(m_jobs, &JobPanel::jobLaunched, m_chart, &MetricsChart::showJob);
+    connect(controller, &JobController::metricReceived, m_monitor, &MonitorPanel::addPoint);
+    connect(m_jobs, &JobPanel::jobLaunched, m_monitor, [this, controller](const QString& id) {
+        m_monitor->showJob(id, stageLayers(controller->spec(id)));
+    });
+    connect(controller, &JobController::jobStateChanged, m_monitor,
+            [this](const QString& id, JobState state) {
+                if (id == m_monitor->metricsChart()->jobId())
+                    m_monitor->setJobRunning(state == JobState::Running);
+            });
+    connect(m_monitor, &MonitorPanel::alertRaised, m_log, [this](const MonitorAlert& a) {
+        m_log->appendMessage(tr("[%1] alert: %2").arg(a.jobId, a.text));
+    });
     connect(controller, &JobController::logLine, m_log, &LogPane::appendJobLine);
     connect(controller, &JobController::jobStateChanged, m_log,
             [this](const QString& id, JobState state, const QString& reason) {
@@ -196,7 +227,7 @@ void MainWindow::connectBackend() {
                 if (m_jobs->addSpecFile(path))
                     m_jobs->launch();
                 if (auto* tabs = qobject_cast<QTabWidget*>(centralWidget()))
-                    tabs->setCurrentWidget(m_chart);
+                    tabs->setCurrentWidget(m_monitor);
             });
 #endif
 }

@@ -15,6 +15,7 @@ class ClusterPanel;
 class JobPanel;
 class LogPane;
 class MetricsChart;
+class MonitorPanel;
 class RentDialog;
 namespace designer {
 class DesignerPanel;
@@ -28,7 +29,8 @@ public:
 
     ClusterPanel* clusterPanel() const { return m_cluster; }
     JobPanel* jobPanel() const { return m_jobs; }
-    MetricsChart* chart() const { return m_chart; }
+    MetricsChart* chart() const;
+    MonitorPanel* monitor() const { return m_monitor; }
     LogPane* logPane() const { return m_log; }
     /// The layout designer page (null when the app was built without the planner).
     designer::DesignerPanel* designer() const { return m_designer; }
@@ -49,7 +51,7 @@ private:
     AppSession* m_session;
     ClusterPanel* m_cluster;
     JobPanel* m_jobs;
-    MetricsChart* m_chart;
+    MonitorPanel* m_monitor;
     LogPane* m_log;
     designer::DesignerPanel* m_designer = nullptr;
     QAction* m_rentMachines = nullptr;

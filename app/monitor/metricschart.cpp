@@ -2,9 +2,19 @@
 // with rpQueuedReplot so a burst of points costs one redraw.
 #include "metricschart.h"
 
+#include "chartcrosshair.h"
+#include "chartexport.h"
 #include "jobtypes.h"
 
+#include <QCheckBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSlider>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -14,14 +24,60 @@ namespace tessera {
 
 namespace {
 constexpr int kDefaultReplotMs = 100;
+constexpr double kDefaultSmoothing = 0.6; // TensorBoard's default weight
 } // namespace
 
-MetricsChart::MetricsChart(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlot(this)) {
+MetricsChart::MetricsChart(QWidget* parent)
+    : QWidget(parent), m_plot(new QCustomPlot(this)), m_smoother(kDefaultSmoothing) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    setMinimumSize(320, 220);
+    layout->setSpacing(2);
+    layout->addWidget(makeControls());
+    layout->addWidget(m_plot, 1);
+    setMinimumSize(320, 240);
+    makeGraphs();
+    m_crosshair = new ChartCrosshair(m_plot);
+    connect(m_plot, &QCustomPlot::afterReplot, this, [this] { ++m_replots; });
 
+    m_timer = new QTimer(this);
+    m_timer->setInterval(kDefaultReplotMs);
+    connect(m_timer, &QTimer::timeout, this, &MetricsChart::onReplotTimer);
+    m_timer->start();
+}
+
+QWidget* MetricsChart::makeControls() {
+    auto* bar = new QWidget(this);
+    auto* row = new QHBoxLayout(bar);
+    row->setContentsMargins(4, 0, 4, 0);
+    row->addWidget(new QLabel(tr("Smoothing"), bar));
+    m_slider = new QSlider(Qt::Horizontal, bar);
+    m_slider->setObjectName(QStringLiteral("smoothingSlider"));
+    m_slider->setRange(0, 99);
+    m_slider->setValue(qRound(kDefaultSmoothing * 100));
+    m_slider->setToolTip(tr("Exponential moving average of the train loss, debiased as in "
+                            "TensorBoard: 0 draws the raw values"));
+    m_slider->setMaximumWidth(160);
+    row->addWidget(m_slider);
+    m_sliderValue = new QLabel(QString::number(kDefaultSmoothing, 'f', 2), bar);
+    row->addWidget(m_sliderValue);
+    connect(m_slider, &QSlider::valueChanged, this, [this](int v) { setSmoothing(v / 100.0); });
+    m_logBox = new QCheckBox(tr("Log scale"), bar);
+    m_logBox->setObjectName(QStringLiteral("logScale"));
+    connect(m_logBox, &QCheckBox::toggled, this, &MetricsChart::setLogScale);
+    row->addWidget(m_logBox);
+    row->addStretch(1);
+    m_export = new QToolButton(bar);
+    m_export->setText(tr("Export"));
+    m_export->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(m_export);
+    menu->addAction(tr("Chart as PNG…"), this, [this] { exportWithDialog(true); });
+    menu->addAction(tr("Data as CSV…"), this, [this] { exportWithDialog(false); });
+    m_export->setMenu(menu);
+    row->addWidget(m_export);
+    return bar;
+}
+
+void MetricsChart::makeGraphs() {
     m_plot->xAxis->setLabel(tr("step"));
     m_plot->yAxis->setLabel(tr("loss"));
     m_plot->yAxis2->setLabel(tr("test accuracy"));
@@ -30,9 +86,16 @@ MetricsChart::MetricsChart(QWidget* parent) : QWidget(parent), m_plot(new QCusto
     m_plot->xAxis->setRange(0.0, 100.0);
     m_plot->yAxis->setRange(0.0, 2.5);
 
+    const QColor blue(31, 119, 180);
     m_loss = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
     m_loss->setName(tr("train loss"));
-    m_loss->setPen(QPen(QColor(31, 119, 180), 1.5));
+    m_loss->setPen(QPen(QColor(blue.red(), blue.green(), blue.blue(), 70), 1.0));
+    m_loss->setAdaptiveSampling(true);
+
+    m_lossSmooth = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+    m_lossSmooth->setName(tr("train loss (smoothed)"));
+    m_lossSmooth->setPen(QPen(blue, 1.8));
+    m_lossSmooth->setAdaptiveSampling(true);
 
     m_testLoss = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
     m_testLoss->setName(tr("test loss"));
@@ -52,13 +115,6 @@ MetricsChart::MetricsChart(QWidget* parent) : QWidget(parent), m_plot(new QCusto
     m_plot->plotLayout()->addElement(0, 0, m_plot->legend); // takes it out of the axis rect
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-
-    connect(m_plot, &QCustomPlot::afterReplot, this, [this] { ++m_replots; });
-
-    m_timer = new QTimer(this);
-    m_timer->setInterval(kDefaultReplotMs);
-    connect(m_timer, &QTimer::timeout, this, &MetricsChart::onReplotTimer);
-    m_timer->start();
 }
 
 void MetricsChart::showJob(const QString& jobId) {
@@ -70,25 +126,32 @@ void MetricsChart::addPoint(const MetricPoint& point) {
     if (m_jobId.isEmpty() || point.jobId != m_jobId)
         return;
     const double x = static_cast<double>(point.step);
-    auto append = [&](QCPGraph* graph, const char* key) {
+    auto value = [&](const char* key, double* out) {
         const auto it = point.values.constFind(QString::fromLatin1(key));
         if (it == point.values.constEnd() || !std::isfinite(it.value()))
             return false;
-        graph->addData(x, it.value());
+        *out = it.value();
         m_dirty = true;
         return true;
     };
-    const bool hasLoss = append(m_loss, "loss");
-    append(m_testLoss, "test_loss");
-    append(m_accuracy, "test_accuracy");
+    double v = 0;
+    const bool hasLoss = value("loss", &v);
+    if (hasLoss) {
+        m_loss->addData(x, v);
+        m_lossSmooth->addData(x, m_smoother.add(v));
+    }
+    if (value("test_loss", &v))
+        m_testLoss->addData(x, v);
+    if (value("test_accuracy", &v))
+        m_accuracy->addData(x, v);
     if (hasLoss)
         Q_EMIT lossPointAdded(lossPointCount());
 }
 
 void MetricsChart::clear() {
-    m_loss->data()->clear();
-    m_testLoss->data()->clear();
-    m_accuracy->data()->clear();
+    for (QCPGraph* g : {m_loss, m_lossSmooth, m_testLoss, m_accuracy})
+        g->data()->clear();
+    m_smoother.reset();
     m_dirty = true;
 }
 
@@ -102,6 +165,60 @@ void MetricsChart::replotNow() {
     m_plot->replot(QCustomPlot::rpImmediateRefresh);
 }
 
+void MetricsChart::setSmoothing(double weight) {
+    m_smoother.setWeight(weight);
+    const QSignalBlocker quiet(m_slider); // no second resmooth through valueChanged
+    m_slider->setValue(qRound(m_smoother.weight() * 100));
+    m_sliderValue->setText(QString::number(m_smoother.weight(), 'f', 2));
+    resmooth();
+}
+
+void MetricsChart::resmooth() {
+    m_smoother.reset();
+    QVector<QCPGraphData> smoothed;
+    smoothed.reserve(m_loss->dataCount());
+    for (auto it = m_loss->data()->constBegin(); it != m_loss->data()->constEnd(); ++it)
+        smoothed.append(QCPGraphData(it->key, m_smoother.add(it->value)));
+    m_lossSmooth->data()->set(smoothed, true);
+    m_dirty = true;
+}
+
+void MetricsChart::setLogScale(bool on) {
+    const QSignalBlocker quiet(m_logBox);
+    m_logBox->setChecked(on);
+    m_plot->yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (on)
+        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    else
+        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    m_dirty = true;
+}
+
+bool MetricsChart::logScale() const {
+    return m_plot->yAxis->scaleType() == QCPAxis::stLogarithmic;
+}
+
+QString MetricsChart::exportPng(const QString& path) const {
+    return savePlotPng(m_plot, path);
+}
+
+QString MetricsChart::exportCsv(const QString& path) const {
+    return writeTextFile(path, graphsToCsv({m_loss, m_lossSmooth, m_testLoss, m_accuracy}));
+}
+
+void MetricsChart::exportWithDialog(bool png) {
+    const QString name = (m_jobId.isEmpty() ? QStringLiteral("chart") : m_jobId) +
+                         (png ? QStringLiteral(".png") : QStringLiteral(".csv"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, png ? tr("Export chart") : tr("Export chart data"), name,
+                                     png ? tr("PNG images (*.png)") : tr("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    const QString error = png ? exportPng(path) : exportCsv(path);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
 int MetricsChart::lossPointCount() const {
     return m_loss->dataCount();
 }
@@ -112,11 +229,22 @@ int MetricsChart::accuracyPointCount() const {
     return m_accuracy->dataCount();
 }
 
-QList<QPointF> MetricsChart::lossPoints() const {
+namespace {
+QList<QPointF> pointsOf(const QCPGraph* graph) {
     QList<QPointF> points;
-    for (auto it = m_loss->data()->constBegin(); it != m_loss->data()->constEnd(); ++it)
+    points.reserve(graph->dataCount());
+    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
         points.append(QPointF(it->key, it->value));
     return points;
+}
+} // namespace
+
+QList<QPointF> MetricsChart::lossPoints() const {
+    return pointsOf(m_loss);
+}
+
+QList<QPointF> MetricsChart::smoothedLossPoints() const {
+    return pointsOf(m_lossSmooth);
 }
 
 void MetricsChart::onReplotTimer() {
@@ -130,17 +258,22 @@ void MetricsChart::onReplotTimer() {
 void MetricsChart::rescale() {
     if (m_loss->dataCount() == 0 && m_testLoss->dataCount() == 0 && m_accuracy->dataCount() == 0)
         return;
-    // x: every graph; left y: both loss graphs, from 0; right y stays 0..1 (accuracy is a
-    // fraction).
+    // x: every graph; left y: both loss graphs (from 0, or from the smallest loss on a log
+    // axis); right y stays 0..1 (accuracy is a fraction).
     m_plot->xAxis->rescale(true);
+    const QCP::SignDomain domain = logScale() ? QCP::sdPositive : QCP::sdBoth;
     bool found = false;
-    const QCPRange train = m_loss->getValueRange(found);
-    QCPRange left(0.0, found ? train.upper : 1.0);
+    QCPRange left = m_loss->getValueRange(found, domain);
+    if (!found)
+        left = QCPRange(logScale() ? 0.1 : 0.0, 1.0);
     bool foundTest = false;
-    const QCPRange test = m_testLoss->getValueRange(foundTest);
+    const QCPRange test = m_testLoss->getValueRange(foundTest, domain);
     if (foundTest)
-        left.upper = std::max(left.upper, test.upper);
-    m_plot->yAxis->setRange(0.0, left.upper * 1.05);
+        left.expand(test);
+    if (logScale())
+        m_plot->yAxis->setRange(left.lower / 1.2, left.upper * 1.2);
+    else
+        m_plot->yAxis->setRange(0.0, left.upper * 1.05);
     m_plot->yAxis2->setRange(0.0, 1.0);
 }
 

@@ -1,23 +1,33 @@
-// Live training chart: train loss (left axis) and test accuracy (right axis, 0..1) against step.
-// Points are appended as they arrive; the plot redraws on a timer, never once per point.
+// Live training chart: train loss (raw and smoothed) and test loss on the left axis, test
+// accuracy on the right (0..1), against step. Points are appended as they arrive; the plot
+// redraws on a timer, never once per point. Smoothing slider, log scale, crosshair, PNG/CSV export.
 #pragma once
+
+#include "emasmoother.h"
 
 #include <QList>
 #include <QPointF>
 #include <QString>
 #include <QWidget>
 
+class QCheckBox;
 class QCustomPlot;
 class QCPGraph;
+class QLabel;
+class QSlider;
 class QTimer;
+class QToolButton;
 
 namespace tessera {
 
 struct MetricPoint;
+class ChartCrosshair;
 
-/// A QCustomPlot with three graphs: "train loss" and "test loss" on the left axis (nats, mean
-/// softmax cross-entropy) and "test accuracy" on the right axis (fraction 0..1), x = optimizer
-/// step (counted from 1). Only points of the job set with showJob() are drawn.
+/// A QCustomPlot with four graphs: "train loss" (raw, faint) and its smoothed curve, "test loss"
+/// on the left axis (nats, mean softmax cross-entropy) and "test accuracy" on the right axis
+/// (fraction 0..1), x = optimizer step (counted from 1). Only points of the job set with
+/// showJob() are drawn. Above the plot: the smoothing slider (TensorBoard's debiased EMA weight,
+/// 0–0.99), a log-scale switch for the loss axis and an Export menu (PNG, CSV).
 class MetricsChart : public QWidget {
     Q_OBJECT
 public:
@@ -41,34 +51,65 @@ public:
     /// Rescales the axes and redraws now (for screenshots); normal updates use the timer.
     void replotNow();
 
+    /// EMA weight of the smoothed train-loss curve, 0 (raw) to 0.99; the slider shows it.
+    /// Changing it recomputes the whole smoothed curve from the raw points.
+    void setSmoothing(double weight);
+    double smoothing() const { return m_smoother.weight(); }
+    /// Logarithmic loss axis (train and test loss), as for losses that fall by decades.
+    void setLogScale(bool on);
+    bool logScale() const;
+
+    /// Writes the chart as a PNG of its current size. Returns "" or what went wrong.
+    QString exportPng(const QString& path) const;
+    /// Writes every graph's points as CSV: a header "series,step,value", then one line per
+    /// point, series in legend order ("train loss", "train loss (smoothed)", "test loss",
+    /// "test accuracy"), values with 17 significant digits. Returns "" or what went wrong.
+    QString exportCsv(const QString& path) const;
+
     /// Number of points in each graph.
     int lossPointCount() const;
     int testLossPointCount() const;
     int accuracyPointCount() const;
-    /// The train-loss points as (step, loss), in step order.
+    /// The train-loss points as (step, loss), in step order; and the smoothed curve.
     QList<QPointF> lossPoints() const;
+    QList<QPointF> smoothedLossPoints() const;
     /// How many replots have completed since construction (driven by the timer).
     int replotCount() const { return m_replots; }
 
-    /// The underlying plot and graphs, for tests and screenshots.
+    /// The underlying plot, graphs and controls, for tests and screenshots.
     QCustomPlot* plot() const { return m_plot; }
     QCPGraph* lossGraph() const { return m_loss; }
+    QCPGraph* smoothedLossGraph() const { return m_lossSmooth; }
     QCPGraph* testLossGraph() const { return m_testLoss; }
     QCPGraph* accuracyGraph() const { return m_accuracy; }
+    QSlider* smoothingSlider() const { return m_slider; }
+    QCheckBox* logScaleBox() const { return m_logBox; }
+    ChartCrosshair* crosshair() const { return m_crosshair; }
 
 Q_SIGNALS:
     /// Emitted when a train-loss point was appended; `count` = loss points of the job so far.
     void lossPointAdded(int count);
 
 private:
+    QWidget* makeControls();
+    void makeGraphs();
+    void resmooth();
+    void exportWithDialog(bool png);
     void onReplotTimer();
     void rescale();
 
     QCustomPlot* m_plot = nullptr;
     QCPGraph* m_loss = nullptr;
+    QCPGraph* m_lossSmooth = nullptr;
     QCPGraph* m_testLoss = nullptr;
     QCPGraph* m_accuracy = nullptr;
+    QSlider* m_slider = nullptr;
+    QLabel* m_sliderValue = nullptr;
+    QCheckBox* m_logBox = nullptr;
+    QToolButton* m_export = nullptr;
+    ChartCrosshair* m_crosshair = nullptr;
     QTimer* m_timer = nullptr;
+    EmaSmoother m_smoother;
     QString m_jobId;
     bool m_dirty = false;
     int m_replots = 0;

@@ -20,6 +20,7 @@
 #include "jobs/jobpanel.h"
 #include "mainwindow.h"
 #include "monitor/metricschart.h"
+#include "monitor/monitorpanel.h"
 #include "session.h"
 #include "spec_io.h"
 
@@ -391,6 +392,17 @@ void TestDesigner::launchBuiltinAndRefuseImported() {
     QCOMPARE(spec->layout().micro_batches(), 4);
     QCOMPARE(spec->layout().tensor_parallel(), 2);
     QVERIFY(!spec->dataset().name().empty()); // the example's job travels with the plan
+    // Drawn on GPUs, the spec asks for GPUs (auto-provision rents GPU machines for it); drawn on
+    // CPU slots it leaves the device to the workers.
+    for (const auto& [cluster, device] : {std::pair{QStringLiteral("2x4 h100-sxm"), "cuda"},
+                                          std::pair{QStringLiteral("2x4 cpu"), ""}}) {
+        QVERIFY(panel.setHypotheticalCluster(cluster));
+        QVERIFY(panel.launch());
+        const auto drawn = loadJobSpec(launched.last().at(0).toString().toStdString());
+        QVERIFY(drawn.has_value());
+        QCOMPARE(drawn->layout().device(), std::string(device));
+    }
+    launched.clear();
 
     // An imported config.json plans but cannot launch; the action says why.
     v1::PlanFile plan = panel.document()->file();
@@ -400,7 +412,7 @@ void TestDesigner::launchBuiltinAndRefuseImported() {
     QVERIFY(!panel.launchAction()->isEnabled());
     QVERIFY(panel.launchAction()->toolTip().contains(QStringLiteral("config.json")));
     QVERIFY(!panel.launch());
-    QCOMPARE(launched.count(), 1);
+    QCOMPARE(launched.count(), 0);
 }
 
 void TestDesigner::autoPlanApplies() {
@@ -509,7 +521,7 @@ void TestDesigner::mainWindowTabAndLaunchPath() {
     QVERIFY(window.jobPanel()->currentSpecPath().contains(QStringLiteral("designer")));
     QVERIFY2(window.jobPanel()->messageText().contains(QStringLiteral("Launch failed")),
              qPrintable(window.jobPanel()->messageText()));
-    QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(window.chart()));
+    QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(window.monitor()));
 }
 
 void TestDesigner::germanStrings() {

@@ -8,6 +8,8 @@
 #include "mainwindow.h"
 #include "monitor/logpane.h"
 #include "monitor/metricschart.h"
+#include "monitor/monitorpanel.h"
+#include "monitor/steptimechart.h"
 #include "session.h"
 #include "spec_io.h"
 #include "testexamples.h"
@@ -121,6 +123,13 @@ void TestMainWindowE2E::rentLaunchWatchCancelRelease() {
     QVERIFY2(points.first().y() < 2.6, "first loss near ln(10) = 2.30 for 10 classes");
     QVERIFY(window.logPane()->toPlainText().contains(jobId));
     QTRY_VERIFY(window.jobPanel()->progressText().contains(QStringLiteral("samples/s")));
+    // Every rank's perf line reaches the step-time bars (the example runs 2 ranks).
+    const int world = window.jobPanel()->currentSpec()->layout().data_parallel();
+    QTRY_COMPARE_WITH_TIMEOUT(window.monitor()->stepTimeChart()->ranks().size(), world, 30000);
+    for (const RankStepTime& t : window.monitor()->stepTimeChart()->ranks())
+        QVERIFY2(
+            t.stepMs > 0 && t.computeMs > 0 && t.computeMs <= t.stepMs * 1.01,
+            qPrintable(QStringLiteral("step %1 ms, compute %2 ms").arg(t.stepMs).arg(t.computeMs)));
     qInfo("progress: %s", qPrintable(window.jobPanel()->progressText()));
     QVERIFY(cancelButton->isEnabled());
 

@@ -1,11 +1,21 @@
 // Tests of MetricsChart: points land in the right graph and axis, other jobs' points and
-// non-finite values are dropped, and redraws come from the timer (not one per point).
+// non-finite values are dropped, redraws come from the timer (not one per point); the smoothing
+// slider draws TensorBoard's debiased EMA, CSV/PNG export write what the chart holds, the log
+// scale and the crosshair work.
 #include "jobtypes.h"
+#include "monitor/chartcrosshair.h"
 #include "monitor/metricschart.h"
 
+#include <QCheckBox>
+#include <QFile>
+#include <QImage>
 #include <QSignalSpy>
+#include <QSlider>
+#include <QTemporaryDir>
 #include <QTest>
 #include <qcustomplot.h>
+
+#include <cmath>
 
 #include <limits>
 
@@ -33,6 +43,10 @@ private slots:
     void ignoresOtherJobsAndNonFinite();
     void replotsOnTimerNotPerPoint();
     void showJobClears();
+    void smoothingSliderDrawsTensorBoardsEma();
+    void csvExportHoldsEveryPoint();
+    void pngExportAndErrors();
+    void logScaleAndCrosshair();
 };
 
 void TestMetricsChart::graphsUseTheRightAxes() {
@@ -140,6 +154,143 @@ void TestMetricsChart::showJobClears() {
     QCOMPARE(chart.jobId(), QStringLiteral("job-2"));
     QCOMPARE(chart.lossPointCount(), 0);
     QCOMPARE(chart.accuracyPointCount(), 0);
+}
+
+namespace {
+/// TensorBoard's resmoothDataset, written out independently of EmaSmoother.
+QList<double> tensorBoardEma(const QList<double>& ys, double w) {
+    QList<double> out;
+    double last = 0;
+    int n = 0;
+    for (double y : ys) {
+        last = last * w + (1 - w) * y;
+        ++n;
+        out << last / (1 - std::pow(w, n));
+    }
+    return out;
+}
+} // namespace
+
+void TestMetricsChart::smoothingSliderDrawsTensorBoardsEma() {
+    MetricsChart chart;
+    chart.resize(640, 400);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.showJob(QStringLiteral("job-1"));
+    QList<double> raw;
+    for (int step = 1; step <= 40; ++step) {
+        raw << 2.0 / step + 0.3 * std::sin(step * 1.7); // a noisy falling loss
+        chart.addPoint(point(QStringLiteral("job-1"), step, {{"loss", raw.last()}}));
+    }
+    QSlider* slider = chart.smoothingSlider();
+    QCOMPARE(slider->value(), 60); // TensorBoard's default 0.6
+    auto check = [&](double w) {
+        const QList<double> want = tensorBoardEma(raw, w);
+        const QList<QPointF> got = chart.smoothedLossPoints();
+        if (got.size() != want.size())
+            return false;
+        for (int i = 0; i < got.size(); ++i)
+            if (std::abs(got[i].y() - want[i]) > 1e-12 || got[i].x() != i + 1)
+                return false;
+        return true;
+    };
+    QVERIFY(check(0.6));
+    // Home: no smoothing, the curve is the raw loss.
+    slider->setFocus();
+    QTest::keyClick(slider, Qt::Key_Home);
+    QCOMPARE(chart.smoothing(), 0.0);
+    QVERIFY(check(0.0));
+    // Ten steps right: 0.10; PageUp adds a page (10 steps): 0.20.
+    for (int i = 0; i < 10; ++i)
+        QTest::keyClick(slider, Qt::Key_Right);
+    QCOMPARE(slider->value(), 10);
+    QVERIFY(check(0.1));
+    QTest::keyClick(slider, Qt::Key_PageUp);
+    QCOMPARE(slider->value(), 20);
+    QVERIFY(check(0.2));
+    // End: 0.99; live points extend the smoothed curve as a full recompute would.
+    QTest::keyClick(slider, Qt::Key_End);
+    QCOMPARE(chart.smoothing(), 0.99);
+    for (int step = 41; step <= 60; ++step) {
+        raw << 2.0 / step;
+        chart.addPoint(point(QStringLiteral("job-1"), step, {{"loss", raw.last()}}));
+    }
+    QVERIFY(check(0.99));
+    QCOMPARE(chart.lossPoints().size(), 60); // the raw curve stays as it was
+}
+
+void TestMetricsChart::csvExportHoldsEveryPoint() {
+    MetricsChart chart;
+    chart.setSmoothing(0.5);
+    chart.showJob(QStringLiteral("job-1"));
+    chart.addPoint(point(QStringLiteral("job-1"), 1, {{"loss", 2.0}}));
+    chart.addPoint(point(QStringLiteral("job-1"), 2, {{"loss", 1.0}}));
+    chart.addPoint(
+        point(QStringLiteral("job-1"), 3, {{"test_loss", 0.75}, {"test_accuracy", 0.8125}}));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("chart.csv"));
+    QCOMPARE(chart.exportCsv(path), QString());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    // EMA 0.5: last = 1.0 → 1.0 / (1 − 0.5) = 2; last = 0.5 + 0.5 = 1.0 → 1.0 / (1 − 0.25) = 4/3.
+    const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'));
+    const QStringList want{QStringLiteral("series,step,value"),
+                           QStringLiteral("train loss,1,2"),
+                           QStringLiteral("train loss,2,1"),
+                           QStringLiteral("train loss (smoothed),1,2"),
+                           QStringLiteral("train loss (smoothed),2,1.3333333333333333"),
+                           QStringLiteral("test loss,3,0.75"),
+                           QStringLiteral("test accuracy,3,0.8125"),
+                           QString()};
+    QCOMPARE(lines, want);
+}
+
+void TestMetricsChart::pngExportAndErrors() {
+    MetricsChart chart;
+    chart.resize(500, 300);
+    chart.showJob(QStringLiteral("job-1"));
+    chart.addPoint(point(QStringLiteral("job-1"), 1, {{"loss", 2.0}}));
+    chart.replotNow();
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString png = dir.filePath(QStringLiteral("chart.png"));
+    QCOMPARE(chart.exportPng(png), QString());
+    const QImage image(png);
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.size(), chart.plot()->size());
+    // A folder that does not exist: the error names the file, nothing crashes.
+    const QString bad = dir.filePath(QStringLiteral("missing/chart.csv"));
+    const QString error = chart.exportCsv(bad);
+    QVERIFY2(error.contains(bad), qPrintable(error));
+    QVERIFY(chart.exportPng(dir.filePath(QStringLiteral("missing/chart.png")))
+                .contains(QStringLiteral("missing/chart.png")));
+}
+
+void TestMetricsChart::logScaleAndCrosshair() {
+    MetricsChart chart;
+    chart.resize(640, 400);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.showJob(QStringLiteral("job-1"));
+    for (int step = 1; step <= 100; ++step)
+        chart.addPoint(point(QStringLiteral("job-1"), step, {{"loss", 10.0 / step}}));
+    QTest::mouseClick(chart.logScaleBox(), Qt::LeftButton);
+    QVERIFY(chart.logScale());
+    chart.replotNow();
+    const QCPRange y = chart.plot()->yAxis->range();
+    QVERIFY2(y.lower > 0 && y.lower <= 0.1 && y.upper >= 10.0,
+             qPrintable(QStringLiteral("%1..%2").arg(y.lower).arg(y.upper)));
+    QTest::mouseClick(chart.logScaleBox(), Qt::LeftButton);
+    QVERIFY(!chart.logScale());
+    // The crosshair names each graph's value at the step under the mouse.
+    const QRect rect = chart.plot()->axisRect()->rect();
+    const int x = qRound(chart.plot()->xAxis->coordToPixel(50.0));
+    QTest::mouseMove(chart.plot(), QPoint(x, rect.center().y()));
+    QTRY_VERIFY(chart.crosshair()->text().contains(QStringLiteral("train loss: 0.2")));
+    chart.crosshair()->showAt(25.0);
+    QVERIFY2(chart.crosshair()->text().startsWith(QStringLiteral("step 25\ntrain loss: 0.4")),
+             qPrintable(chart.crosshair()->text()));
 }
 
 QTEST_MAIN(TestMetricsChart)

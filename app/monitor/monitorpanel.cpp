@@ -1,0 +1,78 @@
+// The Training tab: alert bar, loss chart, step-time bars (see monitorpanel.h).
+#include "monitorpanel.h"
+
+#include "metricschart.h"
+#include "steptimechart.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace tessera {
+
+MonitorPanel::MonitorPanel(QWidget* parent)
+    : QWidget(parent), m_alertBar(new QWidget(this)), m_alertLabel(new QLabel(m_alertBar)),
+      m_dismiss(new QToolButton(m_alertBar)), m_chart(new MetricsChart(this)),
+      m_steps(new StepTimeChart(this)), m_alerts(new AlertWatcher(this)) {
+    m_alertBar->setObjectName(QStringLiteral("alertBar"));
+    m_alertBar->setAutoFillBackground(true);
+    QPalette warn = m_alertBar->palette();
+    warn.setColor(QPalette::Window, QColor(255, 236, 179));
+    warn.setColor(QPalette::WindowText, QColor(102, 60, 0));
+    m_alertBar->setPalette(warn);
+    m_alertLabel->setWordWrap(true);
+    m_alertLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_dismiss->setText(tr("Dismiss"));
+    auto* bar = new QHBoxLayout(m_alertBar);
+    bar->setContentsMargins(8, 4, 8, 4);
+    bar->addWidget(m_alertLabel, 1);
+    bar->addWidget(m_dismiss);
+    m_alertBar->hide();
+    connect(m_dismiss, &QToolButton::clicked, m_alertBar, &QWidget::hide);
+
+    m_steps->setObjectName(QStringLiteral("stepTimeChart"));
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_chart);
+    split->addWidget(m_steps);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_alertBar);
+    layout->addWidget(split, 1);
+    connect(m_alerts, &AlertWatcher::alertRaised, this, [this](const MonitorAlert& a) {
+        showAlert(a);
+        Q_EMIT alertRaised(a);
+    });
+}
+
+void MonitorPanel::showJob(const QString& jobId, const QMap<int, QString>& stageLayers) {
+    m_chart->showJob(jobId);
+    m_steps->showJob(jobId);
+    m_steps->setStageLayers(stageLayers);
+    m_alerts->followJob(jobId);
+    m_alertBar->hide();
+}
+
+void MonitorPanel::setJobRunning(bool running) {
+    m_alerts->setRunning(running);
+}
+
+void MonitorPanel::addPoint(const MetricPoint& point) {
+    m_chart->addPoint(point);
+    m_steps->addPoint(point);
+    m_alerts->addPoint(point);
+}
+
+QString MonitorPanel::alertText() const {
+    return m_alertBar->isHidden() ? QString() : m_alertLabel->text();
+}
+
+void MonitorPanel::showAlert(const MonitorAlert& alert) {
+    m_alertLabel->setText(tr("⚠ %1: %2").arg(alert.jobId, alert.text));
+    m_alertBar->show();
+}
+
+} // namespace tessera

@@ -1,0 +1,154 @@
+// Stacked per-rank step-time bars (see steptimechart.h).
+#include "steptimechart.h"
+
+#include "jobtypes.h"
+
+#include <QHelpEvent>
+#include <QTimer>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <cmath>
+
+namespace tessera {
+
+namespace {
+
+QCPBars* makeBars(QCustomPlot* plot, const QString& name, const QColor& color) {
+    auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+    bars->setName(name);
+    bars->setPen(QPen(color.darker(130)));
+    bars->setBrush(color);
+    bars->setWidth(0.7);
+    return bars;
+}
+
+} // namespace
+
+StepTimeChart::StepTimeChart(QWidget* parent)
+    : QWidget(parent), m_plot(new QCustomPlot(this)), m_timer(new QTimer(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    setMinimumSize(320, 200);
+    m_compute = makeBars(m_plot, tr("compute"), QColor(31, 119, 180));
+    m_comm = makeBars(m_plot, tr("exposed communication"), QColor(255, 127, 14));
+    m_bubble = makeBars(m_plot, tr("pipeline bubble"), QColor(200, 200, 200));
+    m_comm->moveAbove(m_compute);
+    m_bubble->moveAbove(m_comm);
+    m_plot->xAxis->setLabel(tr("rank"));
+    m_plot->yAxis->setLabel(tr("ms per step"));
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->installEventFilter(this); // tooltips per bar
+    m_timer->setInterval(250);
+    connect(m_timer, &QTimer::timeout, this, [this] {
+        if (!m_dirty)
+            return;
+        m_dirty = false;
+        rebuild();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    });
+    m_timer->start();
+}
+
+void StepTimeChart::showJob(const QString& jobId) {
+    m_jobId = jobId;
+    m_ranks.clear();
+    m_layers.clear();
+    m_dirty = true;
+}
+
+void StepTimeChart::addPoint(const MetricPoint& point) {
+    if (m_jobId.isEmpty() || point.jobId != m_jobId ||
+        !point.values.contains(QStringLiteral("step_ms")))
+        return;
+    auto v = [&](const char* key) {
+        return point.values.value(QString::fromLatin1(key));
+    };
+    RankStepTime t;
+    t.stage = int(v("stage"));
+    t.dpRank = int(v("dp_rank"));
+    t.tpRank = int(v("tp_rank"));
+    t.computeMs = v("compute_ms");
+    t.commMs = v("comm_ms");
+    t.bubbleMs = v("bubble_ms");
+    t.stepMs = v("step_ms");
+    t.step = point.step;
+    m_ranks.insert(point.rank, t);
+    m_dirty = true;
+}
+
+void StepTimeChart::rebuild() {
+    QVector<double> keys, compute, comm, bubble;
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    double top = 0;
+    for (auto it = m_ranks.cbegin(); it != m_ranks.cend(); ++it) {
+        keys << it.key();
+        compute << it->computeMs;
+        comm << it->commMs;
+        bubble << it->bubbleMs;
+        top = std::max(top, it->computeMs + it->commMs + it->bubbleMs);
+        ticker->addTick(it.key(), tr("%1\nS%2").arg(it.key()).arg(it->stage));
+    }
+    m_compute->setData(keys, compute, true);
+    m_comm->setData(keys, comm, true);
+    m_bubble->setData(keys, bubble, true);
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->xAxis->setRange(-0.6, keys.isEmpty() ? 1.0 : keys.last() + 0.6);
+    m_plot->yAxis->setRange(0, top > 0 ? top * 1.1 : 1.0);
+}
+
+void StepTimeChart::replotNow() {
+    m_dirty = false;
+    rebuild();
+    m_plot->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+QString StepTimeChart::rankText(int rank) const {
+    const auto it = m_ranks.constFind(rank);
+    if (it == m_ranks.cend())
+        return {};
+    QString text = tr("rank %1: stage %2, data-parallel rank %3, tensor-parallel rank %4")
+                       .arg(rank)
+                       .arg(it->stage)
+                       .arg(it->dpRank)
+                       .arg(it->tpRank);
+    if (const QString layers = m_layers.value(it->stage); !layers.isEmpty())
+        text += QLatin1Char('\n') + layers;
+    text += QLatin1Char('\n') +
+            tr("step %1 ms = compute %2 + exposed communication %3 + bubble %4 (at step %5)")
+                .arg(it->stepMs, 0, 'f', 2)
+                .arg(it->computeMs, 0, 'f', 2)
+                .arg(it->commMs, 0, 'f', 2)
+                .arg(it->bubbleMs, 0, 'f', 2)
+                .arg(it->step);
+    return text;
+}
+
+int StepTimeChart::rankAt(int x) const {
+    const double key = m_plot->xAxis->pixelToCoord(x);
+    const int rank = qRound(key);
+    return std::abs(key - rank) <= 0.35 && m_ranks.contains(rank) ? rank : -1;
+}
+
+bool StepTimeChart::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_plot && event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const int rank = rankAt(help->pos().x());
+        if (rank >= 0)
+            QToolTip::showText(help->globalPos(), rankText(rank), m_plot);
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+} // namespace tessera
