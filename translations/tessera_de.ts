@@ -110,6 +110,34 @@
     </message>
 </context>
 <context>
+    <name>tessera::AlertWatcher</name>
+    <message>
+        <location filename="../app/monitor/alertwatcher.cpp" line="+95"/>
+        <source>the loss is %1 at step %2: training diverged; lower the learning rate or clip gradients (training.gradClip)</source>
+        <translation>der Loss ist %1 in Schritt %2: das Training divergiert; senken Sie die Lernrate oder begrenzen Sie die Gradienten (training.gradClip)</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>the loss is diverging: smoothed %1 at step %2, %3× its lowest %4 at step %5</source>
+        <translation>der Loss divergiert: geglättet %1 in Schritt %2, das %3-Fache seines Tiefstwerts %4 in Schritt %5</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>straggler: rank %1 (stage %2) computes %3 ms per step, %4× the median %5 ms of the other %6 rank(s) of its stage; they wait for it</source>
+        <translation>Nachzügler: Rank %1 (Stufe %2) rechnet %3 ms pro Schritt, das %4-Fache des Medians %5 ms der anderen %6 Rank(s) seiner Stufe; sie warten auf ihn</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>no step for %1 s (the last, step %2, came at %3 UTC; the limit is %4 s): look at the log and the workers</source>
+        <translation>seit %1 s kein Schritt (der letzte, Schritt %2, kam um %3 UTC; die Grenze ist %4 s): prüfen Sie das Protokoll und die Worker</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>no step for %1 s since the job started (the limit is %2 s): look at the log and the workers</source>
+        <translation>seit dem Start des Jobs vor %1 s kein Schritt (die Grenze ist %2 s): prüfen Sie das Protokoll und die Worker</translation>
+    </message>
+</context>
+<context>
     <name>tessera::AppSession</name>
     <message>
         <location filename="../app/session.cpp" line="+31"/>
@@ -216,6 +244,14 @@
         <location line="+7"/>
         <source>Every decision appears in the log.</source>
         <translation>Jede Entscheidung erscheint im Protokoll.</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::ChartCrosshair</name>
+    <message>
+        <location filename="../app/monitor/chartcrosshair.cpp" line="+37"/>
+        <source>step %1</source>
+        <translation>Schritt %1</translation>
     </message>
 </context>
 <context>
@@ -550,12 +586,17 @@
 <context>
     <name>tessera::MainWindow</name>
     <message>
-        <location filename="../app/mainwindow.cpp" line="+34"/>
+        <location filename="../app/mainwindow.cpp" line="+38"/>
+        <source>layers %1–%2</source>
+        <translation>Schichten %1–%2</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>Tessera</source>
         <translation>Tessera</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>&amp;Training</source>
         <translation>&amp;Training</translation>
     </message>
@@ -665,7 +706,12 @@
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
+        <source>[%1] alert: %2</source>
+        <translation>[%1] Warnung: %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>[%1] watch stream broke (%2); resuming from event %3</source>
         <translation>[%1] Beobachtungs-Stream unterbrochen (%2); weiter ab Ereignis %3</translation>
     </message>
@@ -678,7 +724,37 @@
 <context>
     <name>tessera::MetricsChart</name>
     <message>
-        <location filename="../app/monitor/metricschart.cpp" line="+25"/>
+        <location filename="../app/monitor/metricschart.cpp" line="+52"/>
+        <source>Smoothing</source>
+        <translation>Glättung</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Exponential moving average of the train loss, debiased as in TensorBoard: 0 draws the raw values</source>
+        <translation>Exponentieller gleitender Mittelwert des Trainings-Loss, entzerrt wie in TensorBoard: 0 zeigt die Rohwerte</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Log scale</source>
+        <translation>Log-Skala</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Export</source>
+        <translation>Exportieren</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Chart as PNG…</source>
+        <translation>Diagramm als PNG…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Data as CSV…</source>
+        <translation>Daten als CSV…</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>step</source>
         <translation>Schritt</translation>
     </message>
@@ -689,30 +765,73 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+16"/>
+        <location line="+23"/>
         <source>test accuracy</source>
         <translation>Testgenauigkeit</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-15"/>
         <source>train loss</source>
         <translation>Trainings-Loss</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
+        <source>train loss (smoothed)</source>
+        <translation>Trainings-Loss (geglättet)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>test loss</source>
         <translation>Test-Loss</translation>
+    </message>
+    <message>
+        <location line="+112"/>
+        <source>Export chart</source>
+        <translation>Diagramm exportieren</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Export chart data</source>
+        <translation>Diagrammdaten exportieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PNG images (*.png)</source>
+        <translation>PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::MonitorPanel</name>
+    <message>
+        <location filename="../app/monitor/monitorpanel.cpp" line="+27"/>
+        <source>Dismiss</source>
+        <translation>Ausblenden</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>⚠ %1: %2</source>
+        <translation>⚠ %1: %2</translation>
     </message>
 </context>
 <context>
     <name>tessera::OfferTableModel</name>
     <message>
-        <location filename="../app/rent/offertablemodel.cpp" line="+53"/>
+        <location filename="../app/rent/offertablemodel.cpp" line="+54"/>
         <source>%1 offer %2</source>
         <translation>%1-Angebot %2</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+26"/>
         <source>$%1/h</source>
         <translation>$%1/h</translation>
     </message>
@@ -742,17 +861,17 @@
         <translation>Knoten</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Device</source>
         <translation>Gerät</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-2"/>
         <source>Memory</source>
         <translation>Speicher</translation>
     </message>
     <message>
-        <location line="-40"/>
+        <location line="-30"/>
         <source>unknown</source>
         <translation>unbekannt</translation>
     </message>
@@ -767,7 +886,7 @@
         <translation>%1 RAM</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+31"/>
         <source>Slots</source>
         <translation>Slots</translation>
     </message>
@@ -848,6 +967,51 @@
         <location line="+21"/>
         <source>Cost so far $%1 · now $%2/h</source>
         <translation>Kosten bisher $%1 · jetzt $%2/h</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::StepTimeChart</name>
+    <message>
+        <location filename="../app/monitor/steptimechart.cpp" line="+35"/>
+        <source>compute</source>
+        <translation>Rechnen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>exposed communication</source>
+        <translation>sichtbare Kommunikation</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pipeline bubble</source>
+        <translation>Pipeline-Blase</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ms per step</source>
+        <translation>ms pro Schritt</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>%1
+S%2</source>
+        <translation>%1
+S%2</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>rank %1: stage %2, data-parallel rank %3, tensor-parallel rank %4</source>
+        <translation>Rank %1: Stufe %2, datenparalleler Rank %3, tensorparalleler Rank %4</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>step %1 ms = compute %2 + exposed communication %3 + bubble %4 (at step %5)</source>
+        <translation>Schritt %1 ms = Rechnen %2 + sichtbare Kommunikation %3 + Blase %4 (bei Schritt %5)</translation>
     </message>
 </context>
 <context>
@@ -1694,7 +1858,7 @@
 <context>
     <name>tessera::designer::PlanIo</name>
     <message>
-        <location filename="../app/designer/planio.cpp" line="+46"/>
+        <location filename="../app/designer/planio.cpp" line="+48"/>
         <source>cannot write &apos;%1&apos;: %2</source>
         <translation>&apos;%1&apos; lässt sich nicht schreiben: %2</translation>
     </message>
