@@ -6,6 +6,7 @@
 #include "logging.h"
 #include "metricstore.h"
 #include "spec_io.h"
+#include "storebatcher.h"
 #include "workerclient.h"
 
 #include <QDateTime>
@@ -112,7 +113,8 @@ v1::LaunchJobRequest placeRanks(v1::JobSpec& spec, const QList<WorkerNode>& read
 } // namespace
 
 JobController::JobController(ClusterRegistry* registry, MetricStore* store, QObject* parent)
-    : QObject(parent), m_registry(registry), m_store(store) {
+    : QObject(parent), m_registry(registry), m_store(store),
+      m_batcher(new StoreBatcher(store, this)) {
     registerBackendMetaTypes();
     m_pool.setMaxThreadCount(4);
 }
@@ -123,6 +125,7 @@ JobController::~JobController() {
         job.watcher = nullptr;
     }
     m_pool.waitForDone();
+    m_batcher->flush(); // while the store (which outlives the controller) is open
 }
 
 QStringList JobController::busyWorkers() const {
@@ -278,16 +281,12 @@ void JobController::onEvent(const QString& jobId, const v1::JobEvent& e) {
         for (const auto& [key, value] : e.metric().values()) {
             p.values.insert(QString::fromStdString(key), value);
         }
-        if (m_store) {
-            m_store->addPoint(p);
-        }
+        m_batcher->addPoint(p);
         Q_EMIT metricReceived(p);
     } else if (e.has_log()) {
         const QString stream = QString::fromStdString(e.log().stream());
         const QString text = QString::fromStdString(e.log().text());
-        if (m_store) {
-            m_store->addLog(jobId, LogRecord{e.seq(), e.time_unix_ms(), stream, text});
-        }
+        m_batcher->addLog(jobId, LogRecord{e.seq(), e.time_unix_ms(), stream, text});
         Q_EMIT logLine(jobId, stream, text);
     } else if (e.has_state()) {
         const JobState s = fromProto(e.state().state());
@@ -305,6 +304,7 @@ void JobController::setState(const QString& jobId, JobState s, const QString& re
     it->state = s;
     qCInfo(lcJobs) << jobId << "is" << jobStateName(s) << reason;
     if (m_store) {
+        m_batcher->flush(); // the job's points are stored before its end is
         m_store->updateJobState(jobId, s, reason, QDateTime::currentMSecsSinceEpoch());
     }
     Q_EMIT jobStateChanged(jobId, s, reason);

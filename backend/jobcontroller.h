@@ -23,6 +23,7 @@ namespace tessera {
 class ClusterRegistry;
 class JobWatcher;
 class MetricStore;
+class StoreBatcher;
 
 /// Job life cycle manager. Use from one thread (normally the GUI thread); it never blocks it.
 class JobController : public QObject {
@@ -103,6 +104,7 @@ private:
 
     ClusterRegistry* m_registry;
     MetricStore* m_store;
+    StoreBatcher* m_batcher; ///< points and log lines go to m_store through it, in batches
     QHash<QString, Job> m_jobs;
     QStringList m_order;
     QMap<QString, QString> m_mca;

@@ -207,6 +207,34 @@ bool MetricStore::addLog(const QString& jobId, const LogRecord& line) {
     return q.numRowsAffected() > 0;
 }
 
+int MetricStore::addPoints(const QList<MetricPoint>& points) {
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    const bool txn = db.transaction();
+    int added = 0;
+    for (const MetricPoint& p : points) {
+        added += addPoint(p) ? 1 : 0;
+    }
+    if (txn && !db.commit()) {
+        qCWarning(lcStore) << "cannot commit" << points.size()
+                           << "points:" << db.lastError().text();
+    }
+    return added;
+}
+
+int MetricStore::addLogs(const QList<QPair<QString, LogRecord>>& lines) {
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    const bool txn = db.transaction();
+    int added = 0;
+    for (const auto& [jobId, line] : lines) {
+        added += addLog(jobId, line) ? 1 : 0;
+    }
+    if (txn && !db.commit()) {
+        qCWarning(lcStore) << "cannot commit" << lines.size()
+                           << "log lines:" << db.lastError().text();
+    }
+    return added;
+}
+
 QList<MetricPoint> MetricStore::points(const QString& jobId) const {
     QList<MetricPoint> out;
     QSqlQuery q(QSqlDatabase::database(m_connection, false));

@@ -6,6 +6,7 @@
 #include "workernode.h"
 
 #include <QList>
+#include <QPair>
 #include <QString>
 
 namespace tessera {
@@ -47,6 +48,11 @@ public:
     bool addPoint(const MetricPoint& point);
     /// Stores a log line; a line with a (jobId, seq) already stored is ignored (returns false).
     bool addLog(const QString& jobId, const LogRecord& line);
+    /// Stores points in one transaction (one commit for the batch, not one per point). Returns
+    /// how many were new; replays are skipped as in addPoint.
+    int addPoints(const QList<MetricPoint>& points);
+    /// Stores (job id, line) pairs in one transaction. Returns how many were new.
+    int addLogs(const QList<QPair<QString, LogRecord>>& lines);
 
     /// Points of a job ordered by seq.
     QList<MetricPoint> points(const QString& jobId) const;

@@ -1,6 +1,7 @@
 // MetricStore: replayed points (same job id + seq) are stored once, history survives a reopen,
 // job summaries follow the points, nodes round-trip, and an unusable path gives a clear error.
 #include "metricstore.h"
+#include "storebatcher.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -18,6 +19,7 @@ private Q_SLOTS:
     void jobStateAndSummary();
     void nodesRoundTrip();
     void unusablePathGivesError();
+    void batchesSkipReplaysAndFlushOnTimerAndExit();
 
 private:
     static MetricPoint point(const QString& job, quint64 seq, qint64 step, double loss) {
@@ -96,6 +98,45 @@ void TestMetricStore::historySurvivesReopen() {
     QVERIFY(!again.addPoint(point(QStringLiteral("job-a"), 3, 3, 1.0))); // still a duplicate
     QCOMPARE(again.logLines(QStringLiteral("job-a")).size(), 1);
     QCOMPARE(again.logLines(QStringLiteral("job-a"))[0].text, QStringLiteral("hi"));
+}
+
+void TestMetricStore::batchesSkipReplaysAndFlushOnTimerAndExit() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("b.sqlite"));
+    MetricStore store;
+    QVERIFY(store.open(path));
+    JobRecord job;
+    job.id = QStringLiteral("job-b");
+    QVERIFY(store.recordJob(job));
+    // One transaction, replays skipped: 1..4 then 3..6 → 6 points, 2 skipped.
+    QCOMPARE(store.addPoints({point(job.id, 1, 1, 2.0), point(job.id, 2, 2, 1.9),
+                              point(job.id, 3, 3, 1.8), point(job.id, 4, 4, 1.7)}),
+             4);
+    QCOMPARE(store.addPoints({point(job.id, 3, 3, 1.8), point(job.id, 4, 4, 1.7),
+                              point(job.id, 5, 5, 1.6), point(job.id, 6, 6, 1.5)}),
+             2);
+    QCOMPARE(store.points(job.id).size(), 6);
+    QCOMPARE(store.job(job.id).lastStep, 6);
+    QCOMPARE(
+        store.addLogs({{job.id, LogRecord{7, 1, QStringLiteral("stdout"), QStringLiteral("a")}},
+                       {job.id, LogRecord{7, 1, QStringLiteral("stdout"), QStringLiteral("a")}}}),
+        1);
+    {
+        StoreBatcher batcher(&store);
+        batcher.setInterval(50);
+        batcher.addPoint(point(job.id, 8, 8, 1.4));
+        batcher.addLog(job.id, LogRecord{9, 1, QStringLiteral("stderr"), QStringLiteral("b")});
+        QCOMPARE(batcher.pending(), 2);
+        QCOMPARE(store.points(job.id).size(), 6); // not written yet
+        QTRY_COMPARE(batcher.pending(), 0);       // the timer flushed
+        QCOMPARE(store.points(job.id).size(), 7);
+        QCOMPARE(store.logLines(job.id).size(), 2);
+        batcher.addPoint(point(job.id, 10, 10, 1.3));
+    } // destruction flushes what is left
+    QCOMPARE(store.points(job.id).size(), 8);
+    StoreBatcher none(nullptr); // no store: nothing buffered, nothing written
+    none.addPoint(point(job.id, 11, 11, 1.2));
+    QCOMPARE(none.pending(), 0);
 }
 
 void TestMetricStore::jobStateAndSummary() {
