@@ -8,13 +8,16 @@
 #include "autoscaler.h"
 #include "jobcontroller.h"
 #include "jobs/jobpanel.h"
+#include "metricstore.h"
 #include "monitor/logpane.h"
 #include "monitor/metricschart.h"
 #include "monitor/monitorpanel.h"
+#include "monitor/runlist.h"
 #include "rent/costlabel.h"
 #include "rent/rentdialog.h"
 #include "session.h"
 #include "settings/autoscalesettings.h"
+#include "spec_io.h"
 #include "sshprovider.h"
 
 #include <QAction>
@@ -50,7 +53,7 @@ MainWindow::MainWindow(AppSession* session, QWidget* parent)
     : QMainWindow(parent), m_session(session),
       m_cluster(new ClusterPanel(session->registry(), session->provider(), this)),
       m_jobs(new JobPanel(session->controller(), this)), m_monitor(new MonitorPanel(this)),
-      m_log(new LogPane(this)) {
+      m_runs(new RunList(session->store(), this)), m_log(new LogPane(this)) {
     setWindowTitle(tr("Tessera"));
     setObjectName(QStringLiteral("mainWindow"));
     m_monitor->setObjectName(QStringLiteral("monitorPanel"));
@@ -68,7 +71,7 @@ MainWindow::MainWindow(AppSession* session, QWidget* parent)
     // come back as they were (View menu, Ctrl+1/Ctrl+2, shows them any time).
     connect(tabs, &QTabWidget::currentChanged, this, [this, tabs] {
         const bool designing = tabs->currentWidget() == m_designer;
-        for (const char* name : {"clusterDock", "jobDock"}) {
+        for (const char* name : {"clusterDock", "jobDock", "runsDock"}) {
             auto* dock = findChild<QDockWidget*>(QLatin1String(name));
             if (designing) {
                 dock->setProperty("visibleBeforeDesigner", !dock->isHidden());
@@ -105,6 +108,7 @@ void MainWindow::createDocks() {
     QDockWidget* cluster = dock(m_cluster, tr("Cluster"), "clusterDock", Qt::LeftDockWidgetArea);
     QDockWidget* job = dock(m_jobs, tr("Job"), "jobDock", Qt::RightDockWidgetArea);
     QDockWidget* log = dock(m_log, tr("Log"), "logDock", Qt::BottomDockWidgetArea);
+    dock(m_runs, tr("Runs"), "runsDock", Qt::RightDockWidgetArea);
     resizeDocks({cluster, job}, {460, 300}, Qt::Horizontal);
     resizeDocks({log}, {180}, Qt::Vertical);
 }
@@ -167,9 +171,9 @@ void MainWindow::createMenusAndToolbar() {
 #endif
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    // Show/hide the panels: Ctrl+1 cluster, Ctrl+2 job, Ctrl+3 log.
-    const char* docks[] = {"clusterDock", "jobDock", "logDock"};
-    for (int i = 0; i < 3; ++i) {
+    // Show/hide the panels: Ctrl+1 cluster, Ctrl+2 job, Ctrl+3 log, Ctrl+4 runs.
+    const char* docks[] = {"clusterDock", "jobDock", "logDock", "runsDock"};
+    for (int i = 0; i < 4; ++i) {
         auto* d = findChild<QDockWidget*>(QLatin1String(docks[i]));
         QAction* toggle = d->toggleViewAction();
         toggle->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
@@ -187,6 +191,40 @@ void MainWindow::createMenusAndToolbar() {
     bar->addAction(m_jobs->cancelAction());
 }
 
+void MainWindow::connectRuns() {
+    JobController* controller = m_session->controller();
+    // A job that starts or ends changes the list (state, last loss).
+    connect(controller, &JobController::jobStateChanged, m_runs, [this] { m_runs->refresh(); });
+    connect(m_runs, &RunList::overlayLoaded, m_monitor,
+            [this](const QString& id, const QString& label, const QList<MetricPoint>& points) {
+                QList<QPointF> loss;
+                for (const MetricPoint& p : points)
+                    if (const auto it = p.values.constFind(QStringLiteral("loss"));
+                        it != p.values.cend())
+                        loss.append(QPointF(double(p.step), it.value()));
+                m_monitor->metricsChart()->addOverlay(id, label, loss);
+            });
+    connect(m_runs, &RunList::overlayRemoved, m_monitor->metricsChart(),
+            &MetricsChart::removeOverlay);
+    // Opening a past run shows its whole history as if it were arriving now.
+    connect(m_runs, &RunList::opened, m_monitor,
+            [this](const QString& id, const QList<MetricPoint>& points) {
+                v1::JobSpec spec;
+                if (auto s = parseJobSpec(m_session->store()->job(id).specJson.toStdString(),
+                                          id.toStdString()))
+                    spec = *s;
+                m_monitor->showJob(id, stageLayers(spec));
+                for (const MetricPoint& p : points)
+                    m_monitor->addPoint(p);
+                m_monitor->metricsChart()->replotNow();
+                m_log->appendMessage(
+                    tr("[%1] opened from the history: %2 point(s)").arg(id).arg(points.size()));
+            });
+    connect(m_runs, &RunList::loadFailed, m_log, [this](const QString& id, const QString& error) {
+        m_log->appendMessage(tr("[%1] cannot load the run: %2").arg(id, error));
+    });
+}
+
 void MainWindow::connectBackend() {
     JobController* controller = m_session->controller();
     connect(controller, &JobController::metricReceived, m_monitor, &MonitorPanel::addPoint);
@@ -201,6 +239,7 @@ void MainWindow::connectBackend() {
     connect(m_monitor, &MonitorPanel::alertRaised, m_log, [this](const MonitorAlert& a) {
         m_log->appendMessage(tr("[%1] alert: %2").arg(a.jobId, a.text));
     });
+    connectRuns();
     connect(controller, &JobController::logLine, m_log, &LogPane::appendJobLine);
     connect(controller, &JobController::jobStateChanged, m_log,
             [this](const QString& id, JobState state, const QString& reason) {

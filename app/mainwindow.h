@@ -16,6 +16,7 @@ class JobPanel;
 class LogPane;
 class MetricsChart;
 class MonitorPanel;
+class RunList;
 class RentDialog;
 namespace designer {
 class DesignerPanel;
@@ -31,6 +32,7 @@ public:
     JobPanel* jobPanel() const { return m_jobs; }
     MetricsChart* chart() const;
     MonitorPanel* monitor() const { return m_monitor; }
+    RunList* runList() const { return m_runs; }
     LogPane* logPane() const { return m_log; }
     /// The layout designer page (null when the app was built without the planner).
     designer::DesignerPanel* designer() const { return m_designer; }
@@ -47,11 +49,13 @@ private:
     void createDocks();
     void createMenusAndToolbar();
     void connectBackend();
+    void connectRuns();
 
     AppSession* m_session;
     ClusterPanel* m_cluster;
     JobPanel* m_jobs;
     MonitorPanel* m_monitor;
+    RunList* m_runs;
     LogPane* m_log;
     designer::DesignerPanel* m_designer = nullptr;
     QAction* m_rentMachines = nullptr;

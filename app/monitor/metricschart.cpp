@@ -19,6 +19,7 @@
 #include <qcustomplot.h>
 
 #include <cmath>
+#include <iterator>
 
 namespace tessera {
 
@@ -119,7 +120,59 @@ void MetricsChart::makeGraphs() {
 
 void MetricsChart::showJob(const QString& jobId) {
     m_jobId = jobId;
+    for (const Overlay& o : std::as_const(m_overlays))
+        m_plot->removeGraph(o.graph);
+    m_overlays.clear();
     clear();
+}
+
+namespace {
+/// Colours of overlaid runs (Tableau 10 after the blue, orange and green of the main graphs).
+QColor overlayColor(int i) {
+    static const QColor colors[] = {
+        QColor(214, 39, 40),   QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194),
+        QColor(127, 127, 127), QColor(188, 189, 34),  QColor(23, 190, 207)};
+    return colors[i % int(std::size(colors))];
+}
+
+void setSmoothed(QCPGraph* graph, const QList<QPointF>& raw, double weight) {
+    EmaSmoother ema(weight);
+    QVector<QCPGraphData> data;
+    data.reserve(raw.size());
+    for (const QPointF& p : raw)
+        data.append(QCPGraphData(p.x(), ema.add(p.y())));
+    graph->data()->set(data, false);
+}
+} // namespace
+
+void MetricsChart::addOverlay(const QString& runId, const QString& label,
+                              const QList<QPointF>& loss) {
+    removeOverlay(runId);
+    Overlay o{runId, m_plot->addGraph(m_plot->xAxis, m_plot->yAxis), loss};
+    o.graph->setName(label);
+    o.graph->setPen(QPen(overlayColor(int(m_overlays.size())), 1.5));
+    o.graph->setAdaptiveSampling(true);
+    setSmoothed(o.graph, o.raw, m_smoother.weight());
+    m_overlays.append(o);
+    m_dirty = true;
+}
+
+void MetricsChart::removeOverlay(const QString& runId) {
+    for (qsizetype i = 0; i < m_overlays.size(); ++i) {
+        if (m_overlays[i].id == runId) {
+            m_plot->removeGraph(m_overlays[i].graph);
+            m_overlays.removeAt(i);
+            m_dirty = true;
+            return;
+        }
+    }
+}
+
+QStringList MetricsChart::overlays() const {
+    QStringList ids;
+    for (const Overlay& o : m_overlays)
+        ids << o.id;
+    return ids;
 }
 
 void MetricsChart::addPoint(const MetricPoint& point) {
@@ -180,6 +233,8 @@ void MetricsChart::resmooth() {
     for (auto it = m_loss->data()->constBegin(); it != m_loss->data()->constEnd(); ++it)
         smoothed.append(QCPGraphData(it->key, m_smoother.add(it->value)));
     m_lossSmooth->data()->set(smoothed, true);
+    for (const Overlay& o : std::as_const(m_overlays))
+        setSmoothed(o.graph, o.raw, m_smoother.weight());
     m_dirty = true;
 }
 
@@ -203,7 +258,10 @@ QString MetricsChart::exportPng(const QString& path) const {
 }
 
 QString MetricsChart::exportCsv(const QString& path) const {
-    return writeTextFile(path, graphsToCsv({m_loss, m_lossSmooth, m_testLoss, m_accuracy}));
+    QList<const QCPGraph*> graphs{m_loss, m_lossSmooth, m_testLoss, m_accuracy};
+    for (const Overlay& o : m_overlays)
+        graphs << o.graph;
+    return writeTextFile(path, graphsToCsv(graphs));
 }
 
 void MetricsChart::exportWithDialog(bool png) {
@@ -247,6 +305,13 @@ QList<QPointF> MetricsChart::smoothedLossPoints() const {
     return pointsOf(m_lossSmooth);
 }
 
+QList<QPointF> MetricsChart::overlayPoints(const QString& runId) const {
+    for (const Overlay& o : m_overlays)
+        if (o.id == runId)
+            return pointsOf(o.graph);
+    return {};
+}
+
 void MetricsChart::onReplotTimer() {
     if (!m_dirty)
         return;
@@ -256,7 +321,8 @@ void MetricsChart::onReplotTimer() {
 }
 
 void MetricsChart::rescale() {
-    if (m_loss->dataCount() == 0 && m_testLoss->dataCount() == 0 && m_accuracy->dataCount() == 0)
+    if (m_loss->dataCount() == 0 && m_testLoss->dataCount() == 0 && m_accuracy->dataCount() == 0 &&
+        m_overlays.isEmpty())
         return;
     // x: every graph; left y: both loss graphs (from 0, or from the smallest loss on a log
     // axis); right y stays 0..1 (accuracy is a fraction).
@@ -270,6 +336,12 @@ void MetricsChart::rescale() {
     const QCPRange test = m_testLoss->getValueRange(foundTest, domain);
     if (foundTest)
         left.expand(test);
+    for (const Overlay& o : std::as_const(m_overlays)) {
+        bool foundRun = false;
+        const QCPRange run = o.graph->getValueRange(foundRun, domain);
+        if (foundRun)
+            left.expand(run);
+    }
     if (logScale())
         m_plot->yAxis->setRange(left.lower / 1.2, left.upper * 1.2);
     else

@@ -8,6 +8,7 @@
 #include <QList>
 #include <QPointF>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 class QCheckBox;
@@ -59,11 +60,21 @@ public:
     void setLogScale(bool on);
     bool logScale() const;
 
+    /// Draws another run's train loss (step, loss) as an extra curve named `label`, smoothed
+    /// like the followed job's; replaces an overlay of the same `runId`. Cleared by showJob().
+    void addOverlay(const QString& runId, const QString& label, const QList<QPointF>& loss);
+    void removeOverlay(const QString& runId);
+    /// Run ids of the overlays, in the order they were added.
+    QStringList overlays() const;
+    /// The overlay's smoothed curve (empty for an unknown run).
+    QList<QPointF> overlayPoints(const QString& runId) const;
+
     /// Writes the chart as a PNG of its current size. Returns "" or what went wrong.
     QString exportPng(const QString& path) const;
     /// Writes every graph's points as CSV: a header "series,step,value", then one line per
     /// point, series in legend order ("train loss", "train loss (smoothed)", "test loss",
-    /// "test accuracy"), values with 17 significant digits. Returns "" or what went wrong.
+    /// "test accuracy", then the overlays: their smoothed curves under their labels), values with
+    /// 17 significant digits. Returns "" or what went wrong.
     QString exportCsv(const QString& path) const;
 
     /// Number of points in each graph.
@@ -109,6 +120,12 @@ private:
     QToolButton* m_export = nullptr;
     ChartCrosshair* m_crosshair = nullptr;
     QTimer* m_timer = nullptr;
+    struct Overlay {
+        QString id;
+        QCPGraph* graph = nullptr;
+        QList<QPointF> raw; ///< the run's train loss as given
+    };
+    QList<Overlay> m_overlays;
     EmaSmoother m_smoother;
     QString m_jobId;
     bool m_dirty = false;

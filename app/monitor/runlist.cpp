@@ -1,0 +1,120 @@
+// Runs of the history database, overlay and open (see runlist.h).
+#include "runlist.h"
+
+#include "metricstore.h"
+
+#include <QDateTime>
+#include <QFutureWatcher>
+#include <QListWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include <cmath>
+
+namespace tessera {
+
+namespace {
+constexpr int kJobIdRole = Qt::UserRole;
+
+struct Loaded {
+    QList<MetricPoint> points;
+    QString error;
+};
+
+/// On a pool thread: a connection of its own (QtSql connections are per thread).
+Loaded readPoints(const QString& path, const QString& jobId) {
+    MetricStore store;
+    QString error;
+    if (!store.open(path, &error)) {
+        return {{}, error};
+    }
+    return {store.points(jobId), {}};
+}
+} // namespace
+
+RunList::RunList(MetricStore* store, QWidget* parent)
+    : QWidget(parent), m_store(store), m_list(new QListWidget(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_list);
+    m_list->setObjectName(QStringLiteral("runList"));
+    m_list->setToolTip(tr("Check a run to draw its loss beside the current one; double-click to "
+                          "open its whole history"));
+    connect(m_list, &QListWidget::itemChanged, this, &RunList::onItemChanged);
+    connect(m_list, &QListWidget::itemDoubleClicked, this,
+            [this](QListWidgetItem* item) { open(item->data(kJobIdRole).toString()); });
+    refresh();
+}
+
+QString RunList::label(const JobRecord& job) {
+    const QString when =
+        QDateTime::fromMSecsSinceEpoch(job.submittedMs).toString(QStringLiteral("MM-dd hh:mm"));
+    QString text = QStringLiteral("%1  %2 · %3")
+                       .arg(when, job.name.isEmpty() ? job.id : job.name, jobStateName(job.state));
+    if (!std::isnan(job.lastLoss)) {
+        text += tr(" · loss %1").arg(job.lastLoss, 0, 'g', 4);
+    }
+    return text;
+}
+
+void RunList::refresh() {
+    m_refreshing = true;
+    m_list->clear();
+    if (m_store == nullptr) {
+        m_list->addItem(tr("No history database: runs are not kept."));
+        m_refreshing = false;
+        return;
+    }
+    for (const JobRecord& job : m_store->jobs()) {
+        auto* item = new QListWidgetItem(label(job), m_list);
+        item->setData(kJobIdRole, job.id);
+        item->setToolTip(job.id);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(m_checked.contains(job.id) ? Qt::Checked : Qt::Unchecked);
+    }
+    m_refreshing = false;
+}
+
+void RunList::onItemChanged(QListWidgetItem* item) {
+    const QString id = item->data(kJobIdRole).toString();
+    if (m_refreshing || id.isEmpty()) {
+        return;
+    }
+    if (item->checkState() != Qt::Checked) {
+        m_checked.remove(id);
+        Q_EMIT overlayRemoved(id);
+        return;
+    }
+    m_checked.insert(id);
+    const QString text = item->text();
+    load(id, [this, id, text](const QList<MetricPoint>& points) {
+        if (m_checked.contains(id)) { // still wanted when the load is done
+            Q_EMIT overlayLoaded(id, text, points);
+        }
+    });
+}
+
+void RunList::open(const QString& jobId) {
+    load(jobId, [this, jobId](const QList<MetricPoint>& points) { Q_EMIT opened(jobId, points); });
+}
+
+void RunList::load(const QString& jobId, std::function<void(const QList<MetricPoint>&)> done) {
+    if (m_store == nullptr) {
+        return;
+    }
+    // Points still buffered by the controller are flushed within 100 ms; a run being watched
+    // live is drawn from its stream, not from here.
+    auto* watcher = new QFutureWatcher<Loaded>(this);
+    connect(watcher, &QFutureWatcher<Loaded>::finished, this, [this, watcher, jobId, done] {
+        const Loaded loaded = watcher->result();
+        watcher->deleteLater();
+        if (!loaded.error.isEmpty()) {
+            Q_EMIT loadFailed(jobId, loaded.error);
+            return;
+        }
+        done(loaded.points);
+    });
+    watcher->setFuture(QtConcurrent::run(readPoints, m_store->path(), jobId));
+}
+
+} // namespace tessera

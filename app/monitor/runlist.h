@@ -1,0 +1,54 @@
+// The runs of the history database, newest first: check a run to overlay its loss on the chart,
+// open one (double-click) to see its whole history in the monitor. Loading is off the GUI thread.
+#pragma once
+
+#include "jobtypes.h"
+
+#include <QList>
+#include <QSet>
+#include <QString>
+#include <QWidget>
+
+class QListWidget;
+class QListWidgetItem;
+
+namespace tessera {
+
+class MetricStore;
+
+/// A list of JobRecords (MetricStore::jobs()) with a check box each. Checking a run loads its
+/// points and emits overlayLoaded; unchecking emits overlayRemoved; double-clicking loads them
+/// and emits opened. Loads run on a thread-pool thread with their own SQLite connection, so a
+/// run of millions of points never blocks the GUI thread; results arrive as signals.
+class RunList : public QWidget {
+    Q_OBJECT
+public:
+    /// `store` may be null (no history): the list then says so.
+    explicit RunList(MetricStore* store, QWidget* parent = nullptr);
+
+    /// Re-reads the job list (keeps the check marks).
+    void refresh();
+    /// Loads run `jobId` and emits opened(); what a double-click does.
+    void open(const QString& jobId);
+    QListWidget* list() const { return m_list; }
+
+Q_SIGNALS:
+    void overlayLoaded(QString jobId, QString label, QList<tessera::MetricPoint> points);
+    void overlayRemoved(QString jobId);
+    void opened(QString jobId, QList<tessera::MetricPoint> points);
+    /// A load failed (the database could not be opened from the loading thread).
+    void loadFailed(QString jobId, QString error);
+
+private:
+    void onItemChanged(QListWidgetItem* item);
+    /// Reads the job's points on a pool thread, then calls `done` on this thread.
+    void load(const QString& jobId, std::function<void(const QList<tessera::MetricPoint>&)> done);
+    static QString label(const JobRecord& job);
+
+    MetricStore* m_store;
+    QListWidget* m_list;
+    QSet<QString> m_checked;
+    bool m_refreshing = false;
+};
+
+} // namespace tessera
