@@ -107,6 +107,7 @@ private:
     void resmooth();
     void exportWithDialog(bool png);
     void onReplotTimer();
+    void thinPensForLongCurves();
     void rescale();
 
     QCustomPlot* m_plot = nullptr;

@@ -1,6 +1,9 @@
 // tessera-test-emitter: a tiny rank program for backend tests (no Qt, no shell). Rank 0 prints
-// `@tessera {"step":i,...}` lines every --interval-ms; every rank exits with --exit-code.
+// `@tessera {"step":i,...}` lines every --interval-ms (or --interval-us, for the monitor
+// benchmark's 1,000 lines per second; each line then carries "t_us", the Unix time in µs at which
+// it was printed); every rank exits with --exit-code.
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +13,7 @@
 int main(int argc, char** argv) {
     int lines = 20;
     int intervalMs = 10;
+    int intervalUs = 0;
     int exitCode = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
@@ -18,6 +22,8 @@ int main(int argc, char** argv) {
             lines = value;
         } else if (flag == "--interval-ms") {
             intervalMs = value;
+        } else if (flag == "--interval-us") {
+            intervalUs = value;
         } else if (flag == "--exit-code") {
             exitCode = value;
         } else {
@@ -28,7 +34,20 @@ int main(int argc, char** argv) {
     const char* rankEnv = std::getenv("OMPI_COMM_WORLD_RANK");
     const int rank = rankEnv ? std::atoi(rankEnv) : 0;
     if (rank == 0) {
+        using Clock = std::chrono::system_clock;
+        const auto start = Clock::now();
         for (int step = 1; step <= lines; ++step) {
+            if (intervalUs > 0) { // paced by the clock, not by sleep's overshoot
+                std::this_thread::sleep_until(
+                    start + std::chrono::microseconds(std::int64_t(intervalUs) * step));
+                const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                                    Clock::now().time_since_epoch())
+                                    .count();
+                std::printf("@tessera {\"step\":%d,\"rank\":0,\"loss\":%.6f,\"t_us\":%lld}\n", step,
+                            2.0 / step, static_cast<long long>(us));
+                std::fflush(stdout);
+                continue;
+            }
             std::printf("@tessera {\"step\":%d,\"rank\":0,\"epoch\":%.4f,\"loss\":%.6f,"
                         "\"samples_per_s\":%d}\n",
                         step, step / static_cast<double>(lines), 2.0 / step, 1000 + step);
