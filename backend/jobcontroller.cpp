@@ -125,7 +125,7 @@ JobController::~JobController() {
         job.watcher = nullptr;
     }
     m_pool.waitForDone();
-    m_batcher->flush(); // while the store (which outlives the controller) is open
+    m_batcher->drain(); // while the store (which outlives the controller) is open
 }
 
 QStringList JobController::busyWorkers() const {
@@ -304,7 +304,9 @@ void JobController::setState(const QString& jobId, JobState s, const QString& re
     it->state = s;
     qCInfo(lcJobs) << jobId << "is" << jobStateName(s) << reason;
     if (m_store) {
-        m_batcher->flush(); // the job's points are stored before its end is
+        if (isTerminal(s)) {
+            m_batcher->drain(); // the job's points are stored before its end is
+        }
         m_store->updateJobState(jobId, s, reason, QDateTime::currentMSecsSinceEpoch());
     }
     Q_EMIT jobStateChanged(jobId, s, reason);

@@ -1,16 +1,68 @@
-// Batched writes of metric points and log lines (see storebatcher.h).
+// Batched writes of metric points and log lines on a writer thread (see storebatcher.h).
 #include "storebatcher.h"
 
+#include "logging.h"
+
 namespace tessera {
+
+/// Owns the writer thread's connection; every call runs on that thread.
+class StoreBatcher::Writer : public QObject {
+public:
+    bool open(const QString& path) {
+        QString error;
+        if (!m_store.open(path, &error)) {
+            qCWarning(lcStore) << "the metric writer thread cannot open" << path << ":" << error
+                               << "; writing on the GUI thread instead";
+            return false;
+        }
+        return true;
+    }
+    void write(const QList<MetricPoint>& points, const QList<QPair<QString, LogRecord>>& logs,
+               const std::shared_ptr<std::atomic<int>>& inFlight) {
+        m_store.addPoints(points);
+        m_store.addLogs(logs);
+        inFlight->fetch_sub(int(points.size() + logs.size()));
+    }
+
+private:
+    MetricStore m_store;
+};
 
 StoreBatcher::StoreBatcher(MetricStore* store, QObject* parent) : QObject(parent), m_store(store) {
     m_timer.setSingleShot(true);
     m_timer.setInterval(100);
     connect(&m_timer, &QTimer::timeout, this, &StoreBatcher::flush);
+    const QString path = store != nullptr && store->isOpen() ? store->path() : QString();
+    if (path.isEmpty() || path == QLatin1String(":memory:")) {
+        return; // no file a second connection could share
+    }
+    m_thread.setObjectName(QStringLiteral("metric-writer"));
+    m_thread.start();
+    auto* writer = new Writer;
+    writer->moveToThread(&m_thread);
+    bool opened = false;
+    QMetaObject::invokeMethod(
+        writer, [writer, path, &opened] { opened = writer->open(path); },
+        Qt::BlockingQueuedConnection);
+    if (opened) {
+        m_writer = writer;
+    } else {
+        QMetaObject::invokeMethod(
+            writer, [writer] { delete writer; }, Qt::BlockingQueuedConnection);
+        m_thread.quit();
+        m_thread.wait();
+    }
 }
 
 StoreBatcher::~StoreBatcher() {
-    flush();
+    drain();
+    if (m_writer != nullptr) {
+        Writer* writer = m_writer;
+        QMetaObject::invokeMethod(
+            writer, [writer] { delete writer; }, Qt::BlockingQueuedConnection);
+        m_thread.quit();
+        m_thread.wait();
+    }
 }
 
 void StoreBatcher::schedule() {
@@ -35,15 +87,32 @@ void StoreBatcher::addLog(const QString& jobId, const LogRecord& line) {
     schedule();
 }
 
-int StoreBatcher::flush() {
+void StoreBatcher::flush() {
     m_timer.stop();
     if (m_store == nullptr || (m_points.isEmpty() && m_logs.isEmpty())) {
-        return 0;
+        return;
     }
-    const int added = m_store->addPoints(m_points) + m_store->addLogs(m_logs);
-    m_points.clear();
-    m_logs.clear();
-    return added;
+    const QList<MetricPoint> points = std::exchange(m_points, {});
+    const QList<QPair<QString, LogRecord>> logs = std::exchange(m_logs, {});
+    if (m_writer == nullptr) {
+        m_store->addPoints(points);
+        m_store->addLogs(logs);
+        return;
+    }
+    m_inFlight->fetch_add(int(points.size() + logs.size()));
+    Writer* writer = m_writer;
+    QMetaObject::invokeMethod(
+        writer, [writer, points, logs, n = m_inFlight] { writer->write(points, logs, n); },
+        Qt::QueuedConnection);
+}
+
+void StoreBatcher::drain() {
+    flush();
+    if (m_writer != nullptr) {
+        // Runs after every batch queued before it: when it returns, all are written.
+        QMetaObject::invokeMethod(
+            m_writer, [] {}, Qt::BlockingQueuedConnection);
+    }
 }
 
 } // namespace tessera

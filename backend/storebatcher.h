@@ -1,5 +1,6 @@
-// Writes a job's metric points and log lines to the MetricStore in batches: one SQLite
-// transaction per flush (every 100 ms by default) instead of one per point.
+// Writes a job's metric points and log lines to the history database in batches, on a thread of
+// its own: the GUI thread hands over a batch every 100 ms and never waits for SQLite while a job
+// runs.
 #pragma once
 
 #include "jobtypes.h"
@@ -8,14 +9,21 @@
 #include <QList>
 #include <QObject>
 #include <QPair>
+#include <QThread>
 #include <QTimer>
+
+#include <atomic>
+#include <memory>
 
 namespace tessera {
 
-/// Buffers points and log lines on the thread that owns the store (the GUI thread) and writes
-/// them with MetricStore::addPoints / addLogs when its timer fires, when flush() is called, and
-/// on destruction. Nothing is lost on a clean shutdown; a crash loses at most one interval, which
-/// the worker's journal replays on the next watch (points are keyed by job id and seq).
+/// Buffers points and log lines and hands them, one batch per interval, to a writer thread with
+/// its own SQLite connection to the store's file (MetricStore::addPoints / addLogs: one
+/// transaction per batch). drain() (a job's end, destruction) waits until everything is written,
+/// so what the GUI thread reads afterwards is complete. When the writer cannot open the file
+/// (or the store has no file), batches are written on the calling thread instead: nothing is
+/// dropped. A crash loses at most what was not written yet, which the worker's journal replays on
+/// the next watch (points are keyed by job id and seq).
 class StoreBatcher : public QObject {
     Q_OBJECT
 public:
@@ -23,23 +31,31 @@ public:
     explicit StoreBatcher(MetricStore* store, QObject* parent = nullptr);
     ~StoreBatcher() override;
 
-    /// Flush period in ms (default 100): the most a point waits before it is on disk.
+    /// Hand-over period in ms (default 100).
     void setInterval(int ms) { m_timer.setInterval(ms); }
 
     void addPoint(const MetricPoint& point);
     void addLog(const QString& jobId, const LogRecord& line);
-    /// Writes everything buffered now. Returns the number of new rows (replays are skipped).
-    int flush();
-    /// Points and lines waiting for the next flush.
-    int pending() const { return int(m_points.size() + m_logs.size()); }
+    /// Hands what is buffered to the writer now; returns at once.
+    void flush();
+    /// flush(), then waits until the writer has stored everything handed over.
+    void drain();
+    /// Points and lines buffered or handed over but not written yet.
+    int pending() const { return int(m_points.size() + m_logs.size()) + m_inFlight->load(); }
+    /// True when batches are written on the writer thread (false: on the calling thread).
+    bool threaded() const { return m_writer != nullptr; }
 
 private:
+    class Writer;
     void schedule();
 
     MetricStore* m_store;
     QList<MetricPoint> m_points;
     QList<QPair<QString, LogRecord>> m_logs;
     QTimer m_timer;
+    QThread m_thread;
+    Writer* m_writer = nullptr; ///< lives in m_thread
+    std::shared_ptr<std::atomic<int>> m_inFlight = std::make_shared<std::atomic<int>>(0);
 };
 
 } // namespace tessera

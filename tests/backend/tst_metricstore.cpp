@@ -123,6 +123,7 @@ void TestMetricStore::batchesSkipReplaysAndFlushOnTimerAndExit() {
         1);
     {
         StoreBatcher batcher(&store);
+        QVERIFY(batcher.threaded()); // a file: written on the batcher's own thread
         batcher.setInterval(50);
         batcher.addPoint(point(job.id, 8, 8, 1.4));
         batcher.addLog(job.id, LogRecord{9, 1, QStringLiteral("stderr"), QStringLiteral("b")});
