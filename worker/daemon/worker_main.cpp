@@ -3,9 +3,11 @@
 #include "allow_list.h"
 #include "auth.h"
 #include "host_info.h"
+#include "host_sampler.h"
 #include "job_manager.h"
 #include "listen_address.h"
 #include "paths.h"
+#include "telemetry_hub.h"
 #include "work_dir_lock.h"
 #include "worker_service.h"
 
@@ -148,7 +150,11 @@ int main(int argc, char** argv) {
     if (name.empty()) {
         name = host.host;
     }
-    WorkerService service(*auth, allowList, jobs, host, name, workDir);
+    // The sampler reads /proc and NVML on its own thread; it lives until the process ends.
+    HostSampler sampler;
+    TelemetryHub telemetry([&sampler] { return sampler.sample(); });
+    telemetry.start();
+    WorkerService service(*auth, allowList, jobs, telemetry, host, name, workDir);
 
     grpc::ServerBuilder builder;
     // gRPC sets SO_REUSEPORT by default: a second daemon would share the port and half the calls.
@@ -173,6 +179,7 @@ int main(int argc, char** argv) {
     sigwait(&stopSignals, &sig);
     spdlog::info("signal {}: stopping", sig);
     jobs.stopAll(std::chrono::seconds(4));
+    telemetry.stop(); // ends every WatchTelemetry stream OK, so Shutdown need not cancel them
     server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
     spdlog::info("stopped");
     spdlog::shutdown();

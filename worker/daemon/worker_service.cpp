@@ -1,8 +1,9 @@
 // WorkerService methods: auth first, then GetInfo/LaunchJob/CancelJob inline (they do not wait
-// on processes) and WatchJob/Exec as self-deleting reactors.
+// on processes) and WatchJob/WatchTelemetry/Exec as self-deleting reactors.
 #include "worker_service.h"
 
 #include "exec_session.h"
+#include "telemetry_session.h"
 #include "watch_session.h"
 
 #include <spdlog/spdlog.h>
@@ -10,8 +11,9 @@
 namespace tessera::daemon {
 
 WorkerService::WorkerService(const TokenAuth& auth, const AllowList& allow, JobManager& jobs,
-                             HostInfo host, std::string workerId, std::string workDir)
-    : m_auth(auth), m_allow(allow), m_jobs(jobs), m_host(std::move(host)),
+                             TelemetryHub& telemetry, HostInfo host, std::string workerId,
+                             std::string workDir)
+    : m_auth(auth), m_allow(allow), m_jobs(jobs), m_telemetry(telemetry), m_host(std::move(host)),
       m_workerId(std::move(workerId)), m_workDir(std::move(workDir)) {}
 
 grpc::ServerUnaryReactor* WorkerService::GetInfo(grpc::CallbackServerContext* ctx,
@@ -23,6 +25,12 @@ grpc::ServerUnaryReactor* WorkerService::GetInfo(grpc::CallbackServerContext* ct
     }
     reactor->Finish(st);
     return reactor;
+}
+
+grpc::ServerWriteReactor<v1::TelemetrySample>*
+WorkerService::WatchTelemetry(grpc::CallbackServerContext* ctx,
+                              const v1::WatchTelemetryRequest* req) {
+    return new TelemetrySession(m_telemetry, *req, m_auth.check(*ctx, "WatchTelemetry"));
 }
 
 grpc::ServerUnaryReactor* WorkerService::LaunchJob(grpc::CallbackServerContext* ctx,

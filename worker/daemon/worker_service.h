@@ -1,11 +1,12 @@
 // WorkerService with gRPC's callback API: token check on every call, unary replies at once,
-// WatchJob/Exec as reactors that never block a gRPC thread.
+// WatchJob/WatchTelemetry/Exec as reactors that never block a gRPC thread.
 #pragma once
 
 #include "allow_list.h"
 #include "auth.h"
 #include "host_info.h"
 #include "job_manager.h"
+#include "telemetry_hub.h"
 #include "tessera/v1/worker.grpc.pb.h"
 
 #include <string>
@@ -15,12 +16,15 @@ namespace tessera::daemon {
 /// The daemon's gRPC service. All referenced objects must outlive the server.
 class WorkerService final : public v1::WorkerService::CallbackService {
 public:
-    WorkerService(const TokenAuth& auth, const AllowList& allow, JobManager& jobs, HostInfo host,
-                  std::string workerId, std::string workDir);
+    WorkerService(const TokenAuth& auth, const AllowList& allow, JobManager& jobs,
+                  TelemetryHub& telemetry, HostInfo host, std::string workerId,
+                  std::string workDir);
 
     grpc::ServerUnaryReactor* GetInfo(grpc::CallbackServerContext* ctx,
                                       const v1::GetInfoRequest* req,
                                       v1::WorkerInfo* reply) override;
+    grpc::ServerWriteReactor<v1::TelemetrySample>*
+    WatchTelemetry(grpc::CallbackServerContext* ctx, const v1::WatchTelemetryRequest* req) override;
     grpc::ServerUnaryReactor* LaunchJob(grpc::CallbackServerContext* ctx,
                                         const v1::LaunchJobRequest* req,
                                         v1::LaunchJobReply* reply) override;
@@ -36,6 +40,7 @@ private:
     const TokenAuth& m_auth;
     const AllowList& m_allow;
     JobManager& m_jobs;
+    TelemetryHub& m_telemetry;
     HostInfo m_host;
     std::string m_workerId;
     std::string m_workDir;

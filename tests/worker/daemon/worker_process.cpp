@@ -92,6 +92,11 @@ std::unique_ptr<v1::WorkerService::Stub> WorkerProcess::stub() const {
     return v1::WorkerService::NewStub(channel);
 }
 
+bool writeTokenFile(const QString& path, const std::string& token) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write((token + "\n").c_str()) > 0 && f.flush();
+}
+
 void authorize(grpc::ClientContext& ctx, const std::string& token, int seconds) {
     ctx.AddMetadata("authorization", "Bearer " + token);
     ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(seconds));

@@ -48,6 +48,10 @@ private:
     std::unique_ptr<QProcess> m_proc;
 };
 
+/// Writes `token` (and a newline) to `path` for --token-file; false when the file cannot be
+/// written.
+bool writeTokenFile(const QString& path, const std::string& token);
+
 /// Adds `authorization: Bearer <token>` and a deadline of `seconds` to `ctx`.
 void authorize(grpc::ClientContext& ctx, const std::string& token, int seconds = 10);
 
