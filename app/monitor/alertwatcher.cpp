@@ -41,6 +41,7 @@ void AlertWatcher::followJob(const QString& jobId) {
     m_lastStep = 0;
     m_intervals.clear();
     m_ranks.clear();
+    m_slowWindows.clear();
     m_stragglers.clear();
 }
 
@@ -83,7 +84,7 @@ void AlertWatcher::addPoint(const MetricPoint& point) {
     const auto compute = point.values.constFind(QStringLiteral("compute_ms"));
     if (compute != point.values.constEnd() && std::isfinite(compute.value())) {
         m_ranks[point.rank] = {int(point.values.value(QStringLiteral("stage"))), compute.value()};
-        checkStragglers();
+        checkStraggler(point.rank);
     }
 }
 
@@ -118,37 +119,36 @@ void AlertWatcher::checkLoss(const MetricPoint& point, double loss) {
     }
 }
 
-void AlertWatcher::checkStragglers() {
-    for (auto it = m_ranks.cbegin(); it != m_ranks.cend(); ++it) {
-        if (m_stragglers.contains(it.key())) {
-            continue;
-        }
-        // The other ranks of its stage: with two ranks a median that included the slow one
-        // would move halfway to it.
-        QList<double> peers;
-        for (auto other = m_ranks.cbegin(); other != m_ranks.cend(); ++other) {
-            if (other.key() != it.key() && other->stage == it->stage) {
-                peers.append(other->computeMs);
-            }
-        }
-        if (peers.isEmpty()) {
-            continue;
-        }
-        const double med = median(peers);
-        if (med > 0 && it->computeMs > m_limits.stragglerFactor * med &&
-            it->computeMs - med > m_limits.stragglerMinMs) {
-            m_stragglers.append(it.key());
-            raise(MonitorAlert::Straggler,
-                  tr("straggler: rank %1 (stage %2) computes %3 ms per step, %4× the median %5 ms "
-                     "of the other %6 rank(s) of its stage; they wait for it")
-                      .arg(it.key())
-                      .arg(it->stage)
-                      .arg(it->computeMs, 0, 'f', 1)
-                      .arg(it->computeMs / med, 0, 'f', 1)
-                      .arg(med, 0, 'f', 1)
-                      .arg(peers.size()));
+void AlertWatcher::checkStraggler(int rank) {
+    const RankTimes me = m_ranks.value(rank);
+    // The other ranks of its stage: with two ranks a median that included the slow one would
+    // move halfway to it.
+    QList<double> peers;
+    for (auto other = m_ranks.cbegin(); other != m_ranks.cend(); ++other) {
+        if (other.key() != rank && other->stage == me.stage) {
+            peers.append(other->computeMs);
         }
     }
+    const double med = median(peers);
+    const bool slow = !peers.isEmpty() && med > 0 &&
+                      me.computeMs > m_limits.stragglerFactor * med &&
+                      me.computeMs - med > m_limits.stragglerMinMs;
+    const int windows = slow ? m_slowWindows.value(rank) + 1 : 0;
+    m_slowWindows.insert(rank, windows);
+    if (windows < m_limits.stragglerWindows || m_stragglers.contains(rank)) {
+        return;
+    }
+    m_stragglers.append(rank);
+    raise(MonitorAlert::Straggler,
+          tr("straggler: rank %1 (stage %2) computes %3 ms per step, %4× the median %5 ms of the "
+             "other %6 rank(s) of its stage, %7 reports in a row; they wait for it")
+              .arg(rank)
+              .arg(me.stage)
+              .arg(me.computeMs, 0, 'f', 1)
+              .arg(me.computeMs / med, 0, 'f', 1)
+              .arg(med, 0, 'f', 1)
+              .arg(peers.size())
+              .arg(windows));
 }
 
 void AlertWatcher::checkStall(const QDateTime& now) {

@@ -38,8 +38,11 @@ struct AlertThresholds {
     /// ranks of its pipeline stage (they do the same work: data-parallel replicas and tensor
     /// shards)...
     double stragglerFactor = 1.5;
-    /// ...and at least this many milliseconds above it (ignores noise on tiny steps).
+    /// ...and at least this many milliseconds above it (ignores noise on tiny steps)...
     double stragglerMinMs = 2.0;
+    /// ...in this many of its perf lines in a row (one slow window is noise: measured 1.8× on
+    /// a 4-rank ViT with ranks oversubscribing 2 cores, gone in the next window).
+    int stragglerWindows = 3;
 };
 
 /// Feed it the followed job's metric points (addPoint) and its running state; it raises each
@@ -75,7 +78,7 @@ private:
     };
     void raise(MonitorAlert::Kind kind, const QString& text);
     void checkLoss(const tessera::MetricPoint& point, double loss);
-    void checkStragglers();
+    void checkStraggler(int rank);
 
     AlertThresholds m_limits;
     QString m_jobId;
@@ -90,7 +93,8 @@ private:
     qint64 m_lastStep = 0;
     QList<double> m_intervals; ///< seconds between the job's successive steps seen
     QHash<int, RankTimes> m_ranks;
-    QList<int> m_stragglers; ///< ranks already reported
+    QHash<int, int> m_slowWindows; ///< rank → its perf lines in a row above the threshold
+    QList<int> m_stragglers;       ///< ranks already reported
     QTimer m_timer;
 };
 
