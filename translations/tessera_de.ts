@@ -112,7 +112,7 @@
 <context>
     <name>tessera::AlertWatcher</name>
     <message>
-        <location filename="../app/monitor/alertwatcher.cpp" line="+95"/>
+        <location filename="../app/monitor/alertwatcher.cpp" line="+96"/>
         <source>the loss is %1 at step %2: training diverged; lower the learning rate or clip gradients (training.gradClip)</source>
         <translation>der Loss ist %1 in Schritt %2: das Training divergiert; senken Sie die Lernrate oder begrenzen Sie die Gradienten (training.gradClip)</translation>
     </message>
@@ -123,11 +123,11 @@
     </message>
     <message>
         <location line="+30"/>
-        <source>straggler: rank %1 (stage %2) computes %3 ms per step, %4× the median %5 ms of the other %6 rank(s) of its stage; they wait for it</source>
-        <translation>Nachzügler: Rank %1 (Stufe %2) rechnet %3 ms pro Schritt, das %4-Fache des Medians %5 ms der anderen %6 Rank(s) seiner Stufe; sie warten auf ihn</translation>
+        <source>straggler: rank %1 (stage %2) computes %3 ms per step, %4× the median %5 ms of the other %6 rank(s) of its stage, %7 reports in a row; they wait for it</source>
+        <translation>Nachzügler: Rank %1 (Stufe %2) rechnet %3 ms pro Schritt, das %4-Fache des Medians %5 ms der anderen %6 Rank(s) seiner Stufe, %7 Meldungen in Folge; sie warten auf ihn</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+24"/>
         <source>no step for %1 s (the last, step %2, came at %3 UTC; the limit is %4 s): look at the log and the workers</source>
         <translation>seit %1 s kein Schritt (der letzte, Schritt %2, kam um %3 UTC; die Grenze ist %4 s): prüfen Sie das Protokoll und die Worker</translation>
     </message>
@@ -586,7 +586,7 @@
 <context>
     <name>tessera::MainWindow</name>
     <message>
-        <location filename="../app/mainwindow.cpp" line="+38"/>
+        <location filename="../app/mainwindow.cpp" line="+41"/>
         <source>layers %1–%2</source>
         <translation>Schichten %1–%2</translation>
     </message>
@@ -634,6 +634,11 @@
         <location line="+1"/>
         <source>Log</source>
         <translation>Protokoll</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Runs</source>
+        <translation>Läufe</translation>
     </message>
     <message>
         <location line="+21"/>
@@ -706,12 +711,22 @@
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+38"/>
+        <source>[%1] opened from the history: %2 point(s)</source>
+        <translation>[%1] aus dem Verlauf geöffnet: %2 Punkt(e)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>[%1] cannot load the run: %2</source>
+        <translation>[%1] Lauf kann nicht geladen werden: %2</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>[%1] alert: %2</source>
         <translation>[%1] Warnung: %2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>[%1] watch stream broke (%2); resuming from event %3</source>
         <translation>[%1] Beobachtungs-Stream unterbrochen (%2); weiter ab Ereignis %3</translation>
     </message>
@@ -724,7 +739,7 @@
 <context>
     <name>tessera::MetricsChart</name>
     <message>
-        <location filename="../app/monitor/metricschart.cpp" line="+52"/>
+        <location filename="../app/monitor/metricschart.cpp" line="+55"/>
         <source>Smoothing</source>
         <translation>Glättung</translation>
     </message>
@@ -785,7 +800,7 @@
         <translation>Test-Loss</translation>
     </message>
     <message>
-        <location line="+112"/>
+        <location line="+170"/>
         <source>Export chart</source>
         <translation>Diagramm exportieren</translation>
     </message>
@@ -967,6 +982,24 @@
         <location line="+21"/>
         <source>Cost so far $%1 · now $%2/h</source>
         <translation>Kosten bisher $%1 · jetzt $%2/h</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::RunList</name>
+    <message>
+        <location filename="../app/monitor/runlist.cpp" line="+41"/>
+        <source>Check a run to draw its loss beside the current one; double-click to open its whole history</source>
+        <translation>Lauf ankreuzen, um seinen Loss neben dem aktuellen zu zeichnen; Doppelklick öffnet seinen ganzen Verlauf</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source> · loss %1</source>
+        <translation> · Loss %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No history database: runs are not kept.</source>
+        <translation>Keine Verlaufsdatenbank: Läufe werden nicht gespeichert.</translation>
     </message>
 </context>
 <context>
