@@ -83,9 +83,9 @@ void closeSshMaster(const SshHost& host) {
     p.setProgram(QStringLiteral("timeout"));
     p.setArguments({QStringLiteral("5"), QStringLiteral("ssh"), QStringLiteral("-o"),
                     QStringLiteral("ControlPath=") + path, QStringLiteral("-O"),
-                    QStringLiteral("exit"), QStringLiteral("--"), host.host});
+                    QStringLiteral("stop"), QStringLiteral("--"), host.host});
     p.setStandardOutputFile(QProcess::nullDevice());
-    p.setStandardErrorFile(QProcess::nullDevice()); // "Exit request sent."
+    p.setStandardErrorFile(QProcess::nullDevice()); // "Stop listening request sent."
     p.startDetached();
 }
 

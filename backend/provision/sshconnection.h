@@ -29,8 +29,11 @@ QStringList sshControlOptions(const SshHost& host);
 /// when sshControlDir() is empty. It exists while a master connection serves the host.
 QString sshControlPath(const SshHost& host);
 
-/// Closes the host's master connection, if any (`ssh -O exit`, started detached under
-/// `timeout 5`): best effort, never blocks, reports nothing. Call it when a lease is over.
+/// Closes the host's master connection, if any: `ssh -O stop` (started detached under
+/// `timeout 5`) removes its socket at once, so the next call connects afresh, and the master
+/// ends when its last session does: a call that reached it a moment before still completes
+/// (`-O exit` would cut it off with exit 255). Best effort, never blocks, reports nothing.
+/// Call it when a lease is over.
 void closeSshMaster(const SshHost& host);
 
 /// Removes the host's master socket without asking the master: after a call that timed out or

@@ -148,8 +148,10 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(loadSshHosts(hostsFile)->first().cores, found.cores, 5000);
         QCOMPARE(loadSshHosts(hostsFile)->first().identityFile, m_config.first().identityFile);
         // Each rent kept one master connection for its host.
+        QList<qint64> masters;
         for (const SshHost& h : m_config) {
-            QVERIFY2(masterPid(h) > 0, qPrintable(h.offerId()));
+            masters << masterPid(h);
+            QVERIFY2(masters.last() > 0, qPrintable(h.offerId()));
         }
 
         const qint64 pid = SshWorkerDetail::fromJson(run.provider.lease(ids.first()).detail).pid;
@@ -166,6 +168,9 @@ private Q_SLOTS:
         QVERIFY(run.store.find(ids.first())->ended.isValid());
         for (const SshHost& h : m_config) { // released: the connections are closed
             QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(sshControlPath(h)), 10000);
+        }
+        for (const qint64 master : masters) {
+            QTRY_VERIFY_WITH_TIMEOUT(!running(master), 10000);
         }
     }
 
