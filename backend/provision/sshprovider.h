@@ -17,7 +17,8 @@ class NodeWatch;
 /// One offer per configured host; one lease per host at a time. Renting runs SshRent's steps
 /// (check → install → start → register); the node it adds is called SshHost::nodeName(). What
 /// a check finds (GPUs, cores) goes into the host's settings and its offer. A ready lease whose
-/// node stays Unreachable longer than unreachableGrace() ends Failed.
+/// node stays Unreachable longer than the grace period (setUnreachableGrace) ends Failed: its
+/// node leaves the registry and the host is asked to stop the worker (best effort, 5 s).
 class SshProvider : public Provider {
     Q_OBJECT
 public:
