@@ -63,6 +63,7 @@ void AppSession::openProvisioning(const QString& storePath) {
                                           m_leases->isOpen() ? m_leases.get() : nullptr);
     if (auto hosts = loadSshHosts(sshHostsPath()); hosts) {
         m_ssh->setHosts(*hosts);
+        m_ssh->setHostsFile(sshHostsPath()); // what rents find on the machines goes back there
     } else {
         errors << QString::fromStdString(hosts.error().message);
     }

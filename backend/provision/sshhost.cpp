@@ -2,12 +2,15 @@
 #include "sshhost.h"
 
 #include "settingsfile.h"
+#include "sshconnection.h"
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
+
+#include <type_traits>
 
 namespace tessera {
 
@@ -31,6 +34,7 @@ QStringList sshArguments(const SshHost& h, const QString& remoteCommand) {
                      QStringLiteral("-o"), QStringLiteral("ServerAliveInterval=2"),
                      QStringLiteral("-o"), QStringLiteral("ServerAliveCountMax=3"),
                      QStringLiteral("-p"), QString::number(h.port)};
+    a << sshControlOptions(h);
     if (!h.knownHostsFile.isEmpty()) {
         a << QStringLiteral("-o") << QStringLiteral("UserKnownHostsFile=") + h.knownHostsFile;
     }
@@ -89,8 +93,9 @@ QString explainSshFailure(const SshHost& h, const QString& step, int exitCode, b
 
 QJsonObject sshHostToJson(const SshHost& h) {
     QJsonObject o{{QStringLiteral("host"), h.host}, {QStringLiteral("port"), h.port}};
-    auto put = [&o](const char* key, const QString& v) {
-        if (!v.isEmpty()) {
+    // Unset fields (empty, 0) stay out of the file: it stays as short as the user wrote it.
+    auto put = [&o](const char* key, const auto& v) {
+        if (v != std::remove_cvref_t<decltype(v)>{}) {
             o.insert(QLatin1String(key), v);
         }
     };
@@ -99,12 +104,12 @@ QJsonObject sshHostToJson(const SshHost& h) {
     put("identityFile", h.identityFile);
     put("knownHostsFile", h.knownHostsFile);
     put("remoteDir", h.remoteDir);
-    if (h.pricePerHour > 0) {
-        o.insert(QStringLiteral("pricePerHour"), h.pricePerHour);
-    }
-    if (h.slots > 0) {
-        o.insert(QStringLiteral("slots"), h.slots);
-    }
+    put("pricePerHour", h.pricePerHour);
+    put("slots", h.slots);
+    put("gpus", h.gpus);
+    put("gpuName", h.gpuName);
+    put("gpuMemoryGiB", h.gpuMemoryGiB);
+    put("cores", h.cores);
     return o;
 }
 
@@ -119,6 +124,10 @@ SshHost sshHostFromJson(const QJsonObject& o) {
     h.pricePerHour = o.value(QStringLiteral("pricePerHour")).toDouble(0);
     h.slots = o.value(QStringLiteral("slots")).toInt(0);
     h.remoteDir = o.value(QStringLiteral("remoteDir")).toString();
+    h.gpus = o.value(QStringLiteral("gpus")).toInt(0);
+    h.gpuName = o.value(QStringLiteral("gpuName")).toString();
+    h.gpuMemoryGiB = o.value(QStringLiteral("gpuMemoryGiB")).toDouble(0);
+    h.cores = o.value(QStringLiteral("cores")).toInt(0);
     return h;
 }
 
@@ -137,9 +146,10 @@ Result<QList<SshHost>> loadSshHosts(const QString& path) {
         if (h.host.isEmpty() || h.host.startsWith(QLatin1Char('-'))) {
             return bad(QStringLiteral("entry %1 has no usable \"host\"").arg(i + 1));
         }
-        if (h.port < 1 || h.port > 65535 || h.pricePerHour < 0 || h.slots < 0) {
-            return bad(QStringLiteral("entry %1 (%2): port must be 1-65535, pricePerHour and "
-                                      "slots not negative")
+        if (h.port < 1 || h.port > 65535 || h.pricePerHour < 0 || h.slots < 0 || h.gpus < 0 ||
+            h.gpuMemoryGiB < 0 || h.cores < 0) {
+            return bad(QStringLiteral("entry %1 (%2): port must be 1-65535; pricePerHour, slots, "
+                                      "gpus, gpuMemoryGiB and cores not negative")
                            .arg(i + 1)
                            .arg(h.host));
         }

@@ -23,6 +23,12 @@ struct SshHost {
     double pricePerHour = 0; ///< US dollars per hour, for cost totals (0: the user's own)
     int slots = 0;           ///< ranks the worker takes; 0 = one per core (GPU: one per GPU)
     QString remoteDir;       ///< Tessera's folder on the host; empty = ~/.cache/tessera
+    // What the machine has: from the settings file until a rent's check finds it out (then the
+    // check's findings are written back). All 0/empty = unknown, offered as one CPU slot.
+    int gpus = 0;            ///< GPUs (nvidia-smi); 0 = none or unknown
+    QString gpuName;         ///< the first GPU's name, e.g. "NVIDIA H100 80GB HBM3"
+    double gpuMemoryGiB = 0; ///< memory of one GPU (the smallest), GiB (2^30 bytes)
+    int cores = 0;           ///< CPU cores (nproc); 0 = unknown
 
     /// name, or "ssh-<host>" when name is empty.
     QString nodeName() const;
@@ -35,7 +41,8 @@ struct SshHost {
 /// ssh's arguments (not the program) to run `remoteCommand` through the host's login shell:
 /// BatchMode=yes (never prompts), StrictHostKeyChecking=yes (unknown or changed host keys are
 /// refused), ConnectTimeout=10 s, ServerAliveInterval=2 s × ServerAliveCountMax=3 (a host that
-/// vanishes mid-command ends the call in about 6 s), IdentitiesOnly with identityFile.
+/// vanishes mid-command ends the call in about 6 s), IdentitiesOnly with identityFile, and a
+/// shared master connection (sshControlOptions, sshconnection.h).
 QStringList sshArguments(const SshHost& host, const QString& remoteCommand);
 
 /// `s` in single quotes for a POSIX shell (embedded quotes escaped).
@@ -50,8 +57,9 @@ QString explainSshFailure(const SshHost& host, const QString& step, int exitCode
 QJsonObject sshHostToJson(const SshHost& host);
 SshHost sshHostFromJson(const QJsonObject& object);
 
-/// Reads hosts from a JSON file: {"hosts": [{"host": ..., "port": ..., ...}]}. A missing file is
-/// an empty list. Errors: InvalidArgument naming the file and the bad entry.
+/// Reads hosts from a JSON file: {"hosts": [{"host": ..., "port": ..., ...}]} with the fields of
+/// SshHost (gpuMemoryGiB in GiB). A missing file is an empty list. Errors: InvalidArgument naming
+/// the file and the bad entry (no host, a port outside 1-65535, a negative number).
 Result<QList<SshHost>> loadSshHosts(const QString& path);
 /// Writes hosts to a JSON file (atomically). Errors: Io naming the file.
 Result<void> saveSshHosts(const QString& path, const QList<SshHost>& hosts);

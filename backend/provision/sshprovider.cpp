@@ -3,18 +3,30 @@
 
 #include "clusterregistry.h"
 #include "leasestore.h"
+#include "nodewatch.h"
 #include "sshrent.h"
+
+#include <QLoggingCategory>
 
 namespace tessera {
 
+Q_DECLARE_LOGGING_CATEGORY(lcLease)
+
 SshProvider::SshProvider(ClusterRegistry* registry, LeaseStore* store, QObject* parent)
-    : Provider(store, parent), m_registry(registry) {}
+    : Provider(store, parent), m_registry(registry), m_watch(new NodeWatch(registry, this)) {
+    m_fileWriter.setMaxThreadCount(1);
+    connect(m_watch, &NodeWatch::lost, this, &SshProvider::onLost);
+}
 
 SshProvider::~SshProvider() = default;
 
 void SshProvider::setHosts(const QList<SshHost>& hosts) {
     m_hosts = hosts;
     Q_EMIT offersChanged();
+}
+
+void SshProvider::setUnreachableGrace(int ms) {
+    m_watch->setGrace(ms);
 }
 
 std::optional<SshHost> SshProvider::hostOf(const QString& offerId) const {
@@ -38,14 +50,7 @@ QString SshProvider::liveLeaseOf(const QString& offerId) const {
 QList<Offer> SshProvider::offers() const {
     QList<Offer> out;
     for (const SshHost& h : m_hosts) {
-        Offer o;
-        o.provider = id();
-        o.id = h.offerId();
-        o.name = h.nodeName();
-        o.deviceKind = QStringLiteral("cpu");
-        o.slotsPerNode = h.slots > 0 ? h.slots : 1;
-        o.pricePerHour = h.pricePerHour;
-        o.where = h.host;
+        Offer o = sshOffer(h);
         o.available = liveLeaseOf(o.id).isEmpty() ? 1 : 0;
         out.append(o);
     }
@@ -89,11 +94,13 @@ Result<QString> SshProvider::rent(const QString& offerId) {
         }
     }
     update(l);
-    auto* r = new SshRent(*host, l.id, m_registry, this);
+    auto* r = new SshRent(*host, l.id, m_registry, &m_bundleHashes, this);
     r->setRegisterTimeout(m_registerTimeoutMs);
     const QString leaseId = l.id;
     connect(r, &SshRent::step, this,
             [this, leaseId](LeaseState s, const QString& detail) { setStep(leaseId, s, detail); });
+    connect(r, &SshRent::checked, this,
+            [this, offerId](const SshMachine& m) { onChecked(offerId, m); });
     connect(r, &SshRent::ready, this, [this, leaseId](const QString& node, const QString& detail) {
         onReady(leaseId, node, detail);
     });
@@ -105,9 +112,72 @@ Result<QString> SshProvider::rent(const QString& offerId) {
     return l.id;
 }
 
+void SshProvider::onChecked(const QString& offerId, const SshMachine& machine) {
+    SshHost* host = nullptr;
+    for (SshHost& h : m_hosts) {
+        host = h.offerId() == offerId ? &h : host;
+    }
+    if (!host || !learnMachine(host, machine)) {
+        return; // removed meanwhile, or nothing new
+    }
+    Q_EMIT offersChanged();
+    if (m_hostsFile.isEmpty()) {
+        return;
+    }
+    // Read the file again and change only this entry's machine fields: the user may have
+    // edited other entries (or this one's settings) since the app read it.
+    m_fileWriter.start([path = m_hostsFile, found = *host] {
+        Result<QList<SshHost>> hosts = loadSshHosts(path);
+        if (!hosts) {
+            qCWarning(lcLease).noquote()
+                << "not saving what the rent found on" << found.offerId() << "into" << path << ":"
+                << QString::fromStdString(hosts.error().message);
+            return;
+        }
+        for (SshHost& h : *hosts) {
+            if (h.offerId() == found.offerId()) {
+                h.gpus = found.gpus;
+                h.gpuName = found.gpuName;
+                h.gpuMemoryGiB = found.gpuMemoryGiB;
+                h.cores = found.cores;
+            }
+        }
+        if (Result<void> saved = saveSshHosts(path, *hosts); !saved) {
+            qCWarning(lcLease).noquote() << QString::fromStdString(saved.error().message);
+        }
+    });
+}
+
 void SshProvider::onReady(const QString& leaseId, const QString& node, const QString& detail) {
     finishRent(leaseId);
     setReady(leaseId, {node}, detail);
+    m_watch->watch(node);
+}
+
+void SshProvider::onLost(const QString& node, qint64 unreachableMs, const QString& lastError) {
+    for (const Lease& l : leases()) {
+        if (l.state != LeaseState::Ready || !l.nodes.contains(node)) {
+            continue;
+        }
+        const SshWorkerDetail d = SshWorkerDetail::fromJson(l.detail);
+        m_registry->removeNode(node);
+        end(l.id, LeaseState::Failed,
+            QStringLiteral("%1 (%2) was unreachable for %3 s (last error: %4), so the lease "
+                           "ended and the node left the cluster; check the machine, then rent "
+                           "it again")
+                .arg(node, d.host.offerId())
+                .arg(double(unreachableMs) / 1000.0, 0, 'f', 1)
+                .arg(lastError.isEmpty() ? QStringLiteral("none") : lastError));
+        // Best effort: a machine back online must not keep a worker nobody rents.
+        SshRent::stopWorker(
+            this, d,
+            [node](const QString& stopError) {
+                qCInfo(lcLease).noquote()
+                    << "stopping the worker of lost node" << node << ":"
+                    << (stopError.isEmpty() ? QStringLiteral("stopped") : stopError);
+            },
+            5000);
+    }
 }
 
 void SshProvider::onFailed(const QString& leaseId, const QString& reason) {
@@ -151,6 +221,7 @@ void SshProvider::restore() {
             node.token = d.token;
             node.provider = id();
             m_registry->addNode(node); // probes it: Unreachable if the machine went away
+            m_watch->watch(node.name);
             continue;
         }
         // A rent cut short by the app's end cannot be resumed: undo what it started.

@@ -2,19 +2,23 @@
 // OpenSSH (host keys verified, never ignored) and released by stopping it.
 #pragma once
 
+#include "bundlehash.h"
 #include "provider.h"
 #include "sshhost.h"
+#include "sshmachine.h"
 
-#include <QHash>
-#include <QPointer>
+#include <QThreadPool>
 
 namespace tessera {
 
 class ClusterRegistry;
-class SshRent;
+class NodeWatch;
 
 /// One offer per configured host; one lease per host at a time. Renting runs SshRent's steps
-/// (check → install → start → register); the node it adds is called SshHost::nodeName().
+/// (check → install → start → register); the node it adds is called SshHost::nodeName(). What
+/// a check finds (GPUs, cores) goes into the host's settings and its offer. A ready lease whose
+/// node stays Unreachable longer than the grace period (setUnreachableGrace) ends Failed: its
+/// node leaves the registry and the host is asked to stop the worker (best effort, 5 s).
 class SshProvider : public Provider {
     Q_OBJECT
 public:
@@ -31,19 +35,34 @@ public:
     /// The hosts on offer (replaces the list; leases of removed hosts live on until released).
     void setHosts(const QList<SshHost>& hosts);
     QList<SshHost> hosts() const { return m_hosts; }
+    /// The hosts file (ssh-hosts.json) to write what rents find on the machines into; empty (the
+    /// default) = keep it in memory only. Written off this thread, one write at a time; a
+    /// failed write is logged (tessera.provision).
+    void setHostsFile(const QString& path) { m_hostsFile = path; }
 
     /// How long a started worker may take to answer the registry (default 30000 ms).
     void setRegisterTimeout(int ms) { m_registerTimeoutMs = ms; }
+    /// How long a ready lease's node may stay Unreachable before the lease ends Failed, ms
+    /// (default 60000).
+    void setUnreachableGrace(int ms);
+    /// How often the worker programs were hashed (sha256sum runs; later rents use the cache).
+    int bundleHashRuns() const { return m_bundleHashes.computed(); }
 
 private:
     std::optional<SshHost> hostOf(const QString& offerId) const;
     QString liveLeaseOf(const QString& offerId) const;
+    void onChecked(const QString& offerId, const SshMachine& machine);
     void onReady(const QString& leaseId, const QString& node, const QString& detail);
     void onFailed(const QString& leaseId, const QString& reason);
+    void onLost(const QString& node, qint64 unreachableMs, const QString& lastError);
 
     ClusterRegistry* m_registry;
     QList<SshHost> m_hosts;
+    QString m_hostsFile;
     int m_registerTimeoutMs = 30000;
+    BundleHashCache m_bundleHashes;
+    NodeWatch* m_watch;
+    QThreadPool m_fileWriter; ///< one thread: hosts file writes in order, off the GUI thread
 };
 
 } // namespace tessera

@@ -2,11 +2,12 @@
 #include "sshrent.h"
 
 #include "asyncprocess.h"
+#include "bundlehash.h"
 #include "clusterregistry.h"
 #include "paths.h"
+#include "sshconnection.h"
 #include "token.h"
 
-#include <QCryptographicHash>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -14,31 +15,6 @@
 #include <QTimer>
 
 namespace tessera {
-
-namespace {
-
-/// The programs a node needs: the daemon, Open MPI's agent for multi-node launches, and the
-/// training program its ranks run.
-const QStringList kBundle = {QStringLiteral("tessera-worker"), QStringLiteral("tessera-rsh"),
-                             QStringLiteral("tessera-train")};
-
-/// Key=value lines the check prints; the machine needs Linux and Open MPI's orted.
-const char* const kCheckScript =
-    "echo os=$(uname -s); echo arch=$(uname -m); echo cores=$(nproc); "
-    "echo mem_kb=$(awk '/MemTotal/ {print $2}' /proc/meminfo); "
-    "command -v orted >/dev/null 2>&1 && echo mpi=$(mpirun --version 2>/dev/null | head -n 1); "
-    "command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,memory.total "
-    "--format=csv,noheader,nounits 2>/dev/null | sed 's/^/gpu=/'; "
-    "command -v nvcc >/dev/null 2>&1 && echo cuda=$(nvcc --version | tail -n 1); true";
-
-QString value(const QString& out, const QString& key) {
-    const QRegularExpression re(QStringLiteral("^%1=(.*)$").arg(key),
-                                QRegularExpression::MultilineOption);
-    const auto m = re.match(out);
-    return m.hasMatch() ? m.captured(1).trimmed() : QString();
-}
-
-} // namespace
 
 QString SshWorkerDetail::toJson() const {
     return QString::fromUtf8(
@@ -62,8 +38,9 @@ SshWorkerDetail SshWorkerDetail::fromJson(const QString& json) {
 }
 
 SshRent::SshRent(const SshHost& host, const QString& leaseId, ClusterRegistry* registry,
-                 QObject* parent)
-    : QObject(parent), m_host(host), m_leaseId(leaseId), m_registry(registry) {
+                 BundleHashCache* bundleHashes, QObject* parent)
+    : QObject(parent), m_host(host), m_leaseId(leaseId), m_registry(registry),
+      m_bundleHashes(bundleHashes) {
     m_detail.host = host;
     m_detail.leaseDir = host.baseDir() + QStringLiteral("/leases/") + leaseId;
 }
@@ -83,6 +60,9 @@ void SshRent::ssh(const QString& what, const QString& script, const QByteArray& 
                                     "openssh-client")
                          .arg(r.startError));
             } else if (!r.ok()) {
+                if (r.timedOut || r.exitCode == 255) {
+                    dropSshMaster(m_host); // the rollback must not wait on a stuck connection
+                }
                 fail(explainSshFailure(m_host, what, r.exitCode, r.timedOut,
                                        QString::fromUtf8(r.err + r.out)));
             } else {
@@ -99,47 +79,35 @@ void SshRent::start() {
 void SshRent::check() {
     Q_EMIT step(LeaseState::Booting,
                 QStringLiteral("connecting to %1 and checking the machine").arg(m_host.offerId()));
-    ssh(QStringLiteral("checking the machine"), QString::fromLatin1(kCheckScript), {}, 30000,
+    ssh(QStringLiteral("checking the machine"), sshCheckScript(), {}, 30000,
         [this](const QString& out) {
-            if (value(out, QStringLiteral("os")) != QLatin1String("Linux")) {
+            const SshMachine machine = parseSshCheck(out);
+            if (machine.os != QLatin1String("Linux")) {
                 fail(QStringLiteral("%1 runs %2, not Linux: the Tessera worker needs Linux")
-                         .arg(m_host.offerId(), value(out, QStringLiteral("os"))));
-            } else if (value(out, QStringLiteral("mpi")).isEmpty()) {
+                         .arg(m_host.offerId(), machine.os));
+            } else if (machine.mpi.isEmpty()) {
                 fail(QStringLiteral("%1 has no Open MPI (orted is not on its PATH): install the "
                                     "Debian package openmpi-bin there")
                          .arg(m_host.offerId()));
             } else {
+                Q_EMIT checked(machine);
                 hashBundle();
             }
         });
 }
 
 void SshRent::hashBundle() {
-    QStringList files;
-    for (const QString& p : kBundle) {
-        files << binPath(p);
-    }
-    m_running = runAsync(
-        this, QStringLiteral("sha256sum"), files, {}, 60000, [this](const ProcessResult& r) {
-            m_running = nullptr;
-            if (m_done) {
-                return;
-            }
-            if (!r.ok()) {
-                fail(QStringLiteral("cannot read the worker programs in %1 (%2)")
-                         .arg(binDir(), QString::fromUtf8(r.err).trimmed()));
-                return;
-            }
-            QByteArray sums;
-            for (const QByteArray& line : r.out.split('\n')) {
-                sums += line.left(64);
-            }
-            m_bundle =
-                m_host.baseDir() + QStringLiteral("/worker-") +
-                QString::fromLatin1(
-                    QCryptographicHash::hash(sums, QCryptographicHash::Sha256).toHex().left(16));
-            install(false);
-        });
+    hashWorkerBundle(this, m_bundleHashes, [this](const Result<QString>& hash) {
+        if (m_done) {
+            return;
+        }
+        if (!hash) {
+            fail(QString::fromStdString(hash.error().message));
+            return;
+        }
+        m_bundle = m_host.baseDir() + QStringLiteral("/worker-") + *hash;
+        install(false);
+    });
 }
 
 void SshRent::install(bool upload) {
@@ -167,7 +135,7 @@ void SshRent::install(bool upload) {
         tar->setProgram(QStringLiteral("tar"));
         tar->setArguments(QStringList{QStringLiteral("-C"), binDir(), QStringLiteral("-chf"),
                                       QStringLiteral("-")} +
-                          kBundle);
+                          workerBundlePrograms());
     } else {
         script = vars +
                  QStringLiteral("if [ -x \"$W/tessera-worker\" ] && [ -x \"$W/tessera-train\" ]; "
@@ -220,7 +188,7 @@ void SshRent::startWorker() {
                  shellQuote(m_host.nodeName()));
     ssh(QStringLiteral("starting the worker"), script, m_detail.token.toLatin1(), 40000,
         [this](const QString& out) {
-            m_detail.pid = value(out, QStringLiteral("pid")).toLongLong();
+            m_detail.pid = keyValue(out, QStringLiteral("pid")).toLongLong();
             const auto m =
                 QRegularExpression(QStringLiteral("listening on [^\\s:]+:(\\d+)")).match(out);
             if (!m.hasMatch()) {
@@ -298,6 +266,7 @@ void SshRent::fail(const QString& reason) {
         m_registry->removeNode(m_host.nodeName()); // no half-registered node, even for a moment
     }
     if (m_detail.pid <= 0) {
+        closeSshMaster(m_host);
         Q_EMIT failed(reason);
         return;
     }
@@ -307,15 +276,20 @@ void SshRent::fail(const QString& reason) {
 }
 
 void SshRent::stopWorker(QObject* owner, const SshWorkerDetail& detail,
-                         std::function<void(QString)> done) {
+                         std::function<void(QString)> done, int timeoutMs) {
     const SshHost& host = detail.host;
     const QString script =
         QStringLiteral("kill %1 2>/dev/null; i=0; while kill -0 %1 2>/dev/null && [ $i -lt 50 ]; "
                        "do sleep 0.1; i=$((i+1)); done; kill -9 %1 2>/dev/null; true")
             .arg(detail.pid);
     runAsync(owner, QStringLiteral("ssh"),
-             sshArguments(host, QStringLiteral("cd && sh -c ") + shellQuote(script)), {}, 15000,
+             sshArguments(host, QStringLiteral("cd && sh -c ") + shellQuote(script)), {}, timeoutMs,
              [host, detail, done](const ProcessResult& r) {
+                 if (r.timedOut || r.exitCode == 255) {
+                     dropSshMaster(host);
+                 } else {
+                     closeSshMaster(host);
+                 }
                  done(r.ok() ? QString()
                              : QStringLiteral("the worker (pid %1) may still run there: %2")
                                    .arg(detail.pid)

@@ -5,6 +5,7 @@
 
 #include "lease.h"
 #include "sshhost.h"
+#include "sshmachine.h"
 
 #include <QObject>
 #include <QPointer>
@@ -17,6 +18,7 @@ class QTimer;
 
 namespace tessera {
 
+class BundleHashCache;
 class ClusterRegistry;
 
 /// What a finished rent leaves behind, kept in the lease's detail (JSON) to release it later or
@@ -32,12 +34,16 @@ struct SshWorkerDetail {
 };
 
 /// One rent in progress. Emits step() for every state it enters, then exactly one of ready() or
-/// failed(). Owned by the provider; delete it only after one of those.
+/// failed(). Owned by the provider; delete it only after one of those. Its ssh calls share one
+/// connection (sshconnection.h); a call that times out or loses the connection drops the
+/// shared socket so that the next call, and the rollback, connect afresh.
 class SshRent : public QObject {
     Q_OBJECT
 public:
+    /// `bundleHashes` (may be null) caches the worker programs' hash across rents; it and
+    /// `registry` must outlive the rent.
     SshRent(const SshHost& host, const QString& leaseId, ClusterRegistry* registry,
-            QObject* parent = nullptr);
+            BundleHashCache* bundleHashes = nullptr, QObject* parent = nullptr);
 
     /// Starts with the check of the machine (state Booting).
     void start();
@@ -47,13 +53,16 @@ public:
     /// How long the worker may take from start to a Ready registry entry (default 30000 ms).
     void setRegisterTimeout(int ms) { m_registerTimeoutMs = ms; }
 
-    /// Asks the host to stop the worker `detail.pid` (SIGTERM; best effort, 15 s at most), then
-    /// calls `done` with an empty string or why it could not.
+    /// Asks the host to stop the worker `detail.pid` (SIGTERM, SIGKILL after 5 s; best effort,
+    /// `timeoutMs` at most), then closes the host's shared connection and calls `done` with an
+    /// empty string or why the worker may still run. Never blocks.
     static void stopWorker(QObject* owner, const SshWorkerDetail& detail,
-                           std::function<void(QString)> done);
+                           std::function<void(QString)> done, int timeoutMs = 15000);
 
 Q_SIGNALS:
     void step(tessera::LeaseState state, QString detail);
+    /// The check found what the machine has (before installing; the rent goes on).
+    void checked(tessera::SshMachine machine);
     void ready(QString nodeName, QString detailJson);
     void failed(QString reason);
 
@@ -71,6 +80,7 @@ private:
     SshHost m_host;
     QString m_leaseId;
     ClusterRegistry* m_registry;
+    BundleHashCache* m_bundleHashes;
     SshWorkerDetail m_detail;
     QString m_bundle; ///< remote folder of this build's worker programs
     QPointer<QProcess> m_running;

@@ -1,12 +1,20 @@
 // The provisioning settings files (ssh-hosts.json, slurm-clusters.json): round trips and the
-// errors a damaged file gives; ssh's quoting and failure messages; lease billing.
+// errors a damaged file gives; what an SSH check finds and the offer made from it; ssh's
+// quoting, shared connections and failure messages; the bundle hash cache; lease billing.
+#include "bundlehash.h"
 #include "lease.h"
 #include "slurmcluster.h"
+#include "sshconnection.h"
 #include "sshhost.h"
+#include "sshmachine.h"
 
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 using namespace tessera;
 
@@ -58,6 +66,9 @@ private Q_SLOTS:
         QTest::newRow("ssh bad port")
             << false << QByteArray(R"({"hosts":[{"host":"a","port":70000}]})")
             << "port must be 1-65535";
+        QTest::newRow("ssh negative gpus")
+            << false << QByteArray(R"({"hosts":[{"host":"a","gpus":-1}]})")
+            << "gpus, gpuMemoryGiB and cores not negative";
         QTest::newRow("slurm garbage") << true << QByteArray("[1,2") << "not a JSON object";
         QTest::newRow("slurm relative dir")
             << true
@@ -87,6 +98,167 @@ private Q_SLOTS:
         QCOMPARE(c->size(), 1);
         QCOMPARE(c->first().offerId(), QStringLiteral("hpc/gpu"));
         QCOMPARE(c->first().slots(), 4);
+    }
+
+    void sshHostsKeepTheirMachine() {
+        const QString path = write(QStringLiteral("gpu-hosts.json"),
+                                   R"({"hosts":[{"host":"gpu1","gpus":8,)"
+                                   R"("gpuName":"NVIDIA H100 80GB HBM3","gpuMemoryGiB":80,)"
+                                   R"("cores":96}]})");
+        auto hosts = loadSshHosts(path);
+        QVERIFY2(hosts.has_value(), hosts ? "" : hosts.error().message.c_str());
+        const SshHost h = hosts->first();
+        QCOMPARE(h.gpus, 8);
+        QCOMPARE(h.gpuName, QStringLiteral("NVIDIA H100 80GB HBM3"));
+        QCOMPARE(h.gpuMemoryGiB, 80.0);
+        QCOMPARE(h.cores, 96);
+        QVERIFY(saveSshHosts(path, *hosts).has_value());
+        auto back = loadSshHosts(path);
+        QVERIFY(back.has_value());
+        QCOMPARE(sshHostToJson(back->first()), sshHostToJson(h));
+        // A host without them writes none of them (the file stays as the user wrote it).
+        SshHost plain;
+        plain.host = QStringLiteral("cpu1");
+        QVERIFY(!sshHostToJson(plain).contains(QStringLiteral("gpus")));
+        QVERIFY(!sshHostToJson(plain).contains(QStringLiteral("cores")));
+    }
+
+    void sshOffersShowTheDevices_data() {
+        QTest::addColumn<QByteArray>("entry"); // one ssh-hosts.json entry
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("devices");
+        QTest::addColumn<double>("memoryGiB");
+        QTest::addColumn<int>("slots");
+        QTest::newRow("nothing known") << QByteArray(R"({"host":"a"})") << "cpu" << 0 << 0.0 << 1;
+        QTest::newRow("cpu, cores known")
+            << QByteArray(R"({"host":"a","cores":16})") << "cpu" << 0 << 0.0 << 16;
+        QTest::newRow("cpu, slots set")
+            << QByteArray(R"({"host":"a","cores":16,"slots":4})") << "cpu" << 0 << 0.0 << 4;
+        QTest::newRow("gpus")
+            << QByteArray(R"({"host":"a","cores":96,"gpus":8,"gpuName":"NVIDIA H100 80GB HBM3",)"
+                          R"("gpuMemoryGiB":80})")
+            << "NVIDIA H100 80GB HBM3" << 8 << 80.0 << 8;
+        QTest::newRow("gpus, unnamed")
+            << QByteArray(R"({"host":"a","gpus":2})") << "gpu" << 2 << 0.0 << 2;
+    }
+
+    void sshOffersShowTheDevices() {
+        QFETCH(QByteArray, entry);
+        QFETCH(QString, kind);
+        QFETCH(int, devices);
+        QFETCH(double, memoryGiB);
+        QFETCH(int, slots);
+        const Offer o = sshOffer(sshHostFromJson(QJsonDocument::fromJson(entry).object()));
+        QCOMPARE(o.provider, QStringLiteral("ssh"));
+        QCOMPARE(o.deviceKind, kind);
+        QCOMPARE(o.devicesPerNode, devices);
+        QCOMPARE(o.deviceMemoryBytes, quint64(memoryGiB * double(1ULL << 30)));
+        QCOMPARE(o.slotsPerNode, slots);
+    }
+
+    void nvidiaSmiParses_data() {
+        QTest::addColumn<QString>("csv");
+        QTest::addColumn<int>("gpus");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<quint64>("memoryMiB");
+        QTest::newRow("two H100") << "NVIDIA H100 80GB HBM3, 81559\nNVIDIA H100 80GB HBM3, 81559\n"
+                                  << 2 << "NVIDIA H100 80GB HBM3" << quint64(81559);
+        QTest::newRow("mixed: the smallest memory")
+            << "NVIDIA A100-SXM4-80GB, 81920\nNVIDIA A100-SXM4-40GB, 40960" << 2
+            << "NVIDIA A100-SXM4-80GB" << quint64(40960);
+        QTest::newRow("no driver")
+            << "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make "
+               "sure that the latest NVIDIA driver is installed and running.\n"
+            << 0 << "" << quint64(0);
+        QTest::newRow("no devices") << "No devices were found" << 0 << "" << quint64(0);
+        QTest::newRow("unknown memory") << "NVIDIA H200, [N/A]" << 0 << "" << quint64(0);
+    }
+
+    void nvidiaSmiParses() {
+        QFETCH(QString, csv);
+        QFETCH(int, gpus);
+        QFETCH(QString, name);
+        QFETCH(quint64, memoryMiB);
+        SshMachine m;
+        parseNvidiaSmi(csv, &m);
+        QCOMPARE(m.gpus, gpus);
+        QCOMPARE(m.gpuName, name);
+        QCOMPARE(m.gpuMemoryBytes, memoryMiB * 1024 * 1024);
+    }
+
+    void checkOutputGoesIntoTheHost() {
+        QString out = QStringLiteral("os=Linux\narch=x86_64\ncores=64\nmem_kb=527958016\n"
+                                     "mpi=mpirun (Open MPI) 4.1.4\n");
+        for (int i = 0; i < 4; ++i) {
+            out += QStringLiteral("gpu=NVIDIA H100 80GB HBM3, 81559\n");
+        }
+        out += QStringLiteral("cuda=Build cuda_12.4.r12.4/compiler.33961263_0\n");
+        const SshMachine m = parseSshCheck(out);
+        QCOMPARE(m.os, QStringLiteral("Linux"));
+        QCOMPARE(m.mpi, QStringLiteral("mpirun (Open MPI) 4.1.4"));
+        QCOMPARE(m.cores, 64);
+        QCOMPARE(m.memoryBytes, 527958016ULL * 1024);
+        SshHost h;
+        h.host = QStringLiteral("gpu1");
+        QVERIFY(learnMachine(&h, m));
+        QVERIFY(!learnMachine(&h, m)); // nothing new the second time: no write
+        QCOMPARE(h.gpus, 4);
+        QCOMPARE(h.gpuMemoryGiB, 79.65); // 81559 MiB
+        QCOMPARE(h.cores, 64);
+        const Offer o = sshOffer(h);
+        QCOMPARE(o.deviceKind, QStringLiteral("NVIDIA H100 80GB HBM3"));
+        QCOMPARE(o.devicesPerNode, 4);
+        QCOMPARE(o.slotsPerNode, 4);
+        QVERIFY(qAbs(double(o.deviceMemoryBytes) - 81559.0 * 1024 * 1024) < 6.0 * 1024 * 1024);
+        // A CPU-only machine: no gpu lines, and the failed nvidia-smi's text is no GPU.
+        const SshMachine cpu = parseSshCheck(
+            QStringLiteral("os=Linux\ncores=8\ngpu=NVIDIA-SMI has failed because it couldn't "
+                           "communicate with the NVIDIA driver.\n"));
+        QVERIFY(learnMachine(&h, cpu)); // the GPUs are gone
+        QCOMPARE(sshOffer(h).deviceKind, QStringLiteral("cpu"));
+        QCOMPARE(sshOffer(h).slotsPerNode, 8);
+    }
+
+    void sshSharesOnePrivateConnection() {
+        SshHost h;
+        h.host = QStringLiteral("10.0.0.5");
+        h.knownHostsFile = QStringLiteral("/a/known_hosts");
+        const QStringList args = sshArguments(h, QStringLiteral("true"));
+        QVERIFY(args.contains(QStringLiteral("ControlMaster=auto")));
+        QVERIFY(args.contains(QStringLiteral("StrictHostKeyChecking=yes")));
+        QVERIFY(args.contains(QStringLiteral("BatchMode=yes")));
+        const QString path = sshControlPath(h);
+        QVERIFY(args.contains(QStringLiteral("ControlPath=") + path));
+        QVERIFY2(path.size() < 90, qPrintable(path)); // sockets take about 100 characters
+        QCOMPARE(QFileInfo(path).absolutePath(), sshControlDir());
+        struct stat st {};
+        QCOMPARE(::stat(QFile::encodeName(sshControlDir()).constData(), &st), 0);
+        QCOMPARE(st.st_mode & 0777, 0700u);
+        // Other trust settings never ride the same connection (its host key check was theirs).
+        SshHost other = h;
+        other.knownHostsFile = QStringLiteral("/b/known_hosts");
+        QVERIFY(sshControlPath(other) != path);
+    }
+
+    void bundleHashCacheFollowsTheFiles() {
+        const QString f = write(QStringLiteral("prog"), "v1");
+        QVERIFY(!f.isEmpty());
+        BundleHashCache cache;
+        const QString id = BundleHashCache::identity({f});
+        QVERIFY(cache.lookup(id).isEmpty());
+        cache.store(id, QStringLiteral("abc"));
+        QCOMPARE(cache.lookup(BundleHashCache::identity({f})), QStringLiteral("abc"));
+        QFile file(f);
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QVERIFY(file.setFileTime(QDateTime::currentDateTimeUtc().addSecs(-3600),
+                                 QFileDevice::FileModificationTime));
+        file.close();
+        QVERIFY(cache.lookup(BundleHashCache::identity({f})).isEmpty()); // rebuilt: hash again
+        QVERIFY(write(QStringLiteral("prog"), "v22").size() > 0);
+        QVERIFY(BundleHashCache::identity({f}) != id);
+        QVERIFY(BundleHashCache::identity({m_dir.filePath(QStringLiteral("none"))})
+                    .endsWith(QLatin1String("missing")));
+        QCOMPARE(cache.computed(), 1);
     }
 
     void shellQuoteSurvivesQuotes() {

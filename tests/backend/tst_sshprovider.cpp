@@ -1,18 +1,23 @@
 // SSH provider on real separate test hosts (network namespaces with their own sshd, see
 // tests/support/test-hosts.sh): rent two hosts into ready nodes, refuse an unknown host key,
-// roll back a rent whose host dies, survive an app restart, release.
+// roll back a rent whose host dies, share one ssh connection per rent (and survive its master's
+// death), end a ready lease whose host dies, survive an app restart, release.
 #include "clusterregistry.h"
 #include "leasestore.h"
 #include "providerrun.h"
+#include "sshconnection.h"
 #include "sshprovider.h"
 #include "sshrent.h"
 #include "testcluster.h"
 #include "testhosts.h"
 #include "testtraining.h"
 
+#include <QElapsedTimer>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 
+#include <csignal>
 #include <memory>
 
 using namespace tessera;
@@ -44,6 +49,24 @@ bool running(qint64 pid) {
     return pid > 0 && QFileInfo::exists(QStringLiteral("/proc/%1").arg(pid));
 }
 
+/// The pid of the ssh master connection serving `host` (`ssh -O check`), or 0 if none answers.
+qint64 masterPid(const SshHost& host) {
+    QProcess p;
+    p.start(QStringLiteral("ssh"),
+            {QStringLiteral("-o"), QStringLiteral("ControlPath=") + sshControlPath(host),
+             QStringLiteral("-O"), QStringLiteral("check"), QStringLiteral("--"), host.host});
+    p.waitForFinished(5000);
+    const auto m = QRegularExpression(QStringLiteral("pid=(\\d+)"))
+                       .match(QString::fromUtf8(p.readAllStandardError()));
+    return m.hasMatch() ? m.captured(1).toLongLong() : 0;
+}
+
+/// The seconds in a lost lease's reason ("... was unreachable for 3.1 s ..."), or -1.
+double unreachableSeconds(const QString& reason) {
+    const auto m = QRegularExpression(QStringLiteral("unreachable for ([0-9.]+) s")).match(reason);
+    return m.hasMatch() ? m.captured(1).toDouble() : -1;
+}
+
 } // namespace
 
 class TstSshProvider : public QObject {
@@ -53,6 +76,16 @@ class TstSshProvider : public QObject {
     QList<SshHost> m_config;
 
     QString db() const { return m_data.filePath(QStringLiteral("tessera.sqlite")); }
+
+    /// Settings for the one host of `doomed` (node "doomed"), the rest as host 1's.
+    SshHost doomedHost(const test::TestHosts& doomed) const {
+        SshHost h = m_config.first();
+        h.host = doomed.addresses().first();
+        h.name = QStringLiteral("doomed");
+        h.knownHostsFile = doomed.knownHostsFile();
+        h.identityFile = doomed.identityFile();
+        return h;
+    }
 
 private Q_SLOTS:
     void initTestCase() {
@@ -71,6 +104,9 @@ private Q_SLOTS:
 
     void rentsTwoHostsAndReleasesThem() {
         Run run(db(), m_config);
+        const QString hostsFile = m_data.filePath(QStringLiteral("ssh-hosts.json"));
+        QVERIFY(saveSshHosts(hostsFile, m_config).has_value());
+        run.provider.setHostsFile(hostsFile);
         QSignalSpy changes(&run.provider, &Provider::leaseChanged);
         QStringList ids;
         for (const SshHost& h : m_config) {
@@ -104,6 +140,19 @@ private Q_SLOTS:
         QCOMPARE(hostNames, m_hosts->names()); // two machines, each with its own name
         QCOMPARE(run.provider.offers().first().available, 0);
         QVERIFY(!run.provider.rent(m_config.first().offerId()).has_value()); // not twice
+        // The check's findings: cores, no GPU (no nvidia-smi here), kept in the hosts file.
+        const SshHost found = run.provider.hosts().first();
+        QVERIFY(found.cores > 0);
+        QCOMPARE(found.gpus, 0);
+        QCOMPARE(run.provider.offers().first().deviceKind, QStringLiteral("cpu"));
+        QTRY_COMPARE_WITH_TIMEOUT(loadSshHosts(hostsFile)->first().cores, found.cores, 5000);
+        QCOMPARE(loadSshHosts(hostsFile)->first().identityFile, m_config.first().identityFile);
+        // Each rent kept one master connection for its host.
+        QList<qint64> masters;
+        for (const SshHost& h : m_config) {
+            masters << masterPid(h);
+            QVERIFY2(masters.last() > 0, qPrintable(h.offerId()));
+        }
 
         const qint64 pid = SshWorkerDetail::fromJson(run.provider.lease(ids.first()).detail).pid;
         QVERIFY(running(pid));
@@ -117,6 +166,48 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!running(pid), 10000);
         QCOMPARE(run.store.find(ids.first())->state, LeaseState::Released);
         QVERIFY(run.store.find(ids.first())->ended.isValid());
+        for (const SshHost& h : m_config) { // released: the connections are closed
+            QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(sshControlPath(h)), 10000);
+        }
+        for (const qint64 master : masters) {
+            QTRY_VERIFY_WITH_TIMEOUT(!running(master), 10000);
+        }
+    }
+
+    void deadMasterFallsBackAndHashIsCached() {
+        Run run(db(), m_config);
+        const SshHost& h = m_config.first();
+        QString id;
+        QString why = test::rentReady(run.provider, h.offerId(), 90000, &id);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        const qint64 worker = SshWorkerDetail::fromJson(run.provider.lease(id).detail).pid;
+        // The master dies without cleaning up: its socket stays behind, stale.
+        const qint64 master = masterPid(h);
+        QVERIFY(master > 0);
+        QVERIFY(::kill(pid_t(master), SIGKILL) == 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!running(master), 5000);
+        QVERIFY(QFile::exists(sshControlPath(h)));
+        // The worker does not hang on the connection that started it (nor on ControlPersist's
+        // end): it is in a session of its own.
+        QTest::qWait(1500); // sshd has ended the master's sessions; the registry re-probed
+        QVERIFY(running(worker));
+        QCOMPARE(run.registry.node(h.nodeName())->state, NodeState::Ready);
+        // Release still reaches the host (a fresh connection) and stops the worker.
+        QVERIFY(run.provider.release(id).has_value());
+        QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(id).live(), 20000);
+        QCOMPARE(run.provider.lease(id).state, LeaseState::Released);
+        QVERIFY2(run.provider.lease(id).reason.isEmpty(),
+                 qPrintable(run.provider.lease(id).reason));
+        QTRY_VERIFY_WITH_TIMEOUT(!running(worker), 10000);
+        // The second rent finds the worker there, hashes nothing and shares one connection.
+        why = test::rentReady(run.provider, h.offerId(), 90000, &id);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        const Lease l = run.provider.lease(id);
+        qInfo("rent-to-ready %lld ms (%s, the worker already there, its hash cached)",
+              l.created.msecsTo(l.ready), qPrintable(l.offerId));
+        QCOMPARE(run.provider.bundleHashRuns(), 1);
+        QVERIFY(run.provider.release(id).has_value());
+        QTRY_COMPARE_WITH_TIMEOUT(run.provider.lease(id).state, LeaseState::Released, 20000);
     }
 
     void trainsDataParallelAcrossTheHosts() {
@@ -178,11 +269,7 @@ private Q_SLOTS:
         QFETCH(QString, when);
         test::TestHosts doomed(1);
         QVERIFY2(doomed.error().isEmpty(), qPrintable(doomed.error()));
-        SshHost h = m_config.first();
-        h.host = doomed.addresses().first();
-        h.name = QStringLiteral("doomed");
-        h.knownHostsFile = doomed.knownHostsFile();
-        h.identityFile = doomed.identityFile();
+        const SshHost h = doomedHost(doomed);
         Run run(db(), {h});
         run.provider.setRegisterTimeout(15000);
         bool sawReady = false;
@@ -202,6 +289,55 @@ private Q_SLOTS:
         qInfo().noquote() << "reason:" << l.reason;
         QVERIFY(run.registry.nodes().isEmpty());
         QCOMPARE(run.store.find(*id)->state, LeaseState::Failed);
+    }
+
+    void readyLeaseOfADeadHostEndsFailed() {
+        test::TestHosts doomed(1);
+        QVERIFY2(doomed.error().isEmpty(), qPrintable(doomed.error()));
+        const SshHost h = doomedHost(doomed);
+        Run run(db(), {h});
+        run.provider.setUnreachableGrace(3000);
+        QString id;
+        const QString why = test::rentReady(run.provider, h.offerId(), 90000, &id);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QElapsedTimer sinceKill;
+        sinceKill.start();
+        doomed.kill(1);
+        QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(id).live(), 30000);
+        const Lease l = run.provider.lease(id);
+        qInfo().noquote() << "ended" << sinceKill.elapsed() << "ms after the kill:" << l.reason;
+        QCOMPARE(l.state, LeaseState::Failed);
+        QVERIFY2(l.reason.contains(QLatin1String("doomed")) && l.reason.contains(h.offerId()),
+                 qPrintable(l.reason));
+        QVERIFY2(unreachableSeconds(l.reason) >= 3.0, qPrintable(l.reason));
+        QVERIFY2(!l.reason.contains(QLatin1String("last error: none")), qPrintable(l.reason));
+        QVERIFY(run.registry.nodes().isEmpty());
+        QCOMPARE(run.store.find(id)->state, LeaseState::Failed);
+        QCOMPARE(run.provider.offers().first().available, 1);
+    }
+
+    void hostBackWithinGraceKeepsItsLease() {
+        Run run(db(), m_config);
+        const int graceMs = 15000;
+        run.provider.setUnreachableGrace(graceMs);
+        const SshHost& h = m_config.first();
+        QString id;
+        const QString why = test::rentReady(run.provider, h.offerId(), 90000, &id);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        m_hosts->cut(1);
+        auto state = [&] {
+            return run.registry.node(h.nodeName()).value_or(WorkerNode{}).state;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(state(), NodeState::Unreachable, 15000);
+        QElapsedTimer unreachable;
+        unreachable.start();
+        m_hosts->mend(1);
+        QTRY_COMPARE_WITH_TIMEOUT(state(), NodeState::Ready, graceMs - 3000);
+        qInfo("unreachable for about %lld ms", unreachable.elapsed());
+        QTest::qWait(int(graceMs - unreachable.elapsed()) + 2000); // past the grace period
+        QCOMPARE(run.provider.lease(id).state, LeaseState::Ready);
+        QVERIFY(run.provider.release(id).has_value());
+        QTRY_COMPARE_WITH_TIMEOUT(run.provider.lease(id).state, LeaseState::Released, 20000);
     }
 
     void restartKeepsTheLease() {

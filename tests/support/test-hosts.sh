@@ -9,6 +9,8 @@
 #                              known_hosts (their host keys), id_ed25519 (a client key they
 #                              accept for root) and one folder per host with its sshd's files
 #   test-hosts.sh kill DIR I   host I (1-based) dies: its link goes down, its processes get SIGKILL
+#   test-hosts.sh cut DIR I    host I's link goes down (its processes live on)
+#   test-hosts.sh mend DIR I   host I's link comes back up
 #   test-hosts.sh down DIR     every host of DIR ends: processes, namespaces, bridge
 #
 # Exit codes: 0 done, 2 usage, 3 something is missing (the message says what), 1 other failures.
@@ -130,6 +132,11 @@ cmd_kill() { # DIR I
     kill_ns "tessera-$k-h$2"
 }
 
+cmd_link() { # DIR I up|down
+    k=$(cat "$1/subnet") || die 1 "$1 holds no test hosts"
+    ip link set "tv${k}h$2" "$3"
+}
+
 cmd_down() { # DIR
     [ -e "$1/subnet" ] || return 0
     k=$(cat "$1/subnet")
@@ -138,6 +145,12 @@ cmd_down() { # DIR
         ip netns del "$ns" 2>/dev/null || true
         rm -rf "/etc/netns/$ns"
     done
+    # A killed host's namespace can outlive `netns del` for minutes (its TCP connections, e.g.
+    # an ssh master's, linger orphaned behind the downed link) and keep its veth: delete the
+    # veths here so that the next run can take the same names.
+    for l in $(ip -o link show | sed -n "s/^[0-9]*: \(tv${k}h[0-9]*\)@.*/\1/p"); do
+        ip link del "$l" 2>/dev/null || true
+    done
     ip link del "tsb$k" 2>/dev/null || true
     rm -f "$1/subnet"
 }
@@ -145,6 +158,8 @@ cmd_down() { # DIR
 case "${1:-}" in
 up) [ $# -eq 3 ] || die 2 "usage: $0 up DIR N"; cmd_up "$2" "$3" ;;
 kill) [ $# -eq 3 ] || die 2 "usage: $0 kill DIR I"; cmd_kill "$2" "$3" ;;
+cut) [ $# -eq 3 ] || die 2 "usage: $0 cut DIR I"; cmd_link "$2" "$3" down ;;
+mend) [ $# -eq 3 ] || die 2 "usage: $0 mend DIR I"; cmd_link "$2" "$3" up ;;
 down) [ $# -eq 2 ] || die 2 "usage: $0 down DIR"; cmd_down "$2" ;;
-*) die 2 "usage: $0 up DIR N | kill DIR I | down DIR" ;;
+*) die 2 "usage: $0 up DIR N | kill DIR I | cut DIR I | mend DIR I | down DIR" ;;
 esac

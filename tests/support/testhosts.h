@@ -66,6 +66,14 @@ public:
         QProcess::execute(script(), {QStringLiteral("kill"), m_dir.path(), QString::number(i)});
     }
 
+    /// Host `i`'s link goes down (cut) or comes back (mend); its processes live on.
+    void cut(int i) {
+        QProcess::execute(script(), {QStringLiteral("cut"), m_dir.path(), QString::number(i)});
+    }
+    void mend(int i) {
+        QProcess::execute(script(), {QStringLiteral("mend"), m_dir.path(), QString::number(i)});
+    }
+
     /// SSH provider settings for every host: node names "<prefix>1", "<prefix>2", ..., root
     /// with this folder's key and known_hosts, worker folders under `remoteBase`/<i>, price
     /// `firstPrice` × i dollars per hour (host 1 the cheapest), one slot each.

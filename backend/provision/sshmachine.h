@@ -1,0 +1,50 @@
+// What a rent's check finds on an SSH host (the check script and the parse of its output), and
+// the offer a host makes from what is known of its machine.
+#pragma once
+
+#include "offer.h"
+#include "sshhost.h"
+
+#include <QString>
+
+namespace tessera {
+
+/// What the check found on a host. Numbers are 0 and strings empty where it found nothing.
+struct SshMachine {
+    QString os;                 ///< `uname -s`, e.g. "Linux"
+    QString mpi;                ///< `mpirun --version`'s first line; empty without Open MPI's orted
+    int cores = 0;              ///< `nproc`
+    quint64 memoryBytes = 0;    ///< MemTotal, bytes
+    int gpus = 0;               ///< GPUs nvidia-smi lists
+    QString gpuName;            ///< the first GPU's name
+    quint64 gpuMemoryBytes = 0; ///< memory of the smallest GPU, bytes
+};
+
+/// The check's shell script: prints key=value lines (os, arch, cores, mem_kb, mpi, one gpu=
+/// line per GPU in nvidia-smi's csv form, cuda) and always exits 0.
+QString sshCheckScript();
+
+/// The value of the first "key=value" line of `out` (trimmed), or empty.
+QString keyValue(const QString& out, const QString& key);
+
+/// Parses the check script's output. Lines of nvidia-smi that are not "name, MiB" (its own
+/// error text, e.g. "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA
+/// driver") are not GPUs.
+SshMachine parseSshCheck(const QString& out);
+
+/// GPUs in `nvidia-smi --query-gpu=name,memory.total --format=csv,noheader,nounits` output (one
+/// "name, memory in MiB" line per GPU) into `machine`: gpus, gpuName (the first), gpuMemoryBytes
+/// (the smallest). Lines that do not parse are skipped.
+void parseNvidiaSmi(const QString& csv, SshMachine* machine);
+
+/// Writes what `machine` found into `host` (gpus, gpuName, gpuMemoryGiB rounded to 0.01 GiB,
+/// cores). Returns true when anything changed (the hosts file is then worth saving).
+bool learnMachine(SshHost* host, const SshMachine& machine);
+
+/// The offer of `host` (provider "ssh", available 1): a GPU host offers deviceKind = gpuName
+/// ("gpu" when unnamed), devicesPerNode = gpus, deviceMemoryBytes from gpuMemoryGiB; a CPU-only
+/// host deviceKind "cpu" and 0 devices. slotsPerNode: host.slots when set, else gpus, else cores,
+/// else 1 — the ranks its worker takes with --slots 0.
+Offer sshOffer(const SshHost& host);
+
+} // namespace tessera
