@@ -145,7 +145,7 @@
         <translation>die Verlaufsdatenbank „%1“ lässt sich nicht öffnen</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+57"/>
         <source>tessera quit and stopped it</source>
         <translation>tessera wurde beendet und hat ihn gestoppt</translation>
     </message>
@@ -940,11 +940,11 @@
     </message>
     <message>
         <location line="+9"/>
-        <source>SSH hosts are read from %1 (host, port, user, identityFile, knownHostsFile, pricePerHour); Slurm partitions from slurm-clusters.json beside it (name, partition, nodes, gpusPerNode, timeLimitMinutes, pricePerNodeHour, remoteDir).</source>
-        <translation>SSH-Hosts stehen in %1 (host, port, user, identityFile, knownHostsFile, pricePerHour), Slurm-Partitionen in slurm-clusters.json daneben (name, partition, nodes, gpusPerNode, timeLimitMinutes, pricePerNodeHour, remoteDir).</translation>
+        <source>SSH hosts are read from %1 (host, port, user, identityFile, knownHostsFile, pricePerHour, and optionally gpus, gpuName, gpuMemoryGiB, cores: each rent&apos;s check fills them in); Slurm partitions from slurm-clusters.json beside it (name, partition, nodes, gpusPerNode, timeLimitMinutes, pricePerNodeHour, remoteDir).</source>
+        <translation>SSH-Hosts stehen in %1 (host, port, user, identityFile, knownHostsFile, pricePerHour und optional gpus, gpuName, gpuMemoryGiB, cores: die Prüfung jeder Miete trägt sie ein), Slurm-Partitionen in slurm-clusters.json daneben (name, partition, nodes, gpusPerNode, timeLimitMinutes, pricePerNodeHour, remoteDir).</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+22"/>
         <source>Offers</source>
         <translation>Angebote</translation>
     </message>

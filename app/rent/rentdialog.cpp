@@ -66,7 +66,9 @@ RentDialog::RentDialog(const QList<Provider*>& providers, const QString& hostsFi
     m_offerView->sortByColumn(OfferTableModel::Price, Qt::AscendingOrder);
 
     auto* hint = new QLabel(tr("SSH hosts are read from %1 (host, port, user, identityFile, "
-                               "knownHostsFile, pricePerHour); Slurm partitions from "
+                               "knownHostsFile, pricePerHour, and optionally gpus, gpuName, "
+                               "gpuMemoryGiB, cores: each rent's check fills them in); Slurm "
+                               "partitions from "
                                "slurm-clusters.json beside it (name, partition, nodes, "
                                "gpusPerNode, timeLimitMinutes, pricePerNodeHour, remoteDir).")
                                 .arg(hostsFile),
