@@ -16,6 +16,8 @@
 #include <QUuid>
 #include <QVariant>
 
+#include <limits>
+
 namespace tessera {
 
 namespace {
@@ -253,7 +255,11 @@ QList<MetricPoint> MetricStore::points(const QString& jobId) const {
         p.timeMs = q.value(3).toLongLong();
         const QJsonObject values = QJsonDocument::fromJson(q.value(4).toByteArray()).object();
         for (auto it = values.begin(); it != values.end(); ++it) {
-            p.values.insert(it.key(), it.value().toDouble());
+            // JSON has no NaN or infinity: QJsonDocument writes them as null. A null can only
+            // come from such a value, so it reads back as NaN rather than as 0 (a NaN loss
+            // must not turn into a perfect one).
+            p.values.insert(it.key(), it.value().isNull() ? std::numeric_limits<double>::quiet_NaN()
+                                                          : it.value().toDouble());
         }
         out.append(p);
     }

@@ -7,6 +7,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace tessera;
 
@@ -135,6 +136,14 @@ void TestMetricStore::batchesSkipReplaysAndFlushOnTimerAndExit() {
         batcher.addPoint(point(job.id, 10, 10, 1.3));
     } // destruction flushes what is left
     QCOMPARE(store.points(job.id).size(), 8);
+    // A non-finite loss (a user program's) is stored and read back as NaN, never as 0.
+    MetricPoint bad = point(job.id, 12, 12, std::numeric_limits<double>::infinity());
+    bad.values.insert(QStringLiteral("grad_norm"), std::numeric_limits<double>::quiet_NaN());
+    QVERIFY(store.addPoint(bad));
+    const MetricPoint back = store.points(job.id).last();
+    QCOMPARE(back.seq, quint64(12));
+    QVERIFY(std::isnan(back.values.value(QStringLiteral("loss"))));
+    QVERIFY(std::isnan(back.values.value(QStringLiteral("grad_norm"))));
     StoreBatcher none(nullptr); // no store: nothing buffered, nothing written
     none.addPoint(point(job.id, 11, 11, 1.2));
     QCOMPARE(none.pending(), 0);
