@@ -828,12 +828,12 @@
 <context>
     <name>tessera::MonitorPanel</name>
     <message>
-        <location filename="../app/monitor/monitorpanel.cpp" line="+27"/>
+        <location filename="../app/monitor/monitorpanel.cpp" line="+29"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+52"/>
         <source>⚠ %1: %2</source>
         <translation>⚠ %1: %2</translation>
     </message>
@@ -1045,6 +1045,26 @@ S%2</translation>
         <location line="+8"/>
         <source>step %1 ms = compute %2 + exposed communication %3 + bubble %4 (at step %5)</source>
         <translation>Schritt %1 ms = Rechnen %2 + sichtbare Kommunikation %3 + Blase %4 (bei Schritt %5)</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::ThroughputChart</name>
+    <message>
+        <location filename="../app/monitor/throughputchart.cpp" line="+20"/>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+4"/>
+        <source>samples/s</source>
+        <translation>Samples/s</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <location line="+7"/>
+        <source>learning rate</source>
+        <translation>Lernrate</translation>
     </message>
 </context>
 <context>

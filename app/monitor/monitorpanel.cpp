@@ -3,6 +3,7 @@
 
 #include "metricschart.h"
 #include "steptimechart.h"
+#include "throughputchart.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -15,7 +16,8 @@ namespace tessera {
 MonitorPanel::MonitorPanel(QWidget* parent)
     : QWidget(parent), m_alertBar(new QWidget(this)), m_alertLabel(new QLabel(m_alertBar)),
       m_dismiss(new QToolButton(m_alertBar)), m_chart(new MetricsChart(this)),
-      m_steps(new StepTimeChart(this)), m_alerts(new AlertWatcher(this)) {
+      m_steps(new StepTimeChart(this)), m_throughput(new ThroughputChart(this)),
+      m_alerts(new AlertWatcher(this)) {
     m_alertBar->setObjectName(QStringLiteral("alertBar"));
     m_alertBar->setAutoFillBackground(true);
     QPalette warn = m_alertBar->palette();
@@ -34,10 +36,13 @@ MonitorPanel::MonitorPanel(QWidget* parent)
 
     m_steps->setObjectName(QStringLiteral("stepTimeChart"));
     auto* split = new QSplitter(Qt::Vertical, this);
+    m_throughput->setObjectName(QStringLiteral("throughputChart"));
     split->addWidget(m_chart);
+    split->addWidget(m_throughput);
     split->addWidget(m_steps);
     split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(1, 1);
+    split->setStretchFactor(2, 2);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_alertBar);
@@ -51,6 +56,7 @@ MonitorPanel::MonitorPanel(QWidget* parent)
 void MonitorPanel::showJob(const QString& jobId, const QMap<int, QString>& stageLayers) {
     m_chart->showJob(jobId);
     m_steps->showJob(jobId);
+    m_throughput->showJob(jobId);
     m_steps->setStageLayers(stageLayers);
     m_alerts->followJob(jobId);
     m_alertBar->hide();
@@ -63,6 +69,7 @@ void MonitorPanel::setJobRunning(bool running) {
 void MonitorPanel::addPoint(const MetricPoint& point) {
     m_chart->addPoint(point);
     m_steps->addPoint(point);
+    m_throughput->addPoint(point);
     m_alerts->addPoint(point);
 }
 

@@ -1,5 +1,5 @@
-// The Training tab: an alert bar, the loss/accuracy chart and the per-rank step-time bars of
-// the followed job, fed with its metric points.
+// The Training tab: an alert bar, the loss/accuracy chart, throughput and learning rate, and the
+// per-rank step-time bars of the followed job, fed with its metric points.
 #pragma once
 
 #include "alertwatcher.h"
@@ -14,10 +14,12 @@ namespace tessera {
 
 class MetricsChart;
 class StepTimeChart;
+class ThroughputChart;
 struct MetricPoint;
 
-/// Holds MetricsChart (top) and StepTimeChart (bottom) in a splitter, and an AlertWatcher whose
-/// alerts show in a bar above them (the latest one; Dismiss hides it) and go out as alertRaised.
+/// Holds MetricsChart (top), ThroughputChart and StepTimeChart (bottom) in a splitter, and an
+/// AlertWatcher whose alerts show in a bar above them (the latest one; Dismiss hides it) and go out
+/// as alertRaised.
 class MonitorPanel : public QWidget {
     Q_OBJECT
 public:
@@ -36,6 +38,7 @@ public:
 
     MetricsChart* metricsChart() const { return m_chart; }
     StepTimeChart* stepTimeChart() const { return m_steps; }
+    ThroughputChart* throughputChart() const { return m_throughput; }
     AlertWatcher* alertWatcher() const { return m_alerts; }
 
 Q_SIGNALS:
@@ -49,6 +52,7 @@ private:
     QToolButton* m_dismiss;
     MetricsChart* m_chart;
     StepTimeChart* m_steps;
+    ThroughputChart* m_throughput;
     AlertWatcher* m_alerts;
 };
 

@@ -1,8 +1,9 @@
 // Monitor alerts (non-finite and diverging loss, stall, straggler) from synthetic metric points,
-// and the per-rank step-time bars with their tooltips.
+// the per-rank step-time bars with their tooltips, and the throughput / learning-rate chart.
 #include "jobtypes.h"
 #include "monitor/alertwatcher.h"
 #include "monitor/steptimechart.h"
+#include "monitor/throughputchart.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -165,6 +166,28 @@ private slots:
         QCOMPARE(spy.count(), 1);
         QVERIFY(spy.at(0).at(0).value<MonitorAlert>().text.contains(
             QStringLiteral("3 reports in a row")));
+    }
+
+    void throughputAndLearningRateFromRankZeroLines() {
+        ThroughputChart chart;
+        chart.resize(600, 240);
+        chart.showJob(QStringLiteral("job-1"));
+        chart.addPoint(point(20, {{"loss", 1.0}, {"samples_per_s", 2000.0}, {"lr", 0.01}}));
+        chart.addPoint(point(40, {{"loss", 0.9}, {"samples_per_s", 2500.0}, {"lr", 0.005}}));
+        chart.addPoint(perf(1, 0, 10)); // a perf line: no lr, not a point of this chart
+        MetricPoint other = point(60, {{"samples_per_s", 9.0}, {"lr", 1.0}});
+        other.jobId = QStringLiteral("job-2");
+        chart.addPoint(other);
+        QCOMPARE(chart.throughputGraph()->dataCount(), 2);
+        QCOMPARE(chart.learningRateGraph()->dataCount(), 2);
+        QCOMPARE(chart.throughputGraph()->data()->at(1)->value, 2500.0);
+        QCOMPARE(chart.learningRateGraph()->data()->at(1)->key, 40.0);
+        QCOMPARE(chart.learningRateGraph()->valueAxis(), chart.plot()->yAxis2);
+        chart.replotNow();
+        QVERIFY(chart.plot()->yAxis->range().upper >= 2500.0);
+        QVERIFY(chart.plot()->yAxis2->range().upper >= 0.01);
+        chart.showJob(QStringLiteral("job-3"));
+        QCOMPARE(chart.throughputGraph()->dataCount(), 0);
     }
 
     void stepTimeBarsStackPerRank() {

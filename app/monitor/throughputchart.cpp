@@ -1,0 +1,90 @@
+// Throughput and learning rate against step (see throughputchart.h).
+#include "throughputchart.h"
+
+#include "jobtypes.h"
+
+#include <QTimer>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <cmath>
+
+namespace tessera {
+
+ThroughputChart::ThroughputChart(QWidget* parent)
+    : QWidget(parent), m_plot(new QCustomPlot(this)), m_timer(new QTimer(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    setMinimumSize(320, 160);
+    m_plot->xAxis->setLabel(tr("step"));
+    m_plot->yAxis->setLabel(tr("samples/s"));
+    m_plot->yAxis2->setLabel(tr("learning rate"));
+    m_plot->yAxis2->setVisible(true);
+    m_throughput = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
+    m_throughput->setName(tr("samples/s"));
+    m_throughput->setPen(QPen(QColor(148, 103, 189), 1.0));
+    m_throughput->setAdaptiveSampling(true);
+    m_lr = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+    m_lr->setName(tr("learning rate"));
+    m_lr->setPen(QPen(QColor(127, 127, 127), 1.0, Qt::DashLine));
+    m_lr->setAdaptiveSampling(true);
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_timer->setInterval(250);
+    connect(m_timer, &QTimer::timeout, this, [this] {
+        if (!m_dirty)
+            return;
+        m_dirty = false;
+        rescale();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    });
+    m_timer->start();
+}
+
+void ThroughputChart::showJob(const QString& jobId) {
+    m_jobId = jobId;
+    m_throughput->data()->clear();
+    m_lr->data()->clear();
+    m_dirty = true;
+}
+
+void ThroughputChart::addPoint(const MetricPoint& point) {
+    if (m_jobId.isEmpty() || point.jobId != m_jobId)
+        return;
+    const auto lr = point.values.constFind(QStringLiteral("lr"));
+    if (lr == point.values.cend())
+        return;
+    const double step = double(point.step);
+    if (std::isfinite(lr.value()))
+        m_lr->addData(step, lr.value());
+    const auto rate = point.values.constFind(QStringLiteral("samples_per_s"));
+    if (rate != point.values.cend() && std::isfinite(rate.value()))
+        m_throughput->addData(step, rate.value());
+    m_dirty = true;
+}
+
+void ThroughputChart::rescale() {
+    if (m_throughput->data()->isEmpty() && m_lr->data()->isEmpty())
+        return;
+    m_plot->xAxis->rescale(true);
+    bool found = false;
+    const QCPRange rate = m_throughput->getValueRange(found);
+    m_plot->yAxis->setRange(0.0, found && rate.upper > 0 ? rate.upper * 1.1 : 1.0);
+    bool foundLr = false;
+    const QCPRange lr = m_lr->getValueRange(foundLr);
+    m_plot->yAxis2->setRange(0.0, foundLr && lr.upper > 0 ? lr.upper * 1.1 : 1.0);
+}
+
+void ThroughputChart::replotNow() {
+    m_dirty = false;
+    rescale();
+    m_plot->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+} // namespace tessera
