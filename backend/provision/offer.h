@@ -15,11 +15,11 @@ struct Offer {
     int devicesPerNode = 0; ///< GPUs per node; 0 for CPU-only nodes
     /// Memory of one GPU, bytes; on a CPU-only node its RAM (shared by its slots); 0 = unknown.
     quint64 deviceMemoryBytes = 0;
-    int slotsPerNode = 1;          ///< ranks one node takes (GPUs, or cores on CPU-only nodes)
-    int nodesPerRent = 1;          ///< nodes one rent brings (a Slurm allocation: its node count)
-    double pricePerHour = 0;       ///< US dollars per node-hour; 0 for machines the user owns
-    QString where;                 ///< where it runs: host name, Slurm partition, "this machine"
-    int available = 1;             ///< rents that can start now (0 while all are leased)
+    int slotsPerNode = 1;    ///< ranks one node takes (GPUs, or cores on CPU-only nodes)
+    int nodesPerRent = 1;    ///< nodes one rent brings (a Slurm allocation: its node count)
+    double pricePerHour = 0; ///< US dollars per node-hour; 0 for machines the user owns
+    QString where;           ///< where it runs: host name, Slurm partition, "this machine"
+    int available = 1;       ///< rents that can start now (0 while all are leased)
 };
 
 } // namespace tessera
