@@ -2,6 +2,8 @@
 // with rpQueuedReplot so a burst of points costs one redraw.
 #include "metricschart.h"
 
+#include "chartstyle.h"
+
 #include "chartcrosshair.h"
 #include "chartexport.h"
 #include "jobtypes.h"
@@ -110,14 +112,7 @@ void MetricsChart::makeGraphs() {
     m_accuracy->setPen(QPen(QColor(44, 160, 44), 1.5));
     m_accuracy->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
 
-    // Legend in its own row above the axes, one line wide, so it never hides data points.
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    m_plot->legend->setBorderPen(Qt::NoPen);
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, m_plot->legend); // takes it out of the axis rect
-    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
-    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    placeLegendAbove(m_plot);
 }
 
 void MetricsChart::showJob(const QString& jobId) {

@@ -1,6 +1,8 @@
 // Stacked per-rank step-time bars (see steptimechart.h).
 #include "steptimechart.h"
 
+#include "chartstyle.h"
+
 #include "jobtypes.h"
 
 #include <QHelpEvent>
@@ -39,13 +41,7 @@ StepTimeChart::StepTimeChart(QWidget* parent)
     m_bubble->moveAbove(m_comm);
     m_plot->xAxis->setLabel(tr("rank"));
     m_plot->yAxis->setLabel(tr("ms per step"));
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    m_plot->legend->setBorderPen(Qt::NoPen);
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
-    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
-    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    placeLegendAbove(m_plot);
     m_plot->installEventFilter(this); // tooltips per bar
     m_timer->setInterval(250);
     connect(m_timer, &QTimer::timeout, this, [this] {

@@ -1,6 +1,8 @@
 // Throughput and learning rate against step (see throughputchart.h).
 #include "throughputchart.h"
 
+#include "chartstyle.h"
+
 #include "jobtypes.h"
 
 #include <QTimer>
@@ -29,13 +31,7 @@ ThroughputChart::ThroughputChart(QWidget* parent)
     m_lr->setName(tr("learning rate"));
     m_lr->setPen(QPen(QColor(127, 127, 127), 1.0, Qt::DashLine));
     m_lr->setAdaptiveSampling(true);
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    m_plot->legend->setBorderPen(Qt::NoPen);
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
-    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
-    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    placeLegendAbove(m_plot);
     m_timer->setInterval(250);
     connect(m_timer, &QTimer::timeout, this, [this] {
         if (!m_dirty)
