@@ -9,16 +9,19 @@
 #include "jobcontroller.h"
 #include "jobs/jobpanel.h"
 #include "metricstore.h"
+#include "monitor/devicefeed.h"
 #include "monitor/logpane.h"
 #include "monitor/metricschart.h"
 #include "monitor/monitorpanel.h"
 #include "monitor/runlist.h"
+#include "monitor/utilizationchart.h"
 #include "rent/costlabel.h"
 #include "rent/rentdialog.h"
 #include "session.h"
 #include "settings/autoscalesettings.h"
 #include "spec_io.h"
 #include "sshprovider.h"
+#include "telemetrymonitor.h"
 
 #include <QAction>
 #include <QApplication>
@@ -53,7 +56,9 @@ MainWindow::MainWindow(AppSession* session, QWidget* parent)
     : QMainWindow(parent), m_session(session),
       m_cluster(new ClusterPanel(session->registry(), session->provider(), this)),
       m_jobs(new JobPanel(session->controller(), this)), m_monitor(new MonitorPanel(this)),
-      m_runs(new RunList(session->store(), this)), m_log(new LogPane(this)) {
+      m_runs(new RunList(session->store(), this)), m_log(new LogPane(this)),
+      m_devices(new DeviceFeed(session->telemetry(), session->controller(),
+                               m_monitor->utilizationChart(), this)) {
     setWindowTitle(tr("Tessera"));
     setObjectName(QStringLiteral("mainWindow"));
     m_monitor->setObjectName(QStringLiteral("monitorPanel"));
@@ -213,12 +218,22 @@ void MainWindow::connectRuns() {
                 if (auto s = parseJobSpec(m_session->store()->job(id).specJson.toStdString(),
                                           id.toStdString()))
                     spec = *s;
-                m_monitor->showJob(id, stageLayers(spec));
+                const QMap<int, QString> layers = stageLayers(spec);
+                m_monitor->showJob(id, layers);
+                const JobState state = m_session->controller()->state(id);
+                m_devices->follow(id, spec, layers,
+                                  m_session->controller()->jobIds().contains(id) &&
+                                      !isTerminal(state));
                 for (const MetricPoint& p : points)
                     m_monitor->addPoint(p);
                 m_monitor->metricsChart()->replotNow();
                 m_log->appendMessage(
                     tr("[%1] opened from the history: %2 point(s)").arg(id).arg(points.size()));
+            });
+    connect(m_runs, &RunList::telemetryOpened, m_devices,
+            [this](const QString&, const QList<TelemetryRecord>& records) {
+                m_devices->addRecorded(records);
+                m_monitor->utilizationChart()->replotNow();
             });
     connect(m_runs, &RunList::loadFailed, m_log, [this](const QString& id, const QString& error) {
         m_log->appendMessage(tr("[%1] cannot load the run: %2").arg(id, error));
@@ -229,7 +244,10 @@ void MainWindow::connectBackend() {
     JobController* controller = m_session->controller();
     connect(controller, &JobController::metricReceived, m_monitor, &MonitorPanel::addPoint);
     connect(m_jobs, &JobPanel::jobLaunched, m_monitor, [this, controller](const QString& id) {
-        m_monitor->showJob(id, stageLayers(controller->spec(id)));
+        const v1::JobSpec spec = controller->spec(id);
+        const QMap<int, QString> layers = stageLayers(spec);
+        m_monitor->showJob(id, layers);
+        m_devices->follow(id, spec, layers, true);
     });
     connect(controller, &JobController::jobStateChanged, m_monitor,
             [this](const QString& id, JobState state) {

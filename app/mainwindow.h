@@ -11,6 +11,7 @@ namespace tessera {
 
 class AppSession;
 class AutoscaleSettingsDialog;
+class DeviceFeed;
 class ClusterPanel;
 class JobPanel;
 class LogPane;
@@ -34,6 +35,7 @@ public:
     MonitorPanel* monitor() const { return m_monitor; }
     RunList* runList() const { return m_runs; }
     LogPane* logPane() const { return m_log; }
+    DeviceFeed* deviceFeed() const { return m_devices; }
     /// The layout designer page (null when the app was built without the planner).
     designer::DesignerPanel* designer() const { return m_designer; }
     /// "Rent machines…" (Ctrl+Shift+M): shows the Rent dialog.
@@ -57,6 +59,7 @@ private:
     MonitorPanel* m_monitor;
     RunList* m_runs;
     LogPane* m_log;
+    DeviceFeed* m_devices; ///< the utilisation chart's telemetry
     designer::DesignerPanel* m_designer = nullptr;
     QAction* m_rentMachines = nullptr;
     RentDialog* m_rentDialog = nullptr;

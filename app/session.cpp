@@ -14,6 +14,7 @@
 #include "slurmcluster.h"
 #include "slurmprovider.h"
 #include "sshprovider.h"
+#include "telemetrymonitor.h"
 
 #include <QDir>
 #include <QThread>
@@ -32,6 +33,8 @@ AppSession::AppSession(const QString& storePath, QObject* parent)
         m_store.reset();
     }
     m_controller = std::make_unique<JobController>(m_registry.get(), m_store.get());
+    m_telemetry = std::make_unique<TelemetryMonitor>(m_registry.get(), m_store.get());
+    m_telemetry->followJobs(m_controller.get());
     openProvisioning(path);
     // A local worker whose process ended takes its jobs with it: fail them at once.
     connect(m_provider.get(), &LocalProvider::workerDied, m_controller.get(),
@@ -90,6 +93,7 @@ AppSession::~AppSession() {
     m_slurm.reset();
     m_ssh.reset();
     m_localLeases.reset();
+    m_telemetry.reset();
     m_controller.reset();
     m_provider.reset();
     m_registry.reset();

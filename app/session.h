@@ -20,10 +20,11 @@ class MetricStore;
 class Provider;
 class SlurmProvider;
 class SshProvider;
+class TelemetryMonitor;
 
 /// Owns the backend for the app. Destruction order: autoscaler, SSH provider (its workers keep
-/// running: their leases are restored at the next start), controller, local provider (stops the
-/// local workers, bounded wait), registry, stores.
+/// running: their leases are restored at the next start), telemetry, controller, local provider
+/// (stops the local workers, bounded wait), registry, stores.
 class AppSession : public QObject {
     Q_OBJECT
 public:
@@ -56,6 +57,8 @@ public:
     LocalProvider* provider() const { return m_provider.get(); }
     JobController* controller() const { return m_controller.get(); }
     MetricStore* store() const { return m_store.get(); }
+    /// Every node's telemetry; records the nodes of running jobs into the store.
+    TelemetryMonitor* telemetry() const { return m_telemetry.get(); }
 
 private:
     void openProvisioning(const QString& storePath);
@@ -64,6 +67,7 @@ private:
     std::unique_ptr<ClusterRegistry> m_registry;
     std::unique_ptr<LocalProvider> m_provider;
     std::unique_ptr<JobController> m_controller;
+    std::unique_ptr<TelemetryMonitor> m_telemetry;
     std::unique_ptr<LeaseStore> m_leases;
     std::unique_ptr<LocalLeases> m_localLeases;
     std::unique_ptr<SshProvider> m_ssh;

@@ -30,6 +30,8 @@ const char* const kSchema[] = {
     "rank INTEGER, time_ms INTEGER, vals TEXT, PRIMARY KEY (job_id, seq))",
     "CREATE TABLE IF NOT EXISTS logs (job_id TEXT NOT NULL, seq INTEGER NOT NULL, time_ms INTEGER, "
     "stream TEXT, text TEXT, PRIMARY KEY (job_id, seq))",
+    "CREATE TABLE IF NOT EXISTS telemetry (job_id TEXT NOT NULL, node TEXT NOT NULL, "
+    "time_ms INTEGER NOT NULL, seq INTEGER, sample BLOB, PRIMARY KEY (job_id, node, time_ms))",
     "CREATE TABLE IF NOT EXISTS nodes (pos INTEGER PRIMARY KEY, name TEXT, address TEXT, "
     "host TEXT, state TEXT, slots INTEGER, cores INTEGER, memory_bytes INTEGER, provider TEXT, "
     "last_error TEXT)",

@@ -5,6 +5,7 @@
 #include "jobtypes.h"
 #include "workernode.h"
 
+#include <QByteArray>
 #include <QList>
 #include <QPair>
 #include <QString>
@@ -17,6 +18,15 @@ struct LogRecord {
     qint64 timeMs = 0;
     QString stream; ///< "stdout", "stderr" or "worker"
     QString text;
+};
+
+/// A telemetry sample of a node taken while a job ran on it, as stored.
+struct TelemetryRecord {
+    QString jobId;
+    QString node;      ///< worker name in the registry
+    quint64 seq = 0;   ///< the worker's sample seq (restarts at 1 with the worker)
+    qint64 timeMs = 0; ///< when the worker took it, Unix ms
+    QByteArray sample; ///< a serialized tessera.v1.TelemetrySample (see telemetryrecord.h)
 };
 
 /// SQLite store. Use it from the thread that opened it (QtSql connections are per thread).
@@ -53,6 +63,12 @@ public:
     int addPoints(const QList<MetricPoint>& points);
     /// Stores (job id, line) pairs in one transaction. Returns how many were new.
     int addLogs(const QList<QPair<QString, LogRecord>>& lines);
+
+    /// Stores telemetry samples in one transaction; a sample of the same (job, node, time) already
+    /// stored (a replay after a reconnect) is skipped. Returns how many were new.
+    int addTelemetry(const QList<TelemetryRecord>& records);
+    /// Telemetry of a job ordered by time, then node.
+    QList<TelemetryRecord> telemetry(const QString& jobId) const;
 
     /// Points of a job ordered by seq.
     QList<MetricPoint> points(const QString& jobId) const;

@@ -17,16 +17,26 @@ public:
         }
         return true;
     }
-    void write(const QList<MetricPoint>& points, const QList<QPair<QString, LogRecord>>& logs,
-               const std::shared_ptr<std::atomic<int>>& inFlight) {
-        m_store.addPoints(points);
-        m_store.addLogs(logs);
-        inFlight->fetch_sub(int(points.size() + logs.size()));
+    void write(const Batch& batch, const std::shared_ptr<std::atomic<int>>& inFlight) {
+        batch.writeTo(m_store);
+        inFlight->fetch_sub(batch.size());
     }
 
 private:
     MetricStore m_store;
 };
+
+void StoreBatcher::Batch::writeTo(MetricStore& store) const {
+    if (!points.isEmpty()) {
+        store.addPoints(points);
+    }
+    if (!logs.isEmpty()) {
+        store.addLogs(logs);
+    }
+    if (!telemetry.isEmpty()) {
+        store.addTelemetry(telemetry);
+    }
+}
 
 StoreBatcher::StoreBatcher(MetricStore* store, QObject* parent) : QObject(parent), m_store(store) {
     m_timer.setSingleShot(true);
@@ -75,7 +85,7 @@ void StoreBatcher::addPoint(const MetricPoint& point) {
     if (m_store == nullptr) {
         return;
     }
-    m_points.append(point);
+    m_batch.points.append(point);
     schedule();
 }
 
@@ -83,27 +93,32 @@ void StoreBatcher::addLog(const QString& jobId, const LogRecord& line) {
     if (m_store == nullptr) {
         return;
     }
-    m_logs.append({jobId, line});
+    m_batch.logs.append({jobId, line});
+    schedule();
+}
+
+void StoreBatcher::addTelemetry(const TelemetryRecord& record) {
+    if (m_store == nullptr) {
+        return;
+    }
+    m_batch.telemetry.append(record);
     schedule();
 }
 
 void StoreBatcher::flush() {
     m_timer.stop();
-    if (m_store == nullptr || (m_points.isEmpty() && m_logs.isEmpty())) {
+    if (m_store == nullptr || m_batch.size() == 0) {
         return;
     }
-    const QList<MetricPoint> points = std::exchange(m_points, {});
-    const QList<QPair<QString, LogRecord>> logs = std::exchange(m_logs, {});
+    const Batch batch = std::exchange(m_batch, {});
     if (m_writer == nullptr) {
-        m_store->addPoints(points);
-        m_store->addLogs(logs);
+        batch.writeTo(*m_store);
         return;
     }
-    m_inFlight->fetch_add(int(points.size() + logs.size()));
+    m_inFlight->fetch_add(batch.size());
     Writer* writer = m_writer;
     QMetaObject::invokeMethod(
-        writer, [writer, points, logs, n = m_inFlight] { writer->write(points, logs, n); },
-        Qt::QueuedConnection);
+        writer, [writer, batch, n = m_inFlight] { writer->write(batch, n); }, Qt::QueuedConnection);
 }
 
 void StoreBatcher::drain() {

@@ -119,4 +119,16 @@ WorkerClient::watchJob(grpc::ClientContext* context, const QString& jobId, quint
     return m_stub->WatchJob(context, request);
 }
 
+std::unique_ptr<grpc::ClientReader<v1::TelemetrySample>>
+WorkerClient::watchTelemetry(grpc::ClientContext* context, quint32 intervalMs,
+                             quint64 fromSeq) const {
+    authorize(context);
+    v1::WatchTelemetryRequest request;
+    request.set_interval_ms(intervalMs);
+    request.set_from_seq(fromSeq);
+    qCDebug(lcRpc) << "WatchTelemetry every" << intervalMs << "ms from seq" << fromSeq << "on"
+                   << m_address;
+    return m_stub->WatchTelemetry(context, request);
+}
+
 } // namespace tessera

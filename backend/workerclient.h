@@ -48,6 +48,11 @@ public:
     std::unique_ptr<grpc::ClientReader<v1::JobEvent>>
     watchJob(grpc::ClientContext* context, const QString& jobId, quint64 fromSeq) const;
 
+    /// Opens a WatchTelemetry stream (samples about `intervalMs` apart, 0 = the worker's default
+    /// of 1000 ms; from `fromSeq`, 0 = the newest sample on) using `context`, as watchJob.
+    std::unique_ptr<grpc::ClientReader<v1::TelemetrySample>>
+    watchTelemetry(grpc::ClientContext* context, quint32 intervalMs, quint64 fromSeq) const;
+
     /// Adds `authorization: Bearer <token>` to `context`.
     void authorize(grpc::ClientContext* context) const;
 

@@ -1,6 +1,7 @@
 // Look shared by the monitor's charts (see chartstyle.h).
 #include "chartstyle.h"
 
+#include <QTimer>
 #include <qcustomplot.h>
 
 namespace tessera {
@@ -13,6 +14,20 @@ void placeLegendAbove(QCustomPlot* plot) {
     plot->plotLayout()->addElement(0, 0, plot->legend); // takes it out of the axis rect
     plot->plotLayout()->setRowStretchFactor(0, 0.001);
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+}
+
+QTimer* startReplotTimer(QCustomPlot* plot, int ms, bool* dirty, std::function<void()> update) {
+    auto* timer = new QTimer(plot);
+    timer->setInterval(ms);
+    QObject::connect(timer, &QTimer::timeout, plot, [plot, dirty, update = std::move(update)] {
+        if (!*dirty)
+            return;
+        *dirty = false;
+        update();
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    });
+    timer->start();
+    return timer;
 }
 
 } // namespace tessera

@@ -4,6 +4,7 @@
 #include "metricschart.h"
 #include "steptimechart.h"
 #include "throughputchart.h"
+#include "utilizationchart.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -17,7 +18,7 @@ MonitorPanel::MonitorPanel(QWidget* parent)
     : QWidget(parent), m_alertBar(new QWidget(this)), m_alertLabel(new QLabel(m_alertBar)),
       m_dismiss(new QToolButton(m_alertBar)), m_chart(new MetricsChart(this)),
       m_steps(new StepTimeChart(this)), m_throughput(new ThroughputChart(this)),
-      m_alerts(new AlertWatcher(this)) {
+      m_devices(new UtilizationChart(this)), m_alerts(new AlertWatcher(this)) {
     m_alertBar->setObjectName(QStringLiteral("alertBar"));
     m_alertBar->setAutoFillBackground(true);
     QPalette warn = m_alertBar->palette();
@@ -35,14 +36,22 @@ MonitorPanel::MonitorPanel(QWidget* parent)
     connect(m_dismiss, &QToolButton::clicked, m_alertBar, &QWidget::hide);
 
     m_steps->setObjectName(QStringLiteral("stepTimeChart"));
-    auto* split = new QSplitter(Qt::Vertical, this);
     m_throughput->setObjectName(QStringLiteral("throughputChart"));
+    m_devices->setObjectName(QStringLiteral("utilizationChart"));
+    // Loss on top; below it throughput over step time on the left, the devices on the right.
+    auto* rates = new QSplitter(Qt::Vertical);
+    rates->addWidget(m_throughput);
+    rates->addWidget(m_steps);
+    rates->setStretchFactor(0, 1);
+    rates->setStretchFactor(1, 2);
+    auto* bottom = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(rates);
+    bottom->addWidget(m_devices);
+    auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_chart);
-    split->addWidget(m_throughput);
-    split->addWidget(m_steps);
-    split->setStretchFactor(0, 3);
+    split->addWidget(bottom);
+    split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
-    split->setStretchFactor(2, 2);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_alertBar);
@@ -55,6 +64,7 @@ MonitorPanel::MonitorPanel(QWidget* parent)
 
 void MonitorPanel::showJob(const QString& jobId, const QMap<int, QString>& stageLayers) {
     m_chart->showJob(jobId);
+    m_devices->showJob(jobId);
     m_steps->showJob(jobId);
     m_throughput->showJob(jobId);
     m_steps->setStageLayers(stageLayers);

@@ -1,5 +1,6 @@
-// The Training tab: an alert bar, the loss/accuracy chart, throughput and learning rate, and the
-// per-rank step-time bars of the followed job, fed with its metric points.
+// The Training tab: an alert bar, the loss/accuracy chart, throughput and learning rate, the
+// per-rank step-time bars of the followed job, fed with its metric points, and the per-device
+// utilisation of its nodes.
 #pragma once
 
 #include "alertwatcher.h"
@@ -15,9 +16,11 @@ namespace tessera {
 class MetricsChart;
 class StepTimeChart;
 class ThroughputChart;
+class UtilizationChart;
 struct MetricPoint;
 
-/// Holds MetricsChart (top), ThroughputChart and StepTimeChart (bottom) in a splitter, and an
+/// Holds MetricsChart (top), ThroughputChart over StepTimeChart (bottom left) and UtilizationChart
+/// (bottom right) in splitters, and an
 /// AlertWatcher whose alerts show in a bar above them (the latest one; Dismiss hides it) and go out
 /// as alertRaised.
 class MonitorPanel : public QWidget {
@@ -39,6 +42,8 @@ public:
     MetricsChart* metricsChart() const { return m_chart; }
     StepTimeChart* stepTimeChart() const { return m_steps; }
     ThroughputChart* throughputChart() const { return m_throughput; }
+    /// Per-device utilisation and memory; fed by the app with the job's nodes' telemetry.
+    UtilizationChart* utilizationChart() const { return m_devices; }
     AlertWatcher* alertWatcher() const { return m_alerts; }
 
 Q_SIGNALS:
@@ -53,6 +58,7 @@ private:
     MetricsChart* m_chart;
     StepTimeChart* m_steps;
     ThroughputChart* m_throughput;
+    UtilizationChart* m_devices;
     AlertWatcher* m_alerts;
 };
 

@@ -16,19 +16,18 @@ namespace tessera {
 namespace {
 constexpr int kJobIdRole = Qt::UserRole;
 
-struct Loaded {
-    QList<MetricPoint> points;
-    QString error;
-};
-
 /// On a pool thread: a connection of its own (QtSql connections are per thread).
-Loaded readPoints(const QString& path, const QString& jobId) {
+RunList::Loaded readRun(const QString& path, const QString& jobId, bool withTelemetry) {
     MetricStore store;
-    QString error;
-    if (!store.open(path, &error)) {
-        return {{}, error};
+    RunList::Loaded loaded;
+    if (!store.open(path, &loaded.error)) {
+        return loaded;
     }
-    return {store.points(jobId), {}};
+    loaded.points = store.points(jobId);
+    if (withTelemetry) {
+        loaded.telemetry = store.telemetry(jobId);
+    }
+    return loaded;
 }
 } // namespace
 
@@ -87,18 +86,22 @@ void RunList::onItemChanged(QListWidgetItem* item) {
     }
     m_checked.insert(id);
     const QString text = item->text();
-    load(id, [this, id, text](const QList<MetricPoint>& points) {
+    load(id, false, [this, id, text](const Loaded& loaded) {
         if (m_checked.contains(id)) { // still wanted when the load is done
-            Q_EMIT overlayLoaded(id, text, points);
+            Q_EMIT overlayLoaded(id, text, loaded.points);
         }
     });
 }
 
 void RunList::open(const QString& jobId) {
-    load(jobId, [this, jobId](const QList<MetricPoint>& points) { Q_EMIT opened(jobId, points); });
+    load(jobId, true, [this, jobId](const Loaded& loaded) {
+        Q_EMIT opened(jobId, loaded.points);
+        Q_EMIT telemetryOpened(jobId, loaded.telemetry);
+    });
 }
 
-void RunList::load(const QString& jobId, std::function<void(const QList<MetricPoint>&)> done) {
+void RunList::load(const QString& jobId, bool withTelemetry,
+                   std::function<void(const Loaded&)> done) {
     if (m_store == nullptr) {
         return;
     }
@@ -112,9 +115,9 @@ void RunList::load(const QString& jobId, std::function<void(const QList<MetricPo
             Q_EMIT loadFailed(jobId, loaded.error);
             return;
         }
-        done(loaded.points);
+        done(loaded);
     });
-    watcher->setFuture(QtConcurrent::run(readPoints, m_store->path(), jobId));
+    watcher->setFuture(QtConcurrent::run(readRun, m_store->path(), jobId, withTelemetry));
 }
 
 } // namespace tessera

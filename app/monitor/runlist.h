@@ -3,6 +3,7 @@
 #pragma once
 
 #include "jobtypes.h"
+#include "metricstore.h"
 
 #include <QList>
 #include <QSet>
@@ -14,12 +15,11 @@ class QListWidgetItem;
 
 namespace tessera {
 
-class MetricStore;
-
 /// A list of JobRecords (MetricStore::jobs()) with a check box each. Checking a run loads its
 /// points and emits overlayLoaded; unchecking emits overlayRemoved; double-clicking loads them
-/// and emits opened. Loads run on a thread-pool thread with their own SQLite connection, so a
-/// run of millions of points never blocks the GUI thread; results arrive as signals.
+/// and emits opened and telemetryOpened. Loads run on a thread-pool thread with their own SQLite
+/// connection, so a run of millions of points never blocks the GUI thread; results arrive as
+/// signals.
 class RunList : public QWidget {
     Q_OBJECT
 public:
@@ -32,17 +32,26 @@ public:
     void open(const QString& jobId);
     QListWidget* list() const { return m_list; }
 
+    /// What one load read from the history.
+    struct Loaded {
+        QList<MetricPoint> points;
+        QList<TelemetryRecord> telemetry; ///< only when opening a run
+        QString error;                    ///< the database could not be opened
+    };
+
 Q_SIGNALS:
     void overlayLoaded(QString jobId, QString label, QList<tessera::MetricPoint> points);
     void overlayRemoved(QString jobId);
     void opened(QString jobId, QList<tessera::MetricPoint> points);
+    /// Right after opened(): the run's recorded telemetry (MetricStore::telemetry).
+    void telemetryOpened(QString jobId, QList<tessera::TelemetryRecord> telemetry);
     /// A load failed (the database could not be opened from the loading thread).
     void loadFailed(QString jobId, QString error);
 
 private:
     void onItemChanged(QListWidgetItem* item);
-    /// Reads the job's points on a pool thread, then calls `done` on this thread.
-    void load(const QString& jobId, std::function<void(const QList<tessera::MetricPoint>&)> done);
+    /// Reads the job's points (and telemetry) on a pool thread, then calls `done` on this thread.
+    void load(const QString& jobId, bool withTelemetry, std::function<void(const Loaded&)> done);
     static QString label(const JobRecord& job);
 
     MetricStore* m_store;

@@ -28,8 +28,7 @@ QCPBars* makeBars(QCustomPlot* plot, const QString& name, const QColor& color) {
 
 } // namespace
 
-StepTimeChart::StepTimeChart(QWidget* parent)
-    : QWidget(parent), m_plot(new QCustomPlot(this)), m_timer(new QTimer(this)) {
+StepTimeChart::StepTimeChart(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlot(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
@@ -43,15 +42,7 @@ StepTimeChart::StepTimeChart(QWidget* parent)
     m_plot->yAxis->setLabel(tr("ms per step"));
     placeLegendAbove(m_plot);
     m_plot->installEventFilter(this); // tooltips per bar
-    m_timer->setInterval(250);
-    connect(m_timer, &QTimer::timeout, this, [this] {
-        if (!m_dirty)
-            return;
-        m_dirty = false;
-        rebuild();
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
-    });
-    m_timer->start();
+    startReplotTimer(m_plot, 250, &m_dirty, [this] { rebuild(); });
 }
 
 void StepTimeChart::showJob(const QString& jobId) {

@@ -8,7 +8,6 @@
 
 class QCustomPlot;
 class QCPBars;
-class QTimer;
 
 namespace tessera {
 
@@ -57,7 +56,6 @@ private:
     QCPBars* m_compute;
     QCPBars* m_comm;
     QCPBars* m_bubble;
-    QTimer* m_timer;
     QString m_jobId;
     QMap<int, RankStepTime> m_ranks;
     QMap<int, QString> m_layers;

@@ -13,8 +13,7 @@
 
 namespace tessera {
 
-ThroughputChart::ThroughputChart(QWidget* parent)
-    : QWidget(parent), m_plot(new QCustomPlot(this)), m_timer(new QTimer(this)) {
+ThroughputChart::ThroughputChart(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlot(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
@@ -32,15 +31,7 @@ ThroughputChart::ThroughputChart(QWidget* parent)
     m_lr->setPen(QPen(QColor(127, 127, 127), 1.0, Qt::DashLine));
     m_lr->setAdaptiveSampling(true);
     placeLegendAbove(m_plot);
-    m_timer->setInterval(250);
-    connect(m_timer, &QTimer::timeout, this, [this] {
-        if (!m_dirty)
-            return;
-        m_dirty = false;
-        rescale();
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
-    });
-    m_timer->start();
+    startReplotTimer(m_plot, 250, &m_dirty, [this] { rescale(); });
 }
 
 void ThroughputChart::showJob(const QString& jobId) {

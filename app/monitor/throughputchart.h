@@ -7,7 +7,6 @@
 
 class QCustomPlot;
 class QCPGraph;
-class QTimer;
 
 namespace tessera {
 
@@ -38,7 +37,6 @@ private:
     QCustomPlot* m_plot;
     QCPGraph* m_throughput;
     QCPGraph* m_lr;
-    QTimer* m_timer;
     QString m_jobId;
     bool m_dirty = false;
 };

@@ -10,6 +10,7 @@
 #include "monitor/monitorpanel.h"
 #include "monitor/runlist.h"
 #include "monitor/steptimechart.h"
+#include "monitor/utilizationchart.h"
 #include "session.h"
 #include "testexamples.h"
 
@@ -21,6 +22,18 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
+
+#include "withqcustomplot.h"
+
+namespace {
+/// Points per device series of the utilisation chart, by device key.
+QMap<QString, int> devicePoints(const tessera::UtilizationChart* chart) {
+    QMap<QString, int> out;
+    for (const QString& key : chart->devices())
+        out.insert(key, chart->utilizationGraph(key)->data()->size());
+    return out;
+}
+} // namespace
 
 using namespace tessera;
 
@@ -72,6 +85,14 @@ void TestMonitorHistory::reopenedAppShowsTheSameCurves() {
         live = window.chart()->lossPoints();
         QCOMPARE(live.size(), 24); // 120 steps, a loss line every 5
         QCOMPARE(window.runList()->list()->count(), 1);
+        // Both nodes' telemetry reached the utilisation chart while the job ran.
+        const QMap<QString, int> liveDevices = devicePoints(window.monitor()->utilizationChart());
+        QVERIFY2(liveDevices.value(QStringLiteral("local-1/CPU")) > 0 &&
+                     liveDevices.value(QStringLiteral("local-2/CPU")) > 0,
+                 qPrintable(QStringList(liveDevices.keys()).join(QLatin1Char(','))));
+        const QString tip =
+            window.monitor()->utilizationChart()->deviceText(QStringLiteral("local-2/CPU"));
+        QVERIFY2(tip.contains(QStringLiteral("rank 1: stage 0, dp 1, tp 0")), qPrintable(tip));
         QSignalSpy released(session.provider(), &LocalProvider::released);
         QTest::mouseClick(window.findChild<QToolButton*>(QStringLiteral("releaseButton")),
                           Qt::LeftButton);
@@ -90,6 +111,7 @@ void TestMonitorHistory::reopenedAppShowsTheSameCurves() {
 
     // Double-click: the run's history fills the monitor, point for point.
     QSignalSpy opened(window.runList(), &RunList::opened);
+    QSignalSpy telemetryOpened(window.runList(), &RunList::telemetryOpened);
     const QRect rect = runs->visualItemRect(item);
     // A double-click is press, release, press-as-double-click (the view wants the press first).
     QTest::mouseClick(runs->viewport(), Qt::LeftButton, Qt::NoModifier, rect.center());
@@ -98,6 +120,15 @@ void TestMonitorHistory::reopenedAppShowsTheSameCurves() {
     QCOMPARE(window.chart()->jobId(), jobId);
     QCOMPARE(window.chart()->lossPoints(), live);
     QCOMPARE(window.monitor()->stepTimeChart()->ranks().size(), 2); // both ranks' perf lines
+    // The nodes' telemetry recorded while the job ran is drawn again, every sample of it.
+    QTRY_COMPARE_WITH_TIMEOUT(telemetryOpened.count(), 1, 10000);
+    const auto recorded = telemetryOpened.first().at(1).value<QList<TelemetryRecord>>();
+    QMap<QString, int> perNode;
+    for (const TelemetryRecord& r : recorded)
+        ++perNode[r.node + QStringLiteral("/CPU")];
+    QCOMPARE(devicePoints(window.monitor()->utilizationChart()), perNode);
+    QCOMPARE(perNode.keys(),
+             (QStringList{QStringLiteral("local-1/CPU"), QStringLiteral("local-2/CPU")}));
 
     // Check it: its smoothed loss is drawn as an overlay (the followed job is the same run here,
     // which is how a person compares the smoothing of two runs too).

@@ -8,6 +8,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -51,6 +52,23 @@ inline QString rentAndWait(LocalProvider& provider, ClusterRegistry& registry, i
     const bool ready = QTest::qWaitFor(
         [&] { return registry.readyNodes().size() == registry.nodes().size(); }, 10000);
     return ready ? QString() : QStringLiteral("workers did not become Ready");
+}
+
+/// Starts a one-slot tessera-worker named "solo" in `p`, listening on `listen` ("127.0.0.1:0" for
+/// any port), with `dir`/token as its token file, `dir`/work as its work folder and its log
+/// appended to `dir`/worker.log. Returns the address it printed, or "" when it did not start.
+inline QString startDaemon(QProcess& p, const QString& dir, const QString& listen) {
+    const QDir d(dir);
+    p.setStandardErrorFile(d.filePath(QStringLiteral("worker.log")), QIODevice::Append);
+    p.start(QDir(buildBin()).filePath(QStringLiteral("tessera-worker")),
+            {QStringLiteral("--listen"), listen, QStringLiteral("--token-file"),
+             d.filePath(QStringLiteral("token")), QStringLiteral("--work-dir"),
+             d.filePath(QStringLiteral("work")), QStringLiteral("--slots"), QStringLiteral("1"),
+             QStringLiteral("--name"), QStringLiteral("solo")});
+    if (!QTest::qWaitFor([&] { return p.canReadLine(); }, 15000)) {
+        return QString();
+    }
+    return QString::fromUtf8(p.readLine()).trimmed().section(' ', -1);
 }
 
 /// A job running tessera-test-emitter on `ranks` ranks (rank 0 prints `lines` metric lines).

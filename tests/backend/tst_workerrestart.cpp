@@ -25,8 +25,6 @@ private Q_SLOTS:
     void daemonDiesMidRun();
 
 private:
-    /// Starts a daemon on `listen` ("127.0.0.1:0" or a fixed address); returns its address.
-    QString startDaemon(QProcess& p, const QString& listen);
     QTemporaryDir m_dir;
 };
 
@@ -42,19 +40,6 @@ void TestWorkerRestart::initTestCase() {
     token.write("restart-token\n");
 }
 
-QString TestWorkerRestart::startDaemon(QProcess& p, const QString& listen) {
-    p.setStandardErrorFile(m_dir.filePath(QStringLiteral("worker.log")), QIODevice::Append);
-    p.start(QDir(test::buildBin()).filePath(QStringLiteral("tessera-worker")),
-            {QStringLiteral("--listen"), listen, QStringLiteral("--token-file"),
-             m_dir.filePath(QStringLiteral("token")), QStringLiteral("--work-dir"),
-             m_dir.filePath(QStringLiteral("work")), QStringLiteral("--slots"), QStringLiteral("1"),
-             QStringLiteral("--name"), QStringLiteral("solo")});
-    if (!QTest::qWaitFor([&] { return p.canReadLine(); }, 15000)) {
-        return QString();
-    }
-    return QString::fromUtf8(p.readLine()).trimmed().section(' ', -1);
-}
-
 void TestWorkerRestart::daemonDiesMidRun_data() {
     QTest::addColumn<bool>("restart");
     QTest::newRow("restarted on the same address") << true;
@@ -64,7 +49,7 @@ void TestWorkerRestart::daemonDiesMidRun_data() {
 void TestWorkerRestart::daemonDiesMidRun() {
     QFETCH(bool, restart);
     QProcess daemon;
-    const QString address = startDaemon(daemon, QStringLiteral("127.0.0.1:0"));
+    const QString address = test::startDaemon(daemon, m_dir.path(), QStringLiteral("127.0.0.1:0"));
     QVERIFY2(!address.isEmpty(), "the daemon did not print its address");
     ClusterRegistry registry;
     registry.setProbeInterval(0);
@@ -95,7 +80,7 @@ void TestWorkerRestart::daemonDiesMidRun() {
     QProcess again;
     if (restart) {
         QTest::qWait(500);
-        QCOMPARE(startDaemon(again, address), address);
+        QCOMPARE(test::startDaemon(again, m_dir.path(), address), address);
     }
     QVERIFY2(QTest::qWaitFor([&] { return isTerminal(controller.state(*id)); }, 30000),
              "the job never reached a final state");

@@ -12,6 +12,7 @@
 #include "monitor/metricschart.h"
 #include "monitor/monitorpanel.h"
 
+#include "withqcustomplot.h"
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -20,17 +21,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
-#ifdef QT_NO_KEYWORDS // this target has it (the backend's headers need it)
-#define signals Q_SIGNALS
-#define slots Q_SLOTS
-#define emit Q_EMIT
-#define foreach Q_FOREACH
-#endif
-#include <qcustomplot.h>
-#undef slots
-#undef signals
-#undef emit
-#undef foreach
 
 #include "clusterregistry.h"
 #include "jobcontroller.h"

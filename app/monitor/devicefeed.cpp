@@ -1,0 +1,52 @@
+// Live and recorded telemetry into the utilisation chart (see devicefeed.h).
+#include "devicefeed.h"
+
+#include "devicetelemetry.h"
+#include "jobcontroller.h"
+#include "telemetrymonitor.h"
+#include "telemetryrecord.h"
+#include "utilizationchart.h"
+
+namespace tessera {
+
+DeviceFeed::DeviceFeed(TelemetryMonitor* telemetry, JobController* controller,
+                       UtilizationChart* chart, QObject* parent)
+    : QObject(parent), m_chart(chart) {
+    if (telemetry)
+        connect(telemetry, &TelemetryMonitor::sampleReceived, this, &DeviceFeed::onSample);
+    connect(controller, &JobController::jobStateChanged, this,
+            [this](const QString& id, JobState state) {
+                if (id == m_jobId && isTerminal(state))
+                    m_nodes.clear();
+            });
+}
+
+void DeviceFeed::follow(const QString& jobId, const v1::JobSpec& spec,
+                        const QMap<int, QString>& stageLayers, bool live) {
+    m_jobId = jobId;
+    m_chart->showJob(jobId);
+    m_chart->setDeviceRoles(deviceRoles(spec, stageLayers));
+    m_nodes = live ? placementNodes(spec) : QStringList();
+}
+
+int DeviceFeed::addRecorded(const QList<TelemetryRecord>& records) {
+    int shown = 0;
+    QList<DeviceSample> samples;
+    for (const TelemetryRecord& r : records) {
+        if (r.jobId != m_jobId)
+            continue;
+        if (const auto sample = telemetrySample(r)) {
+            samples << deviceSamples(r.node, *sample);
+            ++shown;
+        }
+    }
+    m_chart->addSamples(samples);
+    return shown;
+}
+
+void DeviceFeed::onSample(const QString& node, const v1::TelemetrySample& sample) {
+    if (m_nodes.contains(node))
+        m_chart->addSamples(deviceSamples(node, sample));
+}
+
+} // namespace tessera

@@ -1,0 +1,51 @@
+// Feeds the utilisation chart: the live telemetry of the followed job's nodes while it runs, or a
+// past job's recorded telemetry from the history.
+#pragma once
+
+#include "metricstore.h"
+
+// Qt defines `slots` as a macro; protobuf's generated code has slots() accessors.
+#pragma push_macro("slots")
+#undef slots
+#include "tessera/v1/job.pb.h"
+#include "tessera/v1/worker.pb.h"
+#pragma pop_macro("slots")
+
+#include <QList>
+#include <QMap>
+#include <QObject>
+#include <QStringList>
+
+namespace tessera {
+
+class JobController;
+class TelemetryMonitor;
+class UtilizationChart;
+
+/// Connects a TelemetryMonitor and a JobController to a UtilizationChart. Use on the GUI thread.
+class DeviceFeed : public QObject {
+    Q_OBJECT
+public:
+    /// All three must outlive the feed (`telemetry` may be null: nothing live).
+    DeviceFeed(TelemetryMonitor* telemetry, JobController* controller, UtilizationChart* chart,
+               QObject* parent = nullptr);
+
+    /// Shows `jobId` (its spec gives the nodes and each device's ranks and layers); `live`: take
+    /// its nodes' samples from now until the job ends.
+    void follow(const QString& jobId, const v1::JobSpec& spec,
+                const QMap<int, QString>& stageLayers, bool live);
+    /// Adds a past job's recorded samples (MetricStore::telemetry) to the chart; damaged rows are
+    /// skipped. Returns how many samples were shown.
+    int addRecorded(const QList<TelemetryRecord>& records);
+    /// The nodes whose live samples go to the chart now (empty once the job ended).
+    QStringList liveNodes() const { return m_nodes; }
+
+private:
+    void onSample(const QString& node, const v1::TelemetrySample& sample);
+
+    UtilizationChart* m_chart;
+    QString m_jobId;
+    QStringList m_nodes;
+};
+
+} // namespace tessera

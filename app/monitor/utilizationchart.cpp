@@ -1,0 +1,249 @@
+// Per-device utilisation and memory chart (see utilizationchart.h).
+#include "utilizationchart.h"
+
+#include "chartstyle.h"
+
+#include <QHelpEvent>
+#include <QTimer>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <cmath>
+
+namespace tessera {
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kHitPixels = 8.0;
+
+/// Tableau 10, the palette matplotlib and TensorBoard users know: one colour per node.
+QColor nodeColor(int index) {
+    static const QColor palette[] = {
+        {31, 119, 180}, {255, 127, 14},  {44, 160, 44},   {214, 39, 40},  {148, 103, 189},
+        {140, 86, 75},  {227, 119, 194}, {127, 127, 127}, {188, 189, 34}, {23, 190, 207}};
+    return palette[index % 10];
+}
+
+bool isCpu(const QString& device) {
+    return device == QLatin1String("CPU");
+}
+
+/// Orders CPU before GPUs, GPUs by index ("GPU 2" < "GPU 10").
+bool deviceBefore(const QString& a, const QString& b) {
+    if (isCpu(a) != isCpu(b))
+        return isCpu(a);
+    const int ia = a.section(QLatin1Char(' '), 1).toInt();
+    const int ib = b.section(QLatin1Char(' '), 1).toInt();
+    return ia != ib ? ia < ib : a < b;
+}
+
+QString percentText(double v) {
+    return std::isfinite(v) ? QStringLiteral("%1 %").arg(v, 0, 'f', 0) : QStringLiteral("–");
+}
+
+QString gibText(double bytes) {
+    return std::isfinite(bytes) ? QString::number(bytes / kGiB, 'f', 1) : QStringLiteral("–");
+}
+
+void shareTimeAxis(QCPAxis* a, QCPAxis* b) {
+    const auto changed = QOverload<const QCPRange&>::of(&QCPAxis::rangeChanged);
+    const auto set = QOverload<const QCPRange&>::of(&QCPAxis::setRange);
+    QObject::connect(a, changed, b, set);
+    QObject::connect(b, changed, a, set);
+}
+
+} // namespace
+
+UtilizationChart::UtilizationChart(QWidget* parent)
+    : QWidget(parent), m_plot(new QCustomPlot(this)), m_memoryRect(new QCPAxisRect(m_plot)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    setMinimumSize(320, 200);
+    m_plot->plotLayout()->addElement(1, 0, m_memoryRect);
+    auto* margins = new QCPMarginGroup(m_plot);
+    QCPAxisRect* util = m_plot->axisRect();
+    util->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    m_memoryRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    QSharedPointer<QCPAxisTickerTime> ticker(new QCPAxisTickerTime);
+    ticker->setTimeFormat(QStringLiteral("%h:%m:%s"));
+    for (QCPAxisRect* rect : {util, m_memoryRect}) {
+        rect->axis(QCPAxis::atBottom)->setTicker(ticker);
+        rect->setRangeDrag(Qt::Horizontal);
+        rect->setRangeZoom(Qt::Horizontal);
+    }
+    util->axis(QCPAxis::atBottom)->setTickLabels(false);
+    util->axis(QCPAxis::atLeft)->setLabel(tr("utilization %"));
+    util->axis(QCPAxis::atLeft)->setRange(0, 105);
+    m_memoryRect->axis(QCPAxis::atLeft)->setLabel(tr("memory GiB"));
+    m_memoryRect->axis(QCPAxis::atBottom)->setLabel(tr("time since start"));
+    shareTimeAxis(util->axis(QCPAxis::atBottom), m_memoryRect->axis(QCPAxis::atBottom));
+    placeLegendAbove(m_plot);
+    m_plot->legend->setWrap(4); // node names are long: four per row
+    m_plot->installEventFilter(this);
+    startReplotTimer(m_plot, 500, &m_dirty, [this] { rescale(); });
+}
+
+void UtilizationChart::showJob(const QString& jobId, qint64 startMs) {
+    m_jobId = jobId;
+    m_startMs = startMs;
+    m_plot->clearGraphs();
+    m_series.clear();
+    m_order.clear();
+    m_nodes.clear();
+    m_roles.clear();
+    m_dirty = true;
+}
+
+void UtilizationChart::insertInOrder(const DeviceSample& sample) {
+    if (!m_nodes.contains(sample.node))
+        m_nodes << sample.node;
+    // After the last device of its node that sorts before it, else before the node's first.
+    int at = m_order.size();
+    int nodeFirst = -1;
+    for (int i = 0; i < m_order.size(); ++i) {
+        const DeviceSample& other = m_series[m_order[i]].latest;
+        if (other.node != sample.node)
+            continue;
+        if (nodeFirst < 0)
+            nodeFirst = i;
+        at = i + 1;
+        if (deviceBefore(sample.device, other.device)) {
+            at = i;
+            break;
+        }
+    }
+    if (nodeFirst < 0)
+        at = m_order.size();
+    m_order.insert(at, sample.key());
+}
+
+UtilizationChart::Series& UtilizationChart::seriesFor(const DeviceSample& sample) {
+    const QString key = sample.key();
+    auto it = m_series.find(key);
+    if (it != m_series.end())
+        return *it;
+    const bool firstOfNode = !m_nodes.contains(sample.node);
+    insertInOrder(sample);
+    const QColor color = nodeColor(int(m_nodes.indexOf(sample.node)));
+    QPen pen(color, 1.2, isCpu(sample.device) ? Qt::DashLine : Qt::SolidLine);
+    Series s;
+    QCPAxisRect* util = m_plot->axisRect();
+    s.utilization = m_plot->addGraph(util->axis(QCPAxis::atBottom), util->axis(QCPAxis::atLeft));
+    s.memory = m_plot->addGraph(m_memoryRect->axis(QCPAxis::atBottom),
+                                m_memoryRect->axis(QCPAxis::atLeft));
+    for (QCPGraph* g : {s.utilization, s.memory}) {
+        g->setPen(pen);
+        g->setAdaptiveSampling(true);
+        g->setName(sample.node);
+        g->removeFromLegend();
+    }
+    if (firstOfNode)
+        s.utilization->addToLegend(); // one entry per node: its colour
+    s.latest = sample;
+    return *m_series.insert(key, s);
+}
+
+void UtilizationChart::addSamples(const QList<DeviceSample>& samples) {
+    if (m_jobId.isEmpty())
+        return;
+    for (const DeviceSample& sample : samples) {
+        if (m_startMs == 0)
+            m_startMs = sample.timeMs;
+        Series& s = seriesFor(sample);
+        const double t = double(sample.timeMs - m_startMs) / 1000.0;
+        if (std::isfinite(sample.utilizationPercent))
+            s.utilization->addData(t, sample.utilizationPercent);
+        if (std::isfinite(sample.memoryUsedBytes))
+            s.memory->addData(t, sample.memoryUsedBytes / kGiB);
+        if (sample.timeMs >= s.latest.timeMs)
+            s.latest = sample;
+        m_dirty = true;
+    }
+}
+
+void UtilizationChart::rescale() {
+    if (m_series.isEmpty())
+        return;
+    QCPAxisRect* util = m_plot->axisRect();
+    util->axis(QCPAxis::atBottom)->rescale(true);
+    // Scaled to what is used (the installed total is in the tooltip): a 2 GiB job on a 141 GiB
+    // GPU would otherwise be a flat line at the bottom.
+    double top = 0;
+    for (const Series& s : std::as_const(m_series)) {
+        bool found = false;
+        const QCPRange r = s.memory->getValueRange(found);
+        if (found)
+            top = std::max(top, r.upper);
+    }
+    m_memoryRect->axis(QCPAxis::atLeft)->setRange(0, top > 0 ? top * 1.25 : 1.0);
+}
+
+void UtilizationChart::replotNow() {
+    m_dirty = false;
+    rescale();
+    m_plot->replot();
+}
+
+QCPGraph* UtilizationChart::utilizationGraph(const QString& key) const {
+    const auto it = m_series.constFind(key);
+    return it == m_series.cend() ? nullptr : it->utilization;
+}
+
+QCPGraph* UtilizationChart::memoryGraph(const QString& key) const {
+    const auto it = m_series.constFind(key);
+    return it == m_series.cend() ? nullptr : it->memory;
+}
+
+QString UtilizationChart::deviceText(const QString& key) const {
+    const auto it = m_series.constFind(key);
+    if (it == m_series.cend())
+        return {};
+    const DeviceSample& d = it->latest;
+    QStringList lines;
+    lines << (d.model.isEmpty() ? tr("%1 · %2").arg(d.node, d.device)
+                                : tr("%1 · %2 (%3)").arg(d.node, d.device, d.model));
+    QString now = tr("utilization %1 · memory %2 / %3 GiB")
+                      .arg(percentText(d.utilizationPercent), gibText(d.memoryUsedBytes),
+                           gibText(d.memoryTotalBytes));
+    if (std::isfinite(d.powerWatts))
+        now += tr(" · %1 W").arg(d.powerWatts, 0, 'f', 0);
+    if (std::isfinite(d.temperatureCelsius))
+        now += tr(" · %1 °C").arg(d.temperatureCelsius, 0, 'f', 0);
+    lines << now;
+    const QString role = m_roles.value(key);
+    lines << (role.isEmpty() ? tr("holds no rank of this job") : role);
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString UtilizationChart::deviceAt(const QPoint& pos) const {
+    QString best;
+    double bestDistance = kHitPixels;
+    for (auto it = m_series.cbegin(); it != m_series.cend(); ++it) {
+        for (QCPGraph* g : {it->utilization, it->memory}) {
+            const double d = g->selectTest(pos, false);
+            if (d >= 0 && d < bestDistance) {
+                bestDistance = d;
+                best = it.key();
+            }
+        }
+    }
+    return best;
+}
+
+bool UtilizationChart::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_plot && event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString key = deviceAt(help->pos());
+        if (key.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), deviceText(key), m_plot);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+} // namespace tessera
