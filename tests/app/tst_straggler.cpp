@@ -1,0 +1,102 @@
+// The straggler alert for a real rank slowed down on purpose: a data-parallel job trains on two
+// local workers in the app; while both ranks run alike no alert comes; then rank 1's process is
+// stopped for 30 ms of every 40 ms (as a busy or throttled machine would slow it) and the alert
+// bar names rank 1 as the straggler, not rank 0 (which only waits for it).
+#include "cluster/clusterpanel.h"
+#include "cluster/clustertablemodel.h"
+#include "jobs/jobpanel.h"
+#include "localprovider.h"
+#include "mainwindow.h"
+#include "monitor/alertwatcher.h"
+#include "monitor/monitorpanel.h"
+#include "monitor/steptimechart.h"
+#include "rankthrottle.h"
+#include "session.h"
+#include "testexamples.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+using namespace tessera;
+
+class TestStraggler : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void slowedRankRaisesTheAlert();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestStraggler::initTestCase() {
+    for (const char* program : {"tessera-worker", "tessera-rsh", "tessera-train"})
+        if (!QFileInfo(QStringLiteral(TESSERA_BUILD_DIR "/bin/") + QLatin1String(program))
+                 .isExecutable())
+            QSKIP(qPrintable(QStringLiteral("%1 is not built; build the whole project first")
+                                 .arg(QLatin1String(program))));
+    if (!QFileInfo::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR "/train-images-idx3-ubyte.gz")))
+        QSKIP("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist");
+    QVERIFY(m_dir.isValid());
+    qputenv("TESSERA_BIN_DIR", TESSERA_BUILD_DIR "/bin");
+    qputenv("TESSERA_DATA_DIR", m_dir.filePath(QStringLiteral("data")).toLocal8Bit());
+    // Long enough to be cancelled, never to end by itself; a perf line every 10 steps.
+    const QString example =
+        test::useFashionMnistExample(m_dir.filePath(QStringLiteral("examples")), 10, 1000000);
+    QVERIFY2(example.isEmpty(), qPrintable(example));
+}
+
+void TestStraggler::slowedRankRaisesTheAlert() {
+    AppSession session;
+    MainWindow window(&session);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTest::mouseClick(window.findChild<QToolButton*>(QStringLiteral("rentButton")), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(window.clusterPanel()->model()->readyCount(), 2, 60000);
+    auto* combo = window.findChild<QComboBox*>(QStringLiteral("specCombo"));
+    combo->setCurrentIndex(combo->findText(QStringLiteral("fashion-mnist"), Qt::MatchContains));
+    QSignalSpy alerts(window.monitor(), &MonitorPanel::alertRaised);
+    QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("launchButton")),
+                      Qt::LeftButton);
+    const QString jobId = window.jobPanel()->currentJobId();
+    QVERIFY2(!jobId.isEmpty(), qPrintable(window.jobPanel()->messageText()));
+
+    // Both ranks report several windows at the same pace: no straggler.
+    StepTimeChart* steps = window.monitor()->stepTimeChart();
+    QTRY_VERIFY_WITH_TIMEOUT(steps->ranks().size() == 2 && steps->ranks()[1].step >= 60, 60000);
+    for (const QList<QVariant>& a : std::as_const(alerts))
+        QVERIFY2(a.first().value<MonitorAlert>().kind != MonitorAlert::Straggler,
+                 qPrintable(a.first().value<MonitorAlert>().text));
+
+    const qint64 pid = test::RankThrottle::findRank(jobId, 1);
+    QVERIFY2(pid > 0, "rank 1's tessera-train process not found");
+    {
+        test::RankThrottle throttle(pid, 30, 40);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.monitor()->alertText().contains(QStringLiteral("straggler: rank 1 ")), 90000);
+    }
+    const QString text = window.monitor()->alertText();
+    qInfo().noquote() << "alert bar:" << text;
+    QVERIFY2(text.contains(QStringLiteral("(stage 0)")), qPrintable(text));
+    for (const QList<QVariant>& a : std::as_const(alerts)) {
+        const MonitorAlert alert = a.first().value<MonitorAlert>();
+        QVERIFY2(alert.kind != MonitorAlert::Straggler || alert.text.contains("rank 1 "),
+                 qPrintable(alert.text)); // rank 0 only waits: never the straggler
+    }
+
+    QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("cancelButton")),
+                      Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(window.jobPanel()->currentJobState(), JobState::Cancelled, 30000);
+    QSignalSpy released(session.provider(), &LocalProvider::released);
+    QTest::mouseClick(window.findChild<QToolButton*>(QStringLiteral("releaseButton")),
+                      Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!released.isEmpty(), 20000);
+}
+
+QTEST_MAIN(TestStraggler)
+#include "tst_straggler.moc"
