@@ -48,19 +48,12 @@ private:
 };
 
 void TestMonitorHistory::initTestCase() {
-    for (const char* program : {"tessera-worker", "tessera-rsh", "tessera-train"})
-        if (!QFileInfo(QStringLiteral(TESSERA_BUILD_DIR "/bin/") + QLatin1String(program))
-                 .isExecutable())
-            QSKIP(qPrintable(QStringLiteral("%1 is not built; build the whole project first")
-                                 .arg(QLatin1String(program))));
-    if (!QFileInfo::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR "/train-images-idx3-ubyte.gz")))
-        QSKIP("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist");
+    const QString missing = test::missingForTraining();
+    if (!missing.isEmpty())
+        QSKIP(qPrintable(missing));
     QVERIFY(m_dir.isValid());
-    qputenv("TESSERA_BIN_DIR", TESSERA_BUILD_DIR "/bin");
-    qputenv("TESSERA_DATA_DIR", m_dir.filePath(QStringLiteral("data")).toLocal8Bit());
-    const QString example =
-        test::useFashionMnistExample(m_dir.filePath(QStringLiteral("examples")), 5, 120);
-    QVERIFY2(example.isEmpty(), qPrintable(example));
+    const QString error = test::useAppTestFolders(m_dir.path(), 5, 120);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
 }
 
 void TestMonitorHistory::reopenedAppShowsTheSameCurves() {

@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QString>
 
 namespace tessera::test {
@@ -26,6 +27,34 @@ inline QString useFashionMnistExample(const QString& folder, int logEvery, int m
     }
     qputenv("TESSERA_EXAMPLES_DIR", folder.toLocal8Bit());
     return QString();
+}
+
+/// Why an app test cannot train here (for QSKIP), or "": the worker, rsh and trainer must be
+/// built in TESSERA_BUILD_DIR/bin and Fashion-MNIST installed.
+inline QString missingForTraining() {
+    for (const char* program : {"tessera-worker", "tessera-rsh", "tessera-train"}) {
+        if (!QFileInfo(QStringLiteral(TESSERA_BUILD_DIR "/bin/") + QLatin1String(program))
+                 .isExecutable()) {
+            return QStringLiteral("%1 is not built; build the whole project first")
+                .arg(QLatin1String(program));
+        }
+    }
+    if (!QFileInfo::exists(
+            QStringLiteral(TESSERA_FASHION_MNIST_DIR "/train-images-idx3-ubyte.gz"))) {
+        return QStringLiteral(
+            "Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist");
+    }
+    return QString();
+}
+
+/// Points TESSERA_BIN_DIR at the build, TESSERA_DATA_DIR at `dir`/data and the examples at a
+/// copy of the Fashion-MNIST spec in `dir`/examples (useFashionMnistExample). Returns "" or what
+/// went wrong.
+inline QString useAppTestFolders(const QString& dir, int logEvery, int maxSteps) {
+    qputenv("TESSERA_BIN_DIR", TESSERA_BUILD_DIR "/bin");
+    qputenv("TESSERA_DATA_DIR", QDir(dir).filePath(QStringLiteral("data")).toLocal8Bit());
+    return useFashionMnistExample(QDir(dir).filePath(QStringLiteral("examples")), logEvery,
+                                  maxSteps);
 }
 
 } // namespace tessera::test
