@@ -1,6 +1,9 @@
 // Exec reactor: allow-list check, spawn, stdin/signal forwarding, ordered output writes.
 #include "exec_session.h"
 
+#include "ompi_tmpdir.h"
+#include "paths.h"
+
 #include <spdlog/spdlog.h>
 
 #include <csignal>
@@ -120,6 +123,12 @@ void ExecSession::handleStart(const v1::ExecStart& start) {
     if (::geteuid() == 0) {
         env.push_back("OMPI_ALLOW_RUN_AS_ROOT=1");
         env.push_back("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1");
+    }
+    for (const std::string& e : ompiTmpdirEnv()) {
+        env.push_back(e); // a session-directory tree per worker (see ompi_tmpdir.h)
+    }
+    if (const std::string dir = ompiTmpdir(); !dir.empty() && baseName(*path) == "orted") {
+        replaceOrteTmpdir(opts.argv, dir); // mpirun passes its own: not the one of this worker
     }
     opts.env = environmentWith(env);
 

@@ -1,5 +1,6 @@
 // Job manager: job folders, the mpirun command line, cancellation and restart recovery.
 #include "job_manager.h"
+#include "ompi_tmpdir.h"
 
 #include "process.h"
 #include "spec_io.h"
@@ -219,6 +220,9 @@ JobManager::launch(const v1::LaunchJobRequest& request) {
         opts.argv.push_back("--allow-run-as-root");
         env.push_back("OMPI_ALLOW_RUN_AS_ROOT=1");
         env.push_back("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1");
+    }
+    for (const std::string& e : ompiTmpdirEnv()) {
+        env.push_back(e); // a session-directory tree per worker (see ompi_tmpdir.h)
     }
     if (request.spec().model().command().empty()) {
         opts.argv.insert(opts.argv.end(), {m_config.binDir + "/tessera-train", "--spec", specPath});

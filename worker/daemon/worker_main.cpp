@@ -6,6 +6,7 @@
 #include "host_sampler.h"
 #include "job_manager.h"
 #include "listen_address.h"
+#include "ompi_tmpdir.h"
 #include "paths.h"
 #include "telemetry_hub.h"
 #include "work_dir_lock.h"
@@ -181,6 +182,7 @@ int main(int argc, char** argv) {
     jobs.stopAll(std::chrono::seconds(4));
     telemetry.stop(); // ends every WatchTelemetry stream OK, so Shutdown need not cancel them
     server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+    removeOmpiTmpdir();
     spdlog::info("stopped");
     spdlog::shutdown();
     std::fflush(nullptr);

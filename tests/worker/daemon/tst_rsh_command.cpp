@@ -1,9 +1,12 @@
 // Unit test of tessera-rsh's helpers: mpirun's remote-shell words → argv (wordexp, no shell),
-// refusal of shell operators, peers-file lookup; plus the `@tessera` metric-line parser.
+// refusal of shell operators, peers-file lookup; the orted's own session directory; plus the
+// `@tessera` metric-line parser.
 #include "metric_line.h"
+#include "ompi_tmpdir.h"
 #include "rsh_command.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -157,6 +160,33 @@ private Q_SLOTS:
         QCOMPARE(m->values().at("loss"), loss);
         QVERIFY(!m->values().contains("note"));
         QCOMPARE(QString::fromStdString(m->json()), line.mid(9));
+    }
+
+    // mpirun forwards its own orte_tmpdir_base to every orted; each worker puts its own there.
+    void orteTmpdirIsReplaced() {
+        std::vector<std::string> argv{
+            "/usr/bin/orted",   "-mca",       "ess",   "env",    "-mca",
+            "orte_tmpdir_base", "/tmp/tsr-1", "--mca", "routed", "direct"};
+        QVERIFY(daemon::replaceOrteTmpdir(argv, "/tmp/tsr-2"));
+        QCOMPARE(argv[6], std::string("/tmp/tsr-2"));
+        QCOMPARE(argv[9], std::string("direct")); // nothing else changes
+        std::vector<std::string> without{"/usr/bin/orted", "-mca", "ess", "env"};
+        const auto before = without;
+        QVERIFY(!daemon::replaceOrteTmpdir(without, "/tmp/tsr-2"));
+        QVERIFY(without == before);
+        std::vector<std::string> cut{"/usr/bin/orted", "--mca", "orte_tmpdir_base"}; // no value
+        QVERIFY(!daemon::replaceOrteTmpdir(cut, "/tmp/tsr-2"));
+        // The folder: private, short enough for PMIx's Unix sockets below it.
+        const std::string dir = daemon::ompiTmpdir();
+        QVERIFY(!dir.empty());
+        QVERIFY(dir.size() < 32);
+        QVERIFY(QFileInfo(QString::fromStdString(dir)).isDir());
+        QCOMPARE(QFileInfo(QString::fromStdString(dir)).permissions() & 0x0077,
+                 QFileDevice::Permissions());
+        QCOMPARE(daemon::ompiTmpdirEnv(),
+                 std::vector<std::string>{"OMPI_MCA_orte_tmpdir_base=" + dir});
+        daemon::removeOmpiTmpdir();
+        QVERIFY(!QFileInfo::exists(QString::fromStdString(dir)));
     }
 };
 

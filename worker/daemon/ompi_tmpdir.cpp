@@ -1,0 +1,55 @@
+// Per-daemon Open MPI session directories (see ompi_tmpdir.h).
+#include "ompi_tmpdir.h"
+
+#include <filesystem>
+#include <system_error>
+#include <unistd.h>
+
+namespace tessera::daemon {
+
+namespace {
+std::string tmpdirPath() {
+    return "/tmp/tsr-" + std::to_string(::getpid());
+}
+} // namespace
+
+std::string ompiTmpdir() {
+    static const std::string dir = [] {
+        const std::string path = tmpdirPath();
+        std::error_code ec;
+        std::filesystem::create_directory(path, ec);
+        if (ec || !std::filesystem::is_directory(path, ec)) {
+            return std::string();
+        }
+        std::filesystem::permissions(path, std::filesystem::perms::owner_all,
+                                     std::filesystem::perm_options::replace, ec);
+        return path;
+    }();
+    return dir;
+}
+
+std::vector<std::string> ompiTmpdirEnv() {
+    const std::string dir = ompiTmpdir();
+    if (dir.empty()) {
+        return {};
+    }
+    return {"OMPI_MCA_orte_tmpdir_base=" + dir};
+}
+
+bool replaceOrteTmpdir(std::vector<std::string>& argv, const std::string& dir) {
+    bool found = false;
+    for (std::size_t i = 0; i + 2 < argv.size(); ++i) {
+        if ((argv[i] == "-mca" || argv[i] == "--mca") && argv[i + 1] == "orte_tmpdir_base") {
+            argv[i + 2] = dir;
+            found = true;
+        }
+    }
+    return found;
+}
+
+void removeOmpiTmpdir() {
+    std::error_code ec;
+    std::filesystem::remove_all(tmpdirPath(), ec);
+}
+
+} // namespace tessera::daemon
