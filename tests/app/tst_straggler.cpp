@@ -2,8 +2,7 @@
 // local workers in the app; while both ranks run alike no alert comes; then rank 1's process is
 // stopped for 30 ms of every 40 ms (as a busy or throttled machine would slow it) and the alert
 // bar names rank 1 as the straggler, not rank 0 (which only waits for it).
-#include "cluster/clusterpanel.h"
-#include "cluster/clustertablemodel.h"
+#include "appjob.h"
 #include "jobs/jobpanel.h"
 #include "localprovider.h"
 #include "mainwindow.h"
@@ -14,7 +13,6 @@
 #include "session.h"
 #include "testexamples.h"
 
-#include <QComboBox>
 #include <QFileInfo>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -49,15 +47,12 @@ void TestStraggler::slowedRankRaisesTheAlert() {
     MainWindow window(&session);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QTest::mouseClick(window.findChild<QToolButton*>(QStringLiteral("rentButton")), Qt::LeftButton);
-    QTRY_COMPARE_WITH_TIMEOUT(window.clusterPanel()->model()->readyCount(), 2, 60000);
-    auto* combo = window.findChild<QComboBox*>(QStringLiteral("specCombo"));
-    combo->setCurrentIndex(combo->findText(QStringLiteral("fashion-mnist"), Qt::MatchContains));
+    const QString rented = test::rentTwoLocalWorkers(window);
+    QVERIFY2(rented.isEmpty(), qPrintable(rented));
     QSignalSpy alerts(window.monitor(), &MonitorPanel::alertRaised);
-    QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("launchButton")),
-                      Qt::LeftButton);
-    const QString jobId = window.jobPanel()->currentJobId();
-    QVERIFY2(!jobId.isEmpty(), qPrintable(window.jobPanel()->messageText()));
+    QString error;
+    const QString jobId = test::launchFashionMnist(window, &error);
+    QVERIFY2(!jobId.isEmpty(), qPrintable(error));
 
     // Both ranks report several windows at the same pace: no straggler.
     StepTimeChart* steps = window.monitor()->stepTimeChart();

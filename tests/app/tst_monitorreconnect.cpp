@@ -1,0 +1,106 @@
+// The app's monitor across broken streams: while a real job trains on two local workers, the
+// backend's WatchJob stream is cut twice for 1.5 s each (as a network cut would) and the
+// telemetry streams once; the loss chart still ends with every loss line exactly once, in step
+// order, the same points the history holds, and no telemetry sample is drawn twice.
+#include "appjob.h"
+#include "jobcontroller.h"
+#include "jobs/jobpanel.h"
+#include "localprovider.h"
+#include "mainwindow.h"
+#include "metricstore.h"
+#include "monitor/metricschart.h"
+#include "monitor/monitorpanel.h"
+#include "monitor/utilizationchart.h"
+#include "session.h"
+#include "telemetrymonitor.h"
+#include "testexamples.h"
+#include "withqcustomplot.h"
+
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+using namespace tessera;
+
+class TestMonitorReconnect : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cutStreamsLoseNoPointAndRepeatNone();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestMonitorReconnect::initTestCase() {
+    const QString missing = test::missingForTraining();
+    if (!missing.isEmpty())
+        QSKIP(qPrintable(missing));
+    QVERIFY(m_dir.isValid());
+    const QString error = test::useAppTestFolders(m_dir.path(), 10, 1800);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+}
+
+void TestMonitorReconnect::cutStreamsLoseNoPointAndRepeatNone() {
+    AppSession session;
+    // Each cut keeps the backend away for 1.5 s while the ranks go on printing.
+    session.controller()->setWatchBackoff(1500, 1500, 120000);
+    MainWindow window(&session);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString rented = test::rentTwoLocalWorkers(window);
+    QVERIFY2(rented.isEmpty(), qPrintable(rented));
+    QSignalSpy reconnecting(session.controller(), &JobController::watchReconnecting);
+    QString error;
+    const QString jobId = test::launchFashionMnist(window, &error);
+    QVERIFY2(!jobId.isEmpty(), qPrintable(error));
+
+    // Cut the job's stream twice; the second cut comes only after the first one was resumed.
+    QTRY_VERIFY_WITH_TIMEOUT(window.chart()->lossPointCount() >= 20, 60000);
+    QVERIFY(session.controller()->interruptWatch(jobId));
+    QTRY_VERIFY_WITH_TIMEOUT(window.chart()->lossPointCount() >= 60, 60000);
+    QVERIFY(session.controller()->interruptWatch(jobId));
+    for (const QString node : {QStringLiteral("local-1"), QStringLiteral("local-2")}) {
+        TelemetryWatcher* w = session.telemetry()->watcher(node);
+        QVERIFY(w);
+        // qWaitFor, not QTRY_VERIFY: that evaluates its condition once more at the end, which
+        // would cut the stream a second time.
+        QVERIFY(QTest::qWaitFor([w] { return w->interrupt(); }, 5000));
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(window.jobPanel()->currentJobState(), JobState::Succeeded, 120000);
+    QVERIFY2(reconnecting.count() >= 2, qPrintable(QString::number(reconnecting.count())));
+
+    // Every loss line once, in order: steps 10, 20, ..., 1800 (two epochs would be 1870).
+    const QList<QPointF> live = window.chart()->lossPoints();
+    QList<double> steps;
+    for (const QPointF& p : live)
+        steps << p.x();
+    QList<double> expected;
+    for (int s = 10; s <= 1800; s += 10)
+        expected << double(s);
+    QCOMPARE(steps, expected);
+    // The same points as the history.
+    QList<QPointF> stored;
+    for (const MetricPoint& p : session.store()->points(jobId))
+        if (p.values.contains(QStringLiteral("loss")))
+            stored << QPointF(double(p.step), p.values.value(QStringLiteral("loss")));
+    QCOMPARE(stored, live);
+    // No telemetry sample twice: each device's times strictly increase.
+    const UtilizationChart* util = window.monitor()->utilizationChart();
+    QVERIFY(!util->devices().isEmpty());
+    for (const QString& key : util->devices()) {
+        const QSharedPointer<QCPGraphDataContainer> data = util->utilizationGraph(key)->data();
+        for (int i = 1; i < data->size(); ++i)
+            QVERIFY2(data->at(i)->key > data->at(i - 1)->key, qPrintable(key));
+    }
+
+    QSignalSpy released(session.provider(), &LocalProvider::released);
+    QTest::mouseClick(window.findChild<QToolButton*>(QStringLiteral("releaseButton")),
+                      Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!released.isEmpty(), 20000);
+}
+
+QTEST_MAIN(TestMonitorReconnect)
+#include "tst_monitorreconnect.moc"

@@ -1,0 +1,48 @@
+// App e2e tests: rent the two local workers and launch the Fashion-MNIST example the way a person
+// does it, with the window's own buttons.
+#pragma once
+
+#include "cluster/clusterpanel.h"
+#include "cluster/clustertablemodel.h"
+#include "jobs/jobpanel.h"
+#include "mainwindow.h"
+
+#include <QComboBox>
+#include <QPushButton>
+#include <QTest>
+#include <QToolButton>
+
+namespace tessera::test {
+
+/// Clicks Rent (the panel's default: two one-slot local workers) and waits until both are Ready.
+/// Returns "" or what went wrong.
+inline QString rentTwoLocalWorkers(MainWindow& window) {
+    auto* rent = window.findChild<QToolButton*>(QStringLiteral("rentButton"));
+    if (!rent) {
+        return QStringLiteral("no rent button");
+    }
+    QTest::mouseClick(rent, Qt::LeftButton);
+    const bool ready =
+        QTest::qWaitFor([&] { return window.clusterPanel()->model()->readyCount() == 2; }, 60000);
+    return ready ? QString() : QStringLiteral("the two local workers did not become Ready");
+}
+
+/// Picks the Fashion-MNIST example in the Job panel and clicks Launch. Returns the job id, or ""
+/// with the panel's message in *error.
+inline QString launchFashionMnist(MainWindow& window, QString* error) {
+    auto* combo = window.findChild<QComboBox*>(QStringLiteral("specCombo"));
+    auto* launch = window.findChild<QPushButton*>(QStringLiteral("launchButton"));
+    if (!combo || !launch) {
+        *error = QStringLiteral("no spec list or launch button");
+        return QString();
+    }
+    combo->setCurrentIndex(combo->findText(QStringLiteral("fashion-mnist"), Qt::MatchContains));
+    QTest::mouseClick(launch, Qt::LeftButton);
+    const QString id = window.jobPanel()->currentJobId();
+    if (id.isEmpty()) {
+        *error = window.jobPanel()->messageText();
+    }
+    return id;
+}
+
+} // namespace tessera::test
