@@ -29,6 +29,20 @@ RunList::Loaded readRun(const QString& path, const QString& jobId, bool withTele
     }
     return loaded;
 }
+
+/// On a pool thread: the job list (newest first), or the error in `error`.
+struct JobList {
+    QList<JobRecord> jobs;
+    QString error;
+};
+JobList readJobs(const QString& path) {
+    MetricStore store;
+    JobList list;
+    if (store.open(path, &list.error)) {
+        list.jobs = store.jobs();
+    }
+    return list;
+}
 } // namespace
 
 RunList::RunList(MetricStore* store, QWidget* parent)
@@ -57,14 +71,40 @@ QString RunList::label(const JobRecord& job) {
 }
 
 void RunList::refresh() {
-    m_refreshing = true;
-    m_list->clear();
     if (m_store == nullptr) {
+        m_refreshing = true;
+        m_list->clear();
         m_list->addItem(tr("No history database: runs are not kept."));
         m_refreshing = false;
+        Q_EMIT refreshed();
         return;
     }
-    for (const JobRecord& job : m_store->jobs()) {
+    if (m_reading) {
+        m_readAgain = true; // a job changed while the list was read: read once more after it
+        return;
+    }
+    m_reading = true;
+    auto* watcher = new QFutureWatcher<JobList>(this);
+    connect(watcher, &QFutureWatcher<JobList>::finished, this, [this, watcher] {
+        const JobList list = watcher->result();
+        watcher->deleteLater();
+        m_reading = false;
+        if (list.error.isEmpty()) {
+            fill(list.jobs);
+        }
+        if (std::exchange(m_readAgain, false)) {
+            refresh();
+        } else {
+            Q_EMIT refreshed();
+        }
+    });
+    watcher->setFuture(QtConcurrent::run(readJobs, m_store->path()));
+}
+
+void RunList::fill(const QList<JobRecord>& jobs) {
+    m_refreshing = true;
+    m_list->clear();
+    for (const JobRecord& job : jobs) {
         auto* item = new QListWidgetItem(label(job), m_list);
         item->setData(kJobIdRole, job.id);
         item->setToolTip(job.id);

@@ -26,7 +26,7 @@ public:
     /// `store` may be null (no history): the list then says so.
     explicit RunList(MetricStore* store, QWidget* parent = nullptr);
 
-    /// Re-reads the job list (keeps the check marks).
+    /// Re-reads the job list (keeps the check marks) on a pool thread; refreshed() follows.
     void refresh();
     /// Loads run `jobId` and emits opened(); what a double-click does.
     void open(const QString& jobId);
@@ -45,6 +45,8 @@ Q_SIGNALS:
     void opened(QString jobId, QList<tessera::MetricPoint> points);
     /// Right after opened(): the run's recorded telemetry (MetricStore::telemetry).
     void telemetryOpened(QString jobId, QList<tessera::TelemetryRecord> telemetry);
+    /// The list shows the jobs as the database held them when it was read.
+    void refreshed();
     /// A load failed (the database could not be opened from the loading thread).
     void loadFailed(QString jobId, QString error);
 
@@ -53,11 +55,15 @@ private:
     /// Reads the job's points (and telemetry) on a pool thread, then calls `done` on this thread.
     void load(const QString& jobId, bool withTelemetry, std::function<void(const Loaded&)> done);
     static QString label(const JobRecord& job);
+    /// Shows `jobs` (newest first), keeping the check marks.
+    void fill(const QList<JobRecord>& jobs);
 
     MetricStore* m_store;
     QListWidget* m_list;
     QSet<QString> m_checked;
-    bool m_refreshing = false;
+    bool m_refreshing = false; ///< filling the list: item changes are not the user's
+    bool m_reading = false;    ///< a read of the job list is in flight
+    bool m_readAgain = false;  ///< refresh() was called while reading
 };
 
 } // namespace tessera

@@ -77,7 +77,7 @@ void TestMonitorHistory::reopenedAppShowsTheSameCurves() {
                                   120000);
         live = window.chart()->lossPoints();
         QCOMPARE(live.size(), 24); // 120 steps, a loss line every 5
-        QCOMPARE(window.runList()->list()->count(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(window.runList()->list()->count(), 1, 10000);
         // Both nodes' telemetry reached the utilisation chart while the job ran.
         const QMap<QString, int> liveDevices = devicePoints(window.monitor()->utilizationChart());
         QVERIFY2(liveDevices.value(QStringLiteral("local-1/CPU")) > 0 &&
@@ -97,7 +97,7 @@ void TestMonitorHistory::reopenedAppShowsTheSameCurves() {
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QListWidget* runs = window.runList()->list();
-    QCOMPARE(runs->count(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(runs->count(), 1, 10000); // read off the GUI thread
     QListWidgetItem* item = runs->item(0);
     QVERIFY2(item->text().contains(QStringLiteral("succeeded")), qPrintable(item->text()));
     QCOMPARE(window.chart()->lossPointCount(), 0);
