@@ -17,6 +17,8 @@ namespace {
 /// 600 samples (10 min at 1 s), so no backfill can bring older ones.
 constexpr qint64 kLateSamplesMs = 11 * 60 * 1000;
 
+} // namespace
+
 QStringList placementNodes(const v1::JobSpec& spec) {
     QStringList nodes;
     for (const auto& slot : spec.placement().slots()) {
@@ -27,8 +29,6 @@ QStringList placementNodes(const v1::JobSpec& spec) {
     }
     return nodes;
 }
-
-} // namespace
 
 TelemetryMonitor::TelemetryMonitor(ClusterRegistry* registry, MetricStore* store, QObject* parent)
     : QObject(parent), m_registry(registry), m_batcher(new StoreBatcher(store, this)) {

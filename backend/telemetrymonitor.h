@@ -5,6 +5,12 @@
 
 #include "telemetrywatcher.h"
 
+// Qt defines `slots` as a macro; protobuf's generated code has slots() accessors.
+#pragma push_macro("slots")
+#undef slots
+#include "tessera/v1/job.pb.h"
+#pragma pop_macro("slots")
+
 #include <QHash>
 #include <QObject>
 #include <QString>
@@ -16,6 +22,9 @@ class ClusterRegistry;
 class JobController;
 class MetricStore;
 class StoreBatcher;
+
+/// The workers of `spec`'s placement, in placement order (each once).
+QStringList placementNodes(const v1::JobSpec& spec);
 
 /// Telemetry of the cluster. Use from the registry's thread (the GUI thread); never blocks it.
 /// A node gets a watcher once it is Ready and keeps it while Unreachable (the watcher reconnects

@@ -47,16 +47,6 @@ QList<DeviceSample> deviceSamples(const QString& node, const v1::TelemetrySample
     return out;
 }
 
-QStringList placementNodes(const v1::JobSpec& spec) {
-    QStringList nodes;
-    for (const auto& slot : spec.placement().slots()) {
-        const QString name = QString::fromStdString(slot.worker());
-        if (!nodes.contains(name))
-            nodes << name;
-    }
-    return nodes;
-}
-
 QMap<QString, QString> deviceRoles(const v1::JobSpec& spec, const QMap<int, QString>& stageLayers) {
     const v1::Layout& layout = spec.layout();
     const int tp = std::max(1, layout.tensor_parallel());

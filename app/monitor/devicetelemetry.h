@@ -21,9 +21,6 @@ namespace tessera {
 /// memory, power, temperature; fields the GPU does not report stay NaN).
 QList<DeviceSample> deviceSamples(const QString& node, const v1::TelemetrySample& sample);
 
-/// The workers of `spec`'s placement, in placement order (each once).
-QStringList placementNodes(const v1::JobSpec& spec);
-
 /// Device key (DeviceSample::key()) → what it holds, one line per rank: "rank 2: stage 1
 /// (layers 4–7), dp 0, tp 0". Ranks are numbered through the placement's slots in order (as
 /// mpirun places them) and mapped to the grid as Megatron-LM orders it (rank = (dp · PP + stage)

@@ -5,6 +5,7 @@
 #include "devicefeed.h"
 #include "devicetelemetry.h"
 #include "jobcontroller.h"
+#include "telemetrymonitor.h"
 #include "telemetryrecord.h"
 #include "utilizationchart.h"
 
