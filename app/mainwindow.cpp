@@ -4,6 +4,7 @@
 #include "cluster/clusterpanel.h"
 #ifdef TESSERA_HAVE_DESIGNER
 #include "designer/designerpanel.h"
+#include "monitor/pipelinepredictor.h"
 #endif
 #include "autoscaler.h"
 #include "jobcontroller.h"
@@ -12,6 +13,7 @@
 #include "monitor/logpane.h"
 #include "monitor/metricschart.h"
 #include "monitor/monitorpanel.h"
+#include "monitor/pipelineview.h"
 #include "monitor/runlist.h"
 #include "rent/costlabel.h"
 #include "rent/rentdialog.h"
@@ -62,6 +64,7 @@ MainWindow::MainWindow(AppSession* session, QWidget* parent)
 #ifdef TESSERA_HAVE_DESIGNER
     // Centre: the training chart and the layout designer as tabs (Ctrl+Tab switches).
     m_designer = new designer::DesignerPanel(session->registry(), this);
+    m_predictor = new PipelinePredictor(this);
     auto* tabs = new QTabWidget(this);
     tabs->setObjectName(QStringLiteral("centralTabs"));
     tabs->addTab(m_monitor, tr("&Training"));
@@ -213,10 +216,11 @@ void MainWindow::connectRuns() {
                 if (auto s = parseJobSpec(m_session->store()->job(id).specJson.toStdString(),
                                           id.toStdString()))
                     spec = *s;
-                m_monitor->showJob(id, stageLayers(spec));
+                followJob(id, spec);
                 for (const MetricPoint& p : points)
                     m_monitor->addPoint(p);
                 m_monitor->metricsChart()->replotNow();
+                m_monitor->pipelineView()->replotNow();
                 m_log->appendMessage(
                     tr("[%1] opened from the history: %2 point(s)").arg(id).arg(points.size()));
             });
@@ -225,12 +229,27 @@ void MainWindow::connectRuns() {
     });
 }
 
+void MainWindow::followJob(const QString& id, const v1::JobSpec& spec) {
+    m_monitor->showJob(id, stageLayers(spec));
+#ifdef TESSERA_HAVE_DESIGNER
+    m_predictor->predict(id, spec);
+#endif
+}
+
 void MainWindow::connectBackend() {
     JobController* controller = m_session->controller();
     connect(controller, &JobController::metricReceived, m_monitor, &MonitorPanel::addPoint);
-    connect(m_jobs, &JobPanel::jobLaunched, m_monitor, [this, controller](const QString& id) {
-        m_monitor->showJob(id, stageLayers(controller->spec(id)));
-    });
+#ifdef TESSERA_HAVE_DESIGNER
+    connect(m_predictor, &PipelinePredictor::predicted, m_monitor,
+            [this](const QString& jobId, const std::vector<GanttBox>& boxes, int stages,
+                   bool seconds, const QString& title, const QString& emptyText) {
+                if (jobId == m_monitor->pipelineView()->jobId()) // not an older job's
+                    m_monitor->pipelineView()->setPrediction(boxes, stages, seconds, title,
+                                                             emptyText);
+            });
+#endif
+    connect(m_jobs, &JobPanel::jobLaunched, m_monitor,
+            [this, controller](const QString& id) { followJob(id, controller->spec(id)); });
     connect(controller, &JobController::jobStateChanged, m_monitor,
             [this](const QString& id, JobState state) {
                 if (id == m_monitor->metricsChart()->jobId())

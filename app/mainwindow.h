@@ -16,10 +16,14 @@ class JobPanel;
 class LogPane;
 class MetricsChart;
 class MonitorPanel;
+class PipelinePredictor;
 class RunList;
 class RentDialog;
 namespace designer {
 class DesignerPanel;
+}
+namespace v1 {
+class JobSpec;
 }
 
 /// The app's window over `session` (which must outlive it).
@@ -50,6 +54,9 @@ private:
     void createMenusAndToolbar();
     void connectBackend();
     void connectRuns();
+    /// Shows job `id` in the monitor (charts, stage tooltips, pipeline rows) and asks the planner
+    /// for its predicted pipeline.
+    void followJob(const QString& id, const v1::JobSpec& spec);
 
     AppSession* m_session;
     ClusterPanel* m_cluster;
@@ -58,6 +65,7 @@ private:
     RunList* m_runs;
     LogPane* m_log;
     designer::DesignerPanel* m_designer = nullptr;
+    PipelinePredictor* m_predictor = nullptr; ///< null without the designer (no planner)
     QAction* m_rentMachines = nullptr;
     RentDialog* m_rentDialog = nullptr;
     QAction* m_autoscale = nullptr;

@@ -1,5 +1,6 @@
 // The Training tab: an alert bar, the loss/accuracy chart, throughput and learning rate, and the
-// per-rank step-time bars of the followed job, fed with its metric points.
+// per-rank step-time bars of the followed job, fed with its metric points; beside them (an inner
+// tab) the predicted and measured pipeline timelines.
 #pragma once
 
 #include "alertwatcher.h"
@@ -8,25 +9,28 @@
 #include <QWidget>
 
 class QLabel;
+class QTabWidget;
 class QToolButton;
 
 namespace tessera {
 
 class MetricsChart;
+class PipelineView;
 class StepTimeChart;
 class ThroughputChart;
 struct MetricPoint;
 
-/// Holds MetricsChart (top), ThroughputChart and StepTimeChart (bottom) in a splitter, and an
-/// AlertWatcher whose alerts show in a bar above them (the latest one; Dismiss hides it) and go out
-/// as alertRaised.
+/// Holds MetricsChart (top), ThroughputChart and StepTimeChart (bottom) in a splitter on the
+/// "Charts" tab, PipelineView on the "Pipeline" tab, and an AlertWatcher whose alerts show in a bar
+/// above them (the latest one; Dismiss hides it) and go out as alertRaised.
 class MonitorPanel : public QWidget {
     Q_OBJECT
 public:
     explicit MonitorPanel(QWidget* parent = nullptr);
 
     /// Follows `jobId` in every chart and the alerts; `stageLayers` says what each pipeline
-    /// stage holds (stage → "layers 0–3"), for the step-time tooltips.
+    /// stage holds (stage → "layers 0–3"), for the step-time tooltips; its size is the number of
+    /// rows of the pipeline view (empty: as many as the job's timeline records name).
     void showJob(const QString& jobId, const QMap<int, QString>& stageLayers = {});
     /// The followed job runs (true) or ended (false).
     void setJobRunning(bool running);
@@ -39,6 +43,9 @@ public:
     MetricsChart* metricsChart() const { return m_chart; }
     StepTimeChart* stepTimeChart() const { return m_steps; }
     ThroughputChart* throughputChart() const { return m_throughput; }
+    PipelineView* pipelineView() const { return m_pipeline; }
+    /// The inner tabs: "Charts" (index 0) and "Pipeline" (index 1).
+    QTabWidget* tabs() const { return m_tabs; }
     AlertWatcher* alertWatcher() const { return m_alerts; }
 
 Q_SIGNALS:
@@ -53,6 +60,8 @@ private:
     MetricsChart* m_chart;
     StepTimeChart* m_steps;
     ThroughputChart* m_throughput;
+    PipelineView* m_pipeline;
+    QTabWidget* m_tabs;
     AlertWatcher* m_alerts;
 };
 

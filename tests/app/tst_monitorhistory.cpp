@@ -5,6 +5,7 @@
 #include "cluster/clustertablemodel.h"
 #include "jobs/jobpanel.h"
 #include "localprovider.h"
+#include "localtraining.h"
 #include "mainwindow.h"
 #include "monitor/metricschart.h"
 #include "monitor/monitorpanel.h"
@@ -35,16 +36,10 @@ private:
 };
 
 void TestMonitorHistory::initTestCase() {
-    for (const char* program : {"tessera-worker", "tessera-rsh", "tessera-train"})
-        if (!QFileInfo(QStringLiteral(TESSERA_BUILD_DIR "/bin/") + QLatin1String(program))
-                 .isExecutable())
-            QSKIP(qPrintable(QStringLiteral("%1 is not built; build the whole project first")
-                                 .arg(QLatin1String(program))));
-    if (!QFileInfo::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR "/train-images-idx3-ubyte.gz")))
-        QSKIP("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist");
+    if (const QString missing = test::localTrainingMissing(); !missing.isEmpty())
+        QSKIP(qPrintable(missing));
     QVERIFY(m_dir.isValid());
-    qputenv("TESSERA_BIN_DIR", TESSERA_BUILD_DIR "/bin");
-    qputenv("TESSERA_DATA_DIR", m_dir.filePath(QStringLiteral("data")).toLocal8Bit());
+    test::useBuildAndDataDir(m_dir.filePath(QStringLiteral("data")));
     const QString example =
         test::useFashionMnistExample(m_dir.filePath(QStringLiteral("examples")), 5, 120);
     QVERIFY2(example.isEmpty(), qPrintable(example));
