@@ -4,11 +4,16 @@
 #include "gantt/ganttview.h"
 #include "gantt/pipelinetimeline.h"
 #include "monitor/measuredtimeline.h"
+#include "monitor/metricschart.h"
+#include "monitor/monitorpanel.h"
 #include "monitor/pipelineview.h"
+#include "monitor/steptimechart.h"
+#include "monitor/throughputchart.h"
 
 #include "jobtypes.h"
 
 #include <QtTest>
+#include <qcustomplot.h>
 
 #include <map>
 
@@ -77,6 +82,7 @@ private Q_SLOTS:
     void newerCompleteStepReplacesTheShownOne();
     void viewShowsStepTooltipAndOneScale();
     void otherRecordsAreNotTimelines();
+    void otherChartsIgnoreTimelines();
 };
 
 void TestPipelineView::recordsGiveExactBoxes() {
@@ -291,6 +297,27 @@ void TestPipelineView::otherRecordsAreNotTimelines() {
     QCOMPARE(t.shownStep(), -1);
     QVERIFY(t.boxes().empty());
     QVERIFY(t.problems().isEmpty());
+}
+
+void TestPipelineView::otherChartsIgnoreTimelines() {
+    // A timeline record carries "stage" like the perf line: no step-time bar, loss, throughput or
+    // alert may come of it; only the Pipeline tab takes it.
+    MonitorPanel panel;
+    panel.showJob(kJob, {{0, QStringLiteral("layers 0–1")}, {1, QStringLiteral("layers 2–4")}});
+    for (int step = 10; step <= 200; step += 10)
+        for (int stage = 0; stage < 2; ++stage)
+            panel.addPoint(record(step, stage, 1764554400000000.0 + step * 1e5,
+                                  {{"f0", {0, 10}}, {"b0", {20, 30}}}, 1));
+    panel.metricsChart()->replotNow();
+    panel.stepTimeChart()->replotNow();
+    panel.pipelineView()->replotNow();
+    QCOMPARE(panel.metricsChart()->lossPointCount(), 0);
+    QVERIFY(panel.stepTimeChart()->ranks().isEmpty());
+    QVERIFY(panel.throughputChart()->throughputGraph()->data()->isEmpty());
+    QVERIFY(panel.throughputChart()->learningRateGraph()->data()->isEmpty());
+    QVERIFY(panel.alertWatcher()->alerts().isEmpty());
+    QCOMPARE(panel.pipelineView()->shownStep(), 200);
+    QCOMPARE(panel.pipelineView()->measuredView()->boxes().size(), std::size_t(4));
 }
 
 QTEST_MAIN(TestPipelineView)
