@@ -4,7 +4,7 @@
 <context>
     <name>MeasuredTimeline</name>
     <message>
-        <location filename="../app/monitor/measuredtimeline.cpp" line="+43"/>
+        <location filename="../app/monitor/measuredtimeline.cpp" line="+45"/>
         <source>a record of rank %1 names no stage (ignored)</source>
         <translation>ein Datensatz von Rang %1 nennt keine Stufe (ignoriert)</translation>
     </message>
@@ -19,12 +19,12 @@
         <translation>der Datensatz von Stufe %1 hat kein anchor_us (ignoriert)</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+62"/>
         <source>stage %1: the record has no micro_batches</source>
         <translation>Stufe %1: der Datensatz hat kein micro_batches</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>stage %1: %2 of %3 forward/backward ops missing or invalid</source>
         <translation>Stufe %1: %2 von %3 Vorwärts-/Rückwärtsschritten fehlen oder sind ungültig</translation>
     </message>

@@ -12,7 +12,9 @@ namespace tessera {
 
 namespace {
 
-constexpr int kKeptSteps = 3; // the newest steps kept (one may still be arriving)
+constexpr int kKeptSteps = 3;     // the newest steps kept (one may still be arriving)
+constexpr int kMaxStages = 1024;  // a larger stage number is a broken record, not a row to draw
+constexpr int kMaxMicro = 100000; // likewise for micro_batches
 
 bool finiteValue(const QHash<QString, double>& values, const QString& key, double* out) {
     const auto it = values.constFind(key);
@@ -41,7 +43,7 @@ bool MeasuredTimeline::addPoint(const MetricPoint& point) {
     double stage = -1, anchor = 0;
     if (!finiteValue(point.values, QStringLiteral("stage"), &stage)) {
         m_ignored[point.step] << tr("a record of rank %1 names no stage (ignored)").arg(point.rank);
-    } else if (stage < 0 || (m_stages > 0 && stage >= m_stages)) {
+    } else if (stage < 0 || stage >= (m_stages > 0 ? m_stages : kMaxStages)) {
         m_ignored[point.step] << tr("a record of rank %1 for stage %2, which the layout does not "
                                     "have (ignored)")
                                      .arg(point.rank)
@@ -54,7 +56,8 @@ bool MeasuredTimeline::addPoint(const MetricPoint& point) {
     }
     while (m_steps.size() > kKeptSteps)
         m_steps.erase(m_steps.begin());
-    while (!m_ignored.isEmpty() && !m_steps.isEmpty() && m_ignored.firstKey() < m_steps.firstKey())
+    while (m_ignored.size() > kKeptSteps || (!m_ignored.isEmpty() && !m_steps.isEmpty() &&
+                                             m_ignored.firstKey() < m_steps.firstKey()))
         m_ignored.erase(m_ignored.begin());
     return true;
 }
@@ -106,13 +109,17 @@ void MeasuredTimeline::opsOf(const Record& record, int stage, double offsetUs,
             {stage, micro, backward, (offsetUs + it.value()) * 1e-6, (offsetUs + end) * 1e-6});
     }
     double micro = 0;
-    if (!finiteValue(record.values, QStringLiteral("micro_batches"), &micro))
+    if (!finiteValue(record.values, QStringLiteral("micro_batches"), &micro) || micro < 1 ||
+        micro > kMaxMicro) {
         problems->append(tr("stage %1: the record has no micro_batches").arg(stage));
-    else if (found < 2 * int(micro) || broken > 0)
+        return;
+    }
+    const int ops = 2 * int(micro);
+    if (found < ops || broken > 0)
         problems->append(tr("stage %1: %2 of %3 forward/backward ops missing or invalid")
                              .arg(stage)
-                             .arg(std::max(2 * int(micro) - found, broken))
-                             .arg(2 * int(micro)));
+                             .arg(std::max(ops - found, broken))
+                             .arg(ops));
 }
 
 std::vector<GanttBox> MeasuredTimeline::boxes() const {

@@ -22,8 +22,8 @@ struct MetricPoint;
 /// exactly and stages on different hosts as well as the hosts' clocks agree.
 ///
 /// Bad input never throws: a record without `anchor_us`, without `stage` or for a stage the
-/// layout does not have is ignored, an op with a missing or inverted end is left out, a stage
-/// that sent nothing leaves its row empty; problems() says which.
+/// layout does not have (without a layout: stage ≥ 1024) is ignored, an op with a missing or
+/// inverted end is left out, a stage that sent nothing leaves its row empty; problems() says which.
 class MeasuredTimeline {
     Q_DECLARE_TR_FUNCTIONS(MeasuredTimeline)
 

@@ -233,6 +233,20 @@ void TestPipelineView::newerCompleteStepReplacesTheShownOne() {
         t.addPoint(record(step, 1, a, {{"f0", {10, 20}}, {"b0", {20, 30}}}, 1));
     }
     QCOMPARE(t.shownStep(), 300);
+
+    // Without a layout, a wild stage number is not a billion rows; only bad records are kept
+    // for the newest steps too.
+    MeasuredTimeline free;
+    QVERIFY(free.addPoint(record(10, 1000000000, a, {{"f0", {0, 10}}}, 1)));
+    QCOMPARE(free.stages(), 0);
+    QVERIFY(free.problems().join('\n').contains("which the layout does not have"));
+    for (int step = 20; step <= 2000; step += 10) {
+        MetricPoint bad = record(step, 0, a, {}, 1);
+        bad.values.remove(QStringLiteral("anchor_us"));
+        free.addPoint(bad);
+    }
+    QCOMPARE(free.shownStep(), 2000);
+    QCOMPARE(free.problems().size(), 1); // only the newest step's: nothing piles up
 }
 
 void TestPipelineView::viewShowsStepTooltipAndOneScale() {
