@@ -4,6 +4,7 @@
 #include "cluster/clusterpanel.h"
 #ifdef TESSERA_HAVE_DESIGNER
 #include "designer/designerpanel.h"
+#include "monitor/pipelinepredictor.h"
 #endif
 #include "autoscaler.h"
 #include "jobcontroller.h"
@@ -13,6 +14,7 @@
 #include "monitor/logpane.h"
 #include "monitor/metricschart.h"
 #include "monitor/monitorpanel.h"
+#include "monitor/pipelineview.h"
 #include "monitor/runlist.h"
 #include "monitor/utilizationchart.h"
 #include "rent/costlabel.h"
@@ -67,6 +69,7 @@ MainWindow::MainWindow(AppSession* session, QWidget* parent)
 #ifdef TESSERA_HAVE_DESIGNER
     // Centre: the training chart and the layout designer as tabs (Ctrl+Tab switches).
     m_designer = new designer::DesignerPanel(session->registry(), this);
+    m_predictor = new PipelinePredictor(this);
     auto* tabs = new QTabWidget(this);
     tabs->setObjectName(QStringLiteral("centralTabs"));
     tabs->addTab(m_monitor, tr("&Training"));
@@ -218,15 +221,13 @@ void MainWindow::connectRuns() {
                 if (auto s = parseJobSpec(m_session->store()->job(id).specJson.toStdString(),
                                           id.toStdString()))
                     spec = *s;
-                const QMap<int, QString> layers = stageLayers(spec);
-                m_monitor->showJob(id, layers);
                 const JobState state = m_session->controller()->state(id);
-                m_devices->follow(id, spec, layers,
-                                  m_session->controller()->jobIds().contains(id) &&
-                                      !isTerminal(state));
+                followJob(id, spec,
+                          m_session->controller()->jobIds().contains(id) && !isTerminal(state));
                 for (const MetricPoint& p : points)
                     m_monitor->addPoint(p);
                 m_monitor->metricsChart()->replotNow();
+                m_monitor->pipelineView()->replotNow();
                 m_log->appendMessage(
                     tr("[%1] opened from the history: %2 point(s)").arg(id).arg(points.size()));
             });
@@ -240,15 +241,29 @@ void MainWindow::connectRuns() {
     });
 }
 
+void MainWindow::followJob(const QString& id, const v1::JobSpec& spec, bool live) {
+    const QMap<int, QString> layers = stageLayers(spec);
+    m_monitor->showJob(id, layers);
+    m_devices->follow(id, spec, layers, live);
+#ifdef TESSERA_HAVE_DESIGNER
+    m_predictor->predict(id, spec);
+#endif
+}
+
 void MainWindow::connectBackend() {
     JobController* controller = m_session->controller();
     connect(controller, &JobController::metricReceived, m_monitor, &MonitorPanel::addPoint);
-    connect(m_jobs, &JobPanel::jobLaunched, m_monitor, [this, controller](const QString& id) {
-        const v1::JobSpec spec = controller->spec(id);
-        const QMap<int, QString> layers = stageLayers(spec);
-        m_monitor->showJob(id, layers);
-        m_devices->follow(id, spec, layers, true);
-    });
+#ifdef TESSERA_HAVE_DESIGNER
+    connect(m_predictor, &PipelinePredictor::predicted, m_monitor,
+            [this](const QString& jobId, const std::vector<GanttBox>& boxes, int stages,
+                   bool seconds, const QString& title, const QString& emptyText) {
+                if (jobId == m_monitor->pipelineView()->jobId()) // not an older job's
+                    m_monitor->pipelineView()->setPrediction(boxes, stages, seconds, title,
+                                                             emptyText);
+            });
+#endif
+    connect(m_jobs, &JobPanel::jobLaunched, m_monitor,
+            [this, controller](const QString& id) { followJob(id, controller->spec(id), true); });
     connect(controller, &JobController::jobStateChanged, m_monitor,
             [this](const QString& id, JobState state) {
                 if (id == m_monitor->metricsChart()->jobId())

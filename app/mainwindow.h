@@ -17,10 +17,14 @@ class JobPanel;
 class LogPane;
 class MetricsChart;
 class MonitorPanel;
+class PipelinePredictor;
 class RunList;
 class RentDialog;
 namespace designer {
 class DesignerPanel;
+}
+namespace v1 {
+class JobSpec;
 }
 
 /// The app's window over `session` (which must outlive it).
@@ -52,6 +56,10 @@ private:
     void createMenusAndToolbar();
     void connectBackend();
     void connectRuns();
+    /// Shows job `id` in the monitor (charts, stage tooltips, pipeline rows, device roles) and
+    /// asks the planner for its predicted pipeline; `live`: it runs, so its nodes' telemetry is
+    /// drawn as it comes.
+    void followJob(const QString& id, const v1::JobSpec& spec, bool live);
 
     AppSession* m_session;
     ClusterPanel* m_cluster;
@@ -61,6 +69,7 @@ private:
     LogPane* m_log;
     DeviceFeed* m_devices; ///< the utilisation chart's telemetry
     designer::DesignerPanel* m_designer = nullptr;
+    PipelinePredictor* m_predictor = nullptr; ///< null without the designer (no planner)
     QAction* m_rentMachines = nullptr;
     RentDialog* m_rentDialog = nullptr;
     QAction* m_autoscale = nullptr;

@@ -2,6 +2,62 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>DeviceTelemetry</name>
+    <message>
+        <location filename="../app/monitor/devicetelemetry.cpp" line="+71"/>
+        <source>rank %1: stage %2</source>
+        <translation>Rang %1: Stufe %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>, dp %1, tp %2</source>
+        <translation>, DP %1, TP %2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>… and %1 more ranks</source>
+        <translation>… und %1 weitere Ränge</translation>
+    </message>
+</context>
+<context>
+    <name>MeasuredTimeline</name>
+    <message>
+        <location filename="../app/monitor/measuredtimeline.cpp" line="+45"/>
+        <source>a record of rank %1 names no stage (ignored)</source>
+        <translation>ein Datensatz von Rang %1 nennt keine Stufe (ignoriert)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a record of rank %1 for stage %2, which the layout does not have (ignored)</source>
+        <translation>ein Datensatz von Rang %1 für Stufe %2, die das Layout nicht hat (ignoriert)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the record of stage %1 has no anchor_us (ignored)</source>
+        <translation>der Datensatz von Stufe %1 hat kein anchor_us (ignoriert)</translation>
+    </message>
+    <message>
+        <location line="+62"/>
+        <source>stage %1: the record has no micro_batches</source>
+        <translation>Stufe %1: der Datensatz hat kein micro_batches</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>stage %1: %2 of %3 forward/backward ops missing or invalid</source>
+        <translation>Stufe %1: %2 von %3 Vorwärts-/Rückwärtsschritten fehlen oder sind ungültig</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>stage %1 sent no timeline for step %2</source>
+        <translation>Stufe %1 hat für Schritt %2 keinen Zeitverlauf gesendet</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>step %1 is incomplete so far (%2 of %3 stages)</source>
+        <translation>Schritt %1 ist noch unvollständig (%2 von %3 Stufen)</translation>
+    </message>
+</context>
+<context>
     <name>SpecSummary</name>
     <message>
         <location filename="../app/jobs/specsummary.cpp" line="+101"/>
@@ -140,12 +196,12 @@
 <context>
     <name>tessera::AppSession</name>
     <message>
-        <location filename="../app/session.cpp" line="+31"/>
+        <location filename="../app/session.cpp" line="+32"/>
         <source>cannot open the history database &apos;%1&apos;</source>
         <translation>die Verlaufsdatenbank „%1“ lässt sich nicht öffnen</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+59"/>
         <source>tessera quit and stopped it</source>
         <translation>tessera wurde beendet und hat ihn gestoppt</translation>
     </message>
@@ -395,6 +451,54 @@
     </message>
 </context>
 <context>
+    <name>tessera::GanttView</name>
+    <message>
+        <location filename="../app/gantt/ganttview.cpp" line="+38"/>
+        <source>No schedule to show: the layout needs a model and valid stages.</source>
+        <translation>Kein Ablauf zu zeigen: das Layout braucht ein Modell und gültige Stufen.</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>backward</source>
+        <translation>rückwärts</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>forward</source>
+        <translation>vorwärts</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>stage %1 · micro-batch %2 · %3</source>
+        <translation>Stufe %1 · Micro-Batch %2 · %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>start %1 · length %2 (relative units)</source>
+        <translation>Beginn %1 · Länge %2 (relative Einheiten)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>start %1 · duration %2</source>
+        <translation>Beginn %1 · Dauer %2</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>stage %1</source>
+        <translation>Stufe %1</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>0 … %1 (compute only; F = forward, B = backward)</source>
+        <translation>0 … %1 (nur Rechnen; F = vorwärts, B = rückwärts)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>relative time (F = forward, B = backward)</source>
+        <translation>relative Zeit (F = vorwärts, B = rückwärts)</translation>
+    </message>
+</context>
+<context>
     <name>tessera::JobPanel</name>
     <message>
         <location filename="../app/jobs/jobpanel.cpp" line="+27"/>
@@ -586,17 +690,17 @@
 <context>
     <name>tessera::MainWindow</name>
     <message>
-        <location filename="../app/mainwindow.cpp" line="+41"/>
+        <location filename="../app/mainwindow.cpp" line="+46"/>
         <source>layers %1–%2</source>
         <translation>Schichten %1–%2</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>Tessera</source>
         <translation>Tessera</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>&amp;Training</source>
         <translation>&amp;Training</translation>
     </message>
@@ -711,17 +815,17 @@
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+41"/>
         <source>[%1] opened from the history: %2 point(s)</source>
         <translation>[%1] aus dem Verlauf geöffnet: %2 Punkt(e)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+8"/>
         <source>[%1] cannot load the run: %2</source>
         <translation>[%1] Lauf kann nicht geladen werden: %2</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+33"/>
         <source>[%1] alert: %2</source>
         <translation>[%1] Warnung: %2</translation>
     </message>
@@ -739,7 +843,7 @@
 <context>
     <name>tessera::MetricsChart</name>
     <message>
-        <location filename="../app/monitor/metricschart.cpp" line="+55"/>
+        <location filename="../app/monitor/metricschart.cpp" line="+57"/>
         <source>Smoothing</source>
         <translation>Glättung</translation>
     </message>
@@ -800,7 +904,7 @@
         <translation>Test-Loss</translation>
     </message>
     <message>
-        <location line="+170"/>
+        <location line="+163"/>
         <source>Export chart</source>
         <translation>Diagramm exportieren</translation>
     </message>
@@ -828,12 +932,22 @@
 <context>
     <name>tessera::MonitorPanel</name>
     <message>
-        <location filename="../app/monitor/monitorpanel.cpp" line="+29"/>
+        <location filename="../app/monitor/monitorpanel.cpp" line="+33"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+29"/>
+        <source>Charts</source>
+        <translation>Diagramme</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pipeline</source>
+        <translation>Pipeline</translation>
+    </message>
+    <message>
+        <location line="+39"/>
         <source>⚠ %1: %2</source>
         <translation>⚠ %1: %2</translation>
     </message>
@@ -922,6 +1036,95 @@
     </message>
 </context>
 <context>
+    <name>tessera::PipelinePredictor</name>
+    <message>
+        <location filename="../app/monitor/pipelinepredictor.cpp" line="+32"/>
+        <source>Predicted</source>
+        <translation>Vorhergesagt</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No prediction: the job runs a user command, which the planner cannot describe.</source>
+        <translation>Keine Vorhersage: der Job führt einen eigenen Befehl aus, den der Planer nicht beschreiben kann.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No prediction: %1</source>
+        <translation>Keine Vorhersage: %1</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Predicted by the planner: %1, %2 stages, %3 micro-batches (%4)</source>
+        <translation>Vom Planer vorhergesagt: %1, %2 Stufen, %3 Micro-Batches (%4)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>calibrated numbers</source>
+        <translation>kalibrierte Werte</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>datasheet numbers</source>
+        <translation>Datenblattwerte</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Predicted shape in relative units: %1, %2 stages, %3 micro-batches (no estimate: %4)</source>
+        <translation>Vorhergesagte Form in relativen Einheiten: %1, %2 Stufen, %3 Micro-Batches (keine Schätzung: %4)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>zero compute time</source>
+        <translation>Rechenzeit null</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No prediction: the layout&apos;s schedule is invalid.</source>
+        <translation>Keine Vorhersage: der Pipeline-Ablauf des Layouts ist ungültig.</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::PipelineView</name>
+    <message>
+        <location filename="../app/monitor/pipelineview.cpp" line="+34"/>
+        <location line="+15"/>
+        <source>Predicted</source>
+        <translation>Vorhergesagt</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <location line="+16"/>
+        <location line="+40"/>
+        <source>No job is followed.</source>
+        <translation>Kein Job wird verfolgt.</translation>
+    </message>
+    <message>
+        <location line="-39"/>
+        <source>No prediction from the planner for this job.</source>
+        <translation>Keine Vorhersage des Planers für diesen Job.</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Measured</source>
+        <translation>Gemessen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Measured at step %1 (%2 of %3 stages reported; 0 = the earliest stage&apos;s step start)</source>
+        <translation>Gemessen bei Schritt %1 (%2 von %3 Stufen gemeldet; 0 = Schrittbeginn der frühesten Stufe)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No measured timeline yet: tessera-train sends one per stage with every perf record (every logEvery steps).</source>
+        <translation>Noch kein gemessener Zeitverlauf: tessera-train sendet einen pro Stufe mit jedem Leistungsdatensatz (alle logEvery Schritte).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Measured timeline: %1</source>
+        <translation>Gemessener Zeitverlauf: %1</translation>
+    </message>
+</context>
+<context>
     <name>tessera::RentDialog</name>
     <message>
         <location filename="../app/rent/rentdialog.cpp" line="+56"/>
@@ -987,7 +1190,7 @@
 <context>
     <name>tessera::RunList</name>
     <message>
-        <location filename="../app/monitor/runlist.cpp" line="+41"/>
+        <location filename="../app/monitor/runlist.cpp" line="+54"/>
         <source>Check a run to draw its loss beside the current one; double-click to open its whole history</source>
         <translation>Lauf ankreuzen, um seinen Loss neben dem aktuellen zu zeichnen; Doppelklick öffnet seinen ganzen Verlauf</translation>
     </message>
@@ -1005,7 +1208,7 @@
 <context>
     <name>tessera::StepTimeChart</name>
     <message>
-        <location filename="../app/monitor/steptimechart.cpp" line="+35"/>
+        <location filename="../app/monitor/steptimechart.cpp" line="+36"/>
         <source>compute</source>
         <translation>Rechnen</translation>
     </message>
@@ -1030,7 +1233,7 @@
         <translation>ms pro Schritt</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+43"/>
         <source>%1
 S%2</source>
         <translation>%1
@@ -1050,7 +1253,7 @@ S%2</translation>
 <context>
     <name>tessera::ThroughputChart</name>
     <message>
-        <location filename="../app/monitor/throughputchart.cpp" line="+20"/>
+        <location filename="../app/monitor/throughputchart.cpp" line="+21"/>
         <source>step</source>
         <translation>Schritt</translation>
     </message>
@@ -1065,6 +1268,54 @@ S%2</translation>
         <location line="+7"/>
         <source>learning rate</source>
         <translation>Lernrate</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::UtilizationChart</name>
+    <message>
+        <location filename="../app/monitor/utilizationchart.cpp" line="+78"/>
+        <source>utilization %</source>
+        <translation>Auslastung %</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>memory GiB</source>
+        <translation>Speicher GiB</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>time since start</source>
+        <translation>Zeit seit Start</translation>
+    </message>
+    <message>
+        <location line="+125"/>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 · %2 (%3)</source>
+        <translation>%1 · %2 (%3)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>utilization %1 · memory %2 / %3 GiB</source>
+        <translation>Auslastung %1 · Speicher %2 / %3 GiB</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> · %1 W</source>
+        <translation> · %1 W</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> · %1 °C</source>
+        <translation> · %1 °C</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>holds no rank of this job</source>
+        <translation>hält keinen Rang dieses Jobs</translation>
     </message>
 </context>
 <context>
@@ -1487,12 +1738,12 @@ S%2</translation>
         <translation>Keine Maschinen: welche eingeben (z. B. 4x8 h100-sxm) oder den laufenden Cluster nutzen.</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+39"/>
         <source>Pipeline schedule: %1, stages: %2, micro-batches: %3</source>
         <translation>Pipeline-Ablauf: %1, Stufen: %2, Micro-Batches: %3</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+25"/>
         <source>Assign layer %1 to device %2</source>
         <translation>Schicht %1 Gerät %2 zuweisen</translation>
     </message>
@@ -1683,29 +1934,6 @@ S%2</translation>
         <location line="+9"/>
         <source>No problems: the layout can run.</source>
         <translation>Keine Probleme: das Layout kann laufen.</translation>
-    </message>
-</context>
-<context>
-    <name>tessera::designer::GanttView</name>
-    <message>
-        <location filename="../app/designer/ganttview.cpp" line="+65"/>
-        <source>No schedule to show: the layout needs a model and valid stages.</source>
-        <translation>Kein Ablauf zu zeigen: das Layout braucht ein Modell und gültige Stufen.</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>stage %1</source>
-        <translation>Stufe %1</translation>
-    </message>
-    <message>
-        <location line="+25"/>
-        <source>0 … %1 (compute only; F = forward, B = backward)</source>
-        <translation>0 … %1 (nur Rechnen; F = vorwärts, B = rückwärts)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>relative time (F = forward, B = backward)</source>
-        <translation>relative Zeit (F = vorwärts, B = rückwärts)</translation>
     </message>
 </context>
 <context>

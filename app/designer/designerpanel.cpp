@@ -12,9 +12,9 @@
 #include "layerpalettemodel.h"
 #include "layoutcontrols.h"
 #include "layoutmath.h"
-#include "pipelinetimeline.h"
 #include "plandocument.h"
 #include "planio.h"
+#include "stagetimes.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -279,35 +279,12 @@ void DesignerPanel::showOutput(const EstimateOutput& output, const v1::Layout& l
 }
 
 void DesignerPanel::updateGantt(const v1::Layout& layout, double computeSeconds) {
-    const planner::PlanModel* model = m_document->model();
-    const int stages = stageCount(layout), micro = std::max(1, layout.micro_batches());
-    // Per-stage times from the layers' forward FLOPs (backward = 2 × forward), scaled so the
-    // slowest stage's m · (F + B) is the estimate's compute time; unit boxes without a model.
-    std::vector<double> fwd(static_cast<std::size_t>(stages), 1.0);
-    const int layers = model ? static_cast<int>(model->layers.size()) : 0;
-    for (int s = 0; model && s < layout.stages_size(); ++s) {
-        double flops = 0;
-        for (int l = std::max(0, layout.stages(s).first_layer());
-             l <= std::min(layers - 1, layout.stages(s).last_layer()); ++l)
-            flops += model->layers[static_cast<std::size_t>(l)].forwardFlops;
-        fwd[static_cast<std::size_t>(s)] = flops;
-    }
-    const double slowest = *std::max_element(fwd.begin(), fwd.end()) * 3 * micro;
-    const bool seconds = computeSeconds > 0 && slowest > 0;
-    for (double& f : fwd)
-        f = seconds ? f * computeSeconds / slowest : (slowest > 0 ? f / slowest * 3 * micro : 1);
-    std::vector<double> bwd(fwd);
-    for (double& b : bwd)
-        b *= 2;
-    const auto kind = layout.schedule() == v1::PIPELINE_SCHEDULE_GPIPE
-                          ? train::PipelineKind::GPipe
-                          : train::PipelineKind::OneFOneB;
-    m_gantt->setTimeline(pipelineTimeline(kind, micro, fwd, bwd), stages, seconds,
+    PredictedPipeline p = predictPipeline(m_document->model(), layout, computeSeconds);
+    m_gantt->setTimeline(std::move(p.boxes), p.stages, p.seconds,
                          tr("Pipeline schedule: %1, stages: %2, micro-batches: %3")
-                             .arg(kind == train::PipelineKind::GPipe ? QStringLiteral("GPipe")
-                                                                     : QStringLiteral("1F1B"))
-                             .arg(stages)
-                             .arg(micro));
+                             .arg(scheduleName(p.kind))
+                             .arg(p.stages)
+                             .arg(p.microBatches));
 }
 
 void DesignerPanel::onDragHover(int device, int first, int last) {

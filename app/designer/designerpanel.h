@@ -22,14 +22,14 @@ class QToolBar;
 
 namespace tessera {
 class ClusterRegistry;
-}
+class GanttView;
+} // namespace tessera
 
 namespace tessera::designer {
 
 class AutoPlanDialog;
 class ClusterScene;
 class EstimatePanel;
-class GanttView;
 class LayerPaletteModel;
 class LayoutControls;
 class PlanDocument;

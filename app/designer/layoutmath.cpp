@@ -89,9 +89,4 @@ QColor stageColor(int stage) {
     return colors[static_cast<std::size_t>(std::max(0, stage)) % colors.size()];
 }
 
-QColor microBatchColor(int microBatch) {
-    // Evenly spaced hues, saturated enough to tell neighbours apart, light enough for text.
-    return QColor::fromHsv((microBatch * 47) % 360, 110, 235);
-}
-
 } // namespace tessera::designer

@@ -46,7 +46,5 @@ v1::Layout removeStage(const v1::Layout& layout, int layers, int stage);
 /// Colour of pipeline stage `stage`: a qualitative palette (Okabe-Ito, colour-blind safe), light
 /// enough for black text.
 QColor stageColor(int stage);
-/// Colour of micro-batch `microBatch` in the Gantt view.
-QColor microBatchColor(int microBatch);
 
 } // namespace tessera::designer

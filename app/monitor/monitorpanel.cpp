@@ -1,7 +1,8 @@
-// The Training tab: alert bar, loss chart, step-time bars (see monitorpanel.h).
+// The Training tab: alert bar, loss chart, step-time bars, pipeline timelines (see monitorpanel.h).
 #include "monitorpanel.h"
 
 #include "metricschart.h"
+#include "pipelineview.h"
 #include "steptimechart.h"
 #include "throughputchart.h"
 #include "utilizationchart.h"
@@ -9,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -18,7 +20,8 @@ MonitorPanel::MonitorPanel(QWidget* parent)
     : QWidget(parent), m_alertBar(new QWidget(this)), m_alertLabel(new QLabel(m_alertBar)),
       m_dismiss(new QToolButton(m_alertBar)), m_chart(new MetricsChart(this)),
       m_steps(new StepTimeChart(this)), m_throughput(new ThroughputChart(this)),
-      m_devices(new UtilizationChart(this)), m_alerts(new AlertWatcher(this)) {
+      m_devices(new UtilizationChart(this)), m_pipeline(new PipelineView(this)),
+      m_tabs(new QTabWidget(this)), m_alerts(new AlertWatcher(this)) {
     m_alertBar->setObjectName(QStringLiteral("alertBar"));
     m_alertBar->setAutoFillBackground(true);
     QPalette warn = m_alertBar->palette();
@@ -52,10 +55,16 @@ MonitorPanel::MonitorPanel(QWidget* parent)
     split->addWidget(bottom);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
+    m_pipeline->setObjectName(QStringLiteral("pipelineView"));
+    m_tabs->setObjectName(QStringLiteral("monitorTabs"));
+    m_tabs->setTabPosition(QTabWidget::South);
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(split, tr("Charts"));
+    m_tabs->addTab(m_pipeline, tr("Pipeline"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_alertBar);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_tabs, 1);
     connect(m_alerts, &AlertWatcher::alertRaised, this, [this](const MonitorAlert& a) {
         showAlert(a);
         Q_EMIT alertRaised(a);
@@ -68,6 +77,7 @@ void MonitorPanel::showJob(const QString& jobId, const QMap<int, QString>& stage
     m_steps->showJob(jobId);
     m_throughput->showJob(jobId);
     m_steps->setStageLayers(stageLayers);
+    m_pipeline->showJob(jobId, int(stageLayers.size()));
     m_alerts->followJob(jobId);
     m_alertBar->hide();
 }
@@ -80,6 +90,7 @@ void MonitorPanel::addPoint(const MetricPoint& point) {
     m_chart->addPoint(point);
     m_steps->addPoint(point);
     m_throughput->addPoint(point);
+    m_pipeline->addPoint(point);
     m_alerts->addPoint(point);
 }
 

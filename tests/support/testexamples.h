@@ -47,12 +47,17 @@ inline QString missingForTraining() {
     return QString();
 }
 
+/// Runs the app's workers from this build and keeps its history in `dataDir`.
+inline void useBuildAndDataDir(const QString& dataDir) {
+    qputenv("TESSERA_BIN_DIR", TESSERA_BUILD_DIR "/bin");
+    qputenv("TESSERA_DATA_DIR", dataDir.toLocal8Bit());
+}
+
 /// Points TESSERA_BIN_DIR at the build, TESSERA_DATA_DIR at `dir`/data and the examples at a
 /// copy of the Fashion-MNIST spec in `dir`/examples (useFashionMnistExample). Returns "" or what
 /// went wrong.
 inline QString useAppTestFolders(const QString& dir, int logEvery, int maxSteps) {
-    qputenv("TESSERA_BIN_DIR", TESSERA_BUILD_DIR "/bin");
-    qputenv("TESSERA_DATA_DIR", QDir(dir).filePath(QStringLiteral("data")).toLocal8Bit());
+    useBuildAndDataDir(QDir(dir).filePath(QStringLiteral("data")));
     return useFashionMnistExample(QDir(dir).filePath(QStringLiteral("examples")), logEvery,
                                   maxSteps);
 }

@@ -173,6 +173,7 @@ Result<void> Trainer::setUp(const TrainConfig& config, std::uint64_t memoryLimit
     m_hostInputs.resize(std::size_t(m_microBatch) * std::size_t(m_data.inputSize()));
     m_hostLabels.resize(rowsPerMicro);
     m_actSends.assign(std::size_t(slots), -1);
+    m_opTimeline = OpTimeline(config.microBatches);
     m_gradSends.assign(std::size_t(slots), -1);
 
     auto optimizer = Optimizer::create(c.optimizer, m_ops, m_stage->params(), m_stage->grads(),
@@ -258,6 +259,10 @@ std::string Trainer::perfLine(std::int64_t step) {
     return line.line();
 }
 
+bool Trainer::recordsTimeline(std::int64_t step) const {
+    return step % m_config.logEvery == 0 && m_groups.dpRank == 0 && m_groups.tpRank == 0;
+}
+
 Result<void> Trainer::run(const Emit& emit) {
     const TrainConfig& c = m_config;
     const int rank = m_groups.worldRank;
@@ -338,6 +343,9 @@ Result<void> Trainer::run(const Emit& emit) {
                              .line());
                 }
                 emit(perfLine(step));
+                if (recordsTimeline(step)) {
+                    emit(m_opTimeline.line(step, rank, m_groups.stage));
+                }
                 m_timers = Timers{};
                 windowStart = Clock::now();
                 windowSamples = 0;

@@ -12,6 +12,7 @@
 #include "lr_schedule.h"
 #include "metric_line.h"
 #include "model_desc.h"
+#include "op_timeline.h"
 #include "optimizer.h"
 #include "parallel_groups.h"
 #include "pipeline_schedule.h"
@@ -55,6 +56,9 @@ public:
     /// Trains (resuming from config.resumeFrom when set) and emits:
     /// * rank 0, every logEvery steps: step, rank, epoch, loss, samples_per_s, lr, grad_norm;
     /// * every rank, every logEvery steps: the perf record (see perfLine());
+    /// * data- and tensor-parallel rank 0 of every stage, every logEvery steps: the op timeline
+    ///   of that step (start/end of each Forward and Backward per micro-batch; OpTimeline::line()),
+    ///   right after the perf record;
     /// * rank 0 after each evaluation: step, rank, epoch, test_loss[, test_accuracy];
     /// * rank 0 at the end: step, rank, epoch, done = 1, train_seconds;
     /// * GPT with PP = TP = 1, rank 0 at the end: `sample: <text>` with newlines shown as ⏎.
@@ -106,6 +110,9 @@ private:
     Result<void> saveCheckpoint(std::int64_t step, const DataPosition& position);
     Result<DataPosition> restoreCheckpoint(std::int64_t* step);
     std::string perfLine(std::int64_t step);
+    /// True when `step` records its op timeline: a perf-line step on DP rank 0, TP rank 0 (one
+    /// row per stage).
+    bool recordsTimeline(std::int64_t step) const;
 
     TrainConfig m_config;
     Ops& m_ops;
@@ -139,7 +146,8 @@ private:
     std::vector<int> m_gradSends;  // pending iSend of dInput(slot)
     std::vector<float*> m_owned;
 
-    Timers m_timers; // since the last perf line
+    Timers m_timers;         // since the last perf line
+    OpTimeline m_opTimeline; // the last recorded step's compute ops (recordsTimeline())
     double m_bubbleSeconds = 0.0;
     double m_commSeconds = 0.0;
 };

@@ -76,6 +76,20 @@ Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
     };
     const auto inputFloats = std::size_t(B) * std::size_t(m_stage->inputSize());
     const auto outputFloats = std::size_t(B) * std::size_t(m_stage->outputSize());
+    // Op timeline of a perf-line step: the device is synchronised around each op so that the
+    // times are its execution, not its enqueueing (a no-op on the CPU); other steps skip it.
+    const bool record = recordsTimeline(step);
+    const auto mark = [&](bool backward, int micro, bool start) {
+        m_ops.sync();
+        if (start) {
+            m_opTimeline.begin(backward, micro);
+        } else {
+            m_opTimeline.end(backward, micro);
+        }
+    };
+    if (record) {
+        m_opTimeline.beginStep();
+    }
 
     for (const PipeOp& op : m_schedule) {
         const int m = op.microBatch;
@@ -95,6 +109,9 @@ Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
             if (auto r = waitSend(m_actSends, slot); !r) { // output(slot) is about to change
                 return std::unexpected(r.error());
             }
+            if (record) {
+                mark(false, m, true);
+            }
             if (first || last) {
                 loadMicroBatch(Split::Train, order.data() + firstSample + std::int64_t(m) * B, B,
                                slot);
@@ -111,6 +128,9 @@ Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
                 }
                 m_ops.crossEntropyBackward(dlogits, m_probs, m_labels[std::size_t(slot)],
                                            rowsPerMicro, m_classes, scale);
+            }
+            if (record) {
+                mark(false, m, false);
             }
             break;
         }
@@ -136,12 +156,18 @@ Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
             if (auto r = waitSend(m_gradSends, slot); !r) { // dInput(slot) is about to change
                 return std::unexpected(r.error());
             }
+            if (record) {
+                mark(true, m, true);
+            }
             const float* dy = last ? m_dlogits[std::size_t(slot)] : m_gradRecv;
             const bool lastMicro = m == M - 1;
             if (auto r = m_stage->backward(slot, dy, B, !first,
                                            lastMicro ? bucketHook : Stage::LayerDone{});
                 !r) {
                 return std::unexpected(r.error());
+            }
+            if (record) {
+                mark(true, m, false);
             }
             break;
         }
@@ -198,6 +224,10 @@ Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
     }
     if (auto r = m_optimizer->step(float(m_lr.at(step))); !r) {
         return std::unexpected(r.error());
+    }
+    if (record) {
+        m_ops.sync();
+        m_opTimeline.endStep();
     }
     return result;
 }

@@ -41,13 +41,20 @@ private slots:
             runProgram(trainProgram(), {"--spec", spec, "--max-steps", "6"}, kTimeoutMs);
         QVERIFY2(run.exitCode == 0, qPrintable(run.stderrText));
         QVERIFY2(run.otherStdout.isEmpty(), qPrintable(run.otherStdout.join('\n')));
-        // steps 2, 4, 6 with loss (rank 0) and perf records; then the test evaluation (stopped
-        // mid-epoch); then done. An epoch is floor(60000 / 64) = 937 steps.
+        // steps 2, 4, 6 with loss (rank 0), perf and op-timeline records; then the test
+        // evaluation (stopped mid-epoch); then done. An epoch is floor(60000 / 64) = 937 steps.
         const QList<QJsonObject> losses = recordsWith(run, "loss");
         const QList<QJsonObject> perf = recordsWith(run, "step_ms");
+        const QList<QJsonObject> timelines = recordsWith(run, "timeline");
         QCOMPARE(losses.size(), 3);
         QCOMPARE(perf.size(), 3);
-        QCOMPARE(run.records.size(), 8);
+        QCOMPARE(timelines.size(), 3);
+        QCOMPARE(run.records.size(), 11);
+        for (const QJsonObject& t : timelines) { // one micro-batch: F0 then B0
+            QVERIFY(t.value("f0_end_us").toDouble() >= t.value("f0_start_us").toDouble());
+            QVERIFY(t.value("b0_start_us").toDouble() >= t.value("f0_end_us").toDouble());
+            QVERIFY(t.value("b0_end_us").toDouble() > t.value("b0_start_us").toDouble());
+        }
         for (int i = 0; i < 3; ++i) {
             const QJsonObject& r = losses[i];
             QCOMPARE(r.value("step").toInt(), 2 * (i + 1));

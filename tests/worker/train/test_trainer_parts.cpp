@@ -1,6 +1,6 @@
 // Unit tests of the trainer's pieces without MPI: gradient buckets and their overlapped
 // all-reduce, grid coordinates and communicator splits, stage and config checks, and the
-// trainer's record sequence and divergence error on one in-process rank.
+// trainer's record sequence, op-timeline records and divergence error on one in-process rank.
 #include "cpu_ops.h"
 #include "grad_buckets.h"
 #include "model_desc.h"
@@ -9,6 +9,9 @@
 #include "train_config.h"
 #include "trainer.h"
 
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 #include <random>
@@ -362,6 +365,71 @@ private slots:
         QVERIFY2(r.has_value(), r ? "" : r.error().message.c_str());
         QCOMPARE(trace.join(' '), expected);
         QCOMPARE(perf, int(trace.filter(QRegularExpression("^L")).size()));
+    }
+
+    void timelineRecordsPerfSteps_data() {
+        QTest::addColumn<int>("dp");
+        QTest::addColumn<int>("rank");
+        QTest::addColumn<int>("expected"); // timeline records in 5 steps, log every 2
+        QTest::newRow("single rank") << 1 << 0 << 2;
+        QTest::newRow("dp rank 0 of 2") << 2 << 0 << 2;
+        QTest::newRow("dp rank 1 of 2: no row of its own") << 2 << 1 << 0;
+    }
+
+    void timelineRecordsPerfSteps() {
+        // One stage, 4 micro-batches of 1 sample: the record of steps 2 and 4 follows their perf
+        // line and holds every F and B, each start ≤ end, in schedule order, inside the step.
+        QFETCH(int, dp);
+        QFETCH(int, rank);
+        QFETCH(int, expected);
+        TrainConfig c = mlpConfig();
+        c.maxSteps = 5;
+        c.microBatches = 4 / dp;
+        c.grid.dp = dp;
+        SyntheticImages data(40, 5);
+        CpuOps ops;
+        FakeCommunicator world(rank, dp);
+        auto trainer = Trainer::create(c, ops, world, data, 0, 1e9);
+        QVERIFY2(trainer.has_value(), trainer ? "" : trainer.error().message.c_str());
+        QList<QJsonObject> timelines;
+        QString previous;
+        auto r = (*trainer)->run([&](const std::string& line) {
+            const QString l = QString::fromStdString(line);
+            if (l.contains("\"timeline\"")) {
+                QVERIFY2(previous.contains("\"step_ms\""), qPrintable(previous));
+                timelines << QJsonDocument::fromJson(l.mid(9).toUtf8()).object();
+            }
+            previous = l;
+        });
+        QVERIFY2(r.has_value(), r ? "" : r.error().message.c_str());
+        QCOMPARE(timelines.size(), expected);
+        const qint64 now = QDateTime::currentMSecsSinceEpoch() * 1000;
+        for (int i = 0; i < timelines.size(); ++i) {
+            const QJsonObject& t = timelines[i];
+            QCOMPARE(t["step"].toInt(), 2 * (i + 1));
+            QCOMPARE(t["timeline"].toInt(), 1);
+            QCOMPARE(t["stage"].toInt(), 0);
+            QCOMPARE(t["micro_batches"].toInt(), c.microBatches);
+            const double anchor = t["anchor_us"].toDouble();
+            QVERIFY2(anchor > now - 60e6 && anchor <= now + 1e6,
+                     qPrintable(t["anchor_us"].toString()));
+            double previousEnd = 0;
+            // One stage under 1F1B: F0 B0 F1 B1 ... (no warm-up forwards).
+            auto order = pipelineSchedule(c.schedule, 1, 0, c.microBatches);
+            QVERIFY(order.has_value());
+            for (const PipeOp& op : *order) {
+                const QString key =
+                    (op.kind == PipeOp::Backward ? "b" : "f") + QString::number(op.microBatch);
+                QVERIFY2(t.contains(key + "_start_us") && t.contains(key + "_end_us"),
+                         qPrintable(key));
+                const double start = t[key + "_start_us"].toDouble();
+                const double end = t[key + "_end_us"].toDouble();
+                QVERIFY2(start >= previousEnd && end >= start, qPrintable(key));
+                previousEnd = end;
+            }
+            QVERIFY(t["step_end_us"].toDouble() >= previousEnd);
+            QCOMPARE(t.size(), 6 + 4 * c.microBatches + 1);
+        }
     }
 
     void divergenceIsAnError() {

@@ -1,13 +1,13 @@
 // Times of a pipeline schedule's compute ops: tessera::train::pipelineSchedule's op lists played
 // out with per-stage forward/backward durations and the stage-to-stage dependencies, for the
-// designer's Gantt view.
+// Gantt views of the designer and the monitor (predicted side).
 #pragma once
 
 #include "pipeline_schedule.h"
 
 #include <vector>
 
-namespace tessera::designer {
+namespace tessera {
 
 /// One forward or backward of one micro-batch on one stage, [start, end) in the durations' unit.
 struct GanttBox {
@@ -26,4 +26,4 @@ std::vector<GanttBox> pipelineTimeline(train::PipelineKind kind, int microBatche
                                        const std::vector<double>& forward,
                                        const std::vector<double>& backward);
 
-} // namespace tessera::designer
+} // namespace tessera

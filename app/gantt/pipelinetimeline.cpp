@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <map>
 
-namespace tessera::designer {
+namespace tessera {
 
 std::vector<GanttBox> pipelineTimeline(train::PipelineKind kind, int microBatches,
                                        const std::vector<double>& forward,
@@ -54,4 +54,4 @@ std::vector<GanttBox> pipelineTimeline(train::PipelineKind kind, int microBatche
     return boxes;
 }
 
-} // namespace tessera::designer
+} // namespace tessera
