@@ -26,6 +26,7 @@ void DeviceFeed::follow(const QString& jobId, const v1::JobSpec& spec,
     m_jobId = jobId;
     m_chart->showJob(jobId);
     m_chart->setDeviceRoles(deviceRoles(spec, stageLayers));
+    m_chart->setNodeOrder(placementNodes(spec));
     m_nodes = live ? placementNodes(spec) : QStringList();
 }
 

@@ -68,7 +68,8 @@ UtilizationChart::UtilizationChart(QWidget* parent)
     util->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
     m_memoryRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
     QSharedPointer<QCPAxisTickerTime> ticker(new QCPAxisTickerTime);
-    ticker->setTimeFormat(QStringLiteral("%h:%m:%s"));
+    ticker->setTimeFormat(QStringLiteral("%m:%s")); // minutes do not wrap at 60
+    ticker->setTickCount(4);
     for (QCPAxisRect* rect : {util, m_memoryRect}) {
         rect->axis(QCPAxis::atBottom)->setTicker(ticker);
         rect->setRangeDrag(Qt::Horizontal);
@@ -81,7 +82,9 @@ UtilizationChart::UtilizationChart(QWidget* parent)
     m_memoryRect->axis(QCPAxis::atBottom)->setLabel(tr("time since start"));
     shareTimeAxis(util->axis(QCPAxis::atBottom), m_memoryRect->axis(QCPAxis::atBottom));
     placeLegendAbove(m_plot);
-    m_plot->legend->setWrap(4); // node names are long: four per row
+    // Node names are long and the pane narrow: small icons, three nodes per row.
+    m_plot->legend->setIconSize(14, 10);
+    m_plot->legend->setWrap(3);
     m_plot->installEventFilter(this);
     startReplotTimer(m_plot, 500, &m_dirty, [this] { rescale(); });
 }
@@ -97,27 +100,36 @@ void UtilizationChart::showJob(const QString& jobId, qint64 startMs) {
     m_dirty = true;
 }
 
+void UtilizationChart::setNodeOrder(const QStringList& nodes) {
+    for (const QString& node : nodes)
+        if (!m_nodes.contains(node))
+            m_nodes << node;
+}
+
+bool UtilizationChart::before(const DeviceSample& a, const DeviceSample& b) const {
+    const qsizetype na = m_nodes.indexOf(a.node);
+    const qsizetype nb = m_nodes.indexOf(b.node);
+    return na != nb ? na < nb : deviceBefore(a.device, b.device);
+}
+
 void UtilizationChart::insertInOrder(const DeviceSample& sample) {
     if (!m_nodes.contains(sample.node))
         m_nodes << sample.node;
-    // After the last device of its node that sorts before it, else before the node's first.
-    int at = m_order.size();
-    int nodeFirst = -1;
-    for (int i = 0; i < m_order.size(); ++i) {
-        const DeviceSample& other = m_series[m_order[i]].latest;
-        if (other.node != sample.node)
-            continue;
-        if (nodeFirst < 0)
-            nodeFirst = i;
-        at = i + 1;
-        if (deviceBefore(sample.device, other.device)) {
-            at = i;
-            break;
-        }
-    }
-    if (nodeFirst < 0)
-        at = m_order.size();
+    qsizetype at = 0;
+    while (at < m_order.size() && !before(sample, m_series[m_order[at]].latest))
+        ++at;
     m_order.insert(at, sample.key());
+}
+
+void UtilizationChart::rebuildLegend() {
+    m_plot->legend->clearItems();
+    QString node;
+    for (const QString& key : std::as_const(m_order)) {
+        const Series& s = m_series[key];
+        if (s.latest.node != node) // one entry per node: its colour
+            s.utilization->addToLegend();
+        node = s.latest.node;
+    }
 }
 
 UtilizationChart::Series& UtilizationChart::seriesFor(const DeviceSample& sample) {
@@ -125,7 +137,6 @@ UtilizationChart::Series& UtilizationChart::seriesFor(const DeviceSample& sample
     auto it = m_series.find(key);
     if (it != m_series.end())
         return *it;
-    const bool firstOfNode = !m_nodes.contains(sample.node);
     insertInOrder(sample);
     const QColor color = nodeColor(int(m_nodes.indexOf(sample.node)));
     QPen pen(color, 1.2, isCpu(sample.device) ? Qt::DashLine : Qt::SolidLine);
@@ -140,10 +151,10 @@ UtilizationChart::Series& UtilizationChart::seriesFor(const DeviceSample& sample
         g->setName(sample.node);
         g->removeFromLegend();
     }
-    if (firstOfNode)
-        s.utilization->addToLegend(); // one entry per node: its colour
     s.latest = sample;
-    return *m_series.insert(key, s);
+    Series& inserted = *m_series.insert(key, s);
+    rebuildLegend();
+    return inserted;
 }
 
 void UtilizationChart::addSamples(const QList<DeviceSample>& samples) {

@@ -17,7 +17,7 @@ class QCPGraph;
 
 namespace tessera {
 
-/// Two stacked panes sharing the time axis (time since the job started, h:mm:ss): utilisation
+/// Two stacked panes sharing the time axis (time since the job started, mm:ss): utilisation
 /// in % (0..100) above, memory used in GiB (2^30 bytes) below. Series are grouped by node: the
 /// devices of one node share its colour (GPUs solid, the node's CPU dashed) and sit next to each
 /// other in devices(); the legend names each node once. Hovering a line shows deviceText().
@@ -36,13 +36,17 @@ public:
     /// stage 0 (layers 0–3), dp 0, tp 0"}; shown in the tooltips. Devices without an entry say
     /// that they hold no rank.
     void setDeviceRoles(const QMap<QString, QString>& roles) { m_roles = roles; }
+    /// Orders and colours the nodes as listed (placement order); others follow as they appear.
+    /// Call after showJob().
+    void setNodeOrder(const QStringList& nodes);
     /// Appends readings of the followed job's nodes (out-of-order times are kept sorted).
     /// Ignored while no job is followed.
     void addSamples(const QList<tessera::DeviceSample>& samples);
     /// Redraws now (tests, screenshots).
     void replotNow();
 
-    /// Series keys in display order (nodes in order of first appearance; CPU, then GPUs by index).
+    /// Series keys in display order (nodes in setNodeOrder's order, others as they appeared; CPU,
+    /// then GPUs by index).
     QStringList devices() const { return m_order; }
     /// Tooltip of a device: name and model, its latest readings, and its role; "" if unknown.
     QString deviceText(const QString& key) const;
@@ -63,6 +67,9 @@ private:
     };
     Series& seriesFor(const DeviceSample& sample);
     void insertInOrder(const DeviceSample& sample);
+    /// Display order: node (setNodeOrder, then first appearance), CPU, then GPUs by index.
+    bool before(const DeviceSample& a, const DeviceSample& b) const;
+    void rebuildLegend();
     void rescale();
 
     QCustomPlot* m_plot;
@@ -71,7 +78,7 @@ private:
     qint64 m_startMs = 0;
     QHash<QString, Series> m_series;
     QStringList m_order;
-    QStringList m_nodes; ///< in order of first appearance: their colour index
+    QStringList m_nodes; ///< setNodeOrder's, then in order of appearance: their colour index
     QMap<QString, QString> m_roles;
     bool m_dirty = false;
 };

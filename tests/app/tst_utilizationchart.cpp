@@ -145,6 +145,21 @@ void TestUtilizationChart::seriesAreGroupedByNode() {
     QCOMPARE(chart.utilizationGraph(QStringLiteral("gpu-a/CPU"))->pen().style(), Qt::DashLine);
     QCOMPARE(chart.utilizationGraph(QStringLiteral("gpu-a/GPU 0"))->pen().style(), Qt::SolidLine);
     QCOMPARE(chart.plot()->legend->itemCount(), 2); // one entry per node
+
+    // In placement order when told (the first node's colour is the palette's first), whatever
+    // order the samples come in.
+    chart.showJob(QStringLiteral("job-2"), 1000);
+    chart.setNodeOrder({QStringLiteral("gpu-a"), QStringLiteral("gpu-b")});
+    chart.addSamples({b[2]});
+    chart.addSamples(deviceSamples(QStringLiteral("gpu-a"), nodeSample(2000, 1, 40)));
+    QCOMPARE(chart.devices(),
+             (QStringList{QStringLiteral("gpu-a/CPU"), QStringLiteral("gpu-a/GPU 0"),
+                          QStringLiteral("gpu-b/GPU 1")}));
+    auto* first = qobject_cast<QCPPlottableLegendItem*>(chart.plot()->legend->item(0));
+    QVERIFY(first);
+    QCOMPARE(first->plottable()->name(), QStringLiteral("gpu-a"));
+    QCOMPARE(chart.utilizationGraph(QStringLiteral("gpu-b/GPU 1"))->pen().color(),
+             QColor(255, 127, 14)); // the second colour, though gpu-b reported first
 }
 
 void TestUtilizationChart::valuesLandInTheirPaneAndUnit() {
