@@ -108,6 +108,12 @@ v1::LaunchJobRequest placeRanks(v1::JobSpec& spec, const QList<WorkerNode>& read
         // pipeline neighbour or an all-reduce busy-polls and starves the rank it waits for when
         // ranks outnumber cores. Yielding while idle lets the others run.
         mca["mpi_yield_when_idle"] = "1";
+        // The ranks of one orted talk through shared memory (vader) in a file named by host
+        // name, job and local rank: the first ranks of two workers on one host opened the same
+        // file and crashed (SIGSEGV in mca_btl_vader_poll_handle_frag at the first collective,
+        // 3 of 3 runs with 2 workers × 2 slots). Open MPI offers no per-orted name, so ranks on a
+        // shared host talk over loopback TCP instead.
+        mca["btl"] = "self,tcp";
     }
     return request;
 }

@@ -38,11 +38,13 @@ inline void useBuildAndData(const QString& dataDir) {
     qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
 }
 
-/// Rents `workers` one-slot local workers and waits until all are Ready. Returns "" or an error.
-inline QString rentAndWait(LocalProvider& provider, ClusterRegistry& registry, int workers) {
+/// Rents `workers` local workers of `slots` slots each and waits until all are Ready. Returns ""
+/// or an error.
+inline QString rentAndWait(LocalProvider& provider, ClusterRegistry& registry, int workers,
+                           int slots = 1) {
     QSignalSpy done(&provider, &LocalProvider::rentFinished);
     QSignalSpy failed(&provider, &LocalProvider::rentFailed);
-    provider.rent(workers, 1);
+    provider.rent(workers, slots);
     if (!QTest::qWaitFor([&] { return done.count() + failed.count() > 0; }, 30000)) {
         return QStringLiteral("rent timed out");
     }

@@ -1,10 +1,12 @@
 // JobController on a real local cluster (tessera-worker daemons, mpirun through tessera-rsh/Exec):
-// state transitions of a succeeding, a failing and a cancelled job, and submit() refusals.
+// state transitions of a succeeding, a failing and a cancelled job, submit() refusals, and real
+// training on two workers of two slots each sharing this host.
 #include "clusterregistry.h"
 #include "jobcontroller.h"
 #include "localprovider.h"
 #include "metricstore.h"
 #include "testcluster.h"
+#include "testtraining.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -21,6 +23,7 @@ private Q_SLOTS:
     void stateTransitions_data();
     void stateTransitions();
     void cancelRunningJob();
+    void twoSlotWorkersSharingAHostTrain();
     void cleanupTestCase();
 
 private:
@@ -174,6 +177,26 @@ void TestJobController::cancelRunningJob() {
     QVERIFY(!seen.isEmpty());
     QCOMPARE(seen.last(), JobState::Cancelled);
     QCOMPARE(m_store.job(*id).state, JobState::Cancelled);
+}
+
+// Two workers on one host with two ranks each: the first ranks of both orteds named their
+// shared-memory (vader) file alike and crashed at the first collective until such placements
+// were kept off shared memory.
+void TestJobController::twoSlotWorkersSharingAHostTrain() {
+    if (const QString missing = test::fashionMnistMissing(); !missing.isEmpty())
+        QSKIP(qPrintable(missing));
+    if (!QFileInfo(QDir(test::buildBin()).filePath(QStringLiteral("tessera-train"))).isExecutable())
+        QSKIP("tessera-train is not built");
+    // The fixture's one-slot workers make way for two two-slot ones (same names and folders).
+    QSignalSpy released(m_provider.get(), &LocalProvider::released);
+    m_provider->releaseAll();
+    QVERIFY(released.wait(10000) || released.count() > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(m_registry->nodes().isEmpty(), 10000);
+    const QString rented = test::rentAndWait(*m_provider, *m_registry, 2, 2);
+    QVERIFY2(rented.isEmpty(), qPrintable(rented));
+    const QString error = test::trainFashionMnist(
+        *m_registry, m_data.filePath(QStringLiteral("slots.sqlite")), 20, 4);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestJobController)

@@ -21,14 +21,19 @@ inline QString fashionMnistMissing() {
 }
 
 /// Trains resources/examples/fashion-mnist-mlp.json for `steps` steps on the registry's ready
-/// nodes (metrics in the SQLite file `metricsDb`), waiting up to 240 s. Returns "" when the job
-/// succeeded and reported a loss, else why not.
-inline QString trainFashionMnist(ClusterRegistry& registry, const QString& metricsDb, int steps) {
+/// nodes (metrics in the SQLite file `metricsDb`), waiting up to 240 s; `dataParallel` > 0
+/// replaces the example's data-parallel degree. Returns "" when the job succeeded and reported a
+/// loss, else why not.
+inline QString trainFashionMnist(ClusterRegistry& registry, const QString& metricsDb, int steps,
+                                 int dataParallel = 0) {
     auto spec = loadJobSpec(TESSERA_SOURCE_DIR "/resources/examples/fashion-mnist-mlp.json");
     if (!spec) {
         return QStringLiteral("cannot load the example spec");
     }
     spec->mutable_training()->set_max_steps(steps);
+    if (dataParallel > 0) {
+        spec->mutable_layout()->set_data_parallel(dataParallel);
+    }
     spec->mutable_dataset()->set_path(TESSERA_FASHION_MNIST_DIR);
     MetricStore metrics;
     if (!metrics.open(metricsDb)) {
