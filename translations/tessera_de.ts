@@ -311,6 +311,44 @@
     </message>
 </context>
 <context>
+    <name>tessera::ChartExport</name>
+    <message>
+        <location filename="../app/monitor/chartexport.cpp" line="+31"/>
+        <source>Export chart</source>
+        <translation>Diagramm exportieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export chart data</source>
+        <translation>Diagrammdaten exportieren</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>PNG images (*.png)</source>
+        <translation>PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Export failed</source>
+        <translation>Export fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Export chart as PNG…</source>
+        <translation>Diagramm als PNG exportieren…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export data as CSV…</source>
+        <translation>Daten als CSV exportieren…</translation>
+    </message>
+</context>
+<context>
     <name>tessera::ClusterPanel</name>
     <message>
         <location filename="../app/cluster/clusterpanel.cpp" line="+23"/>
@@ -1208,7 +1246,7 @@
 <context>
     <name>tessera::StepTimeChart</name>
     <message>
-        <location filename="../app/monitor/steptimechart.cpp" line="+36"/>
+        <location filename="../app/monitor/steptimechart.cpp" line="+37"/>
         <source>compute</source>
         <translation>Rechnen</translation>
     </message>
@@ -1233,7 +1271,7 @@
         <translation>ms pro Schritt</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
         <source>%1
 S%2</source>
         <translation>%1
@@ -1253,7 +1291,7 @@ S%2</translation>
 <context>
     <name>tessera::ThroughputChart</name>
     <message>
-        <location filename="../app/monitor/throughputchart.cpp" line="+21"/>
+        <location filename="../app/monitor/throughputchart.cpp" line="+23"/>
         <source>step</source>
         <translation>Schritt</translation>
     </message>
@@ -1273,7 +1311,7 @@ S%2</translation>
 <context>
     <name>tessera::UtilizationChart</name>
     <message>
-        <location filename="../app/monitor/utilizationchart.cpp" line="+78"/>
+        <location filename="../app/monitor/utilizationchart.cpp" line="+80"/>
         <source>utilization %</source>
         <translation>Auslastung %</translation>
     </message>
@@ -1288,7 +1326,7 @@ S%2</translation>
         <translation>Zeit seit Start</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+136"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>

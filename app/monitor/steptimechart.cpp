@@ -1,6 +1,7 @@
 // Stacked per-rank step-time bars (see steptimechart.h).
 #include "steptimechart.h"
 
+#include "chartexport.h"
 #include "chartstyle.h"
 
 #include "jobtypes.h"
@@ -41,6 +42,7 @@ StepTimeChart::StepTimeChart(QWidget* parent) : QWidget(parent), m_plot(new QCus
     m_plot->xAxis->setLabel(tr("rank"));
     m_plot->yAxis->setLabel(tr("ms per step"));
     placeLegendAbove(m_plot);
+    addExportMenu(m_plot, QStringLiteral("step-time"), [this] { return csv(); });
     m_plot->installEventFilter(this); // tooltips per bar
     startReplotTimer(m_plot, 250, &m_dirty, [this] { rebuild(); });
 }
@@ -136,6 +138,13 @@ bool StepTimeChart::eventFilter(QObject* watched, QEvent* event) {
         return true;
     }
     return QWidget::eventFilter(watched, event);
+}
+
+QString StepTimeChart::csv() const {
+    return seriesToCsv({{QStringLiteral("compute_ms"), m_compute},
+                        {QStringLiteral("comm_ms"), m_comm},
+                        {QStringLiteral("bubble_ms"), m_bubble}},
+                       QStringLiteral("rank"));
 }
 
 } // namespace tessera

@@ -36,6 +36,9 @@ public:
     void addPoint(const tessera::MetricPoint& point);
     /// Redraws now (tests, screenshots).
     void replotNow();
+    /// The bars as CSV ("series,rank,value"; series compute_ms, comm_ms, bubble_ms), what the
+    /// right-click Export writes.
+    QString csv() const;
 
     /// The latest window of every rank that reported, by rank.
     QMap<int, RankStepTime> ranks() const { return m_ranks; }

@@ -1,6 +1,8 @@
 // Throughput and learning rate against step (see throughputchart.h).
 #include "throughputchart.h"
 
+#include "chartcrosshair.h"
+#include "chartexport.h"
 #include "chartstyle.h"
 
 #include "jobtypes.h"
@@ -31,6 +33,8 @@ ThroughputChart::ThroughputChart(QWidget* parent) : QWidget(parent), m_plot(new 
     m_lr->setPen(QPen(QColor(127, 127, 127), 1.0, Qt::DashLine));
     m_lr->setAdaptiveSampling(true);
     placeLegendAbove(m_plot);
+    new ChartCrosshair(m_plot);
+    addExportMenu(m_plot, QStringLiteral("throughput"), [this] { return csv(); });
     startReplotTimer(m_plot, 250, &m_dirty, [this] { rescale(); });
 }
 
@@ -72,6 +76,12 @@ void ThroughputChart::replotNow() {
     m_dirty = false;
     rescale();
     m_plot->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+QString ThroughputChart::csv() const {
+    return seriesToCsv(
+        {{QStringLiteral("samples_per_s"), m_throughput}, {QStringLiteral("lr"), m_lr}},
+        QStringLiteral("step"));
 }
 
 } // namespace tessera

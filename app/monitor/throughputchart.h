@@ -26,6 +26,8 @@ public:
     void addPoint(const tessera::MetricPoint& point);
     /// Rescales and redraws now (tests, screenshots).
     void replotNow();
+    /// The data as CSV ("series,step,value"; series samples_per_s and lr), what Export writes.
+    QString csv() const;
 
     QCustomPlot* plot() const { return m_plot; }
     QCPGraph* throughputGraph() const { return m_throughput; }

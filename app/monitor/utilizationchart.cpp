@@ -1,6 +1,7 @@
 // Per-device utilisation and memory chart (see utilizationchart.h).
 #include "utilizationchart.h"
 
+#include "chartexport.h"
 #include "chartstyle.h"
 
 #include <QHelpEvent>
@@ -86,6 +87,7 @@ UtilizationChart::UtilizationChart(QWidget* parent)
     m_plot->legend->setIconSize(14, 10);
     m_plot->legend->setWrap(3);
     m_plot->installEventFilter(this);
+    addExportMenu(m_plot, QStringLiteral("devices"), [this] { return csv(); });
     startReplotTimer(m_plot, 500, &m_dirty, [this] { rescale(); });
 }
 
@@ -255,6 +257,16 @@ bool UtilizationChart::eventFilter(QObject* watched, QEvent* event) {
         return true;
     }
     return QWidget::eventFilter(watched, event);
+}
+
+QString UtilizationChart::csv() const {
+    QList<QPair<QString, const QCPAbstractPlottable*>> series;
+    for (const QString& key : m_order) {
+        const Series& s = m_series[key];
+        series.append({key + QStringLiteral(" utilization %"), s.utilization});
+        series.append({key + QStringLiteral(" memory GiB"), s.memory});
+    }
+    return seriesToCsv(series, QStringLiteral("seconds"));
 }
 
 } // namespace tessera

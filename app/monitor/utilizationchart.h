@@ -44,6 +44,9 @@ public:
     void addSamples(const QList<tessera::DeviceSample>& samples);
     /// Redraws now (tests, screenshots).
     void replotNow();
+    /// Every series as CSV ("series,seconds,value"; series "<node>/<device> utilization %" and
+    /// "... memory GiB" in display order), what the right-click Export writes.
+    QString csv() const;
 
     /// Series keys in display order (nodes in setNodeOrder's order, others as they appeared; CPU,
     /// then GPUs by index).

@@ -172,8 +172,8 @@ private slots:
         ThroughputChart chart;
         chart.resize(600, 240);
         chart.showJob(QStringLiteral("job-1"));
-        chart.addPoint(point(20, {{"loss", 1.0}, {"samples_per_s", 2000.0}, {"lr", 0.01}}));
-        chart.addPoint(point(40, {{"loss", 0.9}, {"samples_per_s", 2500.0}, {"lr", 0.005}}));
+        chart.addPoint(point(20, {{"loss", 1.0}, {"samples_per_s", 2000.0}, {"lr", 0.5}}));
+        chart.addPoint(point(40, {{"loss", 0.9}, {"samples_per_s", 2500.0}, {"lr", 0.25}}));
         chart.addPoint(perf(1, 0, 10)); // a perf line: no lr, not a point of this chart
         MetricPoint other = point(60, {{"samples_per_s", 9.0}, {"lr", 1.0}});
         other.jobId = QStringLiteral("job-2");
@@ -186,6 +186,10 @@ private slots:
         chart.replotNow();
         QVERIFY(chart.plot()->yAxis->range().upper >= 2500.0);
         QVERIFY(chart.plot()->yAxis2->range().upper >= 0.01);
+        // Right-click Export writes exactly this.
+        QCOMPARE(chart.csv(), QStringLiteral("series,step,value\nsamples_per_s,20,2000\n"
+                                             "samples_per_s,40,2500\nlr,20,0.5\nlr,40,0.25\n"));
+        QCOMPARE(chart.plot()->contextMenuPolicy(), Qt::CustomContextMenu);
         chart.showJob(QStringLiteral("job-3"));
         QCOMPARE(chart.throughputGraph()->dataCount(), 0);
     }
@@ -220,6 +224,10 @@ private slots:
         const int x = qRound(chart.plot()->xAxis->coordToPixel(1.0));
         QCOMPARE(chart.rankAt(x), 1);
         QCOMPARE(chart.rankText(7), QString());
+        QCOMPARE(chart.csv(), QStringLiteral("series,rank,value\ncompute_ms,0,10\ncompute_ms,1,12\n"
+                                             "comm_ms,0,2\ncomm_ms,1,1\nbubble_ms,0,1\n"
+                                             "bubble_ms,1,3\n"));
+        QCOMPARE(chart.plot()->contextMenuPolicy(), Qt::CustomContextMenu);
     }
 };
 

@@ -9,8 +9,11 @@
 #include "telemetryrecord.h"
 #include "utilizationchart.h"
 
+#include <QApplication>
 #include <QHelpEvent>
+#include <QMenu>
 #include <QTest>
+#include <QTimer>
 #include <QToolTip>
 
 #include "withqcustomplot.h"
@@ -77,6 +80,7 @@ private Q_SLOTS:
     void tooltipNamesTheLayers();
     void recordedTelemetryShowsAgain();
     void noJobNoSeries();
+    void exportWritesEverySeries();
 };
 
 void TestUtilizationChart::sampleBecomesCpuAndGpus() {
@@ -247,6 +251,34 @@ void TestUtilizationChart::noJobNoSeries() {
     chart.addSamples(deviceSamples(QStringLiteral("n"), nodeSample(1000, 1, 5)));
     QVERIFY(chart.devices().isEmpty());
     QVERIFY(chart.deviceText(QStringLiteral("n/CPU")).isEmpty());
+}
+
+void TestUtilizationChart::exportWritesEverySeries() {
+    UtilizationChart chart;
+    chart.showJob(QStringLiteral("job-1"), 1000);
+    v1::TelemetrySample s = nodeSample(3000, 1, 25);
+    s.mutable_gpus(0)->set_utilization_percent(80);
+    chart.addSamples(deviceSamples(QStringLiteral("n"), s));
+    QCOMPARE(chart.csv(), QStringLiteral("series,seconds,value\n"
+                                         "n/CPU utilization %,2,25\n"
+                                         "n/CPU memory GiB,2,4\n"
+                                         "n/GPU 0 utilization %,2,80\n"
+                                         "n/GPU 0 memory GiB,2,1\n"));
+    QCOMPARE(chart.plot()->contextMenuPolicy(), Qt::CustomContextMenu); // right-click Export
+    // A right click opens the two export actions (the menu is closed again unchosen).
+    QStringList seen;
+    QTimer::singleShot(200, this, [&seen] {
+        if (auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget())) {
+            for (const QAction* a : menu->actions())
+                seen << a->text();
+            menu->close();
+        }
+    });
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    Q_EMIT chart.plot()->customContextMenuRequested(QPoint(20, 20));
+    QCOMPARE(seen, (QStringList{QStringLiteral("Export chart as PNG…"),
+                                QStringLiteral("Export data as CSV…")}));
 }
 
 QTEST_MAIN(TestUtilizationChart)
