@@ -47,6 +47,27 @@ bool replaceOrteTmpdir(std::vector<std::string>& argv, const std::string& dir) {
     return found;
 }
 
+int removeStaleOmpiTmpdirs(const std::string& root) {
+    int removed = 0;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(root, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("tsr-", 0) != 0 || name.size() == 4 ||
+            name.find_first_not_of("0123456789", 4) != std::string::npos) {
+            continue;
+        }
+        std::error_code alive;
+        if (std::filesystem::exists("/proc/" + name.substr(4), alive)) {
+            continue;
+        }
+        std::error_code gone;
+        if (std::filesystem::remove_all(entry.path(), gone) > 0 && !gone) {
+            ++removed;
+        }
+    }
+    return removed;
+}
+
 void removeOmpiTmpdir() {
     std::error_code ec;
     std::filesystem::remove_all(tmpdirPath(), ec);

@@ -28,4 +28,9 @@ bool replaceOrteTmpdir(std::vector<std::string>& argv, const std::string& dir);
 /// Removes ompiTmpdir()'s folder (at the daemon's end, after its programs ended).
 void removeOmpiTmpdir();
 
+/// Removes the /tmp/tsr-<pid> folders of daemons that are gone (killed before they could remove
+/// their own: no /proc/<pid>); a folder of a live process is kept. Returns how many were removed.
+/// `root` is the folder to sweep (/tmp; tests pass their own).
+int removeStaleOmpiTmpdirs(const std::string& root = "/tmp");
+
 } // namespace tessera::daemon

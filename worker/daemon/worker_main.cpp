@@ -153,6 +153,7 @@ int main(int argc, char** argv) {
     }
     // The sampler reads /proc and NVML on its own thread; it lives until the process ends.
     HostSampler sampler;
+    removeStaleOmpiTmpdirs(); // of daemons killed before they could clean up
     TelemetryHub telemetry([&sampler] { return sampler.sample(); });
     telemetry.start();
     WorkerService service(*auth, allowList, jobs, telemetry, host, name, workDir);

@@ -5,6 +5,8 @@
 #include "ompi_tmpdir.h"
 #include "rsh_command.h"
 
+#include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -187,6 +189,24 @@ private Q_SLOTS:
                  std::vector<std::string>{"OMPI_MCA_orte_tmpdir_base=" + dir});
         daemon::removeOmpiTmpdir();
         QVERIFY(!QFileInfo::exists(QString::fromStdString(dir)));
+    }
+
+    // Folders of daemons that were killed are swept; a live process's folder and others stay.
+    void staleTmpdirsAreSwept() {
+        QTemporaryDir root;
+        const QDir d(root.path());
+        const QString live = QStringLiteral("tsr-%1").arg(QCoreApplication::applicationPid());
+        for (const QString& name : {live, QStringLiteral("tsr-999999999"), QStringLiteral("tsr-x1"),
+                                    QStringLiteral("other")}) {
+            QVERIFY(d.mkpath(name + QStringLiteral("/ompi.vm.0")));
+        }
+        QCOMPARE(daemon::removeStaleOmpiTmpdirs(root.path().toStdString()), 1);
+        QVERIFY(!d.exists(QStringLiteral("tsr-999999999")));
+        QVERIFY(d.exists(live));
+        QVERIFY(d.exists(QStringLiteral("tsr-x1")));
+        QVERIFY(d.exists(QStringLiteral("other")));
+        QCOMPARE(
+            daemon::removeStaleOmpiTmpdirs(d.filePath(QStringLiteral("missing")).toStdString()), 0);
     }
 };
 
