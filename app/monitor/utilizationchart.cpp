@@ -99,6 +99,7 @@ void UtilizationChart::showJob(const QString& jobId, qint64 startMs) {
     m_order.clear();
     m_nodes.clear();
     m_roles.clear();
+    m_memoryTopGiB = 0;
     m_dirty = true;
 }
 
@@ -169,8 +170,10 @@ void UtilizationChart::addSamples(const QList<DeviceSample>& samples) {
         const double t = double(sample.timeMs - m_startMs) / 1000.0;
         if (std::isfinite(sample.utilizationPercent))
             s.utilization->addData(t, sample.utilizationPercent);
-        if (std::isfinite(sample.memoryUsedBytes))
+        if (std::isfinite(sample.memoryUsedBytes)) {
             s.memory->addData(t, sample.memoryUsedBytes / kGiB);
+            m_memoryTopGiB = std::max(m_memoryTopGiB, sample.memoryUsedBytes / kGiB);
+        }
         if (sample.timeMs >= s.latest.timeMs)
             s.latest = sample;
         m_dirty = true;
@@ -184,14 +187,8 @@ void UtilizationChart::rescale() {
     util->axis(QCPAxis::atBottom)->rescale(true);
     // Scaled to what is used (the installed total is in the tooltip): a 2 GiB job on a 141 GiB
     // GPU would otherwise be a flat line at the bottom.
-    double top = 0;
-    for (const Series& s : std::as_const(m_series)) {
-        bool found = false;
-        const QCPRange r = s.memory->getValueRange(found);
-        if (found)
-            top = std::max(top, r.upper);
-    }
-    m_memoryRect->axis(QCPAxis::atLeft)->setRange(0, top > 0 ? top * 1.25 : 1.0);
+    m_memoryRect->axis(QCPAxis::atLeft)
+        ->setRange(0, m_memoryTopGiB > 0 ? m_memoryTopGiB * 1.25 : 1.0);
 }
 
 void UtilizationChart::replotNow() {

@@ -79,6 +79,7 @@ private:
     QCPAxisRect* m_memoryRect;
     QString m_jobId;
     qint64 m_startMs = 0;
+    double m_memoryTopGiB = 0; ///< most memory any device used so far (not rescanned per replot)
     QHash<QString, Series> m_series;
     QStringList m_order;
     QStringList m_nodes; ///< setNodeOrder's, then in order of appearance: their colour index
