@@ -1,17 +1,17 @@
 // Autopilot: start-up flags carried out through the window's own actions.
-#include "autopilot.h"
+#include "app/autopilot.h"
 
-#include "cluster/clusterpanel.h"
-#include "cluster/clustertablemodel.h"
-#include "clusterregistry.h"
-#include "jobcontroller.h"
-#include "jobs/jobpanel.h"
-#include "localprovider.h"
-#include "mainwindow.h"
-#include "monitor/logpane.h"
-#include "monitor/metricschart.h"
-#include "session.h"
-#include "spec_io.h"
+#include "app/cluster/clusterpanel.h"
+#include "app/cluster/clustertablemodel.h"
+#include "app/jobs/jobpanel.h"
+#include "app/mainwindow.h"
+#include "app/monitor/logpane.h"
+#include "app/monitor/metricschart.h"
+#include "app/session.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/cluster/localworkers.h"
+#include "backend/jobs/jobcontroller.h"
+#include "worker/common/spec_io.h"
 
 #include <QLoggingCategory>
 #include <QTimer>
@@ -64,7 +64,7 @@ void Autopilot::start() {
         connect(m_window->chart(), &MetricsChart::lossPointAdded, this, &Autopilot::onLossPoints);
     }
     if (m_options.rentLocal > 0) {
-        connect(m_session->provider(), &LocalProvider::rentFailed, this,
+        connect(m_session->localWorkers(), &LocalWorkers::startFailed, this,
                 [this](const QString& error) { finish(1, tr("rent failed: %1").arg(error)); });
         cluster->setWorkerCount(m_options.rentLocal);
         cluster->setSlotsPerWorker(m_options.slotsPerWorker);
@@ -164,12 +164,12 @@ void Autopilot::finish(int exitCode, const QString& error) {
         }
     };
     QTimer::singleShot(500, this, [this, done] {
-        LocalProvider* provider = m_session->provider();
+        LocalWorkers* provider = m_session->localWorkers();
         if (provider->names().isEmpty())
             return done();
-        connect(provider, &LocalProvider::released, this, done);
+        connect(provider, &LocalWorkers::stopped, this, done);
         QTimer::singleShot(5000, this, done);
-        provider->releaseAll();
+        provider->stopAll();
     });
 }
 

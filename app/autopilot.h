@@ -2,7 +2,7 @@
 // --quit-after-points) by driving the window's own actions, event-driven, never waiting.
 #pragma once
 
-#include "startupoptions.h"
+#include "app/startupoptions.h"
 
 #include <QElapsedTimer>
 #include <QObject>

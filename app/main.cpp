@@ -1,9 +1,9 @@
 // Entry point of the `tessera` desktop app: flags, translations, backend session, main window.
-#include "autopilot.h"
-#include "mainwindow.h"
-#include "quitonsignal.h"
-#include "session.h"
-#include "startupoptions.h"
+#include "app/autopilot.h"
+#include "app/mainwindow.h"
+#include "app/quitonsignal.h"
+#include "app/session.h"
+#include "app/startupoptions.h"
 
 #include <QApplication>
 #include <QDir>

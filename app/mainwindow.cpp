@@ -1,29 +1,27 @@
 // Main window: builds the panels and connects them to each other and to the backend.
-#include "mainwindow.h"
+#include "app/mainwindow.h"
 
-#include "cluster/clusterpanel.h"
-#ifdef TESSERA_HAVE_DESIGNER
-#include "designer/designerpanel.h"
-#include "monitor/pipelinepredictor.h"
-#endif
-#include "autoscaler.h"
-#include "jobcontroller.h"
-#include "jobs/jobpanel.h"
-#include "metricstore.h"
-#include "monitor/devicefeed.h"
-#include "monitor/logpane.h"
-#include "monitor/metricschart.h"
-#include "monitor/monitorpanel.h"
-#include "monitor/pipelineview.h"
-#include "monitor/runlist.h"
-#include "monitor/utilizationchart.h"
-#include "rent/costlabel.h"
-#include "rent/rentdialog.h"
-#include "session.h"
-#include "settings/autoscalesettings.h"
-#include "spec_io.h"
-#include "sshprovider.h"
-#include "telemetrymonitor.h"
+#include "app/cluster/clusterpanel.h"
+#include "app/designer/designerpanel.h"
+#include "app/jobs/jobpanel.h"
+#include "app/monitor/devicefeed.h"
+#include "app/monitor/logpane.h"
+#include "app/monitor/metricschart.h"
+#include "app/monitor/monitorpanel.h"
+#include "app/monitor/pipelinepredictor.h"
+#include "app/monitor/pipelineview.h"
+#include "app/monitor/runlist.h"
+#include "app/monitor/utilizationchart.h"
+#include "app/rent/costlabel.h"
+#include "app/rent/rentdialog.h"
+#include "app/session.h"
+#include "app/settings/autoscalesettings.h"
+#include "backend/history/metricstore.h"
+#include "backend/jobs/jobcontroller.h"
+#include "backend/provision/autoscaler.h"
+#include "backend/provision/sshprovider.h"
+#include "backend/telemetry/telemetrymonitor.h"
+#include "worker/common/spec_io.h"
 
 #include <QAction>
 #include <QApplication>
@@ -56,7 +54,7 @@ MetricsChart* MainWindow::chart() const {
 
 MainWindow::MainWindow(AppSession* session, QWidget* parent)
     : QMainWindow(parent), m_session(session),
-      m_cluster(new ClusterPanel(session->registry(), session->provider(), this)),
+      m_cluster(new ClusterPanel(session->registry(), session->localWorkers(), this)),
       m_jobs(new JobPanel(session->controller(), this)), m_monitor(new MonitorPanel(this)),
       m_runs(new RunList(session->store(), this)), m_log(new LogPane(this)),
       m_devices(new DeviceFeed(session->telemetry(), session->controller(),
@@ -66,7 +64,6 @@ MainWindow::MainWindow(AppSession* session, QWidget* parent)
     m_monitor->setObjectName(QStringLiteral("monitorPanel"));
     m_monitor->metricsChart()->setObjectName(QStringLiteral("metricsChart"));
     m_log->setObjectName(QStringLiteral("logPane"));
-#ifdef TESSERA_HAVE_DESIGNER
     // Centre: the training chart and the layout designer as tabs (Ctrl+Tab switches).
     m_designer = new designer::DesignerPanel(session->registry(), this);
     m_predictor = new PipelinePredictor(this);
@@ -89,9 +86,6 @@ MainWindow::MainWindow(AppSession* session, QWidget* parent)
             }
         }
     });
-#else
-    setCentralWidget(m_monitor);
-#endif
     createDocks();
     createMenusAndToolbar();
     connectBackend();
@@ -174,9 +168,7 @@ void MainWindow::createMenusAndToolbar() {
     job->addAction(m_jobs->launchAction());
     job->addAction(m_jobs->cancelAction());
 
-#ifdef TESSERA_HAVE_DESIGNER
     menuBar()->addMenu(tr("De&signer"))->addActions(m_designer->designerActions());
-#endif
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     // Show/hide the panels: Ctrl+1 cluster, Ctrl+2 job, Ctrl+3 log, Ctrl+4 runs.
@@ -245,15 +237,12 @@ void MainWindow::followJob(const QString& id, const v1::JobSpec& spec, bool live
     const QMap<int, QString> layers = stageLayers(spec);
     m_monitor->showJob(id, layers);
     m_devices->follow(id, spec, layers, live);
-#ifdef TESSERA_HAVE_DESIGNER
     m_predictor->predict(id, spec);
-#endif
 }
 
 void MainWindow::connectBackend() {
     JobController* controller = m_session->controller();
     connect(controller, &JobController::metricReceived, m_monitor, &MonitorPanel::addPoint);
-#ifdef TESSERA_HAVE_DESIGNER
     connect(m_predictor, &PipelinePredictor::predicted, m_monitor,
             [this](const QString& jobId, const std::vector<GanttBox>& boxes, int stages,
                    bool seconds, const QString& title, const QString& emptyText) {
@@ -261,7 +250,6 @@ void MainWindow::connectBackend() {
                     m_monitor->pipelineView()->setPrediction(boxes, stages, seconds, title,
                                                              emptyText);
             });
-#endif
     connect(m_jobs, &JobPanel::jobLaunched, m_monitor,
             [this, controller](const QString& id) { followJob(id, controller->spec(id), true); });
     connect(controller, &JobController::jobStateChanged, m_monitor,
@@ -291,7 +279,6 @@ void MainWindow::connectBackend() {
             [this](const AutoscaleDecision& d) {
                 m_log->appendMessage(tr("auto-provision: %1").arg(d.text));
             });
-#ifdef TESSERA_HAVE_DESIGNER
     connect(m_designer, &designer::DesignerPanel::message, m_log, &LogPane::appendMessage);
     // Launch from the designer goes through the job panel, the same path as its Launch button.
     connect(m_designer, &designer::DesignerPanel::launchRequested, this,
@@ -301,7 +288,6 @@ void MainWindow::connectBackend() {
                 if (auto* tabs = qobject_cast<QTabWidget*>(centralWidget()))
                     tabs->setCurrentWidget(m_monitor);
             });
-#endif
 }
 
 } // namespace tessera

@@ -1,5 +1,5 @@
 // Self-pipe signal handling for the app (see quitonsignal.h).
-#include "quitonsignal.h"
+#include "app/quitonsignal.h"
 
 #include <QCoreApplication>
 #include <QSocketNotifier>

@@ -1,20 +1,20 @@
 // The backend objects of the app, created and destroyed in dependency order.
-#include "session.h"
+#include "app/session.h"
 
-#include "autoscaler.h"
-#include "clusterregistry.h"
-#include "jobcontroller.h"
-#include "jobtypes.h"
-#include "leasestore.h"
-#include "localleases.h"
-#include "localprovider.h"
-#include "metricstore.h"
-#include "paths.h"
-#include "settings/autoscalesettings.h"
-#include "slurmcluster.h"
-#include "slurmprovider.h"
-#include "sshprovider.h"
-#include "telemetrymonitor.h"
+#include "app/settings/autoscalesettings.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/cluster/localworkers.h"
+#include "backend/history/metricstore.h"
+#include "backend/jobs/jobcontroller.h"
+#include "backend/jobs/jobtypes.h"
+#include "backend/paths.h"
+#include "backend/provision/autoscaler.h"
+#include "backend/provision/leasestore.h"
+#include "backend/provision/localleases.h"
+#include "backend/provision/slurmcluster.h"
+#include "backend/provision/slurmprovider.h"
+#include "backend/provision/sshprovider.h"
+#include "backend/telemetry/telemetrymonitor.h"
 
 #include <QDir>
 #include <QThread>
@@ -24,12 +24,11 @@ namespace tessera {
 AppSession::AppSession(const QString& storePath, QObject* parent)
     : QObject(parent), m_store(std::make_unique<MetricStore>()),
       m_registry(std::make_unique<ClusterRegistry>()),
-      m_provider(std::make_unique<LocalProvider>(m_registry.get())) {
+      m_localWorkers(std::make_unique<LocalWorkers>(m_registry.get())) {
     registerBackendMetaTypes();
     const QString path = storePath.isEmpty() ? MetricStore::defaultPath() : storePath;
-    if (!m_store->open(path, &m_storeError)) {
-        if (m_storeError.isEmpty())
-            m_storeError = tr("cannot open the history database '%1'").arg(path);
+    if (Result<void> opened = m_store->open(path); !opened) {
+        m_storeError = QString::fromStdString(opened.error().message);
         m_store.reset();
     }
     m_controller = std::make_unique<JobController>(m_registry.get(), m_store.get());
@@ -37,7 +36,7 @@ AppSession::AppSession(const QString& storePath, QObject* parent)
     m_telemetry->followJobs(m_controller.get());
     openProvisioning(path);
     // A local worker whose process ended takes its jobs with it: fail them at once.
-    connect(m_provider.get(), &LocalProvider::workerDied, m_controller.get(),
+    connect(m_localWorkers.get(), &LocalWorkers::workerDied, m_controller.get(),
             &JobController::failJobsOnWorker);
 }
 
@@ -60,7 +59,7 @@ void AppSession::openProvisioning(const QString& storePath) {
         errors << QString::fromStdString(opened.error().message);
     }
     // The same cap as tessera-ctl's local cluster: max(4 × cores, 8) ranks on this machine.
-    m_localLeases = std::make_unique<LocalLeases>(m_provider.get(), m_registry.get(),
+    m_localLeases = std::make_unique<LocalLeases>(m_localWorkers.get(), m_registry.get(),
                                                   std::max(4 * QThread::idealThreadCount(), 8));
     m_ssh = std::make_unique<SshProvider>(m_registry.get(),
                                           m_leases->isOpen() ? m_leases.get() : nullptr);
@@ -87,7 +86,7 @@ void AppSession::openProvisioning(const QString& storePath) {
 AppSession::~AppSession() {
     // The provider below stops the local workers, and with them every job running there: record
     // those jobs as failed instead of leaving them `running` in the history.
-    for (const QString& name : m_provider->names())
+    for (const QString& name : m_localWorkers->names())
         m_controller->failJobsOnWorker(name, tr("tessera quit and stopped it"));
     m_autoscaler.reset();
     m_slurm.reset();
@@ -95,7 +94,7 @@ AppSession::~AppSession() {
     m_localLeases.reset();
     m_telemetry.reset();
     m_controller.reset();
-    m_provider.reset();
+    m_localWorkers.reset();
     m_registry.reset();
     m_store.reset();
     m_leases.reset();

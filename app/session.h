@@ -15,7 +15,7 @@ class ClusterRegistry;
 class JobController;
 class LeaseStore;
 class LocalLeases;
-class LocalProvider;
+class LocalWorkers;
 class MetricStore;
 class Provider;
 class SlurmProvider;
@@ -23,7 +23,7 @@ class SshProvider;
 class TelemetryMonitor;
 
 /// Owns the backend for the app. Destruction order: autoscaler, SSH provider (its workers keep
-/// running: their leases are restored at the next start), telemetry, controller, local provider
+/// running: their leases are restored at the next start), telemetry, controller, local workers
 /// (stops the local workers, bounded wait), registry, stores.
 class AppSession : public QObject {
     Q_OBJECT
@@ -54,7 +54,7 @@ public:
     Autoscaler* autoscaler() const { return m_autoscaler.get(); }
 
     ClusterRegistry* registry() const { return m_registry.get(); }
-    LocalProvider* provider() const { return m_provider.get(); }
+    LocalWorkers* localWorkers() const { return m_localWorkers.get(); }
     JobController* controller() const { return m_controller.get(); }
     MetricStore* store() const { return m_store.get(); }
     /// Every node's telemetry; records the nodes of running jobs into the store.
@@ -65,7 +65,7 @@ private:
 
     std::unique_ptr<MetricStore> m_store;
     std::unique_ptr<ClusterRegistry> m_registry;
-    std::unique_ptr<LocalProvider> m_provider;
+    std::unique_ptr<LocalWorkers> m_localWorkers;
     std::unique_ptr<JobController> m_controller;
     std::unique_ptr<TelemetryMonitor> m_telemetry;
     std::unique_ptr<LeaseStore> m_leases;

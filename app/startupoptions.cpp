@@ -1,5 +1,5 @@
 // Command-line flags of the `tessera` app, parsed with QCommandLineParser.
-#include "startupoptions.h"
+#include "app/startupoptions.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -74,12 +74,12 @@ Result<StartupOptions> StartupOptions::parse(const QStringList& arguments) {
     if (p.isSet(QStringLiteral("rent-local"))) {
         auto v = intValue(p, QStringLiteral("rent-local"), 1, 64);
         if (!v)
-            return std::unexpected(v.error());
+            return relay(v);
         o.rentLocal = *v;
     }
     auto slots = intValue(p, QStringLiteral("slots-per-worker"), 1, 64);
     if (!slots)
-        return std::unexpected(slots.error());
+        return relay(slots);
     o.slotsPerWorker = *slots;
     o.spec = p.value(QStringLiteral("spec"));
     o.launch = p.isSet(QStringLiteral("launch"));
@@ -87,14 +87,14 @@ Result<StartupOptions> StartupOptions::parse(const QStringList& arguments) {
     if (p.isSet(QStringLiteral("quit-after-points"))) {
         auto v = intValue(p, QStringLiteral("quit-after-points"), 1, 1000000);
         if (!v)
-            return std::unexpected(v.error());
+            return relay(v);
         o.quitAfterPoints = *v;
     } else if (!o.screenshot.isEmpty()) {
         o.quitAfterPoints = 5;
     }
     auto timeout = intValue(p, QStringLiteral("timeout"), 0, 86400);
     if (!timeout)
-        return std::unexpected(timeout.error());
+        return relay(timeout);
     o.timeoutSeconds = *timeout;
     o.dataDir = p.value(QStringLiteral("data-dir"));
     if (o.unattended() && !o.launch)

@@ -1,7 +1,7 @@
 // Command-line flags of the `tessera` app (--rent-local, --spec, --launch, --screenshot, ...).
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <QString>
 #include <QStringList>

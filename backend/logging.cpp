@@ -1,5 +1,5 @@
 // Definitions of the backend's Qt logging categories (see logging.h).
-#include "logging.h"
+#include "backend/logging.h"
 
 namespace tessera {
 Q_LOGGING_CATEGORY(lcCluster, "tessera.cluster", QtInfoMsg)

@@ -1,5 +1,5 @@
 // Program and data folders (see paths.h).
-#include "paths.h"
+#include "backend/paths.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,8 +1,8 @@
 // Cluster panel: worker table, rent/release actions and their status line.
-#include "clusterpanel.h"
+#include "app/cluster/clusterpanel.h"
 
-#include "clustertablemodel.h"
-#include "localprovider.h"
+#include "app/cluster/clustertablemodel.h"
+#include "backend/cluster/localworkers.h"
 
 #include <QAction>
 #include <QFormLayout>
@@ -16,7 +16,7 @@
 
 namespace tessera {
 
-ClusterPanel::ClusterPanel(ClusterRegistry* registry, LocalProvider* provider, QWidget* parent)
+ClusterPanel::ClusterPanel(ClusterRegistry* registry, LocalWorkers* provider, QWidget* parent)
     : QWidget(parent), m_registry(registry), m_provider(provider),
       m_model(new ClusterTableModel(registry, this)), m_view(new QTableView(this)),
       m_workers(new QSpinBox(this)), m_slots(new QSpinBox(this)), m_status(new QLabel(this)),
@@ -72,13 +72,13 @@ ClusterPanel::ClusterPanel(ClusterRegistry* registry, LocalProvider* provider, Q
     m_status->setWordWrap(true);
     m_status->setText(tr("No workers yet: rent local workers to start."));
 
-    connect(m_provider, &LocalProvider::rentFinished, this, [this](const QStringList& names) {
+    connect(m_provider, &LocalWorkers::started, this, [this](const QStringList& names) {
         setBusy(false, tr("Rented %n worker(s): %1", nullptr, static_cast<int>(names.size()))
                            .arg(names.join(QStringLiteral(", "))));
     });
-    connect(m_provider, &LocalProvider::rentFailed, this,
+    connect(m_provider, &LocalWorkers::startFailed, this,
             [this](const QString& error) { setBusy(false, tr("Rent failed: %1").arg(error)); });
-    connect(m_provider, &LocalProvider::released, this,
+    connect(m_provider, &LocalWorkers::stopped, this,
             [this] { setBusy(false, tr("Local workers released.")); });
 }
 
@@ -98,13 +98,13 @@ void ClusterPanel::rent() {
     const int workers = m_workers->value();
     const int slots = m_slots->value();
     setBusy(true, tr("Starting %n local worker(s)…", nullptr, workers));
-    m_provider->rent(workers, slots);
+    m_provider->start(workers, slots);
 }
 
 void ClusterPanel::release() {
     m_status->setText(tr("Releasing local workers…"));
     Q_EMIT message(m_status->text());
-    m_provider->releaseAll();
+    m_provider->stopAll();
 }
 
 void ClusterPanel::setBusy(bool busy, const QString& status) {

@@ -12,17 +12,17 @@ namespace tessera {
 
 class ClusterRegistry;
 class ClusterTableModel;
-class LocalProvider;
+class LocalWorkers;
 
 /// Shows the registry's nodes and rents / releases local workers through `provider`. Renting is
-/// asynchronous: the action only starts it; the outcome arrives through LocalProvider's signals.
+/// asynchronous: the action only starts it; the outcome arrives through LocalWorkers's signals.
 /// How many workers to rent comes from an inline spin box (default 2, one slot each), so the
 /// action is one click and never opens a blocking dialog.
 class ClusterPanel : public QWidget {
     Q_OBJECT
 public:
     /// `registry` and `provider` must outlive the panel.
-    ClusterPanel(ClusterRegistry* registry, LocalProvider* provider, QWidget* parent = nullptr);
+    ClusterPanel(ClusterRegistry* registry, LocalWorkers* provider, QWidget* parent = nullptr);
 
     /// "Rent local workers" (Ctrl+R) and "Release workers" (Ctrl+Shift+R), for menus/toolbars.
     QAction* rentAction() const { return m_rentAction; }
@@ -50,7 +50,7 @@ private:
     void setBusy(bool busy, const QString& status);
 
     ClusterRegistry* m_registry;
-    LocalProvider* m_provider;
+    LocalWorkers* m_provider;
     ClusterTableModel* m_model;
     QTableView* m_view;
     QSpinBox* m_workers;

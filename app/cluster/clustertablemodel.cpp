@@ -1,7 +1,7 @@
 // Table model over the ClusterRegistry: mirrors the registry's node list row by row.
-#include "clustertablemodel.h"
+#include "app/cluster/clustertablemodel.h"
 
-#include "clusterregistry.h"
+#include "backend/cluster/clusterregistry.h"
 
 #include <QBrush>
 #include <QColor>

@@ -2,7 +2,7 @@
 // registry's nodeAdded / nodeChanged / nodeRemoved signals.
 #pragma once
 
-#include "workernode.h"
+#include "backend/cluster/workernode.h"
 
 #include <QAbstractTableModel>
 #include <QList>

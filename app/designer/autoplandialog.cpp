@@ -1,11 +1,11 @@
 // Auto-plan dialog (see autoplandialog.h).
-#include "autoplandialog.h"
+#include "app/designer/autoplandialog.h"
 
-#include "calibrationcache.h"
+#include "app/designer/calibrationcache.h"
 
-#include "estimatepanel.h"
-#include "layoutmath.h"
-#include "plandocument.h"
+#include "app/designer/estimatepanel.h"
+#include "app/designer/layoutmath.h"
+#include "app/designer/plandocument.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -113,7 +113,8 @@ void AutoPlanDialog::search() {
 }
 
 void AutoPlanDialog::onFinished() {
-    m_results = m_watcher.result();
+    const Result<std::vector<planner::RankedPlan>> found = m_watcher.result();
+    m_results = found.value_or(std::vector<planner::RankedPlan>{});
     m_searchButton->setEnabled(true);
     m_list->clear();
     for (const planner::RankedPlan& p : m_results) {
@@ -124,10 +125,14 @@ void AutoPlanDialog::onFinished() {
             m_list);
         item->setToolTip(describeLayout(p.layout));
     }
-    m_status->setText(m_results.empty()
-                          ? tr("No layout fits these machines: add devices, use ZeRO or "
-                               "recompute, or pick a smaller model.")
-                          : tr("Pick a layout and Apply it; you can keep editing it after."));
+    if (!found)
+        m_status->setText(tr("Auto-plan cannot estimate this cluster: %1")
+                              .arg(QString::fromStdString(found.error().message)));
+    else
+        m_status->setText(m_results.empty()
+                              ? tr("No layout fits these machines: add devices, use ZeRO or "
+                                   "recompute, or pick a smaller model.")
+                              : tr("Pick a layout and Apply it; you can keep editing it after."));
     if (!m_results.empty())
         m_list->setCurrentRow(0);
     Q_EMIT searchFinished();

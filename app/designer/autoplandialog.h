@@ -3,7 +3,7 @@
 // the chosen one to the document as one undoable edit (the user keeps editing from there).
 #pragma once
 
-#include "planner.h"
+#include "backend/planner/planner.h"
 
 #include <QDialog>
 #include <QFutureWatcher>
@@ -50,7 +50,7 @@ private:
     QLabel* m_status;
     QPushButton* m_searchButton;
     QPushButton* m_applyButton;
-    QFutureWatcher<std::vector<planner::RankedPlan>> m_watcher;
+    QFutureWatcher<Result<std::vector<planner::RankedPlan>>> m_watcher;
     std::vector<planner::RankedPlan> m_results;
 };
 

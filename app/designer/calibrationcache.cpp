@@ -1,8 +1,8 @@
 // CalibrationCache: calibration.json, reloaded when it changes (see calibrationcache.h).
-#include "calibrationcache.h"
+#include "app/designer/calibrationcache.h"
 
-#include "calibration.h"
-#include "paths.h"
+#include "backend/paths.h"
+#include "backend/planner/calibration.h"
 
 #include <QFileInfo>
 

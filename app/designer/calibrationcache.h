@@ -2,7 +2,7 @@
 // folder), read again only when the file changes.
 #pragma once
 
-#include "planner.h"
+#include "backend/planner/planner.h"
 
 #include <QDateTime>
 #include <QString>

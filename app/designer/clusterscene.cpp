@@ -1,10 +1,10 @@
 // The designer's canvas (see clusterscene.h).
-#include "clusterscene.h"
+#include "app/designer/clusterscene.h"
 
 #include <QFontMetricsF>
 
-#include "deviceitem.h"
-#include "layerpalettemodel.h"
+#include "app/designer/deviceitem.h"
+#include "app/designer/layerpalettemodel.h"
 
 #include <QGraphicsRectItem>
 #include <QGraphicsSceneContextMenuEvent>

@@ -2,7 +2,7 @@
 // Layer drags from the palette hover over devices (preview) and drop on them (assign).
 #pragma once
 
-#include "planner.h"
+#include "backend/planner/planner.h"
 #include "tessera/v1/job.pb.h"
 
 #include <QGraphicsScene>

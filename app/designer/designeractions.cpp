@@ -1,12 +1,12 @@
 // The designer page's actions: layout files, model and machine choice, auto-plan and Launch
 // (DesignerPanel members; construction and the canvas wiring are in designerpanel.cpp).
-#include "autoplandialog.h"
-#include "clusterregistry.h"
-#include "designerpanel.h"
-#include "paths.h"
-#include "plandocument.h"
-#include "planio.h"
-#include "spec_io.h"
+#include "app/designer/autoplandialog.h"
+#include "app/designer/designerpanel.h"
+#include "app/designer/plandocument.h"
+#include "app/designer/planio.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/paths.h"
+#include "worker/common/spec_io.h"
 
 #include <QAction>
 #include <QComboBox>

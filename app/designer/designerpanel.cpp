@@ -1,20 +1,20 @@
 // The designer page: builds its parts and wires them to the document (see designerpanel.h).
 // File, model, cluster and launch actions are in designeractions.cpp.
-#include "designerpanel.h"
+#include "app/designer/designerpanel.h"
 
-#include "clusterregistry.h"
+#include "backend/cluster/clusterregistry.h"
 
-#include "clusterscene.h"
-#include "deviceitem.h"
-#include "estimatepanel.h"
-#include "ganttview.h"
-#include "jobs/speccatalog.h"
-#include "layerpalettemodel.h"
-#include "layoutcontrols.h"
-#include "layoutmath.h"
-#include "plandocument.h"
-#include "planio.h"
-#include "stagetimes.h"
+#include "app/designer/clusterscene.h"
+#include "app/designer/deviceitem.h"
+#include "app/designer/estimatepanel.h"
+#include "app/designer/layerpalettemodel.h"
+#include "app/designer/layoutcontrols.h"
+#include "app/designer/layoutmath.h"
+#include "app/designer/plandocument.h"
+#include "app/designer/planio.h"
+#include "app/designer/stagetimes.h"
+#include "app/gantt/ganttview.h"
+#include "app/jobs/speccatalog.h"
 
 #include <QAction>
 #include <QComboBox>

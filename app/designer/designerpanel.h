@@ -4,9 +4,9 @@
 // in its own file.
 #pragma once
 
-#include "calibrationcache.h"
-#include "estimaterunner.h"
-#include "modelcatalog.h"
+#include "app/designer/calibrationcache.h"
+#include "app/designer/estimaterunner.h"
+#include "app/designer/modelcatalog.h"
 #include "tessera/v1/job.pb.h"
 
 #include <QList>

@@ -1,7 +1,7 @@
 // A device box on the designer's canvas (see deviceitem.h).
-#include "deviceitem.h"
+#include "app/designer/deviceitem.h"
 
-#include "layerpalettemodel.h"
+#include "app/designer/layerpalettemodel.h"
 
 #include <QCoreApplication>
 #include <QPainter>

@@ -3,8 +3,8 @@
 // activations stacked against the capacity, red past it).
 #pragma once
 
-#include "layoutmath.h"
-#include "planner.h"
+#include "app/designer/layoutmath.h"
+#include "backend/planner/planner.h"
 
 #include <QGraphicsItem>
 

@@ -1,8 +1,8 @@
 // The designer's estimate side panel (see estimatepanel.h).
-#include "estimatepanel.h"
+#include "app/designer/estimatepanel.h"
 
-#include "layerpalettemodel.h"
-#include "memorybars.h"
+#include "app/designer/layerpalettemodel.h"
+#include "app/designer/memorybars.h"
 
 #include <QFormLayout>
 #include <QLabel>

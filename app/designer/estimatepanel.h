@@ -3,7 +3,7 @@
 // validation problems, updated on every edit and while a drag hovers over a device.
 #pragma once
 
-#include "planner.h"
+#include "backend/planner/planner.h"
 
 #include <QStringList>
 #include <QWidget>

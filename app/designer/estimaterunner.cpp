@@ -1,5 +1,5 @@
 // Latest-wins estimate runner (see estimaterunner.h).
-#include "estimaterunner.h"
+#include "app/designer/estimaterunner.h"
 
 #include <QElapsedTimer>
 #include <QtConcurrent/QtConcurrentRun>

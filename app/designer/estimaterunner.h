@@ -3,7 +3,7 @@
 // than the threshold, so the GUI thread stays free for large models and clusters.
 #pragma once
 
-#include "planner.h"
+#include "backend/planner/planner.h"
 
 #include <QFutureWatcher>
 #include <QObject>

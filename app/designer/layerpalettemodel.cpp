@@ -1,7 +1,7 @@
 // The designer's layer palette model (see layerpalettemodel.h).
-#include "layerpalettemodel.h"
+#include "app/designer/layerpalettemodel.h"
 
-#include "layoutmath.h"
+#include "app/designer/layoutmath.h"
 
 #include <QMimeData>
 

@@ -2,7 +2,7 @@
 // range onto a device; each row shows the layer, its size and the stage that holds it.
 #pragma once
 
-#include "planner.h"
+#include "backend/planner/planner.h"
 #include "tessera/v1/job.pb.h"
 
 #include <QAbstractListModel>

@@ -1,7 +1,7 @@
 // Degree and schedule controls of the designer (see layoutcontrols.h).
-#include "layoutcontrols.h"
+#include "app/designer/layoutcontrols.h"
 
-#include "plandocument.h"
+#include "app/designer/plandocument.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -1,5 +1,5 @@
 // Layout arithmetic of the designer (see layoutmath.h).
-#include "layoutmath.h"
+#include "app/designer/layoutmath.h"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 // Per-device memory bars (see memorybars.h).
-#include "memorybars.h"
+#include "app/designer/memorybars.h"
 
-#include "layerpalettemodel.h"
+#include "app/designer/layerpalettemodel.h"
 
 #include <QPainter>
 

@@ -2,7 +2,7 @@
 // activations and workspace stacked against the device's capacity; red past it.
 #pragma once
 
-#include "planner.h"
+#include "backend/planner/planner.h"
 
 #include <QStringList>
 #include <QWidget>

@@ -1,7 +1,7 @@
 // The designer's model list (see modelcatalog.h).
-#include "modelcatalog.h"
+#include "app/designer/modelcatalog.h"
 
-#include "spec_io.h"
+#include "worker/common/spec_io.h"
 
 #include <QCoreApplication>
 #include <QDir>

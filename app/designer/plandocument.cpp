@@ -1,8 +1,8 @@
 // The designer's document (see plandocument.h).
-#include "plandocument.h"
+#include "app/designer/plandocument.h"
 
-#include "layoutmath.h"
-#include "planeditcommand.h"
+#include "app/designer/layoutmath.h"
+#include "app/designer/planeditcommand.h"
 
 #include <google/protobuf/util/message_differencer.h>
 

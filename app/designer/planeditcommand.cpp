@@ -1,7 +1,7 @@
 // Snapshot undo command of the designer (see planeditcommand.h).
-#include "planeditcommand.h"
+#include "app/designer/planeditcommand.h"
 
-#include "plandocument.h"
+#include "app/designer/plandocument.h"
 
 namespace tessera::designer {
 

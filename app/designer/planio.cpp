@@ -1,5 +1,5 @@
 // Layout files and plan conversions (see planio.h).
-#include "planio.h"
+#include "app/designer/planio.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -3,10 +3,10 @@
 // planner's hypothetical cluster / the live workers → plan nodes.
 #pragma once
 
-#include "error.h"
-#include "planner.h"
+#include "backend/cluster/workernode.h"
+#include "backend/planner/planner.h"
 #include "tessera/v1/plan.pb.h"
-#include "workernode.h"
+#include "worker/common/error.h"
 
 #include <QList>
 #include <QString>

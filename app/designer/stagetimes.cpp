@@ -1,7 +1,7 @@
 // Predicted per-stage times and their Gantt boxes (see stagetimes.h).
-#include "stagetimes.h"
+#include "app/designer/stagetimes.h"
 
-#include "layoutmath.h"
+#include "app/designer/layoutmath.h"
 
 #include <algorithm>
 

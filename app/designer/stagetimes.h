@@ -3,8 +3,8 @@
 // pipelineTimeline(). The designer's Gantt and the monitor's predicted side use it.
 #pragma once
 
-#include "pipelinetimeline.h"
-#include "planner.h"
+#include "app/gantt/pipelinetimeline.h"
+#include "backend/planner/planner.h"
 
 #include <QString>
 

@@ -1,5 +1,5 @@
 // Gantt chart of a pipeline schedule (see ganttview.h).
-#include "ganttview.h"
+#include "app/gantt/ganttview.h"
 
 #include <QHelpEvent>
 #include <QPainter>

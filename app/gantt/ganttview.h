@@ -3,7 +3,7 @@
 // it, the monitor the predicted and the measured one side by side.
 #pragma once
 
-#include "pipelinetimeline.h"
+#include "app/gantt/pipelinetimeline.h"
 
 #include <QColor>
 #include <QWidget>

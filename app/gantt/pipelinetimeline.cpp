@@ -1,5 +1,5 @@
 // Pipeline schedule timeline (see pipelinetimeline.h).
-#include "pipelinetimeline.h"
+#include "app/gantt/pipelinetimeline.h"
 
 #include <algorithm>
 #include <map>

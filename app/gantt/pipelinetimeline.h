@@ -3,7 +3,7 @@
 // Gantt views of the designer and the monitor (predicted side).
 #pragma once
 
-#include "pipeline_schedule.h"
+#include "worker/common/pipeline_schedule.h"
 
 #include <vector>
 

@@ -1,12 +1,12 @@
 // Job panel: spec chooser, summary, launch/cancel and job state.
-#include "jobpanel.h"
+#include "app/jobs/jobpanel.h"
 
-#include "autoscaler.h"
+#include "backend/provision/autoscaler.h"
 
-#include "jobcontroller.h"
-#include "spec_io.h"
-#include "speccatalog.h"
-#include "specsummary.h"
+#include "app/jobs/speccatalog.h"
+#include "app/jobs/specsummary.h"
+#include "backend/jobs/jobcontroller.h"
+#include "worker/common/spec_io.h"
 
 #include <QAction>
 #include <QComboBox>

@@ -2,9 +2,9 @@
 // the job's state. Errors go to an inline message area, never to a blocking dialog.
 #pragma once
 
-#include "error.h"
-#include "jobtypes.h"
+#include "backend/jobs/jobtypes.h"
 #include "tessera/v1/job.pb.h"
+#include "worker/common/error.h"
 
 #include <QString>
 #include <QWidget>

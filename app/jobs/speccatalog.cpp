@@ -1,5 +1,5 @@
 // Where the app finds example job specs (see speccatalog.h for the search order).
-#include "speccatalog.h"
+#include "app/jobs/speccatalog.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,8 +1,8 @@
 // Read-only, human-readable summary of a job spec for the job panel.
-#include "specsummary.h"
+#include "app/jobs/specsummary.h"
 
-#include "model_desc.h"
-#include "spec_io.h"
+#include "worker/common/model_desc.h"
+#include "worker/common/spec_io.h"
 
 #include <QLocale>
 #include <QStringList>

@@ -1,8 +1,8 @@
 // Alerts from a job's metric points: non-finite or diverging loss, stall, straggler
 // (see alertwatcher.h).
-#include "alertwatcher.h"
+#include "app/monitor/alertwatcher.h"
 
-#include "jobtypes.h"
+#include "backend/jobs/jobtypes.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 // non-finite or diverging loss, a job that stopped making steps, and a straggler rank.
 #pragma once
 
-#include "emasmoother.h"
+#include "app/monitor/emasmoother.h"
 
 #include <QDateTime>
 #include <QHash>

@@ -1,7 +1,7 @@
 // Crosshair over a QCustomPlot (see chartcrosshair.h).
-#include "chartcrosshair.h"
+#include "app/monitor/chartcrosshair.h"
 
-#include <qcustomplot.h>
+#include "app/monitor/customplot.h"
 
 namespace tessera {
 

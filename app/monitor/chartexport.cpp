@@ -1,13 +1,13 @@
 // CSV and PNG export of charts (see chartexport.h).
-#include "chartexport.h"
+#include "app/monitor/chartexport.h"
 
+#include "app/monitor/customplot.h"
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSaveFile>
-#include <qcustomplot.h>
 
 namespace tessera {
 

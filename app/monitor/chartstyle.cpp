@@ -1,8 +1,8 @@
 // Look shared by the monitor's charts (see chartstyle.h).
-#include "chartstyle.h"
+#include "app/monitor/chartstyle.h"
 
+#include "app/monitor/customplot.h"
 #include <QTimer>
-#include <qcustomplot.h>
 
 namespace tessera {
 

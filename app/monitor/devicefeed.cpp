@@ -1,11 +1,11 @@
 // Live and recorded telemetry into the utilisation chart (see devicefeed.h).
-#include "devicefeed.h"
+#include "app/monitor/devicefeed.h"
 
-#include "devicetelemetry.h"
-#include "jobcontroller.h"
-#include "telemetrymonitor.h"
-#include "telemetryrecord.h"
-#include "utilizationchart.h"
+#include "app/monitor/devicetelemetry.h"
+#include "app/monitor/utilizationchart.h"
+#include "backend/jobs/jobcontroller.h"
+#include "backend/telemetry/telemetrymonitor.h"
+#include "backend/telemetry/telemetryrecord.h"
 
 namespace tessera {
 

@@ -2,7 +2,7 @@
 // past job's recorded telemetry from the history.
 #pragma once
 
-#include "metricstore.h"
+#include "backend/history/metricstore.h"
 
 // Qt defines `slots` as a macro; protobuf's generated code has slots() accessors.
 #pragma push_macro("slots")

@@ -1,5 +1,5 @@
 // Telemetry samples and placements for the utilisation chart (see devicetelemetry.h).
-#include "devicetelemetry.h"
+#include "app/monitor/devicetelemetry.h"
 
 #include <QCoreApplication>
 

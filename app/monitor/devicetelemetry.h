@@ -2,7 +2,7 @@
 // DeviceSample per CPU/GPU of a node sample, and the role (ranks, stage, layers) of each device.
 #pragma once
 
-#include "devicesample.h"
+#include "app/monitor/devicesample.h"
 
 // Qt defines `slots` as a macro; protobuf's generated code has slots() accessors.
 #pragma push_macro("slots")

@@ -1,5 +1,5 @@
 // Debiased EMA, point by point (see emasmoother.h).
-#include "emasmoother.h"
+#include "app/monitor/emasmoother.h"
 
 #include <algorithm>
 #include <cmath>

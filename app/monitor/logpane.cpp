@@ -1,5 +1,5 @@
 // Log pane: appends time-stamped lines, bounded by QPlainTextEdit::maximumBlockCount.
-#include "logpane.h"
+#include "app/monitor/logpane.h"
 
 #include <QFontDatabase>
 #include <QScrollBar>

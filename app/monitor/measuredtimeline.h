@@ -2,7 +2,7 @@
 // perf-line step, worker/train/op_timeline.h) turned into Gantt boxes, stages aligned in time.
 #pragma once
 
-#include "pipelinetimeline.h"
+#include "app/gantt/pipelinetimeline.h"
 
 #include <QCoreApplication>
 #include <QHash>

@@ -1,13 +1,14 @@
 // Live training chart: QCustomPlot graphs fed by metric points, replotted on a 100 ms timer
 // with rpQueuedReplot so a burst of points costs one redraw.
-#include "metricschart.h"
+#include "app/monitor/metricschart.h"
 
-#include "chartstyle.h"
+#include "app/monitor/chartstyle.h"
 
-#include "chartcrosshair.h"
-#include "chartexport.h"
-#include "jobtypes.h"
+#include "app/monitor/chartcrosshair.h"
+#include "app/monitor/chartexport.h"
+#include "backend/jobs/jobtypes.h"
 
+#include "app/monitor/customplot.h"
 #include <QCheckBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -18,7 +19,6 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include <cmath>
 #include <iterator>

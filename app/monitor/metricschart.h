@@ -3,7 +3,7 @@
 // redraws on a timer, never once per point. Smoothing slider, log scale, crosshair, PNG/CSV export.
 #pragma once
 
-#include "emasmoother.h"
+#include "app/monitor/emasmoother.h"
 
 #include <QList>
 #include <QPointF>

@@ -1,11 +1,11 @@
 // The Training tab: alert bar, loss chart, step-time bars, pipeline timelines (see monitorpanel.h).
-#include "monitorpanel.h"
+#include "app/monitor/monitorpanel.h"
 
-#include "metricschart.h"
-#include "pipelineview.h"
-#include "steptimechart.h"
-#include "throughputchart.h"
-#include "utilizationchart.h"
+#include "app/monitor/metricschart.h"
+#include "app/monitor/pipelineview.h"
+#include "app/monitor/steptimechart.h"
+#include "app/monitor/throughputchart.h"
+#include "app/monitor/utilizationchart.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -4,7 +4,7 @@
 // timelines.
 #pragma once
 
-#include "alertwatcher.h"
+#include "app/monitor/alertwatcher.h"
 
 #include <QMap>
 #include <QWidget>

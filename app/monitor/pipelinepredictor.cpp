@@ -1,8 +1,8 @@
 // The planner's pipeline prediction for the monitor (see pipelinepredictor.h).
-#include "pipelinepredictor.h"
+#include "app/monitor/pipelinepredictor.h"
 
-#include "designer/layoutmath.h"
-#include "designer/stagetimes.h"
+#include "app/designer/layoutmath.h"
+#include "app/designer/stagetimes.h"
 
 namespace tessera {
 

@@ -2,9 +2,9 @@
 // (model, layout, placement, stored calibration), played out per stage (designer::predictPipeline).
 #pragma once
 
-#include "designer/calibrationcache.h"
-#include "designer/estimaterunner.h"
-#include "pipelinetimeline.h"
+#include "app/designer/calibrationcache.h"
+#include "app/designer/estimaterunner.h"
+#include "app/gantt/pipelinetimeline.h"
 
 #include <QObject>
 #include <QString>

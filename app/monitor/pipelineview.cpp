@@ -1,8 +1,8 @@
 // Predicted and measured pipeline Gantt charts of the followed job (see pipelineview.h).
-#include "pipelineview.h"
+#include "app/monitor/pipelineview.h"
 
-#include "ganttview.h"
-#include "jobtypes.h"
+#include "app/gantt/ganttview.h"
+#include "backend/jobs/jobtypes.h"
 
 #include <QLabel>
 #include <QSplitter>

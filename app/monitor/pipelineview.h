@@ -2,7 +2,7 @@
 // followed job (tessera-train's op-timeline records), on one time scale when both are in seconds.
 #pragma once
 
-#include "measuredtimeline.h"
+#include "app/monitor/measuredtimeline.h"
 
 #include <QWidget>
 

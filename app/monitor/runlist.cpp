@@ -1,7 +1,7 @@
 // Runs of the history database, overlay and open (see runlist.h).
-#include "runlist.h"
+#include "app/monitor/runlist.h"
 
-#include "metricstore.h"
+#include "backend/history/metricstore.h"
 
 #include <QDateTime>
 #include <QFutureWatcher>
@@ -20,7 +20,8 @@ constexpr int kJobIdRole = Qt::UserRole;
 RunList::Loaded readRun(const QString& path, const QString& jobId, bool withTelemetry) {
     MetricStore store;
     RunList::Loaded loaded;
-    if (!store.open(path, &loaded.error)) {
+    if (Result<void> opened = store.open(path); !opened) {
+        loaded.error = QString::fromStdString(opened.error().message);
         return loaded;
     }
     loaded.points = store.points(jobId);
@@ -38,8 +39,10 @@ struct JobList {
 JobList readJobs(const QString& path) {
     MetricStore store;
     JobList list;
-    if (store.open(path, &list.error)) {
+    if (Result<void> opened = store.open(path); opened) {
         list.jobs = store.jobs();
+    } else {
+        list.error = QString::fromStdString(opened.error().message);
     }
     return list;
 }

@@ -2,8 +2,8 @@
 // open one (double-click) to see its whole history in the monitor. Loading is off the GUI thread.
 #pragma once
 
-#include "jobtypes.h"
-#include "metricstore.h"
+#include "backend/history/metricstore.h"
+#include "backend/jobs/jobtypes.h"
 
 #include <QList>
 #include <QSet>

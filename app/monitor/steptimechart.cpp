@@ -1,16 +1,16 @@
 // Stacked per-rank step-time bars (see steptimechart.h).
-#include "steptimechart.h"
+#include "app/monitor/steptimechart.h"
 
-#include "chartexport.h"
-#include "chartstyle.h"
+#include "app/monitor/chartexport.h"
+#include "app/monitor/chartstyle.h"
 
-#include "jobtypes.h"
+#include "backend/jobs/jobtypes.h"
 
+#include "app/monitor/customplot.h"
 #include <QHelpEvent>
 #include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include <cmath>
 

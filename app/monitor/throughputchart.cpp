@@ -1,15 +1,15 @@
 // Throughput and learning rate against step (see throughputchart.h).
-#include "throughputchart.h"
+#include "app/monitor/throughputchart.h"
 
-#include "chartcrosshair.h"
-#include "chartexport.h"
-#include "chartstyle.h"
+#include "app/monitor/chartcrosshair.h"
+#include "app/monitor/chartexport.h"
+#include "app/monitor/chartstyle.h"
 
-#include "jobtypes.h"
+#include "backend/jobs/jobtypes.h"
 
+#include "app/monitor/customplot.h"
 #include <QTimer>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include <cmath>
 

@@ -1,14 +1,14 @@
 // Per-device utilisation and memory chart (see utilizationchart.h).
-#include "utilizationchart.h"
+#include "app/monitor/utilizationchart.h"
 
-#include "chartexport.h"
-#include "chartstyle.h"
+#include "app/monitor/chartexport.h"
+#include "app/monitor/chartstyle.h"
 
+#include "app/monitor/customplot.h"
 #include <QHelpEvent>
 #include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include <cmath>
 

@@ -2,7 +2,7 @@
 // device, coloured by node, with the ranks, stages and layers each device holds in its tooltip.
 #pragma once
 
-#include "devicesample.h"
+#include "app/monitor/devicesample.h"
 
 #include <QHash>
 #include <QList>

@@ -1,7 +1,7 @@
 // Running cost of the cluster in the status bar (see costlabel.h).
-#include "costlabel.h"
+#include "app/rent/costlabel.h"
 
-#include "provider.h"
+#include "backend/provision/provider.h"
 
 #include <QTimer>
 

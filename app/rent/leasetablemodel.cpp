@@ -1,7 +1,7 @@
 // Leases of every provider as a table (see leasetablemodel.h).
-#include "leasetablemodel.h"
+#include "app/rent/leasetablemodel.h"
 
-#include "provider.h"
+#include "backend/provision/provider.h"
 
 namespace tessera {
 

@@ -2,7 +2,7 @@
 // so far, kept in step with every provider's leaseChanged.
 #pragma once
 
-#include "lease.h"
+#include "backend/provision/lease.h"
 
 #include <QAbstractTableModel>
 #include <QList>

@@ -1,8 +1,8 @@
 // Offers of every provider as a table (see offertablemodel.h).
-#include "offertablemodel.h"
+#include "app/rent/offertablemodel.h"
 
-#include "devicefit.h"
-#include "provider.h"
+#include "backend/provision/devicefit.h"
+#include "backend/provision/provider.h"
 
 namespace tessera {
 

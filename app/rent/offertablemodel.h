@@ -2,7 +2,7 @@
 // provider's offers change (a host added, a lease taken or given back).
 #pragma once
 
-#include "offer.h"
+#include "backend/provision/offer.h"
 
 #include <QAbstractTableModel>
 #include <QList>

@@ -1,9 +1,9 @@
 // Rent dialog: offers, leases, rent and release (see rentdialog.h).
-#include "rentdialog.h"
+#include "app/rent/rentdialog.h"
 
-#include "leasetablemodel.h"
-#include "offertablemodel.h"
-#include "provider.h"
+#include "app/rent/leasetablemodel.h"
+#include "app/rent/offertablemodel.h"
+#include "backend/provision/provider.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>

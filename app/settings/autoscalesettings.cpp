@@ -1,5 +1,5 @@
 // Auto-provision settings dialog and their QSettings storage (see autoscalesettings.h).
-#include "autoscalesettings.h"
+#include "app/settings/autoscalesettings.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

@@ -2,7 +2,7 @@
 // the idle timeout, kept with QSettings (group "autoscale") and applied to the Autoscaler.
 #pragma once
 
-#include "autoscaler.h"
+#include "backend/provision/autoscaler.h"
 
 #include <QDialog>
 

@@ -1,8 +1,8 @@
 // `tessera-ctl calibrate` (see calibratecommand.h).
-#include "calibratecommand.h"
+#include "backend/ctl/calibratecommand.h"
 
-#include "paths.h"
-#include "probe_records.h"
+#include "backend/paths.h"
+#include "backend/planner/probe_records.h"
 
 #include <algorithm>
 #include <cstdio>

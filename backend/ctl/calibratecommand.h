@@ -5,9 +5,9 @@
 // prints it.
 #pragma once
 
-#include "calibration.h"
-#include "ctloptions.h"
-#include "runcommand.h"
+#include "backend/ctl/ctloptions.h"
+#include "backend/ctl/runcommand.h"
+#include "backend/planner/calibration.h"
 
 #include <QObject>
 

@@ -1,7 +1,7 @@
 // tessera-ctl command line parsing (see ctloptions.h).
-#include "ctloptions.h"
+#include "backend/ctl/ctloptions.h"
 
-#include "bearer_token.h"
+#include "worker/common/bearer_token.h"
 
 #include <QCommandLineParser>
 
@@ -124,7 +124,7 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
 Result<QList<WorkerNode>> manualWorkers(const CtlOptions& options) {
     auto token = readBearerTokenFile(options.tokenFile.toStdString());
     if (!token) {
-        return std::unexpected(token.error());
+        return relay(token);
     }
     QList<WorkerNode> nodes;
     for (int i = 0; i < options.workers.size(); ++i) {

@@ -1,8 +1,8 @@
 // Command line of tessera-ctl: `run SPEC.json`, `nodes`, `jobs` and their options.
 #pragma once
 
-#include "error.h"
-#include "workernode.h"
+#include "backend/cluster/workernode.h"
+#include "worker/common/error.h"
 
 #include <QList>
 #include <QString>

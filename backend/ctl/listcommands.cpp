@@ -1,8 +1,8 @@
 // `tessera-ctl nodes` and `jobs` (see listcommands.h).
-#include "listcommands.h"
+#include "backend/ctl/listcommands.h"
 
-#include "clusterregistry.h"
-#include "metricstore.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/history/metricstore.h"
 
 #include <QDateTime>
 
@@ -40,9 +40,8 @@ NodesCommand::NodesCommand(const CtlOptions& options, QObject* parent)
 void NodesCommand::start() {
     if (m_options.workers.isEmpty()) {
         MetricStore store;
-        QString error;
-        if (!store.open(MetricStore::defaultPath(), &error)) {
-            std::fprintf(stderr, "tessera-ctl: error: %s\n", qPrintable(error));
+        if (Result<void> opened = store.open(MetricStore::defaultPath()); !opened) {
+            std::fprintf(stderr, "tessera-ctl: error: %s\n", opened.error().message.c_str());
             QMetaObject::invokeMethod(
                 this, [this] { Q_EMIT finished(kExitBadInput); }, Qt::QueuedConnection);
             return;
@@ -100,9 +99,8 @@ void NodesCommand::start() {
 
 int printJobs() {
     MetricStore store;
-    QString error;
-    if (!store.open(MetricStore::defaultPath(), &error)) {
-        std::fprintf(stderr, "tessera-ctl: error: %s\n", qPrintable(error));
+    if (Result<void> opened = store.open(MetricStore::defaultPath()); !opened) {
+        std::fprintf(stderr, "tessera-ctl: error: %s\n", opened.error().message.c_str());
         return kExitBadInput;
     }
     const QList<JobRecord> jobs = store.jobs();

@@ -1,7 +1,7 @@
 // `tessera-ctl nodes` and `tessera-ctl jobs`: tables of workers and of the job history.
 #pragma once
 
-#include "ctloptions.h"
+#include "backend/ctl/ctloptions.h"
 
 #include <QObject>
 

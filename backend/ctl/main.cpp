@@ -1,8 +1,8 @@
 // tessera-ctl: Tessera's backend without a window — run a job, list workers, show job history.
-#include "calibratecommand.h"
-#include "ctloptions.h"
-#include "listcommands.h"
-#include "runcommand.h"
+#include "backend/ctl/calibratecommand.h"
+#include "backend/ctl/ctloptions.h"
+#include "backend/ctl/listcommands.h"
+#include "backend/ctl/runcommand.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>

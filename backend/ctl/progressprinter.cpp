@@ -1,5 +1,5 @@
 // Progress bar and accuracy lines of tessera-ctl (see progressprinter.h).
-#include "progressprinter.h"
+#include "backend/ctl/progressprinter.h"
 
 #include <cmath>
 #include <limits>

@@ -1,7 +1,7 @@
 // `tessera-ctl run` (see runcommand.h).
-#include "runcommand.h"
+#include "backend/ctl/runcommand.h"
 
-#include "spec_io.h"
+#include "worker/common/spec_io.h"
 
 #include <QCoreApplication>
 #include <QThread>
@@ -57,11 +57,11 @@ void RunCommand::start() {
                                   QString::fromStdString(ok.error().message));
         return;
     }
-    QString storeError;
-    m_haveStore = m_store.open(MetricStore::defaultPath(), &storeError);
+    const Result<void> opened = m_store.open(MetricStore::defaultPath());
+    m_haveStore = opened.has_value();
     if (!m_haveStore) {
         std::fprintf(stderr, "tessera-ctl: warning: %s (history not kept)\n",
-                     qPrintable(storeError));
+                     opened.error().message.c_str());
     }
     m_controller = std::make_unique<JobController>(&m_registry, m_haveStore ? &m_store : nullptr);
 
@@ -95,7 +95,7 @@ void RunCommand::start() {
             });
     // A local worker whose process ended takes its jobs with it: fail them now instead of
     // reconnecting to a dead address until the watch gives up.
-    connect(&m_provider, &LocalProvider::workerDied, m_controller.get(),
+    connect(&m_provider, &LocalWorkers::workerDied, m_controller.get(),
             &JobController::failJobsOnWorker);
     connect(&m_registry, &ClusterRegistry::nodeChanged, this, &RunCommand::onNodesChanged);
     connect(&m_timeout, &QTimer::timeout, this, [this] {
@@ -137,17 +137,17 @@ void RunCommand::start() {
                        .arg(cores));
             return;
         }
-        connect(&m_provider, &LocalProvider::rentFailed, this, [this](const QString& error) {
+        connect(&m_provider, &LocalWorkers::startFailed, this, [this](const QString& error) {
             finish(kExitUnreachable, QStringLiteral("cannot start the local cluster: ") + error);
         });
-        connect(&m_provider, &LocalProvider::rentFinished, this, [this](const QStringList& names) {
+        connect(&m_provider, &LocalWorkers::started, this, [this](const QStringList& names) {
             m_rented = true;
             std::fprintf(stdout, "local cluster: %s\n", qPrintable(names.join(", ")));
             std::fflush(stdout);
         });
         std::fprintf(stdout, "renting %d local worker(s) with one slot each...\n", world);
         std::fflush(stdout);
-        m_provider.rent(world, 1);
+        m_provider.start(world, 1);
     }
     m_waitNodes.start(60000);
 }
@@ -250,8 +250,8 @@ void RunCommand::finish(int code, const QString& message) {
         QTimer::singleShot(0, this, [this] { Q_EMIT finished(m_exitCode); });
         return;
     }
-    connect(&m_provider, &LocalProvider::released, this, [this] { Q_EMIT finished(m_exitCode); });
-    m_provider.releaseAll();
+    connect(&m_provider, &LocalWorkers::stopped, this, [this] { Q_EMIT finished(m_exitCode); });
+    m_provider.stopAll();
 }
 
 } // namespace tessera::ctl

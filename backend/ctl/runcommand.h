@@ -2,12 +2,12 @@
 // progress, releases local workers and finishes with an exit code (see ctloptions.h).
 #pragma once
 
-#include "clusterregistry.h"
-#include "ctloptions.h"
-#include "jobcontroller.h"
-#include "localprovider.h"
-#include "metricstore.h"
-#include "progressprinter.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/cluster/localworkers.h"
+#include "backend/ctl/ctloptions.h"
+#include "backend/ctl/progressprinter.h"
+#include "backend/history/metricstore.h"
+#include "backend/jobs/jobcontroller.h"
 
 #include <QObject>
 #include <QTimer>
@@ -53,7 +53,7 @@ private:
     MetricStore m_store;
     bool m_haveStore = false;
     ClusterRegistry m_registry;
-    LocalProvider m_provider;
+    LocalWorkers m_provider;
     std::unique_ptr<JobController> m_controller; ///< created in start(), once the store is open
     std::unique_ptr<ProgressPrinter> m_printer;
     QString m_jobId;

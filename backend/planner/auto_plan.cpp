@@ -1,9 +1,9 @@
 // autoPlan(): enumerate TP/PP/DP degrees, micro-batch counts, schedules and ZeRO stages with
 // cost-balanced (possibly uneven) stage boundaries, keep the layouts that fit, rank them and say
 // why each ranks where it does.
-#include "cost_model.h"
-#include "partition.h"
-#include "planner_text.h"
+#include "backend/planner/cost_model.h"
+#include "backend/planner/partition.h"
+#include "backend/planner/planner_text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -140,18 +140,25 @@ void refine(const Context& ctx, const std::vector<LayerCost>& costs, const AutoP
 
 } // namespace
 
-std::vector<RankedPlan> autoPlan(const PlanModel& model, const PlanCluster& cluster,
-                                 const PlanOptions& options, const AutoPlanGoal& goal,
-                                 const std::vector<NodeCalibration>& calibration,
-                                 AutoPlanStats* stats) {
+Result<std::vector<RankedPlan>> autoPlan(const PlanModel& model, const PlanCluster& cluster,
+                                         const PlanOptions& options, const AutoPlanGoal& goal,
+                                         const std::vector<NodeCalibration>& calibration,
+                                         AutoPlanStats* stats) {
     AutoPlanStats local;
     AutoPlanStats& st = stats ? *stats : local;
     st = {};
     PlanOptions base = options;
     base.zeroStage = 0; // enumerated below, carried in the layout
     auto ctxR = detail::makeContext(model, cluster, base, calibration);
-    if (!ctxR || model.layers.empty() || cluster.deviceCount() < 1) {
-        return {};
+    if (!ctxR) {
+        return relay(ctxR);
+    }
+    if (model.layers.empty()) {
+        return fail(ErrorCode::InvalidArgument, "model '" + model.name + "' has no layers");
+    }
+    if (cluster.deviceCount() < 1) {
+        return fail(ErrorCode::InvalidArgument,
+                    "the cluster has no devices: add a node with at least one device");
     }
     const Context& ctx = *ctxR;
     const int n = cluster.deviceCount(), layers = int(model.layers.size());

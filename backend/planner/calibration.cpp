@@ -1,6 +1,7 @@
 // Fitting the planner's per-node calibration from probe lines, and its JSON file (see
 // calibration.h).
-#include "calibration.h"
+#include "backend/planner/calibration.h"
+#include "worker/common/record_prefix.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -149,7 +150,7 @@ double ProbeRecord::get(const std::string& key) const {
 }
 
 Result<ProbeRecord> parseProbeLine(const std::string& line) {
-    const std::string prefix = "@tessera ";
+    const std::string prefix(kRecordPrefix);
     const auto bad = [&] {
         return fail(ErrorCode::InvalidArgument,
                     "not a probe record of tessera-train --probe: '" + line.substr(0, 80) + "'");
@@ -348,7 +349,7 @@ Result<std::vector<NodeCalibration>> loadCalibration(const std::string& path) {
     }
     auto r = calibrationFromJson(f.readAll().toStdString());
     if (!r) {
-        return fail(r.error().code, path + ": " + r.error().message);
+        return relay(r, path + ": ");
     }
     return r;
 }

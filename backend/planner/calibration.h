@@ -3,7 +3,7 @@
 // storage as a JSON file (the backend keeps it in its data folder: calibration.json).
 #pragma once
 
-#include "planner.h"
+#include "backend/planner/planner.h"
 
 #include <map>
 #include <string>

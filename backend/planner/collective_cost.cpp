@@ -1,5 +1,5 @@
 // allReduceSeconds (cost_model.h): measured all-reduce costs, or the ring formula.
-#include "cost_model.h"
+#include "backend/planner/cost_model.h"
 
 #include <algorithm>
 

@@ -3,8 +3,8 @@
 // under a TP width, the pipeline simulation and the evaluation of one layout.
 #pragma once
 
-#include "pipeline_schedule.h"
-#include "planner.h"
+#include "backend/planner/planner.h"
+#include "worker/common/pipeline_schedule.h"
 
 #include <vector>
 

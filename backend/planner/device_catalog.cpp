@@ -1,6 +1,6 @@
 // The device catalog (datasheet numbers, each with its source) and hypothetical clusters
 // ("4x8 h100-sxm").
-#include "planner.h"
+#include "backend/planner/planner.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,8 +1,8 @@
 // estimate(): one layout's per-device memory and step time (DESIGN.md §6), from the per-layer
 // costs (layer_cost.cpp) and the simulated pipeline (pipeline_sim.cpp).
-#include "cost_model.h"
-#include "estimate_parts.h"
-#include "planner_text.h"
+#include "backend/planner/cost_model.h"
+#include "backend/planner/estimate_parts.h"
+#include "backend/planner/planner_text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -378,7 +378,7 @@ Result<Estimate> estimate(const PlanModel& model, const PlanCluster& cluster,
                           const std::vector<NodeCalibration>& calibration) {
     auto ctx = detail::makeContext(model, cluster, options, calibration);
     if (!ctx) {
-        return std::unexpected(ctx.error());
+        return relay(ctx);
     }
     if (model.layers.empty()) {
         return fail(ErrorCode::InvalidArgument, "model '" + model.name + "' has no layers");

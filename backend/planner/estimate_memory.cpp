@@ -1,7 +1,7 @@
 // deviceMemory() and throughputAndCost(): the memory and cost halves of evaluate() (see
 // estimate_parts.h).
-#include "estimate_parts.h"
-#include "planner_text.h"
+#include "backend/planner/estimate_parts.h"
+#include "backend/planner/planner_text.h"
 
 #include <algorithm>
 #include <cmath>

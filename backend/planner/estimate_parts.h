@@ -2,7 +2,7 @@
 // per-stage sums, and the per-device memory, throughput and cost.
 #pragma once
 
-#include "cost_model.h"
+#include "backend/planner/cost_model.h"
 
 #include <vector>
 

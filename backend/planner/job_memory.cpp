@@ -1,6 +1,6 @@
 // peakDeviceMemory: the planner's per-device memory for a job spec as written (see planner.h).
-#include "planner.h"
-#include "spec_io.h"
+#include "backend/planner/planner.h"
+#include "worker/common/spec_io.h"
 
 #include <algorithm>
 
@@ -20,7 +20,7 @@ Result<double> peakDeviceMemory(const v1::JobSpec& spec, const std::string& devi
     }
     Result<PlanModel> model = modelFromSpec(spec.model(), spec.model().vocab_size());
     if (!model) {
-        return std::unexpected(model.error());
+        return relay(model);
     }
     PlanCluster cluster;
     const int world = worldSize(spec.layout());
@@ -36,7 +36,7 @@ Result<double> peakDeviceMemory(const v1::JobSpec& spec, const std::string& devi
     options.zeroStage = spec.layout().zero_stage();
     Result<Estimate> e = estimate(*model, cluster, spec.layout(), options);
     if (!e) {
-        return std::unexpected(e.error());
+        return relay(e);
     }
     double peak = 0;
     for (const DeviceEstimate& d : e->devices) {

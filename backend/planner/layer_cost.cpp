@@ -1,7 +1,7 @@
 // Per-layer costs at a TP width (FLOPs, TP traffic, activation and parameter bytes) and the
 // layout-independent context (devices, links, precision); formulas cite their sources inline.
-#include "cost_model.h"
-#include "planner_text.h"
+#include "backend/planner/cost_model.h"
+#include "backend/planner/planner_text.h"
 
 #include <algorithm>
 

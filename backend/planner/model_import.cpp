@@ -1,8 +1,8 @@
 // The planner's model descriptions: built-in families from the engine's own layer list
 // (tessera::describeModel) and decoder-only transformers imported from Hugging Face config.json.
-#include "planner.h"
+#include "backend/planner/planner.h"
 
-#include "model_desc.h"
+#include "worker/common/model_desc.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -21,7 +21,7 @@ std::int64_t PlanModel::params() const {
 
 namespace {
 
-std::unexpected<Error> bad(const std::string& message) {
+Failure bad(const std::string& message) {
     return fail(ErrorCode::InvalidArgument, message);
 }
 
@@ -64,7 +64,7 @@ std::string builtinName(const v1::ModelSpec& s) {
 Result<PlanModel> modelFromSpec(const v1::ModelSpec& spec, int vocab) {
     auto desc = describeModel(spec, vocab);
     if (!desc) {
-        return std::unexpected(desc.error());
+        return relay(desc);
     }
     PlanModel m;
     m.name = builtinName(spec);
@@ -168,7 +168,7 @@ Result<HfShape> readShape(const QJsonObject& o) {
     auto pos = intKey(o, {"max_position_embeddings", "n_positions"}, gpt2);
     for (const auto* r : {&h, &layers, &heads, &kv, &ffn, &vocab, &pos}) {
         if (!*r) {
-            return std::unexpected(r->error());
+            return relay(*r);
         }
     }
     s.h = *h, s.layers = *layers, s.heads = *heads, s.vocab = *vocab, s.positions = *pos;
@@ -200,7 +200,7 @@ Result<PlanModel> modelFromHfConfig(const std::string& configJson, int seqLen) {
     const QJsonObject o = doc.object();
     auto shape = readShape(o);
     if (!shape) {
-        return std::unexpected(shape.error());
+        return relay(shape);
     }
     const HfShape& c = *shape;
     if (seqLen < 0) {

@@ -1,7 +1,7 @@
 // Contiguous balanced partition of the layer list into pipeline stages: the linear partition
 // problem (minimise the largest stage cost; Skiena, The Algorithm Design Manual, §8.5), solved
 // exactly by dynamic programming over prefix sums.
-#include "partition.h"
+#include "backend/planner/partition.h"
 
 #include <algorithm>
 #include <limits>

@@ -4,7 +4,7 @@
 // For even stages this gives (m + p − 1)·(F + B), i.e. the bubble (p−1)/(m+p−1) of GPipe
 // (Huang et al. 2019) and 1F1B (Narayanan et al. 2021); for uneven ones the slowest stage rules.
 // On shared hosts the same dependencies drive an event-driven processor-sharing simulation.
-#include "cost_model.h"
+#include "backend/planner/cost_model.h"
 
 #include <algorithm>
 #include <limits>

@@ -5,8 +5,8 @@
 // Units everywhere: bytes, seconds, FLOPs (2 per multiply-add), FLOP/s, bytes/s, USD.
 #pragma once
 
-#include "error.h"
 #include "tessera/v1/job.pb.h"
+#include "worker/common/error.h"
 
 #include <cstdint>
 #include <map>
@@ -257,10 +257,13 @@ struct AutoPlanStats {
 };
 
 /// Search DP/TP/PP degrees, micro-batch count, schedule and (cost-balanced, possibly uneven)
-/// stage boundaries for layouts that fit memory; best first. Empty when nothing fits.
-std::vector<RankedPlan> autoPlan(const PlanModel& model, const PlanCluster& cluster,
-                                 const PlanOptions& options, const AutoPlanGoal& goal,
-                                 const std::vector<NodeCalibration>& calibration = {},
-                                 AutoPlanStats* stats = nullptr);
+/// stage boundaries for layouts that fit memory; best first, at most `goal.top`. An empty list
+/// means that no layout fits. Errors: what makes any estimate impossible, as estimate() reports
+/// it — NotFound for a node whose device is not in the catalog, InvalidArgument for a model
+/// without layers, a cluster without devices or a bad precision.
+Result<std::vector<RankedPlan>> autoPlan(const PlanModel& model, const PlanCluster& cluster,
+                                         const PlanOptions& options, const AutoPlanGoal& goal,
+                                         const std::vector<NodeCalibration>& calibration = {},
+                                         AutoPlanStats* stats = nullptr);
 
 } // namespace tessera::planner

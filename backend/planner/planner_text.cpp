@@ -1,6 +1,6 @@
 // plannerText(): the planner's messages through Qt's translation system (context
 // "tessera::planner"; translations/tessera_<lang>.ts).
-#include "planner_text.h"
+#include "backend/planner/planner_text.h"
 
 #include <QCoreApplication>
 #include <QLocale>

@@ -1,5 +1,5 @@
 // Probe records on disk (see probe_records.h).
-#include "probe_records.h"
+#include "backend/planner/probe_records.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -61,11 +61,10 @@ Result<ProbeRecordSet> loadProbeRecords(const std::string& path) {
     const QJsonObject root = doc.object();
     if (!doc.isObject() || !root.value(QStringLiteral("rankNodes")).isArray() ||
         !root.value(QStringLiteral("records")).isArray()) {
-        return std::unexpected(
-            malformed(path, "not an object with \"rankNodes\" and \"records\"" +
-                                (err.error != QJsonParseError::NoError
-                                     ? " (" + err.errorString().toStdString() + ")"
-                                     : std::string())));
+        return fail(malformed(path, "not an object with \"rankNodes\" and \"records\"" +
+                                        (err.error != QJsonParseError::NoError
+                                             ? " (" + err.errorString().toStdString() + ")"
+                                             : std::string())));
     }
     ProbeRecordSet set;
     for (const QJsonValue& v : root.value(QStringLiteral("rankNodes")).toArray()) {
@@ -76,9 +75,9 @@ Result<ProbeRecordSet> loadProbeRecords(const std::string& path) {
         ProbeRecord r;
         r.rank = o.value(QStringLiteral("rank")).toInt(-1);
         if (r.rank < 0 || r.rank >= int(set.rankNodes.size())) {
-            return std::unexpected(malformed(
-                path, "a record's rank " + std::to_string(r.rank) + " is not one of the " +
-                          std::to_string(set.rankNodes.size()) + " ranks"));
+            return fail(malformed(path, "a record's rank " + std::to_string(r.rank) +
+                                            " is not one of the " +
+                                            std::to_string(set.rankNodes.size()) + " ranks"));
         }
         const QJsonObject values = o.value(QStringLiteral("values")).toObject();
         for (auto it = values.begin(); it != values.end(); ++it) {

@@ -2,7 +2,7 @@
 // `tessera-ctl calibrate --append` can pool its own rounds with them.
 #pragma once
 
-#include "calibration.h"
+#include "backend/planner/calibration.h"
 
 #include <string>
 #include <vector>

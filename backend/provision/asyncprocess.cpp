@@ -1,5 +1,5 @@
 // Asynchronous program runs with a timeout (see asyncprocess.h).
-#include "asyncprocess.h"
+#include "backend/provision/asyncprocess.h"
 
 #include <QPointer>
 #include <QProcess>

@@ -1,12 +1,12 @@
 // Autoscaler: shortfall → cheapest offers within budget → submit when ready → release idle
 // (see autoscaler.h).
-#include "autoscaler.h"
+#include "backend/provision/autoscaler.h"
 
-#include "clusterregistry.h"
-#include "jobcontroller.h"
-#include "offer.h"
-#include "provider.h"
-#include "spec_io.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/jobs/jobcontroller.h"
+#include "backend/provision/offer.h"
+#include "backend/provision/provider.h"
+#include "worker/common/spec_io.h"
 
 #include <QLoggingCategory>
 
@@ -142,7 +142,7 @@ Result<Autoscaler::Pick> Autoscaler::pickOffers(int shortfall, const DeviceNeed&
         return fail(ErrorCode::Unavailable, text.toStdString());
     }
     if (Result<void> ok = withinPolicy(pick, job); !ok) {
-        return std::unexpected(ok.error());
+        return relay(ok);
     }
     return pick;
 }
@@ -194,7 +194,7 @@ Result<void> Autoscaler::withinPolicy(const Pick& pick, const QString& job) cons
 
 Result<QString> Autoscaler::submit(v1::JobSpec spec) {
     if (Result<void> ok = validateJobSpec(spec); !ok) {
-        return std::unexpected(ok.error());
+        return relay(ok);
     }
     const int world = worldSize(spec.layout());
     const QString name = jobName(spec);
@@ -223,7 +223,7 @@ Result<QString> Autoscaler::submit(v1::JobSpec spec) {
     Result<Pick> pick = pickOffers(shortfall, need, name);
     if (!pick) {
         say(tr("refused: %1").arg(QString::fromStdString(pick.error().message)));
-        return std::unexpected(pick.error());
+        return relay(pick);
     }
     Ticket t;
     t.id = QStringLiteral("wait-%1").arg(m_nextTicket++);

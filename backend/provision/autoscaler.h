@@ -3,10 +3,10 @@
 // ready, and the nodes it rented are released after they sit idle. Every decision is logged.
 #pragma once
 
-#include "devicefit.h"
-#include "error.h"
-#include "jobcontroller.h" // tessera::v1::JobSpec, included safely next to Qt's keywords
-#include "lease.h"
+#include "backend/jobs/jobcontroller.h" // tessera::v1::JobSpec, included safely next to Qt's keywords
+#include "backend/provision/devicefit.h"
+#include "backend/provision/lease.h"
+#include "worker/common/error.h"
 
 #include <QDateTime>
 #include <QHash>

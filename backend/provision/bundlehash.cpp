@@ -1,8 +1,8 @@
 // Worker bundle hash with a cache keyed by the files' identity (see bundlehash.h).
-#include "bundlehash.h"
+#include "backend/provision/bundlehash.h"
 
-#include "asyncprocess.h"
-#include "paths.h"
+#include "backend/paths.h"
+#include "backend/provision/asyncprocess.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -12,8 +12,14 @@
 namespace tessera {
 
 QStringList workerBundlePrograms() {
-    return {QStringLiteral("tessera-worker"), QStringLiteral("tessera-rsh"),
-            QStringLiteral("tessera-train")};
+    QStringList programs{QStringLiteral("tessera-worker"), QStringLiteral("tessera-rsh"),
+                         QStringLiteral("tessera-train")};
+    // The GPU rank program exists in builds with the GPU backend; CPU nodes get it too (it is
+    // only started for ranks placed on GPUs, so the CUDA libraries it needs may be missing).
+    if (QFileInfo(binPath(QStringLiteral("tessera-train-cuda"))).isExecutable()) {
+        programs << QStringLiteral("tessera-train-cuda");
+    }
+    return programs;
 }
 
 QString BundleHashCache::identity(const QStringList& files) {

@@ -2,7 +2,7 @@
 // without blocking (sha256sum) and cached by each file's path, size and modification time.
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <QObject>
 #include <QString>
@@ -13,7 +13,8 @@
 namespace tessera {
 
 /// The programs a node needs: the daemon, Open MPI's agent for multi-node launches, and the
-/// training program its ranks run (names in binDir()).
+/// training programs its ranks run: tessera-train, and tessera-train-cuda in builds with the
+/// GPU backend (names in binDir()).
 QStringList workerBundlePrograms();
 
 /// Remembers one bundle hash with the files' identity it was computed for. Plain value; the

@@ -1,9 +1,9 @@
 // Device need of a job and the ranks a node or an offer can take under it (see devicefit.h).
-#include "devicefit.h"
+#include "backend/provision/devicefit.h"
 
-#include "offer.h"
-#include "planner.h"
-#include "spec_io.h"
+#include "backend/planner/planner.h"
+#include "backend/provision/offer.h"
+#include "worker/common/spec_io.h"
 
 #include <algorithm>
 

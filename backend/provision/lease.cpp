@@ -1,5 +1,5 @@
 // Lease state names and billing (see lease.h).
-#include "lease.h"
+#include "backend/provision/lease.h"
 
 #include <array>
 

@@ -1,7 +1,7 @@
 // SQLite lease store (see leasestore.h).
-#include "leasestore.h"
+#include "backend/provision/leasestore.h"
 
-#include "sqlitedb.h"
+#include "backend/history/sqlitedb.h"
 
 #include <QAtomicInt>
 #include <QDir>

@@ -2,8 +2,8 @@
 // app still knows every machine that bills and never rents one twice.
 #pragma once
 
-#include "error.h"
-#include "lease.h"
+#include "backend/provision/lease.h"
+#include "worker/common/error.h"
 
 #include <QList>
 #include <QString>

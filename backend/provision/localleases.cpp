@@ -1,28 +1,28 @@
 // Leases of local worker processes (see localleases.h).
-#include "localleases.h"
+#include "backend/provision/localleases.h"
 
-#include "clusterregistry.h"
-#include "localprovider.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/cluster/localworkers.h"
 
 namespace tessera {
 
-LocalLeases::LocalLeases(LocalProvider* local, ClusterRegistry* registry, int capacity,
+LocalLeases::LocalLeases(LocalWorkers* local, ClusterRegistry* registry, int capacity,
                          QObject* parent)
     : Provider(nullptr, parent), m_local(local), m_registry(registry), m_capacity(capacity) {
-    connect(local, &LocalProvider::rentFinished, this, &LocalLeases::onRentFinished);
-    connect(local, &LocalProvider::rentFailed, this, &LocalLeases::onRentFailed);
-    connect(local, &LocalProvider::workerReleased, this, [this](const QString& name) {
+    connect(local, &LocalWorkers::started, this, &LocalLeases::onRentFinished);
+    connect(local, &LocalWorkers::startFailed, this, &LocalLeases::onRentFailed);
+    connect(local, &LocalWorkers::workerStopped, this, [this](const QString& name) {
         if (const QString id = leaseOfNode(name); !id.isEmpty()) {
             end(id, LeaseState::Released, QString());
         }
     });
-    connect(local, &LocalProvider::workerDied, this,
+    connect(local, &LocalWorkers::workerDied, this,
             [this](const QString& name, const QString& why) {
                 if (const QString id = leaseOfNode(name); !id.isEmpty()) {
                     end(id, LeaseState::Failed, tr("the worker process ended (%1)").arg(why));
                 }
             });
-    connect(local, &LocalProvider::released, this, [this] {
+    connect(local, &LocalWorkers::stopped, this, [this] {
         for (const Lease& l : leases()) {
             if (l.live() && !m_pending.contains(l.id)) {
                 end(l.id, LeaseState::Released, tr("every local worker was released"));
@@ -65,7 +65,7 @@ Result<QString> LocalLeases::rent(const QString& offerId) {
     m_pending.append(l.id);
     update(l);
     Q_EMIT offersChanged();
-    m_local->rent(1, 1);
+    m_local->start(1, 1);
     return l.id;
 }
 
@@ -78,7 +78,7 @@ void LocalLeases::onRentFinished(const QStringList& names) {
     l.nodes = names;
     if (m_cancel.remove(id)) {
         update(l);
-        m_local->releaseWorker(names.first());
+        m_local->stopWorker(names.first());
         end(id, LeaseState::Failed, tr("released while renting"));
         return;
     }
@@ -129,7 +129,7 @@ Result<void> LocalLeases::release(const QString& leaseId) {
         m_cancel.insert(leaseId); // ended when its worker serves
         return {};
     }
-    if (l.nodes.isEmpty() || !m_local->releaseWorker(l.nodes.first())) {
+    if (l.nodes.isEmpty() || !m_local->stopWorker(l.nodes.first())) {
         end(leaseId, LeaseState::Released, tr("its worker had already ended"));
     }
     return {};

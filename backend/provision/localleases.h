@@ -1,8 +1,8 @@
-// The local provider seen through the Provider interface: one offer (a worker process on this
+// LocalWorkers seen through the Provider interface: one offer (a worker process on this
 // machine, free), one lease per worker, so the Rent dialog and the autoscaler can use it too.
 #pragma once
 
-#include "provider.h"
+#include "backend/provision/provider.h"
 
 #include <QSet>
 #include <QStringList>
@@ -10,16 +10,16 @@
 namespace tessera {
 
 class ClusterRegistry;
-class LocalProvider;
+class LocalWorkers;
 
-/// Leases over LocalProvider. They live in memory only: local workers end with the app (their
+/// Leases over LocalWorkers. They live in memory only: local workers end with the app (their
 /// process gets SIGTERM when it dies), so there is nothing to restore.
 class LocalLeases : public Provider {
     Q_OBJECT
 public:
     /// At most `capacity` local workers are on offer at once (the planner's rule of thumb for
     /// this machine: max(4 × cores, 8)). Both pointers must outlive this object.
-    LocalLeases(LocalProvider* local, ClusterRegistry* registry, int capacity,
+    LocalLeases(LocalWorkers* local, ClusterRegistry* registry, int capacity,
                 QObject* parent = nullptr);
 
     QString id() const override { return QStringLiteral("local"); }
@@ -35,7 +35,7 @@ private:
     void onNodeChanged(const QString& name);
     QString leaseOfNode(const QString& node) const;
 
-    LocalProvider* m_local;
+    LocalWorkers* m_local;
     ClusterRegistry* m_registry;
     int m_capacity;
     QStringList m_pending;  ///< leases whose worker is starting, in rent order

@@ -1,7 +1,7 @@
 // Unreachable-node clocks for ready leases (see nodewatch.h).
-#include "nodewatch.h"
+#include "backend/provision/nodewatch.h"
 
-#include "clusterregistry.h"
+#include "backend/cluster/clusterregistry.h"
 
 #include <QLoggingCategory>
 #include <QTimer>

@@ -1,7 +1,7 @@
 // Lease bookkeeping shared by every provider (see provider.h).
-#include "provider.h"
+#include "backend/provision/provider.h"
 
-#include "leasestore.h"
+#include "backend/provision/leasestore.h"
 
 #include <QLoggingCategory>
 #include <QRandomGenerator>

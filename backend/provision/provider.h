@@ -2,9 +2,9 @@
 // Providers keep their leases in a LeaseStore so that they survive an app restart.
 #pragma once
 
-#include "error.h"
-#include "lease.h"
-#include "offer.h"
+#include "backend/provision/lease.h"
+#include "backend/provision/offer.h"
+#include "worker/common/error.h"
 
 #include <QHash>
 #include <QList>

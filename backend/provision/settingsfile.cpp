@@ -1,5 +1,5 @@
 // Settings files of the providers (see settingsfile.h).
-#include "settingsfile.h"
+#include "backend/provision/settingsfile.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -7,7 +7,7 @@
 
 namespace tessera {
 
-std::unexpected<Error> badSettings(const QString& path, const QString& what, const QString& why) {
+Failure badSettings(const QString& path, const QString& what, const QString& why) {
     return fail(
         ErrorCode::InvalidArgument,
         QStringLiteral("%1 file %2: %3; fix or remove it").arg(what, path, why).toStdString());

@@ -1,7 +1,7 @@
 // Reading a provider's settings file: a JSON object holding one array of entries.
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <QJsonArray>
 #include <QString>
@@ -15,6 +15,6 @@ Result<QJsonArray> readSettingsArray(const QString& path, const QString& key, co
 
 /// The InvalidArgument error for entry problems, in the same words: "<what> file <path>: <why>;
 /// fix or remove it".
-std::unexpected<Error> badSettings(const QString& path, const QString& what, const QString& why);
+Failure badSettings(const QString& path, const QString& what, const QString& why);
 
 } // namespace tessera

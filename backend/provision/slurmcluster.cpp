@@ -1,7 +1,7 @@
 // Slurm partition settings and asynchronous Slurm client calls (see slurmcluster.h).
-#include "slurmcluster.h"
+#include "backend/provision/slurmcluster.h"
 
-#include "settingsfile.h"
+#include "backend/provision/settingsfile.h"
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -111,7 +111,7 @@ Result<QList<SlurmCluster>> loadSlurmClusters(const QString& path) {
     const QString what = QStringLiteral("Slurm clusters");
     const Result<QJsonArray> list = readSettingsArray(path, QStringLiteral("clusters"), what);
     if (!list) {
-        return std::unexpected(list.error());
+        return relay(list);
     }
     QList<SlurmCluster> out;
     for (qsizetype i = 0; i < list->size(); ++i) {

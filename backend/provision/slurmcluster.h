@@ -2,9 +2,9 @@
 // (sbatch, squeue, scancel) run for it without blocking, with errors a person can act on.
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
-#include "asyncprocess.h"
+#include "backend/provision/asyncprocess.h"
 
 #include <QJsonObject>
 #include <QObject>

@@ -1,7 +1,7 @@
 // Slurm job record, scripts, sbatch arguments and cancellation (see slurmjob.h).
-#include "slurmjob.h"
+#include "backend/provision/slurmjob.h"
 
-#include "sshhost.h"
+#include "backend/provision/sshhost.h"
 
 #include <QDeadlineTimer>
 #include <QJsonArray>

@@ -2,7 +2,7 @@
 // arguments that make it run one tessera-worker per allocated node, and cancelling it.
 #pragma once
 
-#include "slurmcluster.h"
+#include "backend/provision/slurmcluster.h"
 
 #include <QList>
 #include <QObject>

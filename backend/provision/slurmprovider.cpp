@@ -1,10 +1,10 @@
 // Slurm provider: offers from the configured partitions, leases driven by SlurmRent (see
 // slurmprovider.h).
-#include "slurmprovider.h"
+#include "backend/provision/slurmprovider.h"
 
-#include "clusterregistry.h"
-#include "leasestore.h"
-#include "slurmrent.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/provision/leasestore.h"
+#include "backend/provision/slurmrent.h"
 
 #include <QTimer>
 
@@ -87,7 +87,7 @@ Result<QString> SlurmProvider::rent(const QString& offerId) {
     if (store()) {
         if (Result<void> saved = store()->save(l); !saved) {
             delete r;
-            return std::unexpected(saved.error()); // nothing submitted: nothing to forget
+            return relay(saved); // nothing submitted: nothing to forget
         }
     }
     update(l);
@@ -129,7 +129,7 @@ void SlurmProvider::onFailed(const QString& leaseId, const QString& reason) {
 Result<void> SlurmProvider::release(const QString& leaseId) {
     const Result<Lease> live = liveLease(leaseId, QStringLiteral("Slurm"));
     if (!live) {
-        return std::unexpected(live.error());
+        return relay(live);
     }
     if (auto* r = qobject_cast<SlurmRent*>(rentOf(leaseId))) {
         r->abort(QStringLiteral("released while renting"));

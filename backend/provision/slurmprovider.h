@@ -2,8 +2,8 @@
 // worker per allocated node (sbatch), followed with squeue and released with scancel.
 #pragma once
 
-#include "provider.h"
-#include "slurmcluster.h"
+#include "backend/provision/provider.h"
+#include "backend/provision/slurmcluster.h"
 
 #include <QSet>
 

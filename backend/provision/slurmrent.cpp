@@ -1,9 +1,9 @@
 // One Slurm rent as a chain of asynchronous sbatch/squeue calls and file reads (see slurmrent.h).
-#include "slurmrent.h"
+#include "backend/provision/slurmrent.h"
 
-#include "clusterregistry.h"
-#include "paths.h"
-#include "token.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/paths.h"
+#include "backend/provision/token.h"
 
 #include <QProcess>
 #include <QRegularExpression>

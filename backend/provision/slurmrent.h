@@ -4,8 +4,8 @@
 // and removes the nodes it added before it is reported.
 #pragma once
 
-#include "lease.h"
-#include "slurmjob.h"
+#include "backend/provision/lease.h"
+#include "backend/provision/slurmjob.h"
 
 #include <QList>
 #include <QObject>

@@ -1,5 +1,5 @@
 // Shared ssh master connections in a private socket folder (see sshconnection.h).
-#include "sshconnection.h"
+#include "backend/provision/sshconnection.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -2,7 +2,7 @@
 // master connection (ControlMaster) whose socket lives in a folder only this user can enter.
 #pragma once
 
-#include "sshhost.h"
+#include "backend/provision/sshhost.h"
 
 #include <QString>
 #include <QStringList>

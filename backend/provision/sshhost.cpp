@@ -1,8 +1,8 @@
 // SSH host settings, ssh command lines and the hosts file (see sshhost.h).
-#include "sshhost.h"
+#include "backend/provision/sshhost.h"
 
-#include "settingsfile.h"
-#include "sshconnection.h"
+#include "backend/provision/settingsfile.h"
+#include "backend/provision/sshconnection.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -135,7 +135,7 @@ Result<QList<SshHost>> loadSshHosts(const QString& path) {
     const QString what = QStringLiteral("SSH hosts");
     const Result<QJsonArray> list = readSettingsArray(path, QStringLiteral("hosts"), what);
     if (!list) {
-        return std::unexpected(list.error());
+        return relay(list);
     }
     auto bad = [&](const QString& why) {
         return badSettings(path, what, why);

@@ -2,7 +2,7 @@
 // the list of such hosts kept as JSON (dataDir()/ssh-hosts.json).
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,5 +1,5 @@
 // The SSH check's script and findings, and SSH offers (see sshmachine.h).
-#include "sshmachine.h"
+#include "backend/provision/sshmachine.h"
 
 #include <QRegularExpression>
 #include <QStringList>

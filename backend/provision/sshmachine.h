@@ -2,8 +2,8 @@
 // the offer a host makes from what is known of its machine.
 #pragma once
 
-#include "offer.h"
-#include "sshhost.h"
+#include "backend/provision/offer.h"
+#include "backend/provision/sshhost.h"
 
 #include <QString>
 

@@ -1,10 +1,10 @@
 // SSH provider: offers from the configured hosts, leases driven by SshRent (see sshprovider.h).
-#include "sshprovider.h"
+#include "backend/provision/sshprovider.h"
 
-#include "clusterregistry.h"
-#include "leasestore.h"
-#include "nodewatch.h"
-#include "sshrent.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/provision/leasestore.h"
+#include "backend/provision/nodewatch.h"
+#include "backend/provision/sshrent.h"
 
 #include <QLoggingCategory>
 
@@ -90,7 +90,7 @@ Result<QString> SshProvider::rent(const QString& offerId) {
     l.detail = d.toJson();
     if (store()) {
         if (Result<void> saved = store()->save(l); !saved) {
-            return std::unexpected(saved.error()); // nothing started: nothing to forget
+            return relay(saved); // nothing started: nothing to forget
         }
     }
     update(l);
@@ -188,7 +188,7 @@ void SshProvider::onFailed(const QString& leaseId, const QString& reason) {
 Result<void> SshProvider::release(const QString& leaseId) {
     const Result<Lease> live = liveLease(leaseId, QStringLiteral("SSH"));
     if (!live) {
-        return std::unexpected(live.error());
+        return relay(live);
     }
     if (auto* r = qobject_cast<SshRent*>(rentOf(leaseId))) {
         r->abort(QStringLiteral("released while renting"));

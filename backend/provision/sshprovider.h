@@ -2,10 +2,10 @@
 // OpenSSH (host keys verified, never ignored) and released by stopping it.
 #pragma once
 
-#include "bundlehash.h"
-#include "provider.h"
-#include "sshhost.h"
-#include "sshmachine.h"
+#include "backend/provision/bundlehash.h"
+#include "backend/provision/provider.h"
+#include "backend/provision/sshhost.h"
+#include "backend/provision/sshmachine.h"
 
 #include <QThreadPool>
 

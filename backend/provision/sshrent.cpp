@@ -1,12 +1,12 @@
 // One SSH rent as a chain of asynchronous ssh calls (see sshrent.h).
-#include "sshrent.h"
+#include "backend/provision/sshrent.h"
 
-#include "asyncprocess.h"
-#include "bundlehash.h"
-#include "clusterregistry.h"
-#include "paths.h"
-#include "sshconnection.h"
-#include "token.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/paths.h"
+#include "backend/provision/asyncprocess.h"
+#include "backend/provision/bundlehash.h"
+#include "backend/provision/sshconnection.h"
+#include "backend/provision/token.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -3,9 +3,9 @@
 // rent started (the remote worker, the registry entry) before it is reported.
 #pragma once
 
-#include "lease.h"
-#include "sshhost.h"
-#include "sshmachine.h"
+#include "backend/provision/lease.h"
+#include "backend/provision/sshhost.h"
+#include "backend/provision/sshmachine.h"
 
 #include <QObject>
 #include <QPointer>

@@ -1,5 +1,5 @@
 // Worker bearer tokens from QRandomGenerator::system() (see token.h).
-#include "token.h"
+#include "backend/provision/token.h"
 
 #include <QByteArray>
 #include <QRandomGenerator>

@@ -1,8 +1,8 @@
 // Tests of ClusterTableModel over a real ClusterRegistry (workers that do not answer, so no
 // daemon is needed): structure checked by QAbstractItemModelTester, rows follow the registry.
-#include "cluster/clustertablemodel.h"
-#include "clusterregistry.h"
-#include "jobtypes.h"
+#include "app/cluster/clustertablemodel.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/jobs/jobtypes.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

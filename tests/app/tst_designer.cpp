@@ -2,27 +2,27 @@
 // palette model (QAbstractItemModelTester), and the page itself driven like a user would —
 // drag layers onto a device, see the preview, drop, undo, redo, save, reopen, assign from the
 // keyboard, auto-plan, and Launch (refused for an imported config.json).
-#include "calibration.h"
-#include "designer/autoplandialog.h"
-#include "designer/calibrationcache.h"
-#include "designer/clusterscene.h"
-#include "designer/designerpanel.h"
-#include "designer/deviceitem.h"
-#include "designer/estimatepanel.h"
-#include "designer/layerpalettemodel.h"
-#include "designer/layoutcontrols.h"
-#include "designer/layoutmath.h"
-#include "designer/memorybars.h"
-#include "designer/plandocument.h"
-#include "designer/planio.h"
-#include "gantt/ganttview.h"
-#include "gantt/pipelinetimeline.h"
-#include "jobs/jobpanel.h"
-#include "mainwindow.h"
-#include "monitor/metricschart.h"
-#include "monitor/monitorpanel.h"
-#include "session.h"
-#include "spec_io.h"
+#include "app/designer/autoplandialog.h"
+#include "app/designer/calibrationcache.h"
+#include "app/designer/clusterscene.h"
+#include "app/designer/designerpanel.h"
+#include "app/designer/deviceitem.h"
+#include "app/designer/estimatepanel.h"
+#include "app/designer/layerpalettemodel.h"
+#include "app/designer/layoutcontrols.h"
+#include "app/designer/layoutmath.h"
+#include "app/designer/memorybars.h"
+#include "app/designer/plandocument.h"
+#include "app/designer/planio.h"
+#include "app/gantt/ganttview.h"
+#include "app/gantt/pipelinetimeline.h"
+#include "app/jobs/jobpanel.h"
+#include "app/mainwindow.h"
+#include "app/monitor/metricschart.h"
+#include "app/monitor/monitorpanel.h"
+#include "app/session.h"
+#include "backend/planner/calibration.h"
+#include "worker/common/spec_io.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -561,7 +561,9 @@ void TestDesigner::germanStrings() {
         QVERIFY2(
             QString::fromStdString(e->problems.front()).contains(QStringLiteral("in keiner Stufe")),
             e->problems.front().c_str());
-        const auto plans = planner::autoPlan(*model, *cluster, o, planner::AutoPlanGoal{});
+        const auto found = planner::autoPlan(*model, *cluster, o, planner::AutoPlanGoal{});
+        QVERIFY2(found.has_value(), found ? "" : found.error().message.c_str());
+        const auto& plans = *found;
         QVERIFY(plans.size() >= 2);
         QVERIFY2(plans[0].reason.find("schnellstes, das passt") == 0, plans[0].reason.c_str());
         QVERIFY2(plans[1].reason.find("gleichauf mit #1") !=

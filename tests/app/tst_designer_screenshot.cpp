@@ -2,13 +2,13 @@
 // hypothetical cluster of 4 nodes × 8 H100 SXM — to designer-llama2-13b.png in the build folder
 // (and over resources/screenshots/designer-llama2-13b.png, which the README shows, when
 // TESSERA_UPDATE_SCREENSHOTS=1), and checks that the estimate behind the picture is sane.
-#include "designer/clusterscene.h"
-#include "designer/designerpanel.h"
-#include "designer/deviceitem.h"
-#include "designer/estimatepanel.h"
-#include "designer/plandocument.h"
-#include "mainwindow.h"
-#include "session.h"
+#include "app/designer/clusterscene.h"
+#include "app/designer/designerpanel.h"
+#include "app/designer/deviceitem.h"
+#include "app/designer/estimatepanel.h"
+#include "app/designer/plandocument.h"
+#include "app/mainwindow.h"
+#include "app/session.h"
 
 #include <QDir>
 #include <QGraphicsView>

@@ -1,7 +1,7 @@
 // Tests of JobPanel without workers: spec choice and summary, bad spec files and a launch that
 // the cluster cannot take all end as an inline message, never a crash or a blocking dialog.
-#include "jobs/jobpanel.h"
-#include "session.h"
+#include "app/jobs/jobpanel.h"
+#include "app/session.h"
 
 #include <QAction>
 #include <QComboBox>

@@ -1,11 +1,11 @@
 // Tests of the MainWindow layout without workers: panels in their places, a shortcut on every
 // menu action, and keyboard-driven actions that report problems inline instead of dialogs.
-#include "cluster/clusterpanel.h"
-#include "jobs/jobpanel.h"
-#include "mainwindow.h"
-#include "monitor/logpane.h"
-#include "monitor/metricschart.h"
-#include "session.h"
+#include "app/cluster/clusterpanel.h"
+#include "app/jobs/jobpanel.h"
+#include "app/mainwindow.h"
+#include "app/monitor/logpane.h"
+#include "app/monitor/metricschart.h"
+#include "app/session.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,18 +1,18 @@
 // End-to-end GUI test: the real MainWindow rents two local workers with a click, launches a
 // short Fashion-MNIST data-parallel job, sees loss points on the chart, cancels, releases.
 // Needs tessera-worker, tessera-rsh, tessera-train and the Fashion-MNIST files; skips otherwise.
-#include "cluster/clusterpanel.h"
-#include "cluster/clustertablemodel.h"
-#include "jobs/jobpanel.h"
-#include "localprovider.h"
-#include "mainwindow.h"
-#include "monitor/logpane.h"
-#include "monitor/metricschart.h"
-#include "monitor/monitorpanel.h"
-#include "monitor/steptimechart.h"
-#include "session.h"
-#include "spec_io.h"
-#include "testexamples.h"
+#include "app/cluster/clusterpanel.h"
+#include "app/cluster/clustertablemodel.h"
+#include "app/jobs/jobpanel.h"
+#include "app/mainwindow.h"
+#include "app/monitor/logpane.h"
+#include "app/monitor/metricschart.h"
+#include "app/monitor/monitorpanel.h"
+#include "app/monitor/steptimechart.h"
+#include "app/session.h"
+#include "backend/cluster/localworkers.h"
+#include "tests/support/testexamples.h"
+#include "worker/common/spec_io.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -77,11 +77,12 @@ void TestMainWindowE2E::rentLaunchWatchCancelRelease() {
     QCOMPARE(window.clusterPanel()->workerCount(), 2); // the default
 
     // 1. Rent two local workers with one click; both must become Ready.
-    QSignalSpy rentFailed(session.provider(), &LocalProvider::rentFailed);
+    QSignalSpy startFailed(session.localWorkers(), &LocalWorkers::startFailed);
     QTest::mouseClick(rentButton, Qt::LeftButton);
-    QTRY_VERIFY_WITH_TIMEOUT(nodes->readyCount() == 2 || !rentFailed.isEmpty(), 60000);
-    QVERIFY2(rentFailed.isEmpty(),
-             qPrintable(rentFailed.isEmpty() ? QString() : rentFailed.first().first().toString()));
+    QTRY_VERIFY_WITH_TIMEOUT(nodes->readyCount() == 2 || !startFailed.isEmpty(), 60000);
+    QVERIFY2(
+        startFailed.isEmpty(),
+        qPrintable(startFailed.isEmpty() ? QString() : startFailed.first().first().toString()));
     QCOMPARE(nodes->rowCount(), 2);
 
     // 2. Pick the Fashion-MNIST example and launch it.
@@ -139,7 +140,7 @@ void TestMainWindowE2E::rentLaunchWatchCancelRelease() {
     QVERIFY(!cancelButton->isEnabled());
 
     // 5. Release: the workers stop and leave the table.
-    QSignalSpy released(session.provider(), &LocalProvider::released);
+    QSignalSpy released(session.localWorkers(), &LocalWorkers::stopped);
     QTest::mouseClick(releaseButton, Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!released.isEmpty(), 20000);
     QTRY_COMPARE_WITH_TIMEOUT(nodes->readyCount(), 0, 5000);

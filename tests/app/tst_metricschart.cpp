@@ -2,10 +2,11 @@
 // non-finite values are dropped, redraws come from the timer (not one per point); the smoothing
 // slider draws TensorBoard's debiased EMA, CSV/PNG export write what the chart holds, the log
 // scale and the crosshair work.
-#include "jobtypes.h"
-#include "monitor/chartcrosshair.h"
-#include "monitor/metricschart.h"
+#include "app/monitor/chartcrosshair.h"
+#include "app/monitor/metricschart.h"
+#include "backend/jobs/jobtypes.h"
 
+#include "app/monitor/customplot.h"
 #include <QCheckBox>
 #include <QFile>
 #include <QImage>
@@ -13,7 +14,6 @@
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QTest>
-#include <qcustomplot.h>
 
 #include <cmath>
 
@@ -36,7 +36,7 @@ MetricPoint point(const QString& job, qint64 step, QHash<QString, double> values
 
 class TestMetricsChart : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void graphsUseTheRightAxes();
     void addPoint_data();
     void addPoint();

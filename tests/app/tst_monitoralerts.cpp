@@ -1,13 +1,13 @@
 // Monitor alerts (non-finite and diverging loss, stall, straggler) from synthetic metric points,
 // the per-rank step-time bars with their tooltips, and the throughput / learning-rate chart.
-#include "jobtypes.h"
-#include "monitor/alertwatcher.h"
-#include "monitor/steptimechart.h"
-#include "monitor/throughputchart.h"
+#include "app/monitor/alertwatcher.h"
+#include "app/monitor/steptimechart.h"
+#include "app/monitor/throughputchart.h"
+#include "backend/jobs/jobtypes.h"
 
+#include "app/monitor/customplot.h"
 #include <QSignalSpy>
 #include <QTest>
-#include <qcustomplot.h>
 
 #include <cmath>
 #include <limits>
@@ -41,7 +41,7 @@ MetricPoint perf(int rank, int stage, double computeMs, double commMs = 1, doubl
 
 class TestMonitorAlerts : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void nonFiniteLossOnce() {
         AlertWatcher w;
         w.followJob(QStringLiteral("job-1"));

@@ -1,18 +1,18 @@
 // The monitor keeps history: a real job run in one app session is in the Runs list of the next
 // one (same data folder), opening it shows the same loss curve point for point, and checking it
 // overlays its smoothed loss on the chart.
-#include "cluster/clusterpanel.h"
-#include "cluster/clustertablemodel.h"
-#include "jobs/jobpanel.h"
-#include "localprovider.h"
-#include "mainwindow.h"
-#include "monitor/metricschart.h"
-#include "monitor/monitorpanel.h"
-#include "monitor/runlist.h"
-#include "monitor/steptimechart.h"
-#include "monitor/utilizationchart.h"
-#include "session.h"
-#include "testexamples.h"
+#include "app/cluster/clusterpanel.h"
+#include "app/cluster/clustertablemodel.h"
+#include "app/jobs/jobpanel.h"
+#include "app/mainwindow.h"
+#include "app/monitor/metricschart.h"
+#include "app/monitor/monitorpanel.h"
+#include "app/monitor/runlist.h"
+#include "app/monitor/steptimechart.h"
+#include "app/monitor/utilizationchart.h"
+#include "app/session.h"
+#include "backend/cluster/localworkers.h"
+#include "tests/support/testexamples.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -23,7 +23,7 @@
 #include <QTest>
 #include <QToolButton>
 
-#include "withqcustomplot.h"
+#include "app/monitor/customplot.h"
 
 namespace {
 /// Points per device series of the utilisation chart, by device key.
@@ -86,7 +86,7 @@ void TestMonitorHistory::reopenedAppShowsTheSameCurves() {
         const QString tip =
             window.monitor()->utilizationChart()->deviceText(QStringLiteral("local-2/CPU"));
         QVERIFY2(tip.contains(QStringLiteral("rank 1: stage 0, dp 1, tp 0")), qPrintable(tip));
-        QSignalSpy released(session.provider(), &LocalProvider::released);
+        QSignalSpy released(session.localWorkers(), &LocalWorkers::stopped);
         QTest::mouseClick(window.findChild<QToolButton*>(QStringLiteral("releaseButton")),
                           Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(!released.isEmpty(), 20000);

@@ -2,19 +2,19 @@
 // backend's WatchJob stream is cut twice for 1.5 s each (as a network cut would) and the
 // telemetry streams once; the loss chart still ends with every loss line exactly once, in step
 // order, the same points the history holds, and no telemetry sample is drawn twice.
-#include "appjob.h"
-#include "jobcontroller.h"
-#include "jobs/jobpanel.h"
-#include "localprovider.h"
-#include "mainwindow.h"
-#include "metricstore.h"
-#include "monitor/metricschart.h"
-#include "monitor/monitorpanel.h"
-#include "monitor/utilizationchart.h"
-#include "session.h"
-#include "telemetrymonitor.h"
-#include "testexamples.h"
-#include "withqcustomplot.h"
+#include "app/jobs/jobpanel.h"
+#include "app/mainwindow.h"
+#include "app/monitor/customplot.h"
+#include "app/monitor/metricschart.h"
+#include "app/monitor/monitorpanel.h"
+#include "app/monitor/utilizationchart.h"
+#include "app/session.h"
+#include "backend/cluster/localworkers.h"
+#include "backend/history/metricstore.h"
+#include "backend/jobs/jobcontroller.h"
+#include "backend/telemetry/telemetrymonitor.h"
+#include "tests/support/appjob.h"
+#include "tests/support/testexamples.h"
 
 #include <QPushButton>
 #include <QSignalSpy>
@@ -62,7 +62,7 @@ void TestMonitorReconnect::cutStreamsLoseNoPointAndRepeatNone() {
     QVERIFY(session.controller()->interruptWatch(jobId));
     QTRY_VERIFY_WITH_TIMEOUT(window.chart()->lossPointCount() >= 60, 60000);
     QVERIFY(session.controller()->interruptWatch(jobId));
-    for (const QString node : {QStringLiteral("local-1"), QStringLiteral("local-2")}) {
+    for (const QString& node : {QStringLiteral("local-1"), QStringLiteral("local-2")}) {
         TelemetryWatcher* w = session.telemetry()->watcher(node);
         QVERIFY(w);
         // qWaitFor, not QTRY_VERIFY: that evaluates its condition once more at the end, which
@@ -96,7 +96,7 @@ void TestMonitorReconnect::cutStreamsLoseNoPointAndRepeatNone() {
             QVERIFY2(data->at(i)->key > data->at(i - 1)->key, qPrintable(key));
     }
 
-    QSignalSpy released(session.provider(), &LocalProvider::released);
+    QSignalSpy released(session.localWorkers(), &LocalWorkers::stopped);
     QTest::mouseClick(window.findChild<QToolButton*>(QStringLiteral("releaseButton")),
                       Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!released.isEmpty(), 20000);

@@ -2,18 +2,18 @@
 // op-timeline records from both stages; the measured Gantt shows 2 rows × (4 F + 4 B) boxes that
 // respect the pipeline's dependencies, beside the planner's prediction in seconds, and reopening
 // the run from the history shows the same boxes.
-#include "cluster/clusterpanel.h"
-#include "cluster/clustertablemodel.h"
-#include "gantt/ganttview.h"
-#include "jobs/jobpanel.h"
-#include "localprovider.h"
-#include "mainwindow.h"
-#include "monitor/monitorpanel.h"
-#include "monitor/pipelineview.h"
-#include "monitor/runlist.h"
-#include "session.h"
-#include "spec_io.h"
-#include "testexamples.h"
+#include "app/cluster/clusterpanel.h"
+#include "app/cluster/clustertablemodel.h"
+#include "app/gantt/ganttview.h"
+#include "app/jobs/jobpanel.h"
+#include "app/mainwindow.h"
+#include "app/monitor/monitorpanel.h"
+#include "app/monitor/pipelineview.h"
+#include "app/monitor/runlist.h"
+#include "app/session.h"
+#include "backend/cluster/localworkers.h"
+#include "tests/support/testexamples.h"
+#include "worker/common/spec_io.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -113,11 +113,11 @@ void TestPipelineJob::measuredBesidePredicted() {
     window.resize(1300, 820);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QSignalSpy rentFailed(session.provider(), &LocalProvider::rentFailed);
+    QSignalSpy startFailed(session.localWorkers(), &LocalWorkers::startFailed);
     QTest::mouseClick(window.findChild<QToolButton*>(QStringLiteral("rentButton")), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(
-        window.clusterPanel()->model()->readyCount() == 2 || !rentFailed.isEmpty(), 60000);
-    QVERIFY(rentFailed.isEmpty());
+        window.clusterPanel()->model()->readyCount() == 2 || !startFailed.isEmpty(), 60000);
+    QVERIFY(startFailed.isEmpty());
     auto* combo = window.findChild<QComboBox*>(QStringLiteral("specCombo"));
     combo->setCurrentIndex(combo->findText(QStringLiteral("pipeline"), Qt::MatchContains));
     QVERIFY(combo->currentIndex() >= 0);
@@ -174,7 +174,7 @@ void TestPipelineJob::measuredBesidePredicted() {
         QVERIFY(reopened[i].stage == live[i].stage && reopened[i].start == live[i].start &&
                 reopened[i].end == live[i].end && reopened[i].backward == live[i].backward);
 
-    QSignalSpy released(session.provider(), &LocalProvider::released);
+    QSignalSpy released(session.localWorkers(), &LocalWorkers::stopped);
     QTest::mouseClick(window.findChild<QToolButton*>(QStringLiteral("releaseButton")),
                       Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!released.isEmpty(), 20000);

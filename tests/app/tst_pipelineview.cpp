@@ -1,19 +1,19 @@
 // The measured pipeline timeline: op-timeline records → Gantt boxes (exact times, stages aligned
 // on the earliest anchor, the schedule's order under 1F1B and GPipe), what bad input shows, and
 // the Pipeline view's step, tooltip and common time scale.
-#include "gantt/ganttview.h"
-#include "gantt/pipelinetimeline.h"
-#include "monitor/measuredtimeline.h"
-#include "monitor/metricschart.h"
-#include "monitor/monitorpanel.h"
-#include "monitor/pipelineview.h"
-#include "monitor/steptimechart.h"
-#include "monitor/throughputchart.h"
+#include "app/gantt/ganttview.h"
+#include "app/gantt/pipelinetimeline.h"
+#include "app/monitor/measuredtimeline.h"
+#include "app/monitor/metricschart.h"
+#include "app/monitor/monitorpanel.h"
+#include "app/monitor/pipelineview.h"
+#include "app/monitor/steptimechart.h"
+#include "app/monitor/throughputchart.h"
 
-#include "jobtypes.h"
+#include "backend/jobs/jobtypes.h"
 
+#include "app/monitor/customplot.h"
 #include <QtTest>
-#include <qcustomplot.h>
 
 #include <map>
 

@@ -2,28 +2,28 @@
 // renting every selected offer (a scripted provider); then, on two real SSH test hosts, one click
 // turns both into ready nodes, a data-parallel job trains across them and its loss reaches the
 // chart, and "Release selected" gives them back.
-#include "autoscaler.h"
-#include "cluster/clusterpanel.h"
-#include "cluster/clustertablemodel.h"
-#include "clusterregistry.h"
-#include "jobcontroller.h"
-#include "jobs/jobpanel.h"
-#include "leasestore.h"
-#include "localleases.h"
-#include "localprovider.h"
-#include "mainwindow.h"
-#include "monitor/metricschart.h"
-#include "rent/leasetablemodel.h"
-#include "rent/offertablemodel.h"
-#include "rent/rentdialog.h"
-#include "scriptedprovider.h"
-#include "session.h"
-#include "settings/autoscalesettings.h"
-#include "spec_io.h"
-#include "sshhost.h"
-#include "sshprovider.h"
-#include "testexamples.h"
-#include "testhosts.h"
+#include "app/cluster/clusterpanel.h"
+#include "app/cluster/clustertablemodel.h"
+#include "app/jobs/jobpanel.h"
+#include "app/mainwindow.h"
+#include "app/monitor/metricschart.h"
+#include "app/rent/leasetablemodel.h"
+#include "app/rent/offertablemodel.h"
+#include "app/rent/rentdialog.h"
+#include "app/session.h"
+#include "app/settings/autoscalesettings.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/cluster/localworkers.h"
+#include "backend/jobs/jobcontroller.h"
+#include "backend/provision/autoscaler.h"
+#include "backend/provision/leasestore.h"
+#include "backend/provision/localleases.h"
+#include "backend/provision/sshhost.h"
+#include "backend/provision/sshprovider.h"
+#include "tests/support/scriptedprovider.h"
+#include "tests/support/testexamples.h"
+#include "tests/support/testhosts.h"
+#include "worker/common/spec_io.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -157,7 +157,7 @@ private Q_SLOTS:
         qputenv("TESSERA_DATA_DIR", m_dir.filePath(QStringLiteral("local")).toLocal8Bit());
         ClusterRegistry registry;
         registry.setProbeInterval(200);
-        LocalProvider local(&registry);
+        LocalWorkers local(&registry);
         LocalLeases leases(&local, &registry, 2);
         RentDialog dialog({&leases}, QString());
         QCOMPARE(dialog.offers()->rowCount(), 1);

@@ -1,9 +1,9 @@
 // Tests of the app's command-line flags and of the job panel's helpers (spec catalog and
 // summary): good flags parse, bad ones give an error naming the flag.
-#include "jobs/speccatalog.h"
-#include "jobs/specsummary.h"
-#include "spec_io.h"
-#include "startupoptions.h"
+#include "app/jobs/speccatalog.h"
+#include "app/jobs/specsummary.h"
+#include "app/startupoptions.h"
+#include "worker/common/spec_io.h"
 
 #include <QDir>
 #include <QFile>

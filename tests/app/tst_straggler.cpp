@@ -2,16 +2,16 @@
 // local workers in the app; while both ranks run alike no alert comes; then rank 1's process is
 // stopped for 30 ms of every 40 ms (as a busy or throttled machine would slow it) and the alert
 // bar names rank 1 as the straggler, not rank 0 (which only waits for it).
-#include "appjob.h"
-#include "jobs/jobpanel.h"
-#include "localprovider.h"
-#include "mainwindow.h"
-#include "monitor/alertwatcher.h"
-#include "monitor/monitorpanel.h"
-#include "monitor/steptimechart.h"
-#include "rankthrottle.h"
-#include "session.h"
-#include "testexamples.h"
+#include "app/jobs/jobpanel.h"
+#include "app/mainwindow.h"
+#include "app/monitor/alertwatcher.h"
+#include "app/monitor/monitorpanel.h"
+#include "app/monitor/steptimechart.h"
+#include "app/session.h"
+#include "backend/cluster/localworkers.h"
+#include "tests/support/appjob.h"
+#include "tests/support/rankthrottle.h"
+#include "tests/support/testexamples.h"
 
 #include <QFileInfo>
 #include <QPushButton>
@@ -80,7 +80,7 @@ void TestStraggler::slowedRankRaisesTheAlert() {
     QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("cancelButton")),
                       Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(window.jobPanel()->currentJobState(), JobState::Cancelled, 30000);
-    QSignalSpy released(session.provider(), &LocalProvider::released);
+    QSignalSpy released(session.localWorkers(), &LocalWorkers::stopped);
     QTest::mouseClick(window.findChild<QToolButton*>(QStringLiteral("releaseButton")),
                       Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!released.isEmpty(), 20000);

@@ -1,10 +1,10 @@
 // Tests of the German translation: the compiled tessera_de.qm loads and the widgets pick it up
 // (so the .ts contexts match the classes). Skips when Qt's Linguist tools did not build it.
-#include "cluster/clusterpanel.h"
-#include "jobs/jobpanel.h"
-#include "jobs/specsummary.h"
-#include "session.h"
-#include "spec_io.h"
+#include "app/cluster/clusterpanel.h"
+#include "app/jobs/jobpanel.h"
+#include "app/jobs/specsummary.h"
+#include "app/session.h"
+#include "worker/common/spec_io.h"
 
 #include <QAction>
 #include <QCoreApplication>
@@ -33,7 +33,7 @@ void TestTranslations::germanWidgets() {
     qputenv("TESSERA_DATA_DIR", data.path().toLocal8Bit());
 
     AppSession session;
-    ClusterPanel cluster(session.registry(), session.provider());
+    ClusterPanel cluster(session.registry(), session.localWorkers());
     QCOMPARE(cluster.rentAction()->text(), QStringLiteral("Lokale Worker &anmieten"));
     JobPanel jobs(session.controller());
     QCOMPARE(jobs.launchAction()->text(), QStringLiteral("Job &starten"));

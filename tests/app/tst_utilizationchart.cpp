@@ -2,12 +2,12 @@
 // one series per GPU; series are grouped by node (shared colour, one legend entry per node); the
 // tooltip of a device names the ranks, stages and layers it holds from the job's placement;
 // values land in the right pane and unit; a past run's recorded telemetry shows again.
-#include "devicefeed.h"
-#include "devicetelemetry.h"
-#include "jobcontroller.h"
-#include "telemetrymonitor.h"
-#include "telemetryrecord.h"
-#include "utilizationchart.h"
+#include "app/monitor/devicefeed.h"
+#include "app/monitor/devicetelemetry.h"
+#include "app/monitor/utilizationchart.h"
+#include "backend/jobs/jobcontroller.h"
+#include "backend/telemetry/telemetrymonitor.h"
+#include "backend/telemetry/telemetryrecord.h"
 
 #include <QApplication>
 #include <QHelpEvent>
@@ -16,9 +16,9 @@
 #include <QTimer>
 #include <QToolTip>
 
-#include "withqcustomplot.h"
+#include "app/monitor/customplot.h"
 
-#include "clusterregistry.h"
+#include "backend/cluster/clusterregistry.h"
 
 using namespace tessera;
 

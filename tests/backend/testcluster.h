@@ -2,9 +2,9 @@
 // of real tessera-worker daemons and wait for it, build command jobs for tessera-test-emitter.
 #pragma once
 
-#include "clusterregistry.h"
-#include "localprovider.h"
-#include "spec_io.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/cluster/localworkers.h"
+#include "worker/common/spec_io.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -40,11 +40,11 @@ inline void useBuildAndData(const QString& dataDir) {
 
 /// Rents `workers` local workers of `slots` slots each and waits until all are Ready. Returns ""
 /// or an error.
-inline QString rentAndWait(LocalProvider& provider, ClusterRegistry& registry, int workers,
+inline QString rentAndWait(LocalWorkers& provider, ClusterRegistry& registry, int workers,
                            int slots = 1) {
-    QSignalSpy done(&provider, &LocalProvider::rentFinished);
-    QSignalSpy failed(&provider, &LocalProvider::rentFailed);
-    provider.rent(workers, slots);
+    QSignalSpy done(&provider, &LocalWorkers::started);
+    QSignalSpy failed(&provider, &LocalWorkers::startFailed);
+    provider.start(workers, slots);
     if (!QTest::qWaitFor([&] { return done.count() + failed.count() > 0; }, 30000)) {
         return QStringLiteral("rent timed out");
     }

@@ -2,13 +2,13 @@
 // few offers) with a scripted provider; then on four real SSH test hosts, a 4-rank job on an
 // empty cluster (or with one idle node) rents exactly the 4 (3) missing, runs, and what it
 // rented is released after the idle timeout.
-#include "autoscaler.h"
-#include "clusterregistry.h"
-#include "jobcontroller.h"
-#include "scriptedprovider.h"
-#include "sshprovider.h"
-#include "testcluster.h"
-#include "testhosts.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/jobs/jobcontroller.h"
+#include "backend/provision/autoscaler.h"
+#include "backend/provision/sshprovider.h"
+#include "tests/backend/testcluster.h"
+#include "tests/support/scriptedprovider.h"
+#include "tests/support/testhosts.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -1,10 +1,10 @@
-// ClusterRegistry and LocalProvider with real tessera-worker daemons: probes mark nodes Ready,
+// ClusterRegistry and LocalWorkers with real tessera-worker daemons: probes mark nodes Ready,
 // Unreachable (no answer, wrong token, daemon gone); renting and releasing start and stop daemons;
 // bad rent requests and a missing worker program fail with a message saying what to do.
-#include "clusterregistry.h"
-#include "jobtypes.h"
-#include "localprovider.h"
-#include "testcluster.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/cluster/localworkers.h"
+#include "backend/jobs/jobtypes.h"
+#include "tests/backend/testcluster.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -66,11 +66,11 @@ void TestCluster::rentProbeAndRelease() {
         QSKIP(qPrintable(missing));
     }
     ClusterRegistry registry;
-    LocalProvider provider(&registry);
-    QSignalSpy finished(&provider, &LocalProvider::rentFinished);
+    LocalWorkers provider(&registry);
+    QSignalSpy finished(&provider, &LocalWorkers::started);
     QElapsedTimer clock;
     clock.start();
-    provider.rent(2, 3);
+    provider.start(2, 3);
     QVERIFY(finished.wait(30000));
     const QStringList names = finished.first().first().toStringList();
     QTRY_COMPARE_WITH_TIMEOUT(registry.readyNodes().size(), 2, 10000);
@@ -90,12 +90,12 @@ void TestCluster::rentProbeAndRelease() {
     }
     QVERIFY(registry.node(names[0])->token != registry.node(names[1])->token);
     // A second rent takes the next free names.
-    provider.rent(1, 1);
+    provider.start(1, 1);
     QVERIFY(finished.wait(30000));
     QCOMPARE(finished.last().first().toStringList(), QStringList{QStringLiteral("local-3")});
 
-    QSignalSpy released(&provider, &LocalProvider::released);
-    provider.releaseAll();
+    QSignalSpy released(&provider, &LocalWorkers::stopped);
+    provider.stopAll();
     QVERIFY(released.wait(10000));
     QVERIFY(registry.nodes().isEmpty());
     QVERIFY(provider.names().isEmpty());
@@ -149,9 +149,9 @@ void TestCluster::badRentRequests() {
     QFETCH(int, workers);
     QFETCH(int, slots);
     ClusterRegistry registry;
-    LocalProvider provider(&registry);
-    QSignalSpy failed(&provider, &LocalProvider::rentFailed);
-    provider.rent(workers, slots);
+    LocalWorkers provider(&registry);
+    QSignalSpy failed(&provider, &LocalWorkers::startFailed);
+    provider.start(workers, slots);
     QVERIFY(failed.wait(5000));
     QVERIFY2(failed.first().first().toString().contains(QStringLiteral("at least one")),
              qPrintable(failed.first().first().toString()));
@@ -162,9 +162,9 @@ void TestCluster::missingWorkerProgram() {
     const QByteArray saved = qgetenv("TESSERA_BIN_DIR");
     qputenv("TESSERA_BIN_DIR", m_data.filePath(QStringLiteral("no-bin")).toUtf8());
     ClusterRegistry registry;
-    LocalProvider provider(&registry);
-    QSignalSpy failed(&provider, &LocalProvider::rentFailed);
-    provider.rent(1, 1);
+    LocalWorkers provider(&registry);
+    QSignalSpy failed(&provider, &LocalWorkers::startFailed);
+    provider.start(1, 1);
     const bool got = failed.wait(5000);
     qputenv("TESSERA_BIN_DIR", saved);
     QVERIFY(got);

@@ -1,12 +1,12 @@
 // JobController on a real local cluster (tessera-worker daemons, mpirun through tessera-rsh/Exec):
 // state transitions of a succeeding, a failing and a cancelled job, submit() refusals, and real
 // training on two workers of two slots each sharing this host.
-#include "clusterregistry.h"
-#include "jobcontroller.h"
-#include "localprovider.h"
-#include "metricstore.h"
-#include "testcluster.h"
-#include "testtraining.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/cluster/localworkers.h"
+#include "backend/history/metricstore.h"
+#include "backend/jobs/jobcontroller.h"
+#include "tests/backend/testcluster.h"
+#include "tests/support/testtraining.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -33,7 +33,7 @@ private:
 
     QTemporaryDir m_data;
     std::unique_ptr<ClusterRegistry> m_registry;
-    std::unique_ptr<LocalProvider> m_provider;
+    std::unique_ptr<LocalWorkers> m_provider;
     MetricStore m_store;
 };
 
@@ -46,15 +46,15 @@ void TestJobController::initTestCase() {
     test::useBuildAndData(m_data.path());
     QVERIFY(m_store.open(m_data.filePath(QStringLiteral("t.sqlite"))));
     m_registry = std::make_unique<ClusterRegistry>();
-    m_provider = std::make_unique<LocalProvider>(m_registry.get());
+    m_provider = std::make_unique<LocalWorkers>(m_registry.get());
     const QString error = test::rentAndWait(*m_provider, *m_registry, 2);
     QVERIFY2(error.isEmpty(), qPrintable(error));
 }
 
 void TestJobController::cleanupTestCase() {
     if (m_provider) {
-        QSignalSpy released(m_provider.get(), &LocalProvider::released);
-        m_provider->releaseAll();
+        QSignalSpy released(m_provider.get(), &LocalWorkers::stopped);
+        m_provider->stopAll();
         QVERIFY(released.wait(10000) || released.count() > 0);
     }
 }
@@ -63,7 +63,7 @@ QList<JobState> TestJobController::waitForEnd(QSignalSpy& spy, const QString& jo
                                               QString* reason) {
     QList<JobState> states;
     int seen = 0;
-    QTest::qWaitFor(
+    (void)QTest::qWaitFor(
         [&] {
             for (; seen < spy.count(); ++seen) {
                 if (spy.at(seen).at(0).toString() != jobId) {
@@ -188,8 +188,8 @@ void TestJobController::twoSlotWorkersSharingAHostTrain() {
     if (!QFileInfo(QDir(test::buildBin()).filePath(QStringLiteral("tessera-train"))).isExecutable())
         QSKIP("tessera-train is not built");
     // The fixture's one-slot workers make way for two two-slot ones (same names and folders).
-    QSignalSpy released(m_provider.get(), &LocalProvider::released);
-    m_provider->releaseAll();
+    QSignalSpy released(m_provider.get(), &LocalWorkers::stopped);
+    m_provider->stopAll();
     QVERIFY(released.wait(10000) || released.count() > 0);
     QTRY_VERIFY_WITH_TIMEOUT(m_registry->nodes().isEmpty(), 10000);
     const QString rented = test::rentAndWait(*m_provider, *m_registry, 2, 2);

@@ -1,7 +1,7 @@
 // MetricStore: replayed points (same job id + seq) are stored once, history survives a reopen,
 // job summaries follow the points, nodes round-trip, and an unusable path gives a clear error.
-#include "metricstore.h"
-#include "storebatcher.h"
+#include "backend/history/metricstore.h"
+#include "backend/history/storebatcher.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -212,9 +212,10 @@ void TestMetricStore::unusablePathGivesError() {
     QVERIFY(blocker.open(QIODevice::WriteOnly));
     blocker.close();
     MetricStore store;
-    QString error;
     // A folder cannot be created below a regular file.
-    QVERIFY(!store.open(dir.filePath(QStringLiteral("file/sub/db.sqlite")), &error));
+    const Result<void> opened = store.open(dir.filePath(QStringLiteral("file/sub/db.sqlite")));
+    QVERIFY(!opened);
+    const QString error = QString::fromStdString(opened.error().message);
     QVERIFY2(error.contains(QStringLiteral("file/sub")), qPrintable(error));
     QVERIFY2(error.contains(QStringLiteral("TESSERA_DATA_DIR")), qPrintable(error));
     QVERIFY(!store.isOpen());

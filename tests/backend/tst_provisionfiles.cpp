@@ -1,12 +1,12 @@
 // The provisioning settings files (ssh-hosts.json, slurm-clusters.json): round trips and the
 // errors a damaged file gives; what an SSH check finds and the offer made from it; ssh's
 // quoting, shared connections and failure messages; the bundle hash cache; lease billing.
-#include "bundlehash.h"
-#include "lease.h"
-#include "slurmcluster.h"
-#include "sshconnection.h"
-#include "sshhost.h"
-#include "sshmachine.h"
+#include "backend/provision/bundlehash.h"
+#include "backend/provision/lease.h"
+#include "backend/provision/slurmcluster.h"
+#include "backend/provision/sshconnection.h"
+#include "backend/provision/sshhost.h"
+#include "backend/provision/sshmachine.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,13 +1,13 @@
 // Reconnect: a job runs on two real local workers while the backend's WatchJob stream is broken
 // again and again; the controller must resume from last seq + 1 so that no event is lost and none
 // is delivered twice — checked against the worker's journal (a fresh WatchJob from seq 1).
-#include "clusterregistry.h"
-#include "jobcontroller.h"
-#include "jobwatcher.h"
-#include "localprovider.h"
-#include "metricstore.h"
-#include "testcluster.h"
-#include "workerclient.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/cluster/localworkers.h"
+#include "backend/cluster/workerclient.h"
+#include "backend/history/metricstore.h"
+#include "backend/jobs/jobcontroller.h"
+#include "backend/jobs/jobwatcher.h"
+#include "tests/backend/testcluster.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -32,7 +32,7 @@ private:
 
     QTemporaryDir m_data;
     std::unique_ptr<ClusterRegistry> m_registry;
-    std::unique_ptr<LocalProvider> m_provider;
+    std::unique_ptr<LocalWorkers> m_provider;
     MetricStore m_store;
     QString m_finishedJob;
     quint64 m_finishedLastSeq = 0;
@@ -47,15 +47,15 @@ void TestReconnect::initTestCase() {
     test::useBuildAndData(m_data.path());
     QVERIFY(m_store.open(m_data.filePath(QStringLiteral("r.sqlite"))));
     m_registry = std::make_unique<ClusterRegistry>();
-    m_provider = std::make_unique<LocalProvider>(m_registry.get());
+    m_provider = std::make_unique<LocalWorkers>(m_registry.get());
     const QString error = test::rentAndWait(*m_provider, *m_registry, 2);
     QVERIFY2(error.isEmpty(), qPrintable(error));
 }
 
 void TestReconnect::cleanupTestCase() {
     if (m_provider) {
-        QSignalSpy released(m_provider.get(), &LocalProvider::released);
-        m_provider->releaseAll();
+        QSignalSpy released(m_provider.get(), &LocalWorkers::stopped);
+        m_provider->stopAll();
         QVERIFY(released.wait(10000) || released.count() > 0);
     }
 }

@@ -4,14 +4,14 @@
 // data-parallel job across them, refuse a bad partition with sbatch's message, end a lease whose
 // job Slurm ended, cancel a job still pending on release, rejoin after an app restart, cancel
 // the job of a rent cut short.
-#include "clusterregistry.h"
-#include "leasestore.h"
-#include "providerrun.h"
-#include "slurmjob.h"
-#include "slurmprovider.h"
-#include "testcluster.h"
-#include "testslurm.h"
-#include "testtraining.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/provision/leasestore.h"
+#include "backend/provision/slurmjob.h"
+#include "backend/provision/slurmprovider.h"
+#include "tests/backend/testcluster.h"
+#include "tests/support/providerrun.h"
+#include "tests/support/testslurm.h"
+#include "tests/support/testtraining.h"
 
 #include <QSignalSpy>
 #include <QTest>

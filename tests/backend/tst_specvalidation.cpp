@@ -1,6 +1,6 @@
 // Spec files the backend refuses before any worker is involved: each error names the field or
 // file and says what to do (parseJobSpec + validateJobSpec, as JobController::submit uses them).
-#include "spec_io.h"
+#include "worker/common/spec_io.h"
 
 #include <QDir>
 #include <QFile>

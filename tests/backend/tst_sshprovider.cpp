@@ -2,15 +2,15 @@
 // tests/support/test-hosts.sh): rent two hosts into ready nodes, refuse an unknown host key,
 // roll back a rent whose host dies, share one ssh connection per rent (and survive its master's
 // death), end a ready lease whose host dies, survive an app restart, release.
-#include "clusterregistry.h"
-#include "leasestore.h"
-#include "providerrun.h"
-#include "sshconnection.h"
-#include "sshprovider.h"
-#include "sshrent.h"
-#include "testcluster.h"
-#include "testhosts.h"
-#include "testtraining.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/provision/leasestore.h"
+#include "backend/provision/sshconnection.h"
+#include "backend/provision/sshprovider.h"
+#include "backend/provision/sshrent.h"
+#include "tests/backend/testcluster.h"
+#include "tests/support/providerrun.h"
+#include "tests/support/testhosts.h"
+#include "tests/support/testtraining.h"
 
 #include <QElapsedTimer>
 #include <QRegularExpression>

@@ -2,14 +2,14 @@
 // after broken streams with no sample lost or repeated, takes the worker's restart (seqs begin
 // again, `gap` set) and gives up on a refused token; the TelemetryMonitor records exactly the
 // nodes a job runs on, for the time it runs, and a replay never stores a sample twice.
-#include "clusterregistry.h"
-#include "jobcontroller.h"
-#include "localprovider.h"
-#include "metricstore.h"
-#include "telemetrymonitor.h"
-#include "telemetryrecord.h"
-#include "testcluster.h"
-#include "workerclient.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/cluster/localworkers.h"
+#include "backend/cluster/workerclient.h"
+#include "backend/history/metricstore.h"
+#include "backend/jobs/jobcontroller.h"
+#include "backend/telemetry/telemetrymonitor.h"
+#include "backend/telemetry/telemetryrecord.h"
+#include "tests/backend/testcluster.h"
 
 #include <QDateTime>
 #include <QProcess>
@@ -142,7 +142,7 @@ void TestTelemetry::monitorRecordsTheJobsNodesOnly() {
     MetricStore store;
     QVERIFY(store.open(m_dir.filePath(QStringLiteral("t.sqlite"))));
     ClusterRegistry registry;
-    LocalProvider provider(&registry);
+    LocalWorkers provider(&registry);
     const QString error = test::rentAndWait(provider, registry, 3);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     JobController controller(&registry, &store);
@@ -188,8 +188,8 @@ void TestTelemetry::monitorRecordsTheJobsNodesOnly() {
     // A replay (a reconnect re-sending what was stored) adds nothing.
     QCOMPARE(store.addTelemetry(records), 0);
 
-    QSignalSpy released(&provider, &LocalProvider::released);
-    provider.releaseAll();
+    QSignalSpy released(&provider, &LocalWorkers::stopped);
+    provider.stopAll();
     QVERIFY(released.wait(10000) || released.count() > 0);
     QTRY_VERIFY_WITH_TIMEOUT(monitor.watcher(jobNodes[0]) == nullptr, 10000);
 }

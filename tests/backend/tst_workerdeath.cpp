@@ -1,10 +1,10 @@
-// A local worker killed (-9) mid-job: the LocalProvider reports it as a signal at once and the
+// A local worker killed (-9) mid-job: the LocalWorkers reports it as a signal at once and the
 // JobController fails the job within seconds instead of reconnecting until the watch gives up.
-#include "clusterregistry.h"
-#include "jobcontroller.h"
-#include "localprovider.h"
-#include "metricstore.h"
-#include "testcluster.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/cluster/localworkers.h"
+#include "backend/history/metricstore.h"
+#include "backend/jobs/jobcontroller.h"
+#include "tests/backend/testcluster.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -37,13 +37,13 @@ void TestWorkerDeath::rankZeroWorkerKilled() {
     MetricStore store;
     QVERIFY(store.open(m_data.filePath(QStringLiteral("t.sqlite"))));
     ClusterRegistry registry;
-    LocalProvider provider(&registry);
+    LocalWorkers provider(&registry);
     const QString error = test::rentAndWait(provider, registry, 2);
     QVERIFY2(error.isEmpty(), qPrintable(error));
 
     JobController controller(&registry, &store);
-    connect(&provider, &LocalProvider::workerDied, &controller, &JobController::failJobsOnWorker);
-    QSignalSpy died(&provider, &LocalProvider::workerDied);
+    connect(&provider, &LocalWorkers::workerDied, &controller, &JobController::failJobsOnWorker);
+    QSignalSpy died(&provider, &LocalWorkers::workerDied);
     QSignalSpy states(&controller, &JobController::jobStateChanged);
     QSignalSpy metrics(&controller, &JobController::metricReceived);
     Result<QString> id = controller.submit(test::emitterJob(2, 100000, 20));
@@ -74,8 +74,8 @@ void TestWorkerDeath::rankZeroWorkerKilled() {
     QCOMPARE(store.job(*id).state, JobState::Failed);
     QCOMPARE(registry.node(rank0)->state, NodeState::Stopped);
 
-    QSignalSpy released(&provider, &LocalProvider::released);
-    provider.releaseAll();
+    QSignalSpy released(&provider, &LocalWorkers::stopped);
+    provider.stopAll();
     QVERIFY(released.count() > 0 || released.wait(10000));
 }
 

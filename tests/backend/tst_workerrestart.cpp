@@ -1,12 +1,12 @@
 // The rank-0 worker daemon dies mid-run. Restarted on the same address, it replays its journal
 // (the job is marked FAILED "worker restarted") and the controller resumes from last seq + 1 with
 // no event lost or repeated; never restarted, the controller gives up and marks the job Failed.
-#include "clusterregistry.h"
-#include "jobcontroller.h"
-#include "jobtypes.h"
-#include "jobwatcher.h"
-#include "metricstore.h"
-#include "testcluster.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/history/metricstore.h"
+#include "backend/jobs/jobcontroller.h"
+#include "backend/jobs/jobtypes.h"
+#include "backend/jobs/jobwatcher.h"
+#include "tests/backend/testcluster.h"
 
 #include <QProcess>
 #include <QSignalSpy>

@@ -1,8 +1,8 @@
 // tessera-bench-allreduce: bus bandwidth of the engine's data-parallel gradient path
 // (GradBucketReducer over MpiCommunicator) against a bare MPI_Allreduce of the same buffer.
 // Run under mpirun with >= 2 ranks; rank 0 prints one `@bench {json}` line per buffer.
-#include "grad_buckets.h"
-#include "mpi_communicator.h"
+#include "worker/train/grad_buckets.h"
+#include "worker/train/mpi_communicator.h"
 
 #include <mpi.h>
 

@@ -7,12 +7,10 @@
 //  3. the longest stall of the GUI thread during that run (a 1 ms timer's largest gap), and its
 //     replots.
 // Goals (issue 6): replot < 30 ms, p99 latency < 200 ms, stall < 50 ms. Label `bench`.
-// qcustomplot.h needs Qt's `slots`/`signals`/`foreach` keywords, the protobuf headers below
-// cannot have them (WorkerInfo::slots()): they exist only while qcustomplot.h is read.
-#include "monitor/metricschart.h"
-#include "monitor/monitorpanel.h"
+#include "app/monitor/customplot.h"
+#include "app/monitor/metricschart.h"
+#include "app/monitor/monitorpanel.h"
 
-#include "withqcustomplot.h"
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -22,10 +20,10 @@
 #include <QTest>
 #include <QTimer>
 
-#include "clusterregistry.h"
-#include "jobcontroller.h"
-#include "localprovider.h"
-#include "metricstore.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/cluster/localworkers.h"
+#include "backend/history/metricstore.h"
+#include "backend/jobs/jobcontroller.h"
 
 #include <algorithm>
 #include <chrono>
@@ -114,15 +112,18 @@ int liveBench() {
     qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
     qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
     ClusterRegistry registry;
-    LocalProvider provider(&registry);
-    QSignalSpy rented(&provider, &LocalProvider::rentFinished);
-    provider.rent(1, 1);
+    LocalWorkers provider(&registry);
+    QSignalSpy rented(&provider, &LocalWorkers::started);
+    provider.start(1, 1);
     if (!QTest::qWaitFor([&] { return !registry.readyNodes().isEmpty(); }, 30000)) {
         std::printf("live: the local worker did not become ready\n");
         return 1;
     }
     MetricStore store;
-    store.open(dir.filePath(QStringLiteral("bench.sqlite")));
+    if (Result<void> opened = store.open(dir.filePath(QStringLiteral("bench.sqlite"))); !opened) {
+        std::printf("live: %s\n", opened.error().message.c_str());
+        return 1;
+    }
     JobController jobs(&registry, &store);
     MonitorPanel monitor;
     monitor.resize(1200, 800);
@@ -195,7 +196,7 @@ int liveBench() {
                 percentile(total, 0.5), percentile(total, 0.99), percentile(total, 1.0),
                 percentile(toWorker, 0.5), percentile(toWorker, 0.99), percentile(afterWorker, 0.5),
                 percentile(afterWorker, 0.99));
-    provider.releaseAll();
+    provider.stopAll();
     QTest::qWait(500);
     return points == kLines && percentile(total, 0.99) < 200 && maxGapMs < 50 ? 0 : 1;
 }

@@ -5,9 +5,9 @@
 // prints one JSON line {"step_s":..., "mem_bytes":[per rank], "workspace_bytes":..., ...};
 // with --autoplan it plans the spec's model, batch and optimizer itself and prints the best
 // layout as {"layout": <v1::Layout JSON>, "zero": z, "step_s": ..., "reason": ...}.
-#include "calibration.h"
-#include "planner.h"
-#include "spec_io.h"
+#include "backend/planner/calibration.h"
+#include "backend/planner/planner.h"
+#include "worker/common/spec_io.h"
 
 #include <google/protobuf/util/json_util.h>
 
@@ -88,7 +88,11 @@ int main(int argc, char** argv) {
     if (autoplan) {
         planner::AutoPlanGoal goal;
         goal.top = 1;
-        auto plans = planner::autoPlan(*model, cluster, opt, goal, cal);
+        auto found = planner::autoPlan(*model, cluster, opt, goal, cal);
+        if (!found) {
+            return usage(found.error().message);
+        }
+        const auto& plans = *found;
         if (plans.empty()) {
             return usage("auto-plan found no layout that fits");
         }

@@ -2,10 +2,10 @@
 // does it, with the window's own buttons.
 #pragma once
 
-#include "cluster/clusterpanel.h"
-#include "cluster/clustertablemodel.h"
-#include "jobs/jobpanel.h"
-#include "mainwindow.h"
+#include "app/cluster/clusterpanel.h"
+#include "app/cluster/clustertablemodel.h"
+#include "app/jobs/jobpanel.h"
+#include "app/mainwindow.h"
 
 #include <QComboBox>
 #include <QPushButton>

@@ -2,9 +2,9 @@
 // store on a given database, and the provider; and a wait for a rent to settle.
 #pragma once
 
-#include "clusterregistry.h"
-#include "leasestore.h"
-#include "provider.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/provision/leasestore.h"
+#include "backend/provision/provider.h"
 
 #include <QTest>
 

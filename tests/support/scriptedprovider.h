@@ -3,7 +3,7 @@
 // "busy"; release() ends it. makeGpu() turns its offers into GPU nodes.
 #pragma once
 
-#include "provider.h"
+#include "backend/provision/provider.h"
 
 namespace tessera::test {
 

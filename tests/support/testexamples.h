@@ -1,7 +1,7 @@
 // A test copy of the Fashion-MNIST demo spec as the app's only example (TESSERA_EXAMPLES_DIR).
 #pragma once
 
-#include "spec_io.h"
+#include "worker/common/spec_io.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,10 +2,10 @@
 // every ready node of a registry, to show that rented nodes work together as a cluster.
 #pragma once
 
-#include "clusterregistry.h"
-#include "jobcontroller.h"
-#include "metricstore.h"
-#include "spec_io.h"
+#include "backend/cluster/clusterregistry.h"
+#include "backend/history/metricstore.h"
+#include "backend/jobs/jobcontroller.h"
+#include "worker/common/spec_io.h"
 
 #include <QFileInfo>
 #include <QTest>

@@ -3,7 +3,7 @@
 // bootstrapped through it for one rank per GPU thread inside a Qt Test executable.
 #pragma once
 
-#include "communicator.h"
+#include "worker/train/nn/communicator.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -164,7 +164,7 @@ private:
         }
         return {};
     }
-    static std::unexpected<Error> unsupported() {
+    static Failure unsupported() {
         return fail(ErrorCode::Internal, "not supported by the test ThreadCommunicator");
     }
 

@@ -1,5 +1,5 @@
 // Bearer-token file reading and header-safety check (see bearer_token.h).
-#include "bearer_token.h"
+#include "worker/common/bearer_token.h"
 
 #include <cerrno>
 #include <cstring>

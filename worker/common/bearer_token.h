@@ -1,7 +1,7 @@
 // Bearer tokens: reading a token file and checking that a token can travel in a gRPC header.
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <string>
 #include <string_view>

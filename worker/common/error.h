@@ -4,6 +4,7 @@
 
 #include <expected>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace tessera {
@@ -12,6 +13,7 @@ namespace tessera {
 enum class ErrorCode {
     InvalidArgument,  ///< bad input: a malformed spec, an impossible layout, a bad flag
     NotFound,         ///< a file, job or worker that does not exist
+    AlreadyExists,    ///< a name that is taken: a job id already used on a worker
     PermissionDenied, ///< refused token, program not on the Exec allow-list
     Unavailable,      ///< a peer that does not answer, a dead worker
     Io,               ///< a read/write/process failure of the operating system
@@ -24,12 +26,28 @@ struct Error {
     std::string message;
 };
 
-/// Shorthand for returning an error from a function that yields std::expected<T, Error>.
-inline std::unexpected<Error> fail(ErrorCode code, std::string message) {
-    return std::unexpected<Error>(Error{code, std::move(message)});
+template <typename T> using Result = std::expected<T, Error>;
+
+/// What fail() and relay() return: it converts to any Result<T>.
+using Failure = std::unexpected<Error>;
+
+/// A new error, for a function that returns Result<T>:
+/// `return fail(ErrorCode::NotFound, "no job '" + id + "' on this worker");`
+inline Failure fail(ErrorCode code, std::string message) {
+    return Failure(Error{code, std::move(message)});
 }
 
-template <typename T> using Result = std::expected<T, Error>;
+/// An error that is already an Error value (built by a helper, or kept from earlier).
+inline Failure fail(Error error) {
+    return Failure(std::move(error));
+}
+
+/// Passes the error of `failed` on, the one way errors travel up:
+/// `if (!r) return relay(r);`, or with what the caller was doing put in front of the message,
+/// `relay(r, path + ": ")`. The code stays the same. `failed` must hold an error.
+template <typename T> Failure relay(const Result<T>& failed, std::string_view context = {}) {
+    return Failure(Error{failed.error().code, std::string(context) + failed.error().message});
+}
 
 /// Name of an ErrorCode, e.g. "invalid argument", for log lines and CLI output.
 inline const char* errorCodeName(ErrorCode c) {
@@ -38,6 +56,8 @@ inline const char* errorCodeName(ErrorCode c) {
         return "invalid argument";
     case ErrorCode::NotFound:
         return "not found";
+    case ErrorCode::AlreadyExists:
+        return "already exists";
     case ErrorCode::PermissionDenied:
         return "permission denied";
     case ErrorCode::Unavailable:

@@ -1,5 +1,5 @@
 // Pre-launch layout checks (see layout_check.h).
-#include "layout_check.h"
+#include "worker/common/layout_check.h"
 
 #include <cmath>
 #include <string>

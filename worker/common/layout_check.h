@@ -2,9 +2,9 @@
 // layer exactly once and in order, tensor-parallel widths divide, micro-batches divide the batch.
 #pragma once
 
-#include "error.h"
-#include "model_desc.h"
 #include "tessera/v1/job.pb.h"
+#include "worker/common/error.h"
+#include "worker/common/model_desc.h"
 
 namespace tessera {
 

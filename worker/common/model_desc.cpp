@@ -1,6 +1,6 @@
 // describeModel(): the layer list of the built-in MLP, ViT and GPT with per-layer parameter
 // counts, forward FLOPs and activation bytes (the formulas the engine's layers report in cost()).
-#include "model_desc.h"
+#include "worker/common/model_desc.h"
 
 #include <string>
 
@@ -20,7 +20,7 @@ constexpr int kImageSide = 28; // Fashion-MNIST
 constexpr int kImagePixels = kImageSide * kImageSide;
 constexpr int kClasses = 10;
 
-std::unexpected<Error> bad(const std::string& message) {
+Failure bad(const std::string& message) {
     return fail(ErrorCode::InvalidArgument, message);
 }
 
@@ -117,7 +117,7 @@ Result<std::int64_t> checkTransformer(const v1::ModelSpec& m) {
 Result<ModelDesc> describeVit(const v1::ModelSpec& m) {
     auto M = checkTransformer(m);
     if (!M) {
-        return std::unexpected(M.error());
+        return relay(M);
     }
     if (m.patch() < 1 || kImageSide % m.patch() != 0) {
         return bad("model.patch " + std::to_string(m.patch()) +
@@ -155,7 +155,7 @@ Result<ModelDesc> describeVit(const v1::ModelSpec& m) {
 Result<ModelDesc> describeGpt(const v1::ModelSpec& m, int vocab) {
     auto M = checkTransformer(m);
     if (!M) {
-        return std::unexpected(M.error());
+        return relay(M);
     }
     if (m.context() < 1) {
         return bad("model.context must be at least 1 token (got " + std::to_string(m.context()) +

@@ -4,8 +4,8 @@
 // read it. No BLAS, MPI or Qt here.
 #pragma once
 
-#include "error.h"
 #include "tessera/v1/job.pb.h"
+#include "worker/common/error.h"
 
 #include <cstdint>
 #include <string>

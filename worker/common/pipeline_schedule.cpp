@@ -1,5 +1,5 @@
 // GPipe and 1F1B op lists of one pipeline stage (see pipeline_schedule.h).
-#include "pipeline_schedule.h"
+#include "worker/common/pipeline_schedule.h"
 
 #include <algorithm>
 

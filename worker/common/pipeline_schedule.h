@@ -3,7 +3,7 @@
 // planner draw it, and tests check it.
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <string>
 #include <vector>

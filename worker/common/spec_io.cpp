@@ -1,8 +1,8 @@
 // Job spec JSON I/O and pre-launch validation (see spec_io.h).
-#include "spec_io.h"
+#include "worker/common/spec_io.h"
 
-#include "layout_check.h"
-#include "model_desc.h"
+#include "worker/common/layout_check.h"
+#include "worker/common/model_desc.h"
 
 #include <google/protobuf/util/json_util.h>
 
@@ -257,7 +257,7 @@ Result<void> validateJobSpec(const v1::JobSpec& spec) {
     }
     auto desc = describeModel(spec.model());
     if (!desc) {
-        return std::unexpected(desc.error());
+        return relay(desc);
     }
     if (auto r = validateTraining(spec.training(), spec.layout().data_parallel()); !r) {
         return r;

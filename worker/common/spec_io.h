@@ -2,8 +2,8 @@
 // that a spec can run at all. Shared by tessera-train, tessera-worker, the backend and tessera-ctl.
 #pragma once
 
-#include "error.h"
 #include "tessera/v1/job.pb.h"
+#include "worker/common/error.h"
 
 #include <string>
 

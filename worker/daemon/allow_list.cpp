@@ -1,7 +1,9 @@
 // Exec allow-list: exact-match resolution of argv[0] to an absolute program path.
-#include "allow_list.h"
+#include "worker/daemon/allow_list.h"
 
-#include "paths.h"
+#include "worker/daemon/program_paths.h"
+
+#include <unistd.h>
 
 namespace tessera::daemon {
 
@@ -19,6 +21,11 @@ AllowList AllowList::defaults(const std::string& binDir) {
         list.m_entries["orted"] = orted;
     }
     list.insert(binDir + "/tessera-train");
+    // The GPU rank program, in builds with the GPU backend (a CPU-only build has none).
+    if (const std::string cuda = binDir + "/tessera-train-cuda";
+        ::access(cuda.c_str(), X_OK) == 0) {
+        list.insert(cuda);
+    }
     return list;
 }
 

@@ -2,7 +2,7 @@
 // Anything else is refused; argv[0] must match an entry exactly (no path tricks like "../bin/sh").
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <map>
 #include <string>
@@ -14,7 +14,7 @@ namespace tessera::daemon {
 class AllowList {
 public:
     /// The defaults: Open MPI's `orted` (TESSERA_ORTED at build time, else PATH) and
-    /// `tessera-train` in `binDir`.
+    /// `tessera-train` in `binDir`, and `tessera-train-cuda` there when it exists.
     static AllowList defaults(const std::string& binDir);
 
     /// Adds `program`: an absolute path, or a name looked up in PATH.

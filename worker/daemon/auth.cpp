@@ -1,7 +1,7 @@
 // Bearer-token check: token file loading and the constant-time comparison.
-#include "auth.h"
+#include "worker/daemon/auth.h"
 
-#include "bearer_token.h"
+#include "worker/common/bearer_token.h"
 
 #include <spdlog/spdlog.h>
 
@@ -22,7 +22,7 @@ bool constantTimeEquals(std::string_view a, std::string_view b) {
 Result<TokenAuth> TokenAuth::fromFile(const std::string& path) {
     auto token = readBearerTokenFile(path);
     if (!token) {
-        return std::unexpected(token.error());
+        return relay(token);
     }
     return TokenAuth(std::move(*token));
 }

@@ -2,7 +2,7 @@
 // compared in constant time so the answer's timing says nothing about the token.
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <grpcpp/server_context.h>
 

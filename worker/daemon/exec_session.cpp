@@ -1,8 +1,9 @@
 // Exec reactor: allow-list check, spawn, stdin/signal forwarding, ordered output writes.
-#include "exec_session.h"
+#include "worker/daemon/exec_session.h"
 
-#include "ompi_tmpdir.h"
-#include "paths.h"
+#include "worker/daemon/grpc_status.h"
+#include "worker/daemon/ompi_tmpdir.h"
+#include "worker/daemon/program_paths.h"
 
 #include <spdlog/spdlog.h>
 
@@ -15,18 +16,6 @@ namespace tessera::daemon {
 namespace {
 constexpr auto kKillGrace = std::chrono::seconds(3);
 
-grpc::Status toStatus(const Error& e) {
-    switch (e.code) {
-    case ErrorCode::PermissionDenied:
-        return {grpc::StatusCode::PERMISSION_DENIED, e.message};
-    case ErrorCode::InvalidArgument:
-        return {grpc::StatusCode::INVALID_ARGUMENT, e.message};
-    case ErrorCode::NotFound:
-        return {grpc::StatusCode::NOT_FOUND, e.message};
-    default:
-        return {grpc::StatusCode::INTERNAL, e.message};
-    }
-}
 } // namespace
 
 ExecSession::ExecSession(const AllowList& allow, const std::string& workDir, grpc::Status refusal)
@@ -98,7 +87,7 @@ void ExecSession::handleStart(const v1::ExecStart& start) {
     if (!path) {
         spdlog::warn("exec refused: {}", path.error().message);
         std::lock_guard lock(m_shared->mutex);
-        finishLocked(toStatus(path.error()));
+        finishLocked(toGrpcStatus(path.error()));
         return;
     }
     m_program = *path;
@@ -171,7 +160,7 @@ void ExecSession::handleStart(const v1::ExecStart& start) {
     if (!started) {
         spdlog::error("exec: {}", started.error().message);
         std::lock_guard lock(m_shared->mutex);
-        finishLocked(toStatus(started.error()));
+        finishLocked(toGrpcStatus(started.error()));
         return;
     }
     spdlog::info("exec {} as pid {} ({} args)", m_program, (*started)->pid(), opts.argv.size());

@@ -2,9 +2,9 @@
 // Ending or cancelling the call kills the program's process group.
 #pragma once
 
-#include "allow_list.h"
-#include "process.h"
 #include "tessera/v1/worker.grpc.pb.h"
+#include "worker/daemon/allow_list.h"
+#include "worker/daemon/process.h"
 
 #include <grpcpp/support/server_callback.h>
 

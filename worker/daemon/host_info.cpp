@@ -1,14 +1,12 @@
-// Host facts: gethostname, sysconf, /proc/meminfo, /proc/cpuinfo and, when built with
-// TESSERA_HAVE_GPU, the CUDA runtime (errors such as a missing driver count as zero GPUs).
-#include "host_info.h"
+// Host facts: gethostname, sysconf, /proc/meminfo, /proc/cpuinfo and the GPUs NVML sees (loaded
+// at run time: a node without the NVIDIA driver simply has no GPUs).
+#include "worker/daemon/host_info.h"
+
+#include "worker/daemon/nvml_library.h"
 
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
-
-#ifdef TESSERA_HAVE_GPU
-#include <cuda_runtime_api.h>
-#endif
 
 namespace tessera::daemon {
 
@@ -45,33 +43,26 @@ std::string cpuModel() {
 
 } // namespace
 
-int cudaDevices(std::vector<v1::Device>& out) {
-#ifdef TESSERA_HAVE_GPU
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess) {
-        cudaGetLastError(); // clear the sticky error of a missing driver
-        return 0;
+int gpuDevices(std::vector<v1::Device>& out, const std::string& nvmlSoname) {
+    auto nvml = NvmlLibrary::load(nvmlSoname);
+    if (!nvml) {
+        return 0; // no driver, no NVML: no GPUs (the telemetry says why)
     }
-    for (int i = 0; i < count; ++i) {
-        cudaDeviceProp prop{};
-        if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) {
-            continue;
-        }
+    std::string note;
+    int count = 0;
+    for (const v1::GpuSample& g : (*nvml)->sample(&note)) {
         v1::Device d;
         d.set_kind("cuda");
-        d.set_index(i);
-        d.set_name(prop.name);
-        d.set_memory_bytes(prop.totalGlobalMem);
+        d.set_index(g.index());
+        d.set_name(g.name());
+        d.set_memory_bytes(g.has_memory_total_bytes() ? g.memory_total_bytes() : 0);
         out.push_back(d);
+        ++count;
     }
     return count;
-#else
-    (void)out;
-    return 0;
-#endif
 }
 
-HostInfo HostInfo::collect(int slots) {
+HostInfo HostInfo::collect(int slots, const std::string& nvmlSoname) {
     HostInfo h;
     char name[256] = {};
     h.host = ::gethostname(name, sizeof name - 1) == 0 ? name : "localhost";
@@ -79,7 +70,7 @@ HostInfo HostInfo::collect(int slots) {
     h.cores = n > 0 ? static_cast<int>(n) : 1;
     h.memoryBytes = memTotalBytes();
     h.slots = slots > 0 ? slots : h.cores;
-    if (cudaDevices(h.devices) == 0) {
+    if (gpuDevices(h.devices, nvmlSoname) == 0) {
         const std::string model = cpuModel();
         for (int i = 0; i < h.slots; ++i) {
             v1::Device d;

@@ -1,6 +1,6 @@
 // Host telemetry: /proc/stat, /proc/meminfo, /proc/loadavg and /proc/net/dev read once per sample,
 // differenced against the previous reading; NVML asked for every GPU.
-#include "host_sampler.h"
+#include "worker/daemon/host_sampler.h"
 
 #include <spdlog/spdlog.h>
 

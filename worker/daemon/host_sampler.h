@@ -2,9 +2,9 @@
 // the NVIDIA driver is there. Each sample's rates cover the time since the previous sample.
 #pragma once
 
-#include "nvml_library.h"
-#include "proc_stats.h"
 #include "tessera/v1/worker.pb.h"
+#include "worker/daemon/nvml_library.h"
+#include "worker/daemon/proc_stats.h"
 
 #include <chrono>
 #include <memory>

@@ -1,7 +1,7 @@
 // Job: journaled, sequenced events; output lines → Metric/LogLine events; exit → final state.
-#include "job.h"
+#include "worker/daemon/job.h"
 
-#include "metric_line.h"
+#include "worker/daemon/metric_parse.h"
 
 #include <spdlog/spdlog.h>
 
@@ -130,7 +130,7 @@ Result<void> Job::run(const SpawnOptions& opts, const std::string& runningReason
         });
     if (!started) {
         (void)appendState(v1::JOB_STATE_FAILED, started.error().message, 127);
-        return std::unexpected(started.error());
+        return relay(started);
     }
     {
         std::lock_guard lock(m_processMutex);

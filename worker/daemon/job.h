@@ -2,11 +2,11 @@
 // Events get seq 1, 2, 3, … and are journaled before listeners hear of them.
 #pragma once
 
-#include "error.h"
-#include "job_journal.h"
-#include "launch_failure.h"
-#include "process.h"
 #include "tessera/v1/worker.pb.h"
+#include "worker/common/error.h"
+#include "worker/daemon/job_journal.h"
+#include "worker/daemon/launch_failure.h"
+#include "worker/daemon/process.h"
 
 #include <chrono>
 #include <condition_variable>

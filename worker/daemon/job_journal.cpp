@@ -1,5 +1,5 @@
 // Job journal: delimited JobEvent records appended with one write() each, read back tolerantly.
-#include "job_journal.h"
+#include "worker/daemon/job_journal.h"
 
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/util/delimited_message_util.h>
@@ -72,7 +72,7 @@ Result<JournalContents> JobJournal::read(const std::string& path) {
 Result<JobJournal> JobJournal::open(const std::string& path) {
     auto contents = read(path);
     if (!contents) {
-        return std::unexpected(contents.error());
+        return relay(contents);
     }
     JobJournal j;
     j.m_path = path;

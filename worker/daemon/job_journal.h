@@ -2,8 +2,8 @@
 // (protobuf's delimited format). A torn last record, left by a crash mid-write, is ignored.
 #pragma once
 
-#include "error.h"
 #include "tessera/v1/worker.pb.h"
+#include "worker/common/error.h"
 
 #include <string>
 #include <vector>

@@ -1,9 +1,9 @@
 // Job manager: job folders, the mpirun command line, cancellation and restart recovery.
-#include "job_manager.h"
-#include "ompi_tmpdir.h"
+#include "worker/daemon/job_manager.h"
+#include "worker/daemon/ompi_tmpdir.h"
 
-#include "process.h"
-#include "spec_io.h"
+#include "worker/common/spec_io.h"
+#include "worker/daemon/process.h"
 
 #include <google/protobuf/util/json_util.h>
 #include <spdlog/spdlog.h>
@@ -42,53 +42,51 @@ Result<void> writeFile(const std::string& path, const std::string& text, mode_t 
     return {};
 }
 
-grpc::Status invalid(const std::string& msg) {
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, msg);
+Failure invalid(const std::string& msg) {
+    return fail(ErrorCode::InvalidArgument, msg);
 }
 
-// Checks peers and spec; returns the world size.
-std::expected<int, grpc::Status> checkRequest(const v1::LaunchJobRequest& req) {
+// Checks peers and spec; returns the world size. Errors: InvalidArgument saying what is wrong.
+Result<int> checkRequest(const v1::LaunchJobRequest& req) {
     if (req.peers().empty()) {
-        return std::unexpected(
-            invalid("LaunchJob needs peers: the job's workers in rank order, this worker first"));
+        return invalid("LaunchJob needs peers: the job's workers in rank order, this worker first");
     }
     int world = 0;
     for (int i = 0; i < req.peers_size(); ++i) {
         const auto& p = req.peers(i);
         const std::string where = "peers[" + std::to_string(i) + "]";
         if (p.name().empty() || !std::all_of(p.name().begin(), p.name().end(), isNameChar)) {
-            return std::unexpected(invalid(where + ".name '" + p.name() +
-                                           "' must be non-empty [A-Za-z0-9._-] (a hostfile name)"));
+            return invalid(where + ".name '" + p.name() +
+                           "' must be non-empty [A-Za-z0-9._-] (a hostfile name)");
         }
         if (p.slots() < 1) {
-            return std::unexpected(invalid(where + ".slots must be >= 1"));
+            return invalid(where + ".slots must be >= 1");
         }
         if (p.address().empty()) {
-            return std::unexpected(invalid(where + ".address (host:port) is empty"));
+            return invalid(where + ".address (host:port) is empty");
         }
         for (int j = 0; j < i; ++j) {
             if (req.peers(j).name() == p.name()) {
-                return std::unexpected(invalid(where + ".name '" + p.name() + "' is repeated"));
+                return invalid(where + ".name '" + p.name() + "' is repeated");
             }
         }
         world += p.slots();
     }
     for (const auto& [k, v] : req.mca()) {
         if (k.empty() || !std::all_of(k.begin(), k.end(), isNameChar) || v.empty()) {
-            return std::unexpected(invalid("mca parameter '" + k +
-                                           "' needs a name of [A-Za-z0-9._-] "
-                                           "and a non-empty value"));
+            return invalid("mca parameter '" + k +
+                           "' needs a name of [A-Za-z0-9._-] "
+                           "and a non-empty value");
         }
     }
     const auto& spec = req.spec();
     if (spec.model().command().empty()) {
         if (auto r = validateJobSpec(spec); !r) {
-            return std::unexpected(invalid(r.error().message));
+            return relay(r);
         }
         if (worldSize(spec.layout()) != world) {
-            return std::unexpected(
-                invalid("the layout needs " + std::to_string(worldSize(spec.layout())) +
-                        " ranks but the peers' slots add up to " + std::to_string(world)));
+            return invalid("the layout needs " + std::to_string(worldSize(spec.layout())) +
+                           " ranks but the peers' slots add up to " + std::to_string(world));
         }
     }
     return world;
@@ -140,47 +138,61 @@ Result<void> JobManager::recover() {
     return {};
 }
 
-std::expected<v1::LaunchJobReply, grpc::Status>
-JobManager::launch(const v1::LaunchJobRequest& request) {
+Result<v1::LaunchJobReply> JobManager::launch(const v1::LaunchJobRequest& request) {
     const std::string id = request.spec().job_id();
     if (!isValidJobId(id)) {
-        return std::unexpected(invalid("spec.job_id '" + id +
-                                       "' must be 1-128 of [A-Za-z0-9._-], not starting with '.'"));
+        return invalid("spec.job_id '" + id +
+                       "' must be 1-128 of [A-Za-z0-9._-], not starting with '.'");
     }
     auto world = checkRequest(request);
     if (!world) {
-        return std::unexpected(world.error());
+        return relay(world);
     }
     const fs::path dir = fs::path(m_config.workDir) / "jobs" / id;
-    std::shared_ptr<Job> job;
-    {
-        std::lock_guard lock(m_mutex);
-        if (m_jobs.count(id) || ::mkdir(dir.c_str(), 0700) != 0) {
-            if (m_jobs.count(id) || errno == EEXIST) {
-                return std::unexpected(
-                    grpc::Status(grpc::StatusCode::ALREADY_EXISTS, "job id '" + id +
-                                                                       "' is already used on this "
-                                                                       "worker; pick a new one"));
-            }
-            return std::unexpected(
-                grpc::Status(grpc::StatusCode::INTERNAL,
-                             "cannot create '" + dir.string() + "': " + std::strerror(errno)));
-        }
-        auto journal = JobJournal::open((dir / "journal").string());
-        if (!journal) {
-            return std::unexpected(
-                grpc::Status(grpc::StatusCode::INTERNAL, journal.error().message));
-        }
-        job = std::make_shared<Job>(id, dir.string(), std::move(*journal),
-                                    std::vector<v1::JobEvent>{});
-        m_jobs[id] = job;
+    auto job = createJob(id, dir);
+    if (!job) {
+        return relay(job);
     }
-    (void)job->appendState(v1::JOB_STATE_STARTING, "");
+    (void)(*job)->appendState(v1::JOB_STATE_STARTING, "");
+    auto files = writeJobFolder(request, dir);
+    auto opts = files ? mpirunOptions(request, *world, *files) : Result<SpawnOptions>(relay(files));
+    if (!opts) {
+        (void)(*job)->appendState(v1::JOB_STATE_FAILED, opts.error().message);
+        return relay(opts);
+    }
+    if (auto r = (*job)->run(*opts, "mpirun started with world size " + std::to_string(*world));
+        !r) {
+        return relay(r);
+    }
+    v1::LaunchJobReply reply;
+    reply.set_job_id(id);
+    reply.set_job_dir(dir.string());
+    return reply;
+}
 
-    // Job folder: spec.json, hostfile (one line per peer), peers file for tessera-rsh (0600).
-    const std::string specPath = (dir / "spec.json").string();
-    const std::string hostfile = (dir / "hostfile").string();
-    const std::string peersPath = (dir / "peers.json").string();
+Result<std::shared_ptr<Job>> JobManager::createJob(const std::string& id, const fs::path& dir) {
+    std::lock_guard lock(m_mutex);
+    if (m_jobs.count(id) || ::mkdir(dir.c_str(), 0700) != 0) {
+        if (m_jobs.count(id) || errno == EEXIST) {
+            return fail(ErrorCode::AlreadyExists,
+                        "job id '" + id + "' is already used on this worker; pick a new one");
+        }
+        return fail(ErrorCode::Io, "cannot create '" + dir.string() + "': " + std::strerror(errno));
+    }
+    auto journal = JobJournal::open((dir / "journal").string());
+    if (!journal) {
+        return relay(journal);
+    }
+    auto job =
+        std::make_shared<Job>(id, dir.string(), std::move(*journal), std::vector<v1::JobEvent>{});
+    m_jobs[id] = job;
+    return job;
+}
+
+Result<JobManager::JobFiles> JobManager::writeJobFolder(const v1::LaunchJobRequest& request,
+                                                        const fs::path& dir) {
+    JobFiles files{(dir / "spec.json").string(), (dir / "hostfile").string(),
+                   (dir / "peers.json").string()};
     std::string hosts;
     v1::PeerList peers;
     for (const auto& p : request.peers()) {
@@ -189,22 +201,26 @@ JobManager::launch(const v1::LaunchJobRequest& request) {
     }
     std::string peersJson;
     (void)google::protobuf::util::MessageToJsonString(peers, &peersJson);
-    for (auto r : {writeFile(specPath, jobSpecToJson(request.spec()), 0644),
-                   writeFile(hostfile, hosts, 0644), writeFile(peersPath, peersJson, 0600)}) {
+    for (auto r :
+         {writeFile(files.spec, jobSpecToJson(request.spec()), 0644),
+          writeFile(files.hostfile, hosts, 0644), writeFile(files.peers, peersJson, 0600)}) {
         if (!r) {
-            (void)job->appendState(v1::JOB_STATE_FAILED, r.error().message);
-            return std::unexpected(grpc::Status(grpc::StatusCode::INTERNAL, r.error().message));
+            return relay(r);
         }
     }
+    return files;
+}
 
+Result<SpawnOptions> JobManager::mpirunOptions(const v1::LaunchJobRequest& request, int world,
+                                               const JobFiles& files) const {
     SpawnOptions opts;
-    opts.cwd = dir.string();
+    opts.cwd = fs::path(files.spec).parent_path().string();
     // argv[0] is the bare name: Open MPI treats an absolute argv[0] as --prefix and then sends
     // `PATH=...; export PATH; ... orted` through the agent, a shell line tessera-rsh refuses.
     opts.program = m_config.mpirun;
-    opts.argv = {"mpirun", "-np", std::to_string(*world), "--hostfile", hostfile, "--oversubscribe",
-                 "--mca", "plm_rsh_agent", m_config.binDir + "/tessera-rsh", "--mca",
-                 "plm_rsh_no_tree_spawn", "1",
+    opts.argv = {"mpirun", "-np", std::to_string(world), "--hostfile", files.hostfile,
+                 "--oversubscribe", "--mca", "plm_rsh_agent", m_config.binDir + "/tessera-rsh",
+                 "--mca", "plm_rsh_no_tree_spawn", "1",
                  // Keep orted attached (no --daemonize): it stays the Exec'd process, so ending
                  // the Exec call (cancel, worker stop) really ends orted and its ranks.
                  "--mca", "orte_leave_session_attached", "1",
@@ -215,7 +231,9 @@ JobManager::launch(const v1::LaunchJobRequest& request) {
     for (const auto& [k, v] : request.mca()) {
         opts.argv.insert(opts.argv.end(), {"--mca", k, v});
     }
-    std::vector<std::string> env = {"TESSERA_RSH_PEERS=" + peersPath};
+    std::vector<std::string> env = {"TESSERA_RSH_PEERS=" + files.peers,
+                                    // CUDA numbers GPUs as NVML (and the worker's GetInfo) does
+                                    "CUDA_DEVICE_ORDER=PCI_BUS_ID"};
     if (::geteuid() == 0) {
         opts.argv.push_back("--allow-run-as-root");
         env.push_back("OMPI_ALLOW_RUN_AS_ROOT=1");
@@ -224,20 +242,36 @@ JobManager::launch(const v1::LaunchJobRequest& request) {
     for (const std::string& e : ompiTmpdirEnv()) {
         env.push_back(e); // a session-directory tree per worker (see ompi_tmpdir.h)
     }
-    if (request.spec().model().command().empty()) {
-        opts.argv.insert(opts.argv.end(), {m_config.binDir + "/tessera-train", "--spec", specPath});
+    const auto& command = request.spec().model().command();
+    if (command.empty()) {
+        auto program = rankProgram(request.spec());
+        if (!program) {
+            return relay(program);
+        }
+        opts.argv.insert(opts.argv.end(), {*program, "--spec", files.spec});
     } else {
-        opts.argv.insert(opts.argv.end(), request.spec().model().command().begin(),
-                         request.spec().model().command().end());
+        opts.argv.insert(opts.argv.end(), command.begin(), command.end());
     }
     opts.env = environmentWith(env);
-    if (auto r = job->run(opts, "mpirun started with world size " + std::to_string(*world)); !r) {
-        return std::unexpected(grpc::Status(grpc::StatusCode::INTERNAL, r.error().message));
+    return opts;
+}
+
+Result<std::string> JobManager::rankProgram(const v1::JobSpec& spec) const {
+    const auto& slots = spec.placement().slots();
+    const bool cuda = std::any_of(slots.begin(), slots.end(), [](const v1::Placement::Slot& s) {
+        return s.device() == "cuda";
+    });
+    if (!cuda) {
+        return m_config.binDir + "/tessera-train";
     }
-    v1::LaunchJobReply reply;
-    reply.set_job_id(id);
-    reply.set_job_dir(dir.string());
-    return reply;
+    const std::string program = m_config.binDir + "/tessera-train-cuda";
+    if (::access(program.c_str(), X_OK) != 0) {
+        return fail(ErrorCode::InvalidArgument,
+                    "the placement asks for device \"cuda\" but this worker has no " + program +
+                        " (Tessera was built without CUDA and NCCL); train on \"cpu\" or "
+                        "install a build with the GPU backend");
+    }
+    return program;
 }
 
 std::shared_ptr<Job> JobManager::find(const std::string& id) const {

@@ -2,13 +2,12 @@
 // and restart recovery from the journals under <work-dir>/jobs/.
 #pragma once
 
-#include "error.h"
-#include "job.h"
 #include "tessera/v1/worker.pb.h"
+#include "worker/common/error.h"
+#include "worker/daemon/job.h"
+#include "worker/daemon/process.h"
 
-#include <grpcpp/support/status.h>
-
-#include <expected>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -19,7 +18,7 @@ namespace tessera::daemon {
 /// Settings the job manager needs from the daemon's command line.
 struct JobManagerConfig {
     std::string workDir; ///< jobs live in workDir/jobs/<job_id>/
-    std::string binDir;  ///< folder of tessera-train and tessera-rsh
+    std::string binDir;  ///< folder of tessera-train(-cuda) and tessera-rsh
     std::string mpirun;  ///< absolute path of Open MPI's mpirun
 };
 
@@ -32,10 +31,12 @@ public:
     /// FAILED "worker restarted while the job was running". Errors: Io for the folder.
     Result<void> recover();
 
-    /// Validates the request, writes the job folder and starts mpirun (see the shared contract).
-    /// Errors as gRPC statuses: INVALID_ARGUMENT (bad id, peers, spec), ALREADY_EXISTS (job id
-    /// in use), INTERNAL (folder or process failure).
-    std::expected<v1::LaunchJobReply, grpc::Status> launch(const v1::LaunchJobRequest& request);
+    /// Validates the request, writes the job folder and starts mpirun (see the shared contract)
+    /// with tessera-train on every rank, tessera-train-cuda when a placement slot asks for
+    /// device "cuda", or the spec's model.command. Errors: InvalidArgument (bad id, peers, spec,
+    /// no GPU backend for a cuda placement), AlreadyExists (job id in use), Io (job folder),
+    /// and the process manager's errors for mpirun.
+    Result<v1::LaunchJobReply> launch(const v1::LaunchJobRequest& request);
 
     /// The job `id`, or nullptr.
     std::shared_ptr<Job> find(const std::string& id) const;
@@ -48,6 +49,23 @@ public:
     void stopAll(std::chrono::milliseconds wait);
 
 private:
+    /// The files of a job folder that mpirun and tessera-rsh read.
+    struct JobFiles {
+        std::string spec;     ///< spec.json
+        std::string hostfile; ///< one "name slots=N" line per peer
+        std::string peers;    ///< peers.json for tessera-rsh (0600)
+    };
+    /// Creates `dir` and its journal and registers the job. Errors: AlreadyExists, Io.
+    Result<std::shared_ptr<Job>> createJob(const std::string& id, const std::filesystem::path& dir);
+    /// Writes spec.json, hostfile and peers.json into `dir`. Errors: Io naming the file.
+    static Result<JobFiles> writeJobFolder(const v1::LaunchJobRequest& request,
+                                           const std::filesystem::path& dir);
+    /// mpirun's command line and environment for `world` ranks.
+    Result<SpawnOptions> mpirunOptions(const v1::LaunchJobRequest& request, int world,
+                                       const JobFiles& files) const;
+    /// The rank program of a built-in job: tessera-train, or tessera-train-cuda for GPU ranks.
+    Result<std::string> rankProgram(const v1::JobSpec& spec) const;
+
     JobManagerConfig m_config;
     mutable std::mutex m_mutex;
     std::map<std::string, std::shared_ptr<Job>> m_jobs;

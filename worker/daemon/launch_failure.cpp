@@ -1,5 +1,5 @@
 // Wording of a failed launch (see launch_failure.h).
-#include "launch_failure.h"
+#include "worker/daemon/launch_failure.h"
 
 #include <regex>
 

@@ -1,5 +1,5 @@
 // --listen parsing and the port-in-use probe (see listen_address.h).
-#include "listen_address.h"
+#include "worker/daemon/listen_address.h"
 
 #include <netdb.h>
 #include <netinet/in.h>

@@ -2,7 +2,7 @@
 // "port already in use" apart from other reasons a bind fails.
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <string>
 #include <string_view>

@@ -1,6 +1,6 @@
 // NVML through dlopen/dlsym: the few types and functions of nvml.h that telemetry needs, declared
 // here (the CUDA toolkit on build machines need not ship nvml.h), with the driver's C ABI.
-#include "nvml_library.h"
+#include "worker/daemon/nvml_library.h"
 
 #include <dlfcn.h>
 

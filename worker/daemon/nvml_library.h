@@ -2,8 +2,8 @@
 // and runs on nodes without the NVIDIA driver: it links no GPU library for its telemetry.
 #pragma once
 
-#include "error.h"
 #include "tessera/v1/worker.pb.h"
+#include "worker/common/error.h"
 
 #include <memory>
 #include <string>

@@ -1,5 +1,5 @@
 // Per-daemon Open MPI session directories (see ompi_tmpdir.h).
-#include "ompi_tmpdir.h"
+#include "worker/daemon/ompi_tmpdir.h"
 
 #include <filesystem>
 #include <system_error>

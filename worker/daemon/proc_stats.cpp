@@ -1,6 +1,6 @@
 // /proc parsers: line by line with std::from_chars, no allocation per number; the deltas of two
 // snapshots as top(1) computes them.
-#include "proc_stats.h"
+#include "worker/daemon/proc_stats.h"
 
 #include <charconv>
 #include <fstream>
@@ -61,12 +61,12 @@ Result<CpuStat> parseProcStat(std::string_view text) {
         }
         const auto f = fields(line);
         if (f.size() < 5) {
-            return std::unexpected(badLine("/proc/stat", line, "fewer than 4 CPU times"));
+            return fail(badLine("/proc/stat", line, "fewer than 4 CPU times"));
         }
         uint64_t t[8] = {};
         for (size_t i = 1; i < f.size() && i <= 8; ++i) {
             if (!toNumber(f[i], t[i - 1])) {
-                return std::unexpected(badLine("/proc/stat", line, "a CPU time that is no number"));
+                return fail(badLine("/proc/stat", line, "a CPU time that is no number"));
             }
         }
         // user nice system idle iowait irq softirq steal; guest and guest_nice are already
@@ -127,7 +127,7 @@ Result<LoadAvg> parseLoadavg(std::string_view text) {
     const auto f = fields(all.empty() ? text : all.front());
     LoadAvg l;
     if (f.size() < 3 || !toNumber(f[0], l.m1) || !toNumber(f[1], l.m5) || !toNumber(f[2], l.m15)) {
-        return std::unexpected(badLine("/proc/loadavg", text, "no three load averages"));
+        return fail(badLine("/proc/loadavg", text, "no three load averages"));
     }
     return l;
 }
@@ -142,13 +142,13 @@ Result<std::vector<NetCounters>> parseNetDev(std::string_view text) {
         }
         const auto name = fields(line.substr(0, colon));
         if (name.size() != 1) {
-            return std::unexpected(badLine("/proc/net/dev", line, "no interface name"));
+            return fail(badLine("/proc/net/dev", line, "no interface name"));
         }
         const auto f = fields(line.substr(colon + 1));
         NetCounters c;
         c.name = std::string(name.front());
         if (f.size() < 9 || !toNumber(f[0], c.rxBytes) || !toNumber(f[8], c.txBytes)) {
-            return std::unexpected(badLine("/proc/net/dev", line, "fewer than 9 counters"));
+            return fail(badLine("/proc/net/dev", line, "fewer than 9 counters"));
         }
         if (c.name != "lo") {
             out.push_back(std::move(c));

@@ -2,7 +2,7 @@
 // the arithmetic between two snapshots. They take the file's text, so tests feed canned contents.
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 // Child processes: posix_spawn into a new process group, pipe readers, reaping, group kill.
-#include "process.h"
+#include "worker/daemon/process.h"
 
 #include <cerrno>
 #include <csignal>

@@ -2,7 +2,7 @@
 // a thread and handed out in chunks, exit reported once all output is delivered.
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <atomic>
 #include <chrono>

@@ -1,5 +1,5 @@
 // tessera-rsh helpers: wordexp-based splitting of mpirun's remote command; peers-file lookup.
-#include "rsh_command.h"
+#include "worker/daemon/rsh_command.h"
 
 #include <google/protobuf/util/json_util.h>
 

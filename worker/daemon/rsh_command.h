@@ -2,8 +2,8 @@
 // environment words) of the program to Exec, and the peer to run it on.
 #pragma once
 
-#include "error.h"
 #include "tessera/v1/worker.pb.h"
+#include "worker/common/error.h"
 
 #include <map>
 #include <string>

@@ -1,9 +1,9 @@
 // tessera-rsh: Open MPI's plm_rsh_agent. `tessera-rsh HOST WORDS...` runs WORDS (split like a
 // shell would, without one) on the worker named HOST through its Exec RPC, relaying stdio.
-#include "bearer_token.h"
-#include "paths.h"
-#include "rsh_command.h"
 #include "tessera/v1/worker.grpc.pb.h"
+#include "worker/common/bearer_token.h"
+#include "worker/daemon/program_paths.h"
+#include "worker/daemon/rsh_command.h"
 
 #include <grpcpp/client_context.h>
 #include <grpcpp/create_channel.h>

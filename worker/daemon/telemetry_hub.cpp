@@ -1,6 +1,6 @@
 // Telemetry sampler thread and sample ring: waits for the next due time (or a new, faster
 // watcher), samples without holding the lock, then tells the watchers.
-#include "telemetry_hub.h"
+#include "worker/daemon/telemetry_hub.h"
 
 #include <algorithm>
 

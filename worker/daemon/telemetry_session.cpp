@@ -1,5 +1,5 @@
 // WatchTelemetry reactor: pulls from the hub's ring on each new sample and after each write.
-#include "telemetry_session.h"
+#include "worker/daemon/telemetry_session.h"
 
 namespace tessera::daemon {
 

@@ -2,8 +2,8 @@
 // one write at a time, the samples about the asked interval apart, until cancel or stop.
 #pragma once
 
-#include "telemetry_hub.h"
 #include "tessera/v1/worker.pb.h"
+#include "worker/daemon/telemetry_hub.h"
 
 #include <grpcpp/support/server_callback.h>
 

@@ -1,5 +1,5 @@
 // WatchJob reactor: journal replay and live follow with a single outstanding write.
-#include "watch_session.h"
+#include "worker/daemon/watch_session.h"
 
 namespace tessera::daemon {
 

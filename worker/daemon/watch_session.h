@@ -2,8 +2,8 @@
 // a time, and finishes OK right after the terminal state event.
 #pragma once
 
-#include "job.h"
 #include "tessera/v1/worker.pb.h"
+#include "worker/daemon/job.h"
 
 #include <grpcpp/support/server_callback.h>
 

@@ -1,6 +1,6 @@
 // Work-dir lock: flock(LOCK_EX | LOCK_NB) on an O_CLOEXEC descriptor, so that job processes do
 // not inherit it and the lock ends with the daemon (see work_dir_lock.h).
-#include "work_dir_lock.h"
+#include "worker/daemon/work_dir_lock.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

@@ -2,7 +2,7 @@
 // life, with the holder's pid written into the file so a second daemon can name it.
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <string>
 

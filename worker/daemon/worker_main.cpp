@@ -1,16 +1,16 @@
 // tessera-worker: the per-node daemon serving WorkerService (jobs through mpirun, Exec for
 // tessera-rsh). Prints one line "tessera-worker listening on HOST:PORT" once it serves.
-#include "allow_list.h"
-#include "auth.h"
-#include "host_info.h"
-#include "host_sampler.h"
-#include "job_manager.h"
-#include "listen_address.h"
-#include "ompi_tmpdir.h"
-#include "paths.h"
-#include "telemetry_hub.h"
-#include "work_dir_lock.h"
-#include "worker_service.h"
+#include "worker/daemon/allow_list.h"
+#include "worker/daemon/auth.h"
+#include "worker/daemon/host_info.h"
+#include "worker/daemon/host_sampler.h"
+#include "worker/daemon/job_manager.h"
+#include "worker/daemon/listen_address.h"
+#include "worker/daemon/ompi_tmpdir.h"
+#include "worker/daemon/program_paths.h"
+#include "worker/daemon/telemetry_hub.h"
+#include "worker/daemon/work_dir_lock.h"
+#include "worker/daemon/worker_service.h"
 
 #include <CLI/CLI.hpp>
 #include <grpc/grpc.h>

@@ -1,10 +1,11 @@
 // WorkerService methods: auth first, then GetInfo/LaunchJob/CancelJob inline (they do not wait
 // on processes) and WatchJob/WatchTelemetry/Exec as self-deleting reactors.
-#include "worker_service.h"
+#include "worker/daemon/worker_service.h"
 
-#include "exec_session.h"
-#include "telemetry_session.h"
-#include "watch_session.h"
+#include "worker/daemon/exec_session.h"
+#include "worker/daemon/grpc_status.h"
+#include "worker/daemon/telemetry_session.h"
+#include "worker/daemon/watch_session.h"
 
 #include <spdlog/spdlog.h>
 
@@ -44,8 +45,8 @@ grpc::ServerUnaryReactor* WorkerService::LaunchJob(grpc::CallbackServerContext* 
             *reply = *r;
             spdlog::info("[job {}] launched in {}", reply->job_id(), reply->job_dir());
         } else {
-            st = r.error();
-            spdlog::warn("[job {}] launch refused: {}", req->spec().job_id(), st.error_message());
+            st = toGrpcStatus(r.error());
+            spdlog::warn("[job {}] launch refused: {}", req->spec().job_id(), r.error().message);
         }
     }
     reactor->Finish(st);
@@ -59,8 +60,8 @@ grpc::ServerWriteReactor<v1::JobEvent>* WorkerService::WatchJob(grpc::CallbackSe
     if (st.ok()) {
         job = m_jobs.find(req->job_id());
         if (!job) {
-            st = grpc::Status(grpc::StatusCode::NOT_FOUND,
-                              "no job '" + req->job_id() + "' on this worker");
+            st = toGrpcStatus(
+                Error{ErrorCode::NotFound, "no job '" + req->job_id() + "' on this worker"});
         }
     }
     return new WatchSession(std::move(job), req->from_seq(), st);
@@ -76,7 +77,7 @@ grpc::ServerUnaryReactor* WorkerService::CancelJob(grpc::CallbackServerContext* 
         if (r) {
             reply->set_state(*r);
         } else {
-            st = grpc::Status(grpc::StatusCode::NOT_FOUND, r.error().message);
+            st = toGrpcStatus(r.error());
         }
     }
     reactor->Finish(st);

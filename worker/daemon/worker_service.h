@@ -2,12 +2,12 @@
 // WatchJob/WatchTelemetry/Exec as reactors that never block a gRPC thread.
 #pragma once
 
-#include "allow_list.h"
-#include "auth.h"
-#include "host_info.h"
-#include "job_manager.h"
-#include "telemetry_hub.h"
 #include "tessera/v1/worker.grpc.pb.h"
+#include "worker/daemon/allow_list.h"
+#include "worker/daemon/auth.h"
+#include "worker/daemon/host_info.h"
+#include "worker/daemon/job_manager.h"
+#include "worker/daemon/telemetry_hub.h"
 
 #include <string>
 

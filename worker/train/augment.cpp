@@ -1,5 +1,5 @@
 // Layout-independent data augmentation (see augment.h).
-#include "augment.h"
+#include "worker/train/augment.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // Checkpoint shards and manifests: atomic writes, verified reads, finding the latest complete
 // step folder (see checkpoint.h). Integers are stored little-endian (the host order on every
 // platform Tessera runs on: x86-64, aarch64).
-#include "checkpoint.h"
+#include "worker/train/checkpoint.h"
 
 #include "tessera/v1/job.pb.h"
 
@@ -29,7 +29,7 @@ constexpr std::uint32_t kVersion = 1;
 constexpr const char* kFormat = "tessera-checkpoint";
 constexpr const char* kManifest = "manifest.json";
 
-std::unexpected<Error> ioError(const std::string& what, const std::string& path) {
+Failure ioError(const std::string& what, const std::string& path) {
     return fail(ErrorCode::Io, what + " " + path + ": " + std::strerror(errno));
 }
 
@@ -139,7 +139,7 @@ struct Reader {
     }
 };
 
-std::unexpected<Error> corrupt(const std::string& path, const std::string& why) {
+Failure corrupt(const std::string& path, const std::string& why) {
     return fail(ErrorCode::InvalidArgument,
                 "corrupt or partial checkpoint " + path + ": " + why +
                     " (delete this step folder to resume from an earlier checkpoint)");
@@ -199,7 +199,7 @@ Result<RankCheckpoint> readRankCheckpoint(const std::string& stepDir, int rank,
         (fs::path(stepDir) / ("rank-" + std::to_string(rank) + ".bin")).string();
     auto bytes = readWhole(path, "checkpoint shard");
     if (!bytes) {
-        return std::unexpected(bytes.error());
+        return relay(bytes);
     }
     const std::string_view all = *bytes;
     if (all.size() < sizeof kMagic + 4 || std::memcmp(all.data(), kMagic, sizeof kMagic) != 0) {
@@ -246,7 +246,7 @@ Result<RankCheckpoint> readRankCheckpoint(const std::string& stepDir, int rank,
     }
     if (!expectedLayout.empty()) {
         if (auto r = checkLayoutMatches(path, c.layout, expectedLayout); !r) {
-            return std::unexpected(r.error());
+            return relay(r);
         }
     }
     return c;
@@ -281,7 +281,7 @@ Result<CheckpointManifest> readCheckpointManifest(const std::string& stepDir) {
     const std::string path = (fs::path(stepDir) / kManifest).string();
     auto text = readWhole(path, "checkpoint manifest");
     if (!text) {
-        return std::unexpected(text.error());
+        return relay(text);
     }
     v1::CheckpointManifest pm;
     google::protobuf::util::JsonParseOptions opts;
@@ -343,13 +343,13 @@ Result<std::string> resolveCheckpoint(const std::string& path) {
     std::error_code ec;
     if (fs::exists(fs::path(path) / kManifest, ec)) {
         if (auto m = readCheckpointManifest(path); !m) {
-            return std::unexpected(m.error());
+            return relay(m);
         }
         return path;
     }
     auto latest = latestCheckpoint(path);
     if (!latest) {
-        return std::unexpected(latest.error());
+        return relay(latest);
     }
     if (!*latest) {
         return fail(ErrorCode::NotFound,

@@ -6,7 +6,7 @@
 // A step folder without manifest.json is an interrupted write and is never loaded.
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,9 +1,9 @@
 // Fashion-MNIST behind the Dataset interface, and the dataset factory (see dataset.h).
-#include "dataset.h"
+#include "worker/train/dataset.h"
 
-#include "fashion_mnist.h"
-#include "spec_io.h"
-#include "text_dataset.h"
+#include "worker/common/spec_io.h"
+#include "worker/train/fashion_mnist.h"
+#include "worker/train/text_dataset.h"
 
 #include <vector>
 
@@ -53,7 +53,7 @@ private:
 Result<std::unique_ptr<Dataset>> openFashionMnistDataset(const std::string& dir) {
     auto data = loadFashionMnist(dir.empty() ? std::string(kDefaultFashionMnistDir) : dir);
     if (!data) {
-        return std::unexpected(data.error());
+        return relay(data);
     }
     return std::make_unique<FashionMnistDataset>(std::move(*data));
 }
@@ -70,7 +70,7 @@ Result<std::unique_ptr<Dataset>> openDataset(const std::string& name, const std:
         }
         auto text = TextDataset::load(path, context);
         if (!text) {
-            return std::unexpected(text.error());
+            return relay(text);
         }
         return std::unique_ptr<Dataset>(std::move(*text));
     }

@@ -2,7 +2,7 @@
 // host buffers, and the built-in datasets behind it (Fashion-MNIST, character-level text).
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,7 @@
 // Fashion-MNIST loading and batch gathering (see fashion_mnist.h).
-#include "fashion_mnist.h"
+#include "worker/train/fashion_mnist.h"
 
-#include "idx_file.h"
+#include "worker/train/idx_file.h"
 
 #include <filesystem>
 
@@ -29,11 +29,11 @@ void ImageSplit::gather(const int* indices, int n, float* x, int* y) const {
 Result<ImageSplit> loadImageSplit(const std::string& imagesPath, const std::string& labelsPath) {
     auto images = readIdxFile(imagesPath, kIdxImagesMagic, kHint);
     if (!images) {
-        return std::unexpected(images.error());
+        return relay(images);
     }
     auto labels = readIdxFile(labelsPath, kIdxLabelsMagic, kHint);
     if (!labels) {
-        return std::unexpected(labels.error());
+        return relay(labels);
     }
     if (images->dims[1] != 28 || images->dims[2] != 28) {
         return fail(ErrorCode::InvalidArgument,
@@ -68,12 +68,12 @@ Result<FashionMnist> loadFashionMnist(const std::string& dir) {
     auto train = loadImageSplit((d / "train-images-idx3-ubyte.gz").string(),
                                 (d / "train-labels-idx1-ubyte.gz").string());
     if (!train) {
-        return std::unexpected(train.error());
+        return relay(train);
     }
     auto test = loadImageSplit((d / "t10k-images-idx3-ubyte.gz").string(),
                                (d / "t10k-labels-idx1-ubyte.gz").string());
     if (!test) {
-        return std::unexpected(test.error());
+        return relay(test);
     }
     data.train = std::move(*train);
     data.test = std::move(*test);

@@ -2,7 +2,7 @@
 // (counts, 28×28, labels 0..9) and kept as bytes; pixels are normalised when a batch is gathered.
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 // GemmLoad (see gemm_load.h).
-#include "gemm_load.h"
+#include "worker/train/gemm_load.h"
 
 namespace tessera::train::probes {
 

@@ -1,7 +1,7 @@
 // GemmLoad: the compute the communication probes run between or beside their messages.
 #pragma once
 
-#include "ops.h"
+#include "worker/train/nn/ops.h"
 
 #include <cstddef>
 

@@ -1,5 +1,5 @@
 // Gradient bucketing and overlapped data-parallel all-reduce (see grad_buckets.h).
-#include "grad_buckets.h"
+#include "worker/train/grad_buckets.h"
 
 namespace tessera::train {
 
@@ -40,7 +40,7 @@ Result<void> GradBucketReducer::start(std::size_t b) {
     const GradBucket& k = m_buckets[b];
     auto id = m_dp->iAllReduceSum(m_grads + k.begin, k.end - k.begin);
     if (!id) {
-        return std::unexpected(id.error());
+        return relay(id);
     }
     return {};
 }

@@ -3,8 +3,8 @@
 // (Li et al. 2020, "PyTorch Distributed: Experiences on Accelerating Data Parallel Training").
 #pragma once
 
-#include "communicator.h"
-#include "error.h"
+#include "worker/common/error.h"
+#include "worker/train/nn/communicator.h"
 
 #include <cstddef>
 #include <utility>

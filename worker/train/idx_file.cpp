@@ -1,5 +1,5 @@
 // IDX .gz reader (see idx_file.h): zlib's gzopen/gzread, big-endian header, strict length checks.
-#include "idx_file.h"
+#include "worker/train/idx_file.h"
 
 #include <zlib.h>
 

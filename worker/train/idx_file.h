@@ -2,7 +2,7 @@
 // Format: big-endian magic 0x00000800 | type | ndim, then ndim big-endian uint32 dims, then data.
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 // Constant and warm-up + cosine learning-rate schedules (see lr_schedule.h).
-#include "lr_schedule.h"
+#include "worker/train/lr_schedule.h"
 
 #include <algorithm>
 #include <cmath>

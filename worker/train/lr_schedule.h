@@ -1,7 +1,7 @@
 // Learning-rate schedules: constant or cosine decay, both with a linear warm-up.
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <cstdint>
 #include <string>

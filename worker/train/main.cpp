@@ -1,18 +1,19 @@
 // tessera-train: the rank program. Trains the spec's model (MLP, ViT, GPT) with any layout of
 // data, pipeline and tensor parallelism over MPI (also as a singleton without mpirun); prints the
 // `@tessera {json}` metric lines on stdout (rank 0: loss, test and done lines; every rank: its
-// perf line).
-#include "cpu_ops.h"
-#include "dataset.h"
-#include "mpi_communicator.h"
-#include "probe.h"
-#include "spec_io.h"
-#include "train_config.h"
-#include "trainer.h"
+// perf line). Built twice: tessera-train (CPU, no CUDA library) and, with TESSERA_TRAIN_CUDA,
+// tessera-train-cuda (CudaOps + NCCL), which the worker starts for ranks placed on GPUs.
+#include "worker/common/spec_io.h"
+#include "worker/train/dataset.h"
+#include "worker/train/mpi_communicator.h"
+#include "worker/train/nn/cpu_ops.h"
+#include "worker/train/probe.h"
+#include "worker/train/train_config.h"
+#include "worker/train/trainer.h"
 
-#ifdef TESSERA_HAVE_GPU
-#include "cuda_ops.h"
-#include "nccl_communicator.h"
+#ifdef TESSERA_TRAIN_CUDA
+#include "worker/train/cuda/cuda_ops.h"
+#include "worker/train/cuda/nccl_communicator.h"
 #endif
 
 #include <CLI/CLI.hpp>
@@ -171,15 +172,14 @@ int main(int argc, char** argv) {
         if (spec && !dataDir.empty()) {
             spec->mutable_dataset()->set_path(dataDir);
         }
-        Result<void> valid =
-            spec ? validateJobSpec(*spec) : Result<void>(std::unexpected(spec.error()));
+        Result<void> valid = spec ? validateJobSpec(*spec) : Result<void>(relay(spec));
         if (valid) {
             config = train::trainConfigFromSpec(*spec, maxSteps, resumeDir, c.worldSize());
             if (config && config->datasetName == "fashion-mnist") {
                 config->datasetPath = datasetDir(*spec);
             }
         } else {
-            config = std::unexpected(valid.error());
+            config = relay(valid);
         }
         if (!agreeOk(c, config ? nullptr : &config.error())) {
             return kExitBadInput;
@@ -201,7 +201,7 @@ int main(int argc, char** argv) {
     if (!config->cuda) {
         ops = std::make_unique<train::CpuOps>();
     } else {
-#ifdef TESSERA_HAVE_GPU
+#ifdef TESSERA_TRAIN_CUDA
         auto cuda = train::CudaOps::create(localRank(), true);
         if (cuda) {
             peakFlops = (*cuda)->peakFlops(true);
@@ -209,16 +209,16 @@ int main(int argc, char** argv) {
             if (nccl) {
                 deviceWorld = std::move(*nccl);
             } else {
-                device = std::unexpected(nccl.error());
+                device = relay(nccl);
             }
             ops = std::move(*cuda);
         } else {
-            device = std::unexpected(cuda.error());
+            device = relay(cuda);
         }
 #else
         device = fail(ErrorCode::InvalidArgument,
-                      "the placement asks for device \"cuda\" but this tessera-train was built "
-                      "without the GPU backend (CUDA and NCCL were not found at build time)");
+                      "the placement asks for device \"cuda\" but this is the CPU tessera-train; "
+                      "GPU ranks run tessera-train-cuda (built where CUDA and NCCL are found)");
         (void)localRank;
 #endif
     }

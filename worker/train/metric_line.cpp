@@ -1,5 +1,5 @@
 // MetricLine formatting (see metric_line.h).
-#include "metric_line.h"
+#include "worker/train/metric_line.h"
 
 #include <cmath>
 #include <cstdio>

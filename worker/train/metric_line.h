@@ -2,6 +2,8 @@
 // fields in insertion order, numbers only; non-finite values become null.
 #pragma once
 
+#include "worker/common/record_prefix.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -20,8 +22,8 @@ public:
 
     /// The JSON object, e.g. {"step":20,"rank":0,"loss":0.61}.
     std::string json() const { return m_json + "}"; }
-    /// The full stdout line without newline: "@tessera " + json().
-    std::string line() const { return "@tessera " + json(); }
+    /// The full stdout line without newline: kRecordPrefix + json().
+    std::string line() const { return std::string(kRecordPrefix) + json(); }
 
 private:
     void key(std::string_view k);

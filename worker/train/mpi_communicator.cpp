@@ -1,6 +1,6 @@
 // MPI-based communicator (see mpi_communicator.h). Every MPI call goes through TESSERA_MPI_CHECK,
 // which returns an Error with the call, MPI's message and file:line.
-#include "mpi_communicator.h"
+#include "worker/train/mpi_communicator.h"
 
 #include <algorithm>
 #include <climits>
@@ -12,7 +12,7 @@ namespace tessera::train {
 
 namespace {
 
-std::unexpected<Error> mpiError(const char* call, int rc, const char* file, int line) {
+Failure mpiError(const char* call, int rc, const char* file, int line) {
     char text[MPI_MAX_ERROR_STRING] = {};
     int len = 0;
     if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) {
@@ -145,7 +145,7 @@ Result<RequestId> MpiCommunicator::track(MPI_Request request) {
 Result<RequestId> MpiCommunicator::iAllReduceSum(float* data, std::size_t n) {
     auto count = intCount(n, "iAllReduceSum");
     if (!count) {
-        return std::unexpected(count.error());
+        return relay(count);
     }
     MPI_Request request = MPI_REQUEST_NULL;
     TESSERA_MPI_CHECK(
@@ -156,7 +156,7 @@ Result<RequestId> MpiCommunicator::iAllReduceSum(float* data, std::size_t n) {
 Result<RequestId> MpiCommunicator::iSend(const float* data, std::size_t n, int peer, int tag) {
     auto count = intCount(n, "iSend");
     if (!count) {
-        return std::unexpected(count.error());
+        return relay(count);
     }
     MPI_Request request = MPI_REQUEST_NULL;
     TESSERA_MPI_CHECK(MPI_Isend(data, *count, MPI_FLOAT, peer, tag, m_comm, &request));
@@ -166,7 +166,7 @@ Result<RequestId> MpiCommunicator::iSend(const float* data, std::size_t n, int p
 Result<void> MpiCommunicator::recv(float* data, std::size_t n, int peer, int tag) {
     auto count = intCount(n, "recv");
     if (!count) {
-        return std::unexpected(count.error());
+        return relay(count);
     }
     MPI_Status status;
     TESSERA_MPI_CHECK(MPI_Recv(data, *count, MPI_FLOAT, peer, tag, m_comm, &status));

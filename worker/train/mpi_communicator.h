@@ -2,7 +2,7 @@
 // from split(). Works as an MPI singleton (started without mpirun: world size 1) too.
 #pragma once
 
-#include "communicator.h"
+#include "worker/train/nn/communicator.h"
 
 #include <mpi.h>
 

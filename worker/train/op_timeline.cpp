@@ -1,7 +1,7 @@
 // Recording and formatting of one step's op timeline (see op_timeline.h).
-#include "op_timeline.h"
+#include "worker/train/op_timeline.h"
 
-#include "metric_line.h"
+#include "worker/train/metric_line.h"
 
 #include <algorithm>
 

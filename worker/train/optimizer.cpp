@@ -1,5 +1,5 @@
 // SGD/AdamW over a (ZeRO-1 shard of a) stage's flat parameters, and gradient-norm clipping.
-#include "optimizer.h"
+#include "worker/train/optimizer.h"
 
 #include <algorithm>
 #include <climits>
@@ -141,7 +141,7 @@ Result<double> globalGradNorm(Ops& ops, const float* grads, std::span<const Para
     }
     if (modelParallel != nullptr && modelParallel->worldSize() > 1) {
         if (auto r = modelParallel->allReduceSum(&sumSq, 1); !r) {
-            return std::unexpected(r.error());
+            return relay(r);
         }
     }
     return std::sqrt(sumSq);

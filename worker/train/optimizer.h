@@ -2,10 +2,10 @@
 // parameter/gradient buffers, optional ZeRO stage 1 sharding, and global gradient-norm clipping.
 #pragma once
 
-#include "communicator.h"
-#include "error.h"
-#include "layer.h"
-#include "ops.h"
+#include "worker/common/error.h"
+#include "worker/train/nn/communicator.h"
+#include "worker/train/nn/layer.h"
+#include "worker/train/nn/ops.h"
 
 #include <cstddef>
 #include <cstdint>

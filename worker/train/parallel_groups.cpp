@@ -1,5 +1,5 @@
 // Grid coordinates and communicator splits of a job (see parallel_groups.h).
-#include "parallel_groups.h"
+#include "worker/train/parallel_groups.h"
 
 #include <string>
 
@@ -35,15 +35,15 @@ Result<ParallelGroups> makeParallelGroups(Communicator& world, GridShape shape) 
     // Every split is collective over the world: the same three calls, in the same order.
     auto tp = world.split(g.dpRank * shape.pp + g.stage, g.tpRank);
     if (!tp) {
-        return std::unexpected(tp.error());
+        return relay(tp);
     }
     auto dp = world.split(g.stage * shape.tp + g.tpRank, g.dpRank);
     if (!dp) {
-        return std::unexpected(dp.error());
+        return relay(dp);
     }
     auto mp = world.split(g.dpRank, g.worldRank);
     if (!mp) {
-        return std::unexpected(mp.error());
+        return relay(mp);
     }
     g.tp = std::move(*tp);
     g.dp = std::move(*dp);

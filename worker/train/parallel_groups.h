@@ -2,8 +2,8 @@
 // communicators of its tensor-parallel, data-parallel and model-parallel groups.
 #pragma once
 
-#include "communicator.h"
-#include "error.h"
+#include "worker/common/error.h"
+#include "worker/train/nn/communicator.h"
 
 #include <memory>
 

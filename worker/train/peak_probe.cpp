@@ -1,5 +1,5 @@
 // SGEMM peak probe (see peak_probe.h).
-#include "peak_probe.h"
+#include "worker/train/peak_probe.h"
 
 #include <algorithm>
 #include <chrono>

@@ -2,7 +2,7 @@
 // belongs to this machine: a short loop of 512×512×512 SGEMMs through Ops::gemm.
 #pragma once
 
-#include "ops.h"
+#include "worker/train/nn/ops.h"
 
 namespace tessera::train {
 

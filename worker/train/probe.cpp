@@ -1,13 +1,13 @@
 // Calibration probes of tessera-train --probe (see probe.h): compute and optimizer here, the
 // communication probes in probe_comm.cpp.
-#include "probe.h"
+#include "worker/train/probe.h"
 
-#include "metric_line.h"
-#include "model_desc.h"
-#include "peak_probe.h"
-#include "probe_comm.h"
-#include "probe_timing.h"
-#include "stage.h"
+#include "worker/common/model_desc.h"
+#include "worker/train/metric_line.h"
+#include "worker/train/peak_probe.h"
+#include "worker/train/probe_comm.h"
+#include "worker/train/probe_timing.h"
+#include "worker/train/stage.h"
 
 #include <iterator>
 #include <vector>
@@ -49,7 +49,7 @@ Result<void> computeProbe(Communicator& world, Ops& ops, int family,
     const v1::ModelSpec spec = probeModel(family);
     auto desc = describeModel(spec, family == 3 ? kGptVocab : 0);
     if (!desc) {
-        return std::unexpected(desc.error());
+        return relay(desc);
     }
     // Micro-batches 1 and 4 pin the fixed cost per pass that many-micro-batch pipelines pay
     // (measured, one rank of ViT: 64 micro-batches of 1 take 26 % longer per step than 8 of 8);
@@ -59,7 +59,7 @@ Result<void> computeProbe(Communicator& world, Ops& ops, int family,
     auto stage =
         Stage::build(spec, *desc, 0, int(desc->layers.size()) - 1, ops, TpContext{}, maxB, 1);
     if (!stage) {
-        return std::unexpected(stage.error());
+        return relay(stage);
     }
     Stage& st = **stage;
     st.allocate(1);
@@ -91,7 +91,7 @@ Result<void> computeProbe(Communicator& world, Ops& ops, int family,
             });
             if (!t) {
                 ops.release(dy);
-                return std::unexpected(t.error());
+                return relay(t);
             }
             sum[i] += *t;
         }
@@ -125,7 +125,7 @@ Result<void> optimizerProbe(Communicator& world, Ops& ops,
         ops.release(x);
     }
     if (!t) {
-        return std::unexpected(t.error());
+        return relay(t);
     }
     // The planner's optimizer bytes for fp32 AdamW: read + write weights and two moments
     // (2 × (4 + 8)), read the gradient (4).

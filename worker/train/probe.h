@@ -3,9 +3,9 @@
 // backend/planner/calibration.h).
 #pragma once
 
-#include "communicator.h"
-#include "error.h"
-#include "ops.h"
+#include "worker/common/error.h"
+#include "worker/train/nn/communicator.h"
+#include "worker/train/nn/ops.h"
 
 #include <functional>
 #include <string>

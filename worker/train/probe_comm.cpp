@@ -1,9 +1,9 @@
 // Probes 4-6 of tessera-train --probe: communication under training's load (see probe_comm.h).
-#include "probe_comm.h"
+#include "worker/train/probe_comm.h"
 
-#include "gemm_load.h"
-#include "metric_line.h"
-#include "probe_timing.h"
+#include "worker/train/gemm_load.h"
+#include "worker/train/metric_line.h"
+#include "worker/train/probe_timing.h"
 
 #include <algorithm>
 #include <chrono>
@@ -35,7 +35,7 @@ Result<void> commProbe(Communicator& world, Ops& ops,
             }
             auto id = world.iSend(a, count, (r + 1) % n, 77);
             if (!id) {
-                return std::unexpected(id.error());
+                return relay(id);
             }
             if (auto s = world.recv(b, count, (r + n - 1) % n, 77); !s) {
                 return s;
@@ -52,14 +52,14 @@ Result<void> commProbe(Communicator& world, Ops& ops,
     GemmLoad load(ops);
     const auto loaded = [&](std::size_t count) -> Result<double> {
         if (auto s = barrier(world); !s) {
-            return std::unexpected(s.error());
+            return relay(s);
         }
         const auto t0 = Clock::now();
         for (int i = 0; i < kRounds; ++i) {
             load.run(1);
             if (count > 0) {
                 if (auto s = world.allReduceSum(a, count); !s) {
-                    return std::unexpected(s.error());
+                    return relay(s);
                 }
             }
         }
@@ -81,7 +81,7 @@ Result<void> commProbe(Communicator& world, Ops& ops,
     for (const auto* x :
          {&bar, &arSmall, &arLarge, &p2pSmall, &p2pLarge, &base1, &ldSmall, &ldLarge, &base2}) {
         if (!*x) {
-            return std::unexpected(x->error());
+            return relay(*x);
         }
     }
     const double base = 0.5 * (*base1 + *base2);
@@ -142,7 +142,7 @@ Result<void> allReduceTableProbe(Communicator& world, Ops& ops,
             return group->allReduceSum(a, bytes / 4);
         }
         auto id = group->iAllReduceSum(a, bytes / 4);
-        return id ? group->wait(*id) : Result<void>(std::unexpected(id.error()));
+        return id ? group->wait(*id) : Result<void>(relay(id));
     };
     // Groups of 2, 4, ... and the whole world; each size measured in three passes apart in time
     // (the median is kept: a shared host's speed drifts over seconds), each measurement next to
@@ -151,7 +151,7 @@ Result<void> allReduceTableProbe(Communicator& world, Ops& ops,
     for (int size : groupSizes(n)) {
         auto group = world.split(r / size, r);
         if (!group) {
-            status = std::unexpected(group.error());
+            status = relay(group);
             break;
         }
         groups.emplace_back(size, std::move(*group));
@@ -166,7 +166,7 @@ Result<void> allReduceTableProbe(Communicator& world, Ops& ops,
             auto base = allBusy(world, 0.05, [&] { return round(nullptr, 0, false); });
             auto t = allBusy(world, 0.1, [&] { return round(group, bytes, nb); });
             if (!base || !t) {
-                status = std::unexpected(!base ? base.error() : t.error());
+                status = !base ? relay(base) : relay(t);
                 break;
             }
             costs[i].push_back(std::max(0.0, *t - *base));
@@ -222,7 +222,7 @@ Result<void> waitShareProbe(Communicator& world, Ops& ops,
             waiting += rounds();
             if (partner < n) {
                 auto id = world.iSend(&token, 1, partner, 91);
-                status = id ? world.wait(*id) : Result<void>(std::unexpected(id.error()));
+                status = id ? world.wait(*id) : Result<void>(relay(id));
             }
         } else if (status && partner >= 0) {
             status = world.recv(&token, 1, partner, 91);

@@ -1,8 +1,8 @@
 // Timing helpers shared by the calibration probes (probe.cpp, probe_comm.cpp).
 #pragma once
 
-#include "communicator.h"
-#include "error.h"
+#include "worker/common/error.h"
+#include "worker/train/nn/communicator.h"
 
 #include <algorithm>
 #include <chrono>
@@ -27,13 +27,13 @@ inline Result<void> barrier(Communicator& world) {
 /// call starts with a barrier, so a mean over back-to-back calls would not apply).
 template <typename Fn> Result<double> medianOf(int reps, Fn&& fn) {
     if (auto r = fn(); !r) {
-        return std::unexpected(r.error());
+        return relay(r);
     }
     std::vector<double> t;
     for (int i = 0; i < reps; ++i) {
         const auto t0 = Clock::now();
         if (auto r = fn(); !r) {
-            return std::unexpected(r.error());
+            return relay(r);
         }
         t.push_back(since(t0));
     }
@@ -49,23 +49,23 @@ template <typename Fn> Result<double> medianOf(int reps, Fn&& fn) {
 template <typename Fn> Result<double> allBusy(Communicator& world, double seconds, Fn&& fn) {
     const auto w0 = Clock::now();
     if (auto r = fn(); !r) {
-        return std::unexpected(r.error());
+        return relay(r);
     }
     int reps = std::max(2, int(seconds / std::max(1e-6, since(w0))));
     if (auto r = world.allReduceMin(&reps, 1); !r) {
-        return std::unexpected(r.error());
+        return relay(r);
     }
     if (auto r = barrier(world); !r) {
-        return std::unexpected(r.error());
+        return relay(r);
     }
     const auto t0 = Clock::now();
     for (int i = 0; i < reps; ++i) {
         if (auto r = fn(); !r) {
-            return std::unexpected(r.error());
+            return relay(r);
         }
     }
     if (auto r = barrier(world); !r) {
-        return std::unexpected(r.error());
+        return relay(r);
     }
     return since(t0) / reps;
 }

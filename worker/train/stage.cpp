@@ -1,7 +1,7 @@
 // Stage runtime: layer building, flat buffers and the forward/backward sweeps (see stage.h).
-#include "stage.h"
+#include "worker/train/stage.h"
 
-#include "model.h"
+#include "worker/train/nn/model.h"
 
 #include <algorithm>
 #include <string>
@@ -18,7 +18,7 @@ Result<std::unique_ptr<Stage>> Stage::build(const v1::ModelSpec& spec, const Mod
     }
     auto layers = buildLayers(spec, desc, first, last, ops, tp);
     if (!layers) {
-        return std::unexpected(layers.error());
+        return relay(layers);
     }
     std::unique_ptr<Stage> s(new Stage(ops));
     s->m_layers = std::move(*layers);

@@ -2,10 +2,10 @@
 // buffers they are bound to, and activation memory for the micro-batches in flight.
 #pragma once
 
-#include "error.h"
-#include "layer.h"
-#include "model_desc.h"
-#include "ops.h"
+#include "worker/common/error.h"
+#include "worker/common/model_desc.h"
+#include "worker/train/nn/layer.h"
+#include "worker/train/nn/ops.h"
 
 #include "tessera/v1/job.pb.h"
 

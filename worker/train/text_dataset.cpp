@@ -1,6 +1,6 @@
 // Character-level text dataset: UTF-8 validation, code-point vocabulary, context windows
 // (see text_dataset.h).
-#include "text_dataset.h"
+#include "worker/train/text_dataset.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -13,7 +13,7 @@ namespace tessera::train {
 
 namespace {
 
-std::unexpected<Error> badUtf8(const std::string& source, std::size_t offset) {
+Failure badUtf8(const std::string& source, std::size_t offset) {
     return fail(ErrorCode::InvalidArgument, source + ": invalid UTF-8 at byte offset " +
                                                 std::to_string(offset) +
                                                 " (the text dataset needs a UTF-8 text file)");
@@ -131,7 +131,7 @@ Result<std::unique_ptr<TextDataset>> TextDataset::fromText(std::string_view utf8
     }
     auto cps = decodeUtf8(utf8, sourceName);
     if (!cps) {
-        return std::unexpected(cps.error());
+        return relay(cps);
     }
     const std::int64_t chars = std::int64_t(cps->size());
     const std::int64_t needed = 10 * (std::int64_t(context) + 1);
@@ -192,7 +192,7 @@ std::string TextDataset::decode(std::span<const int> ids) const {
 Result<std::vector<int>> TextDataset::encode(std::string_view utf8) const {
     auto cps = decodeUtf8(utf8, "text to encode");
     if (!cps) {
-        return std::unexpected(cps.error());
+        return relay(cps);
     }
     std::vector<int> ids;
     ids.reserve(cps->size());

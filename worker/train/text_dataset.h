@@ -2,7 +2,7 @@
 // Unicode code points of the file, samples = windows of context + 1 characters.
 #pragma once
 
-#include "dataset.h"
+#include "worker/train/dataset.h"
 
 #include <span>
 #include <string_view>

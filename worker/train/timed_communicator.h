@@ -2,7 +2,7 @@
 // calls: the trainer wraps the tensor-parallel group in it to report exposed communication.
 #pragma once
 
-#include "communicator.h"
+#include "worker/train/nn/communicator.h"
 
 #include <chrono>
 #include <type_traits>

@@ -1,5 +1,5 @@
 // Spec → TrainConfig with defaults and checks (see train_config.h).
-#include "train_config.h"
+#include "worker/train/train_config.h"
 
 #include <spdlog/spdlog.h>
 
@@ -61,7 +61,7 @@ Result<TrainConfig> trainConfigFromSpec(const v1::JobSpec& spec, std::int64_t ma
     auto opt = optimizerConfigFrom(t.optimizer(), t.momentum(), t.weight_decay(), t.beta1(),
                                    t.beta2(), t.eps());
     if (!opt) {
-        return std::unexpected(opt.error());
+        return relay(opt);
     }
     c.optimizer = *opt;
 

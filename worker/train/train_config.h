@@ -2,11 +2,11 @@
 // parallel layout, checkpoints and device, with every default applied and every value checked.
 #pragma once
 
-#include "error.h"
-#include "lr_schedule.h"
-#include "optimizer.h"
-#include "parallel_groups.h"
-#include "pipeline_schedule.h"
+#include "worker/common/error.h"
+#include "worker/common/pipeline_schedule.h"
+#include "worker/train/lr_schedule.h"
+#include "worker/train/optimizer.h"
+#include "worker/train/parallel_groups.h"
 
 #include "tessera/v1/job.pb.h"
 

@@ -1,11 +1,11 @@
 // Trainer set-up and the epoch/step loop with its metric records (see trainer.h). The step
 // itself is in trainer_step.cpp, evaluation and sampling in trainer_eval.cpp, checkpoints in
 // trainer_checkpoint.cpp.
-#include "trainer.h"
+#include "worker/train/trainer.h"
 
-#include "peak_probe.h"
-#include "random_util.h"
-#include "spec_io.h"
+#include "worker/common/spec_io.h"
+#include "worker/train/peak_probe.h"
+#include "worker/train/random_util.h"
 
 #include <spdlog/spdlog.h>
 
@@ -49,7 +49,7 @@ Result<std::unique_ptr<Trainer>> Trainer::create(const TrainConfig& config, Ops&
     std::unique_ptr<Trainer> t(new Trainer(ops, world, data));
     t->m_peakFlops = peakFlops;
     if (auto r = t->setUp(config, memoryLimitBytes); !r) {
-        return std::unexpected(r.error());
+        return relay(r);
     }
     return t;
 }
@@ -65,7 +65,7 @@ Result<void> Trainer::setUp(const TrainConfig& config, std::uint64_t memoryLimit
     const TrainConfig& c = m_config;
     auto groups = makeParallelGroups(m_world, c.grid);
     if (!groups) {
-        return std::unexpected(groups.error());
+        return relay(groups);
     }
     m_groups = std::move(*groups);
     if (c.model.family() == "gpt" && c.model.vocab_size() > 0 &&
@@ -77,7 +77,7 @@ Result<void> Trainer::setUp(const TrainConfig& config, std::uint64_t memoryLimit
     }
     auto desc = describeModel(c.model, c.model.family() == "gpt" ? int(m_data.classes()) : 0);
     if (!desc) {
-        return std::unexpected(desc.error());
+        return relay(desc);
     }
     m_desc = std::move(*desc);
     if (m_desc.inputSize != m_data.inputSize() || m_desc.rowsPerSample != m_data.rowsPerSample() ||
@@ -92,7 +92,7 @@ Result<void> Trainer::setUp(const TrainConfig& config, std::uint64_t memoryLimit
     }
     auto stages = resolveStages(c.stages, int(m_desc.layers.size()));
     if (!stages) {
-        return std::unexpected(stages.error());
+        return relay(stages);
     }
     const auto [first, last] = (*stages)[std::size_t(m_groups.stage)];
 
@@ -112,13 +112,13 @@ Result<void> Trainer::setUp(const TrainConfig& config, std::uint64_t memoryLimit
     auto lr = makeLrSchedule(c.lrSchedule, c.learningRate, c.minLearningRate, c.warmupSteps,
                              m_totalSteps);
     if (!lr) {
-        return std::unexpected(lr.error());
+        return relay(lr);
     }
     m_lr = *lr;
 
     auto schedule = pipelineSchedule(c.schedule, c.grid.pp, m_groups.stage, c.microBatches);
     if (!schedule) {
-        return std::unexpected(schedule.error());
+        return relay(schedule);
     }
     m_schedule = std::move(*schedule);
     const int slots = std::max(1, maxInFlight(m_schedule));
@@ -130,7 +130,7 @@ Result<void> Trainer::setUp(const TrainConfig& config, std::uint64_t memoryLimit
     }
     auto stage = Stage::build(c.model, m_desc, first, last, m_ops, tp, m_microBatch, slots);
     if (!stage) {
-        return std::unexpected(stage.error());
+        return relay(stage);
     }
     m_stage = std::move(*stage);
     const bool lastStage = m_groups.lastStage();
@@ -179,7 +179,7 @@ Result<void> Trainer::setUp(const TrainConfig& config, std::uint64_t memoryLimit
     auto optimizer = Optimizer::create(c.optimizer, m_ops, m_stage->params(), m_stage->grads(),
                                        m_stage->paramCount(), m_groups.dp.get(), c.zeroStage);
     if (!optimizer) {
-        return std::unexpected(optimizer.error());
+        return relay(optimizer);
     }
     m_optimizer = std::move(*optimizer);
     std::vector<std::pair<std::size_t, std::size_t>> ranges;
@@ -225,8 +225,7 @@ std::string Trainer::layoutFingerprint(bool withRank) const {
 Result<void> Trainer::deviceStatus(const std::string& what) {
     auto s = m_ops.status();
     if (!s) {
-        return fail(s.error().code, std::string(m_ops.deviceName()) + " failed during " + what +
-                                        ": " + s.error().message);
+        return relay(s, std::string(m_ops.deviceName()) + " failed during " + what + ": ");
     }
     return {};
 }
@@ -271,7 +270,7 @@ Result<void> Trainer::run(const Emit& emit) {
     if (!c.resumeFrom.empty()) {
         auto restored = restoreCheckpoint(&step);
         if (!restored) {
-            return std::unexpected(restored.error());
+            return relay(restored);
         }
         pos = *restored;
     }
@@ -287,7 +286,7 @@ Result<void> Trainer::run(const Emit& emit) {
     auto evaluateAndEmit = [&](MetricLine line) -> Result<void> {
         auto ev = evaluate();
         if (!ev) {
-            return std::unexpected(ev.error());
+            return relay(ev);
         }
         if (auto s = deviceStatus("the evaluation at step " + str(step)); !s) {
             return s;
@@ -314,7 +313,7 @@ Result<void> Trainer::run(const Emit& emit) {
             const auto t0 = Clock::now();
             auto result = runStep(order, b * G + shardOffset, step + 1);
             if (!result) {
-                return std::unexpected(result.error());
+                return relay(result);
             }
             if (auto s = deviceStatus("step " + str(step + 1)); !s) {
                 return s;
@@ -390,7 +389,7 @@ Result<void> Trainer::run(const Emit& emit) {
     if (m_desc.family == "gpt" && c.grid.pp == 1 && c.grid.tp == 1 && rank == 0) {
         auto sample = generateSample();
         if (!sample) {
-            return std::unexpected(sample.error());
+            return relay(sample);
         }
         emit("sample: " + *sample);
     }

@@ -4,21 +4,21 @@
 // the per-rank performance metrics.
 #pragma once
 
-#include "checkpoint.h"
-#include "communicator.h"
-#include "dataset.h"
-#include "error.h"
-#include "grad_buckets.h"
-#include "lr_schedule.h"
-#include "metric_line.h"
-#include "model_desc.h"
-#include "op_timeline.h"
-#include "optimizer.h"
-#include "parallel_groups.h"
-#include "pipeline_schedule.h"
-#include "stage.h"
-#include "timed_communicator.h"
-#include "train_config.h"
+#include "worker/common/error.h"
+#include "worker/common/model_desc.h"
+#include "worker/common/pipeline_schedule.h"
+#include "worker/train/checkpoint.h"
+#include "worker/train/dataset.h"
+#include "worker/train/grad_buckets.h"
+#include "worker/train/lr_schedule.h"
+#include "worker/train/metric_line.h"
+#include "worker/train/nn/communicator.h"
+#include "worker/train/op_timeline.h"
+#include "worker/train/optimizer.h"
+#include "worker/train/parallel_groups.h"
+#include "worker/train/stage.h"
+#include "worker/train/timed_communicator.h"
+#include "worker/train/train_config.h"
 
 #include <cstdint>
 #include <functional>

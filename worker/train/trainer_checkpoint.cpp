@@ -1,7 +1,7 @@
 // Trainer checkpoints (see trainer.h and checkpoint.h): every rank writes its shard (its stage's
 // parameters and its ZeRO slice of the optimizer state), all ranks meet, rank 0 writes the
 // manifest; resume reads them back and checks the layout fingerprint.
-#include "trainer.h"
+#include "worker/train/trainer.h"
 
 #include <spdlog/spdlog.h>
 
@@ -66,18 +66,18 @@ Result<void> Trainer::saveCheckpoint(std::int64_t step, const DataPosition& posi
 Result<DataPosition> Trainer::restoreCheckpoint(std::int64_t* step) {
     auto dir = resolveCheckpoint(m_config.resumeFrom);
     if (!dir) {
-        return std::unexpected(dir.error());
+        return relay(dir);
     }
     auto manifest = readCheckpointManifest(*dir);
     if (!manifest) {
-        return std::unexpected(manifest.error());
+        return relay(manifest);
     }
     if (auto r = checkLayoutMatches(*dir, manifest->layout, layoutFingerprint(false)); !r) {
-        return std::unexpected(r.error());
+        return relay(r);
     }
     auto ck = readRankCheckpoint(*dir, m_groups.worldRank, layoutFingerprint(true));
     if (!ck) {
-        return std::unexpected(ck.error());
+        return relay(ck);
     }
     auto load = [&](const std::string& name, float* dst, std::size_t n) -> Result<void> {
         const CheckpointSection* s = ck->find(name);
@@ -92,11 +92,11 @@ Result<DataPosition> Trainer::restoreCheckpoint(std::int64_t* step) {
         return {};
     };
     if (auto r = load("params", m_stage->params(), m_stage->paramCount()); !r) {
-        return std::unexpected(r.error());
+        return relay(r);
     }
     for (const OptimizerState& s : m_optimizer->state()) {
         if (auto r = load(s.name, s.data, s.count); !r) {
-            return std::unexpected(r.error());
+            return relay(r);
         }
     }
     m_optimizer->setStepCount(ck->step);

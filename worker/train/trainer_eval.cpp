@@ -1,9 +1,9 @@
 // Test-set evaluation through the pipeline (forwards only) and GPT text sampling (see
 // trainer.h).
-#include "trainer.h"
+#include "worker/train/trainer.h"
 
-#include "random_util.h"
-#include "text_dataset.h"
+#include "worker/train/random_util.h"
+#include "worker/train/text_dataset.h"
 
 #include <algorithm>
 #include <cmath>
@@ -35,7 +35,7 @@ Result<Trainer::Evaluation> Trainer::evaluate() {
             indices[std::size_t(i)] = int(start + i);
         }
         if (auto r = waitSend(m_actSends, slot); !r) {
-            return std::unexpected(r.error());
+            return relay(r);
         }
         if (first || last) {
             loadMicroBatch(Split::Test, indices.data(), n, slot);
@@ -45,18 +45,18 @@ Result<Trainer::Evaluation> Trainer::evaluate() {
                                       std::size_t(n) * std::size_t(m_stage->inputSize()),
                                       m_groups.prevStageRank, kEvalTag);
                 !r) {
-                return std::unexpected(r.error());
+                return relay(r);
             }
         }
         if (auto r = m_stage->forward(slot, n); !r) {
-            return std::unexpected(r.error());
+            return relay(r);
         }
         if (!last) {
             auto id = m_world.iSend(m_stage->output(slot),
                                     std::size_t(n) * std::size_t(m_stage->outputSize()),
                                     m_groups.nextStageRank, kEvalTag);
             if (!id) {
-                return std::unexpected(id.error());
+                return relay(id);
             }
             m_actSends[std::size_t(slot)] = *id;
         } else if (m_groups.tpRank == 0) {
@@ -72,11 +72,11 @@ Result<Trainer::Evaluation> Trainer::evaluate() {
     }
     for (int s = 0; s < slots; ++s) {
         if (auto r = waitSend(m_actSends, s); !r) {
-            return std::unexpected(r.error());
+            return relay(r);
         }
     }
     if (auto r = m_world.allReduceSum(sums, 2); !r) {
-        return std::unexpected(r.error());
+        return relay(r);
     }
     Evaluation ev;
     ev.loss = sums[0] / (double(total) * m_rows);
@@ -107,7 +107,7 @@ Result<std::string> Trainer::generateSample() {
         std::copy(window.begin(), window.end(), hostWindow.begin());
         m_ops.upload(m_stage->input(0), hostWindow.data(), std::size_t(T));
         if (auto r = m_stage->forward(0, 1); !r) {
-            return std::unexpected(r.error());
+            return relay(r);
         }
         // Logits of the last position predict the next character: (1, T·V) → row T − 1.
         m_ops.download(logits.data(), m_stage->output(0) + std::size_t(T - 1) * V, std::size_t(V));

@@ -1,9 +1,9 @@
 // One optimizer step of the Trainer (see trainer.h): the stage's pipeline op list with
 // point-to-point activations/gradients, the loss head on the last stage, bucketed DP all-reduce,
 // global gradient norm and clipping, and the optimizer update.
-#include "trainer.h"
+#include "worker/train/trainer.h"
 
-#include "augment.h"
+#include "worker/train/augment.h"
 
 #include <chrono>
 #include <limits>
@@ -101,13 +101,13 @@ Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
                                   activationTag(m));
             m_timers.bubble += secondsSince(t0);
             if (!r) {
-                return std::unexpected(r.error());
+                return relay(r);
             }
             break;
         }
         case PipeOp::Forward: {
             if (auto r = waitSend(m_actSends, slot); !r) { // output(slot) is about to change
-                return std::unexpected(r.error());
+                return relay(r);
             }
             if (record) {
                 mark(false, m, true);
@@ -117,7 +117,7 @@ Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
                                slot);
             }
             if (auto r = m_stage->forward(slot, B); !r) {
-                return std::unexpected(r.error());
+                return relay(r);
             }
             if (last) {
                 float* dlogits = m_dlogits[std::size_t(slot)];
@@ -138,7 +138,7 @@ Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
             auto id = m_world.iSend(m_stage->output(slot), outputFloats, m_groups.nextStageRank,
                                     activationTag(m));
             if (!id) {
-                return std::unexpected(id.error());
+                return relay(id);
             }
             m_actSends[std::size_t(slot)] = *id;
             break;
@@ -148,13 +148,13 @@ Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
             auto r = m_world.recv(m_gradRecv, outputFloats, m_groups.nextStageRank, gradientTag(m));
             m_timers.bubble += secondsSince(t0);
             if (!r) {
-                return std::unexpected(r.error());
+                return relay(r);
             }
             break;
         }
         case PipeOp::Backward: {
             if (auto r = waitSend(m_gradSends, slot); !r) { // dInput(slot) is about to change
-                return std::unexpected(r.error());
+                return relay(r);
             }
             if (record) {
                 mark(true, m, true);
@@ -164,7 +164,7 @@ Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
             if (auto r = m_stage->backward(slot, dy, B, !first,
                                            lastMicro ? bucketHook : Stage::LayerDone{});
                 !r) {
-                return std::unexpected(r.error());
+                return relay(r);
             }
             if (record) {
                 mark(true, m, false);
@@ -175,7 +175,7 @@ Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
             auto id = m_world.iSend(m_stage->dInput(slot), inputFloats, m_groups.prevStageRank,
                                     gradientTag(m));
             if (!id) {
-                return std::unexpected(id.error());
+                return relay(id);
             }
             m_gradSends[std::size_t(slot)] = *id;
             break;
@@ -184,16 +184,16 @@ Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
     }
     for (int s = 0; s < slots; ++s) { // every buffer is free again for the next step
         if (auto r = waitSend(m_actSends, s); !r) {
-            return std::unexpected(r.error());
+            return relay(r);
         }
         if (auto r = waitSend(m_gradSends, s); !r) {
-            return std::unexpected(r.error());
+            return relay(r);
         }
     }
 
     auto t0 = Clock::now();
     if (auto r = m_reducer->finish(); !r) { // data-parallel SUM of the gradients
-        return std::unexpected(r.error());
+        return relay(r);
     }
     m_timers.comm += secondsSince(t0);
     // The global norm costs a pass over every gradient plus an all-reduce: only when clipping
@@ -204,14 +204,14 @@ Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
             m_groups.modelParallel->worldSize() > 1 ? m_groups.modelParallel.get() : nullptr;
         auto norm = globalGradNorm(m_ops, m_stage->grads(), m_tensors, m_groups.tpRank, mp);
         if (!norm) {
-            return std::unexpected(norm.error());
+            return relay(norm);
         }
         result.gradNorm = *norm;
     }
     t0 = Clock::now();
     double loss = lossSum; // Σ over the world: only last-stage TP-rank-0 ranks contribute
     if (auto r = m_world.allReduceSum(&loss, 1); !r) {
-        return std::unexpected(r.error());
+        return relay(r);
     }
     result.lossSum = loss / (double(c.globalBatch) * m_rows);
     m_timers.comm += secondsSince(t0);
@@ -223,7 +223,7 @@ Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
                   clipScale(result.gradNorm, c.gradClip));
     }
     if (auto r = m_optimizer->step(float(m_lr.at(step))); !r) {
-        return std::unexpected(r.error());
+        return relay(r);
     }
     if (record) {
         m_ops.sync();

@@ -1,8 +1,8 @@
 // Auto-plan: on a small case its best layout is the one a brute force over every degree, micro-
 // batch count, schedule, ZeRO stage and every set of stage boundaries finds fastest; ranking,
 // reasons and the deadline goal.
-#include "partition.h"
-#include "planner.h"
+#include "backend/planner/partition.h"
+#include "backend/planner/planner.h"
 
 #include <QTest>
 
@@ -35,6 +35,16 @@ void compositions(int layers, int p, std::vector<int>& cuts, std::vector<std::ve
     }
 }
 
+/// The plans of a successful auto-plan run; an error fails the calling test with its message
+/// (the test's own checks then see no plans).
+std::vector<RankedPlan> plansOf(const Result<std::vector<RankedPlan>>& found) {
+    if (!found) {
+        QTest::qFail(found.error().message.c_str(), __FILE__, __LINE__);
+        return {};
+    }
+    return *found;
+}
+
 } // namespace
 
 class TestPlannerAutoPlan : public QObject {
@@ -45,6 +55,7 @@ private Q_SLOTS:
     void rankedWithReasons();
     void cheapestWithinDeadline();
     void tiesAreSaidSo();
+    void unknownDeviceIsAnError();
 };
 
 /// The fastest layout that fits, by trying every combination; `stages` = its stage count.
@@ -116,7 +127,7 @@ void TestPlannerAutoPlan::matchesBruteForce() {
     }
     int stages = 0;
     const double best = bruteForce(model, *cluster, o, cluster->nodes[0].devices, stages);
-    const auto plans = autoPlan(model, *cluster, o, {});
+    const auto plans = plansOf(autoPlan(model, *cluster, o, {}));
     QVERIFY(!plans.empty());
     std::printf("auto-plan best %.6g s: %s\n", plans[0].estimate.stepSeconds,
                 plans[0].reason.c_str());
@@ -139,7 +150,7 @@ void TestPlannerAutoPlan::rankedWithReasons() {
     o.sequenceParallel = true;
     AutoPlanGoal g;
     g.top = 5;
-    const auto plans = autoPlan(*model, *cluster, o, g);
+    const auto plans = plansOf(autoPlan(*model, *cluster, o, g));
     QCOMPARE(int(plans.size()), 5);
     for (std::size_t i = 0; i < plans.size(); ++i) {
         std::printf("%s\n", plans[i].reason.c_str());
@@ -166,7 +177,7 @@ void TestPlannerAutoPlan::tiesAreSaidSo() {
     const auto cluster = parseHypotheticalCluster("1x2 h100-sxm");
     PlanOptions o;
     o.globalBatch = 64;
-    const auto plans = autoPlan(*model, *cluster, o, {});
+    const auto plans = plansOf(autoPlan(*model, *cluster, o, {}));
     QVERIFY(plans.size() >= 2);
     QVERIFY2(plans[1].reason.find(": ties with #1") != std::string::npos, plans[1].reason.c_str());
     // … and of tied layouts the simplest leads: one rank, one micro-batch.
@@ -181,13 +192,13 @@ void TestPlannerAutoPlan::cheapestWithinDeadline() {
     cluster->nodes[1].pricePerHour = 1.0;
     PlanOptions o;
     o.globalBatch = 8;
-    const auto fastest = autoPlan(model, *cluster, o, {});
+    const auto fastest = plansOf(autoPlan(model, *cluster, o, {}));
     QVERIFY(!fastest.empty());
     AutoPlanGoal g;
     g.kind = AutoPlanGoal::CheapestWithinDeadline;
     g.steps = 1000;
     g.deadlineSeconds = fastest[0].estimate.stepSeconds * 1000 * 3;
-    const auto cheap = autoPlan(model, *cluster, o, g);
+    const auto cheap = plansOf(autoPlan(model, *cluster, o, g));
     QVERIFY(!cheap.empty());
     for (const RankedPlan& p : cheap) {
         QVERIFY(p.estimate.stepSeconds * 1000 <= g.deadlineSeconds);
@@ -195,8 +206,28 @@ void TestPlannerAutoPlan::cheapestWithinDeadline() {
     QVERIFY(cheap[0].estimate.costPerStep <= fastest[0].estimate.costPerStep + 1e-15);
     QVERIFY(cheap[0].reason.find("cheapest within the deadline") == 0);
     g.deadlineSeconds = fastest[0].estimate.stepSeconds * 1000 * 0.5; // impossible
-    QVERIFY(autoPlan(model, *cluster, o, g).empty());
+    QVERIFY(plansOf(autoPlan(model, *cluster, o, g)).empty());
 }
 
 QTEST_GUILESS_MAIN(TestPlannerAutoPlan)
+void TestPlannerAutoPlan::unknownDeviceIsAnError() {
+    // A device the catalog does not know cannot be estimated: that is an error naming it, not
+    // "no layout fits".
+    auto cluster = parseHypotheticalCluster("1x2 h100-sxm");
+    QVERIFY(cluster.has_value());
+    cluster->nodes[0].deviceId = "quantum-9000";
+    PlanOptions o;
+    o.globalBatch = 8;
+    const auto found = autoPlan(smallGpt(), *cluster, o, {});
+    QVERIFY(!found);
+    QCOMPARE(found.error().code, ErrorCode::NotFound);
+    QVERIFY2(found.error().message.find("quantum-9000") != std::string::npos,
+             found.error().message.c_str());
+    // An empty cluster is bad input, not an empty answer either.
+    PlanCluster none;
+    const auto empty = autoPlan(smallGpt(), none, o, {});
+    QVERIFY(!empty);
+    QCOMPARE(empty.error().code, ErrorCode::InvalidArgument);
+}
+
 #include "tst_planner_autoplan.moc"

@@ -1,6 +1,6 @@
 // Calibration: synthetic probe lines (as tessera-train --probe prints them) → the expected
 // per-node fit; the JSON file round trip; the fit entering the cost model's compute time.
-#include "calibration.h"
+#include "backend/planner/calibration.h"
 
 #include <QTemporaryDir>
 #include <QTest>

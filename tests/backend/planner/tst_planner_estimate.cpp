@@ -1,8 +1,8 @@
 // The cost model's pieces against their formulas: device catalog, hypothetical clusters, memory
 // (16 B/param mixed-precision Adam, ZeRO 1-3, Korthikanti activations), the pipeline bubble
 // (p−1)/(m+p−1), uneven stages, and the problems the designer shows.
-#include "planner.h"
-#include "planner_text.h"
+#include "backend/planner/planner.h"
+#include "backend/planner/planner_text.h"
 
 #include <QLocale>
 #include <QTest>

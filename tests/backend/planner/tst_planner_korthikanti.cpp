@@ -1,7 +1,7 @@
 // The planner against published numbers: Korthikanti et al. 2022, "Reducing Activation
 // Recomputation in Large Transformer Models" (arXiv 2205.05198), end-to-end iteration times of
 // GPT models on A100 80 GB (Table 1 configurations, Table 4 times), within 20 %.
-#include "planner.h"
+#include "backend/planner/planner.h"
 
 #include <QTest>
 
@@ -87,7 +87,7 @@ static Result<Estimate> predict(const Row& r, bool full) {
     const PlanModel model = gptModel(r);
     auto cluster = parseHypotheticalCluster(std::to_string(r.gpus / 8) + "x8 a100-80");
     if (!cluster) {
-        return std::unexpected(cluster.error());
+        return relay(cluster);
     }
     PlanOptions o;
     o.globalBatch = r.batch;

@@ -1,7 +1,7 @@
 // Model descriptions: parameter counts of imported Hugging Face configs against published sizes,
 // built-ins against the engine's own numbers, and config errors that name the key.
-#include "model_desc.h"
-#include "planner.h"
+#include "backend/planner/planner.h"
+#include "worker/common/model_desc.h"
 
 #include <QFile>
 #include <QTest>

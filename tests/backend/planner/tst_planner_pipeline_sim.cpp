@@ -1,7 +1,7 @@
 // The pipeline simulation (pipeline_sim.cpp) on schedules small enough to work out by hand:
 // the GPipe/1F1B bubble, rendezvous messages that wait for their sender, and processor sharing
 // on a host whose cores the stages share.
-#include "cost_model.h"
+#include "backend/planner/cost_model.h"
 
 #include <QTest>
 

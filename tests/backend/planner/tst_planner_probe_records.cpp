@@ -1,6 +1,6 @@
 // The probe records kept beside calibration.json for `tessera-ctl calibrate --append`: a round
 // trip keeps every value, and a damaged file is refused with its name and what to do.
-#include "probe_records.h"
+#include "backend/planner/probe_records.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,9 +1,9 @@
 // GPU test of CudaOps: every Ops method on the same random inputs runs on CudaOps (FP32 matrix
 // products) and on CpuOps, results compared within 1e-4 relative (TF32 gemm rows: 1e-2).
 // Also the check macros and the peak-FLOP/s table, which need no GPU. Skips without a GPU.
-#include "cpu_ops.h"
-#include "cuda_check.h"
-#include "cuda_ops.h"
+#include "worker/train/cuda/cuda_check.h"
+#include "worker/train/cuda/cuda_ops.h"
+#include "worker/train/nn/cpu_ops.h"
 
 #include <QtTest>
 
@@ -368,7 +368,7 @@ private:
     std::unique_ptr<CudaOps> m_tf32;
     QString m_noGpu; ///< why GPU rows skip; empty with a GPU
 
-private slots:
+private Q_SLOTS:
     void initTestCase() {
         auto fp32 = CudaOps::create(0, false);
         if (!fp32) {

@@ -1,9 +1,9 @@
 // GPU test of NcclCommunicator: a world-size-1 communicator (collectives, requests, split,
 // host delegation, stream ordering) and, with two GPUs, two ranks on two threads (all-reduce,
 // large send/recv exchange, all-gather, broadcast, split, abort on timeout). Skips without GPUs.
-#include "cuda_ops.h"
-#include "nccl_communicator.h"
-#include "thread_communicator.h"
+#include "tests/support/thread_communicator.h"
+#include "worker/train/cuda/cuda_ops.h"
+#include "worker/train/cuda/nccl_communicator.h"
 
 #include <QtTest>
 
@@ -76,7 +76,7 @@ private:
     int m_devices = 0;
     QString m_why;
 
-private slots:
+private Q_SLOTS:
     void initTestCase() { m_devices = deviceCount(m_why); }
 
     void singleRank() {

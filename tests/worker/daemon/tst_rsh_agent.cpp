@@ -1,7 +1,7 @@
 // Integration test of the tessera-rsh binary against a real worker: stdio relayed both ways,
 // the remote exit code returned, clear errors for a bad host or peers file, and SIGTERM to the
 // agent ending the remote program.
-#include "worker_process.h"
+#include "tests/worker/daemon/worker_process.h"
 
 #include <QFile>
 #include <QProcess>

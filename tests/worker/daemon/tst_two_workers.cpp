@@ -1,7 +1,7 @@
 // Integration test of a two-worker job on one machine: mpirun on the first worker starts orted
 // on both through tessera-rsh and their Exec RPCs; world size 2; both ranks' lines arrive.
-#include "spec_io.h"
-#include "worker_process.h"
+#include "tests/worker/daemon/worker_process.h"
+#include "worker/common/spec_io.h"
 
 #include <QFile>
 #include <QSet>

@@ -1,7 +1,7 @@
 // Integration test of one real tessera-worker: token check, Exec allow-list and streaming,
 // LaunchJob of a model.command job through mpirun + tessera-rsh + Exec, WatchJob replay from
 // any seq (also after a daemon restart), CancelJob, and recovery after a crash.
-#include "worker_process.h"
+#include "tests/worker/daemon/worker_process.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -1,8 +1,8 @@
 // Start-up checks of tessera-worker: --listen parsing, one daemon per port and per work dir, and
 // flag errors that name the actual problem and exit 2 (units of tessera_daemon + the real binary).
-#include "listen_address.h"
-#include "work_dir_lock.h"
-#include "worker_process.h"
+#include "tests/worker/daemon/worker_process.h"
+#include "worker/daemon/listen_address.h"
+#include "worker/daemon/work_dir_lock.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,8 +1,8 @@
 // Integration test of WatchTelemetry on a real tessera-worker: samples in seq order with values
 // that agree with GetInfo, the bearer token, resume by from_seq, GPU data or the logged reason
 // for its absence, and the stream's clean end when the daemon stops.
-#include "nvml_library.h"
-#include "worker_process.h"
+#include "tests/worker/daemon/worker_process.h"
+#include "worker/daemon/nvml_library.h"
 
 #include <QFile>
 #include <QTemporaryDir>

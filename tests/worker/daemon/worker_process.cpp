@@ -1,5 +1,5 @@
 // Test helper implementation: QProcess for the daemon, sync gRPC stubs for the calls.
-#include "worker_process.h"
+#include "tests/worker/daemon/worker_process.h"
 
 #include <QDir>
 #include <QFile>

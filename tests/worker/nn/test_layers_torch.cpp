@@ -4,15 +4,15 @@
 //
 // Error measure (per tensor): rel = max_i |ours_i − torch_i| / max(max_i |torch_i|, 1e-6),
 // i.e. the largest deviation relative to the tensor's largest magnitude. Bound: 1e-4.
-#include "activation_layer.h"
-#include "attention_layer.h"
-#include "cpu_ops.h"
-#include "embedding_layer.h"
-#include "layer_norm_layer.h"
-#include "linear_layer.h"
-#include "patch_embedding_layer.h"
-#include "pool_layer.h"
-#include "transformer_block.h"
+#include "worker/train/nn/activation_layer.h"
+#include "worker/train/nn/attention_layer.h"
+#include "worker/train/nn/cpu_ops.h"
+#include "worker/train/nn/embedding_layer.h"
+#include "worker/train/nn/layer_norm_layer.h"
+#include "worker/train/nn/linear_layer.h"
+#include "worker/train/nn/patch_embedding_layer.h"
+#include "worker/train/nn/pool_layer.h"
+#include "worker/train/nn/transformer_block.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -228,7 +228,7 @@ std::vector<LayerCase> layerCases() {
 class TestLayersTorch : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void matchesTorch_data();
     void matchesTorch();

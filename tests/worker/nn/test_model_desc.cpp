@@ -1,8 +1,8 @@
 // describeModel(): parameter counts by hand, spec errors, and agreement with what buildLayers
 // really builds (cost(), the activation bytes the engine allocates, parameter counts).
-#include "cpu_ops.h"
-#include "model.h"
-#include "model_desc.h"
+#include "worker/common/model_desc.h"
+#include "worker/train/nn/cpu_ops.h"
+#include "worker/train/nn/model.h"
 
 #include <QtTest>
 
@@ -57,7 +57,7 @@ Q_DECLARE_METATYPE(v1::ModelSpec)
 class TestModelDesc : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void paramCounts_data();
     void paramCounts();
     void badSpecs_data();

@@ -1,10 +1,10 @@
 // Tensor parallelism without MPI: layers built by buildLayers for TP 2 (two threads joined by an
 // ThreadCommunicator) give the same outputs, input gradients, initial parameters and gathered
 // parameter gradients as the TP = 1 layers built from the same seed (1e-5 relative).
-#include "cpu_ops.h"
-#include "model.h"
-#include "model_desc.h"
-#include "thread_communicator.h"
+#include "tests/support/thread_communicator.h"
+#include "worker/common/model_desc.h"
+#include "worker/train/nn/cpu_ops.h"
+#include "worker/train/nn/model.h"
 
 #include <QtTest>
 
@@ -159,7 +159,7 @@ Q_DECLARE_METATYPE(v1::ModelSpec)
 class TestTpLayers : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void initTestCase() { openblas_set_num_threads(1); }
     void matchesSingleRank_data();
     void matchesSingleRank();

@@ -1,7 +1,7 @@
 // Program run under mpirun by test_mpi_communicator: every rank exercises MpiCommunicator's
 // collectives, point-to-point and split() calls and checks the results. Prints "rank R ok" on
 // success; on a failed check it prints the reason and ends the whole job (exit code 3).
-#include "mpi_communicator.h"
+#include "worker/train/mpi_communicator.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,6 +1,6 @@
 // Random horizontal flip: decisions depend only on (seed, epoch, sample index), about half the
 // images flip, a flipped image is its mirror, and a second flip restores it.
-#include "augment.h"
+#include "worker/train/augment.h"
 
 #include <QTest>
 

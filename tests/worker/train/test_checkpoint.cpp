@@ -1,6 +1,6 @@
 // Unit test of checkpoint shards and manifests: round trip, truncated and modified files,
 // interrupted writes (no manifest, leftover temp files) and layout mismatches.
-#include "checkpoint.h"
+#include "worker/train/checkpoint.h"
 
 #include <QDir>
 #include <QFile>
@@ -50,7 +50,7 @@ QString shardPath(const std::string& dir, std::int64_t step, int rank) {
 class TestCheckpoint : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void roundTrip() {
         QTemporaryDir tmp;
         const std::string dir = tmp.filePath("ckpt").toStdString();

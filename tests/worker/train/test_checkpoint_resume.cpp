@@ -1,7 +1,7 @@
 // Integration test of checkpoints on a DP2×PP2 layout (4 ranks): 10 steps, then a resumed run
 // to step 20, gives the same losses as 20 uninterrupted steps; a step folder left without a
 // manifest (a job killed while writing) is ignored on resume.
-#include "train_runner.h"
+#include "tests/worker/train/train_runner.h"
 
 #include <QDirIterator>
 #include <QTemporaryDir>
@@ -66,7 +66,7 @@ private:
         }
     }
 
-private slots:
+private Q_SLOTS:
     void initTestCase() {
         QVERIFY2(QFile::exists(trainProgram()), qPrintable(trainProgram() + " is not built"));
         m_mpirun = QStandardPaths::findExecutable("mpirun");

@@ -1,8 +1,8 @@
 // Unit test of the trainer's datasets: the character-level text dataset (UTF-8 validation,
 // vocabulary, windows, splits, encode/decode, errors) and Fashion-MNIST behind Dataset.
-#include "dataset.h"
-#include "fashion_mnist.h"
-#include "text_dataset.h"
+#include "worker/train/dataset.h"
+#include "worker/train/fashion_mnist.h"
+#include "worker/train/text_dataset.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -31,7 +31,7 @@ bool contains(const std::string& text, const std::string& part) {
 class TestDatasets : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void multibyteText() {
         QTemporaryDir dir;
         // 13 characters, 17 bytes ("é", "ö" 2 bytes, "✓" 3 bytes), repeated to 130 characters.

@@ -1,6 +1,6 @@
 // Integration test: the real tessera-train gives the same loss curve as a singleton (1 rank)
 // and under mpirun with 2 and 4 ranks (same global batch and seed), within 1e-4 relative.
-#include "train_runner.h"
+#include "tests/worker/train/train_runner.h"
 
 #include <QSet>
 #include <QTemporaryDir>
@@ -34,7 +34,7 @@ private:
     QString m_spec;
     TrainRun m_single;
 
-private slots:
+private Q_SLOTS:
     void initTestCase() {
         if (!QFile::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR) +
                            "/train-images-idx3-ubyte.gz")) {

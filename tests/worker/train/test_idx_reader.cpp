@@ -1,7 +1,7 @@
 // Unit test of the IDX .gz reader and the Fashion-MNIST loader: the real Debian files, and
 // missing / truncated / garbled / wrong-kind files that must give an Error naming the file.
-#include "fashion_mnist.h"
-#include "idx_file.h"
+#include "worker/train/fashion_mnist.h"
+#include "worker/train/idx_file.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -58,7 +58,7 @@ QByteArray be32(quint32 v) {
 class TestIdxReader : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void realFiles_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<quint32>("magic");

@@ -9,7 +9,7 @@
 class TestMpiCommunicator : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void ranks_data() {
         QTest::addColumn<int>("ranks");
         QTest::newRow("2 ranks") << 2;

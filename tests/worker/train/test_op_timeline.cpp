@@ -1,6 +1,7 @@
 // Unit tests of OpTimeline (worker/train/op_timeline.h): what is recorded when, and the
 // numbers-only `@tessera` record it prints.
-#include "op_timeline.h"
+#include "worker/common/record_prefix.h"
+#include "worker/train/op_timeline.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -13,11 +14,12 @@ using namespace tessera::train;
 namespace {
 
 QJsonObject parse(const std::string& line) {
-    const QString l = QString::fromStdString(line);
-    if (!l.startsWith("@tessera {")) {
+    if (!line.starts_with(tessera::kRecordPrefix)) {
         return {};
     }
-    return QJsonDocument::fromJson(l.mid(9).toUtf8()).object();
+    return QJsonDocument::fromJson(
+               QByteArray::fromStdString(line.substr(tessera::kRecordPrefix.size())))
+        .object();
 }
 
 } // namespace
@@ -25,7 +27,7 @@ QJsonObject parse(const std::string& line) {
 class TestOpTimeline : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void nothingOutsideAStep() {
         OpTimeline t(2);
         t.begin(false, 0); // before beginStep: ignored

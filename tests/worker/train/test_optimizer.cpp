@@ -1,9 +1,9 @@
 // Unit test of the optimizers (SGD, AdamW against torch.optim), ZeRO-1 sharding (thread ranks
 // instead of MPI), global gradient-norm clipping and the learning-rate schedules.
-#include "cpu_ops.h"
-#include "lr_schedule.h"
-#include "optimizer.h"
-#include "thread_communicator.h"
+#include "tests/support/thread_communicator.h"
+#include "worker/train/lr_schedule.h"
+#include "worker/train/nn/cpu_ops.h"
+#include "worker/train/optimizer.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -108,7 +108,7 @@ QJsonArray toJson(const std::vector<float>& v) {
 class TestOptimizer : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void matchesTorch_data() {
         QTest::addColumn<bool>("adamw");
         QTest::newRow("sgd momentum + weight decay") << false;

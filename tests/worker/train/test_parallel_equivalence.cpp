@@ -3,7 +3,7 @@
 // with the same first 20 losses as one rank: within 1e-4 relative with SGD, 1e-3 with AdamW
 // (+ gradient clipping, so the global norm must be right too). ZeRO-1 and several DP buckets
 // appear in some rows.
-#include "train_runner.h"
+#include "tests/worker/train/train_runner.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -100,7 +100,7 @@ private:
     QMap<QString, QMap<int, double>> m_single; // "gpt/sgd" → losses of the 1-rank run
     QString m_mpirun;
 
-private slots:
+private Q_SLOTS:
     void initTestCase() {
         QVERIFY2(QFile::exists(trainProgram()), qPrintable(trainProgram() + " is not built"));
         m_mpirun = QStandardPaths::findExecutable("mpirun");

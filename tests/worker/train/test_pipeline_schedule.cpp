@@ -1,7 +1,7 @@
 // Unit test of the GPipe and 1F1B pipeline schedules (no MPI): structural properties of every
 // stage's list, a simulation of all stages together with blocking receives (no deadlock), and
 // exact lists for small cases.
-#include "pipeline_schedule.h"
+#include "worker/common/pipeline_schedule.h"
 
 #include <QtTest>
 
@@ -75,7 +75,7 @@ bool has(const std::vector<PipeOp>& ops, std::size_t i, PipeOp::Kind kind, int m
 class TestPipelineSchedule : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void properties_data() {
         QTest::addColumn<PipelineKind>("kind");
         QTest::addColumn<int>("stages");

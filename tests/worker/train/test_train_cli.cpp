@@ -1,6 +1,6 @@
 // Integration test of the tessera-train command line: the @tessera stdout contract on a short
 // run, and bad input (spec, flags, data) ending with one `tessera-train: error:` line, exit 2.
-#include "train_runner.h"
+#include "tests/worker/train/train_runner.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -26,7 +26,7 @@ bool writeFile(const QString& path, const QByteArray& bytes) {
 class TestTrainCli : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void initTestCase() {
         QVERIFY2(QFile::exists(trainProgram()), qPrintable(trainProgram() + " is not built"));
     }

@@ -1,13 +1,13 @@
 // Unit tests of the trainer's pieces without MPI: gradient buckets and their overlapped
 // all-reduce, grid coordinates and communicator splits, stage and config checks, and the
 // trainer's record sequence, op-timeline records and divergence error on one in-process rank.
-#include "cpu_ops.h"
-#include "grad_buckets.h"
-#include "model_desc.h"
-#include "parallel_groups.h"
-#include "stage.h"
-#include "train_config.h"
-#include "trainer.h"
+#include "worker/common/model_desc.h"
+#include "worker/train/grad_buckets.h"
+#include "worker/train/nn/cpu_ops.h"
+#include "worker/train/parallel_groups.h"
+#include "worker/train/stage.h"
+#include "worker/train/train_config.h"
+#include "worker/train/trainer.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -123,7 +123,7 @@ TrainConfig mlpConfig() {
 class TestTrainerParts : public QObject {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void bucketsFromTheLastLayer_data() {
         QTest::addColumn<QList<int>>("layerFloats"); // floats per layer, in order
         QTest::addColumn<double>("bucketBytes");

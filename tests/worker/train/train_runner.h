@@ -2,6 +2,8 @@
 // `@tessera {json}` stdout lines.
 #pragma once
 
+#include "worker/common/record_prefix.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -47,8 +49,10 @@ inline TrainRun runProgram(const QString& program, const QStringList& args, int 
     run.stderrText = QString::fromUtf8(p.readAllStandardError());
     const QList<QByteArray> lines = p.readAllStandardOutput().split('\n');
     for (const QByteArray& line : lines) {
-        if (line.startsWith("@tessera ")) {
-            run.records.append(QJsonDocument::fromJson(line.mid(9)).object());
+        const QByteArrayView prefix(tessera::kRecordPrefix.data(),
+                                    qsizetype(tessera::kRecordPrefix.size()));
+        if (line.startsWith(prefix)) {
+            run.records.append(QJsonDocument::fromJson(line.mid(prefix.size())).object());
         } else if (!line.isEmpty()) {
             run.otherStdout.append(QString::fromUtf8(line));
         }

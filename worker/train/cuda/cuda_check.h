@@ -2,7 +2,7 @@
 // tessera::Error (Internal) naming the call, the library's error string and file:line.
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <cublas_api.h>
 #include <cuda_runtime_api.h>
@@ -58,7 +58,7 @@ inline Result<void> ncclStatus(ncclResult_t r, const char* call, const char* fil
 #define TESSERA_RETURN_IF_ERROR_(status)                                                           \
     do {                                                                                           \
         if (auto tesseraStatus_ = (status); !tesseraStatus_) {                                     \
-            return std::unexpected(std::move(tesseraStatus_.error()));                             \
+            return relay(tesseraStatus_);                                                          \
         }                                                                                          \
     } while (0)
 #define TESSERA_CUDA_CHECK(call) TESSERA_RETURN_IF_ERROR_(TESSERA_CUDA_STATUS(call))

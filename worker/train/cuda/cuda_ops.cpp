@@ -1,8 +1,8 @@
 // CudaOps: memory, cuBLAS matrix products and the kernel launches behind the Ops interface.
-#include "cuda_ops.h"
+#include "worker/train/cuda/cuda_ops.h"
 
-#include "cuda_check.h"
-#include "cuda_kernels.h"
+#include "worker/train/cuda/cuda_check.h"
+#include "worker/train/cuda/cuda_kernels.h"
 
 #include <cublas_v2.h>
 
@@ -80,7 +80,7 @@ Result<void> CudaOps::status() {
         }
     }
     if (m_error) {
-        return std::unexpected(*m_error);
+        return fail(*m_error);
     }
     return {};
 }

@@ -2,8 +2,8 @@
 // CUDA kernels (cuda_kernels.h) for everything else, all queued on one stream it owns.
 #pragma once
 
-#include "error.h"
-#include "ops.h"
+#include "worker/common/error.h"
+#include "worker/train/nn/ops.h"
 
 #include <cublas_api.h>
 #include <cuda_runtime_api.h>

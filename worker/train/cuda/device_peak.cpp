@@ -1,5 +1,5 @@
 // Peak matrix-product FLOP/s of known NVIDIA devices, for achieved-FLOP/s and MFU metrics.
-#include "cuda_ops.h"
+#include "worker/train/cuda/cuda_ops.h"
 
 #include <algorithm>
 #include <cctype>

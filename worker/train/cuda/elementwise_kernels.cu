@@ -1,7 +1,7 @@
 // CUDA kernels of CudaOps: element-wise maps, bias, activations, cross-entropy, reductions and
 // the optimizer steps. Formulas are those of the matching Ops methods (nn/ops.h).
-#include "cuda_kernels.h"
-#include "kernel_util.cuh"
+#include "worker/train/cuda/cuda_kernels.h"
+#include "worker/train/cuda/kernel_util.cuh"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
 // CUDA kernels of CudaOps for the layer pieces: LayerNorm, attention softmax and head permutes,
 // embeddings, ViT patches/tokens and pooling. Formulas are those of nn/ops.h.
-#include "cuda_kernels.h"
-#include "kernel_util.cuh"
+#include "worker/train/cuda/cuda_kernels.h"
+#include "worker/train/cuda/kernel_util.cuh"
 
 #include <cmath>
 

@@ -1,8 +1,8 @@
 // NcclCommunicator: NCCL collectives and point-to-point on device buffers, ordered against the
 // compute stream with events, with non-blocking NCCL calls polled under a timeout.
-#include "nccl_communicator.h"
+#include "worker/train/cuda/nccl_communicator.h"
 
-#include "cuda_check.h"
+#include "worker/train/cuda/cuda_check.h"
 
 #include <cstring>
 #include <thread>
@@ -47,10 +47,10 @@ NcclCommunicator::create(Communicator& host, CudaOps& ops, std::chrono::millisec
         }
     }
     if (auto r = host.broadcast(bytes, 0); !r) {
-        return std::unexpected(r.error());
+        return relay(r);
     }
     if (idError) {
-        return std::unexpected(*idError);
+        return fail(*idError);
     }
     if (bytes.size() != sizeof(id)) {
         return fail(ErrorCode::Internal,
@@ -128,12 +128,12 @@ Result<void> NcclCommunicator::abortWith(std::string message) {
         m_failure = Error{ErrorCode::Internal, std::move(message) + "; NCCL communicator of rank " +
                                                    std::to_string(rank()) + " aborted"};
     }
-    return std::unexpected(*m_failure);
+    return fail(*m_failure);
 }
 
 Result<void> NcclCommunicator::healthy() {
     if (m_failure) {
-        return std::unexpected(*m_failure);
+        return fail(*m_failure);
     }
     ncclResult_t state = ncclSuccess;
     if (auto r = TESSERA_NCCL_STATUS(ncclCommGetAsyncError(m_comm, &state)); !r) {
@@ -358,14 +358,14 @@ Result<std::unique_ptr<Communicator>> NcclCommunicator::split(int color, int key
     TESSERA_RETURN_IF_ERROR_(healthy());
     auto hostGroup = m_host->split(color, key);
     if (!hostGroup) {
-        return std::unexpected(hostGroup.error());
+        return relay(hostGroup);
     }
     if (!*hostGroup) {
         return std::unique_ptr<Communicator>();
     }
     auto group = create(std::move(*hostGroup), m_ops, m_timeout);
     if (!group) {
-        return std::unexpected(group.error());
+        return relay(group);
     }
     return std::unique_ptr<Communicator>(std::move(*group));
 }

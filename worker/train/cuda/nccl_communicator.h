@@ -3,8 +3,8 @@
 // stream of a CudaOps with events, with asynchronous error polling and abort on timeout.
 #pragma once
 
-#include "communicator.h"
-#include "cuda_ops.h"
+#include "worker/train/cuda/cuda_ops.h"
+#include "worker/train/nn/communicator.h"
 
 #include <cuda_runtime_api.h>
 #include <nccl.h>

@@ -1,5 +1,5 @@
 // ActivationLayer: element-wise forward/backward through Ops.
-#include "activation_layer.h"
+#include "worker/train/nn/activation_layer.h"
 
 namespace tessera::train {
 

@@ -1,7 +1,7 @@
 // Element-wise activation layers (ReLU, GELU) over `width` floats per sample.
 #pragma once
 
-#include "nn_layer.h"
+#include "worker/train/nn/nn_layer.h"
 
 #include <string>
 

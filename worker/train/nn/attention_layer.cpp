@@ -1,6 +1,6 @@
 // AttentionLayer: attention core with batched gemms and Ops softmax/head permutes; the
 // projections are LinearLayers.
-#include "attention_layer.h"
+#include "worker/train/nn/attention_layer.h"
 
 #include <cmath>
 

@@ -2,7 +2,7 @@
 // split across the tensor-parallel group as in Megatron-LM (Shoeybi et al. 2019).
 #pragma once
 
-#include "linear_layer.h"
+#include "worker/train/nn/linear_layer.h"
 
 #include <string>
 

@@ -3,7 +3,7 @@
 // and pipeline parallelism are made with split().
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <cstddef>
 #include <memory>

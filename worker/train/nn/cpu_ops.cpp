@@ -1,5 +1,5 @@
 // CpuOps: host implementations of the Ops primitives (see cpu_ops.h and ops.h for semantics).
-#include "cpu_ops.h"
+#include "worker/train/nn/cpu_ops.h"
 
 #include <cblas.h>
 

@@ -2,7 +2,7 @@
 // plain (auto-vectorisable) loops for everything else. Semantics follow PyTorch (see ops.h).
 #pragma once
 
-#include "ops.h"
+#include "worker/train/nn/ops.h"
 
 namespace tessera::train {
 

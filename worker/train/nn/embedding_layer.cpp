@@ -1,5 +1,5 @@
 // EmbeddingLayer: token + position embedding through Ops::embeddingForward/Backward.
-#include "embedding_layer.h"
+#include "worker/train/nn/embedding_layer.h"
 
 namespace tessera::train {
 

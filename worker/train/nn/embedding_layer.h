@@ -1,7 +1,7 @@
 // GPT input layer: token embedding plus learned position embedding (Radford et al. 2019).
 #pragma once
 
-#include "nn_layer.h"
+#include "worker/train/nn/nn_layer.h"
 
 #include <string>
 

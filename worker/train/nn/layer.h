@@ -3,9 +3,9 @@
 // stage owns a contiguous range of it. Tensor-parallel layers hold their TP shard only.
 #pragma once
 
-#include "communicator.h"
-#include "error.h"
-#include "ops.h"
+#include "worker/common/error.h"
+#include "worker/train/nn/communicator.h"
+#include "worker/train/nn/ops.h"
 
 #include <cstddef>
 #include <cstdint>

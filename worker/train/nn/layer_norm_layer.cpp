@@ -1,5 +1,5 @@
 // LayerNormLayer: per-token LayerNorm through Ops::layerNormForward/Backward.
-#include "layer_norm_layer.h"
+#include "worker/train/nn/layer_norm_layer.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // LayerNorm over the last dimension of (B, T, C), per token (PyTorch nn.LayerNorm(C), eps 1e-5).
 #pragma once
 
-#include "nn_layer.h"
+#include "worker/train/nn/nn_layer.h"
 
 #include <string>
 

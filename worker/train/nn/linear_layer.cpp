@@ -1,5 +1,5 @@
 // LinearLayer: forward/backward through Ops::gemm, TP slicing of the full initial tensors.
-#include "linear_layer.h"
+#include "worker/train/nn/linear_layer.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,7 +2,7 @@
 // Megatron-style across a tensor-parallel group (column- or row-parallel).
 #pragma once
 
-#include "nn_layer.h"
+#include "worker/train/nn/nn_layer.h"
 
 #include <string>
 

@@ -1,15 +1,15 @@
 // buildLayers(): the built-in MLP, ViT and GPT as layer lists (see model.h), one pipeline
 // stage's range on one tensor-parallel rank; layerSeed() for their deterministic init.
-#include "model.h"
+#include "worker/train/nn/model.h"
 
-#include "activation_layer.h"
-#include "attention_layer.h"
-#include "embedding_layer.h"
-#include "layer_norm_layer.h"
-#include "linear_layer.h"
-#include "patch_embedding_layer.h"
-#include "pool_layer.h"
-#include "transformer_block.h"
+#include "worker/train/nn/activation_layer.h"
+#include "worker/train/nn/attention_layer.h"
+#include "worker/train/nn/embedding_layer.h"
+#include "worker/train/nn/layer_norm_layer.h"
+#include "worker/train/nn/linear_layer.h"
+#include "worker/train/nn/patch_embedding_layer.h"
+#include "worker/train/nn/pool_layer.h"
+#include "worker/train/nn/transformer_block.h"
 
 #include <string>
 
@@ -28,7 +28,7 @@ namespace {
 constexpr int kImageSide = 28;
 constexpr int kClasses = 10;
 
-std::unexpected<Error> bad(const std::string& message) {
+Failure bad(const std::string& message) {
     return fail(ErrorCode::InvalidArgument, message);
 }
 
@@ -125,7 +125,7 @@ Result<std::vector<std::unique_ptr<Layer>>> buildLayers(const v1::ModelSpec& spe
         if (desc.family == "mlp") {
             auto layer = mlpLayer(spec, i, ops, tp);
             if (!layer) {
-                return std::unexpected(layer.error());
+                return relay(layer);
             }
             layers.push_back(std::move(*layer));
         } else if (desc.family == "vit" || desc.family == "gpt") {

@@ -2,9 +2,9 @@
 // tensor-parallel rank, following the layer list of describeModel() (worker/common/model_desc.h).
 #pragma once
 
-#include "layer.h"
-#include "model_desc.h"
-#include "ops.h"
+#include "worker/common/model_desc.h"
+#include "worker/train/nn/layer.h"
+#include "worker/train/nn/ops.h"
 
 #include <cstdint>
 #include <memory>

@@ -3,7 +3,7 @@
 // and the random helpers every layer uses.
 #pragma once
 
-#include "layer.h"
+#include "worker/train/nn/layer.h"
 
 #include <cstdint>
 #include <random>

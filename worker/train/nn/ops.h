@@ -11,7 +11,7 @@
 //   back through download()/sumSquares() are complete when those calls return.
 #pragma once
 
-#include "error.h"
+#include "worker/common/error.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // PatchEmbeddingLayer: Ops::patchify, a LinearLayer projection and Ops::tokensForward.
-#include "patch_embedding_layer.h"
+#include "worker/train/nn/patch_embedding_layer.h"
 
 namespace tessera::train {
 

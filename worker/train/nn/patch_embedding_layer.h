@@ -2,7 +2,7 @@
 // C, prepend a class token (optional) and add a learned position embedding.
 #pragma once
 
-#include "linear_layer.h"
+#include "worker/train/nn/linear_layer.h"
 
 #include <string>
 

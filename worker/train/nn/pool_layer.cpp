@@ -1,5 +1,5 @@
 // PoolLayer: forward/backward through Ops::poolForward/poolBackward.
-#include "pool_layer.h"
+#include "worker/train/nn/pool_layer.h"
 
 namespace tessera::train {
 

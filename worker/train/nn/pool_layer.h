@@ -1,7 +1,7 @@
 // Pooling of a token sequence (B, T, C) to one vector per sample (B, C): class token or mean.
 #pragma once
 
-#include "nn_layer.h"
+#include "worker/train/nn/nn_layer.h"
 
 #include <string>
 

@@ -1,6 +1,6 @@
 // TransformerBlock: composition of LayerNorm, attention, Linear and GELU sub-layers over the
 // block's cache and scratch regions.
-#include "transformer_block.h"
+#include "worker/train/nn/transformer_block.h"
 
 namespace tessera::train {
 

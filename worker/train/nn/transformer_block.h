@@ -2,10 +2,10 @@
 // x1 = x + attn(ln1(x)); y = x1 + fc2(gelu(fc(ln2(x1)))), Megatron tensor parallel inside.
 #pragma once
 
-#include "activation_layer.h"
-#include "attention_layer.h"
-#include "layer_norm_layer.h"
-#include "linear_layer.h"
+#include "worker/train/nn/activation_layer.h"
+#include "worker/train/nn/attention_layer.h"
+#include "worker/train/nn/layer_norm_layer.h"
+#include "worker/train/nn/linear_layer.h"
 
 #include <string>
 

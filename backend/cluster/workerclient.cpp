@@ -1,0 +1,134 @@
+// gRPC client of one tessera-worker (see workerclient.h).
+#include "backend/cluster/workerclient.h"
+
+#include "worker/common/bearer_token.h"
+
+#include "backend/logging.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+
+namespace tessera {
+
+namespace {
+
+void setDeadline(grpc::ClientContext* context, int timeoutMs) {
+    context->set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(timeoutMs));
+}
+
+} // namespace
+
+WorkerClient::WorkerClient(const QString& address, const QString& token)
+    : m_address(address), m_token(token.toStdString()) {
+    grpc::ChannelArguments args;
+    // Reconnect quickly after a worker restart instead of gRPC's default backoff of up to 120 s.
+    args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 200);
+    args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 200);
+    args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 2000);
+    m_channel =
+        grpc::CreateCustomChannel(address.toStdString(), grpc::InsecureChannelCredentials(), args);
+    m_stub = v1::WorkerService::NewStub(m_channel);
+}
+
+void WorkerClient::authorize(grpc::ClientContext* context) const {
+    // gRPC aborts the process on a header value with control characters; a token it cannot
+    // carry is left out, so the worker answers UNAUTHENTICATED and the caller gets an Error.
+    if (isValidBearerToken(m_token)) {
+        context->AddMetadata("authorization", "Bearer " + m_token);
+    }
+}
+
+Error WorkerClient::toError(const grpc::Status& status, const char* call) const {
+    const std::string where = "worker " + m_address.toStdString() + " (" + call + "): ";
+    const std::string detail = status.error_message();
+    switch (status.error_code()) {
+    case grpc::StatusCode::UNAVAILABLE:
+    case grpc::StatusCode::DEADLINE_EXCEEDED:
+        return Error{ErrorCode::Unavailable,
+                     where + "does not answer (" + detail +
+                         "); check that tessera-worker runs there and the address and port "
+                         "are right"};
+    case grpc::StatusCode::UNAUTHENTICATED:
+    case grpc::StatusCode::PERMISSION_DENIED:
+        return Error{ErrorCode::PermissionDenied,
+                     where + "refused the token (" + detail +
+                         "); use the token file the worker was started with"};
+    case grpc::StatusCode::INVALID_ARGUMENT:
+    case grpc::StatusCode::FAILED_PRECONDITION:
+    case grpc::StatusCode::ALREADY_EXISTS:
+    case grpc::StatusCode::OUT_OF_RANGE:
+        return Error{ErrorCode::InvalidArgument, where + detail};
+    case grpc::StatusCode::NOT_FOUND:
+        return Error{ErrorCode::NotFound, where + detail};
+    default:
+        return Error{ErrorCode::Internal,
+                     where + "failed with gRPC status " +
+                         std::to_string(static_cast<int>(status.error_code())) + ": " + detail};
+    }
+}
+
+Result<v1::WorkerInfo> WorkerClient::getInfo(int timeoutMs) const {
+    grpc::ClientContext context;
+    authorize(&context);
+    setDeadline(&context, timeoutMs);
+    v1::WorkerInfo info;
+    const grpc::Status status = m_stub->GetInfo(&context, v1::GetInfoRequest(), &info);
+    if (!status.ok()) {
+        return fail(toError(status, "GetInfo"));
+    }
+    return info;
+}
+
+Result<v1::LaunchJobReply> WorkerClient::launchJob(const v1::LaunchJobRequest& request,
+                                                   int timeoutMs) const {
+    grpc::ClientContext context;
+    authorize(&context);
+    setDeadline(&context, timeoutMs);
+    v1::LaunchJobReply reply;
+    const grpc::Status status = m_stub->LaunchJob(&context, request, &reply);
+    if (!status.ok()) {
+        return fail(toError(status, "LaunchJob"));
+    }
+    return reply;
+}
+
+Result<v1::JobState> WorkerClient::cancelJob(const QString& jobId, double graceSeconds,
+                                             int timeoutMs) const {
+    grpc::ClientContext context;
+    authorize(&context);
+    setDeadline(&context, timeoutMs);
+    v1::CancelJobRequest request;
+    request.set_job_id(jobId.toStdString());
+    request.set_grace_seconds(graceSeconds);
+    v1::CancelJobReply reply;
+    const grpc::Status status = m_stub->CancelJob(&context, request, &reply);
+    if (!status.ok()) {
+        return fail(toError(status, "CancelJob"));
+    }
+    return reply.state();
+}
+
+std::unique_ptr<grpc::ClientReader<v1::JobEvent>>
+WorkerClient::watchJob(grpc::ClientContext* context, const QString& jobId, quint64 fromSeq) const {
+    authorize(context);
+    v1::WatchJobRequest request;
+    request.set_job_id(jobId.toStdString());
+    request.set_from_seq(fromSeq);
+    qCDebug(lcRpc) << "WatchJob" << jobId << "from seq" << fromSeq << "on" << m_address;
+    return m_stub->WatchJob(context, request);
+}
+
+std::unique_ptr<grpc::ClientReader<v1::TelemetrySample>>
+WorkerClient::watchTelemetry(grpc::ClientContext* context, quint32 intervalMs,
+                             quint64 fromSeq) const {
+    authorize(context);
+    v1::WatchTelemetryRequest request;
+    request.set_interval_ms(intervalMs);
+    request.set_from_seq(fromSeq);
+    qCDebug(lcRpc) << "WatchTelemetry every" << intervalMs << "ms from seq" << fromSeq << "on"
+                   << m_address;
+    return m_stub->WatchTelemetry(context, request);
+}
+
+} // namespace tessera

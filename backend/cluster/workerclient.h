@@ -1,0 +1,72 @@
+// gRPC client of one tessera-worker: one channel, the bearer token on every call, deadlines on
+// unary calls. Calls here BLOCK: run them off the GUI thread (ClusterRegistry/JobController do).
+#pragma once
+
+#include "worker/common/error.h"
+// Qt defines `slots` as a macro; protobuf's generated code has slots() accessors.
+#pragma push_macro("slots")
+#undef slots
+#include "tessera/v1/worker.grpc.pb.h"
+#pragma pop_macro("slots")
+
+#include <QString>
+
+#include <memory>
+
+namespace grpc {
+class Channel;
+class ClientContext;
+class Status;
+} // namespace grpc
+
+namespace tessera {
+
+/// Thread-safe client of one worker's WorkerService (gRPC stubs are thread-safe).
+class WorkerClient {
+public:
+    /// `address` is "host:port" (insecure channel, loopback or trusted network for now);
+    /// `token` is sent as `authorization: Bearer <token>` on every call.
+    WorkerClient(const QString& address, const QString& token);
+
+    QString address() const { return m_address; }
+
+    /// GetInfo with a deadline of `timeoutMs` milliseconds. Blocking.
+    /// Errors: Unavailable (worker does not answer), PermissionDenied (token refused), Internal.
+    Result<v1::WorkerInfo> getInfo(int timeoutMs = 3000) const;
+
+    /// LaunchJob on this (the rank-0) worker, deadline `timeoutMs`. Blocking.
+    /// Errors: InvalidArgument (spec or peers refused), Unavailable, PermissionDenied, Internal.
+    Result<v1::LaunchJobReply> launchJob(const v1::LaunchJobRequest& request,
+                                         int timeoutMs = 30000) const;
+
+    /// CancelJob: TERM, then KILL after `graceSeconds`. Returns the job's state after it. Blocking.
+    Result<v1::JobState> cancelJob(const QString& jobId, double graceSeconds = 5.0,
+                                   int timeoutMs = 30000) const;
+
+    /// Opens a WatchJob stream from `fromSeq` using `context` (the caller owns it and may call
+    /// context->TryCancel() from another thread to break the stream). The token is added here.
+    std::unique_ptr<grpc::ClientReader<v1::JobEvent>>
+    watchJob(grpc::ClientContext* context, const QString& jobId, quint64 fromSeq) const;
+
+    /// Opens a WatchTelemetry stream (samples about `intervalMs` apart, 0 = the worker's default
+    /// of 1000 ms; from `fromSeq`, 0 = the newest sample on) using `context`, as watchJob.
+    std::unique_ptr<grpc::ClientReader<v1::TelemetrySample>>
+    watchTelemetry(grpc::ClientContext* context, quint32 intervalMs, quint64 fromSeq) const;
+
+    /// Adds `authorization: Bearer <token>` to `context`.
+    void authorize(grpc::ClientContext* context) const;
+
+    /// The stub, for calls not wrapped here (e.g. Exec in tests).
+    v1::WorkerService::Stub* stub() const { return m_stub.get(); }
+
+    /// Maps a gRPC status onto tessera::Error with a message naming this worker and what to do.
+    Error toError(const grpc::Status& status, const char* call) const;
+
+private:
+    QString m_address;
+    std::string m_token;
+    std::shared_ptr<grpc::Channel> m_channel;
+    std::unique_ptr<v1::WorkerService::Stub> m_stub;
+};
+
+} // namespace tessera

@@ -1,0 +1,44 @@
+// A worker daemon as the backend sees it: address, token, capacity and connection state.
+// Plain value type shared by ClusterRegistry, LocalWorkers, JobController and the app.
+#pragma once
+
+#include <QMetaType>
+#include <QString>
+
+namespace tessera {
+
+/// Connection state of a worker in the registry.
+/// Connecting: added, first GetInfo not answered yet. Ready: last GetInfo succeeded.
+/// Unreachable: last GetInfo failed (see WorkerNode::lastError). Stopped: its provider ended it.
+enum class NodeState { Connecting, Ready, Unreachable, Stopped };
+
+/// Human-readable name of a NodeState ("connecting", "ready", "unreachable", "stopped").
+QString nodeStateName(NodeState state);
+
+// Qt's `slots` keyword macro clashes with the `slots` member below: code that reads
+// WorkerNode::slots needs QT_NO_KEYWORDS (Q_SLOTS/Q_SIGNALS/Q_EMIT) or `#undef slots` first.
+#pragma push_macro("slots")
+#undef slots
+/// One tessera-worker daemon.
+struct WorkerNode {
+    QString name;    ///< unique in the registry; also the host name in mpirun's hostfile
+    QString address; ///< "host:port" of its WorkerService, e.g. "127.0.0.1:40123"
+    QString token;   ///< bearer token sent as `authorization: Bearer <token>` on every call
+    QString host;    ///< host name the worker reported in GetInfo (empty until Ready)
+    NodeState state = NodeState::Connecting;
+    int slots = 1;              ///< ranks it accepts (GetInfo's value once Ready)
+    int cores = 0;              ///< CPU cores it reported
+    quint64 memoryBytes = 0;    ///< RAM it reported, bytes
+    int cudaDevices = 0;        ///< CUDA GPUs it reported (its ranks train on them, one each)
+    QString gpuName;            ///< the first GPU's name as CUDA reports it ("NVIDIA H200"), or ""
+    quint64 gpuMemoryBytes = 0; ///< the first GPU's memory, bytes (0 without GPUs)
+    QString provider;           ///< "local", "manual", ... who rented it
+    QString lastError;          ///< why it is Unreachable; empty otherwise
+    bool tokenRefused = false;  ///< Unreachable because it refused the token (bad input, not down)
+};
+#pragma pop_macro("slots")
+
+} // namespace tessera
+
+Q_DECLARE_METATYPE(tessera::NodeState)
+Q_DECLARE_METATYPE(tessera::WorkerNode)

@@ -1,0 +1,92 @@
+// History of jobs, metric points, log lines and nodes in SQLite (QtSql), by default in
+// dataDir()/tessera.sqlite. A replayed metric point (same job id + seq) is never stored twice.
+#pragma once
+
+#include "backend/cluster/workernode.h"
+#include "backend/jobs/jobtypes.h"
+#include "worker/common/error.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QPair>
+#include <QString>
+
+namespace tessera {
+
+/// A log line of a job as stored.
+struct LogRecord {
+    quint64 seq = 0;
+    qint64 timeMs = 0;
+    QString stream; ///< "stdout", "stderr" or "worker"
+    QString text;
+};
+
+/// A telemetry sample of a node taken while a job ran on it, as stored.
+struct TelemetryRecord {
+    QString jobId;
+    QString node;      ///< worker name in the registry
+    quint64 seq = 0;   ///< the worker's sample seq (restarts at 1 with the worker)
+    qint64 timeMs = 0; ///< when the worker took it, Unix ms
+    QByteArray sample; ///< a serialized tessera.v1.TelemetrySample (see telemetryrecord.h)
+};
+
+/// SQLite store. Use it from the thread that opened it (QtSql connections are per thread).
+class MetricStore {
+public:
+    MetricStore();
+    ~MetricStore();
+    MetricStore(const MetricStore&) = delete;
+    MetricStore& operator=(const MetricStore&) = delete;
+
+    /// dataDir() + "/tessera.sqlite" (dataDir() honours env TESSERA_DATA_DIR).
+    static QString defaultPath();
+
+    /// Opens (creating tables if needed) the database at `path`. Errors: Io, naming the file and
+    /// what to do (writable folder, TESSERA_DATA_DIR, or the missing Qt SQLite driver).
+    Result<void> open(const QString& path);
+    bool isOpen() const;
+    QString path() const { return m_path; }
+
+    /// Inserts the job (or replaces its name/spec/state/times if the id exists).
+    bool recordJob(const JobRecord& job);
+    /// Sets a job's state; `reason` for Failed/Cancelled. Sets startedMs on Running and
+    /// finishedMs on a terminal state to `timeMs` (Unix ms).
+    bool updateJobState(const QString& jobId, JobState state, const QString& reason, qint64 timeMs);
+
+    /// Stores a metric point. Returns false if (jobId, seq) was already stored (a replay) or on
+    /// a database error. Updates the job's lastStep / lastLoss / testAccuracy.
+    bool addPoint(const MetricPoint& point);
+    /// Stores a log line; a line with a (jobId, seq) already stored is ignored (returns false).
+    bool addLog(const QString& jobId, const LogRecord& line);
+    /// Stores points in one transaction (one commit for the batch, not one per point). Returns
+    /// how many were new; replays are skipped as in addPoint.
+    int addPoints(const QList<MetricPoint>& points);
+    /// Stores (job id, line) pairs in one transaction. Returns how many were new.
+    int addLogs(const QList<QPair<QString, LogRecord>>& lines);
+
+    /// Stores telemetry samples in one transaction; a sample of the same (job, node, time) already
+    /// stored (a replay after a reconnect) is skipped. Returns how many were new.
+    int addTelemetry(const QList<TelemetryRecord>& records);
+    /// Telemetry of a job ordered by time, then node.
+    QList<TelemetryRecord> telemetry(const QString& jobId) const;
+
+    /// Points of a job ordered by seq.
+    QList<MetricPoint> points(const QString& jobId) const;
+    /// Log lines of a job ordered by seq.
+    QList<LogRecord> logLines(const QString& jobId) const;
+    /// All jobs, newest first.
+    QList<JobRecord> jobs() const;
+    /// One job, or a record with an empty id if unknown.
+    JobRecord job(const QString& jobId) const;
+
+    /// Replaces the remembered node list (what `tessera-ctl nodes` shows without --workers).
+    bool recordNodes(const QList<WorkerNode>& nodes);
+    QList<WorkerNode> nodes() const;
+
+private:
+    bool exec(const QString& sql) const;
+    QString m_connection;
+    QString m_path;
+};
+
+} // namespace tessera

@@ -1,0 +1,416 @@
+// Job submission, placement, launch and WatchJob following (see jobcontroller.h).
+#include "backend/jobs/jobcontroller.h"
+
+#include "backend/cluster/clusterregistry.h"
+#include "backend/cluster/workerclient.h"
+#include "backend/history/metricstore.h"
+#include "backend/history/storebatcher.h"
+#include "backend/jobs/jobwatcher.h"
+#include "backend/logging.h"
+#include "worker/common/spec_io.h"
+
+#include <QDateTime>
+#include <QRandomGenerator>
+#include <QSet>
+#include <QTimer>
+
+#include <algorithm>
+
+namespace tessera {
+
+namespace {
+
+bool isLoopback(const QString& address) {
+    const QString host = address.section(':', 0, -2);
+    return host == QLatin1String("127.0.0.1") || host == QLatin1String("localhost") ||
+           host == QLatin1String("[::1]");
+}
+
+JobState fromProto(v1::JobState s) {
+    switch (s) {
+    case v1::JOB_STATE_QUEUED:
+        return JobState::Queued;
+    case v1::JOB_STATE_STARTING:
+        return JobState::Starting;
+    case v1::JOB_STATE_RUNNING:
+        return JobState::Running;
+    case v1::JOB_STATE_SUCCEEDED:
+        return JobState::Succeeded;
+    case v1::JOB_STATE_CANCELLED:
+        return JobState::Cancelled;
+    default:
+        return JobState::Failed;
+    }
+}
+
+QString newJobId() {
+    return QStringLiteral("job-%1-%2")
+        .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-hhmmss")))
+        .arg(QRandomGenerator::global()->bounded(0x10000), 4, 16, QLatin1Char('0'));
+}
+
+/// Ranks node `n` can take for a layout whose device is `device` ("cuda": one per GPU, at most
+/// its slots; "cpu" or "": its slots).
+int usableSlots(const WorkerNode& n, const std::string& device) {
+    return device == "cuda" ? std::min(n.slots, n.cudaDevices) : n.slots;
+}
+
+/// Fills spec.placement and the LaunchJob peers with `world` ranks on `ready` nodes in registry
+/// order (one rank per usable slot), plus the MCA parameters the placement needs.
+v1::LaunchJobRequest placeRanks(v1::JobSpec& spec, const QList<WorkerNode>& ready, int world) {
+    const std::string device = spec.layout().device();
+    v1::LaunchJobRequest request;
+    int remaining = world;
+    bool allLoopback = true;
+    QSet<QString> hosts;
+    bool sharedHost = false;
+    for (const WorkerNode& n : ready) {
+        if (remaining == 0) {
+            break;
+        }
+        const int ranks = std::min(usableSlots(n, device), remaining);
+        if (ranks == 0) {
+            continue;
+        }
+        remaining -= ranks;
+        auto* slot = spec.mutable_placement()->add_slots();
+        slot->set_worker(n.name.toStdString());
+        slot->set_ranks(ranks);
+        // A worker with a GPU per rank trains on them (tessera-train picks CudaOps + NCCL),
+        // unless the layout asks for CPUs.
+        slot->set_device(device != "cpu" && n.cudaDevices >= ranks ? "cuda" : "cpu");
+        auto* peer = request.add_peers();
+        peer->set_name(n.name.toStdString());
+        peer->set_address(n.address.toStdString());
+        peer->set_token(n.token.toStdString());
+        peer->set_slots(ranks);
+        allLoopback = allLoopback && isLoopback(n.address);
+        sharedHost = sharedHost || (!n.host.isEmpty() && hosts.contains(n.host));
+        hosts.insert(n.host);
+    }
+    auto& mca = *request.mutable_mca();
+    // Every orted talks to mpirun directly (that failure message recommends routed=direct). The
+    // message itself ("ORTE does not know how to route a message", mpirun exit 139/213) came from
+    // orteds of several workers on one host racing on a shared session directory; each worker now
+    // gives its orted a tree of its own (worker/daemon/ompi_tmpdir.h).
+    mca["routed"] = "direct";
+    if (allLoopback) {
+        // Several workers on this machine: keep MPI's out-of-band and TCP traffic on loopback.
+        mca["btl_tcp_if_include"] = "lo";
+        mca["oob_tcp_if_include"] = "lo";
+    }
+    if (allLoopback || sharedHost) {
+        // Each worker's orted believes it owns the whole machine and binds its first rank to
+        // core 0, so ranks of workers sharing a host would all share one core (measured: 2 ranks
+        // of the demo job at 2,500 samples/s bound, 39,000 unbound on 2 cores).
+        mca["hwloc_base_binding_policy"] = "none";
+        // Each orted also believes its ranks have a core of their own, so a rank waiting for a
+        // pipeline neighbour or an all-reduce busy-polls and starves the rank it waits for when
+        // ranks outnumber cores. Yielding while idle lets the others run.
+        mca["mpi_yield_when_idle"] = "1";
+        // The ranks of one orted talk through shared memory (vader) in a file named by host
+        // name, job and local rank: the first ranks of two workers on one host opened the same
+        // file and crashed (SIGSEGV in mca_btl_vader_poll_handle_frag at the first collective,
+        // 3 of 3 runs with 2 workers × 2 slots). Open MPI offers no per-orted name, so ranks on a
+        // shared host talk over loopback TCP instead.
+        mca["btl"] = "self,tcp";
+    }
+    return request;
+}
+} // namespace
+
+JobController::JobController(ClusterRegistry* registry, MetricStore* store, QObject* parent)
+    : QObject(parent), m_registry(registry), m_store(store),
+      m_batcher(new StoreBatcher(store, this)) {
+    registerBackendMetaTypes();
+    m_pool.setMaxThreadCount(4);
+}
+
+JobController::~JobController() {
+    for (Job& job : m_jobs) {
+        delete job.watcher; // stops and joins its thread
+        job.watcher = nullptr;
+    }
+    m_pool.waitForDone();
+    m_batcher->drain(); // while the store (which outlives the controller) is open
+}
+
+QStringList JobController::busyWorkers() const {
+    QStringList busy;
+    for (const QString& id : m_order) {
+        const JobState s = state(id);
+        if (s != JobState::Queued && s != JobState::Starting && s != JobState::Running) {
+            continue;
+        }
+        const auto job = m_jobs.constFind(id);
+        if (job == m_jobs.cend()) {
+            continue;
+        }
+        for (const auto& slot : job->spec.placement().slots()) {
+            busy << QString::fromStdString(slot.worker());
+        }
+    }
+    busy.removeDuplicates();
+    return busy;
+}
+
+Result<QString> JobController::submit(v1::JobSpec spec, const QStringList& onNodes) {
+    if (Result<void> ok = validateJobSpec(spec); !ok) {
+        return relay(ok);
+    }
+    const int world = worldSize(spec.layout());
+    QList<WorkerNode> ready = m_registry->readyNodes();
+    if (!onNodes.isEmpty()) {
+        ready.removeIf([&](const WorkerNode& n) { return !onNodes.contains(n.name); });
+    }
+    int slots = 0;
+    for (const WorkerNode& n : ready) {
+        slots += usableSlots(n, spec.layout().device());
+    }
+    if (spec.layout().device() == "cuda" && slots < world) {
+        return fail(ErrorCode::Unavailable,
+                    "the layout trains on GPUs (layout.device cuda) and needs " +
+                        std::to_string(world) + " of them, but the ready workers have " +
+                        std::to_string(slots) +
+                        ": rent GPU machines (Cluster → Rent machines…), turn on auto-provision, "
+                        "or set layout.device to cpu");
+    }
+    if (slots < world) {
+        return fail(ErrorCode::Unavailable,
+                    "the job needs " + std::to_string(world) +
+                        " ranks but the ready workers have " + std::to_string(slots) +
+                        " slots: rent more workers or wait until they are ready");
+    }
+    QString jobId = newJobId();
+    while (m_jobs.contains(jobId)) {
+        jobId = newJobId();
+    }
+    spec.set_job_id(jobId.toStdString());
+    spec.clear_placement();
+    v1::LaunchJobRequest request = placeRanks(spec, ready, world);
+    for (auto it = m_mca.cbegin(); it != m_mca.cend(); ++it) {
+        (*request.mutable_mca())[it.key().toStdString()] = it.value().toStdString();
+    }
+    *request.mutable_spec() = spec;
+
+    Job job;
+    job.spec = spec;
+    job.rank0 = QString::fromStdString(request.peers(0).name());
+    m_jobs.insert(jobId, job);
+    m_order.append(jobId);
+    if (m_store) {
+        JobRecord record;
+        record.id = jobId;
+        record.name = QString::fromStdString(spec.name());
+        record.specJson = QString::fromStdString(jobSpecToJson(spec));
+        record.state = JobState::Queued;
+        record.submittedMs = QDateTime::currentMSecsSinceEpoch();
+        m_store->recordJob(record);
+    }
+    qCInfo(lcJobs) << "submitted" << jobId << "with" << world << "ranks, rank 0 on" << job.rank0;
+    QTimer::singleShot(0, this, [this, jobId, request] {
+        Q_EMIT jobStateChanged(jobId, JobState::Queued, QString());
+        launch(jobId, request);
+    });
+    return jobId;
+}
+
+void JobController::launch(const QString& jobId, v1::LaunchJobRequest request) {
+    auto it = m_jobs.find(jobId);
+    if (it == m_jobs.end()) {
+        return;
+    }
+    if (it->cancelRequested) {
+        setState(jobId, JobState::Cancelled, QStringLiteral("cancelled before launch"));
+        return;
+    }
+    std::shared_ptr<WorkerClient> client = m_registry->client(it->rank0);
+    if (!client) {
+        setState(jobId, JobState::Failed,
+                 QStringLiteral("worker %1 left the cluster before the launch; rent workers and "
+                                "submit again")
+                     .arg(it->rank0));
+        return;
+    }
+    setState(jobId, JobState::Starting, QString());
+    m_pool.start([this, jobId, client, request = std::move(request)] {
+        Result<v1::LaunchJobReply> reply = client->launchJob(request);
+        const QString error = reply ? QString() : QString::fromStdString(reply.error().message);
+        // The destructor waits for this pool, so `this` is alive while the call is posted.
+        QMetaObject::invokeMethod(
+            this, [this, jobId, error] { onLaunched(jobId, error); }, Qt::QueuedConnection);
+    });
+}
+
+void JobController::onLaunched(const QString& jobId, const QString& error) {
+    auto it = m_jobs.find(jobId);
+    if (it == m_jobs.end()) {
+        return;
+    }
+    if (!error.isEmpty()) {
+        setState(jobId, JobState::Failed, QStringLiteral("launch failed: ") + error);
+        return;
+    }
+    it->launched = true;
+    auto* watcher = new JobWatcher(m_registry->client(it->rank0), jobId, it->lastSeq + 1);
+    it->watcher = watcher;
+    watcher->setBackoff(m_backoffFirstMs, m_backoffMaxMs, m_giveUpMs);
+    connect(watcher, &JobWatcher::eventReceived, this,
+            [this, jobId](const v1::JobEvent& e) { onEvent(jobId, e); });
+    connect(watcher, &JobWatcher::reconnecting, this,
+            [this, jobId](quint64 fromSeq, int, const QString& reason) {
+                Q_EMIT watchReconnecting(jobId, fromSeq, reason);
+            });
+    connect(watcher, &JobWatcher::lost, this, [this, jobId](const QString& reason) {
+        if (!isTerminal(state(jobId))) {
+            setState(jobId, JobState::Failed, QStringLiteral("lost the job: ") + reason);
+        }
+    });
+    watcher->start();
+    if (it->cancelRequested) {
+        sendCancel(jobId);
+    }
+}
+
+void JobController::onEvent(const QString& jobId, const v1::JobEvent& e) {
+    auto it = m_jobs.find(jobId);
+    if (it == m_jobs.end() || e.seq() <= it->lastSeq) {
+        return; // never deliver a seq twice
+    }
+    it->lastSeq = e.seq();
+    if (e.has_metric()) {
+        MetricPoint p;
+        p.jobId = jobId;
+        p.seq = e.seq();
+        p.step = e.metric().step();
+        p.rank = e.metric().rank();
+        p.timeMs = e.time_unix_ms();
+        for (const auto& [key, value] : e.metric().values()) {
+            p.values.insert(QString::fromStdString(key), value);
+        }
+        m_batcher->addPoint(p);
+        Q_EMIT metricReceived(p);
+    } else if (e.has_log()) {
+        const QString stream = QString::fromStdString(e.log().stream());
+        const QString text = QString::fromStdString(e.log().text());
+        m_batcher->addLog(jobId, LogRecord{e.seq(), e.time_unix_ms(), stream, text});
+        Q_EMIT logLine(jobId, stream, text);
+    } else if (e.has_state()) {
+        const JobState s = fromProto(e.state().state());
+        if (s != JobState::Queued && s != it->state) {
+            setState(jobId, s, QString::fromStdString(e.state().reason()));
+        }
+    }
+}
+
+void JobController::setState(const QString& jobId, JobState s, const QString& reason) {
+    auto it = m_jobs.find(jobId);
+    if (it == m_jobs.end() || isTerminal(it->state)) {
+        return;
+    }
+    it->state = s;
+    qCInfo(lcJobs) << jobId << "is" << jobStateName(s) << reason;
+    if (m_store) {
+        if (isTerminal(s)) {
+            m_batcher->drain(); // the job's points are stored before its end is
+        }
+        m_store->updateJobState(jobId, s, reason, QDateTime::currentMSecsSinceEpoch());
+    }
+    Q_EMIT jobStateChanged(jobId, s, reason);
+}
+
+void JobController::cancel(const QString& jobId) {
+    auto it = m_jobs.find(jobId);
+    if (it == m_jobs.end() || isTerminal(it->state)) {
+        return;
+    }
+    it->cancelRequested = true;
+    if (it->launched) {
+        sendCancel(jobId);
+    } // else: launch() / onLaunched() act on cancelRequested
+}
+
+void JobController::sendCancel(const QString& jobId) {
+    auto it = m_jobs.find(jobId);
+    std::shared_ptr<WorkerClient> client = m_registry->client(it->rank0);
+    if (!client) {
+        setState(jobId, JobState::Failed,
+                 QStringLiteral("cannot cancel: worker %1 left the cluster").arg(it->rank0));
+        return;
+    }
+    qCInfo(lcJobs) << "cancelling" << jobId;
+    m_pool.start([this, jobId, client] {
+        Result<v1::JobState> r = client->cancelJob(jobId);
+        if (!r) {
+            const QString error = QString::fromStdString(r.error().message);
+            QMetaObject::invokeMethod(
+                this,
+                [this, jobId, error] {
+                    qCWarning(lcJobs).noquote() << "cancel of" << jobId << "failed:" << error;
+                    Q_EMIT logLine(jobId, QStringLiteral("worker"),
+                                   QStringLiteral("cancel failed: ") + error);
+                },
+                Qt::QueuedConnection);
+        }
+    });
+}
+
+JobState JobController::state(const QString& jobId) const {
+    auto it = m_jobs.constFind(jobId);
+    return it == m_jobs.cend() ? JobState::Failed : it->state;
+}
+
+QStringList JobController::jobIds() const {
+    return m_order;
+}
+
+v1::JobSpec JobController::spec(const QString& jobId) const {
+    auto it = m_jobs.constFind(jobId);
+    return it == m_jobs.cend() ? v1::JobSpec() : it->spec;
+}
+
+quint64 JobController::lastSeq(const QString& jobId) const {
+    auto it = m_jobs.constFind(jobId);
+    return it == m_jobs.cend() ? 0 : it->lastSeq;
+}
+
+void JobController::setWatchBackoff(int firstMs, int maxMs, int giveUpMs) {
+    m_backoffFirstMs = firstMs;
+    m_backoffMaxMs = maxMs;
+    m_giveUpMs = giveUpMs;
+}
+
+void JobController::failJobsOnWorker(const QString& worker, const QString& why) {
+    for (const QString& jobId : m_order) {
+        auto it = m_jobs.find(jobId);
+        if (it == m_jobs.end() || isTerminal(it->state)) {
+            continue;
+        }
+        bool onWorker = it->rank0 == worker;
+        for (const auto& slot : it->spec.placement().slots()) {
+            onWorker = onWorker || QString::fromStdString(slot.worker()) == worker;
+        }
+        if (!onWorker) {
+            continue;
+        }
+        if (JobWatcher* watcher = it->watcher) {
+            it->watcher = nullptr;
+            disconnect(watcher, nullptr, this, nullptr);
+            // stop() joins the watcher thread; do that off this thread. The destructor waits
+            // for the pool, so the watcher is gone before the controller.
+            m_pool.start([watcher] { delete watcher; });
+        }
+        setState(jobId, JobState::Failed,
+                 QStringLiteral("worker %1 died (%2) while the job was running").arg(worker, why));
+    }
+}
+
+bool JobController::interruptWatch(const QString& jobId) {
+    auto it = m_jobs.find(jobId);
+    if (it == m_jobs.end() || !it->watcher) {
+        return false;
+    }
+    return it->watcher->interrupt();
+}
+
+} // namespace tessera

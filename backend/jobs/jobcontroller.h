@@ -1,0 +1,119 @@
+// Turns a JobSpec into a running job: validates it, places ranks on Ready workers, calls
+// LaunchJob on the rank-0 worker (off the GUI thread), follows WatchJob through a JobWatcher and
+// reports state, metric points and log lines as signals (and into the MetricStore, if given).
+#pragma once
+
+#include "backend/jobs/jobtypes.h"
+#include "worker/common/error.h"
+// Qt defines `slots` as a macro; protobuf's generated code has slots() accessors.
+#pragma push_macro("slots")
+#undef slots
+#include "tessera/v1/job.pb.h"
+#include "tessera/v1/worker.pb.h"
+#pragma pop_macro("slots")
+
+#include <QHash>
+#include <QMap>
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+
+namespace tessera {
+
+class ClusterRegistry;
+class JobWatcher;
+class MetricStore;
+class StoreBatcher;
+
+/// Job life cycle manager. Use from one thread (normally the GUI thread); it never blocks it.
+class JobController : public QObject {
+    Q_OBJECT
+public:
+    /// `store` may be null (no history kept); both must outlive the controller.
+    JobController(ClusterRegistry* registry, MetricStore* store, QObject* parent = nullptr);
+    ~JobController() override;
+
+    /// Validates `spec` (validateJobSpec), assigns a job id ("job-YYYYMMDD-hhmmss-xxxx"), places
+    /// one rank per slot on Ready nodes in registry order (fills spec.placement and the peers),
+    /// records the job and returns its id at once; state Queued is signalled right after, and
+    /// the launch runs asynchronously (Starting, then the worker's states).
+    /// Errors: InvalidArgument / NotFound from validation; Unavailable when the Ready nodes have
+    /// fewer slots than the world size (the message says how many are needed and present).
+    /// `onNodes`, when not empty, limits the placement to those nodes (the autoscaler places a
+    /// job on the nodes it rented for it, not on busy ones).
+    Result<QString> submit(tessera::v1::JobSpec spec, const QStringList& onNodes = {});
+
+    /// Names of the workers that hold a rank of a job not finished yet (queued, starting or
+    /// running).
+    QStringList busyWorkers() const;
+
+    /// Asks the rank-0 worker to cancel (TERM, then KILL). The Cancelled state arrives as a
+    /// signal. A job not launched yet is cancelled as soon as LaunchJob returns. Unknown: ignored.
+    void cancel(const QString& jobId);
+
+    /// Current state; Failed for an unknown id.
+    JobState state(const QString& jobId) const;
+    /// Ids of the jobs submitted through this controller, oldest first.
+    QStringList jobIds() const;
+    /// The spec as launched (with job id and placement); empty spec for an unknown id.
+    tessera::v1::JobSpec spec(const QString& jobId) const;
+    /// Highest event seq received for the job (0 = none).
+    quint64 lastSeq(const QString& jobId) const;
+
+    /// Extra Open MPI MCA parameters added to every LaunchJob (they override the defaults). The
+    /// controller always sets routed=direct, and btl_tcp_if_include=lo, oob_tcp_if_include=lo
+    /// when every peer is on loopback.
+    void setMcaParameters(const QMap<QString, QString>& mca) { m_mca = mca; }
+
+    /// Reconnect policy of the WatchJob followers of jobs launched from now on: first delay and
+    /// cap in ms (doubling), and how long the rank-0 worker may stay unreachable before the job is
+    /// marked Failed ("lost the job: ..."). Defaults 200, 5000, 120000 ms.
+    void setWatchBackoff(int firstMs, int maxMs, int giveUpMs);
+
+    /// Marks every unfinished job with a rank on `worker` Failed with "worker W died (`why`) while
+    /// the job was running" and stops following it; for a worker known to be gone (its process
+    /// ended), so that nobody waits for the reconnect give-up. Never blocks.
+    void failJobsOnWorker(const QString& worker, const QString& why);
+
+    /// Breaks the job's WatchJob stream as a network cut would; it reconnects from last seq + 1.
+    /// For tests and diagnostics. Returns false if the job has no open stream right now.
+    bool interruptWatch(const QString& jobId);
+
+Q_SIGNALS:
+    void jobStateChanged(QString jobId, tessera::JobState state, QString reason);
+    void metricReceived(tessera::MetricPoint point);
+    void logLine(QString jobId, QString stream, QString text);
+    /// The watch stream broke and is being re-opened from `fromSeq`.
+    void watchReconnecting(QString jobId, quint64 fromSeq, QString reason);
+
+private:
+    struct Job {
+        tessera::v1::JobSpec spec;
+        QString rank0; ///< name of the rank-0 worker
+        JobState state = JobState::Queued;
+        quint64 lastSeq = 0;
+        bool launched = false;
+        bool cancelRequested = false;
+        JobWatcher* watcher = nullptr;
+    };
+    void launch(const QString& jobId, tessera::v1::LaunchJobRequest request);
+    void onLaunched(const QString& jobId, const QString& error);
+    void onEvent(const QString& jobId, const tessera::v1::JobEvent& event);
+    void setState(const QString& jobId, JobState state, const QString& reason);
+    void sendCancel(const QString& jobId);
+
+    ClusterRegistry* m_registry;
+    MetricStore* m_store;
+    StoreBatcher* m_batcher; ///< points and log lines go to m_store through it, in batches
+    QHash<QString, Job> m_jobs;
+    QStringList m_order;
+    QMap<QString, QString> m_mca;
+    int m_backoffFirstMs = 200;
+    int m_backoffMaxMs = 5000;
+    int m_giveUpMs = 120000;
+    QThreadPool m_pool;
+};
+
+} // namespace tessera
+
+Q_DECLARE_METATYPE(tessera::v1::JobEvent)

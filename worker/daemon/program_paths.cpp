@@ -1,0 +1,51 @@
+// Program lookup helpers for the daemon and tessera-rsh.
+#include "worker/daemon/program_paths.h"
+
+#include <cstdlib>
+#include <limits.h>
+#include <sstream>
+#include <unistd.h>
+
+namespace tessera::daemon {
+
+std::string binDir() {
+    if (const char* env = std::getenv("TESSERA_BIN_DIR"); env && *env) {
+        return env;
+    }
+    char buf[PATH_MAX];
+    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) {
+        return ".";
+    }
+    const std::string exe(buf, static_cast<size_t>(n));
+    return exe.substr(0, exe.find_last_of('/'));
+}
+
+std::string findProgram(const std::string& name) {
+    if (name.empty()) {
+        return {};
+    }
+    if (name.find('/') != std::string::npos) {
+        return ::access(name.c_str(), X_OK) == 0 ? name : std::string();
+    }
+    const char* path = std::getenv("PATH");
+    std::stringstream dirs(path ? path : "/usr/local/bin:/usr/bin:/bin");
+    std::string dir;
+    while (std::getline(dirs, dir, ':')) {
+        if (dir.empty() || dir[0] != '/') {
+            continue; // relative PATH entries would depend on the working directory
+        }
+        const std::string candidate = dir + "/" + name;
+        if (::access(candidate.c_str(), X_OK) == 0) {
+            return candidate;
+        }
+    }
+    return {};
+}
+
+std::string baseName(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+} // namespace tessera::daemon
