@@ -1,7 +1,10 @@
 // tessera-test-emitter: a tiny rank program for backend tests (no Qt, no shell). Rank 0 prints
 // `@tessera {"step":i,...}` lines every --interval-ms (or --interval-us, for the monitor
 // benchmark's 1,000 lines per second; each line then carries "t_us", the Unix time in µs at which
-// it was printed); every rank exits with --exit-code.
+// it was printed); every rank exits with --exit-code. Like tessera-train it holds before a step
+// while TESSERA_HOLD_DIR/hold-<step> exists (worker/common/step_hold.h).
+#include "worker/common/step_hold.h"
+
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -35,8 +38,10 @@ int main(int argc, char** argv) {
     const int rank = rankEnv ? std::atoi(rankEnv) : 0;
     if (rank == 0) {
         using Clock = std::chrono::system_clock;
+        const tessera::StepHold hold = tessera::StepHold::fromEnvironment();
         const auto start = Clock::now();
         for (int step = 1; step <= lines; ++step) {
+            hold.wait(step);
             if (intervalUs > 0) { // paced by the clock, not by sleep's overshoot
                 std::this_thread::sleep_until(
                     start + std::chrono::microseconds(std::int64_t(intervalUs) * step));

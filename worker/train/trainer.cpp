@@ -310,6 +310,7 @@ Result<void> Trainer::run(const Emit& emit) {
         const std::int64_t firstBatch = epoch == pos.epoch ? pos.batchInEpoch : 0;
         m_epoch = epoch;
         for (std::int64_t b = firstBatch; b < m_stepsPerEpoch && step < m_totalSteps; ++b) {
+            m_hold.wait(step + 1);
             const auto t0 = Clock::now();
             auto result = runStep(order, b * G + shardOffset, step + 1);
             if (!result) {

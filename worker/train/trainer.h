@@ -7,6 +7,7 @@
 #include "worker/common/error.h"
 #include "worker/common/model_desc.h"
 #include "worker/common/pipeline_schedule.h"
+#include "worker/common/step_hold.h"
 #include "worker/train/checkpoint.h"
 #include "worker/train/dataset.h"
 #include "worker/train/grad_buckets.h"
@@ -134,6 +135,7 @@ private:
     std::int64_t m_stepsPerEpoch = 1;
     std::int64_t m_totalSteps = 1;
     double m_peakFlops = 0.0;
+    StepHold m_hold = StepHold::fromEnvironment(); ///< TESSERA_HOLD_DIR (step_hold.h)
 
     // Buffers (Ops memory unless noted), per activation slot where indexed.
     std::vector<float> m_hostInputs, m_hostLabels, m_hostLogits; // host
