@@ -89,7 +89,13 @@ void TestAppSignals::signalStopsWorkers() {
     QVERIFY(QTest::qWaitFor(
         [&] { return processesMentioning(data + QStringLiteral("/local-cluster")).size() >= 2; },
         30000));
-    QTest::qWait(1000); // let them come up and serve
+    // … and serve: each has logged so right after printing its address to the app.
+    const auto serving = [&data](const char* name) {
+        QFile log(data + QStringLiteral("/local-cluster/") + QLatin1String(name) +
+                  QStringLiteral("/worker.log"));
+        return log.open(QIODevice::ReadOnly) && log.readAll().contains("serving on");
+    };
+    QVERIFY(QTest::qWaitFor([&] { return serving("local-1") && serving("local-2"); }, 30000));
     QVERIFY(::kill(static_cast<pid_t>(app.processId()), signal) == 0);
     QVERIFY(app.waitForFinished(20000));
     const QString output = QString::fromLocal8Bit(app.readAll());

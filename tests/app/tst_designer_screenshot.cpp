@@ -75,7 +75,7 @@ void TestDesignerScreenshot::hybridLlama2On4x8H100() {
     qInfo("step %s; problems: %s", qPrintable(panel.estimatePanel()->stepTimeText()),
           qPrintable(panel.estimatePanel()->problems().join(QStringLiteral("; "))));
 
-    QTest::qWait(50);
+    QCoreApplication::processEvents(); // the edit's posted layout and paint events
     const QImage image = panel.grab().toImage();
     QVERIFY(!image.isNull());
     const QString out = QStringLiteral(TESSERA_BUILD_DIR "/designer-llama2-13b.png");
@@ -100,10 +100,22 @@ void TestDesignerScreenshot::designerTabInTheMainWindow() {
     QVERIFY(tabs);
     tabs->setCurrentWidget(window.designer());
     QVERIFY(window.designer()->selectModel(QStringLiteral("vit-3d")));
-    QTest::qWait(50);
-    // Every device box of the default 1 × 8 machine is in sight (the canvas shrinks to fit).
-    QVERIFY(window.grab().save(QStringLiteral(TESSERA_BUILD_DIR "/designer-in-window.png")));
+    // Every device box of the default 1 × 8 machine comes in sight (the canvas shrinks to fit
+    // once the posted resize and layout events are through).
     QGraphicsView* view = window.designer()->view();
+    const auto boxCentre = [&](int d) {
+        return view->mapFromScene(window.designer()->scene()->device(d)->sceneBoundingRect())
+            .boundingRect()
+            .center();
+    };
+    const auto allInSight = [&] {
+        for (int d = 0; d < window.designer()->scene()->deviceCount(); ++d)
+            if (!view->viewport()->rect().contains(boxCentre(d)))
+                return false;
+        return true;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(allInSight(), 10000);
+    QVERIFY(window.grab().save(QStringLiteral(TESSERA_BUILD_DIR "/designer-in-window.png")));
     const QRect seen = view->viewport()->rect();
     for (int d = 0; d < window.designer()->scene()->deviceCount(); ++d) {
         const QRect box =

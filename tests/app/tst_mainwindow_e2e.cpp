@@ -11,6 +11,7 @@
 #include "app/monitor/steptimechart.h"
 #include "app/session.h"
 #include "backend/cluster/localworkers.h"
+#include "tests/support/jobhold.h"
 #include "tests/support/testexamples.h"
 #include "worker/common/spec_io.h"
 
@@ -55,13 +56,18 @@ void TestMainWindowE2E::initTestCase() {
     qputenv("TESSERA_BIN_DIR", bin.toLocal8Bit());
     qputenv("TESSERA_DATA_DIR", m_dir.filePath(QStringLiteral("data")).toLocal8Bit());
 
-    // A test copy of the demo spec: metrics every 5 steps, long enough to still run at cancel.
+    // A test copy of the demo spec: metrics every 5 steps; the job is held before step 41
+    // (rentLaunchWatchCancelRelease), so it surely still runs when it is cancelled.
     const QString example =
         test::useFashionMnistExample(m_dir.filePath(QStringLiteral("examples")), 5, 5000);
     QVERIFY2(example.isEmpty(), qPrintable(example));
 }
 
 void TestMainWindowE2E::rentLaunchWatchCancelRelease() {
+    // Held before step 41: 8 loss lines and both ranks' perf lines come, then it waits for the
+    // cancel (the workers pass TESSERA_HOLD_DIR on to the ranks).
+    test::JobHold hold(m_dir.filePath(QStringLiteral("holds")));
+    QVERIFY(hold.hold(41));
     AppSession session;
     MainWindow window(&session);
     window.show();

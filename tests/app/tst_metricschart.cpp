@@ -14,6 +14,7 @@
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 #include <cmath>
 
@@ -125,14 +126,23 @@ void TestMetricsChart::replotsOnTimerNotPerPoint() {
     chart.show();
     QVERIFY(QTest::qWaitForWindowExposed(&chart));
     chart.setReplotInterval(100);
+    // The chart's replot timer (its one QTimer): the test counts its ticks instead of sleeping.
+    auto* timer = chart.findChild<QTimer*>(QString(), Qt::FindDirectChildrenOnly);
+    QVERIFY(timer);
+    QSignalSpy ticks(timer, &QTimer::timeout);
+    // Two ticks after showJob(): a replot the first one queued has been drawn.
+    const auto waitTicks = [&ticks](int n) {
+        const qsizetype until = ticks.count() + n;
+        return QTest::qWaitFor([&] { return ticks.count() >= until; }, 30000);
+    };
     chart.showJob(QStringLiteral("job-1"));
-    QTest::qWait(250); // let the replot of showJob() pass
+    QVERIFY(waitTicks(2));
     const int before = chart.replotCount();
     for (int step = 1; step <= 500; ++step)
         chart.addPoint(point(QStringLiteral("job-1"), step, {{"loss", 2.3 / step}}));
     QCOMPARE(chart.replotCount(), before); // nothing drawn synchronously
-    QTRY_VERIFY_WITH_TIMEOUT(chart.replotCount() > before, 2000);
-    QTest::qWait(300);
+    QTRY_VERIFY_WITH_TIMEOUT(chart.replotCount() > before, 30000);
+    QVERIFY(waitTicks(3));
     const int replots = chart.replotCount() - before;
     QVERIFY2(replots <= 3, qPrintable(QStringLiteral("%1 replots for one burst").arg(replots)));
     // Axes were rescaled to the data: x spans the steps, left axis starts at 0 and holds 2.3.
@@ -142,7 +152,8 @@ void TestMetricsChart::replotsOnTimerNotPerPoint() {
     QVERIFY(chart.plot()->yAxis->range().upper >= 2.3);
     // No new data: the timer does not redraw.
     const int idle = chart.replotCount();
-    QTest::qWait(350);
+    QVERIFY(waitTicks(3));
+    QCoreApplication::processEvents(); // a replot queued by the last tick would be drawn now
     QCOMPARE(chart.replotCount(), idle);
 }
 

@@ -1,6 +1,7 @@
 // The monitor keeps history: a real job run in one app session is in the Runs list of the next
 // one (same data folder), opening it shows the same loss curve point for point, and checking it
-// overlays its smoothed loss on the chart.
+// overlays its smoothed loss on the chart. The job is held halfway until both nodes' telemetry
+// has reached the chart (samples come once a second, whatever the job's pace).
 #include "app/cluster/clusterpanel.h"
 #include "app/cluster/clustertablemodel.h"
 #include "app/jobs/jobpanel.h"
@@ -12,6 +13,7 @@
 #include "app/monitor/utilizationchart.h"
 #include "app/session.h"
 #include "backend/cluster/localworkers.h"
+#include "tests/support/jobhold.h"
 #include "tests/support/testexamples.h"
 
 #include <QComboBox>
@@ -60,6 +62,8 @@ void TestMonitorHistory::reopenedAppShowsTheSameCurves() {
     QString jobId;
     QList<QPointF> live;
     {
+        test::JobHold hold(m_dir.filePath(QStringLiteral("holds")));
+        QVERIFY(hold.hold(61));
         AppSession session;
         MainWindow window(&session);
         window.show();
@@ -73,6 +77,14 @@ void TestMonitorHistory::reopenedAppShowsTheSameCurves() {
                           Qt::LeftButton);
         jobId = window.jobPanel()->currentJobId();
         QVERIFY2(!jobId.isEmpty(), qPrintable(window.jobPanel()->messageText()));
+        // Held before step 61: both nodes' samples reach the chart while the job surely runs.
+        const auto bothNodesDrawn = [&window] {
+            const QMap<QString, int> n = devicePoints(window.monitor()->utilizationChart());
+            return n.value(QStringLiteral("local-1/CPU")) > 0 &&
+                   n.value(QStringLiteral("local-2/CPU")) > 0;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(bothNodesDrawn(), 60000);
+        hold.release(61);
         QTRY_COMPARE_WITH_TIMEOUT(window.jobPanel()->currentJobState(), JobState::Succeeded,
                                   120000);
         live = window.chart()->lossPoints();

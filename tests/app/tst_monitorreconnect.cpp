@@ -1,7 +1,9 @@
 // The app's monitor across broken streams: while a real job trains on two local workers, the
 // backend's WatchJob stream is cut twice for 1.5 s each (as a network cut would) and the
 // telemetry streams once; the loss chart still ends with every loss line exactly once, in step
-// order, the same points the history holds, and no telemetry sample is drawn twice.
+// order, the same points the history holds, and no telemetry sample is drawn twice. The job is
+// held before steps 201 and 601 (tests/support/jobhold.h) while a cut is made, so each cut
+// surely meets a running job and an open stream, on any machine.
 #include "app/jobs/jobpanel.h"
 #include "app/mainwindow.h"
 #include "app/monitor/customplot.h"
@@ -14,6 +16,7 @@
 #include "backend/jobs/jobcontroller.h"
 #include "backend/telemetry/telemetrymonitor.h"
 #include "tests/support/appjob.h"
+#include "tests/support/jobhold.h"
 #include "tests/support/testexamples.h"
 
 #include <QPushButton>
@@ -44,6 +47,9 @@ void TestMonitorReconnect::initTestCase() {
 }
 
 void TestMonitorReconnect::cutStreamsLoseNoPointAndRepeatNone() {
+    // Before the workers start: they pass TESSERA_HOLD_DIR on to the ranks.
+    test::JobHold hold(m_dir.filePath(QStringLiteral("holds")));
+    QVERIFY(hold.hold(201) && hold.hold(601));
     AppSession session;
     // Each cut keeps the backend away for 1.5 s while the ranks go on printing.
     session.controller()->setWatchBackoff(1500, 1500, 120000);
@@ -58,9 +64,12 @@ void TestMonitorReconnect::cutStreamsLoseNoPointAndRepeatNone() {
     QVERIFY2(!jobId.isEmpty(), qPrintable(error));
 
     // Cut the job's stream twice; the second cut comes only after the first one was resumed.
-    QTRY_VERIFY_WITH_TIMEOUT(window.chart()->lossPointCount() >= 20, 60000);
+    // Points 21-60 can only come through the reopened stream, which cannot end while the job
+    // waits before step 601.
+    QTRY_VERIFY_WITH_TIMEOUT(window.chart()->lossPointCount() >= 20, 60000); // held before 201
     QVERIFY(session.controller()->interruptWatch(jobId));
-    QTRY_VERIFY_WITH_TIMEOUT(window.chart()->lossPointCount() >= 60, 60000);
+    hold.release(201); // the ranks go on printing while the backend is away
+    QTRY_VERIFY_WITH_TIMEOUT(window.chart()->lossPointCount() >= 60, 60000); // held before 601
     QVERIFY(session.controller()->interruptWatch(jobId));
     for (const QString& node : {QStringLiteral("local-1"), QStringLiteral("local-2")}) {
         TelemetryWatcher* w = session.telemetry()->watcher(node);
@@ -69,6 +78,7 @@ void TestMonitorReconnect::cutStreamsLoseNoPointAndRepeatNone() {
         // would cut the stream a second time.
         QVERIFY(QTest::qWaitFor([w] { return w->interrupt(); }, 5000));
     }
+    hold.release(601);
     QTRY_COMPARE_WITH_TIMEOUT(window.jobPanel()->currentJobState(), JobState::Succeeded, 120000);
     QVERIFY2(reconnecting.count() >= 2, qPrintable(QString::number(reconnecting.count())));
 

@@ -1,7 +1,9 @@
 // The straggler alert for a real rank slowed down on purpose: a data-parallel job trains on two
 // local workers in the app; while both ranks run alike no alert comes; then rank 1's process is
-// stopped for 30 ms of every 40 ms (as a busy or throttled machine would slow it) and the alert
-// bar names rank 1 as the straggler, not rank 0 (which only waits for it).
+// stopped for 3/4 of every period (as a busy or throttled machine would slow it) and the alert
+// bar names rank 1 as the straggler, not rank 0 (which only waits for it). The period is a
+// fraction of one perf-line window as measured here, so every window of rank 1 is slowed alike
+// on a machine of any speed.
 #include "app/jobs/jobpanel.h"
 #include "app/mainwindow.h"
 #include "app/monitor/alertwatcher.h"
@@ -20,6 +22,8 @@
 #include <QTest>
 #include <QToolButton>
 
+#include <algorithm>
+
 using namespace tessera;
 
 class TestStraggler : public QObject {
@@ -37,8 +41,16 @@ void TestStraggler::initTestCase() {
     if (!missing.isEmpty())
         QSKIP(qPrintable(missing));
     QVERIFY(m_dir.isValid());
-    // Long enough to be cancelled, never to end by itself; a perf line every 10 steps.
-    const QString error = test::useAppTestFolders(m_dir.path(), 10, 1000000);
+    // Never ends by itself (it is cancelled); a perf line every 10 steps. Steps with a wider MLP
+    // and batch than the demo's make a window of 10 steps long against the throttle's period
+    // (and against the jitter of a loaded machine) while staying quick to run.
+    const QString error =
+        test::useAppTestFolders(m_dir.path(), 10, 1000000000, [](v1::JobSpec& spec) {
+            spec.mutable_model()->clear_hidden();
+            spec.mutable_model()->add_hidden(1024);
+            spec.mutable_model()->add_hidden(1024);
+            spec.mutable_training()->set_global_batch(256);
+        });
     QVERIFY2(error.isEmpty(), qPrintable(error));
 }
 
@@ -64,7 +76,12 @@ void TestStraggler::slowedRankRaisesTheAlert() {
     const qint64 pid = test::RankThrottle::findRank(jobId, 1);
     QVERIFY2(pid > 0, "rank 1's tessera-train process not found");
     {
-        test::RankThrottle throttle(pid, 30, 40);
+        // At least 8 periods in a window of rank 1 (10 steps), at most 40 ms, at least 4 ms.
+        const double windowMs = 10 * steps->ranks()[1].stepMs;
+        const int periodMs = std::clamp(int(windowMs / 8), 4, 40);
+        qInfo("a window of 10 steps takes %.1f ms: rank 1 is stopped %d ms of every %d ms",
+              windowMs, periodMs * 3 / 4, periodMs);
+        test::RankThrottle throttle(pid, periodMs * 3 / 4, periodMs);
         QTRY_VERIFY_WITH_TIMEOUT(
             window.monitor()->alertText().contains(QStringLiteral("straggler: rank 1 ")), 90000);
     }

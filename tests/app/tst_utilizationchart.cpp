@@ -267,15 +267,20 @@ void TestUtilizationChart::exportWritesEverySeries() {
     QCOMPARE(chart.plot()->contextMenuPolicy(), Qt::CustomContextMenu); // right-click Export
     // A right click opens the two export actions (the menu is closed again unchosen).
     QStringList seen;
-    QTimer::singleShot(200, this, [&seen] {
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    // The menu runs its own event loop: a timer polls until it is open, reads it and closes it
+    // (a single shot could fire before the menu is up and leave it open for good).
+    QTimer closer;
+    connect(&closer, &QTimer::timeout, this, [&seen, &closer] {
         if (auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget())) {
             for (const QAction* a : menu->actions())
                 seen << a->text();
+            closer.stop();
             menu->close();
         }
     });
-    chart.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    closer.start(10);
     Q_EMIT chart.plot()->customContextMenuRequested(QPoint(20, 20));
     QCOMPARE(seen, (QStringList{QStringLiteral("Export chart as PNG…"),
                                 QStringLiteral("Export data as CSV…")}));

@@ -1,6 +1,7 @@
 // Reconnect: a job runs on two real local workers while the backend's WatchJob stream is broken
 // again and again; the controller must resume from last seq + 1 so that no event is lost and none
-// is delivered twice — checked against the worker's journal (a fresh WatchJob from seq 1).
+// is delivered twice — checked against the worker's journal (a fresh WatchJob from seq 1). The
+// job waits halfway (tests/support/jobhold.h) until three breaks were made, on any machine.
 #include "backend/cluster/clusterregistry.h"
 #include "backend/cluster/localworkers.h"
 #include "backend/cluster/workerclient.h"
@@ -8,6 +9,7 @@
 #include "backend/jobs/jobcontroller.h"
 #include "backend/jobs/jobwatcher.h"
 #include "tests/backend/testcluster.h"
+#include "tests/support/jobhold.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -31,6 +33,7 @@ private:
     QList<v1::JobEvent> journal(const QString& worker, const QString& jobId);
 
     QTemporaryDir m_data;
+    std::unique_ptr<test::JobHold> m_hold; ///< before the workers start: they pass it on
     std::unique_ptr<ClusterRegistry> m_registry;
     std::unique_ptr<LocalWorkers> m_provider;
     MetricStore m_store;
@@ -46,6 +49,7 @@ void TestReconnect::initTestCase() {
     }
     test::useBuildAndData(m_data.path());
     QVERIFY(m_store.open(m_data.filePath(QStringLiteral("r.sqlite"))));
+    m_hold = std::make_unique<test::JobHold>(m_data.filePath(QStringLiteral("holds")));
     m_registry = std::make_unique<ClusterRegistry>();
     m_provider = std::make_unique<LocalWorkers>(m_registry.get());
     const QString error = test::rentAndWait(*m_provider, *m_registry, 2);
@@ -70,8 +74,9 @@ QList<v1::JobEvent> TestReconnect::journal(const QString& worker, const QString&
     if (!finished.wait(20000)) {
         return {};
     }
-    QCoreApplication::processEvents(); // deliver the queued events
-    QTest::qWait(50);
+    // The spy sees `finished` at once on the watcher's thread; the events were queued to this
+    // thread before it: one pass delivers them all.
+    QCoreApplication::processEvents();
     return events;
 }
 
@@ -94,6 +99,8 @@ void TestReconnect::noPointLostNoneDuplicated() {
             [&](const MetricPoint& p) { metricSeqs.append(p.seq); });
     QSignalSpy states(&controller, &JobController::jobStateChanged);
     QSignalSpy reconnects(&controller, &JobController::watchReconnecting);
+    const int halfway = lines / 2 + 1;
+    QVERIFY(m_hold->hold(halfway)); // released once three breaks were made
     Result<QString> id = controller.submit(test::emitterJob(2, lines, intervalMs));
     QVERIFY2(id, id ? "" : id.error().message.c_str());
 
@@ -102,11 +109,15 @@ void TestReconnect::noPointLostNoneDuplicated() {
     QElapsedTimer clock;
     clock.start();
     while (!isTerminal(controller.state(*id)) && clock.elapsed() < 120000) {
-        QTest::qWait(breakEveryMs);
+        QTest::qWait(breakEveryMs); // the cadence of the breaks, not a wait for a state
         if (!metricSeqs.isEmpty() && controller.interruptWatch(*id)) {
             ++breaks;
         }
+        if (breaks >= 3) {
+            m_hold->release(halfway);
+        }
     }
+    m_hold->release(halfway);
     QVERIFY2(isTerminal(controller.state(*id)), "the job did not end within 120 s");
     QCOMPARE(controller.state(*id), JobState::Succeeded);
     QVERIFY2(breaks >= 3, qPrintable(QStringLiteral("only %1 breaks happened").arg(breaks)));
@@ -161,7 +172,7 @@ void TestReconnect::watcherResumesFromGivenSeq() {
     QSignalSpy finished(&watcher, &JobWatcher::finished);
     watcher.start();
     QVERIFY(finished.wait(20000));
-    QTest::qWait(50);
+    QCoreApplication::processEvents(); // the events queued before `finished` (see journal())
     QVERIFY(!seqs.isEmpty());
     QCOMPARE(seqs.first(), from);
     QCOMPARE(seqs.last(), m_finishedLastSeq);

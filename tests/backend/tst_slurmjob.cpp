@@ -121,7 +121,7 @@ private Q_SLOTS:
                      out = QString::fromUtf8(r.out).trimmed();
                      done = true;
                  });
-        QTRY_VERIFY(done);
+        QTRY_VERIFY_WITH_TIMEOUT(done, 30000); // runSlurm itself gives up after 10 s
         QCOMPARE(out, c.slurmConf);
         done = false;
         QString why;
@@ -130,7 +130,7 @@ private Q_SLOTS:
                      why = explainSlurmFailure(QStringLiteral("no-such-slurm-command"), r);
                      done = true;
                  });
-        QTRY_VERIFY(done);
+        QTRY_VERIFY_WITH_TIMEOUT(done, 30000); // runSlurm itself gives up after 10 s
         QVERIFY2(why.contains(QLatin1String("slurm-client")), qPrintable(why));
     }
 };

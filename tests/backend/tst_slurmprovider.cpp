@@ -229,7 +229,7 @@ private Q_SLOTS:
                 ->run(QStringLiteral("sbatch"),
                       {QStringLiteral("--parsable"), QStringLiteral("--exclusive"),
                        QStringLiteral("--job-name=blocker"), QStringLiteral("--output=/dev/null"),
-                       QStringLiteral("--wrap=sleep 300")})
+                       QStringLiteral("--wrap=sleep infinity")})
                 .trimmed();
         QVERIFY2(!blocker.startsWith(QLatin1String("error")), qPrintable(blocker));
         QTRY_VERIFY_WITH_TIMEOUT(listed(blocker, true), 10000);
@@ -291,7 +291,7 @@ private Q_SLOTS:
         const QString job = m_slurm->run(
             QStringLiteral("sbatch"),
             {QStringLiteral("--parsable"), QStringLiteral("--job-name=") + d.jobName,
-             QStringLiteral("--output=/dev/null"), QStringLiteral("--wrap=sleep 300")});
+             QStringLiteral("--output=/dev/null"), QStringLiteral("--wrap=sleep infinity")});
         QVERIFY2(!job.startsWith(QLatin1String("error")), qPrintable(job));
         QTRY_VERIFY_WITH_TIMEOUT(listed(job.trimmed(), true), 10000);
         {

@@ -189,6 +189,8 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(sshControlPath(h)));
         // The worker does not hang on the connection that started it (nor on ControlPersist's
         // end): it is in a session of its own.
+        // A negative check (the worker must NOT end), so time must pass; a slow machine only
+        // makes it weaker, never false.
         QTest::qWait(1500); // sshd has ended the master's sessions; the registry re-probed
         QVERIFY(running(worker));
         QCOMPARE(run.registry.node(h.nodeName())->state, NodeState::Ready);

@@ -150,8 +150,12 @@ void TestTelemetry::monitorRecordsTheJobsNodesOnly() {
     monitor.setInterval(200);
     monitor.followJobs(&controller);
     QMap<QString, int> live;
+    QMap<QString, qint64> lastSampleMs; // per node, the time of its newest sample
     connect(&monitor, &TelemetryMonitor::sampleReceived, this,
-            [&](const QString& node, const v1::TelemetrySample&) { ++live[node]; });
+            [&](const QString& node, const v1::TelemetrySample& s) {
+                ++live[node];
+                lastSampleMs[node] = qint64(s.time_unix_ms());
+            });
     QTRY_COMPARE_WITH_TIMEOUT(live.size(), 3, 10000); // every node streams
 
     const QStringList jobNodes{registry.nodes()[0].name, registry.nodes()[1].name};
@@ -161,7 +165,10 @@ void TestTelemetry::monitorRecordsTheJobsNodesOnly() {
     QTRY_VERIFY_WITH_TIMEOUT(isTerminal(controller.state(*id)), 30000);
     QCOMPARE(controller.state(*id), JobState::Succeeded);
     const qint64 ended = QDateTime::currentMSecsSinceEpoch();
-    QTest::qWait(600); // samples taken after the end arrive but are not recorded
+    // Samples taken after the end arrive (handed to the recorder before they are emitted) but
+    // are not recorded: wait until each job node has sent one.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        lastSampleMs.value(jobNodes[0]) > ended && lastSampleMs.value(jobNodes[1]) > ended, 10000);
     monitor.drain();
 
     const QList<TelemetryRecord> records = store.telemetry(*id);

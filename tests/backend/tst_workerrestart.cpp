@@ -1,12 +1,15 @@
 // The rank-0 worker daemon dies mid-run. Restarted on the same address, it replays its journal
 // (the job is marked FAILED "worker restarted") and the controller resumes from last seq + 1 with
 // no event lost or repeated; never restarted, the controller gives up and marks the job Failed.
+// The rank waits before its line 21 until the daemon is dead (tests/support/jobhold.h), so the
+// daemon surely dies while the job runs.
 #include "backend/cluster/clusterregistry.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
 #include "backend/jobs/jobtypes.h"
 #include "backend/jobs/jobwatcher.h"
 #include "tests/backend/testcluster.h"
+#include "tests/support/jobhold.h"
 
 #include <QProcess>
 #include <QSignalSpy>
@@ -48,6 +51,8 @@ void TestWorkerRestart::daemonDiesMidRun_data() {
 
 void TestWorkerRestart::daemonDiesMidRun() {
     QFETCH(bool, restart);
+    test::JobHold hold(m_dir.filePath(QStringLiteral("holds"))); // before the daemon starts
+    QVERIFY(hold.hold(21));
     QProcess daemon;
     const QString address = test::startDaemon(daemon, m_dir.path(), QStringLiteral("127.0.0.1:0"));
     QVERIFY2(!address.isEmpty(), "the daemon did not print its address");
@@ -74,12 +79,14 @@ void TestWorkerRestart::daemonDiesMidRun() {
     QVERIFY2(id, id ? "" : id.error().message.c_str());
     QVERIFY2(QTest::qWaitFor([&] { return seqs.size() >= 20; }, 30000), "no metric points");
 
-    ::kill(static_cast<pid_t>(daemon.processId()), SIGKILL);
+    ::kill(static_cast<pid_t>(daemon.processId()), SIGKILL); // the rank waits before line 21
     QVERIFY(daemon.waitForFinished(5000));
+    hold.release(21);
     QVERIFY(reconnects.wait(5000));
     QProcess again;
     if (restart) {
-        QTest::qWait(500);
+        // The controller has tried again and failed at least once more against the dead address.
+        QTRY_VERIFY_WITH_TIMEOUT(reconnects.count() >= 2, 10000);
         QCOMPARE(test::startDaemon(again, m_dir.path(), address), address);
     }
     QVERIFY2(QTest::qWaitFor([&] { return isTerminal(controller.state(*id)); }, 30000),
@@ -108,7 +115,9 @@ void TestWorkerRestart::daemonDiesMidRun() {
     QSignalSpy finished(&replay, &JobWatcher::finished);
     replay.start();
     QVERIFY(finished.wait(10000));
-    QTest::qWait(50);
+    // The spy sees `finished` at once on the watcher's thread; the replay's events were queued
+    // to this thread before it: one pass delivers them all.
+    QCoreApplication::processEvents();
     QVERIFY(contiguous);
     QCOMPARE(seqs, journalMetricSeqs);
     QCOMPARE(controller.lastSeq(*id), expected - 1);

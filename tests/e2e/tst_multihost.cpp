@@ -1,6 +1,8 @@
 // Workers on different hosts: two network namespaces joined by a veth pair (198.18.0.1/.2), each
 // with one tessera-worker on its own private work folder, run the Fashion-MNIST job over
 // mpirun/Exec.
+#include "tests/support/jobhold.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -241,6 +243,11 @@ void TestMultiHost::trainsAcrossTwoNetworkNamespaces() {
         fanIn = width.toInt();
     }
 
+    // The ranks wait before their first step until mpirun's command line was read (the workers
+    // pass TESSERA_HOLD_DIR on to them; the folder is outside the hosts' private tmpfs).
+    tessera::test::JobHold hold(root.filePath(QStringLiteral("holds")));
+    QVERIFY(hold.hold(1));
+
     // One worker per host, on its namespace's address. `ip netns exec` gives each its own mount
     // namespace (it remounts /sys there), so the tmpfs stays private to that host.
     QStringList addresses;
@@ -303,11 +310,15 @@ void TestMultiHost::trainsAcrossTwoNetworkNamespaces() {
                     QStringLiteral("--token-file"), tokenPath, QStringLiteral("--timeout"),
                     QStringLiteral("200"), QStringLiteral("--verbose")});
     QVERIFY(ctl->waitForStarted(5000));
-    // Catch mpirun's command line while the job runs (rank 0's worker starts it in hostDir).
+    // Catch mpirun's command line while the job runs (rank 0's worker starts it in hostDir); the
+    // ranks are held before step 1 until then.
     QString mpirun;
     while (!ctl->waitForFinished(50) && clock.elapsed() < 230000) {
         if (mpirun.isEmpty()) {
             mpirun = mpirunCmdline(hostDir);
+            if (!mpirun.isEmpty()) {
+                hold.release(1);
+            }
         }
     }
     QVERIFY2(ctl->state() == QProcess::NotRunning, "tessera-ctl did not finish within 230 s");

@@ -19,7 +19,7 @@ template <class P> struct ProviderRun {
     bool storeOpen = false;
     explicit ProviderRun(const QString& db) {
         registry.setProbeInterval(500);
-        registry.setProbeTimeout(2000);
+        registry.setProbeTimeout(5000); // a probe on a loaded machine can take a while
         storeOpen = store.open(db).has_value();
     }
 };

@@ -8,18 +8,25 @@
 #include <QFileInfo>
 #include <QString>
 
+#include <functional>
+
 namespace tessera::test {
 
-/// Writes resources/examples/fashion-mnist-mlp.json with metrics every `logEvery` steps and at
-/// most `maxSteps` steps into `folder`, and points TESSERA_EXAMPLES_DIR there. Returns "" or
-/// what went wrong.
-inline QString useFashionMnistExample(const QString& folder, int logEvery, int maxSteps) {
+/// Writes resources/examples/fashion-mnist-mlp.json with metrics every `logEvery` steps and
+/// exactly `maxSteps` steps (its two epochs no longer bound it) into `folder`, changed further by
+/// `adjust` if given, and points TESSERA_EXAMPLES_DIR there. Returns "" or what went wrong.
+inline QString useFashionMnistExample(const QString& folder, int logEvery, int maxSteps,
+                                      const std::function<void(v1::JobSpec&)>& adjust = {}) {
     auto spec = loadJobSpec(TESSERA_SOURCE_DIR "/resources/examples/fashion-mnist-mlp.json");
     if (!spec) {
         return QString::fromStdString(spec.error().message);
     }
     spec->mutable_training()->set_log_every(logEvery);
+    spec->mutable_training()->set_epochs(0);
     spec->mutable_training()->set_max_steps(maxSteps);
+    if (adjust) {
+        adjust(*spec);
+    }
     QFile out(folder + QStringLiteral("/fashion-mnist-mlp.json"));
     if (!QDir().mkpath(folder) || !out.open(QIODevice::WriteOnly) ||
         out.write(QByteArray::fromStdString(jobSpecToJson(*spec))) < 0) {
@@ -56,10 +63,11 @@ inline void useBuildAndDataDir(const QString& dataDir) {
 /// Points TESSERA_BIN_DIR at the build, TESSERA_DATA_DIR at `dir`/data and the examples at a
 /// copy of the Fashion-MNIST spec in `dir`/examples (useFashionMnistExample). Returns "" or what
 /// went wrong.
-inline QString useAppTestFolders(const QString& dir, int logEvery, int maxSteps) {
+inline QString useAppTestFolders(const QString& dir, int logEvery, int maxSteps,
+                                 const std::function<void(v1::JobSpec&)>& adjust = {}) {
     useBuildAndDataDir(QDir(dir).filePath(QStringLiteral("data")));
     return useFashionMnistExample(QDir(dir).filePath(QStringLiteral("examples")), logEvery,
-                                  maxSteps);
+                                  maxSteps, adjust);
 }
 
 } // namespace tessera::test

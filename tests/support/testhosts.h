@@ -23,7 +23,12 @@ public:
         }
         QProcess p;
         p.start(script(), {QStringLiteral("up"), m_dir.path(), QString::number(count)});
-        p.waitForFinished(60000);
+        if (!p.waitForFinished(180000)) {
+            p.kill();
+            p.waitForFinished(5000);
+            m_error = QStringLiteral("test-hosts.sh up did not finish within 180 s");
+            return;
+        }
         if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
             m_missing = p.exitCode() == 3;
             m_error = QString::fromUtf8(p.readAllStandardError()).trimmed();

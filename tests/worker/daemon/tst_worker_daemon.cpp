@@ -545,8 +545,9 @@ private Q_SLOTS:
         QVERIFY(r.status.ok());
         QVERIFY(r.events.back().has_state());
         QCOMPARE(stateName(r.events.back().state().state()), stateName(v1::JOB_STATE_CANCELLED));
-        // The final event arrives within the grace period plus the pipe-drain margin.
-        QVERIFY2(timer.elapsed() < qint64(grace * 1000) + 3000,
+        // The final event follows the grace period (and the pipe drain), not the end of the
+        // 61 s sleep: the margin is wide so that a loaded machine does not matter.
+        QVERIFY2(timer.elapsed() < qint64(grace * 1000) + 30000,
                  qPrintable(QString::number(timer.elapsed())));
         QTRY_VERIFY_WITH_TIMEOUT(::kill(-pgid, 0) != 0 && errno == ESRCH, 5000);
         QTRY_VERIFY_WITH_TIMEOUT(pidsWithCmdline("/bin/sleep " + marker).empty(), 5000);
