@@ -10,7 +10,6 @@ namespace tessera::daemon {
 namespace {
 
 constexpr size_t kStderrTailLines = 12;
-constexpr size_t kMaxLineBytes = 1 << 20; // longer lines are split
 
 bool isTerminal(v1::JobState s) {
     return s == v1::JOB_STATE_SUCCEEDED || s == v1::JOB_STATE_FAILED ||
@@ -189,25 +188,10 @@ pid_t Job::processGroup() const {
 }
 
 void Job::onOutput(OutputStream stream, std::string_view chunk) {
-    std::string& partial = m_partial[stream == OutputStream::Stdout ? 0 : 1];
-    while (!chunk.empty()) {
-        const auto nl = chunk.find('\n');
-        if (nl == std::string_view::npos) {
-            partial.append(chunk);
-            if (partial.size() >= kMaxLineBytes) {
-                onLine(stream, partial);
-                partial.clear();
-            }
-            return;
-        }
-        partial.append(chunk.substr(0, nl));
-        onLine(stream, partial);
-        partial.clear();
-        chunk.remove_prefix(nl + 1);
-    }
+    (stream == OutputStream::Stdout ? m_stdout : m_stderr).feed(chunk);
 }
 
-void Job::onLine(OutputStream stream, const std::string& line) {
+void Job::onLine(OutputStream stream, int rank, const std::string& line) {
     v1::JobEvent ev;
     if (stream == OutputStream::Stdout) {
         if (auto metric = parseMetricLine(line)) {
@@ -224,16 +208,15 @@ void Job::onLine(OutputStream stream, const std::string& line) {
     }
     ev.mutable_log()->set_stream(stream == OutputStream::Stdout ? "stdout" : "stderr");
     ev.mutable_log()->set_text(line);
+    if (rank >= 0) {
+        ev.mutable_log()->set_rank(rank);
+    }
     (void)append(std::move(ev));
 }
 
 void Job::onExit(ProcessExit exit) {
-    for (int i = 0; i < 2; ++i) {
-        if (!m_partial[i].empty()) {
-            onLine(i == 0 ? OutputStream::Stdout : OutputStream::Stderr, m_partial[i]);
-            m_partial[i].clear();
-        }
-    }
+    m_stdout.finish();
+    m_stderr.finish();
     v1::JobState stopState;
     std::string stopReason;
     {

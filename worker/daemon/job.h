@@ -7,6 +7,7 @@
 #include "worker/daemon/job_journal.h"
 #include "worker/daemon/launch_failure.h"
 #include "worker/daemon/process.h"
+#include "worker/daemon/tagged_output.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -61,7 +62,9 @@ public:
     void unsubscribe(int id);
 
     /// Starts the job's process tree and routes its output into events: `@tessera` stdout lines
-    /// become Metric events, other lines LogLine events; the exit becomes the terminal state.
+    /// become Metric events, other lines LogLine events (with the rank that printed them when
+    /// the output is mpirun's --tag-output, see tagged_output.h); the exit becomes the terminal
+    /// state.
     /// RUNNING (with `runningReason`) is recorded before any output event.
     /// Errors: as Process::start (a FAILED state is then recorded).
     Result<void> run(const SpawnOptions& opts, const std::string& runningReason);
@@ -76,7 +79,7 @@ public:
 private:
     void waitUntilRunning();
     void onOutput(OutputStream stream, std::string_view chunk);
-    void onLine(OutputStream stream, const std::string& line);
+    void onLine(OutputStream stream, int rank, const std::string& line);
     void onExit(ProcessExit exit);
 
     const std::string m_id;
@@ -101,8 +104,16 @@ private:
     std::condition_variable m_runningCv;
     bool m_runningRecorded = false;
 
+    /// Longer output lines are passed on in pieces of this size.
+    static constexpr std::size_t kMaxLineBytes = 1 << 20;
+
     // Touched only from the process's reader thread.
-    std::string m_partial[2];
+    TaggedOutput m_stdout{"stdout", kMaxLineBytes, [this](int rank, const std::string& line) {
+                              onLine(OutputStream::Stdout, rank, line);
+                          }};
+    TaggedOutput m_stderr{"stderr", kMaxLineBytes, [this](int rank, const std::string& line) {
+                              onLine(OutputStream::Stderr, rank, line);
+                          }};
     std::deque<std::string> m_stderrTail;
     LaunchFailure m_failure; ///< the stderr lines that explain a failed launch
 };

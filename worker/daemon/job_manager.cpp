@@ -219,7 +219,11 @@ Result<SpawnOptions> JobManager::mpirunOptions(const v1::LaunchJobRequest& reque
     // `PATH=...; export PATH; ... orted` through the agent, a shell line tessera-rsh refuses.
     opts.program = m_config.mpirun;
     opts.argv = {"mpirun", "-np", std::to_string(world), "--hostfile", files.hostfile,
-                 "--oversubscribe", "--mca", "plm_rsh_agent", m_config.binDir + "/tessera-rsh",
+                 "--oversubscribe",
+                 // Every piece of output carries its rank: Open MPI forwards a rank's output in
+                 // pieces, which cut other ranks' lines; tagged, they are put together again
+                 // (Job, tagged_output.h).
+                 "--tag-output", "--mca", "plm_rsh_agent", m_config.binDir + "/tessera-rsh",
                  "--mca", "plm_rsh_no_tree_spawn", "1",
                  // Keep orted attached (no --daemonize): it stays the Exec'd process, so ending
                  // the Exec call (cancel, worker stop) really ends orted and its ranks.
@@ -231,9 +235,10 @@ Result<SpawnOptions> JobManager::mpirunOptions(const v1::LaunchJobRequest& reque
     for (const auto& [k, v] : request.mca()) {
         opts.argv.insert(opts.argv.end(), {"--mca", k, v});
     }
-    std::vector<std::string> env = {"TESSERA_RSH_PEERS=" + files.peers,
-                                    // CUDA numbers GPUs as NVML (and the worker's GetInfo) does
-                                    "CUDA_DEVICE_ORDER=PCI_BUS_ID"};
+    // Every rank, on every node (-x exports it through the orteds), numbers GPUs as NVML and the
+    // worker's GetInfo do: CUDA's own default order is fastest first.
+    opts.argv.insert(opts.argv.end(), {"-x", "CUDA_DEVICE_ORDER=PCI_BUS_ID"});
+    std::vector<std::string> env = {"TESSERA_RSH_PEERS=" + files.peers};
     if (::geteuid() == 0) {
         opts.argv.push_back("--allow-run-as-root");
         env.push_back("OMPI_ALLOW_RUN_AS_ROOT=1");

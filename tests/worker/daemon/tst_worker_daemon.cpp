@@ -486,6 +486,48 @@ private Q_SLOTS:
         QCOMPARE(int(seen.back().state().state()), int(v1::JOB_STATE_SUCCEEDED));
     }
 
+    // Four ranks print 700-byte records at once: Open MPI forwards their output in pieces that
+    // cut each other's lines; every record still arrives whole, once, with its rank.
+    void recordsOfRanksPrintingAtOnceArriveWhole() {
+        auto stub = m_worker->stub();
+        const int ranks = 4, lines = 500;
+        v1::LaunchJobRequest request = commandJob(
+            "job-chorus",
+            {"/bin/sh", "-c",
+             "pad=$(printf '%0700d' 0); i=0; while [ $i -lt " + std::to_string(lines) +
+                 " ]; do echo \"@tessera {\\\"step\\\":$i,\\\"rank\\\":$OMPI_COMM_WORLD_RANK,"
+                 "\\\"pad\\\":\\\"$pad\\\"}\"; i=$((i+1)); done"},
+            {m_worker.get()}, kToken);
+        request.mutable_peers(0)->set_slots(ranks);
+        request.mutable_spec()->mutable_layout()->set_data_parallel(ranks);
+        {
+            grpc::ClientContext ctx;
+            authorize(ctx, kToken, 30);
+            v1::LaunchJobReply reply;
+            const auto st = stub->LaunchJob(&ctx, request, &reply);
+            QVERIFY2(st.ok(), st.error_message().c_str());
+        }
+        const WatchResult r = watchJob(*stub, kToken, "job-chorus", 0, 120);
+        QVERIFY(r.status.ok());
+        QCOMPARE(int(r.events.back().state().state()), int(v1::JOB_STATE_SUCCEEDED));
+        std::vector<int> next(ranks, 0);
+        std::vector<std::string> garbled;
+        for (const v1::JobEvent& e : r.events) {
+            if (e.has_log() && e.log().stream() == "stdout") {
+                garbled.push_back(e.log().text().substr(0, 120));
+            }
+            if (!e.has_metric()) {
+                continue;
+            }
+            const int rank = e.metric().rank();
+            QVERIFY(rank >= 0 && rank < ranks);
+            QCOMPARE(e.metric().step(), int64_t(next[rank]));
+            ++next[rank];
+        }
+        QVERIFY2(garbled.empty(), garbled.empty() ? "" : garbled.front().c_str());
+        QCOMPARE(next, std::vector<int>(ranks, lines));
+    }
+
     void failedCommandReportsStderr() {
         auto stub = m_worker->stub();
         grpc::ClientContext ctx;

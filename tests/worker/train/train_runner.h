@@ -3,6 +3,7 @@
 #pragma once
 
 #include "worker/common/record_prefix.h"
+#include "worker/daemon/tagged_output.h"
 
 #include <QDir>
 #include <QFile>
@@ -46,11 +47,22 @@ inline TrainRun runProgram(const QString& program, const QStringList& args, int 
         p.waitForFinished(5000);
     }
     run.exitCode = run.finished && p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    run.stderrText = QString::fromUtf8(p.readAllStandardError());
-    const QList<QByteArray> lines = p.readAllStandardOutput().split('\n');
-    for (const QByteArray& line : lines) {
-        const QByteArrayView prefix(tessera::kRecordPrefix.data(),
-                                    qsizetype(tessera::kRecordPrefix.size()));
+    // Whole lines per rank, as the worker reads them (mpirun --tag-output, see mpirunArgs).
+    const auto lines = [](const QByteArray& bytes, const char* stream) {
+        QList<QByteArray> out;
+        tessera::daemon::TaggedOutput demux(stream, 1 << 20, [&out](int, const std::string& l) {
+            out.append(QByteArray::fromStdString(l));
+        });
+        demux.feed(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+        demux.finish();
+        return out;
+    };
+    for (const QByteArray& line : lines(p.readAllStandardError(), "stderr")) {
+        run.stderrText += QString::fromUtf8(line) + QLatin1Char('\n');
+    }
+    const QByteArrayView prefix(tessera::kRecordPrefix.data(),
+                                qsizetype(tessera::kRecordPrefix.size()));
+    for (const QByteArray& line : lines(p.readAllStandardOutput(), "stdout")) {
         if (line.startsWith(prefix)) {
             run.records.append(QJsonDocument::fromJson(line.mid(prefix.size())).object());
         } else if (!line.isEmpty()) {
@@ -61,8 +73,11 @@ inline TrainRun runProgram(const QString& program, const QStringList& args, int 
 }
 
 /// mpirun arguments for n local ranks on a small shared box (root needs --allow-run-as-root).
+/// mpirun's arguments for `n` local ranks, with every output piece tagged by its rank (so that
+/// runProgram puts lines cut by other ranks' output back together, as the worker does).
 inline QStringList mpirunArgs(int n) {
-    QStringList a = {"-np", QString::number(n), "--oversubscribe", "--bind-to", "none"};
+    QStringList a = {"-np",  QString::number(n), "--oversubscribe", "--bind-to",
+                     "none", "--tag-output"};
     if (::geteuid() == 0) {
         a << "--allow-run-as-root";
     }
