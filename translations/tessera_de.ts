@@ -196,12 +196,7 @@
 <context>
     <name>tessera::AppSession</name>
     <message>
-        <location filename="../app/session.cpp" line="+32"/>
-        <source>cannot open the history database &apos;%1&apos;</source>
-        <translation>die Verlaufsdatenbank „%1“ lässt sich nicht öffnen</translation>
-    </message>
-    <message>
-        <location line="+59"/>
+        <location filename="../app/session.cpp" line="+90"/>
         <source>tessera quit and stopped it</source>
         <translation>tessera wurde beendet und hat ihn gestoppt</translation>
     </message>
@@ -728,7 +723,7 @@
 <context>
     <name>tessera::MainWindow</name>
     <message>
-        <location filename="../app/mainwindow.cpp" line="+46"/>
+        <location filename="../app/mainwindow.cpp" line="+44"/>
         <source>layers %1–%2</source>
         <translation>Schichten %1–%2</translation>
     </message>
@@ -738,7 +733,7 @@
         <translation>Tessera</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <source>&amp;Training</source>
         <translation>&amp;Training</translation>
     </message>
@@ -748,7 +743,7 @@
         <translation>&amp;Designer</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+21"/>
         <source>History is off: %1</source>
         <translation>Verlauf ist aus: %1</translation>
     </message>
@@ -838,12 +833,12 @@
         <translation>&amp;Job</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>De&amp;signer</source>
         <translation>De&amp;signer</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
@@ -863,7 +858,7 @@
         <translation>[%1] Lauf kann nicht geladen werden: %2</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+29"/>
         <source>[%1] alert: %2</source>
         <translation>[%1] Warnung: %2</translation>
     </message>
@@ -1228,7 +1223,7 @@
 <context>
     <name>tessera::RunList</name>
     <message>
-        <location filename="../app/monitor/runlist.cpp" line="+54"/>
+        <location filename="../app/monitor/runlist.cpp" line="+57"/>
         <source>Check a run to draw its loss beside the current one; double-click to open its whole history</source>
         <translation>Lauf ankreuzen, um seinen Loss neben dem aktuellen zu zeichnen; Doppelklick öffnet seinen ganzen Verlauf</translation>
     </message>
@@ -1326,7 +1321,7 @@ S%2</translation>
         <translation>Zeit seit Start</translation>
     </message>
     <message>
-        <location line="+136"/>
+        <location line="+133"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
@@ -1424,12 +1419,17 @@ S%2</translation>
         <translation>Suche läuft…</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>%1/step — %2</source>
         <translation>%1/Schritt — %2</translation>
     </message>
     <message>
         <location line="+6"/>
+        <source>Auto-plan cannot estimate this cluster: %1</source>
+        <translation>Die Auto-Planung kann diesen Cluster nicht schätzen: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>No layout fits these machines: add devices, use ZeRO or recompute, or pick a smaller model.</source>
         <translation>Kein Layout passt auf diese Maschinen: Geräte hinzufügen, ZeRO oder Neuberechnung nutzen oder ein kleineres Modell wählen.</translation>
     </message>
@@ -2260,7 +2260,7 @@ S%2</translation>
         <translation>Schritt %1 statt %2</translation>
     </message>
     <message>
-        <location line="+180"/>
+        <location line="+187"/>
         <source>fastest that fits: %1; %2 per step, bubble %3 %, MFU %4 %</source>
         <translation>schnellstes, das passt: %1; %2 pro Schritt, Blase %3 %, MFU %4 %</translation>
     </message>
