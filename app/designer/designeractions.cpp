@@ -47,13 +47,15 @@ void DesignerPanel::createActions() {
     connect(m_redo, &QAction::triggered, undo, &QUndoStack::redo);
     connect(undo, &QUndoStack::canUndoChanged, m_undo, &QAction::setEnabled);
     connect(undo, &QUndoStack::canRedoChanged, m_redo, &QAction::setEnabled);
-    connect(undo, &QUndoStack::undoTextChanged, m_undo, [this](const QString& text) {
-        m_undo->setToolTip(
-            tr("Undo: %1 (%2)").arg(text, m_undo->shortcut().toString(QKeySequence::NativeText)));
+    // The lambdas hold the actions, not `this`: the stack clears itself (and emits) when the
+    // document, a child of this panel, is deleted after ~DesignerPanel has already run.
+    connect(undo, &QUndoStack::undoTextChanged, m_undo, [action = m_undo](const QString& text) {
+        action->setToolTip(
+            tr("Undo: %1 (%2)").arg(text, action->shortcut().toString(QKeySequence::NativeText)));
     });
-    connect(undo, &QUndoStack::redoTextChanged, m_redo, [this](const QString& text) {
-        m_redo->setToolTip(
-            tr("Redo: %1 (%2)").arg(text, m_redo->shortcut().toString(QKeySequence::NativeText)));
+    connect(undo, &QUndoStack::redoTextChanged, m_redo, [action = m_redo](const QString& text) {
+        action->setToolTip(
+            tr("Redo: %1 (%2)").arg(text, action->shortcut().toString(QKeySequence::NativeText)));
     });
     m_open = make(new QAction(tr("Open layout…"), this), "designerOpen",
                   QKeySequence(tr("Ctrl+Shift+O")), tr("Open a *.tessera-plan.json layout file"));

@@ -71,6 +71,19 @@ KbdInteractiveAuthentication no
 UsePAM no
 StrictModes no
 EOF
+    # Sessions on a test host get the sanitizer options of the run that made it (presets asan
+    # and tsan: report exit code, suppression files), as the tests' local workers do; sshd would
+    # start them with a clean environment. (sshd takes the first SetEnv line only: one line.)
+    setenv=
+    for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS TSAN_OPTIONS; do
+        eval "val=\${$v-}"
+        if [ -n "$val" ]; then
+            setenv="$setenv \"$v=$val\""
+        fi
+    done
+    if [ -n "$setenv" ]; then
+        echo "SetEnv$setenv" >>"$h/sshd_config"
+    fi
     echo "$addr $(cut -d' ' -f1,2 "$h/ssh_host_ed25519_key.pub")" >>"$dir/known_hosts"
     echo "th$k-$i $addr $ns" >>"$dir/hosts.txt"
     ip netns exec "$ns" unshare --uts sh -c \

@@ -231,7 +231,9 @@ Result<RankCheckpoint> readRankCheckpoint(const std::string& stepDir, int rank,
              count <= (in.data.size() - in.pos) / sizeof(float);
         if (ok) {
             s.data.resize(std::size_t(count));
-            std::memcpy(s.data.data(), in.data.data() + in.pos, std::size_t(count) * 4);
+            if (count > 0) { // an empty vector's data() may be null, which memcpy must not get
+                std::memcpy(s.data.data(), in.data.data() + in.pos, std::size_t(count) * 4);
+            }
             in.pos += std::size_t(count) * 4;
             c.sections.push_back(std::move(s));
         }
