@@ -514,7 +514,11 @@ private Q_SLOTS:
         std::vector<std::string> garbled;
         for (const v1::JobEvent& e : r.events) {
             if (e.has_log() && e.log().stream() == "stdout") {
-                garbled.push_back(e.log().text().substr(0, 120));
+                const std::string& text = e.log().text();
+                garbled.push_back(std::to_string(text.size()) + " bytes from rank " +
+                                  (e.log().has_rank() ? std::to_string(e.log().rank()) : "none") +
+                                  ": " + text.substr(0, 60) + " … " +
+                                  text.substr(text.size() - std::min<size_t>(text.size(), 60)));
             }
             if (!e.has_metric()) {
                 continue;
@@ -524,8 +528,16 @@ private Q_SLOTS:
             QCOMPARE(e.metric().step(), int64_t(next[rank]));
             ++next[rank];
         }
-        QVERIFY2(garbled.empty(), garbled.empty() ? "" : garbled.front().c_str());
-        QCOMPARE(next, std::vector<int>(ranks, lines));
+        std::string counts;
+        for (int n : next) {
+            counts += " " + std::to_string(n);
+        }
+        QVERIFY2(next == std::vector<int>(ranks, lines),
+                 ("records per rank:" + counts + " of " + std::to_string(lines)).c_str());
+        QVERIFY2(garbled.empty(), garbled.empty() ? ""
+                                                  : (std::to_string(garbled.size()) +
+                                                     " lines not whole, e.g. " + garbled.front())
+                                                        .c_str());
     }
 
     void failedCommandReportsStderr() {
