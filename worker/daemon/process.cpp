@@ -144,10 +144,15 @@ Process::~Process() {
 
 void Process::waitLoop() {
     int status = 0;
-    while (::waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
+    pid_t reaped = -1;
+    while ((reaped = ::waitpid(m_pid, &status, 0)) < 0 && errno == EINTR) {
     }
     ProcessExit ex;
-    if (WIFSIGNALED(status)) {
+    if (reaped < 0) {
+        // Reaped by someone else (SIGCHLD ignored, a stray waitpid(-1)): the status is lost, and
+        // the untouched `status` would report a success nobody saw.
+        ex.code = -1;
+    } else if (WIFSIGNALED(status)) {
         ex.signal = WTERMSIG(status);
         ex.code = 128 + ex.signal;
     } else {

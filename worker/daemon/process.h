@@ -28,7 +28,8 @@ struct SpawnOptions {
 
 enum class OutputStream { Stdout, Stderr };
 
-/// How the child ended: `code` is the exit code or 128 + signal; `signal` 0 when it exited.
+/// How the child ended: `code` is the exit code or 128 + signal, -1 when its status could not be
+/// read (someone else reaped it); `signal` 0 when it exited.
 struct ProcessExit {
     int code = 0;
     int signal = 0;
