@@ -215,6 +215,9 @@ Result<SpawnOptions> JobManager::mpirunOptions(const v1::LaunchJobRequest& reque
                                                const JobFiles& files) const {
     SpawnOptions opts;
     opts.cwd = fs::path(files.spec).parent_path().string();
+    // mpirun's stdout/stderr are files, not pipes: mpirun drops queued output at the job's end
+    // after one short write to a full pipe (OutputSpool), which lost records on a loaded node.
+    opts.spoolDir = opts.cwd;
     // argv[0] is the bare name: Open MPI treats an absolute argv[0] as --prefix and then sends
     // `PATH=...; export PATH; ... orted` through the agent, a shell line tessera-rsh refuses.
     opts.program = m_config.mpirun;

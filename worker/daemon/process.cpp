@@ -1,6 +1,8 @@
-// Child processes: posix_spawn into a new process group, pipe readers, reaping, group kill.
+// Child processes: posix_spawn into a new process group, pipe or spool readers, reaping, group
+// kill.
 #include "worker/daemon/process.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -73,8 +75,17 @@ Result<std::shared_ptr<Process>> Process::start(const SpawnOptions& opts, Output
             closeFd(p[1]);
         }
     };
-    if ((opts.pipeStdin && ::pipe2(in, O_CLOEXEC) != 0) || ::pipe2(out, O_CLOEXEC) != 0 ||
-        ::pipe2(err, O_CLOEXEC) != 0) {
+    const bool spooled = !opts.spoolDir.empty();
+    OutputSpool spools[2];
+    for (int i = 0; spooled && i < 2; ++i) {
+        auto spool = OutputSpool::create(opts.spoolDir);
+        if (!spool) {
+            return relay(spool);
+        }
+        spools[i] = std::move(*spool);
+    }
+    if ((opts.pipeStdin && ::pipe2(in, O_CLOEXEC) != 0) ||
+        (!spooled && (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0))) {
         const std::string why = std::strerror(errno);
         closeAll();
         return fail(ErrorCode::Io, "cannot create pipes for '" + opts.argv[0] + "': " + why);
@@ -85,8 +96,8 @@ Result<std::shared_ptr<Process>> Process::start(const SpawnOptions& opts, Output
     } else {
         posix_spawn_file_actions_addopen(&s.actions, 0, "/dev/null", O_RDONLY, 0);
     }
-    posix_spawn_file_actions_adddup2(&s.actions, out[1], 1);
-    posix_spawn_file_actions_adddup2(&s.actions, err[1], 2);
+    posix_spawn_file_actions_adddup2(&s.actions, spooled ? spools[0].fd() : out[1], 1);
+    posix_spawn_file_actions_adddup2(&s.actions, spooled ? spools[1].fd() : err[1], 2);
     if (!opts.cwd.empty()) {
         posix_spawn_file_actions_addchdir_np(&s.actions, opts.cwd.c_str());
     }
@@ -129,6 +140,9 @@ Result<std::shared_ptr<Process>> Process::start(const SpawnOptions& opts, Output
     p->m_stdin = in[1];
     p->m_stdout = out[0];
     p->m_stderr = err[0];
+    p->m_spools[0] = std::move(spools[0]);
+    p->m_spools[1] = std::move(spools[1]);
+    p->m_spooled = spooled;
     p->m_onOutput = std::move(onOutput);
     p->m_onExit = std::move(onExit);
     std::thread([p] { p->waitLoop(); }).detach();
@@ -167,6 +181,65 @@ void Process::waitLoop() {
 }
 
 void Process::readLoop() {
+    if (m_spooled) {
+        readSpools();
+    } else {
+        readPipes();
+    }
+    closeFd(m_stdout);
+    closeFd(m_stderr);
+    m_spools[0].close();
+    m_spools[1].close();
+    ProcessExit ex;
+    {
+        std::unique_lock lock(m_mutex);
+        m_cv.wait(lock, [this] { return m_exited.load(); });
+        ex = m_exit;
+    }
+    closeStdin();
+    if (m_onExit) {
+        m_onExit(ex);
+    }
+    m_onOutput = nullptr;
+    m_onExit = nullptr;
+}
+
+void Process::readSpools() {
+    constexpr auto kQuickest = std::chrono::milliseconds(1),
+                   kSlowest = std::chrono::milliseconds(50);
+    auto idle = kQuickest;
+    char buf[65536];
+    bool open[2] = {true, true};
+    for (;;) {
+        // Exit seen before a pass that finds nothing new: everything the child wrote is read.
+        const bool exitedBefore = m_exited.load();
+        bool got = false;
+        for (int i = 0; i < 2; ++i) { // a chunk of each in turn: a flood on one starves neither
+            const ssize_t n = open[i] ? m_spools[i].read(buf, sizeof buf) : 0;
+            if (n > 0) {
+                got = true;
+                if (m_onOutput) {
+                    m_onOutput(i == 0 ? OutputStream::Stdout : OutputStream::Stderr,
+                               std::string_view(buf, static_cast<size_t>(n)));
+                }
+            } else if (n < 0) {
+                open[i] = false;
+            }
+        }
+        if (got) {
+            idle = kQuickest;
+            continue;
+        }
+        if (exitedBefore || (!open[0] && !open[1])) {
+            return;
+        }
+        std::unique_lock lock(m_mutex);
+        m_cv.wait_for(lock, idle, [this] { return m_exited.load(); });
+        idle = std::min(idle * 2, kSlowest);
+    }
+}
+
+void Process::readPipes() {
     using Clock = std::chrono::steady_clock;
     // After the child is reaped, descendants that still hold the pipes get this long to finish.
     constexpr auto drainAfterExit = std::chrono::seconds(2);
@@ -200,20 +273,6 @@ void Process::readLoop() {
             }
         }
     }
-    closeFd(m_stdout);
-    closeFd(m_stderr);
-    ProcessExit ex;
-    {
-        std::unique_lock lock(m_mutex);
-        m_cv.wait(lock, [this] { return m_exited.load(); });
-        ex = m_exit;
-    }
-    closeStdin();
-    if (m_onExit) {
-        m_onExit(ex);
-    }
-    m_onOutput = nullptr;
-    m_onExit = nullptr;
 }
 
 Result<void> Process::writeStdin(std::string_view data) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "worker/common/error.h"
+#include "worker/daemon/output_spool.h"
 
 #include <atomic>
 #include <chrono>
@@ -24,6 +25,10 @@ struct SpawnOptions {
     std::vector<std::string> env;  ///< the child's whole environment, "NAME=value" each
     std::string cwd;               ///< working directory; empty = the daemon's
     bool pipeStdin = false;        ///< true: writeStdin() feeds it; false: /dev/null
+    /// Non-empty: stdout and stderr go to unlinked files in this folder instead of pipes, so the
+    /// child's writes never block or come back short (mpirun: see OutputSpool). Output is then
+    /// picked up within 50 ms rather than at once, and the child is never slowed by the reader.
+    std::string spoolDir;
 };
 
 enum class OutputStream { Stdout, Stderr };
@@ -70,12 +75,16 @@ public:
 private:
     Process() = default;
     void readLoop();
+    void readPipes();
+    void readSpools();
     void waitLoop();
 
     pid_t m_pid = -1;
     int m_stdin = -1;
     int m_stdout = -1;
     int m_stderr = -1;
+    OutputSpool m_spools[2]; // stdout, stderr when SpawnOptions::spoolDir is set
+    bool m_spooled = false;
     std::mutex m_stdinMutex;
     std::mutex m_mutex;
     std::condition_variable m_cv;

@@ -1,12 +1,16 @@
-// Process: the exit it reports is the child's own, and a child whose status cannot be read (reaped
-// by someone else) is never reported as a success.
+// Process: the exit it reports is the child's own, a child whose status cannot be read (reaped
+// by someone else) is never reported as a success, and spooled output never makes the child wait.
 #include "worker/daemon/process.h"
 
+#include <QDir>
+#include <QTemporaryDir>
 #include <QTest>
 
+#include <chrono>
 #include <csignal>
 #include <future>
 #include <string>
+#include <thread>
 
 using tessera::daemon::OutputStream;
 using tessera::daemon::Process;
@@ -64,6 +68,69 @@ private Q_SLOTS:
         const auto [ex, out] = runToEnd({"/bin/true"});
         ::sigaction(SIGCHLD, &previous, nullptr);
         QCOMPARE(ex.code, -1);
+    }
+
+    // 8 MiB is 128 pipe buffers: through a pipe the child stops at the first 64 KiB until the
+    // reader comes back. Spooled, it writes everything and exits while the reader is held, and
+    // the reader then gets every byte, stdout and stderr apart.
+    void aSpooledChildNeverWaitsForItsReader() {
+        constexpr size_t kBytes = size_t(8) << 20;
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        SpawnOptions opts;
+        opts.argv = {"/bin/sh", "-c",
+                     "head -c " + std::to_string(kBytes) + " /dev/zero; echo done >&2"};
+        opts.spoolDir = dir.path().toStdString();
+        struct Seen {
+            size_t stdoutBytes = 0;
+            std::string stderrText;
+            bool held = false;
+            bool exitedWhileHeld = false;
+        };
+        auto seen = std::make_shared<Seen>();
+        std::promise<std::shared_ptr<Process>> self;
+        std::shared_future<std::shared_ptr<Process>> selfLater = self.get_future().share();
+        std::promise<ProcessExit> ended;
+        auto started = Process::start(
+            opts,
+            [seen, selfLater](OutputStream s, std::string_view chunk) {
+                if (!seen->held) { // hold the reader until the child is reaped (or 60 s)
+                    seen->held = true;
+                    const auto p = selfLater.get();
+                    const auto deadline =
+                        std::chrono::steady_clock::now() + std::chrono::seconds(60);
+                    while (!p->exited() && std::chrono::steady_clock::now() < deadline) {
+                        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                    }
+                    seen->exitedWhileHeld = p->exited();
+                }
+                if (s == OutputStream::Stdout) {
+                    seen->stdoutBytes += chunk.size();
+                } else {
+                    seen->stderrText.append(chunk);
+                }
+            },
+            [&ended](ProcessExit ex) { ended.set_value(ex); });
+        QVERIFY2(started, started ? "" : started.error().message.c_str());
+        self.set_value(*started);
+        const ProcessExit ex = ended.get_future().get();
+        QCOMPARE(ex.code, 0);
+        QVERIFY2(seen->exitedWhileHeld, "the child waited for its reader");
+        QCOMPARE(seen->stdoutBytes, kBytes);
+        QCOMPARE(seen->stderrText, std::string("done\n"));
+        // The spool files were unlinked when created: nothing is left in the folder.
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+                 QStringList());
+    }
+
+    void aSpoolFolderThatCannotHoldFilesIsNamed() {
+        SpawnOptions opts;
+        opts.argv = {"/bin/true"};
+        opts.spoolDir = "/no/such/folder";
+        auto started = Process::start(opts, nullptr, nullptr);
+        QVERIFY(!started);
+        QVERIFY2(started.error().message.find("/no/such/folder") != std::string::npos,
+                 started.error().message.c_str());
     }
 };
 
