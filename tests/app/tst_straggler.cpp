@@ -3,7 +3,10 @@
 // stopped for 3/4 of every period (as a busy or throttled machine would slow it) and the alert
 // bar names rank 1 as the straggler, not rank 0 (which only waits for it). The period is a
 // fraction of one perf-line window as measured here, so every window of rank 1 is slowed alike
-// on a machine of any speed.
+// on a machine of any speed. The alert's factor is raised from the app's 1.5 to 2.5 here: ranks
+// that run alike still differ by up to 1.8x in compute time per step on a 2-vCPU machine under
+// the tsan preset (three perf windows in a row, either rank; the waiting rank's MPI busy-poll
+// shares the machine with the computing one), while the throttle slows rank 1 by 4x.
 #include "app/jobs/jobpanel.h"
 #include "app/mainwindow.h"
 #include "app/monitor/alertwatcher.h"
@@ -61,6 +64,9 @@ void TestStraggler::slowedRankRaisesTheAlert() {
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     const QString rented = test::rentTwoLocalWorkers(window);
     QVERIFY2(rented.isEmpty(), qPrintable(rented));
+    AlertThresholds thresholds;
+    thresholds.stragglerFactor = 2.5;
+    window.monitor()->alertWatcher()->setThresholds(thresholds);
     QSignalSpy alerts(window.monitor(), &MonitorPanel::alertRaised);
     QString error;
     const QString jobId = test::launchFashionMnist(window, &error);
