@@ -2,8 +2,48 @@
 #include "backend/history/storebatcher.h"
 
 #include "backend/logging.h"
+#include "worker/common/tsan_handoff.h"
 
 namespace tessera {
+
+namespace {
+/// The address the ThreadSanitizer annotations of HandedOver synchronise on.
+char g_handoff;
+
+/// `f` handed to the writer thread through Qt's event queue, with what ThreadSanitizer needs to
+/// see that handoff (the queue's mutex lives in libQt6Core, which is not built with
+/// -fsanitize=thread: see worker/common/tsan_handoff.h). The release is in the move constructor:
+/// invokeMethod() moves the functor into its slot object last, so everything written there (the
+/// captured values included) comes before it.
+template <typename F> class HandedOver {
+public:
+    explicit HandedOver(F f) : m_f(std::move(f)) {}
+    HandedOver(HandedOver&& other) noexcept : m_f(std::move(other.m_f)) {
+        tsanHandedOver(&g_handoff);
+    }
+    HandedOver(const HandedOver&) = delete;
+    HandedOver& operator=(const HandedOver&) = delete;
+    HandedOver& operator=(HandedOver&&) = delete;
+    ~HandedOver() = default;
+    void operator()() {
+        tsanReceived(&g_handoff);
+        m_f();
+        tsanHandedOver(&g_handoff);
+    }
+
+private:
+    F m_f;
+};
+
+/// Runs `f` on `target`'s thread (`type`: Qt::QueuedConnection, or Qt::BlockingQueuedConnection
+/// which returns after `f` has run, and then what `f` did happens before what follows).
+template <typename F> void callOn(QObject* target, F f, Qt::ConnectionType type) {
+    QMetaObject::invokeMethod(target, HandedOver<F>(std::move(f)), type);
+    if (type == Qt::BlockingQueuedConnection) {
+        tsanReceived(&g_handoff);
+    }
+}
+} // namespace
 
 /// Owns the writer thread's connection; every call runs on that thread.
 class StoreBatcher::Writer : public QObject {
@@ -51,13 +91,13 @@ StoreBatcher::StoreBatcher(MetricStore* store, QObject* parent) : QObject(parent
     auto* writer = new Writer;
     writer->moveToThread(&m_thread);
     bool opened = false;
-    QMetaObject::invokeMethod(
+    callOn(
         writer, [writer, path, &opened] { opened = writer->open(path); },
         Qt::BlockingQueuedConnection);
     if (opened) {
         m_writer = writer;
     } else {
-        QMetaObject::invokeMethod(
+        callOn(
             writer, [writer] { delete writer; }, Qt::BlockingQueuedConnection);
         m_thread.quit();
         m_thread.wait();
@@ -68,7 +108,7 @@ StoreBatcher::~StoreBatcher() {
     drain();
     if (m_writer != nullptr) {
         Writer* writer = m_writer;
-        QMetaObject::invokeMethod(
+        callOn(
             writer, [writer] { delete writer; }, Qt::BlockingQueuedConnection);
         m_thread.quit();
         m_thread.wait();
@@ -117,7 +157,7 @@ void StoreBatcher::flush() {
     }
     m_inFlight->fetch_add(batch.size());
     Writer* writer = m_writer;
-    QMetaObject::invokeMethod(
+    callOn(
         writer, [writer, batch, n = m_inFlight] { writer->write(batch, n); }, Qt::QueuedConnection);
 }
 
@@ -125,7 +165,7 @@ void StoreBatcher::drain() {
     flush();
     if (m_writer != nullptr) {
         // Runs after every batch queued before it: when it returns, all are written.
-        QMetaObject::invokeMethod(
+        callOn(
             m_writer, [] {}, Qt::BlockingQueuedConnection);
     }
 }

@@ -1,6 +1,7 @@
 // Exec reactor: allow-list check, spawn, stdin/signal forwarding, ordered output writes.
 #include "worker/daemon/exec_session.h"
 
+#include "worker/common/tsan_handoff.h"
 #include "worker/daemon/grpc_status.h"
 #include "worker/daemon/ompi_tmpdir.h"
 #include "worker/daemon/program_paths.h"
@@ -26,17 +27,20 @@ ExecSession::ExecSession(const AllowList& allow, const std::string& workDir, grp
         finishLocked(refusal);
         return;
     }
+    tsanHandedOver(this);
     StartRead(&m_in);
 }
 
 void ExecSession::finishLocked(const grpc::Status& status) {
     if (!m_shared->finished) {
         m_shared->finished = true;
+        tsanHandedOver(this);
         Finish(status);
     }
 }
 
 void ExecSession::OnReadDone(bool ok) {
+    tsanReceived(this);
     std::shared_ptr<Process> process;
     {
         std::lock_guard lock(m_processMutex);
@@ -73,6 +77,7 @@ void ExecSession::OnReadDone(bool ok) {
     }
     std::lock_guard lock(m_shared->mutex);
     if (!m_shared->finished) {
+        tsanHandedOver(this);
         StartRead(&m_in);
     }
 }
@@ -175,6 +180,7 @@ void ExecSession::pumpLocked() {
     }
     if (!m_shared->queue.empty()) {
         m_shared->writing = true;
+        tsanHandedOver(this);
         StartWrite(&m_shared->queue.front());
     } else if (m_shared->exited) {
         finishLocked(grpc::Status::OK);
@@ -182,6 +188,7 @@ void ExecSession::pumpLocked() {
 }
 
 void ExecSession::OnWriteDone(bool ok) {
+    tsanReceived(this);
     std::lock_guard lock(m_shared->mutex);
     m_shared->writing = false;
     if (!m_shared->queue.empty()) {
@@ -195,6 +202,7 @@ void ExecSession::OnWriteDone(bool ok) {
 }
 
 void ExecSession::OnCancel() {
+    tsanReceived(this);
     {
         std::lock_guard lock(m_processMutex);
         if (m_process && !m_process->exited()) {
@@ -208,6 +216,7 @@ void ExecSession::OnCancel() {
 }
 
 void ExecSession::OnDone() {
+    tsanReceived(this);
     {
         std::lock_guard lock(m_shared->mutex);
         m_shared->reactor = nullptr;

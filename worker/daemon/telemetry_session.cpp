@@ -1,6 +1,8 @@
 // WatchTelemetry reactor: pulls from the hub's ring on each new sample and after each write.
 #include "worker/daemon/telemetry_session.h"
 
+#include "worker/common/tsan_handoff.h"
+
 namespace tessera::daemon {
 
 TelemetrySession::TelemetrySession(TelemetryHub& hub, const v1::WatchTelemetryRequest& request,
@@ -25,6 +27,7 @@ TelemetrySession::TelemetrySession(TelemetryHub& hub, const v1::WatchTelemetryRe
 void TelemetrySession::finishLocked(const grpc::Status& status) {
     if (!m_finished) {
         m_finished = true;
+        tsanHandedOver(this);
         Finish(status);
     }
 }
@@ -53,11 +56,13 @@ void TelemetrySession::pump() {
         m_pendingGap = false;
         m_lastSentMs = n.monotonicMs;
         m_writing = true;
+        tsanHandedOver(this);
         StartWrite(&m_current);
     }
 }
 
 void TelemetrySession::OnWriteDone(bool ok) {
+    tsanReceived(this);
     {
         std::lock_guard lock(m_mutex);
         m_writing = false;
@@ -70,11 +75,13 @@ void TelemetrySession::OnWriteDone(bool ok) {
 }
 
 void TelemetrySession::OnCancel() {
+    tsanReceived(this);
     std::lock_guard lock(m_mutex);
     finishLocked({grpc::StatusCode::CANCELLED, "WatchTelemetry cancelled"});
 }
 
 void TelemetrySession::OnDone() {
+    tsanReceived(this);
     if (m_listener) {
         m_hub.unsubscribe(m_listener);
     }

@@ -1,6 +1,8 @@
 // WatchJob reactor: journal replay and live follow with a single outstanding write.
 #include "worker/daemon/watch_session.h"
 
+#include "worker/common/tsan_handoff.h"
+
 namespace tessera::daemon {
 
 WatchSession::WatchSession(std::shared_ptr<Job> job, uint64_t fromSeq, grpc::Status refusal)
@@ -17,6 +19,7 @@ WatchSession::WatchSession(std::shared_ptr<Job> job, uint64_t fromSeq, grpc::Sta
 void WatchSession::finishLocked(const grpc::Status& status) {
     if (!m_finished) {
         m_finished = true;
+        tsanHandedOver(this);
         Finish(status);
     }
 }
@@ -31,6 +34,7 @@ void WatchSession::pump() {
         m_current = *s.event;
         m_next = m_current.seq() + 1;
         m_writing = true;
+        tsanHandedOver(this);
         StartWrite(&m_current);
     } else if (s.finished && m_next > s.lastSeq) {
         finishLocked(grpc::Status::OK);
@@ -38,6 +42,7 @@ void WatchSession::pump() {
 }
 
 void WatchSession::OnWriteDone(bool ok) {
+    tsanReceived(this);
     {
         std::lock_guard lock(m_mutex);
         m_writing = false;
@@ -50,11 +55,13 @@ void WatchSession::OnWriteDone(bool ok) {
 }
 
 void WatchSession::OnCancel() {
+    tsanReceived(this);
     std::lock_guard lock(m_mutex);
     finishLocked({grpc::StatusCode::CANCELLED, "WatchJob cancelled"});
 }
 
 void WatchSession::OnDone() {
+    tsanReceived(this);
     if (m_job && m_listener) {
         m_job->unsubscribe(m_listener);
     }
