@@ -4,6 +4,7 @@
 #include "backend/cluster/workerclient.h"
 #include "backend/jobs/jobtypes.h"
 #include "backend/logging.h"
+#include "worker/common/tsan_handoff.h"
 
 #include <algorithm>
 
@@ -131,12 +132,11 @@ void ClusterRegistry::probe(const QString& name) {
     const std::shared_ptr<WorkerClient> client = m_entries[i].client;
     const quint64 generation = m_entries[i].generation;
     const int timeoutMs = m_probeTimeoutMs;
-    m_pool.start([this, client, name, generation, timeoutMs] {
+    m_pool.start(tsanHandOff([this, client, name, generation, timeoutMs] {
         Result<v1::WorkerInfo> info = client->getInfo(timeoutMs);
         // The destructor waits for this pool, so `this` is alive while the call is posted.
         QMetaObject::invokeMethod(
-            this,
-            [this, name, generation, info = std::move(info)] {
+            this, tsanHandOff([this, name, generation, info = std::move(info)] {
                 const int j = indexOf(name);
                 if (j < 0 || m_entries[j].generation != generation) {
                     return; // removed or replaced meanwhile
@@ -194,9 +194,9 @@ void ClusterRegistry::probe(const QString& name) {
                 qCInfo(lcCluster) << "worker" << name << "is" << nodeStateName(now.state)
                                   << now.lastError;
                 Q_EMIT nodeChanged(name);
-            },
+            }),
             Qt::QueuedConnection);
-    });
+    }));
 }
 
 } // namespace tessera

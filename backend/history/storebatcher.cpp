@@ -7,41 +7,11 @@
 namespace tessera {
 
 namespace {
-/// The address the ThreadSanitizer annotations of HandedOver synchronise on.
-char g_handoff;
-
-/// `f` handed to the writer thread through Qt's event queue, with what ThreadSanitizer needs to
-/// see that handoff (the queue's mutex lives in libQt6Core, which is not built with
-/// -fsanitize=thread: see worker/common/tsan_handoff.h). The release is in the move constructor:
-/// invokeMethod() moves the functor into its slot object last, so everything written there (the
-/// captured values included) comes before it.
-template <typename F> class HandedOver {
-public:
-    explicit HandedOver(F f) : m_f(std::move(f)) {}
-    HandedOver(HandedOver&& other) noexcept : m_f(std::move(other.m_f)) {
-        tsanHandedOver(&g_handoff);
-    }
-    HandedOver(const HandedOver&) = delete;
-    HandedOver& operator=(const HandedOver&) = delete;
-    HandedOver& operator=(HandedOver&&) = delete;
-    ~HandedOver() = default;
-    void operator()() {
-        tsanReceived(&g_handoff);
-        m_f();
-        tsanHandedOver(&g_handoff);
-    }
-
-private:
-    F m_f;
-};
-
-/// Runs `f` on `target`'s thread (`type`: Qt::QueuedConnection, or Qt::BlockingQueuedConnection
-/// which returns after `f` has run, and then what `f` did happens before what follows).
+/// Runs `f` on `target`'s thread (`type`: Qt::QueuedConnection, or Qt::BlockingQueuedConnection,
+/// which returns once `f` has run). Qt's event queue orders the call after what this thread did
+/// before; tsanHandOff shows that to ThreadSanitizer (see worker/common/tsan_handoff.h).
 template <typename F> void callOn(QObject* target, F f, Qt::ConnectionType type) {
-    QMetaObject::invokeMethod(target, HandedOver<F>(std::move(f)), type);
-    if (type == Qt::BlockingQueuedConnection) {
-        tsanReceived(&g_handoff);
-    }
+    QMetaObject::invokeMethod(target, tsanHandOff(std::move(f)), type);
 }
 } // namespace
 
@@ -90,7 +60,7 @@ StoreBatcher::StoreBatcher(MetricStore* store, QObject* parent) : QObject(parent
     m_thread.start();
     auto* writer = new Writer;
     writer->moveToThread(&m_thread);
-    bool opened = false;
+    std::atomic<bool> opened = false; // written there, read here: ordered for ThreadSanitizer too
     callOn(
         writer, [writer, path, &opened] { opened = writer->open(path); },
         Qt::BlockingQueuedConnection);

@@ -8,6 +8,7 @@
 #include "backend/jobs/jobwatcher.h"
 #include "backend/logging.h"
 #include "worker/common/spec_io.h"
+#include "worker/common/tsan_handoff.h"
 
 #include <QDateTime>
 #include <QRandomGenerator>
@@ -233,13 +234,14 @@ void JobController::launch(const QString& jobId, v1::LaunchJobRequest request) {
         return;
     }
     setState(jobId, JobState::Starting, QString());
-    m_pool.start([this, jobId, client, request = std::move(request)] {
+    m_pool.start(tsanHandOff([this, jobId, client, request = std::move(request)] {
         Result<v1::LaunchJobReply> reply = client->launchJob(request);
         const QString error = reply ? QString() : QString::fromStdString(reply.error().message);
         // The destructor waits for this pool, so `this` is alive while the call is posted.
-        QMetaObject::invokeMethod(
-            this, [this, jobId, error] { onLaunched(jobId, error); }, Qt::QueuedConnection);
-    });
+        QMetaObject::invokeMethod(this,
+                                  tsanHandOff([this, jobId, error] { onLaunched(jobId, error); }),
+                                  Qt::QueuedConnection);
+    }));
 }
 
 void JobController::onLaunched(const QString& jobId, const QString& error) {
@@ -339,20 +341,19 @@ void JobController::sendCancel(const QString& jobId) {
         return;
     }
     qCInfo(lcJobs) << "cancelling" << jobId;
-    m_pool.start([this, jobId, client] {
+    m_pool.start(tsanHandOff([this, jobId, client] {
         Result<v1::JobState> r = client->cancelJob(jobId);
         if (!r) {
             const QString error = QString::fromStdString(r.error().message);
-            QMetaObject::invokeMethod(
-                this,
-                [this, jobId, error] {
-                    qCWarning(lcJobs).noquote() << "cancel of" << jobId << "failed:" << error;
-                    Q_EMIT logLine(jobId, QStringLiteral("worker"),
-                                   QStringLiteral("cancel failed: ") + error);
-                },
-                Qt::QueuedConnection);
+            QMetaObject::invokeMethod(this, tsanHandOff([this, jobId, error] {
+                                          qCWarning(lcJobs).noquote()
+                                              << "cancel of" << jobId << "failed:" << error;
+                                          Q_EMIT logLine(jobId, QStringLiteral("worker"),
+                                                         QStringLiteral("cancel failed: ") + error);
+                                      }),
+                                      Qt::QueuedConnection);
         }
-    });
+    }));
 }
 
 JobState JobController::state(const QString& jobId) const {
@@ -398,7 +399,7 @@ void JobController::failJobsOnWorker(const QString& worker, const QString& why) 
             disconnect(watcher, nullptr, this, nullptr);
             // stop() joins the watcher thread; do that off this thread. The destructor waits
             // for the pool, so the watcher is gone before the controller.
-            m_pool.start([watcher] { delete watcher; });
+            m_pool.start(tsanHandOff([watcher] { delete watcher; }));
         }
         setState(jobId, JobState::Failed,
                  QStringLiteral("worker %1 died (%2) while the job was running").arg(worker, why));

@@ -7,7 +7,12 @@
 // before each call that hands the reactor to gRPC's threads (StartRead, StartWrite, Finish), and
 // tsanReceived(this) first in each callback (OnReadDone, OnWriteDone, OnCancel, OnDone). Two
 // callbacks that really run at once (a read and a write) still race where they share data.
+//
+// Work handed to another thread as a callable (Qt's QThreadPool::start, QMetaObject::invokeMethod
+// from a pool thread back to an object's thread) goes in a TsanHandOff: tsanHandOff([..] {..}).
 #pragma once
+
+#include <utility>
 
 #if defined(__SANITIZE_THREAD__)
 #include <sanitizer/tsan_interface.h>
@@ -29,6 +34,38 @@ inline void tsanReceived([[maybe_unused]] const void* token) {
 #if defined(__SANITIZE_THREAD__)
     __tsan_acquire(const_cast<void*>(token));
 #endif
+}
+
+/// A callable that another thread runs after a handoff ThreadSanitizer cannot see. Every
+/// construction (the first, and each move or copy a queue makes) ends with a release on the
+/// wrapper's own address and every call begins with an acquire on it, so what was written into
+/// it (the captured values) and everything the handing thread did before happen before the call.
+/// Whatever the callable writes for the handing thread to read afterwards needs its own
+/// synchronisation (an atomic, a mutex). Costs nothing without -fsanitize=thread.
+template <typename F> class TsanHandOff {
+public:
+    explicit TsanHandOff(F f) : m_f(std::move(f)) { tsanHandedOver(this); }
+    TsanHandOff(TsanHandOff&& other) noexcept(noexcept(F(std::move(other.m_f))))
+        : m_f(std::move(other.m_f)) {
+        tsanHandedOver(this);
+    }
+    TsanHandOff(const TsanHandOff& other) : m_f(other.m_f) { tsanHandedOver(this); }
+    TsanHandOff& operator=(const TsanHandOff&) = delete;
+    TsanHandOff& operator=(TsanHandOff&&) = delete;
+    ~TsanHandOff() = default;
+
+    template <typename... Args> decltype(auto) operator()(Args&&... args) {
+        tsanReceived(this);
+        return m_f(std::forward<Args>(args)...);
+    }
+
+private:
+    F m_f;
+};
+
+/// `f` wrapped for a handoff to another thread (see TsanHandOff).
+template <typename F> TsanHandOff<F> tsanHandOff(F f) {
+    return TsanHandOff<F>(std::move(f));
 }
 
 } // namespace tessera
