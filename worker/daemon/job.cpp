@@ -2,6 +2,7 @@
 #include "worker/daemon/job.h"
 
 #include "worker/daemon/metric_parse.h"
+#include "worker/daemon/utf8_text.h"
 
 #include <spdlog/spdlog.h>
 
@@ -23,14 +24,14 @@ int64_t nowUnixMs() {
 
 } // namespace
 
-Job::Job(std::string id, std::string dir, JobJournal journal, std::vector<v1::JobEvent> events)
-    : m_id(std::move(id)), m_dir(std::move(dir)), m_journal(std::move(journal)),
-      m_events(std::move(events)) {
-    for (const auto& ev : m_events) {
-        if (ev.has_state()) {
-            m_state = ev.state().state();
-            m_finished = m_finished || isTerminal(m_state);
-        }
+Job::Job(std::string id, std::string dir, EventLog log)
+    : m_id(std::move(id)), m_dir(std::move(dir)), m_log(std::move(log)) {
+    if (m_log.lastState()) {
+        m_state = m_log.lastState()->state();
+        m_finished = isTerminal(m_state);
+    }
+    if (m_finished) {
+        m_log.dropTail();
     }
 }
 
@@ -41,21 +42,23 @@ Result<uint64_t> Job::append(v1::JobEvent event) {
         if (m_finished) {
             return fail(ErrorCode::InvalidArgument, "job " + m_id + " has already ended");
         }
-        seq = m_events.empty() ? 1 : m_events.back().seq() + 1;
+        seq = m_log.lastSeq() + 1;
         event.set_seq(seq);
         event.set_time_unix_ms(nowUnixMs());
         event.set_job_id(m_id);
         const bool isState = event.has_state();
-        if (auto r = m_journal.append(event, isState); !r) {
-            // Still deliver the event live: dropping it (a final state above all) would leave
-            // every watcher waiting forever. Only a replay after a daemon restart misses it.
-            spdlog::error("[job {}] event {} is not on disk: {}", m_id, seq, r.error().message);
-        }
         if (isState) {
             m_state = event.state().state();
             m_finished = isTerminal(m_state);
         }
-        m_events.push_back(std::move(event));
+        if (auto r = m_log.append(std::move(event), isState); !r) {
+            // Still deliver the event live: dropping it (a final state above all) would leave
+            // every watcher waiting forever. Only a replay after a daemon restart misses it.
+            spdlog::error("[job {}] event {} is not on disk: {}", m_id, seq, r.error().message);
+        }
+        if (m_finished) {
+            m_log.dropTail(); // the ended job's events are read from its journal from now on
+        }
     }
     std::lock_guard lock(m_listenersMutex);
     for (auto& [id, listener] : m_listeners) {
@@ -74,23 +77,33 @@ Result<uint64_t> Job::appendState(v1::JobState state, const std::string& reason,
     return append(std::move(ev));
 }
 
-Job::Snapshot Job::snapshot(uint64_t seq) const {
-    std::lock_guard lock(m_eventsMutex);
-    Snapshot s;
-    s.finished = m_finished;
-    s.lastSeq = m_events.empty() ? 0 : m_events.back().seq();
-    // Seqs are dense from 1 in a journal this daemon wrote; search to tolerate gaps anyway.
-    if (seq >= 1 && seq <= m_events.size() && m_events[seq - 1].seq() == seq) {
-        s.event = m_events[seq - 1];
-    } else {
-        for (const auto& ev : m_events) {
-            if (ev.seq() >= seq) {
-                s.event = ev;
-                break;
-            }
+Job::Batch Job::read(uint64_t fromSeq, std::size_t max) const {
+    Batch b;
+    std::optional<EventLog::DiskRead> disk;
+    {
+        std::lock_guard lock(m_eventsMutex);
+        b.finished = m_finished;
+        b.lastSeq = m_log.lastSeq();
+        if (fromSeq > b.lastSeq) {
+            return b;
+        }
+        disk = m_log.plan(fromSeq, max, b.events);
+    }
+    if (disk) {
+        // Outside the lock: appends go on while a late watcher reads the journal.
+        auto events = EventLog::read(*disk, fromSeq, max);
+        if (!events) {
+            spdlog::error("[job {}] {}", m_id, events.error().message);
+        } else {
+            b.events = std::move(*events);
         }
     }
-    return s;
+    return b;
+}
+
+std::size_t Job::memoryEvents() const {
+    std::lock_guard lock(m_eventsMutex);
+    return m_log.memoryEvents();
 }
 
 v1::JobState Job::state() const {
@@ -191,25 +204,40 @@ void Job::onOutput(OutputStream stream, std::string_view chunk) {
     (stream == OutputStream::Stdout ? m_stdout : m_stderr).feed(chunk);
 }
 
-void Job::onLine(OutputStream stream, int rank, const std::string& line) {
+void Job::onLine(OutputStream stream, int rank, const std::string& bytes) {
     v1::JobEvent ev;
+    v1::LogLine* log = ev.mutable_log();
     if (stream == OutputStream::Stdout) {
-        if (auto metric = parseMetricLine(line)) {
-            *ev.mutable_metric() = std::move(*metric);
+        ParsedLine parsed = parseRecordLine(bytes);
+        if (parsed.kind == ParsedLine::Kind::Metric) {
+            *ev.mutable_metric() = std::move(parsed.metric);
             (void)append(std::move(ev));
             return;
         }
-    } else {
-        m_failure.note(line);
-        m_stderrTail.push_back(line);
+        if (parsed.kind == ParsedLine::Kind::Refused) {
+            spdlog::warn("[job {}] rank {}: @tessera record refused: {}", m_id, rank,
+                         parsed.refusal);
+            log->set_refused(std::move(parsed.refusal));
+        }
+    }
+    // protobuf's string fields must be UTF-8 (a client cannot decode, and a journal cannot read
+    // back, an event that is not): other bytes are shown escaped and kept exactly in `raw`.
+    const bool utf8 = isValidUtf8(bytes);
+    const std::string text = utf8 ? bytes : escapeInvalidUtf8(bytes);
+    if (!utf8) {
+        log->set_raw(bytes);
+    }
+    if (stream == OutputStream::Stderr) {
+        m_failure.note(text);
+        m_stderrTail.push_back(text);
         if (m_stderrTail.size() > kStderrTailLines) {
             m_stderrTail.pop_front();
         }
     }
-    ev.mutable_log()->set_stream(stream == OutputStream::Stdout ? "stdout" : "stderr");
-    ev.mutable_log()->set_text(line);
+    log->set_stream(stream == OutputStream::Stdout ? "stdout" : "stderr");
+    log->set_text(text);
     if (rank >= 0) {
-        ev.mutable_log()->set_rank(rank);
+        log->set_rank(rank);
     }
     (void)append(std::move(ev));
 }

@@ -1,10 +1,11 @@
-// One job on this worker: its event log (journal + memory), listeners, and its process tree.
+// One job on this worker: its event log (journal, newest events in memory), listeners, and its
+// process tree.
 // Events get seq 1, 2, 3, … and are journaled before listeners hear of them.
 #pragma once
 
 #include "tessera/v1/worker.pb.h"
 #include "worker/common/error.h"
-#include "worker/daemon/job_journal.h"
+#include "worker/daemon/event_log.h"
 #include "worker/daemon/launch_failure.h"
 #include "worker/daemon/process.h"
 #include "worker/daemon/tagged_output.h"
@@ -28,30 +29,34 @@ public:
     /// Called (without arguments) after each appended event; must not block.
     using Listener = std::function<void()>;
 
-    /// What a watcher sees at one sequence number: the event if it exists yet, whether the job
-    /// has ended, and the last sequence number so far.
-    struct Snapshot {
-        std::optional<v1::JobEvent> event;
+    /// What a watcher sees from one sequence number on: the next events that exist yet, whether
+    /// the job has ended, and the last sequence number so far.
+    struct Batch {
+        std::vector<v1::JobEvent> events;
         bool finished = false;
         uint64_t lastSeq = 0;
     };
 
-    /// A job over an open journal with the events already in it (restart recovery).
-    Job(std::string id, std::string dir, JobJournal journal, std::vector<v1::JobEvent> events);
+    /// A job over its event log (new, or recovered from its journal after a restart).
+    Job(std::string id, std::string dir, EventLog log);
 
     const std::string& id() const { return m_id; }
     const std::string& dir() const { return m_dir; }
 
-    /// Stamps `event` with the next seq, the time and the job id, journals it, keeps it, then
-    /// tells the listeners. Refused (InvalidArgument) after the terminal state. When the journal
+    /// Stamps `event` with the next seq, the time and the job id, journals it, then tells the
+    /// listeners. Refused (InvalidArgument) after the terminal state. When the journal
     /// cannot be written (disk full) the event is logged as lost on disk but still kept and
     /// streamed, so live watchers still see the job end.
     Result<uint64_t> append(v1::JobEvent event);
     /// Shorthand: append a StateChange.
     Result<uint64_t> appendState(v1::JobState state, const std::string& reason, int exitCode = 0);
 
-    /// Event `seq` (1-based) if it exists, with the job's finished flag, atomically.
-    Snapshot snapshot(uint64_t seq) const;
+    /// Up to `max` events with seq ≥ `fromSeq` (1-based), read from memory or the journal, with
+    /// the finished flag and last seq as they were when the read was planned. A journal that
+    /// cannot be read gives no events (logged).
+    Batch read(uint64_t fromSeq, std::size_t max) const;
+    /// Events of this job held in memory now (bounded, see EventLog).
+    std::size_t memoryEvents() const;
     /// The latest state recorded (UNSPECIFIED before the first StateChange).
     v1::JobState state() const;
     bool finished() const;
@@ -79,15 +84,14 @@ public:
 private:
     void waitUntilRunning();
     void onOutput(OutputStream stream, std::string_view chunk);
-    void onLine(OutputStream stream, int rank, const std::string& line);
+    void onLine(OutputStream stream, int rank, const std::string& bytes);
     void onExit(ProcessExit exit);
 
     const std::string m_id;
     const std::string m_dir;
 
-    mutable std::mutex m_eventsMutex; // m_journal, m_events, m_finished, m_state
-    JobJournal m_journal;
-    std::vector<v1::JobEvent> m_events;
+    mutable std::mutex m_eventsMutex; // m_log, m_finished, m_state
+    EventLog m_log;
     bool m_finished = false;
     v1::JobState m_state = v1::JOB_STATE_UNSPECIFIED;
 
@@ -104,8 +108,9 @@ private:
     std::condition_variable m_runningCv;
     bool m_runningRecorded = false;
 
-    /// Longer output lines are passed on in pieces of this size.
-    static constexpr std::size_t kMaxLineBytes = 1 << 20;
+    /// Longer output lines are passed on in pieces of this size: an event stays far below gRPC's
+    /// 4 MiB message limit even when every byte is escaped (4×) and kept raw (1×).
+    static constexpr std::size_t kMaxLineBytes = 64 * 1024;
 
     // Touched only from the process's reader thread.
     TaggedOutput m_stdout{"stdout", kMaxLineBytes, [this](int rank, const std::string& line) {

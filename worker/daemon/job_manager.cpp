@@ -111,19 +111,20 @@ Result<void> JobManager::recover() {
         if (!entry.is_directory() || !isValidJobId(id)) {
             continue;
         }
-        const std::string journalPath = (entry.path() / "journal").string();
-        auto contents = JobJournal::read(journalPath);
-        auto journal = JobJournal::open(journalPath);
-        if (!contents || !journal) {
-            spdlog::error("[job {}] skipped: {}", id,
-                          (!contents ? contents.error() : journal.error()).message);
+        auto log = EventLog::open((entry.path() / "journal").string());
+        if (!log) {
+            spdlog::error("[job {}] skipped: {}", id, log.error().message);
             continue;
         }
-        auto job = std::make_shared<Job>(id, entry.path().string(), std::move(*journal),
-                                         std::move(contents->events));
-        if (contents->tornTail) {
+        if (log->opened().tornTail) {
             spdlog::warn("[job {}] journal had a torn last record; it was dropped", id);
         }
+        if (log->opened().skipped) {
+            spdlog::warn("[job {}] journal has {} whole record(s) that cannot be decoded; they "
+                         "were skipped, the records after them kept",
+                         id, log->opened().skipped);
+        }
+        auto job = std::make_shared<Job>(id, entry.path().string(), std::move(*log));
         if (!job->finished()) {
             (void)job->appendState(v1::JOB_STATE_FAILED,
                                    "worker restarted while the job was running");
@@ -179,12 +180,11 @@ Result<std::shared_ptr<Job>> JobManager::createJob(const std::string& id, const 
         }
         return fail(ErrorCode::Io, "cannot create '" + dir.string() + "': " + std::strerror(errno));
     }
-    auto journal = JobJournal::open((dir / "journal").string());
-    if (!journal) {
-        return relay(journal);
+    auto log = EventLog::open((dir / "journal").string());
+    if (!log) {
+        return relay(log);
     }
-    auto job =
-        std::make_shared<Job>(id, dir.string(), std::move(*journal), std::vector<v1::JobEvent>{});
+    auto job = std::make_shared<Job>(id, dir.string(), std::move(*log));
     m_jobs[id] = job;
     return job;
 }

@@ -29,14 +29,24 @@ void WatchSession::pump() {
     if (m_writing || m_finished) {
         return;
     }
-    const Job::Snapshot s = m_job->snapshot(m_next);
-    if (s.event) {
-        m_current = *s.event;
+    bool finished = false;
+    uint64_t lastSeq = 0;
+    if (m_ahead.empty()) {
+        Job::Batch b = m_job->read(m_next, kReadAhead);
+        finished = b.finished;
+        lastSeq = b.lastSeq;
+        for (auto& ev : b.events) {
+            m_ahead.push_back(std::move(ev));
+        }
+    }
+    if (!m_ahead.empty()) {
+        m_current = std::move(m_ahead.front());
+        m_ahead.pop_front();
         m_next = m_current.seq() + 1;
         m_writing = true;
         tsanHandedOver(this);
         StartWrite(&m_current);
-    } else if (s.finished && m_next > s.lastSeq) {
+    } else if (finished && m_next > lastSeq) {
         finishLocked(grpc::Status::OK);
     }
 }

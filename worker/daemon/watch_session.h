@@ -7,6 +7,8 @@
 
 #include <grpcpp/support/server_callback.h>
 
+#include <cstddef>
+#include <deque>
 #include <memory>
 #include <mutex>
 
@@ -33,6 +35,8 @@ private:
     bool m_finished = false;
     int m_listener = 0;
     v1::JobEvent m_current;
+    std::deque<v1::JobEvent> m_ahead; ///< events read but not yet written, seqs ascending
+    static constexpr std::size_t kReadAhead = 64;
 };
 
 } // namespace tessera::daemon

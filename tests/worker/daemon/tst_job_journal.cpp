@@ -131,6 +131,60 @@ private Q_SLOTS:
         QVERIFY(c->tornTail);
     }
 
+    // A whole record that does not decode (here: a proto3 string that is not UTF-8, as a worker
+    // before 0.18 wrote for a program's non-UTF-8 output) is skipped; the records after it, the
+    // job's end state above all, are kept, and reopening cuts nothing.
+    void undecodableRecordIsSkippedNotCut() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("journal").toStdString();
+        v1::JobEvent bad = event(2);
+        bad.mutable_log()->set_text(
+            "caf\xE9 \xFF"); // serialises (with a logged error), does not parse
+        {
+            auto j = JobJournal::open(path);
+            QVERIFY(j.has_value());
+            QVERIFY(j->append(event(1), false).has_value());
+            QVERIFY(j->append(bad, false).has_value());
+            QVERIFY(j->append(event(3), true).has_value());
+        }
+        const qint64 size = QFileInfo(QString::fromStdString(path)).size();
+        auto c = JobJournal::read(path);
+        QVERIFY(c.has_value());
+        QCOMPARE(c->events.size(), size_t(2));
+        QCOMPARE(c->skipped, uint64_t(1));
+        QVERIFY(!c->tornTail);
+        QCOMPARE(c->events.back().seq(), uint64_t(3));
+        QVERIFY(c->events.back().has_state());
+        {
+            auto j = JobJournal::open(path);
+            QVERIFY(j.has_value());
+            QCOMPARE(j->opened().skipped, uint64_t(1));
+        }
+        QCOMPARE(QFileInfo(QString::fromStdString(path)).size(), size);
+    }
+
+    void readFromAnOffset() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("journal").toStdString();
+        std::vector<uint64_t> offsets;
+        auto j = JobJournal::open(path);
+        QVERIFY(j.has_value());
+        for (int i = 1; i <= 20; ++i) {
+            auto at = j->append(event(static_cast<uint64_t>(i)), false);
+            QVERIFY(at.has_value());
+            offsets.push_back(*at);
+        }
+        auto r = JobJournal::readFrom(path, offsets[4], j->size(), 7, 5, 1 << 20);
+        QVERIFY(r.has_value());
+        QCOMPARE(r->size(), size_t(5));
+        QCOMPARE(r->front().seq(), uint64_t(7));
+        QCOMPARE(r->back().seq(), uint64_t(11));
+        // `end` bounds the read: a record being appended past it is not seen.
+        auto upTo = JobJournal::readFrom(path, 0, offsets[10], 1, 100, 1 << 20);
+        QVERIFY(upTo.has_value());
+        QCOMPARE(upTo->size(), size_t(10));
+    }
+
     void unreadablePathIsAnError() {
         auto j = JobJournal::open("/proc/definitely/not/here/journal");
         QVERIFY(!j.has_value());
