@@ -175,6 +175,18 @@ void TestSpecValidation::rejected_data() {
                .arg(model)
         << QStringLiteral("adamw");
     QTest::newRow("malformed json") << QStringLiteral("{\"name\": ") << QStringLiteral("spec.json");
+    QTest::newRow("unknown launcher")
+        << QStringLiteral("{\"model\":{\"command\":[\"python3\",\"t.py\"],\"launcher\":\"srun\"},"
+                          "\"layout\":{\"dataParallel\":1}}")
+        << QStringLiteral("\"mpirun\"");
+    QTest::newRow("launcher on a built-in family")
+        << QStringLiteral("{%1,\"training\":{\"epochs\":1,\"globalBatch\":64,\"learningRate\":"
+                          "0.05},\"layout\":{\"dataParallel\":1}}")
+               .arg(model.left(model.size() - 1) + QStringLiteral(",\"launcher\":\"torchrun\"}"))
+        << QStringLiteral("user program");
+    QTest::newRow("empty program")
+        << QStringLiteral("{\"model\":{\"command\":[\"\"]},\"layout\":{\"dataParallel\":1}}")
+        << QStringLiteral("command[0] is empty");
 }
 
 void TestSpecValidation::rejected() {
@@ -249,8 +261,11 @@ void TestSpecValidation::everyExampleIsValid() {
     if (!QFile::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR "/t10k-labels-idx1-ubyte.gz")))
         QSKIP("dataset-fashion-mnist is not installed");
     const QDir dir(QStringLiteral(TESSERA_SOURCE_DIR "/resources/examples"));
-    const QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files);
+    QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files);
     QVERIFY(files.size() >= 4);
+    for (const QString& name : QDir(dir.filePath(QStringLiteral("pytorch")))
+                                   .entryList({QStringLiteral("*.json")}, QDir::Files))
+        files << QStringLiteral("pytorch/") + name;
     for (const QString& name : files) {
         Result<v1::JobSpec> spec = loadJobSpec(dir.filePath(name).toStdString());
         QVERIFY2(spec, qPrintable(name + QStringLiteral(": ") +

@@ -208,6 +208,11 @@ Result<v1::JobSpec> loadJobSpec(const std::string& path) {
         const fs::path base = fs::absolute(path, ec).parent_path();
         spec->mutable_dataset()->set_path((base / spec->dataset().path()).lexically_normal());
     }
+    if (spec && !spec->model().workdir().empty() &&
+        fs::path(spec->model().workdir()).is_relative()) {
+        const fs::path base = fs::absolute(path, ec).parent_path();
+        spec->mutable_model()->set_workdir((base / spec->model().workdir()).lexically_normal());
+    }
     return spec;
 }
 
@@ -233,6 +238,23 @@ std::string datasetDir(const v1::JobSpec& spec) {
     return kDefaultFashionMnistDir;
 }
 
+namespace {
+// model.command jobs: the launcher is one Tessera knows.
+Result<void> validateUserProgram(const v1::ModelSpec& model) {
+    const std::string& l = model.launcher();
+    if (!l.empty() && l != "mpirun" && l != "torchrun") {
+        return fail(ErrorCode::InvalidArgument, "model.launcher is \"" + l +
+                                                    "\": use \"mpirun\" (the default, one "
+                                                    "process per rank) or \"torchrun\"");
+    }
+    if (model.command(0).empty()) {
+        return fail(ErrorCode::InvalidArgument,
+                    "model.command[0] is empty: name the program to run (e.g. /usr/bin/python3)");
+    }
+    return {};
+}
+} // namespace
+
 Result<void> validateJobSpec(const v1::JobSpec& spec) {
     if (spec.layout().data_parallel() < 1) {
         return fail(ErrorCode::InvalidArgument, "layout.dataParallel is " +
@@ -253,7 +275,12 @@ Result<void> validateJobSpec(const v1::JobSpec& spec) {
                                                     "empty (each worker's own devices)");
     }
     if (spec.model().command_size() > 0) {
-        return {};
+        return validateUserProgram(spec.model());
+    }
+    if (!spec.model().launcher().empty()) {
+        return fail(ErrorCode::InvalidArgument,
+                    "model.launcher is for a user program (model.command); the built-in "
+                    "families always run under mpirun");
     }
     auto desc = describeModel(spec.model());
     if (!desc) {

@@ -41,6 +41,8 @@ public:
     const JournalScan& opened() const { return m_journal.opened(); }
     /// Events held in memory now.
     std::size_t memoryEvents() const { return m_tail.size(); }
+    /// Seq of the oldest event in memory, 0 when none.
+    uint64_t firstInMemory() const { return m_tail.empty() ? 0 : m_tail.front().seq(); }
 
     /// Frees the in-memory events (the job has ended; readers go to the journal). Kept when an
     /// event could not be journaled, since memory is then its only copy.

@@ -110,10 +110,13 @@ void ExecSession::handleStart(const v1::ExecStart& start) {
     opts.pipeStdin = true;
     std::vector<std::string> env;
     for (const auto& [k, v] : start.env()) {
-        if (!k.empty() && k.find('=') == std::string::npos) {
+        if (!k.empty() && k.find('=') == std::string::npos && k != "TESSERA_WORKER_DIR") {
             env.push_back(k + "=" + v);
         }
     }
+    // The folder of the worker this process runs on: tessera-rank puts a job's files of this
+    // node (layout file, default checkpoint folder) under it.
+    env.push_back("TESSERA_WORKER_DIR=" + m_workDir);
     if (::geteuid() == 0) {
         env.push_back("OMPI_ALLOW_RUN_AS_ROOT=1");
         env.push_back("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1");

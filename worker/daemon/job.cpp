@@ -97,6 +97,13 @@ Job::Batch Job::read(uint64_t fromSeq, std::size_t max) const {
         } else {
             b.events = std::move(*events);
         }
+        if (b.events.empty()) {
+            // Those events never reached the disk (it was full): go on with what memory has.
+            std::lock_guard lock(m_eventsMutex);
+            if (const uint64_t first = m_log.firstInMemory(); first > fromSeq) {
+                (void)m_log.plan(first, max, b.events);
+            }
+        }
     }
     return b;
 }

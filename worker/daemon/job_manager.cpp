@@ -4,6 +4,7 @@
 
 #include "worker/common/spec_io.h"
 #include "worker/daemon/process.h"
+#include "worker/daemon/user_program.h"
 
 #include <google/protobuf/util/json_util.h>
 #include <spdlog/spdlog.h>
@@ -221,7 +222,15 @@ Result<SpawnOptions> JobManager::mpirunOptions(const v1::LaunchJobRequest& reque
     // argv[0] is the bare name: Open MPI treats an absolute argv[0] as --prefix and then sends
     // `PATH=...; export PATH; ... orted` through the agent, a shell line tessera-rsh refuses.
     opts.program = m_config.mpirun;
-    opts.argv = {"mpirun", "-np", std::to_string(world), "--hostfile", files.hostfile,
+    const auto& command = request.spec().model().command();
+    Result<UserProgramLaunch> user = UserProgramLaunch{world, {}};
+    if (!command.empty()) {
+        user = userProgramArgs(request, m_config.binDir, m_config.workDir, freeTcpPort());
+        if (!user) {
+            return relay(user);
+        }
+    }
+    opts.argv = {"mpirun", "-np", std::to_string(user->processes), "--hostfile", files.hostfile,
                  "--oversubscribe",
                  // Every piece of output carries its rank: Open MPI forwards a rank's output in
                  // pieces, which cut other ranks' lines; tagged, they are put together again
@@ -250,7 +259,6 @@ Result<SpawnOptions> JobManager::mpirunOptions(const v1::LaunchJobRequest& reque
     for (const std::string& e : ompiTmpdirEnv()) {
         env.push_back(e); // a session-directory tree per worker (see ompi_tmpdir.h)
     }
-    const auto& command = request.spec().model().command();
     if (command.empty()) {
         auto program = rankProgram(request.spec());
         if (!program) {
@@ -258,7 +266,7 @@ Result<SpawnOptions> JobManager::mpirunOptions(const v1::LaunchJobRequest& reque
         }
         opts.argv.insert(opts.argv.end(), {*program, "--spec", files.spec});
     } else {
-        opts.argv.insert(opts.argv.end(), command.begin(), command.end());
+        opts.argv.insert(opts.argv.end(), user->args.begin(), user->args.end());
     }
     opts.env = environmentWith(env);
     return opts;

@@ -2,6 +2,7 @@
 // on processes) and WatchJob/WatchTelemetry/Exec as self-deleting reactors.
 #include "worker/daemon/worker_service.h"
 
+#include "worker/daemon/bundle_upload.h"
 #include "worker/daemon/exec_session.h"
 #include "worker/daemon/grpc_status.h"
 #include "worker/daemon/telemetry_session.h"
@@ -15,7 +16,7 @@ WorkerService::WorkerService(const TokenAuth& auth, const AllowList& allow, JobM
                              TelemetryHub& telemetry, HostInfo host, std::string workerId,
                              std::string workDir)
     : m_auth(auth), m_allow(allow), m_jobs(jobs), m_telemetry(telemetry), m_host(std::move(host)),
-      m_workerId(std::move(workerId)), m_workDir(std::move(workDir)) {}
+      m_workerId(std::move(workerId)), m_workDir(std::move(workDir)), m_bundles(m_workDir) {}
 
 grpc::ServerUnaryReactor* WorkerService::GetInfo(grpc::CallbackServerContext* ctx,
                                                  const v1::GetInfoRequest*, v1::WorkerInfo* reply) {
@@ -87,6 +88,28 @@ grpc::ServerUnaryReactor* WorkerService::CancelJob(grpc::CallbackServerContext* 
 grpc::ServerBidiReactor<v1::ExecInput, v1::ExecOutput>*
 WorkerService::Exec(grpc::CallbackServerContext* ctx) {
     return new ExecSession(m_allow, m_workDir, m_auth.check(*ctx, "Exec"));
+}
+
+grpc::ServerUnaryReactor* WorkerService::HasBundle(grpc::CallbackServerContext* ctx,
+                                                   const v1::BundleRef* req,
+                                                   v1::BundleStatus* reply) {
+    auto* reactor = ctx->DefaultReactor();
+    grpc::Status st = m_auth.check(*ctx, "HasBundle");
+    if (st.ok()) {
+        if (!BundleStore::isValidSha256(req->sha256())) {
+            st = {grpc::StatusCode::INVALID_ARGUMENT,
+                  "HasBundle.sha256 must be 64 lower-case hex digits"};
+        } else {
+            reply->set_present(m_bundles.has(req->sha256()));
+        }
+    }
+    reactor->Finish(st);
+    return reactor;
+}
+
+grpc::ServerReadReactor<v1::BundleChunk>* WorkerService::PutBundle(grpc::CallbackServerContext* ctx,
+                                                                   v1::BundleStatus* reply) {
+    return new BundleUpload(m_bundles, reply, m_auth.check(*ctx, "PutBundle"));
 }
 
 } // namespace tessera::daemon

@@ -5,6 +5,7 @@
 #include "tessera/v1/worker.grpc.pb.h"
 #include "worker/daemon/allow_list.h"
 #include "worker/daemon/auth.h"
+#include "worker/daemon/bundle_store.h"
 #include "worker/daemon/host_info.h"
 #include "worker/daemon/job_manager.h"
 #include "worker/daemon/telemetry_hub.h"
@@ -35,6 +36,10 @@ public:
                                         v1::CancelJobReply* reply) override;
     grpc::ServerBidiReactor<v1::ExecInput, v1::ExecOutput>*
     Exec(grpc::CallbackServerContext* ctx) override;
+    grpc::ServerUnaryReactor* HasBundle(grpc::CallbackServerContext* ctx, const v1::BundleRef* req,
+                                        v1::BundleStatus* reply) override;
+    grpc::ServerReadReactor<v1::BundleChunk>* PutBundle(grpc::CallbackServerContext* ctx,
+                                                        v1::BundleStatus* reply) override;
 
 private:
     const TokenAuth& m_auth;
@@ -44,6 +49,7 @@ private:
     HostInfo m_host;
     std::string m_workerId;
     std::string m_workDir;
+    BundleStore m_bundles;
 };
 
 } // namespace tessera::daemon
