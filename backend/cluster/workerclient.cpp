@@ -1,6 +1,8 @@
 // gRPC client of one tessera-worker (see workerclient.h).
 #include "backend/cluster/workerclient.h"
 
+#include <QFile>
+
 #include "worker/common/bearer_token.h"
 
 #include "backend/logging.h"
@@ -91,6 +93,57 @@ Result<v1::LaunchJobReply> WorkerClient::launchJob(const v1::LaunchJobRequest& r
         return fail(toError(status, "LaunchJob"));
     }
     return reply;
+}
+
+Result<bool> WorkerClient::hasBundle(const QString& sha256, int timeoutMs) const {
+    grpc::ClientContext context;
+    authorize(&context);
+    setDeadline(&context, timeoutMs);
+    v1::BundleRef request;
+    request.set_sha256(sha256.toStdString());
+    v1::BundleStatus reply;
+    const grpc::Status status = m_stub->HasBundle(&context, request, &reply);
+    if (!status.ok()) {
+        return fail(toError(status, "HasBundle"));
+    }
+    return reply.present();
+}
+
+Result<quint64> WorkerClient::putBundle(const QString& path, const QString& sha256,
+                                        quint64 bytes) const {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        return fail(ErrorCode::Io, "cannot read the packed workdir '" + path.toStdString() +
+                                       "': " + file.errorString().toStdString());
+    }
+    constexpr qint64 kChunk = 1 << 20;
+    grpc::ClientContext context;
+    authorize(&context);
+    setDeadline(&context, 10000 + static_cast<int>(std::min<quint64>(bytes / kChunk, 3600)) * 1000);
+    v1::BundleStatus reply;
+    auto writer = m_stub->PutBundle(&context, &reply);
+    quint64 sent = 0;
+    bool first = true;
+    while (first || !file.atEnd()) {
+        v1::BundleChunk chunk;
+        if (first) {
+            chunk.set_sha256(sha256.toStdString());
+            chunk.set_total_bytes(bytes);
+            first = false;
+        }
+        const QByteArray data = file.read(kChunk);
+        chunk.set_data(data.constData(), static_cast<size_t>(data.size()));
+        if (!writer->Write(chunk)) {
+            break; // the worker ended the call: Finish() says why
+        }
+        sent += static_cast<quint64>(data.size());
+    }
+    writer->WritesDone();
+    const grpc::Status status = writer->Finish();
+    if (!status.ok()) {
+        return fail(toError(status, "PutBundle"));
+    }
+    return sent;
 }
 
 Result<v1::JobState> WorkerClient::cancelJob(const QString& jobId, double graceSeconds,

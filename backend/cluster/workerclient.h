@@ -39,6 +39,16 @@ public:
     Result<v1::LaunchJobReply> launchJob(const v1::LaunchJobRequest& request,
                                          int timeoutMs = 30000) const;
 
+    /// HasBundle: whether this worker holds code bundle `sha256`. Blocking.
+    /// Errors: as getInfo(), InvalidArgument for a malformed hash.
+    Result<bool> hasBundle(const QString& sha256, int timeoutMs = 10000) const;
+
+    /// PutBundle: streams the tar file `path` (`bytes` long, SHA-256 `sha256`) in 1 MiB chunks.
+    /// Returns the bytes sent. Blocking; the deadline grows with the size (10 s + 1 s per MiB).
+    /// Errors: Io when the file cannot be read, InvalidArgument when the worker refuses it
+    /// (damaged, too large), Unavailable, PermissionDenied.
+    Result<quint64> putBundle(const QString& path, const QString& sha256, quint64 bytes) const;
+
     /// CancelJob: TERM, then KILL after `graceSeconds`. Returns the job's state after it. Blocking.
     Result<v1::JobState> cancelJob(const QString& jobId, double graceSeconds = 5.0,
                                    int timeoutMs = 30000) const;

@@ -6,6 +6,7 @@
 #include "backend/history/metricstore.h"
 #include "backend/history/storebatcher.h"
 #include "backend/jobs/jobwatcher.h"
+#include "backend/jobs/workdirshipper.h"
 #include "backend/logging.h"
 #include "worker/common/spec_io.h"
 #include "worker/common/tsan_handoff.h"
@@ -233,21 +234,60 @@ void JobController::launch(const QString& jobId, v1::LaunchJobRequest request) {
                      .arg(it->rank0));
         return;
     }
+    // A user program's workdir goes to every worker of the job first (each that lacks it).
+    QList<std::pair<QString, std::shared_ptr<WorkerClient>>> codeTo;
+    if (!request.spec().model().workdir().empty()) {
+        for (const auto& peer : request.peers()) {
+            const QString name = QString::fromStdString(peer.name());
+            std::shared_ptr<WorkerClient> c = m_registry->client(name);
+            if (!c) {
+                setState(jobId, JobState::Failed,
+                         QStringLiteral("worker %1 left the cluster before the launch").arg(name));
+                return;
+            }
+            codeTo.append({name, std::move(c)});
+        }
+    }
     setState(jobId, JobState::Starting, QString());
-    m_pool.start(tsanHandOff([this, jobId, client, request = std::move(request)] {
-        Result<v1::LaunchJobReply> reply = client->launchJob(request);
-        const QString error = reply ? QString() : QString::fromStdString(reply.error().message);
+    m_pool.start(tsanHandOff([this, jobId, client, codeTo, request = std::move(request)]() mutable {
+        QString error, shipped;
+        quint64 sent = 0;
+        if (!codeTo.isEmpty()) {
+            const auto& model = request.spec().model();
+            auto code = shipWorkdir(QString::fromStdString(model.workdir()),
+                                    model.workdir_max_mib(), codeTo);
+            if (!code) {
+                error = QStringLiteral("cannot ship model.workdir: ") +
+                        QString::fromStdString(code.error().message);
+            } else {
+                request.mutable_spec()->mutable_model()->set_workdir_sha256(
+                    code->sha256.toStdString());
+                shipped = code->summary;
+                sent = code->sent;
+            }
+        }
+        if (error.isEmpty()) {
+            Result<v1::LaunchJobReply> reply = client->launchJob(request);
+            error = reply ? QString() : QString::fromStdString(reply.error().message);
+        }
         // The destructor waits for this pool, so `this` is alive while the call is posted.
-        QMetaObject::invokeMethod(this,
-                                  tsanHandOff([this, jobId, error] { onLaunched(jobId, error); }),
+        QMetaObject::invokeMethod(this, tsanHandOff([this, jobId, error, shipped, sent] {
+                                      onLaunched(jobId, error, shipped, sent);
+                                  }),
                                   Qt::QueuedConnection);
     }));
 }
 
-void JobController::onLaunched(const QString& jobId, const QString& error) {
+void JobController::onLaunched(const QString& jobId, const QString& error, const QString& shipped,
+                               quint64 sent) {
+    m_workdirBytesSent += sent;
     auto it = m_jobs.find(jobId);
     if (it == m_jobs.end()) {
         return;
+    }
+    if (!shipped.isEmpty()) {
+        qCInfo(lcJobs) << jobId << shipped;
+        Q_EMIT logLine(jobId, QStringLiteral("tessera"), shipped);
     }
     if (!error.isEmpty()) {
         setState(jobId, JobState::Failed, QStringLiteral("launch failed: ") + error);
@@ -294,7 +334,14 @@ void JobController::onEvent(const QString& jobId, const v1::JobEvent& e) {
         Q_EMIT metricReceived(p);
     } else if (e.has_log()) {
         const QString stream = QString::fromStdString(e.log().stream());
-        const QString text = QString::fromStdString(e.log().text());
+        QString text = QString::fromStdString(e.log().text());
+        if (!e.log().refused().empty()) {
+            // A record the worker did not chart: say why, with the start of what was printed.
+            constexpr int kShown = 160;
+            text = QStringLiteral("@tessera record not charted: %1 — %2%3")
+                       .arg(QString::fromStdString(e.log().refused()), text.left(kShown),
+                            text.size() > kShown ? QStringLiteral("…") : QString());
+        }
         m_batcher->addLog(jobId, LogRecord{e.seq(), e.time_unix_ms(), stream, text});
         Q_EMIT logLine(jobId, stream, text);
     } else if (e.has_state()) {

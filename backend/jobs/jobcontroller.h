@@ -75,6 +75,10 @@ public:
     /// ended), so that nobody waits for the reconnect give-up. Never blocks.
     void failJobsOnWorker(const QString& worker, const QString& why);
 
+    /// Bytes of user-program code (model.workdir bundles) sent to workers by this controller so
+    /// far: 0 more for a launch whose workers all had the bundle.
+    quint64 workdirBytesSent() const { return m_workdirBytesSent; }
+
     /// Breaks the job's WatchJob stream as a network cut would; it reconnects from last seq + 1.
     /// For tests and diagnostics. Returns false if the job has no open stream right now.
     bool interruptWatch(const QString& jobId);
@@ -97,7 +101,8 @@ private:
         JobWatcher* watcher = nullptr;
     };
     void launch(const QString& jobId, tessera::v1::LaunchJobRequest request);
-    void onLaunched(const QString& jobId, const QString& error);
+    void onLaunched(const QString& jobId, const QString& error, const QString& shipped,
+                    quint64 sent);
     void onEvent(const QString& jobId, const tessera::v1::JobEvent& event);
     void setState(const QString& jobId, JobState state, const QString& reason);
     void sendCancel(const QString& jobId);
@@ -111,6 +116,7 @@ private:
     int m_backoffFirstMs = 200;
     int m_backoffMaxMs = 5000;
     int m_giveUpMs = 120000;
+    quint64 m_workdirBytesSent = 0;
     QThreadPool m_pool;
 };
 

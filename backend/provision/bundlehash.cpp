@@ -6,6 +6,7 @@
 
 #include <QCryptographicHash>
 #include <QDateTime>
+#include <QDir>
 #include <QFileInfo>
 #include <QTimer>
 
@@ -13,7 +14,12 @@ namespace tessera {
 
 QStringList workerBundlePrograms() {
     QStringList programs{QStringLiteral("tessera-worker"), QStringLiteral("tessera-rsh"),
-                         QStringLiteral("tessera-train")};
+                         QStringLiteral("tessera-train"), QStringLiteral("tessera-rank")};
+    // The `tessera` Python module of user programs, which tessera-rank finds beside itself.
+    const QDir python(binPath(QStringLiteral("python/tessera")));
+    for (const QString& f : python.entryList({QStringLiteral("*.py")}, QDir::Files, QDir::Name)) {
+        programs << QStringLiteral("python/tessera/") + f;
+    }
     // The GPU rank program exists in builds with the GPU backend; CPU nodes get it too (it is
     // only started for ranks placed on GPUs, so the CUDA libraries it needs may be missing).
     if (QFileInfo(binPath(QStringLiteral("tessera-train-cuda"))).isExecutable()) {

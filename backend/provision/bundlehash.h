@@ -14,7 +14,8 @@ namespace tessera {
 
 /// The programs a node needs: the daemon, Open MPI's agent for multi-node launches, and the
 /// training programs its ranks run: tessera-train, and tessera-train-cuda in builds with the
-/// GPU backend (names in binDir()).
+/// GPU backend, tessera-rank and the `tessera` Python module (python/tessera/*.py) for users'
+/// programs (paths relative to binDir()).
 QStringList workerBundlePrograms();
 
 /// Remembers one bundle hash with the files' identity it was computed for. Plain value; the

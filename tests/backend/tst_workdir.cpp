@@ -1,0 +1,207 @@
+// model.workdir shipping: .tesseraignore rules, a reproducible pack with a size cap (unit), and
+// on a real local cluster of two workers: the code reaches both, becomes the ranks' working
+// directory and is copied once (a second launch of unchanged code sends no bytes).
+#include "backend/cluster/clusterregistry.h"
+#include "backend/cluster/localworkers.h"
+#include "backend/jobs/jobcontroller.h"
+#include "backend/jobs/workdirpacker.h"
+#include "tests/backend/testcluster.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace tessera;
+
+namespace {
+
+void writeFile(const QString& path, const QByteArray& data) {
+    QDir().mkpath(QFileInfo(path).path());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(data);
+}
+
+QStringList tarMembers(const QString& tar) {
+    QProcess p;
+    p.start(QStringLiteral("tar"), {QStringLiteral("-tf"), tar});
+    p.waitForFinished();
+    QStringList out = QString::fromUtf8(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+    out.sort();
+    return out;
+}
+
+const char* kTrain = R"(import os, helper, tessera
+print("cwd=" + os.getcwd(), flush=True)
+print("helper=" + helper.WORD, flush=True)
+print("big=" + str(os.path.exists("data/big.bin")), flush=True)
+tessera.log(1, loss=0.5)
+)";
+
+} // namespace
+
+class TestWorkdir : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_data;
+    std::unique_ptr<ClusterRegistry> m_registry;
+    std::unique_ptr<LocalWorkers> m_provider;
+
+private Q_SLOTS:
+    void ignoreRules_data() {
+        QTest::addColumn<QString>("rules");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<bool>("isDir");
+        QTest::addColumn<bool>("ignored");
+        QTest::newRow("git always") << ""
+                                    << ".git" << true << true;
+        QTest::newRow("pycache at depth") << ""
+                                          << "a/b/__pycache__" << true << true;
+        QTest::newRow("plain file kept") << ""
+                                         << "train.py" << false << false;
+        QTest::newRow("name at any depth") << "*.ckpt"
+                                           << "runs/a/x.ckpt" << false << true;
+        QTest::newRow("dir only: file kept") << "data/"
+                                             << "data" << false << false;
+        QTest::newRow("dir only: dir gone") << "data/"
+                                            << "data" << true << true;
+        QTest::newRow("anchored") << "/out"
+                                  << "sub/out" << true << false;
+        QTest::newRow("anchored at root") << "/out"
+                                          << "out" << true << true;
+        QTest::newRow("inner slash anchors") << "a/b.txt"
+                                             << "x/a/b.txt" << false << false;
+        QTest::newRow("double star") << "logs/**/*.txt"
+                                     << "logs/1/2/x.txt" << false << true;
+        QTest::newRow("double star, no folder") << "logs/**/*.txt"
+                                                << "logs/x.txt" << false << true;
+        QTest::newRow("negation") << "*.bin\n!keep.bin"
+                                  << "keep.bin" << false << false;
+        QTest::newRow("comment") << "# *.py"
+                                 << "t.py" << false << false;
+        QTest::newRow("question mark") << "run?.log"
+                                       << "run1.log" << false << true;
+        QTest::newRow("class") << "run[0-9].log"
+                               << "runx.log" << false << false;
+    }
+    void ignoreRules() {
+        QFETCH(QString, rules);
+        QFETCH(QString, path);
+        QFETCH(bool, isDir);
+        QFETCH(bool, ignored);
+        QCOMPARE(IgnoreRules(rules).ignores(path, isDir), ignored);
+    }
+
+    void packIsReproducibleAndHonoursIgnore() {
+        QTemporaryDir src, out;
+        writeFile(src.filePath("train.py"), "print(1)\n");
+        writeFile(src.filePath("pkg/mod.py"), "X = 1\n");
+        writeFile(src.filePath("data/big.bin"), QByteArray(1000, 'x'));
+        writeFile(src.filePath(".tesseraignore"), "data/\n");
+        writeFile(src.filePath("__pycache__/t.pyc"), "junk");
+        auto a = packWorkdir(src.path(), 1 << 20, out.path());
+        QVERIFY2(a, a ? "" : a.error().message.c_str());
+        QCOMPARE(tarMembers(a->tarPath), (QStringList{".tesseraignore", "pkg/mod.py", "train.py"}));
+        QCOMPARE(a->files, 3);
+        QTest::qWait(1100); // a newer mtime must not change the bundle
+        writeFile(src.filePath("train.py"), "print(1)\n");
+        auto b = packWorkdir(src.path(), 1 << 20, out.path());
+        QVERIFY(b);
+        QCOMPARE(b->sha256, a->sha256);
+        writeFile(src.filePath("train.py"), "print(2)\n");
+        auto c = packWorkdir(src.path(), 1 << 20, out.path());
+        QVERIFY(c);
+        QVERIFY(c->sha256 != a->sha256);
+        QCOMPARE(a->sha256.size(), 64);
+    }
+
+    void overTheCapSaysWhatToDo() {
+        QTemporaryDir src, out;
+        writeFile(src.filePath("weights.bin"), QByteArray(300000, 'w'));
+        writeFile(src.filePath("train.py"), "print(1)\n");
+        auto r = packWorkdir(src.path(), 100000, out.path());
+        QVERIFY(!r);
+        QCOMPARE(int(r.error().code), int(ErrorCode::InvalidArgument));
+        const QString msg = QString::fromStdString(r.error().message);
+        QVERIFY2(msg.contains("weights.bin") && msg.contains(".tesseraignore"), qPrintable(msg));
+        auto missing = packWorkdir(src.filePath("nope"), 100000, out.path());
+        QVERIFY(!missing);
+        QVERIFY(QString::fromStdString(missing.error().message).contains("is not a folder"));
+    }
+
+    void shippedOnceRunsInIt() {
+        const QString missing = test::missingPrograms();
+        if (!missing.isEmpty()) {
+            QSKIP(qPrintable(missing));
+        }
+        registerBackendMetaTypes();
+        test::useBuildAndData(m_data.path());
+        m_registry = std::make_unique<ClusterRegistry>();
+        m_provider = std::make_unique<LocalWorkers>(m_registry.get());
+        const QString error = test::rentAndWait(*m_provider, *m_registry, 2);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+
+        QTemporaryDir src;
+        writeFile(src.filePath("train.py"), kTrain);
+        writeFile(src.filePath("helper.py"), "WORD = 'shipped'\n");
+        writeFile(src.filePath("data/big.bin"), QByteArray(100000, 'b'));
+        writeFile(src.filePath(".tesseraignore"), "data/\n");
+        v1::JobSpec spec;
+        spec.set_name("workdir test");
+        spec.mutable_model()->add_command("/usr/bin/python3");
+        spec.mutable_model()->add_command("train.py");
+        spec.mutable_model()->set_workdir(src.path().toStdString());
+        spec.mutable_layout()->set_data_parallel(2);
+
+        JobController controller(m_registry.get(), nullptr);
+        for (int launch = 1; launch <= 2; ++launch) {
+            QSignalSpy states(&controller, &JobController::jobStateChanged);
+            QSignalSpy logs(&controller, &JobController::logLine);
+            const quint64 before = controller.workdirBytesSent();
+            Result<QString> id = controller.submit(spec);
+            QVERIFY2(id, id ? "" : id.error().message.c_str());
+            QVERIFY(QTest::qWaitFor([&] { return isTerminal(controller.state(*id)); }, 60000));
+            QStringList lines;
+            for (const auto& l : logs) {
+                lines << l.at(2).toString();
+            }
+            QVERIFY2(controller.state(*id) == JobState::Succeeded,
+                     qPrintable(lines.join('\n') + "\n" + states.last().at(2).toString()));
+            const quint64 sent = controller.workdirBytesSent() - before;
+            qInfo("launch %d: %llu bytes of code sent; %s", launch, sent,
+                  qPrintable(lines.filter("code ").join(' ')));
+            if (launch == 1) {
+                QVERIFY(sent > 0);
+                QVERIFY(!lines.filter(QRegularExpression("shipped to local-\\d+, local-\\d+$"))
+                             .isEmpty());
+            } else {
+                QCOMPARE(sent, quint64(0));
+                QVERIFY(!lines.filter("already had it").isEmpty());
+            }
+            // Both ranks ran in their own worker's copy of the bundle, without the ignored data.
+            const QStringList cwds = lines.filter("cwd=");
+            QCOMPARE(cwds.size(), 2);
+            QVERIFY(cwds[0] != cwds[1]);
+            for (const QString& c : cwds) {
+                QVERIFY2(QRegularExpression("/bundles/[0-9a-f]{64}$").match(c).hasMatch(),
+                         qPrintable(c));
+            }
+            QCOMPARE(lines.filter("helper=shipped").size(), 2);
+            QCOMPARE(lines.filter("big=False").size(), 2);
+        }
+    }
+
+    void cleanupTestCase() {
+        if (m_provider) {
+            QSignalSpy released(m_provider.get(), &LocalWorkers::stopped);
+            m_provider->stopAll();
+            QVERIFY(QTest::qWaitFor([&] { return released.count() > 0; }, 10000));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWorkdir)
+#include "tst_workdir.moc"
