@@ -36,8 +36,9 @@ def steady(rates):
 
 
 def run_torchrun(build):
-    env = dict(os.environ, PYTHONPATH=os.path.join(build, "bin/python"), OMP_NUM_THREADS="1",
-               PYTHONUNBUFFERED="1")
+    # As a person would start it: torchrun sets OMP_NUM_THREADS=1 itself for several ranks.
+    env = dict(os.environ, PYTHONPATH=os.path.join(build, "bin/python"), PYTHONUNBUFFERED="1")
+    env.pop("OMP_NUM_THREADS", None)
     t0 = time.time()
     p = subprocess.Popen([sys.executable, "-m", "tessera.torchrun", "--nproc_per_node", "2",
                           "--monitor_interval", "1", SCRIPT] + ARGS,

@@ -11,6 +11,23 @@ Failure invalid(const std::string& msg) {
     return fail(ErrorCode::InvalidArgument, msg);
 }
 
+Result<std::vector<long>> counts(const EnvLookup& env, const char* name);
+
+Result<std::vector<long>> nodeRanks(const EnvLookup& env) {
+    return counts(env, "TESSERA_NODE_RANKS");
+}
+
+/// Ranks sharing the host of node `node`: TESSERA_HOST_RANKS when given, else the node's own.
+long hostRanks(const EnvLookup& env, const std::vector<long>& nodes, std::size_t node) {
+    if (env("TESSERA_HOST_RANKS")) {
+        auto host = counts(env, "TESSERA_HOST_RANKS");
+        if (host && host->size() == nodes.size()) {
+            return std::max((*host)[node], nodes[node]);
+        }
+    }
+    return nodes[node];
+}
+
 Result<long> number(const EnvLookup& env, const char* name) {
     const char* v = env(name);
     if (!v || !*v) {
@@ -26,10 +43,10 @@ Result<long> number(const EnvLookup& env, const char* name) {
     return out;
 }
 
-Result<std::vector<long>> nodeRanks(const EnvLookup& env) {
-    const char* v = env("TESSERA_NODE_RANKS");
+Result<std::vector<long>> counts(const EnvLookup& env, const char* name) {
+    const char* v = env(name);
     if (!v || !*v) {
-        return invalid("TESSERA_NODE_RANKS is not set (ranks per node, e.g. \"2,2\")");
+        return invalid(std::string(name) + " is not set (ranks per node, e.g. \"2,2\")");
     }
     std::vector<long> out;
     std::string_view rest(v);
@@ -39,7 +56,7 @@ Result<std::vector<long>> nodeRanks(const EnvLookup& env) {
         long n = 0;
         const auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), n);
         if (ec != std::errc() || p != part.data() + part.size() || n < 1) {
-            return invalid(std::string("TESSERA_NODE_RANKS='") + v +
+            return invalid(std::string(name) + "='" + v +
                            "' must be positive counts separated by commas");
         }
         out.push_back(n);
@@ -55,7 +72,7 @@ std::string get(const EnvLookup& env, const char* name) {
 
 /// The variables and files of one node of the job, shared by ranks and torchrun's node agent.
 RankEnvironment nodeEnvironment(const EnvLookup& env, const std::string& jobId,
-                                const std::string& workerDir, long cpus, long nodeRanks,
+                                const std::string& workerDir, long cpus, long hostRanks,
                                 const std::string& pythonDir) {
     RankEnvironment out;
     out.nodeDir = workerDir + "/jobs/" + jobId;
@@ -72,7 +89,7 @@ RankEnvironment nodeEnvironment(const EnvLookup& env, const std::string& jobId,
             py += ":" + more;
         }
     }
-    out.set = {{"OMP_NUM_THREADS", std::to_string(std::max(1L, cpus / std::max(1L, nodeRanks)))},
+    out.set = {{"OMP_NUM_THREADS", std::to_string(std::max(1L, cpus / std::max(1L, hostRanks)))},
                {"TESSERA_LAYOUT_FILE", out.layoutPath},
                {"TESSERA_CHECKPOINT_DIR", out.checkpointDir},
                {"PYTHONPATH", py}};
@@ -130,7 +147,8 @@ Result<RankEnvironment> rankEnvironment(const EnvLookup& env, long cpus,
                        "): mpirun mapped ranks by another "
                        "policy than by slot");
     }
-    RankEnvironment out = nodeEnvironment(env, jobId, workerDir, cpus, *localSize, pythonDir);
+    RankEnvironment out =
+        nodeEnvironment(env, jobId, workerDir, cpus, hostRanks(env, *nodes, node), pythonDir);
     auto& s = out.set;
     s.insert(s.begin(), {{"RANK", std::to_string(*rank)},
                          {"WORLD_SIZE", std::to_string(*world)},
@@ -189,7 +207,8 @@ Result<RankExec> torchrunAgent(const EnvLookup& env, long cpus, const std::strin
     const auto& [jobId, workerDir] = *ids;
     const long nproc = (*nodes)[static_cast<std::size_t>(*node)];
     RankExec agent;
-    agent.env = nodeEnvironment(env, jobId, workerDir, cpus, nproc, pythonDir);
+    agent.env = nodeEnvironment(env, jobId, workerDir, cpus,
+                                hostRanks(env, *nodes, static_cast<std::size_t>(*node)), pythonDir);
     agent.unset = {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK",
                    "OMPI_COMM_WORLD_LOCAL_SIZE", "OMPI_COMM_WORLD_NODE_RANK"};
     const bool python = isPython(command[0]);

@@ -118,13 +118,21 @@ Result<UserProgramLaunch> userProgramArgs(const v1::LaunchJobRequest& request,
     if (masterPort <= 0) {
         return fail(ErrorCode::Unavailable, "no free TCP port for MASTER_PORT on this worker");
     }
-    std::string nodeRanks;
+    // Ranks per node, and per node the ranks of every node on the same host (several workers
+    // of one machine, e.g. a local cluster): that host's cores are shared by all of them.
+    std::string nodeRanks, hostRanks;
     for (const auto& p : request.peers()) {
+        int onHost = 0;
+        for (const auto& q : request.peers()) {
+            onHost += hostOf(q.address()) == hostOf(p.address()) ? q.slots() : 0;
+        }
         nodeRanks += (nodeRanks.empty() ? "" : ",") + std::to_string(p.slots());
+        hostRanks += (hostRanks.empty() ? "" : ",") + std::to_string(onHost);
     }
     std::vector<std::string> vars = {
         "TESSERA_JOB_ID=" + spec.job_id(),
         "TESSERA_NODE_RANKS=" + nodeRanks,
+        "TESSERA_HOST_RANKS=" + hostRanks,
         "MASTER_ADDR=" + hostOf(request.peers(0).address()),
         "MASTER_PORT=" + std::to_string(masterPort),
         "TESSERA_LAYOUT_JSON=" + *layout,

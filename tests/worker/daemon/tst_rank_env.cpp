@@ -69,6 +69,15 @@ private Q_SLOTS:
         QCOMPARE(e->layoutJson, std::string("{}"));
     }
 
+    // Two workers of one machine (a local cluster): its cores are shared by both nodes' ranks.
+    void threadsShareTheHost() {
+        Env env = rankVars(3, 1, 3);
+        env["TESSERA_HOST_RANKS"] = "5,5";
+        auto e = daemon::rankEnvironment(lookup(env), 10, "/py");
+        QVERIFY(e.has_value());
+        QCOMPARE(value(*e, "OMP_NUM_THREADS"), std::string("2"));
+    }
+
     void checkpointDirFromTheSpec() {
         Env env = rankVars(0, 0, 2);
         env["TESSERA_CHECKPOINT_SPEC_DIR"] = "/shared/ckpt";
