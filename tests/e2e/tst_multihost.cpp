@@ -142,13 +142,265 @@ QString mpirunCmdline(const QString& part) {
     return {};
 }
 
+/// Two hosts up: namespaces, veth, a worker in each on its own private tmpfs.
+struct TwoHosts {
+    QStringList addresses; ///< host:port of the two workers, host a first
+    QStringList logs;      ///< their log files
+    QString hostDir;       ///< the (per-host private) folder of each worker's work folder
+    QString tokenPath;
+};
+
+/// Brings up kHosts with one tessera-worker each (`bin`/tessera-worker) under `root`.
+/// Returns "" when up, "skip: why" when this machine cannot (no root, no netns), or the failure.
+QString bringUp(NetnsGuard& guard, const QString& ip, const QString& bin, const QString& root,
+                TwoHosts& out) {
+    // Leftovers of an earlier run that was killed go first; the guard removes this run's.
+    for (const Host& h : kHosts) {
+        removeNamespace(ip, h.ns);
+    }
+    for (const Host& h : kHosts) {
+        const Run r = runCommand(ip, {QStringLiteral("netns"), QStringLiteral("add"), h.ns});
+        if (r.exitCode != 0) {
+            return QStringLiteral("skip: the kernel or sandbox refused 'ip netns add %1': %2")
+                .arg(h.ns, r.err.trimmed());
+        }
+    }
+    const Run veth = runCommand(
+        ip, {QStringLiteral("link"), QStringLiteral("add"), kHosts[0].link, QStringLiteral("netns"),
+             kHosts[0].ns, QStringLiteral("type"), QStringLiteral("veth"), QStringLiteral("peer"),
+             QStringLiteral("name"), kHosts[1].link, QStringLiteral("netns"), kHosts[1].ns});
+    if (veth.exitCode != 0) {
+        return QStringLiteral("skip: the kernel or sandbox refused a veth pair: %1")
+            .arg(veth.err.trimmed());
+    }
+    for (const Host& h : kHosts) {
+        for (const QStringList& args :
+             {QStringList{QStringLiteral("-n"), h.ns, QStringLiteral("addr"), QStringLiteral("add"),
+                          h.address + QStringLiteral("/24"), QStringLiteral("dev"), h.link},
+              QStringList{QStringLiteral("-n"), h.ns, QStringLiteral("link"), QStringLiteral("set"),
+                          QStringLiteral("lo"), QStringLiteral("up")},
+              QStringList{QStringLiteral("-n"), h.ns, QStringLiteral("link"), QStringLiteral("set"),
+                          h.link, QStringLiteral("up")}}) {
+            const Run r = runCommand(ip, args);
+            if (r.exitCode != 0) {
+                return QStringLiteral("ip %1: %2").arg(args.join(' '), r.err);
+            }
+        }
+    }
+    // Token shared like a provisioning step would copy it; each host mounts its own tmpfs on
+    // `hostDir`, so the two workers' folders have the same path and different contents — no
+    // shared file system, as between real machines.
+    out.tokenPath = QDir(root).filePath(QStringLiteral("token"));
+    out.hostDir = QDir(root).filePath(QStringLiteral("host"));
+    QDir().mkpath(out.hostDir);
+    {
+        QFile t(out.tokenPath);
+        if (!t.open(QIODevice::WriteOnly)) {
+            return QStringLiteral("cannot write ") + out.tokenPath;
+        }
+        t.write(QByteArray::number(QRandomGenerator::global()->generate64(), 16));
+        t.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    }
+    // One worker per host, on its namespace's address. `ip netns exec` gives each its own mount
+    // namespace (it remounts /sys there), so the tmpfs stays private to that host.
+    for (int i = 0; i < 2; ++i) {
+        const Host& h = kHosts[i];
+        QProcess* w = guard.process();
+        const QString log = QDir(root).filePath(QStringLiteral("worker-%1.log").arg(i + 1));
+        out.logs.append(log);
+        w->setStandardErrorFile(log);
+        w->start(ip, {QStringLiteral("netns"), QStringLiteral("exec"), h.ns, QStringLiteral("sh"),
+                      QStringLiteral("-c"),
+                      QStringLiteral("mount -t tmpfs tessera-multihost \"$1\" && mkdir \"$1/work\" "
+                                     "&& shift && exec \"$@\""),
+                      QStringLiteral("sh"), out.hostDir, bin + QStringLiteral("/tessera-worker"),
+                      QStringLiteral("--listen"), h.address + QStringLiteral(":0"),
+                      QStringLiteral("--token-file"), out.tokenPath, QStringLiteral("--work-dir"),
+                      out.hostDir + QStringLiteral("/work"), QStringLiteral("--slots"),
+                      QStringLiteral("1"), QStringLiteral("--name"), h.ns});
+        if (!w->waitForStarted(5000)) {
+            return w->errorString();
+        }
+        const QRegularExpression re(QStringLiteral("^tessera-worker listening on (\\S+:\\d+)$"));
+        QString address;
+        QByteArray stdoutText;
+        for (int n = 0; n < 150 && address.isEmpty() && w->state() == QProcess::Running; ++n) {
+            w->waitForReadyRead(100);
+            stdoutText += w->readAllStandardOutput();
+            for (const QByteArray& line : stdoutText.split('\n')) {
+                const auto m = re.match(QString::fromUtf8(line.trimmed()));
+                if (m.hasMatch()) {
+                    address = m.captured(1);
+                }
+            }
+        }
+        QFile logFile(log);
+        logFile.open(QIODevice::ReadOnly);
+        if (!address.startsWith(h.address + QLatin1Char(':'))) {
+            return QStringLiteral("worker in %1 did not listen on %2: stdout %3 log %4")
+                .arg(h.ns, h.address, QString::fromUtf8(stdoutText),
+                     QString::fromUtf8(logFile.readAll()));
+        }
+        out.addresses.append(address);
+    }
+    if (!QDir(out.hostDir).isEmpty()) {
+        return QStringLiteral("the workers' tmpfs work folders leaked into the test's mount "
+                              "namespace");
+    }
+    return QString();
+}
+
 } // namespace
 
 class TestMultiHost : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void trainsAcrossTwoNetworkNamespaces();
+    void userProgramAcrossTwoHosts_data();
+    void userProgramAcrossTwoHosts();
 };
+
+void TestMultiHost::userProgramAcrossTwoHosts_data() {
+    QTest::addColumn<QString>("launcher");
+    QTest::newRow("mpirun") << QStringLiteral("mpirun");
+    QTest::newRow("torchrun") << QStringLiteral("torchrun");
+}
+
+// The PyTorch DDP example as a user would bring it: its folder (model.workdir) is on neither
+// host before; tessera-ctl ships it over the workers' RPCs, both ranks train with gloo over the
+// veth with torchrun's variables, and a second launch of the same code ships nothing.
+void TestMultiHost::userProgramAcrossTwoHosts() {
+    QFETCH(QString, launcher);
+    const QString bin = QStringLiteral(TESSERA_BUILD_DIR "/bin");
+    for (const char* p : {"tessera-ctl", "tessera-worker", "tessera-rsh", "tessera-rank"}) {
+        if (!QFileInfo(bin + QLatin1Char('/') + QLatin1String(p)).isExecutable()) {
+            QSKIP(qPrintable(QStringLiteral("%1 is not built in %2").arg(QLatin1String(p), bin)));
+        }
+    }
+    if (runCommand(QStringLiteral("/usr/bin/python3"),
+                   {QStringLiteral("-c"), QStringLiteral("import torch.distributed")}, 60000)
+            .exitCode != 0) {
+        QSKIP("/usr/bin/python3 has no torch: apt-get install python3-torch");
+    }
+    if (::geteuid() != 0) {
+        QSKIP("network namespaces need root; run the test as root to cover workers on two hosts");
+    }
+    const QString ip = QStandardPaths::findExecutable(
+        QStringLiteral("ip"), {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")});
+    if (ip.isEmpty()) {
+        QSKIP("the 'ip' program (Debian package iproute2) is not installed");
+    }
+    QTemporaryDir root;
+    QVERIFY(root.isValid());
+    // The user's folder: the example and a data file that .tesseraignore leaves out.
+    const QString code = root.filePath(QStringLiteral("my-training"));
+    QVERIFY(QDir().mkpath(code + QStringLiteral("/data")));
+    QVERIFY(QFile::copy(
+        QStringLiteral(TESSERA_SOURCE_DIR "/resources/examples/pytorch/ddp_fashion_mnist.py"),
+        code + QStringLiteral("/ddp_fashion_mnist.py")));
+    {
+        QFile big(code + QStringLiteral("/data/cache.bin"));
+        QVERIFY(big.open(QIODevice::WriteOnly));
+        big.write(QByteArray(2 << 20, 'd'));
+        QFile ignore(code + QStringLiteral("/.tesseraignore"));
+        QVERIFY(ignore.open(QIODevice::WriteOnly));
+        ignore.write("data/\n");
+    }
+    const QJsonObject spec{
+        {QStringLiteral("name"), QStringLiteral("DDP example on two hosts")},
+        {QStringLiteral("layout"), QJsonObject{{QStringLiteral("dataParallel"), 2}}},
+        {QStringLiteral("model"),
+         QJsonObject{{QStringLiteral("command"),
+                      QJsonArray{QStringLiteral("/usr/bin/python3"),
+                                 QStringLiteral("ddp_fashion_mnist.py"), QStringLiteral("--epochs"),
+                                 QStringLiteral("1"), QStringLiteral("--log-every"),
+                                 QStringLiteral("100"), QStringLiteral("--report-env")}},
+                     {QStringLiteral("launcher"), launcher},
+                     {QStringLiteral("workdir"), QStringLiteral("my-training")}}}};
+    const QString specPath = root.filePath(QStringLiteral("spec.json"));
+    {
+        QFile f(specPath);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(spec).toJson());
+    }
+    NetnsGuard guard(ip);
+    TwoHosts hosts;
+    if (const QString why = bringUp(guard, ip, bin, root.path(), hosts); !why.isEmpty()) {
+        if (why.startsWith(QLatin1String("skip: "))) {
+            QSKIP(qPrintable(why.mid(6)));
+        }
+        QFAIL(qPrintable(why));
+    }
+    QTemporaryDir data;
+    for (int launch = 1; launch <= 2; ++launch) {
+        QProcess* ctl = guard.process();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TESSERA_DATA_DIR"), data.path());
+        env.insert(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT"), QStringLiteral("1"));
+        env.insert(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"), QStringLiteral("1"));
+        ctl->setProcessEnvironment(env);
+        ctl->start(ip,
+                   {QStringLiteral("netns"), QStringLiteral("exec"), kHosts[0].ns,
+                    bin + QStringLiteral("/tessera-ctl"), QStringLiteral("run"), specPath,
+                    QStringLiteral("--workers"), hosts.addresses.join(QLatin1Char(',')),
+                    QStringLiteral("--token-file"), hosts.tokenPath, QStringLiteral("--timeout"),
+                    QStringLiteral("200"), QStringLiteral("--verbose")});
+        QVERIFY(ctl->waitForStarted(5000));
+        QVERIFY2(ctl->waitForFinished(230000), "tessera-ctl did not finish within 230 s");
+        const QString out = QString::fromUtf8(ctl->readAllStandardOutput());
+        const QString err = QString::fromUtf8(ctl->readAllStandardError());
+        const QString context =
+            QStringLiteral("\nstdout:\n%1\nstderr:\n%2").arg(out.right(3000), err.right(5000));
+        if (ctl->exitCode() != 0) {
+            for (const QString& line : err.split('\n').filter(QStringLiteral("[stderr]"))) {
+                qInfo("%s", qPrintable(line)); // a failure message is cut at ~1 kB
+            }
+        }
+        QVERIFY2(ctl->exitStatus() == QProcess::NormalExit && ctl->exitCode() == 0,
+                 qPrintable(QStringLiteral("exit code %1").arg(ctl->exitCode()) + context));
+        const QRegularExpressionMatch acc =
+            QRegularExpression(QStringLiteral("final test accuracy: (\\d+\\.\\d+)")).match(out);
+        QVERIFY2(acc.hasMatch() && acc.captured(1).toDouble() >= 0.85, qPrintable(context));
+        qInfo("%s, launch %d: test accuracy %s; %s", qPrintable(launcher), launch,
+              qPrintable(acc.captured(1)),
+              qPrintable(err.split('\n').filter(QStringLiteral("[tessera] code")).join(' ')));
+        if (launch == 1) {
+            QVERIFY2(err.contains(QRegularExpression(
+                         QStringLiteral("\\[tessera\\] code .* shipped to worker-1, worker-2"))),
+                     qPrintable(context));
+        } else {
+            QVERIFY2(err.contains(QRegularExpression(
+                         QStringLiteral("\\[tessera\\] code .*: worker-1, worker-2 already "
+                                        "had it"))),
+                     qPrintable(context));
+        }
+        // What each rank saw (the example's --report-env line).
+        QMap<int, QJsonObject> seen;
+        for (const QString& line : err.split('\n')) {
+            const int at = line.indexOf(QLatin1String("tessera-env "));
+            if (at >= 0) {
+                const QJsonObject o = QJsonDocument::fromJson(line.mid(at + 12).toUtf8()).object();
+                seen.insert(o[QLatin1String("RANK")].toString().toInt(), o);
+            }
+        }
+        QCOMPARE(seen.keys(), (QList<int>{0, 1}));
+        for (auto it = seen.cbegin(); it != seen.cend(); ++it) {
+            const QJsonObject& o = it.value();
+            const QString what = QJsonDocument(o).toJson(QJsonDocument::Compact);
+            QVERIFY2(o[QLatin1String("WORLD_SIZE")].toString() == QLatin1String("2"),
+                     qPrintable(what));
+            QVERIFY2(o[QLatin1String("GROUP_RANK")].toString().toInt() == it.key(),
+                     qPrintable(what));
+            QVERIFY2(o[QLatin1String("LOCAL_RANK")].toString() == QLatin1String("0"),
+                     qPrintable(what));
+            QVERIFY2(o[QLatin1String("MASTER_ADDR")].toString() == kHosts[0].address,
+                     qPrintable(what));
+            QVERIFY2(o[QLatin1String("cwd")].toString().startsWith(
+                         hosts.hostDir + QStringLiteral("/work/bundles/")),
+                     qPrintable(what));
+        }
+    }
+}
 
 void TestMultiHost::trainsAcrossTwoNetworkNamespaces() {
     const QString bin = QStringLiteral(TESSERA_BUILD_DIR "/bin");
@@ -170,54 +422,8 @@ void TestMultiHost::trainsAcrossTwoNetworkNamespaces() {
         QSKIP("the 'ip' program (Debian package iproute2) is not installed");
     }
 
-    // Leftovers of an earlier run that was killed go first; the guard removes this run's.
-    NetnsGuard guard(ip);
-    for (const Host& h : kHosts) {
-        removeNamespace(ip, h.ns);
-    }
-    for (const Host& h : kHosts) {
-        const Run r = runCommand(ip, {QStringLiteral("netns"), QStringLiteral("add"), h.ns});
-        if (r.exitCode != 0) {
-            QSKIP(qPrintable(QStringLiteral("the kernel or sandbox refused 'ip netns add %1': %2")
-                                 .arg(h.ns, r.err.trimmed())));
-        }
-    }
-    const Run veth = runCommand(
-        ip, {QStringLiteral("link"), QStringLiteral("add"), kHosts[0].link, QStringLiteral("netns"),
-             kHosts[0].ns, QStringLiteral("type"), QStringLiteral("veth"), QStringLiteral("peer"),
-             QStringLiteral("name"), kHosts[1].link, QStringLiteral("netns"), kHosts[1].ns});
-    if (veth.exitCode != 0) {
-        QSKIP(qPrintable(QStringLiteral("the kernel or sandbox refused a veth pair: %1")
-                             .arg(veth.err.trimmed())));
-    }
-    for (const Host& h : kHosts) {
-        for (const QStringList& args :
-             {QStringList{QStringLiteral("-n"), h.ns, QStringLiteral("addr"), QStringLiteral("add"),
-                          h.address + QStringLiteral("/24"), QStringLiteral("dev"), h.link},
-              QStringList{QStringLiteral("-n"), h.ns, QStringLiteral("link"), QStringLiteral("set"),
-                          QStringLiteral("lo"), QStringLiteral("up")},
-              QStringList{QStringLiteral("-n"), h.ns, QStringLiteral("link"), QStringLiteral("set"),
-                          h.link, QStringLiteral("up")}}) {
-            const Run r = runCommand(ip, args);
-            QVERIFY2(r.exitCode == 0,
-                     qPrintable(QStringLiteral("ip %1: %2").arg(args.join(' '), r.err)));
-        }
-    }
-
-    // Files: token and spec shared like a provisioning step would copy them; each host mounts
-    // its own tmpfs on `hostDir`, so the two workers' folders have the same path and different
-    // contents — no shared file system, as between real machines.
     QTemporaryDir root;
     QVERIFY(root.isValid());
-    const QString tokenPath = root.filePath(QStringLiteral("token"));
-    const QString hostDir = root.filePath(QStringLiteral("host"));
-    QVERIFY(QDir().mkpath(hostDir));
-    {
-        QFile t(tokenPath);
-        QVERIFY(t.open(QIODevice::WriteOnly));
-        t.write(QByteArray::number(QRandomGenerator::global()->generate64(), 16));
-        t.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    }
     QFile example(QStringLiteral(TESSERA_SOURCE_DIR "/resources/examples/fashion-mnist-mlp.json"));
     QVERIFY(example.open(QIODevice::ReadOnly));
     QJsonObject spec = QJsonDocument::fromJson(example.readAll()).object();
@@ -248,49 +454,18 @@ void TestMultiHost::trainsAcrossTwoNetworkNamespaces() {
     tessera::test::JobHold hold(root.filePath(QStringLiteral("holds")));
     QVERIFY(hold.hold(1));
 
-    // One worker per host, on its namespace's address. `ip netns exec` gives each its own mount
-    // namespace (it remounts /sys there), so the tmpfs stays private to that host.
-    QStringList addresses;
-    QStringList logs;
-    for (int i = 0; i < 2; ++i) {
-        const Host& h = kHosts[i];
-        QProcess* w = guard.process();
-        const QString log = root.filePath(QStringLiteral("worker-%1.log").arg(i + 1));
-        logs.append(log);
-        w->setStandardErrorFile(log);
-        w->start(ip, {QStringLiteral("netns"), QStringLiteral("exec"), h.ns, QStringLiteral("sh"),
-                      QStringLiteral("-c"),
-                      QStringLiteral("mount -t tmpfs tessera-multihost \"$1\" && mkdir \"$1/work\" "
-                                     "&& shift && exec \"$@\""),
-                      QStringLiteral("sh"), hostDir, bin + QStringLiteral("/tessera-worker"),
-                      QStringLiteral("--listen"), h.address + QStringLiteral(":0"),
-                      QStringLiteral("--token-file"), tokenPath, QStringLiteral("--work-dir"),
-                      hostDir + QStringLiteral("/work"), QStringLiteral("--slots"),
-                      QStringLiteral("1"), QStringLiteral("--name"), h.ns});
-        QVERIFY2(w->waitForStarted(5000), qPrintable(w->errorString()));
-        const QRegularExpression re(QStringLiteral("^tessera-worker listening on (\\S+:\\d+)$"));
-        QString address;
-        QByteArray out;
-        for (int n = 0; n < 150 && address.isEmpty() && w->state() == QProcess::Running; ++n) {
-            w->waitForReadyRead(100);
-            out += w->readAllStandardOutput();
-            for (const QByteArray& line : out.split('\n')) {
-                const auto m = re.match(QString::fromUtf8(line.trimmed()));
-                if (m.hasMatch()) {
-                    address = m.captured(1);
-                }
-            }
+    NetnsGuard guard(ip);
+    TwoHosts hosts;
+    if (const QString why = bringUp(guard, ip, bin, root.path(), hosts); !why.isEmpty()) {
+        if (why.startsWith(QLatin1String("skip: "))) {
+            QSKIP(qPrintable(why.mid(6)));
         }
-        QFile logFile(log);
-        logFile.open(QIODevice::ReadOnly);
-        QVERIFY2(address.startsWith(h.address + QLatin1Char(':')),
-                 qPrintable(QStringLiteral("worker in %1 did not listen on %2: stdout %3 log %4")
-                                .arg(h.ns, h.address, QString::fromUtf8(out),
-                                     QString::fromUtf8(logFile.readAll()))));
-        addresses.append(address);
+        QFAIL(qPrintable(why));
     }
-    QVERIFY2(QDir(hostDir).isEmpty(),
-             "the workers' tmpfs work folders leaked into the test's mount namespace");
+    const QStringList& addresses = hosts.addresses;
+    const QStringList& logs = hosts.logs;
+    const QString& hostDir = hosts.hostDir;
+    const QString& tokenPath = hosts.tokenPath;
     const std::pair<qint64, qint64> before = vethBytes(ip, kHosts[1]);
     QVERIFY(before.first >= 0);
 

@@ -112,6 +112,12 @@ Result<void> JobManager::recover() {
         if (!entry.is_directory() || !isValidJobId(id)) {
             continue;
         }
+        // A job whose ranks ran here but whose mpirun ran elsewhere has a folder (layout file,
+        // checkpoints) and no journal: it is another worker's job.
+        std::error_code missing;
+        if (!fs::exists(entry.path() / "journal", missing)) {
+            continue;
+        }
         auto log = EventLog::open((entry.path() / "journal").string());
         if (!log) {
             spdlog::error("[job {}] skipped: {}", id, log.error().message);

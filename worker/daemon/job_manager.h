@@ -27,7 +27,8 @@ class JobManager {
 public:
     explicit JobManager(JobManagerConfig config) : m_config(std::move(config)) {}
 
-    /// Loads every job under workDir/jobs; a journal without a terminal state gets
+    /// Loads every job under workDir/jobs (folders without a journal hold another worker's job's
+    /// files for this node and are left alone); a journal without a terminal state gets
     /// FAILED "worker restarted while the job was running". Errors: Io for the folder.
     Result<void> recover();
 

@@ -1,6 +1,7 @@
 // tessera-rank: started by mpirun in front of each rank of a user program; sets torchrun's
 // environment (rank_env.h), writes the node's TESSERA_LAYOUT_FILE, then execs the program. With
 // TESSERA_LAUNCHER=torchrun it is the node's agent instead and execs torchrun for its ranks.
+#include "worker/daemon/net_route.h"
 #include "worker/daemon/program_paths.h"
 #include "worker/daemon/rank_env.h"
 
@@ -103,6 +104,15 @@ int main(int argc, char** argv) {
     }
     for (const std::string& name : prepared->unset) {
         ::unsetenv(name.c_str());
+    }
+    // gloo and NCCL pick the interface of the host name, which is often loopback (Debian's
+    // /etc/hosts, containers): the ranks of other nodes then cannot connect. Point both at the
+    // interface that reaches rank 0's node, unless the user chose one.
+    if (const char* master = std::getenv("MASTER_ADDR")) {
+        if (const std::string ifname = tessera::daemon::interfaceToward(master); !ifname.empty()) {
+            ::setenv("GLOO_SOCKET_IFNAME", ifname.c_str(), 0);
+            ::setenv("NCCL_SOCKET_IFNAME", ifname.c_str(), 0);
+        }
     }
     ::unsetenv("TESSERA_LAYOUT_JSON");
     std::vector<char*> args;

@@ -1,5 +1,6 @@
 // Unit test of tessera-rank's environment (rank_env.h): torchrun's variables from Open MPI's,
 // the node's files, and torchrun's node agent command line; bad input is named.
+#include "worker/daemon/net_route.h"
 #include "worker/daemon/rank_env.h"
 
 #include <QTest>
@@ -196,6 +197,13 @@ private Q_SLOTS:
             QVERIFY2(QString::fromStdString(r.error().message).contains(refusal),
                      r.error().message.c_str());
         }
+    }
+
+    // The interface hint for gloo/NCCL: loopback reaches loopback; nonsense reaches nothing.
+    void interfaceTowardAnAddress() {
+        QCOMPARE(daemon::interfaceToward("127.0.0.1"), std::string("lo"));
+        QCOMPARE(daemon::interfaceToward(""), std::string());
+        QCOMPARE(daemon::interfaceToward("no such host.invalid"), std::string());
     }
 
     void nonPythonRunsWithNoPython() {

@@ -192,6 +192,15 @@ private Q_SLOTS:
             QCOMPARE(l["nodes"].toArray()[1].toObject()["worker"].toString(), QString("nodeB"));
             QCOMPARE(l["nodes"].toArray()[1].toObject()["firstRank"].toInt(), 2);
         }
+        // Worker B holds this job's files for its node, not the job: after a restart it does
+        // not claim it (no phantom "worker restarted while the job was running").
+        QVERIFY(QFile::exists(m_dir.filePath("b/jobs/" + qid + "/layout.json")));
+        m_b->stop();
+        QString error;
+        QVERIFY2(m_b->start(&error), qPrintable(error));
+        auto stubB = m_b->stub();
+        const WatchResult onB = watchJob(*stubB, kToken, id, 0, 10);
+        QCOMPARE(int(onB.status.error_code()), int(grpc::StatusCode::NOT_FOUND));
     }
 
     void layoutThatDoesNotFitIsRefused() {
