@@ -235,7 +235,7 @@ void Job::onLine(OutputStream stream, int rank, const std::string& bytes) {
         log->set_raw(bytes);
     }
     if (stream == OutputStream::Stderr) {
-        m_failure.note(text);
+        m_failure.note(text, rank);
         m_stderrTail.push_back(text);
         if (m_stderrTail.size() > kStderrTailLines) {
             m_stderrTail.pop_front();

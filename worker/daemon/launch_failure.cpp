@@ -36,7 +36,32 @@ std::string signalSentence(const std::string& notice) {
 
 } // namespace
 
-void LaunchFailure::note(const std::string& line) {
+void LaunchFailure::note(const std::string& line, int rank) {
+    if (rank >= 0) {
+        auto it = m_rankTails.find(rank);
+        if (it == m_rankTails.end() && m_rankTails.size() < kTailRanks) {
+            it = m_rankTails.emplace(rank, std::deque<std::string>{}).first;
+        }
+        if (it != m_rankTails.end()) {
+            it->second.push_back(line.size() > kTailLineBytes ? line.substr(0, kTailLineBytes) + "…"
+                                                              : line);
+            if (it->second.size() > kTailLines) {
+                it->second.pop_front();
+            }
+        }
+    } else {
+        // Open MPI's banner of a rank that exited non-zero: "Process name: [[12039,1],0]" then
+        // "Exit code:    3".
+        static const std::regex process(R"(^\s*Process name:\s*\[\[\d+,\d+\],(\d+)\])");
+        static const std::regex exitCode(R"(^\s*Exit code:\s*(-?\d+))");
+        std::smatch m;
+        if (m_firstFailed < 0 && std::regex_search(line, m, process)) {
+            m_firstFailed = std::stoi(m[1].str());
+        } else if (m_firstFailed >= 0 && m_firstExit.empty() &&
+                   std::regex_search(line, m, exitCode)) {
+            m_firstExit = m[1].str();
+        }
+    }
     if (m_rankError.empty()) {
         if (const auto at = line.find(kRankErrorPrefix); at != std::string::npos) {
             m_rankError = line.substr(at + std::char_traits<char>::length(kRankErrorPrefix));
@@ -59,11 +84,21 @@ std::string LaunchFailure::explain(const std::string& how,
     if (lead.empty() && !m_rankError.empty()) {
         lead = "a rank stopped with an error: " + m_rankError;
     }
+    const std::deque<std::string>* detail = &tail;
+    std::string whose = "last stderr lines:";
+    if (lead.empty() && m_firstFailed >= 0) {
+        lead = "rank " + std::to_string(m_firstFailed) + " exited with code " +
+               (m_firstExit.empty() ? "≠ 0" : m_firstExit) + " first; the other ranks were stopped";
+        if (const auto it = m_rankTails.find(m_firstFailed); it != m_rankTails.end()) {
+            detail = &it->second;
+            whose = "last stderr lines of rank " + std::to_string(m_firstFailed) + ":";
+        }
+    }
     std::string reason = lead.empty() ? "the job's launcher ended with " + how
                                       : lead + "\n(the job's launcher ended with " + how + ")";
-    if (!tail.empty()) {
-        reason += lead.empty() ? "; last stderr lines:" : "\nlast stderr lines:";
-        for (const auto& l : tail) {
+    if (!detail->empty()) {
+        reason += (lead.empty() ? "; " : "\n") + whose;
+        for (const auto& l : *detail) {
             reason += "\n" + l;
         }
     }

@@ -130,6 +130,10 @@ private Q_SLOTS:
         QCOMPARE(end.exit_code(), 3);
         QVERIFY2(QString::fromStdString(end.reason()).contains("bad \\xFF on stderr"),
                  end.reason().c_str());
+        // The rank that failed first is named, with its own last stderr lines.
+        QVERIFY2(QString::fromStdString(end.reason())
+                     .startsWith("rank 0 exited with code 3 first"),
+                 end.reason().c_str());
 
         m_worker->stop();
         startWorker();

@@ -18,6 +18,41 @@ class TestLaunchFailure : public QObject {
     }
 
 private Q_SLOTS:
+    // A user program's traceback on rank 1, then Open MPI's banner naming rank 1 first: the
+    // reason names rank 1 and its code, and its own last lines, not rank 0's or mpirun's.
+    void firstFailingRanksLinesAreTheDetail() {
+        LaunchFailure f;
+        f.note("rank 0 warming up", 0);
+        f.note("Traceback (most recent call last):", 1);
+        f.note("  File \"train.py\", line 3, in <module>", 1);
+        f.note("ValueError: bad learning rate", 1);
+        f.note("RuntimeError: Connection closed by peer", 0);
+        for (const char* l : {"-------------------------------------------------------------",
+                              "mpirun detected that one or more processes exited with non-zero "
+                              "status, thus causing",
+                              "the job to be terminated. The first process to do so was:", "",
+                              "  Process name: [[12039,1],1]", "  Exit code:    3"}) {
+            f.note(l);
+        }
+        const std::string m = f.explain("exit code 3", {"mpirun banner"});
+        QVERIFY2(m.starts_with("rank 1 exited with code 3 first"), m.c_str());
+        QVERIFY2(m.find("last stderr lines of rank 1:\nTraceback") != std::string::npos, m.c_str());
+        QVERIFY2(m.find("ValueError: bad learning rate") != std::string::npos, m.c_str());
+        QVERIFY2(m.find("Connection closed by peer") == std::string::npos, m.c_str());
+    }
+
+    void rankTailsAreBounded() {
+        LaunchFailure f;
+        for (int r = 0; r < 200; ++r) {
+            for (int i = 0; i < 50; ++i) {
+                f.note(std::string(10000, 'x'), r);
+            }
+        }
+        f.note("  Process name: [[1,1],3]");
+        const std::string m = f.explain("exit code 1", {});
+        QVERIFY2(m.size() < 12 * 510 + 300, std::to_string(m.size()).c_str());
+    }
+
     void killedRankIsNamed() {
         // What Open MPI 4.1 printed when a rank of a 4-rank job was killed with SIGKILL.
         const std::deque<std::string> tail = {
