@@ -131,8 +131,7 @@ private Q_SLOTS:
         QVERIFY2(QString::fromStdString(end.reason()).contains("bad \\xFF on stderr"),
                  end.reason().c_str());
         // The rank that failed first is named, with its own last stderr lines.
-        QVERIFY2(QString::fromStdString(end.reason())
-                     .startsWith("rank 0 exited with code 3 first"),
+        QVERIFY2(QString::fromStdString(end.reason()).startsWith("rank 0 exited with code 3 first"),
                  end.reason().c_str());
 
         m_worker->stop();
