@@ -100,6 +100,22 @@ bool BundleUpload::take(const std::string& data) {
     return true;
 }
 
+void BundleUpload::finishWith(const grpc::Status& status) {
+    // Clean up before the client hears the answer: it may look at the cache right after.
+    if (!status.ok()) {
+        if (m_file) {
+            std::fclose(m_file);
+            m_file = nullptr;
+        }
+        if (!m_path.empty()) {
+            std::remove(m_path.c_str());
+            m_path.clear();
+        }
+    }
+    tsanHandedOver(this);
+    Finish(status);
+}
+
 void BundleUpload::OnReadDone(bool ok) {
     tsanReceived(this);
     if (ok) {
@@ -115,8 +131,7 @@ void BundleUpload::OnReadDone(bool ok) {
             StartRead(&m_chunk);
             return;
         }
-        tsanHandedOver(this);
-        Finish(m_error);
+        finishWith(m_error);
         return;
     }
     complete();
@@ -137,9 +152,9 @@ void BundleUpload::complete() {
         return;
     }
     if (m_received != m_total) {
-        tsanHandedOver(this);
-        Finish(invalid("bundle " + m_sha.substr(0, 12) + " ended after " +
-                       std::to_string(m_received) + " of " + std::to_string(m_total) + " bytes"));
+        finishWith(invalid("bundle " + m_sha.substr(0, 12) + " ended after " +
+                           std::to_string(m_received) + " of " + std::to_string(m_total) +
+                           " bytes"));
         return;
     }
     unsigned char digest[EVP_MAX_MD_SIZE];
@@ -149,9 +164,8 @@ void BundleUpload::complete() {
     const bool closed = std::fclose(m_file) == 0;
     m_file = nullptr;
     if (!sameHash || !closed) {
-        tsanHandedOver(this);
-        Finish(invalid(closed
-                           ? "bundle " + m_sha.substr(0, 12) +
+        finishWith(
+            invalid(closed ? "bundle " + m_sha.substr(0, 12) +
                                  " arrived with another SHA-256: damaged on the way; launch again"
                            : "cannot write bundle " + m_sha.substr(0, 12) + " (disk full?)"));
         return;

@@ -32,6 +32,8 @@ private:
     bool take(const std::string& data);
     /// The stream ended: verifies and installs on a thread of its own, then finishes.
     void complete();
+    /// Finish(status), after removing the received file when status is an error.
+    void finishWith(const grpc::Status& status);
 
     const BundleStore& m_store;
     v1::BundleStatus* m_reply;
