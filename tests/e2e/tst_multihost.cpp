@@ -211,12 +211,13 @@ QString bringUp(NetnsGuard& guard, const QString& ip, const QString& bin, const 
         w->setStandardErrorFile(log);
         w->start(ip, {QStringLiteral("netns"), QStringLiteral("exec"), h.ns, QStringLiteral("sh"),
                       QStringLiteral("-c"),
-                      QStringLiteral("mount -t tmpfs tessera-multihost \"$1\" && mkdir \"$1/work\" "
-                                     "&& shift && exec \"$@\""),
+                      QStringLiteral(
+                          "mount -t tmpfs tessera-multihost \"$1\" && mkdir \"$1/worker-files\" "
+                          "&& shift && exec \"$@\""),
                       QStringLiteral("sh"), out.hostDir, bin + QStringLiteral("/tessera-worker"),
                       QStringLiteral("--listen"), h.address + QStringLiteral(":0"),
                       QStringLiteral("--token-file"), out.tokenPath, QStringLiteral("--work-dir"),
-                      out.hostDir + QStringLiteral("/work"), QStringLiteral("--slots"),
+                      out.hostDir + QStringLiteral("/worker-files"), QStringLiteral("--slots"),
                       QStringLiteral("1"), QStringLiteral("--name"), h.ns});
         if (!w->waitForStarted(5000)) {
             return w->errorString();
@@ -396,7 +397,7 @@ void TestMultiHost::userProgramAcrossTwoHosts() {
             QVERIFY2(o[QLatin1String("MASTER_ADDR")].toString() == kHosts[0].address,
                      qPrintable(what));
             QVERIFY2(o[QLatin1String("cwd")].toString().startsWith(
-                         hosts.hostDir + QStringLiteral("/work/bundles/")),
+                         hosts.hostDir + QStringLiteral("/worker-files/bundles/")),
                      qPrintable(what));
         }
     }
