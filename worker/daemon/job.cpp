@@ -211,7 +211,68 @@ void Job::onOutput(OutputStream stream, std::string_view chunk) {
     (stream == OutputStream::Stdout ? m_stdout : m_stderr).feed(chunk);
 }
 
-void Job::onLine(OutputStream stream, int rank, const std::string& bytes) {
+void Job::setOutputOptions(OutputOptions options) {
+    m_output = std::move(options);
+    m_rankLogs = std::make_unique<RankLogs>(m_dir + "/logs", m_output.rankLogs);
+}
+
+int Job::attributeAgentLine(int agent, std::string_view& line) const {
+    const std::vector<int>& first = m_output.agentFirstRanks;
+    if (first.empty()) {
+        return agent;
+    }
+    if (agent < 0 || agent >= int(first.size())) {
+        return -1;
+    }
+    // torchrun's --tee prefix: "[" role local_rank "]:"; Tessera's agents keep the role
+    // "default" (torch/distributed/elastic/multiprocessing/tail_log.py, TailLog.start).
+    constexpr std::string_view kRole = "[default";
+    if (line.substr(0, kRole.size()) != kRole) {
+        return -1;
+    }
+    std::size_t i = kRole.size();
+    long local = 0;
+    while (i < line.size() && i < kRole.size() + 7 && line[i] >= '0' && line[i] <= '9') {
+        local = local * 10 + (line[i] - '0');
+        ++i;
+    }
+    if (i == kRole.size() || line.substr(i, 2) != "]:") {
+        return -1;
+    }
+    line.remove_prefix(i + 2);
+    return first[std::size_t(agent)] + int(local);
+}
+
+bool Job::journalBudgetAllows(std::size_t bytes) {
+    const std::int64_t budget = m_output.journalLogBytes;
+    if (budget <= 0 || m_journaledLogBytes + std::int64_t(bytes) <= budget) {
+        m_journaledLogBytes += std::int64_t(bytes);
+        return true;
+    }
+    if (!m_journalBudgetNoted) {
+        m_journalBudgetNoted = true;
+        v1::JobEvent ev;
+        ev.mutable_log()->set_stream("worker");
+        ev.mutable_log()->set_text(
+            "the job has printed more than " + std::to_string(budget >> 20) +
+            " MiB of log lines: later lines are not journaled (metrics still are); each rank's "
+            "newest output is kept in " +
+            m_dir + "/logs on this worker (tessera-ctl logs " + m_id + " --rank R)");
+        (void)append(std::move(ev));
+    }
+    return false;
+}
+
+void Job::onLine(OutputStream stream, int agent, const std::string& received) {
+    // A line of exactly the piece size is a piece of a longer one (TaggedOutput cuts it there).
+    const bool piece = received.size() == kMaxLineBytes;
+    std::string_view view = received;
+    const int rank = attributeAgentLine(agent, view);
+    if (m_rankLogs) {
+        m_rankLogs->write(rank, stream == OutputStream::Stderr, view, piece,
+                          std::chrono::system_clock::now());
+    }
+    const std::string bytes(view);
     v1::JobEvent ev;
     v1::LogLine* log = ev.mutable_log();
     if (stream == OutputStream::Stdout) {
@@ -241,6 +302,9 @@ void Job::onLine(OutputStream stream, int rank, const std::string& bytes) {
             m_stderrTail.pop_front();
         }
     }
+    if (!journalBudgetAllows(text.size() + log->raw().size())) {
+        return;
+    }
     log->set_stream(stream == OutputStream::Stdout ? "stdout" : "stderr");
     log->set_text(text);
     if (rank >= 0) {
@@ -252,6 +316,9 @@ void Job::onLine(OutputStream stream, int rank, const std::string& bytes) {
 void Job::onExit(ProcessExit exit) {
     m_stdout.finish();
     m_stderr.finish();
+    if (m_rankLogs) {
+        m_rankLogs->close();
+    }
     v1::JobState stopState;
     std::string stopReason;
     {

@@ -8,6 +8,7 @@
 #include "worker/daemon/event_log.h"
 #include "worker/daemon/launch_failure.h"
 #include "worker/daemon/process.h"
+#include "worker/daemon/rank_logs.h"
 #include "worker/daemon/tagged_output.h"
 
 #include <chrono>
@@ -66,6 +67,21 @@ public:
     /// Removes a listener; once this returns, it is not running and will not be called.
     void unsubscribe(int id);
 
+    /// Where a job's output goes besides its events; set before run().
+    struct OutputOptions {
+        /// Each rank's lines in <job dir>/logs (RankLogs).
+        RankLogs::Limits rankLogs;
+        /// Bytes of log-line text journaled per job; past it, further lines are kept only in
+        /// the rank logs (the newest of them) and one "worker" line says so. Metrics and
+        /// states are always journaled. 0 = no limit.
+        std::int64_t journalLogBytes = std::int64_t(64) << 20;
+        /// torchrun launcher: the first global rank of each node agent (mpirun rank) in order;
+        /// an agent's line "[default<L>]:text" is then rank first + L's "text", its other lines
+        /// the launcher's. Empty: mpirun's rank is the line's rank.
+        std::vector<int> agentFirstRanks;
+    };
+    void setOutputOptions(OutputOptions options);
+
     /// Starts the job's process tree and routes its output into events: `@tessera` stdout lines
     /// become Metric events, other lines LogLine events (with the rank that printed them when
     /// the output is mpirun's --tag-output, see tagged_output.h); the exit becomes the terminal
@@ -84,7 +100,11 @@ public:
 private:
     void waitUntilRunning();
     void onOutput(OutputStream stream, std::string_view chunk);
-    void onLine(OutputStream stream, int rank, const std::string& bytes);
+    void onLine(OutputStream stream, int agent, const std::string& received);
+    /// The rank that printed an agent's line and the line without torchrun's prefix.
+    int attributeAgentLine(int agent, std::string_view& line) const;
+    /// Whether a log line of `bytes` may still be journaled (OutputOptions::journalLogBytes).
+    bool journalBudgetAllows(std::size_t bytes);
     void onExit(ProcessExit exit);
 
     const std::string m_id;
@@ -119,6 +139,10 @@ private:
     TaggedOutput m_stderr{"stderr", kMaxLineBytes, [this](int rank, const std::string& line) {
                               onLine(OutputStream::Stderr, rank, line);
                           }};
+    OutputOptions m_output;
+    std::unique_ptr<RankLogs> m_rankLogs;
+    std::int64_t m_journaledLogBytes = 0;
+    bool m_journalBudgetNoted = false;
     std::deque<std::string> m_stderrTail;
     LaunchFailure m_failure; ///< the stderr lines that explain a failed launch
 };

@@ -168,6 +168,7 @@ Result<v1::LaunchJobReply> JobManager::launch(const v1::LaunchJobRequest& reques
         (void)(*job)->appendState(v1::JOB_STATE_FAILED, opts.error().message);
         return relay(opts);
     }
+    (*job)->setOutputOptions(outputOptions(request));
     if (auto r = (*job)->run(*opts, "mpirun started with world size " + std::to_string(*world));
         !r) {
         return relay(r);
@@ -176,6 +177,21 @@ Result<v1::LaunchJobReply> JobManager::launch(const v1::LaunchJobRequest& reques
     reply.set_job_id(id);
     reply.set_job_dir(dir.string());
     return reply;
+}
+
+Job::OutputOptions JobManager::outputOptions(const v1::LaunchJobRequest& request) const {
+    Job::OutputOptions out;
+    out.rankLogs = m_config.rankLogs;
+    out.journalLogBytes = m_config.journalLogBytes;
+    if (request.spec().model().launcher() == "torchrun" &&
+        !request.spec().model().command().empty()) {
+        int first = 0; // torchrun's static rendezvous numbers the ranks node by node, in order
+        for (const auto& p : request.peers()) {
+            out.agentFirstRanks.push_back(first);
+            first += p.slots();
+        }
+    }
+    return out;
 }
 
 Result<std::shared_ptr<Job>> JobManager::createJob(const std::string& id, const fs::path& dir) {

@@ -20,6 +20,9 @@ struct JobManagerConfig {
     std::string workDir; ///< jobs live in workDir/jobs/<job_id>/
     std::string binDir;  ///< folder of tessera-train(-cuda) and tessera-rsh
     std::string mpirun;  ///< absolute path of Open MPI's mpirun
+    /// Per-rank log files of each job and the journal's log-line budget (Job::OutputOptions).
+    RankLogs::Limits rankLogs;
+    std::int64_t journalLogBytes = std::int64_t(64) << 20;
 };
 
 /// Owns every job of the worker. Thread-safe.
@@ -56,6 +59,8 @@ private:
         std::string hostfile; ///< one "name slots=N" line per peer
         std::string peers;    ///< peers.json for tessera-rsh (0600)
     };
+    /// The job's rank logs and journal budget from the config; torchrun's agent ranks.
+    Job::OutputOptions outputOptions(const v1::LaunchJobRequest& request) const;
     /// Creates `dir` and its journal and registers the job. Errors: AlreadyExists, Io.
     Result<std::shared_ptr<Job>> createJob(const std::string& id, const std::filesystem::path& dir);
     /// Writes spec.json, hostfile and peers.json into `dir`. Errors: Io naming the file.

@@ -212,25 +212,16 @@ Result<RankExec> torchrunAgent(const EnvLookup& env, long cpus, const std::strin
     agent.unset = {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK",
                    "OMPI_COMM_WORLD_LOCAL_SIZE", "OMPI_COMM_WORLD_NODE_RANK"};
     const bool python = isPython(command[0]);
-    agent.argv = {python ? command[0] : "python3",
-                  "-m",
-                  "tessera.torchrun",
-                  "--nnodes",
-                  std::to_string(*nodeCount),
-                  "--node_rank",
-                  std::to_string(*node),
-                  "--nproc_per_node",
-                  std::to_string(nproc),
-                  "--master_addr",
-                  get(env, "MASTER_ADDR"),
-                  "--master_port",
-                  get(env, "MASTER_PORT"),
-                  "--rdzv_id",
-                  jobId,
-                  "--max_restarts",
-                  "0",
-                  "--monitor_interval",
-                  "1"};
+    agent.argv = {python ? command[0] : "python3", "-m", "tessera.torchrun", "--nnodes",
+                  std::to_string(*nodeCount), "--node_rank", std::to_string(*node),
+                  "--nproc_per_node", std::to_string(nproc), "--master_addr",
+                  get(env, "MASTER_ADDR"), "--master_port", get(env, "MASTER_PORT"), "--rdzv_id",
+                  jobId, "--max_restarts", "0", "--monitor_interval", "1",
+                  // Each rank's output to a file in the node's job folder and, prefixed
+                  // "[default<local rank>]:", to the agent's own output: the worker tells the
+                  // ranks apart by that prefix (Job::attributeAgentLine). tessera.torchrun makes
+                  // torchrun's tailer carry bytes that are not UTF-8.
+                  "--tee", "3", "--log_dir", agent.env.nodeDir + "/torchrun"};
     if (!python) {
         agent.argv.push_back("--no_python");
     }

@@ -78,6 +78,17 @@ int main(int argc, char** argv) {
         ->check(CLI::Validator(wholeNumber, "N"));
     app.add_option("--name", name, "worker id reported by GetInfo (default: host name)");
     app.add_option("--allow", allow, "extra program Exec may run (absolute path or PATH name)");
+    int rankLogMib = 8, rankLogFiles = 3, journalLogMib = 64;
+    app.add_option("--rank-log-mib", rankLogMib,
+                   "MiB per rank log file before it is rotated (jobs/<id>/logs/rank-R.log)")
+        ->check(CLI::Range(1, 1 << 20));
+    app.add_option("--rank-log-files", rankLogFiles,
+                   "files kept per rank, the current one included (the oldest is removed)")
+        ->check(CLI::Range(1, 100));
+    app.add_option("--journal-log-mib", journalLogMib,
+                   "MiB of log lines journaled per job (later ones only in the rank logs; "
+                   "0 = no limit)")
+        ->check(CLI::Range(0, 1 << 20));
     app.allow_extras(false);
     try {
         app.parse(argc, argv);
@@ -143,7 +154,10 @@ int main(int argc, char** argv) {
         mpirun = "mpirun";
     }
 
-    JobManager jobs({workDir, bin, mpirun});
+    JobManagerConfig jobsConfig{workDir, bin, mpirun};
+    jobsConfig.rankLogs = {std::int64_t(rankLogMib) << 20, rankLogFiles - 1};
+    jobsConfig.journalLogBytes = std::int64_t(journalLogMib) << 20;
+    JobManager jobs(jobsConfig);
     if (auto r = jobs.recover(); !r) {
         return die(r.error().message, 1);
     }

@@ -6,8 +6,10 @@
 
 #include "worker/daemon/job_journal.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -231,6 +233,58 @@ private Q_SLOTS:
               replayed, double(replayed) / fresh);
         QVERIFY2(after <= 2 * fresh, "RSS after the jobs is more than twice a fresh worker's");
         QVERIFY2(restarted <= 2 * fresh, "RSS after a restart is more than twice a fresh one's");
+    }
+
+    // A program that prints 4 MB on a worker that journals 1 MiB of log lines and keeps 2 files
+    // of 1 MiB per rank: the job ends normally, its later metric is journaled, one line says
+    // where the rest went, and the disk holds about 3 MiB of it, the newest lines included.
+    void chattyProgramStaysBoundedOnDisk() {
+        const QString dir = m_dir.filePath("chatty");
+        WorkerProcess worker(
+            dir, m_tokenFile, "nodeC",
+            {"--journal-log-mib", "1", "--rank-log-mib", "1", "--rank-log-files", "2"});
+        QString error;
+        QVERIFY2(worker.start(&error), qPrintable(error));
+        const std::string script =
+            "seq 1 40000 | sed 's/^/a line of about a hundred bytes, padded ................"
+            "........................ /'; printf '@tessera {\"step\":9,\"loss\":0.125}\\n'";
+        auto stub = worker.stub();
+        {
+            grpc::ClientContext ctx;
+            authorize(ctx, kToken, 30);
+            v1::LaunchJobReply reply;
+            const auto st = stub->LaunchJob(
+                &ctx, commandJob("job-chatty", {"/bin/sh", "-c", script}, {&worker}, kToken),
+                &reply);
+            QVERIFY2(st.ok(), st.error_message().c_str());
+        }
+        const WatchResult r = watchJob(*stub, kToken, "job-chatty", 0, 120);
+        QVERIFY2(r.status.ok() && !r.events.empty(), r.status.error_message().c_str());
+        QCOMPARE(stateName(r.events.back().state().state()), stateName(v1::JOB_STATE_SUCCEEDED));
+        bool metric = false, notice = false;
+        int lines = 0;
+        for (const auto& ev : r.events) {
+            metric |= ev.has_metric() && ev.metric().step() == 9;
+            notice |= ev.has_log() && ev.log().stream() == "worker" &&
+                      ev.log().text().find("more than 1 MiB of log lines") != std::string::npos;
+            lines += ev.has_log() && ev.log().stream() == "stdout" ? 1 : 0;
+        }
+        QVERIFY(metric);
+        QVERIFY(notice);
+        QVERIFY2(lines > 5000 && lines < 15000, qPrintable(QString::number(lines)));
+        const QString job = dir + "/jobs/job-chatty";
+        const qint64 journalBytes = QFileInfo(job + "/journal").size();
+        QVERIFY2(journalBytes < 2 * 1024 * 1024, qPrintable(QString::number(journalBytes)));
+        QCOMPARE(QDir(job + "/logs").entryList(QDir::Files, QDir::Name),
+                 (QStringList{"rank-0.log", "rank-0.log.1"}));
+        for (const char* f : {"rank-0.log", "rank-0.log.1"}) {
+            QVERIFY(QFileInfo(job + "/logs/" + QLatin1String(f)).size() <= 1024 * 1024);
+        }
+        QFile newest(job + "/logs/rank-0.log");
+        QVERIFY(newest.open(QIODevice::ReadOnly));
+        const QByteArray tail = newest.readAll().right(200);
+        QVERIFY2(tail.contains("....... 40000\n") && tail.endsWith("\"loss\":0.125}\n"),
+                 tail.constData());
     }
 
     void cleanupTestCase() {

@@ -163,6 +163,10 @@ private Q_SLOTS:
                                                "0",
                                                "--monitor_interval",
                                                "1",
+                                               "--tee",
+                                               "3",
+                                               "--log_dir",
+                                               "/var/lib/tessera/jobs/job-7/torchrun",
                                                "train.py",
                                                "--lr",
                                                "1"};

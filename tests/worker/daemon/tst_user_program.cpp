@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -22,7 +23,7 @@ const char* kPython = "/usr/bin/python3"; // Debian's, with python3-torch
 
 // Prints one "seen {json}" line with what the rank got, then one record through `tessera`.
 const char* kProbe = R"(
-import json, os, tessera
+import json, os, sys, tessera
 names = ["RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "GROUP_RANK", "GROUP_WORLD_SIZE",
          "MASTER_ADDR", "MASTER_PORT", "OMP_NUM_THREADS", "TESSERA_JOB_ID", "TESSERA_LAYOUT_FILE",
          "TESSERA_CHECKPOINT_DIR", "TESSERA_RESUME_FROM", "TORCHELASTIC_RUN_ID"]
@@ -31,6 +32,9 @@ seen["layout"] = tessera.layout()
 seen["stage"] = tessera.stage_of()["stage"]
 seen["checkpoint_dir_exists"] = os.path.isdir(tessera.checkpoint_dir())
 print("seen " + json.dumps(seen), flush=True)
+sys.stdout.buffer.write(b"rank %d says \xff\xfe\n" % int(os.environ["RANK"]))
+sys.stdout.flush()
+print("to stderr", file=sys.stderr, flush=True)
 tessera.log(7, loss=0.25)
 )";
 
@@ -69,6 +73,27 @@ class TestUserProgram : public QObject {
             }
         }
         return out + "\n--- worker A:\n" + m_a->log() + "\n--- worker B:\n" + m_b->log();
+    }
+
+    // The head worker keeps each rank's lines in logs/rank-R.log, CRI format, bytes exact.
+    static void checkRankLogs(const QString& dir, int ranks) {
+        for (int rank = 0; rank < ranks; ++rank) {
+            QFile f(dir + QStringLiteral("/rank-%1.log").arg(rank));
+            QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(f.fileName()));
+            const QByteArray text = f.readAll();
+            const QByteArray says =
+                QByteArray(" stdout F rank ") + QByteArray::number(rank) + " says \xff\xfe\n";
+            QVERIFY2(text.contains(says), text.constData());
+            QVERIFY2(text.contains(" stderr F to stderr\n"), text.constData());
+            QVERIFY2(text.contains(" stdout F seen {"), text.constData());
+            // Every record starts with an RFC 3339 UTC time with nanoseconds.
+            const QRegularExpression head(QStringLiteral(
+                "^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{9}Z std(out|err) F "));
+            for (const QByteArray& line : text.split('\n')) {
+                QVERIFY2(line.isEmpty() || head.match(QString::fromLatin1(line)).hasMatch(),
+                         line.constData());
+            }
+        }
     }
 
 private Q_SLOTS:
@@ -127,16 +152,22 @@ private Q_SLOTS:
         QVERIFY2(r.status.ok() && r.events.back().state().state() == v1::JOB_STATE_SUCCEEDED,
                  qPrintable(failure(r)));
         std::map<int, QJsonObject> seen;
-        int records = 0;
+        int records = 0, rawLines = 0;
         for (const auto& ev : r.events) {
             if (ev.has_log() && ev.log().text().rfind("seen ", 0) == 0) {
                 const QJsonObject o =
                     QJsonDocument::fromJson(QByteArray::fromStdString(ev.log().text().substr(5)))
                         .object();
                 seen[o["RANK"].toString().toInt()] = o;
-                // mpirun tags each line with its process: the rank, or torchrun's node agent.
-                const int rank = o["RANK"].toString().toInt();
-                QCOMPARE(ev.log().rank(), torchrun ? rank / 2 : rank);
+                // mpirun tags each line with its process (the rank, or torchrun's node agent,
+                // whose --tee prefix then names the rank): every line carries its rank.
+                QCOMPARE(ev.log().rank(), o["RANK"].toString().toInt());
+            }
+            if (ev.has_log() && !ev.log().raw().empty()) {
+                // Bytes that are not UTF-8 pass torchrun's tailer too, with their rank.
+                QCOMPARE(ev.log().raw(),
+                         "rank " + std::to_string(ev.log().rank()) + " says \xff\xfe");
+                ++rawLines;
             }
             if (ev.has_metric()) {
                 QCOMPARE(ev.metric().step(), int64_t(7));
@@ -144,7 +175,9 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(records, 4);
+        QCOMPARE(rawLines, 4);
         QCOMPARE(int(seen.size()), 4);
+        checkRankLogs(m_dir.filePath("a/jobs/" + qid + "/logs"), 4);
         const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         QString port;
         for (const auto& [rank, o] : seen) {
