@@ -6,6 +6,7 @@
 #include "app/jobs/jobpanel.h"
 #include "app/monitor/devicefeed.h"
 #include "app/monitor/logpane.h"
+#include "app/monitor/logrankfilter.h"
 #include "app/monitor/metricschart.h"
 #include "app/monitor/monitorpanel.h"
 #include "app/monitor/pipelinepredictor.h"
@@ -26,10 +27,13 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QMenuBar>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
+#include <QVBoxLayout>
 
 namespace tessera {
 
@@ -98,6 +102,23 @@ MainWindow::MainWindow(AppSession* session, QWidget* parent)
     statusBar()->addPermanentWidget(new CostLabel(session->providers(), this));
 }
 
+QWidget* MainWindow::logWithFilter() {
+    auto* box = new QWidget(this);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    auto* row = new QHBoxLayout;
+    auto* filter = new LogRankFilter(m_log, box);
+    auto* label = new QLabel(tr("&Output of:"), box);
+    label->setBuddy(filter);
+    row->addWidget(label);
+    row->addWidget(filter);
+    row->addStretch(1);
+    layout->addLayout(row);
+    layout->addWidget(m_log, 1);
+    return box;
+}
+
 void MainWindow::createDocks() {
     auto dock = [this](QWidget* widget, const QString& title, const char* name,
                        Qt::DockWidgetArea area) {
@@ -109,7 +130,7 @@ void MainWindow::createDocks() {
     };
     QDockWidget* cluster = dock(m_cluster, tr("Cluster"), "clusterDock", Qt::LeftDockWidgetArea);
     QDockWidget* job = dock(m_jobs, tr("Job"), "jobDock", Qt::RightDockWidgetArea);
-    QDockWidget* log = dock(m_log, tr("Log"), "logDock", Qt::BottomDockWidgetArea);
+    QDockWidget* log = dock(logWithFilter(), tr("Log"), "logDock", Qt::BottomDockWidgetArea);
     dock(m_runs, tr("Runs"), "runsDock", Qt::RightDockWidgetArea);
     resizeDocks({cluster, job}, {460, 300}, Qt::Horizontal);
     resizeDocks({log}, {180}, Qt::Vertical);

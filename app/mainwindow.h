@@ -52,6 +52,8 @@ public:
     AutoscaleSettingsDialog* autoscaleDialog();
 
 private:
+    /// The log pane under its rank filter, for the Log dock.
+    QWidget* logWithFilter();
     void createDocks();
     void createMenusAndToolbar();
     void connectBackend();

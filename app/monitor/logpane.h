@@ -1,27 +1,64 @@
-// Log pane: a read-only, bounded text view of job log lines, state changes and app messages.
+// Log pane: a read-only, bounded text view of job log lines, state changes and app messages,
+// which can be narrowed to the lines of one rank.
 #pragma once
 
 #include <QPlainTextEdit>
+#include <QSet>
+
+#include <deque>
 
 namespace tessera {
 
 /// QPlainTextEdit that keeps at most `maxLines` lines (oldest dropped first) and keeps the view
-/// scrolled to the end while the user has not scrolled up.
+/// scrolled to the end while the user has not scrolled up. A job line printed by a rank shows it
+/// ("[job-1 r3] …"); setRankFilter() shows only one rank's lines (and every state change and app
+/// message, which belong to no rank).
 class LogPane : public QPlainTextEdit {
     Q_OBJECT
 public:
+    /// setRankFilter(): every line.
+    static constexpr int kAllRanks = -2;
+    /// A job line no rank printed (mpirun's, torchrun's, the worker's or the backend's).
+    static constexpr int kNoRank = -1;
+
     explicit LogPane(QWidget* parent = nullptr, int maxLines = 5000);
 
+    /// Shows only job lines of `rank` (kNoRank: those of no rank), or all with kAllRanks.
+    void setRankFilter(int rank);
+    int rankFilter() const { return m_filter; }
+    /// Ranks (and kNoRank) that printed a line kept in the pane, ascending.
+    QList<int> ranksSeen() const;
+
 public Q_SLOTS:
-    /// One line of a job's output; `stream` is "stdout" or "stderr" (stderr lines are marked).
-    void appendJobLine(const QString& jobId, const QString& stream, const QString& text);
+    /// One line of a job's output; `stream` is "stdout" or "stderr" (stderr lines are marked),
+    /// or "worker"/"tessera" for lines of Tessera itself; `rank` the rank that printed it or
+    /// kNoRank.
+    void appendJobLine(const QString& jobId, const QString& stream, const QString& text,
+                       int rank = kNoRank);
     /// A job state change, e.g. "job-1 → RUNNING" with the reason when there is one.
     void appendJobState(const QString& jobId, const QString& stateName, const QString& reason);
     /// A message of the app itself (rent finished, launch failed, …).
     void appendMessage(const QString& text);
 
+Q_SIGNALS:
+    /// A rank (or kNoRank) printed its first line kept in the pane.
+    void rankSeen(int rank);
+
 private:
-    void appendStamped(const QString& text);
+    struct Entry {
+        QString line; ///< with its time stamp
+        int rank;
+        bool jobLine; ///< false: a state change or app message, shown under every filter
+    };
+    void append(const QString& text, int rank, bool jobLine);
+    bool shown(const Entry& e) const {
+        return !e.jobLine || m_filter == kAllRanks || e.rank == m_filter;
+    }
+
+    int m_maxLines;
+    int m_filter = kAllRanks;
+    std::deque<Entry> m_entries;
+    QSet<int> m_ranks;
 };
 
 } // namespace tessera

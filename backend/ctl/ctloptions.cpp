@@ -16,6 +16,9 @@ const char* const kUsage =
     "                  workers (as many as the spec's world size) and releases it afterwards\n"
     "  nodes           workers of --workers probed with GetInfo, or the local ones used last\n"
     "  jobs            job history: id, name, state, last loss, test accuracy\n"
+    "  logs JOB        a job's log lines from the history (\"[r3] ...\" for rank 3's,\n"
+    "                  \"[worker] ...\" for Tessera's own); with --rank only that rank's,\n"
+    "                  as printed\n"
     "  calibrate       run tessera-train --probe on every rank of the cluster (a local one of\n"
     "                  --ranks one-slot workers, or --workers), fit the planner's per-node\n"
     "                  calibration, store it in the data folder (calibration.json), print it\n"
@@ -29,6 +32,8 @@ const char* const kUsage =
     "                  records: steadier on a host whose pace wanders (shared cores)\n"
     "  --append        calibrate: pool the new records with those of the stored calibration\n"
     "                  (same workers) and refit: calibrations spread over time\n"
+    "  --rank R        logs: only rank R's lines (\"none\": those no rank printed)\n"
+    "  --follow        logs: keep printing new lines until the job ends\n"
     "exit codes: 0 ok, 1 job failed or cancelled, 2 bad input, 3 a worker does not answer\n";
 
 } // namespace
@@ -44,8 +49,10 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
     const QCommandLineOption ranks(QStringLiteral("ranks"), QString(), QStringLiteral("N"));
     const QCommandLineOption rounds(QStringLiteral("rounds"), QString(), QStringLiteral("N"));
     const QCommandLineOption append(QStringLiteral("append"));
+    const QCommandLineOption rank(QStringLiteral("rank"), QString(), QStringLiteral("R"));
+    const QCommandLineOption follow(QStringList{QStringLiteral("f"), QStringLiteral("follow")});
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")});
-    p.addOptions({workers, tokenFile, timeout, verbose, ranks, rounds, append, help});
+    p.addOptions({workers, tokenFile, timeout, verbose, ranks, rounds, append, rank, follow, help});
     auto bad = [](const QString& what) {
         return fail(ErrorCode::InvalidArgument,
                     "tessera-ctl: error: " + what.toStdString() + "\n" + std::string(kUsage));
@@ -69,13 +76,19 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
                                       "tessera-ctl run resources/examples/fashion-mnist-mlp.json"));
         }
         o.specPath = pos[1];
+    } else if (o.command == QLatin1String("logs")) {
+        if (pos.size() != 2) {
+            return bad(QStringLiteral("logs takes exactly one job id (tessera-ctl jobs lists "
+                                      "them), e.g. tessera-ctl logs job-20261202-150405-1"));
+        }
+        o.jobId = pos[1];
     } else if (o.command == QLatin1String("nodes") || o.command == QLatin1String("jobs") ||
                o.command == QLatin1String("calibrate")) {
         if (pos.size() != 1) {
             return bad(o.command + QStringLiteral(" takes no arguments"));
         }
     } else {
-        return bad(QStringLiteral("unknown command '%1' (use run, nodes, jobs or calibrate)")
+        return bad(QStringLiteral("unknown command '%1' (use run, nodes, jobs, logs or calibrate)")
                        .arg(o.command));
     }
     if (p.isSet(workers)) {
@@ -104,6 +117,19 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
         }
     }
     o.append = p.isSet(append);
+    o.follow = p.isSet(follow);
+    if (p.isSet(rank)) {
+        bool ok = false;
+        const QString r = p.value(rank);
+        o.rank = r == QLatin1String("none") ? -1 : r.toInt(&ok);
+        if (r != QLatin1String("none") && (!ok || o.rank < 0)) {
+            return bad(
+                QStringLiteral("--rank needs a rank (0, 1, ...) or \"none\", not '%1'").arg(r));
+        }
+    }
+    if ((p.isSet(rank) || o.follow) && o.command != QLatin1String("logs")) {
+        return bad(QStringLiteral("--rank and --follow are options of logs"));
+    }
     if (p.isSet(rounds)) {
         bool ok = false;
         o.rounds = p.value(rounds).toInt(&ok);

@@ -1,4 +1,4 @@
-// Command line of tessera-ctl: `run SPEC.json`, `nodes`, `jobs` and their options.
+// Command line of tessera-ctl: `run SPEC.json`, `nodes`, `jobs`, `logs JOB` and their options.
 #pragma once
 
 #include "backend/cluster/workernode.h"
@@ -20,7 +20,7 @@ enum ExitCode {
 
 /// Parsed command line.
 struct CtlOptions {
-    QString command;        ///< "run", "nodes", "jobs" or "calibrate"
+    QString command;        ///< "run", "nodes", "jobs", "logs" or "calibrate"
     QString specPath;       ///< run: the spec file
     QStringList workers;    ///< --workers ADDR,ADDR...: use these workers instead of renting
     QString tokenFile;      ///< --token-file F: bearer token of the --workers
@@ -30,6 +30,10 @@ struct CtlOptions {
                             ///< of --workers together)
     int rounds = 1;         ///< calibrate --rounds N: probe jobs whose records are pooled
     bool append = false;    ///< calibrate --append: pool with the stored calibration's records
+    QString jobId;          ///< logs: the job
+    int rank = -2;          ///< logs --rank R: that rank's lines, −1 ("none") those of no rank,
+                            ///< −2 (default) all
+    bool follow = false;    ///< logs --follow: print new lines until the job ends
 };
 
 /// Parses `arguments` (argv incl. program name). Returns the options, or an InvalidArgument error

@@ -1,7 +1,9 @@
-// tessera-ctl: Tessera's backend without a window — run a job, list workers, show job history.
+// tessera-ctl: Tessera's backend without a window — run a job, list workers, show job history
+// and a job's log lines.
 #include "backend/ctl/calibratecommand.h"
 #include "backend/ctl/ctloptions.h"
 #include "backend/ctl/listcommands.h"
+#include "backend/ctl/logscommand.h"
 #include "backend/ctl/runcommand.h"
 
 #include <QCoreApplication>
@@ -47,6 +49,13 @@ int main(int argc, char** argv) {
         NodesCommand nodes(*options);
         QObject::connect(&nodes, &NodesCommand::finished, &app, quitWith);
         nodes.start();
+        app.exec();
+        return exitCode;
+    }
+    if (options->command == QLatin1String("logs")) {
+        LogsCommand logs(*options);
+        QObject::connect(&logs, &LogsCommand::finished, &app, quitWith);
+        QTimer::singleShot(0, &logs, &LogsCommand::start);
         app.exec();
         return exitCode;
     }

@@ -29,7 +29,7 @@ const char* const kSchema[] = {
     "CREATE TABLE IF NOT EXISTS points (job_id TEXT NOT NULL, seq INTEGER NOT NULL, step INTEGER, "
     "rank INTEGER, time_ms INTEGER, vals TEXT, PRIMARY KEY (job_id, seq))",
     "CREATE TABLE IF NOT EXISTS logs (job_id TEXT NOT NULL, seq INTEGER NOT NULL, time_ms INTEGER, "
-    "stream TEXT, text TEXT, PRIMARY KEY (job_id, seq))",
+    "stream TEXT, text TEXT, rank INTEGER, PRIMARY KEY (job_id, seq))",
     "CREATE TABLE IF NOT EXISTS telemetry (job_id TEXT NOT NULL, node TEXT NOT NULL, "
     "time_ms INTEGER NOT NULL, seq INTEGER, sample BLOB, PRIMARY KEY (job_id, node, time_ms))",
     "CREATE TABLE IF NOT EXISTS nodes (pos INTEGER PRIMARY KEY, name TEXT, address TEXT, "
@@ -89,8 +89,23 @@ Result<void> MetricStore::open(const QString& path) {
     Result<void> opened = openSqlite(m_connection, path, QStringLiteral("history"), schema);
     if (opened) {
         m_path = path;
+        addMissingColumns();
     }
     return opened;
+}
+
+void MetricStore::addMissingColumns() {
+    // Histories written before the rank of a log line was kept: add the column (NULL = none).
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    bool hasRank = false;
+    if (q.exec(QStringLiteral("PRAGMA table_info(logs)"))) {
+        while (q.next()) {
+            hasRank |= q.value(1).toString() == QLatin1String("rank");
+        }
+    }
+    if (!hasRank) {
+        exec(QStringLiteral("ALTER TABLE logs ADD COLUMN rank INTEGER"));
+    }
 }
 
 bool MetricStore::exec(const QString& sql) const {
@@ -190,13 +205,14 @@ bool MetricStore::addPoint(const MetricPoint& point) {
 
 bool MetricStore::addLog(const QString& jobId, const LogRecord& line) {
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(QStringLiteral("INSERT OR IGNORE INTO logs (job_id, seq, time_ms, stream, text) "
-                             "VALUES (?, ?, ?, ?, ?)"));
+    q.prepare(QStringLiteral("INSERT OR IGNORE INTO logs (job_id, seq, time_ms, stream, text, "
+                             "rank) VALUES (?, ?, ?, ?, ?, ?)"));
     q.addBindValue(jobId);
     q.addBindValue(static_cast<qint64>(line.seq));
     q.addBindValue(line.timeMs);
     q.addBindValue(line.stream);
     q.addBindValue(line.text);
+    q.addBindValue(line.rank >= 0 ? QVariant(line.rank) : QVariant(QMetaType(QMetaType::Int)));
     if (!q.exec()) {
         qCWarning(lcStore) << "cannot store a log line of" << jobId << ":" << q.lastError().text();
         return false;
@@ -262,17 +278,32 @@ QList<MetricPoint> MetricStore::points(const QString& jobId) const {
 }
 
 QList<LogRecord> MetricStore::logLines(const QString& jobId) const {
+    return logLinesAfter(jobId, 0, -2, -1);
+}
+
+QList<LogRecord> MetricStore::logLinesAfter(const QString& jobId, quint64 afterSeq, int rank,
+                                            int limit) const {
     QList<LogRecord> out;
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(QStringLiteral("SELECT seq, time_ms, stream, text FROM logs WHERE job_id = ? "
-                             "ORDER BY seq"));
+    const QString which = rank >= 0    ? QStringLiteral(" AND rank = ?")
+                          : rank == -1 ? QStringLiteral(" AND rank IS NULL")
+                                       : QString();
+    q.prepare(QStringLiteral("SELECT seq, time_ms, stream, text, rank FROM logs WHERE job_id = ? "
+                             "AND seq > ?%1 ORDER BY seq LIMIT ?")
+                  .arg(which));
     q.addBindValue(jobId);
+    q.addBindValue(static_cast<qint64>(afterSeq));
+    if (rank >= 0) {
+        q.addBindValue(rank);
+    }
+    q.addBindValue(limit);
     if (!q.exec()) {
         return out;
     }
     while (q.next()) {
         out.append(LogRecord{q.value(0).toULongLong(), q.value(1).toLongLong(),
-                             q.value(2).toString(), q.value(3).toString()});
+                             q.value(2).toString(), q.value(3).toString(),
+                             q.value(4).isNull() ? -1 : q.value(4).toInt()});
     }
     return out;
 }

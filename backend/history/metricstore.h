@@ -17,8 +17,9 @@ namespace tessera {
 struct LogRecord {
     quint64 seq = 0;
     qint64 timeMs = 0;
-    QString stream; ///< "stdout", "stderr" or "worker"
+    QString stream; ///< "stdout", "stderr", "worker" or "tessera"
     QString text;
+    int rank = -1; ///< the rank that printed it; −1 for none (mpirun, the worker, Tessera)
 };
 
 /// A telemetry sample of a node taken while a job ran on it, as stored.
@@ -74,6 +75,10 @@ public:
     QList<MetricPoint> points(const QString& jobId) const;
     /// Log lines of a job ordered by seq.
     QList<LogRecord> logLines(const QString& jobId) const;
+    /// Up to `limit` log lines of a job with seq > `afterSeq`, ordered by seq; with `rank` ≥ 0
+    /// only that rank's, with −1 only those of no rank, with −2 all. For `tessera-ctl logs`.
+    QList<LogRecord> logLinesAfter(const QString& jobId, quint64 afterSeq, int rank,
+                                   int limit) const;
     /// All jobs, newest first.
     QList<JobRecord> jobs() const;
     /// One job, or a record with an empty id if unknown.
@@ -84,6 +89,7 @@ public:
     QList<WorkerNode> nodes() const;
 
 private:
+    void addMissingColumns();
     bool exec(const QString& sql) const;
     QString m_connection;
     QString m_path;

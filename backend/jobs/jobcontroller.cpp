@@ -287,7 +287,7 @@ void JobController::onLaunched(const QString& jobId, const QString& error, const
     }
     if (!shipped.isEmpty()) {
         qCInfo(lcJobs) << jobId << shipped;
-        Q_EMIT logLine(jobId, QStringLiteral("tessera"), shipped);
+        Q_EMIT logLine(jobId, QStringLiteral("tessera"), shipped, -1);
     }
     if (!error.isEmpty()) {
         setState(jobId, JobState::Failed, QStringLiteral("launch failed: ") + error);
@@ -342,8 +342,9 @@ void JobController::onEvent(const QString& jobId, const v1::JobEvent& e) {
                        .arg(QString::fromStdString(e.log().refused()), text.left(kShown),
                             text.size() > kShown ? QStringLiteral("…") : QString());
         }
-        m_batcher->addLog(jobId, LogRecord{e.seq(), e.time_unix_ms(), stream, text});
-        Q_EMIT logLine(jobId, stream, text);
+        const int rank = e.log().has_rank() ? e.log().rank() : -1;
+        m_batcher->addLog(jobId, LogRecord{e.seq(), e.time_unix_ms(), stream, text, rank});
+        Q_EMIT logLine(jobId, stream, text, rank);
     } else if (e.has_state()) {
         const JobState s = fromProto(e.state().state());
         if (s != JobState::Queued && s != it->state) {
@@ -392,13 +393,13 @@ void JobController::sendCancel(const QString& jobId) {
         Result<v1::JobState> r = client->cancelJob(jobId);
         if (!r) {
             const QString error = QString::fromStdString(r.error().message);
-            QMetaObject::invokeMethod(this, tsanHandOff([this, jobId, error] {
-                                          qCWarning(lcJobs).noquote()
-                                              << "cancel of" << jobId << "failed:" << error;
-                                          Q_EMIT logLine(jobId, QStringLiteral("worker"),
-                                                         QStringLiteral("cancel failed: ") + error);
-                                      }),
-                                      Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, tsanHandOff([this, jobId, error] {
+                    qCWarning(lcJobs).noquote() << "cancel of" << jobId << "failed:" << error;
+                    Q_EMIT logLine(jobId, QStringLiteral("worker"),
+                                   QStringLiteral("cancel failed: ") + error, -1);
+                }),
+                Qt::QueuedConnection);
         }
     }));
 }

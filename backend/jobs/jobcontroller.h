@@ -86,7 +86,9 @@ public:
 Q_SIGNALS:
     void jobStateChanged(QString jobId, tessera::JobState state, QString reason);
     void metricReceived(tessera::MetricPoint point);
-    void logLine(QString jobId, QString stream, QString text);
+    /// A job's log line: `stream` "stdout"/"stderr" (the program's), "worker" or "tessera";
+    /// `rank` the rank that printed it, −1 for none.
+    void logLine(QString jobId, QString stream, QString text, int rank);
     /// The watch stream broke and is being re-opened from `fromSeq`.
     void watchReconnecting(QString jobId, quint64 fromSeq, QString reason);
 

@@ -3,6 +3,8 @@
 #include "backend/history/metricstore.h"
 #include "backend/history/storebatcher.h"
 
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -20,6 +22,8 @@ private Q_SLOTS:
     void jobStateAndSummary();
     void nodesRoundTrip();
     void unusablePathGivesError();
+    void logLinesKeepTheirRank();
+    void oldHistoryGetsTheRankColumn();
     void batchesSkipReplaysAndFlushOnTimerAndExit();
 
 private:
@@ -219,6 +223,59 @@ void TestMetricStore::unusablePathGivesError() {
     QVERIFY2(error.contains(QStringLiteral("file/sub")), qPrintable(error));
     QVERIFY2(error.contains(QStringLiteral("TESSERA_DATA_DIR")), qPrintable(error));
     QVERIFY(!store.isOpen());
+}
+
+// `tessera-ctl logs --rank R` reads one rank's lines, or those of no rank, after a seq.
+void TestMetricStore::logLinesKeepTheirRank() {
+    QTemporaryDir dir;
+    MetricStore store;
+    QVERIFY(store.open(dir.filePath(QStringLiteral("l.sqlite"))));
+    const QString job = QStringLiteral("job-1");
+    QCOMPARE(store.addLogs({{job, {1, 10, "stdout", "a0", 0}},
+                            {job, {2, 11, "stdout", "a1", 1}},
+                            {job, {3, 12, "worker", "w", -1}},
+                            {job, {4, 13, "stderr", "b1", 1}},
+                            {QStringLiteral("job-2"), {5, 14, "stdout", "other", 1}}}),
+             5);
+    auto texts = [](const QList<LogRecord>& lines) {
+        QStringList out;
+        for (const LogRecord& l : lines)
+            out << QStringLiteral("%1:%2").arg(l.rank).arg(l.text);
+        return out;
+    };
+    QCOMPARE(texts(store.logLinesAfter(job, 0, 1, 100)), (QStringList{"1:a1", "1:b1"}));
+    QCOMPARE(texts(store.logLinesAfter(job, 2, 1, 100)), (QStringList{"1:b1"}));
+    QCOMPARE(texts(store.logLinesAfter(job, 0, -1, 100)), (QStringList{"-1:w"}));
+    QCOMPARE(texts(store.logLinesAfter(job, 0, -2, 2)), (QStringList{"0:a0", "1:a1"}));
+    QCOMPARE(texts(store.logLines(job)), (QStringList{"0:a0", "1:a1", "-1:w", "1:b1"}));
+}
+
+// A history written before log lines had a rank opens, gains the column, and keeps its lines.
+void TestMetricStore::oldHistoryGetsTheRankColumn() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("old.sqlite"));
+    {
+        QSqlDatabase db =
+            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("old"));
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral(
+            "CREATE TABLE logs (job_id TEXT NOT NULL, seq INTEGER NOT NULL, time_ms INTEGER, "
+            "stream TEXT, text TEXT, PRIMARY KEY (job_id, seq))")));
+        QVERIFY(q.exec(
+            QStringLiteral("INSERT INTO logs VALUES ('job-old', 1, 5, 'stdout', 'from before')")));
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("old"));
+    MetricStore store;
+    QVERIFY(store.open(path));
+    QVERIFY(store.addLog(QStringLiteral("job-old"), {2, 6, "stdout", "new", 3}));
+    const QList<LogRecord> lines = store.logLines(QStringLiteral("job-old"));
+    QCOMPARE(lines.size(), 2);
+    QCOMPARE(lines[0].text, QStringLiteral("from before"));
+    QCOMPARE(lines[0].rank, -1);
+    QCOMPARE(lines[1].rank, 3);
 }
 
 QTEST_GUILESS_MAIN(TestMetricStore)
