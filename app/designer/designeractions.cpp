@@ -2,8 +2,10 @@
 // (DesignerPanel members; construction and the canvas wiring are in designerpanel.cpp).
 #include "app/designer/autoplandialog.h"
 #include "app/designer/designerpanel.h"
+#include "app/designer/exportdialog.h"
 #include "app/designer/plandocument.h"
 #include "app/designer/planio.h"
+#include "app/designer/programlaunchdialog.h"
 #include "backend/cluster/clusterregistry.h"
 #include "backend/paths.h"
 #include "worker/common/spec_io.h"
@@ -72,8 +74,14 @@ void DesignerPanel::createActions() {
     m_autoPlanAction = make(new QAction(tr("Auto-plan…"), this), "designerAutoPlan",
                             QKeySequence(tr("Ctrl+Shift+P")),
                             tr("Search the fastest (or cheapest) layouts that fit"));
+    m_exportAction = make(
+        new QAction(tr("Export layout…"), this), "designerExport", QKeySequence(tr("Ctrl+Shift+E")),
+        tr("Show the layout as Megatron-LM arguments, a DeepSpeed config and torchtitan TOML"));
     m_launch = make(new QAction(tr("Launch layout"), this), "designerLaunch",
                     QKeySequence(tr("Ctrl+Shift+L")), tr("Run the drawn layout as a job"));
+    m_launchProgram = make(new QAction(tr("Launch with program…"), this), "designerLaunchProgram",
+                           QKeySequence(tr("Ctrl+Alt+L")),
+                           tr("Run your own program (PyTorch, …) over the drawn layout"));
     m_assign = make(new QAction(tr("Assign to device"), this), "designerAssign",
                     QKeySequence(tr("Ctrl+Return")),
                     tr("Assign the selected layers to the device chosen in the Device list"));
@@ -88,11 +96,20 @@ void DesignerPanel::createActions() {
         dialog->raise();
         dialog->search();
     });
+    connect(m_exportAction, &QAction::triggered, this, [this] {
+        ExportDialog* dialog = exportDialog();
+        dialog->show();
+        dialog->raise();
+    });
     connect(m_launch, &QAction::triggered, this, &DesignerPanel::launch);
+    connect(m_launchProgram, &QAction::triggered, this, [this] {
+        ProgramLaunchDialog* dialog = programDialog();
+        dialog->open(); // window-modal, returns at once
+    });
     connect(m_assign, &QAction::triggered, this,
             [this] { assignSelectionTo(m_deviceCombo->currentIndex()); });
-    for (QAction* a :
-         {m_open, m_save, m_saveAs, m_undo, m_redo, m_import, m_live, m_autoPlanAction, m_launch})
+    for (QAction* a : {m_open, m_save, m_saveAs, m_undo, m_redo, m_import, m_live, m_autoPlanAction,
+                       m_exportAction, m_launch, m_launchProgram})
         m_toolbar->addAction(a);
     m_toolbar->insertSeparator(m_undo);
     m_toolbar->insertSeparator(m_import);
@@ -100,8 +117,8 @@ void DesignerPanel::createActions() {
 }
 
 QList<QAction*> DesignerPanel::designerActions() const {
-    return {m_open,   m_save, m_saveAs,         m_undo,   m_redo,
-            m_import, m_live, m_autoPlanAction, m_assign, m_launch};
+    return {m_open, m_save,           m_saveAs,       m_undo,   m_redo,   m_import,
+            m_live, m_autoPlanAction, m_exportAction, m_assign, m_launch, m_launchProgram};
 }
 
 void DesignerPanel::onModelChosen(int index) {
@@ -254,19 +271,44 @@ bool DesignerPanel::launch() {
                     true);
         return false;
     }
+    return launchSpec(*spec, tr("the drawn layout"));
+}
+
+bool DesignerPanel::launchWithProgram(const ProgramChoice& choice) {
+    Result<v1::JobSpec> spec = jobSpecForProgram(m_document->file(), choice);
+    if (!spec) {
+        showMessage(tr("Cannot launch: %1").arg(QString::fromStdString(spec.error().message)),
+                    true);
+        return false;
+    }
+    return launchSpec(*spec, tr("%1 over the drawn layout").arg(choice.program));
+}
+
+ProgramLaunchDialog* DesignerPanel::programDialog() {
+    if (!m_programDialog) {
+        m_programDialog = new ProgramLaunchDialog(this);
+        connect(m_programDialog, &QDialog::accepted, this, [this] {
+            if (auto c = m_programDialog->choice())
+                launchWithProgram(*c);
+        });
+    }
+    return m_programDialog;
+}
+
+bool DesignerPanel::launchSpec(const v1::JobSpec& spec, const QString& what) {
     const QString dir = QDir(dataDir()).filePath(QStringLiteral("designer"));
     QDir().mkpath(dir);
     const QString path = QDir(dir).filePath(
         QStringLiteral("layout-%1.json")
             .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-hhmmss-zzz"))));
     QSaveFile file(path);
-    const std::string json = jobSpecToJson(*spec);
+    const std::string json = jobSpecToJson(spec);
     if (!file.open(QIODevice::WriteOnly) || file.write(json.data(), qint64(json.size())) < 0 ||
         !file.commit()) {
         showMessage(tr("Cannot write the job spec '%1': %2").arg(path, file.errorString()), true);
         return false;
     }
-    showMessage(tr("Launching the drawn layout (spec %1).").arg(path), false);
+    showMessage(tr("Launching %1 (spec %2).").arg(what, path), false);
     Q_EMIT launchRequested(path);
     return true;
 }
@@ -275,6 +317,12 @@ AutoPlanDialog* DesignerPanel::autoPlanDialog() {
     if (!m_autoPlan)
         m_autoPlan = new AutoPlanDialog(m_document, this);
     return m_autoPlan;
+}
+
+ExportDialog* DesignerPanel::exportDialog() {
+    if (!m_exportDialog)
+        m_exportDialog = new ExportDialog(m_document, this);
+    return m_exportDialog;
 }
 
 void DesignerPanel::openDialog() {

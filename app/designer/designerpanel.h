@@ -30,9 +30,12 @@ namespace tessera::designer {
 class AutoPlanDialog;
 class ClusterScene;
 class EstimatePanel;
+class ExportDialog;
 class LayerPaletteModel;
 class LayoutControls;
 class PlanDocument;
+class ProgramLaunchDialog;
+struct ProgramChoice;
 
 /// The designer page. `registry` (may be null) supplies the live cluster; it must outlive the
 /// panel. Launch emits launchRequested with a spec file the Jobs panel then launches.
@@ -76,8 +79,19 @@ public:
     bool openFile(const QString& path);
     /// Writes the drawn layout as a job spec and emits launchRequested; false with the reason.
     bool launch();
+    /// "Launch with program…": the drawn layout (any model, also an imported one) as a job of
+    /// the user's own program; opens programDialog(), whose Launch calls launchWithProgram().
+    QAction* launchProgramAction() const { return m_launchProgram; }
+    ProgramLaunchDialog* programDialog();
+    /// Writes the layout's spec running `choice` (jobSpecForProgram) and emits launchRequested;
+    /// false with the reason in the message line.
+    bool launchWithProgram(const ProgramChoice& choice);
     /// The auto-plan dialog (created on first use).
     AutoPlanDialog* autoPlanDialog();
+    /// "Export layout…": Megatron-LM / DeepSpeed / torchtitan text of the layout (created on
+    /// first use).
+    QAction* exportAction() const { return m_exportAction; }
+    ExportDialog* exportDialog();
     /// Text of the inline message line.
     QString messageText() const;
 
@@ -116,6 +130,8 @@ private:
     void openDialog();
     void saveDialog(bool askPath);
     void importDialog();
+    /// Writes `spec` to the data folder's designer/ and emits launchRequested.
+    bool launchSpec(const v1::JobSpec& spec, const QString& what);
     QStringList deviceLabels() const;
 
     ClusterRegistry* m_registry;
@@ -137,6 +153,10 @@ private:
     EstimatePanel* m_estimatePanel;
     QLabel* m_message;
     AutoPlanDialog* m_autoPlan = nullptr;
+    QAction* m_launchProgram = nullptr;
+    ProgramLaunchDialog* m_programDialog = nullptr;
+    QAction* m_exportAction = nullptr;
+    ExportDialog* m_exportDialog = nullptr;
     QAction *m_undo, *m_redo, *m_open, *m_save, *m_saveAs, *m_import, *m_live, *m_autoPlanAction,
         *m_launch, *m_assign;
     EstimateOutput m_committed; ///< the estimate of the document's layout

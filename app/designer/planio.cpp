@@ -150,20 +150,24 @@ Result<v1::JobSpec> jobSpecFromPlan(const v1::PlanFile& plan) {
     if (spec.name().empty())
         spec.set_name(plan.name());
     *spec.mutable_model() = plan.model();
-    *spec.mutable_layout() = plan.layout();
-    spec.mutable_layout()->set_zero_stage(plan.settings().zero_stage());
+    applyDrawnLayout(plan, &spec);
+    return spec;
+}
+
+void applyDrawnLayout(const v1::PlanFile& plan, v1::JobSpec* spec) {
+    *spec->mutable_layout() = plan.layout();
+    spec->mutable_layout()->set_zero_stage(plan.settings().zero_stage());
     // A layout drawn on GPUs needs GPUs: auto-provision rents GPU machines for it, and the
     // controller refuses CPU-only workers instead of running it on their cores.
     const bool allGpu = !plan.nodes().empty() &&
                         std::all_of(plan.nodes().begin(), plan.nodes().end(),
                                     [](const v1::PlanNode& n) { return n.device() != "cpu"; });
-    if (spec.layout().device().empty() && allGpu)
-        spec.mutable_layout()->set_device("cuda");
+    if (spec->layout().device().empty() && allGpu)
+        spec->mutable_layout()->set_device("cuda");
     if (plan.settings().global_batch() > 0)
-        spec.mutable_training()->set_global_batch(plan.settings().global_batch());
+        spec->mutable_training()->set_global_batch(plan.settings().global_batch());
     if (!plan.settings().optimizer().empty())
-        spec.mutable_training()->set_optimizer(plan.settings().optimizer());
-    return spec;
+        spec->mutable_training()->set_optimizer(plan.settings().optimizer());
 }
 
 } // namespace tessera::designer

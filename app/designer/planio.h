@@ -46,5 +46,9 @@ QString launchBlocker(const v1::PlanFile& plan);
 /// stage, schedule, micro-batches) and the global batch of the plan; placement left to the
 /// backend. Errors: InvalidArgument with launchBlocker()'s reason.
 Result<v1::JobSpec> jobSpecFromPlan(const v1::PlanFile& plan);
+/// Sets `spec`'s layout to the drawn one with the plan's ZeRO stage (device "cuda" when every
+/// plan node is a GPU machine and the layout names none) and its training's global batch and
+/// optimizer to the plan's settings when set.
+void applyDrawnLayout(const v1::PlanFile& plan, v1::JobSpec* spec);
 
 } // namespace tessera::designer

@@ -1,0 +1,22 @@
+# Megatron-LM arguments for "GPT test": 4 ranks = DP 4 x PP 1 x TP 1.
+# Use: torchrun --nnodes N --nproc-per-node G pretrain_gpt.py "${MEGATRON_ARGS[@]}" plus your data, tokenizer, learning-rate and checkpoint flags.
+# Flags: NVIDIA/Megatron-LM megatron/training/arguments.py (tag core_v0.15.3); DP is the world size / (TP x PP).
+MEGATRON_ARGS=(
+    # parallelism
+    --tensor-model-parallel-size 1
+    --pipeline-model-parallel-size 1
+    # model shape
+    --num-layers 4
+    --hidden-size 256
+    --ffn-hidden-size 1024
+    --num-attention-heads 8
+    --seq-length 128
+    --max-position-embeddings 128
+    --untie-embeddings-and-output-weights
+    # vocabulary: from your tokenizer (--tokenizer-type, --tokenizer-model)
+    # batch: 1 micro-batches x micro-batch size 16 per DP rank and step
+    --micro-batch-size 16
+    --global-batch-size 64
+    # precision fp32: Megatron-LM's default (no --bf16/--fp16)
+    --optimizer sgd
+)
