@@ -255,9 +255,9 @@ bool Job::journalBudgetAllows(std::size_t bytes) {
         ev.mutable_log()->set_stream("worker");
         ev.mutable_log()->set_text(
             "the job has printed more than " + std::to_string(budget >> 20) +
-            " MiB of log lines: later lines are not journaled (metrics still are); each rank's "
-            "newest output is kept in " +
-            m_dir + "/logs on this worker (tessera-ctl logs " + m_id + " --rank R)");
+            " MiB of log lines: later lines are not journaled, streamed or kept in the history "
+            "(metrics and states still are); each rank's newest output is kept in " +
+            m_dir + "/logs/rank-R.log on this worker");
         (void)append(std::move(ev));
     }
     return false;
