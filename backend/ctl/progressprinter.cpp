@@ -69,6 +69,12 @@ void ProgressPrinter::add(const MetricPoint& p) {
     if (!p.values.contains(QStringLiteral("loss"))) {
         return;
     }
+    // One rank's loss drives the bar, the lowest that reports one: a program whose every rank
+    // logs its own loss would otherwise make the bar jump between them.
+    if (p.rank > m_barRank) {
+        return;
+    }
+    m_barRank = p.rank;
     const QString line = barLine(p, m_epochs);
     if (m_tty) {
         std::fprintf(m_out, "\r%s\x1b[K", qPrintable(line));

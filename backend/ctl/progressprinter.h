@@ -18,7 +18,8 @@ public:
     /// `tty` selects `\r` updates (true) or one line per update (false).
     ProgressPrinter(FILE* out, int epochs, bool tty);
 
-    /// Handles one point: a training point (with "loss") updates the bar; a point with
+    /// Handles one point: a training point (with "loss") of the lowest rank that reports a loss
+    /// updates the bar (other ranks' are skipped); a point with
     /// test_accuracy and/or test_loss prints an epoch line; other ranks' performance points
     /// (no loss) are ignored; a point with done=1 is remembered for summary().
     void add(const MetricPoint& point);
@@ -42,6 +43,7 @@ private:
     double m_lastTestLoss = std::numeric_limits<double>::quiet_NaN();
     double m_trainSeconds = -1;
     qint64 m_lastStep = 0;
+    int m_barRank = std::numeric_limits<int>::max(); ///< the rank whose loss the bar shows
 };
 
 } // namespace tessera::ctl
