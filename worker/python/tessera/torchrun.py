@@ -32,6 +32,49 @@ def _patch_std_from_str():
     api.Std.from_str = staticmethod(from_str)
 
 
+class _HolePuncher:
+    """Frees the disk blocks of a log file behind its reader (fallocate PUNCH_HOLE, Linux).
+
+    torchrun's --tee has each rank write all its output to a file that is never shortened;
+    once the tailer has passed bytes on, they are punched out, so the file takes only the
+    unread backlog on disk (its apparent size still grows). Silently does nothing where the
+    call is missing or refused (another OS, a file system without hole punching).
+    """
+
+    _EVERY = 1 << 20  # bytes read between two punches
+    _FLAGS = 0x01 | 0x02  # FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE (linux/falloc.h)
+
+    def __init__(self, path):
+        import os
+        self._done = 0
+        self._fd = -1
+        self._fallocate = None
+        try:
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            self._fallocate = libc.fallocate
+            self._fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int64,
+                                        ctypes.c_int64]
+            self._fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+        except (OSError, AttributeError):
+            self._fallocate = None
+
+    def behind(self, offset):
+        if self._fallocate is None or offset - self._done < self._EVERY:
+            return
+        if self._fallocate(self._fd, self._FLAGS, 0, offset) != 0:
+            self.close()  # not supported here: keep the file as it is
+            return
+        self._done = offset
+
+    def close(self):
+        import os
+        if self._fd >= 0:
+            os.close(self._fd)
+        self._fd = -1
+        self._fallocate = None
+
+
 def _tail_logfile_bytes(header, file, dst, finished, interval_sec):
     """torchrun's tail_logfile (--tee), reading bytes instead of text.
 
@@ -50,8 +93,10 @@ def _tail_logfile_bytes(header, file, dst, finished, interval_sec):
         time.sleep(interval_sec)
     out = getattr(dst, "buffer", None)
     prefix = header.encode("utf-8")
+    punch = _HolePuncher(file)
     with open(file, "rb") as fp:
         while True:
+            punch.behind(fp.tell())
             line = fp.readline(_MAX_PIECE)
             if line and not line.endswith(b"\n") and len(line) < _MAX_PIECE:
                 if not finished.is_set():
@@ -73,6 +118,7 @@ def _tail_logfile_bytes(header, file, dst, finished, interval_sec):
                 break
             else:
                 time.sleep(interval_sec)
+    punch.close()
 
 
 def _patch_tail_logfile():
