@@ -86,8 +86,14 @@ EOF
     fi
     echo "$addr $(cut -d' ' -f1,2 "$h/ssh_host_ed25519_key.pub")" >>"$dir/known_hosts"
     echo "th$k-$i $addr $ns" >>"$dir/hosts.txt"
+    # A test host is a fresh machine: root's shell start-up of this one is not its own. (A
+    # development machine's ~/.bashrc ran pyenv's rehash in every session; a host killed during
+    # one left pyenv's lock behind and every later session waited a minute for it.) `ip netns
+    # exec` gives the host its own mount namespace, so the bind mount stays there.
+    : >"$h/bashrc"
     ip netns exec "$ns" unshare --uts sh -c \
-        "hostname th$k-$i && exec /usr/sbin/sshd -D -e -f '$h/sshd_config'" \
+        "if [ -e /root/.bashrc ]; then mount --bind '$h/bashrc' /root/.bashrc; fi &&
+         hostname th$k-$i && exec /usr/sbin/sshd -D -e -f '$h/sshd_config'" \
         >"$h/sshd.log" 2>&1 </dev/null &
 }
 
