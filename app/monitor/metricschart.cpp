@@ -185,7 +185,16 @@ void MetricsChart::addPoint(const MetricPoint& point) {
         return true;
     };
     double v = 0;
-    const bool hasLoss = value("loss", &v);
+    bool hasLoss = value("loss", &v);
+    if (hasLoss && point.rank < m_lossRank) {
+        if (m_lossRank != std::numeric_limits<int>::max()) {
+            m_loss->data()->clear(); // another rank's so far: follow the lower one
+            m_lossSmooth->data()->clear();
+            m_smoother.reset();
+        }
+        m_lossRank = point.rank;
+    }
+    hasLoss = hasLoss && point.rank == m_lossRank;
     if (hasLoss) {
         m_loss->addData(x, v);
         m_lossSmooth->addData(x, m_smoother.add(v));
@@ -202,6 +211,7 @@ void MetricsChart::clear() {
     for (QCPGraph* g : {m_loss, m_lossSmooth, m_testLoss, m_accuracy})
         g->data()->clear();
     m_smoother.reset();
+    m_lossRank = std::numeric_limits<int>::max();
     m_dirty = true;
 }
 

@@ -11,6 +11,8 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <limits>
+
 class QCheckBox;
 class QCustomPlot;
 class QCPGraph;
@@ -40,8 +42,10 @@ public:
     QString jobId() const { return m_jobId; }
 
     /// Appends the point's `loss`, `test_loss` and `test_accuracy` values (whichever it has) at
-    /// x = point.step. Points of another job, and non-finite values, are ignored. No replot here:
-    /// the timer does it.
+    /// x = point.step. Points of another job, and non-finite values, are ignored. The loss curve
+    /// is one rank's, the lowest that reports a loss (a user program's ranks may each log their
+    /// own; a pipeline's comes from its last stage): when a lower rank's first loss arrives the
+    /// curve restarts with it. No replot here: the timer does it.
     void addPoint(const tessera::MetricPoint& point);
 
     /// Removes every point (the job stays selected).
@@ -129,6 +133,7 @@ private:
     QList<Overlay> m_overlays;
     EmaSmoother m_smoother;
     QString m_jobId;
+    int m_lossRank = std::numeric_limits<int>::max(); ///< whose loss the curve shows
     bool m_dirty = false;
     int m_replots = 0;
 };

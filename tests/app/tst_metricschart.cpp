@@ -42,6 +42,7 @@ private Q_SLOTS:
     void addPoint_data();
     void addPoint();
     void ignoresOtherJobsAndNonFinite();
+    void lossFollowsTheLowestRank();
     void replotsOnTimerNotPerPoint();
     void showJobClears();
     void smoothingSliderDrawsTensorBoardsEma();
@@ -118,6 +119,30 @@ void TestMetricsChart::ignoresOtherJobsAndNonFinite() {
     QCOMPARE(chart.lossPointCount(), 0);
     chart.addPoint(point(QStringLiteral("job-1"), 4, {{"loss", 2.0}}));
     QCOMPARE(chart.lossPointCount(), 1);
+}
+
+// Every rank of a user program logs its own loss: the curve is rank 0's, not a zigzag between
+// them, also when rank 1's first point comes first; a pipeline's last stage alone is followed.
+void TestMetricsChart::lossFollowsTheLowestRank() {
+    MetricsChart chart;
+    chart.showJob(QStringLiteral("job-1"));
+    auto ranked = [](qint64 step, int rank, double loss) {
+        MetricPoint p = point(QStringLiteral("job-1"), step, {{"loss", loss}});
+        p.rank = rank;
+        return p;
+    };
+    chart.addPoint(ranked(10, 1, 9.0));
+    QCOMPARE(chart.lossPointCount(), 1);
+    chart.addPoint(ranked(10, 0, 1.0));
+    chart.addPoint(ranked(20, 1, 8.0));
+    chart.addPoint(ranked(20, 0, 0.5));
+    QCOMPARE(chart.lossPointCount(), 2);
+    QCOMPARE(chart.lossGraph()->data()->at(0)->value, 1.0);
+    QCOMPARE(chart.lossGraph()->data()->at(1)->value, 0.5);
+    chart.showJob(QStringLiteral("job-1")); // a new job (or the same again) starts afresh
+    chart.addPoint(ranked(5, 3, 2.0));      // PP4: the last stage reports the loss
+    chart.addPoint(ranked(6, 3, 1.5));
+    QCOMPARE(chart.lossPointCount(), 2);
 }
 
 void TestMetricsChart::replotsOnTimerNotPerPoint() {
