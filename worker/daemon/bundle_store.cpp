@@ -10,6 +10,8 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <spawn.h>
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -65,7 +67,10 @@ std::string runQuietly(const std::vector<std::string>& argv) {
 
 } // namespace
 
-BundleStore::BundleStore(std::string workDir) : m_root(std::move(workDir) + "/bundles") {}
+BundleStore::BundleStore(std::string workDir) : BundleStore(std::move(workDir), Limit{}) {}
+
+BundleStore::BundleStore(std::string workDir, Limit limit)
+    : m_root(std::move(workDir) + "/bundles"), m_limit(limit) {}
 
 bool BundleStore::isValidSha256(const std::string& sha) {
     return sha.size() == 64 && std::all_of(sha.begin(), sha.end(), [](char c) {
@@ -113,6 +118,7 @@ Result<void> BundleStore::install(const std::string& sha, const std::string& tar
         fs::remove_all(tmp, ec);
         return fail(ErrorCode::Io, "cannot unpack bundle " + sha.substr(0, 12) + ": " + err);
     }
+    ::utimensat(AT_FDCWD, tmp.c_str(), nullptr, 0); // installed = used now
     if (::rename(tmp.c_str(), dir(sha).c_str()) != 0) {
         const int e = errno;
         fs::remove_all(tmp, ec);
@@ -122,6 +128,94 @@ Result<void> BundleStore::install(const std::string& sha, const std::string& tar
         }
     }
     return {};
+}
+
+void BundleStore::touch(const std::string& sha) const {
+    if (isValidSha256(sha)) {
+        ::utimensat(AT_FDCWD, dir(sha).c_str(), nullptr, 0);
+    }
+}
+
+int BundleStore::sweepPartial() const {
+    std::error_code ec;
+    int removed = 0;
+    for (const auto& entry : fs::directory_iterator(m_root, ec)) {
+        const std::string name = entry.path().filename().string();
+        const bool partial =
+            name.size() > 66 && name[0] == '.' && isValidSha256(name.substr(1, 64)) &&
+            (name.compare(65, 5, ".tar.") == 0 || name.compare(65, 8, ".unpack.") == 0);
+        if (partial && fs::remove_all(entry.path(), ec) > 0) {
+            ++removed;
+        }
+    }
+    if (removed > 0) {
+        spdlog::info("bundle cache: removed {} leftover(s) of uploads cut short", removed);
+    }
+    return removed;
+}
+
+namespace {
+uint64_t treeBytes(const fs::path& dir) {
+    uint64_t bytes = 0;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+         it.increment(ec)) {
+        if (it->is_regular_file(ec)) {
+            bytes += it->file_size(ec);
+        }
+    }
+    return bytes;
+}
+} // namespace
+
+std::vector<std::string> BundleStore::evict(const std::string& keep) const {
+    struct Entry {
+        std::string sha;
+        fs::file_time_type used;
+        uint64_t bytes;
+    };
+    std::vector<Entry> bundles;
+    uint64_t total = 0;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(m_root, ec)) {
+        const std::string sha = entry.path().filename().string();
+        if (isValidSha256(sha) && entry.is_directory(ec)) {
+            bundles.push_back({sha, fs::last_write_time(entry.path(), ec), treeBytes(entry)});
+            total += bundles.back().bytes;
+        }
+    }
+    std::vector<std::string> removed;
+    if (m_limit.maxBytes == 0 || total <= m_limit.maxBytes) {
+        return removed;
+    }
+    std::sort(bundles.begin(), bundles.end(),
+              [](const Entry& a, const Entry& b) { return a.used < b.used; });
+    const auto recent = fs::file_time_type::clock::now() - m_limit.keepRecent;
+    for (const Entry& b : bundles) {
+        if (total <= m_limit.maxBytes) {
+            break;
+        }
+        if (b.sha == keep || b.used > recent) {
+            continue;
+        }
+        // Renamed first, so that no one finds a half-removed bundle.
+        const std::string doomed = m_root + "/." + b.sha + ".unpack.evicted";
+        if (::rename(dir(b.sha).c_str(), doomed.c_str()) != 0 || !fs::remove_all(doomed, ec)) {
+            spdlog::warn("bundle cache: cannot remove bundle {}: {}", b.sha.substr(0, 12),
+                         ec ? ec.message() : std::strerror(errno));
+            continue;
+        }
+        total -= b.bytes;
+        removed.push_back(b.sha);
+        spdlog::info("bundle cache: evicted bundle {} ({} bytes, least recently used)",
+                     b.sha.substr(0, 12), b.bytes);
+    }
+    if (total > m_limit.maxBytes) {
+        spdlog::warn("bundle cache: {} bytes, over its {} bytes, but every other bundle was used "
+                     "within the last {} s",
+                     total, m_limit.maxBytes, m_limit.keepRecent.count());
+    }
+    return removed;
 }
 
 } // namespace tessera::daemon

@@ -4,8 +4,10 @@
 
 #include "worker/common/error.h"
 
+#include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tessera::daemon {
 
@@ -15,8 +17,18 @@ public:
     /// A bundle's tar may not be larger than this (bytes).
     static constexpr uint64_t kMaxBundleBytes = 4ull << 30;
 
-    /// Bundles live in `workDir`/bundles (created on first use).
+    /// How much the cache may hold. A bundle's last use is its folder's mtime (set when it is
+    /// installed and by touch(), which HasBundle calls for every launch on every node).
+    struct Limit {
+        uint64_t maxBytes = 8ull << 30; ///< 0 = no limit
+        /// Never evicted when used this recently: a job started within it may still read its
+        /// code (Python imports lazily).
+        std::chrono::seconds keepRecent = std::chrono::hours(24);
+    };
+
+    /// Bundles live in `workDir`/bundles (created on first use); the default Limit.
     explicit BundleStore(std::string workDir);
+    BundleStore(std::string workDir, Limit limit);
 
     /// True for 64 lower-case hex digits.
     static bool isValidSha256(const std::string& sha);
@@ -32,8 +44,19 @@ public:
     /// refused by GNU tar's defaults. Errors: Io with tar's message.
     Result<void> install(const std::string& sha, const std::string& tarPath) const;
 
+    /// Marks bundle `sha` as used now; no-op when it is not here.
+    void touch(const std::string& sha) const;
+    /// Removes what uploads cut short by a dying worker left (".<sha>.tar.*" files,
+    /// ".<sha>.unpack.*" folders). Call at start, before serving. Returns how many.
+    int sweepPartial() const;
+    /// While the bundles take more than Limit::maxBytes (their files' sizes), removes the least
+    /// recently used one that was not used within Limit::keepRecent and is not `keep`. Returns
+    /// the SHA-256s removed, oldest first. Errors are logged; the bundle then stays.
+    std::vector<std::string> evict(const std::string& keep) const;
+
 private:
     std::string m_root;
+    Limit m_limit;
 };
 
 } // namespace tessera::daemon

@@ -180,6 +180,7 @@ void BundleUpload::complete() {
         if (r) {
             m_reply->set_present(true);
             spdlog::info("bundle {} received: {} bytes", m_sha.substr(0, 12), m_total);
+            (void)m_store.evict(m_sha); // the cache stays within its limit
         } else {
             spdlog::error("{}", r.error().message);
         }

@@ -78,7 +78,11 @@ int main(int argc, char** argv) {
         ->check(CLI::Validator(wholeNumber, "N"));
     app.add_option("--name", name, "worker id reported by GetInfo (default: host name)");
     app.add_option("--allow", allow, "extra program Exec may run (absolute path or PATH name)");
-    int rankLogMib = 8, rankLogFiles = 3, journalLogMib = 64;
+    int rankLogMib = 8, rankLogFiles = 3, journalLogMib = 64, bundleCacheGib = 8;
+    app.add_option("--bundle-cache-gib", bundleCacheGib,
+                   "GiB of shipped code bundles kept (least recently used evicted first; none "
+                   "used within 24 h; 0 = no limit)")
+        ->check(CLI::Range(0, 1 << 20));
     app.add_option("--rank-log-mib", rankLogMib,
                    "MiB per rank log file before it is rotated (jobs/<id>/logs/rank-R.log)")
         ->check(CLI::Range(1, 1 << 20));
@@ -170,7 +174,9 @@ int main(int argc, char** argv) {
     removeStaleOmpiTmpdirs(); // of daemons killed before they could clean up
     TelemetryHub telemetry([&sampler] { return sampler.sample(); });
     telemetry.start();
-    WorkerService service(*auth, allowList, jobs, telemetry, host, name, workDir);
+    BundleStore::Limit bundleCache;
+    bundleCache.maxBytes = uint64_t(bundleCacheGib) << 30;
+    WorkerService service(*auth, allowList, jobs, telemetry, host, name, workDir, bundleCache);
 
     grpc::ServerBuilder builder;
     // gRPC sets SO_REUSEPORT by default: a second daemon would share the port and half the calls.

@@ -14,9 +14,12 @@ namespace tessera::daemon {
 
 WorkerService::WorkerService(const TokenAuth& auth, const AllowList& allow, JobManager& jobs,
                              TelemetryHub& telemetry, HostInfo host, std::string workerId,
-                             std::string workDir)
+                             std::string workDir, BundleStore::Limit bundleCache)
     : m_auth(auth), m_allow(allow), m_jobs(jobs), m_telemetry(telemetry), m_host(std::move(host)),
-      m_workerId(std::move(workerId)), m_workDir(std::move(workDir)), m_bundles(m_workDir) {}
+      m_workerId(std::move(workerId)), m_workDir(std::move(workDir)),
+      m_bundles(m_workDir, bundleCache) {
+    m_bundles.sweepPartial(); // nothing uploads yet
+}
 
 grpc::ServerUnaryReactor* WorkerService::GetInfo(grpc::CallbackServerContext* ctx,
                                                  const v1::GetInfoRequest*, v1::WorkerInfo* reply) {
@@ -101,6 +104,7 @@ grpc::ServerUnaryReactor* WorkerService::HasBundle(grpc::CallbackServerContext* 
                   "HasBundle.sha256 must be 64 lower-case hex digits"};
         } else {
             reply->set_present(m_bundles.has(req->sha256()));
+            m_bundles.touch(req->sha256()); // asked for a launch: used now
         }
     }
     reactor->Finish(st);

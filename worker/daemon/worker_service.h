@@ -18,8 +18,8 @@ namespace tessera::daemon {
 class WorkerService final : public v1::WorkerService::CallbackService {
 public:
     WorkerService(const TokenAuth& auth, const AllowList& allow, JobManager& jobs,
-                  TelemetryHub& telemetry, HostInfo host, std::string workerId,
-                  std::string workDir);
+                  TelemetryHub& telemetry, HostInfo host, std::string workerId, std::string workDir,
+                  BundleStore::Limit bundleCache = {});
 
     grpc::ServerUnaryReactor* GetInfo(grpc::CallbackServerContext* ctx,
                                       const v1::GetInfoRequest* req,
