@@ -710,20 +710,43 @@
 <context>
     <name>tessera::LogPane</name>
     <message>
-        <location filename="../app/monitor/logpane.cpp" line="+15"/>
+        <location filename="../app/monitor/logpane.cpp" line="+17"/>
         <source>Job output and cluster events appear here.</source>
         <translation>Job-Ausgaben und Cluster-Ereignisse erscheinen hier.</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>[%1] state → %2</source>
         <translation>[%1] Zustand → %2</translation>
     </message>
 </context>
 <context>
+    <name>tessera::LogRankFilter</name>
+    <message>
+        <location filename="../app/monitor/logrankfilter.cpp" line="+10"/>
+        <source>Show the output of one rank only (state changes and app messages stay)</source>
+        <translation>Nur die Ausgabe eines Ranks zeigen (Zustandswechsel und Meldungen der App bleiben)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>All ranks</source>
+        <translation>Alle Ranks</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>No rank (launcher, Tessera)</source>
+        <translation>Kein Rank (Starter, Tessera)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+</context>
+<context>
     <name>tessera::MainWindow</name>
     <message>
-        <location filename="../app/mainwindow.cpp" line="+44"/>
+        <location filename="../app/mainwindow.cpp" line="+48"/>
         <source>layers %1–%2</source>
         <translation>Schichten %1–%2</translation>
     </message>
@@ -758,7 +781,12 @@
         <translation>Lokale Worker anmieten (Ctrl+R), Spezifikation wählen, dann starten (Ctrl+L).</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+11"/>
+        <source>&amp;Output of:</source>
+        <translation>&amp;Ausgabe von:</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>Cluster</source>
         <translation>Cluster</translation>
     </message>
@@ -937,7 +965,7 @@
         <translation>Test-Loss</translation>
     </message>
     <message>
-        <location line="+163"/>
+        <location line="+173"/>
         <source>Export chart</source>
         <translation>Diagramm exportieren</translation>
     </message>
@@ -1460,7 +1488,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::DesignerPanel</name>
     <message>
-        <location filename="../app/designer/designeractions.cpp" line="+40"/>
+        <location filename="../app/designer/designeractions.cpp" line="+42"/>
         <source>&amp;Undo</source>
         <translation>&amp;Rückgängig</translation>
     </message>
@@ -1490,7 +1518,7 @@ S%2</translation>
         <translation>Zuletzt rückgängig gemachte Änderung wiederholen</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Undo: %1 (%2)</source>
         <translation>Rückgängig: %1 (%2)</translation>
     </message>
@@ -1516,12 +1544,12 @@ S%2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+230"/>
+        <location line="+276"/>
         <source>Save layout</source>
         <translation>Layout speichern</translation>
     </message>
     <message>
-        <location line="-230"/>
+        <location line="-276"/>
         <source>Ctrl+S</source>
         <translation>Ctrl+S</translation>
     </message>
@@ -1591,6 +1619,21 @@ S%2</translation>
         <translation>Die schnellsten (oder günstigsten) passenden Layouts suchen</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Export layout…</source>
+        <translation>Layout exportieren …</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+Shift+E</source>
+        <translation>Ctrl+Shift+E</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show the layout as Megatron-LM arguments, a DeepSpeed config and torchtitan TOML</source>
+        <translation>Das Layout als Megatron-LM-Argumente, DeepSpeed-Konfiguration und torchtitan-TOML zeigen</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>Launch layout</source>
         <translation>Layout starten</translation>
@@ -1604,6 +1647,21 @@ S%2</translation>
         <location line="+0"/>
         <source>Run the drawn layout as a job</source>
         <translation>Das gezeichnete Layout als Job ausführen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Launch with program…</source>
+        <translation>Mit Programm starten …</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Alt+L</source>
+        <translation>Ctrl+Alt+L</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Run your own program (PyTorch, …) over the drawn layout</source>
+        <translation>Ihr eigenes Programm (PyTorch, …) auf dem gezeichneten Layout ausführen</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1621,7 +1679,7 @@ S%2</translation>
         <translation>Die gewählten Schichten dem in der Geräteliste gewählten Gerät zuweisen</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+56"/>
         <source>Set model to %1</source>
         <translation>Modell auf %1 setzen</translation>
     </message>
@@ -1692,21 +1750,32 @@ S%2</translation>
     </message>
     <message>
         <location line="+8"/>
+        <location line="+10"/>
         <source>Cannot launch: %1</source>
         <translation>Start nicht möglich: %1</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="-6"/>
+        <source>the drawn layout</source>
+        <translation>das gezeichnete Layout</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 over the drawn layout</source>
+        <translation>%1 auf dem gezeichneten Layout</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <source>Cannot write the job spec &apos;%1&apos;: %2</source>
         <translation>Die Job-Spezifikation &apos;%1&apos; lässt sich nicht schreiben: %2</translation>
     </message>
     <message>
         <location line="+3"/>
-        <source>Launching the drawn layout (spec %1).</source>
-        <translation>Das gezeichnete Layout wird gestartet (Spezifikation %1).</translation>
+        <source>Launching %1 (spec %2).</source>
+        <translation>%1 wird gestartet (Spezifikation %2).</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+19"/>
         <source>Open layout</source>
         <translation>Layout öffnen</translation>
     </message>
@@ -1975,6 +2044,84 @@ S%2</translation>
     </message>
 </context>
 <context>
+    <name>tessera::designer::ExportDialog</name>
+    <message>
+        <location filename="../app/designer/exportdialog.cpp" line="+41"/>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Save…</source>
+        <translation>&amp;Speichern …</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export layout</source>
+        <translation>Layout exportieren</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+39"/>
+        <source>Megatron-LM</source>
+        <translation>Megatron-LM</translation>
+    </message>
+    <message>
+        <location line="-39"/>
+        <location line="+39"/>
+        <source>DeepSpeed</source>
+        <translation>DeepSpeed</translation>
+    </message>
+    <message>
+        <location line="-39"/>
+        <location line="+39"/>
+        <source>torchtitan</source>
+        <translation>torchtitan</translation>
+    </message>
+    <message>
+        <location line="-31"/>
+        <source>Not in ds_config.json (set in your code):</source>
+        <translation>Nicht in ds_config.json (in Ihrem Code zu setzen):</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>%1 cannot express this layout:
+%2</source>
+        <translation>%1 kann dieses Layout nicht ausdrücken:
+%2</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>Copied the %1 text.</source>
+        <translation>Der %1-Text wurde kopiert.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Save the %1 export</source>
+        <translation>Den %1-Export speichern</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Nothing to save: %1 cannot express this layout.</source>
+        <translation>Nichts zu speichern: %1 kann dieses Layout nicht ausdrücken.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Saving %1…</source>
+        <translation>%1 wird gespeichert …</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Saved %1.</source>
+        <translation>%1 gespeichert.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cannot write &apos;%1&apos;: %2</source>
+        <translation>„%1“ lässt sich nicht schreiben: %2</translation>
+    </message>
+</context>
+<context>
     <name>tessera::designer::LayerPaletteModel</name>
     <message>
         <location filename="../app/designer/layerpalettemodel.cpp" line="+69"/>
@@ -2210,6 +2357,89 @@ S%2</translation>
         <location line="+3"/>
         <source>The engine runs ZeRO stage 0 or 1; set ZeRO to 0 or 1 to launch.</source>
         <translation>Die Engine fährt ZeRO-Stufe 0 oder 1; zum Starten ZeRO auf 0 oder 1 setzen.</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::designer::ProgramLaunchDialog</name>
+    <message>
+        <location filename="../app/designer/programlaunchdialog.cpp" line="+27"/>
+        <source>Launch with program</source>
+        <translation>Mit Programm starten</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Started on every rank (mpirun) or by torchrun on every node; a path on the workers or a name on their PATH</source>
+        <translation>Auf jedem Rank gestartet (mpirun) oder von torchrun auf jedem Knoten; ein Pfad auf den Workern oder ein Name in ihrem PATH</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>train.py --epochs 2   (quoted as in a shell, no $)</source>
+        <translation>train.py --epochs 2   (Anführungszeichen wie in einer Shell, kein $)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>folder with the code, shipped to every node (optional)</source>
+        <translation>Ordner mit dem Code, wird an jeden Knoten übertragen (optional)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>mpirun: one process per rank</source>
+        <translation>mpirun: ein Prozess pro Rank</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>torchrun: one agent per node</source>
+        <translation>torchrun: ein Agent pro Knoten</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Browse…</source>
+        <translation>Durchsuchen …</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Program:</source>
+        <translation>&amp;Programm:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Arguments:</source>
+        <translation>&amp;Argumente:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Working folder:</source>
+        <translation>Arbeits&amp;ordner:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Launcher:</source>
+        <translation>&amp;Starter:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The ranks get torchrun&apos;s variables (RANK, WORLD_SIZE, MASTER_ADDR, …) and the drawn layout in TESSERA_LAYOUT_FILE; they report metrics with the tessera module.</source>
+        <translation>Die Ranks erhalten die Variablen von torchrun (RANK, WORLD_SIZE, MASTER_ADDR, …) und das gezeichnete Layout in TESSERA_LAYOUT_FILE; Metriken melden sie mit dem Modul tessera.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Launch</source>
+        <translation>Starten</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>Arguments: %1</source>
+        <translation>Argumente: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Working folder &apos;%1&apos; does not exist on this computer.</source>
+        <translation>Der Arbeitsordner „%1“ existiert auf diesem Rechner nicht.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Folder with the program&apos;s code</source>
+        <translation>Ordner mit dem Code des Programms</translation>
     </message>
 </context>
 <context>
