@@ -51,7 +51,10 @@ ProgramLaunchDialog::ProgramLaunchDialog(QWidget* parent)
     auto* form = new QFormLayout;
     form->addRow(tr("&Program:"), m_program);
     form->addRow(tr("&Arguments:"), m_arguments);
-    form->addRow(tr("&Working folder:"), workdirRow);
+    // A row of a layout gets a label without buddy, which would show the '&': name it here.
+    auto* workdirLabel = new QLabel(tr("&Working folder:"), this);
+    workdirLabel->setBuddy(m_workdir);
+    form->addRow(workdirLabel, workdirRow);
     form->addRow(tr("&Launcher:"), m_launcher);
     auto* note = new QLabel(tr("The ranks get torchrun's variables (RANK, WORLD_SIZE, "
                                "MASTER_ADDR, …) and the drawn layout in TESSERA_LAYOUT_FILE; "

@@ -929,7 +929,8 @@ def run(args, cfg):
                          compute_s=max(step_s - comm_s - p2p.blocked_s, 0.0),
                          comm_s=comm_s if plan.dp_group is not None else None,
                          bubble_s=p2p.blocked_s if plan.stages > 1 else None, loss=loss, lr=lr,
-                         tokens_per_s=t["global_batch"] * m["context"] / step_s)
+                         tokens_per_s=t["global_batch"] * m["context"] / step_s,
+                         stage=plan.stage, dp_rank=plan.dp_index)
         if checkpoints and t["checkpoint_every"] and step % t["checkpoint_every"] == 0 \
                 and step < t["max_steps"]:
             save_checkpoint(cfg, plan, stage, opt, opt_names, step)
