@@ -214,6 +214,9 @@ void Job::onOutput(OutputStream stream, std::string_view chunk) {
 void Job::setOutputOptions(OutputOptions options) {
     m_output = std::move(options);
     m_rankLogs = std::make_unique<RankLogs>(m_dir + "/logs", m_output.rankLogs);
+    if (!m_output.agentFirstRanks.empty()) {
+        m_failure.setProcessWord("torchrun's node agent");
+    }
 }
 
 int Job::attributeAgentLine(int agent, std::string_view& line) const {
@@ -296,7 +299,10 @@ void Job::onLine(OutputStream stream, int agent, const std::string& received) {
         log->set_raw(bytes);
     }
     if (stream == OutputStream::Stderr) {
-        m_failure.note(text, rank);
+        // Open MPI's banner names mpirun's process: under torchrun the node agent, whose tail
+        // then holds its ranks' lines (a traceback); torchrun's own lines (its failure summary,
+        // as long as the tail) go with mpirun's.
+        m_failure.note(text, m_output.agentFirstRanks.empty() || rank < 0 ? rank : agent);
         m_stderrTail.push_back(text);
         if (m_stderrTail.size() > kStderrTailLines) {
             m_stderrTail.pop_front();

@@ -87,11 +87,11 @@ std::string LaunchFailure::explain(const std::string& how,
     const std::deque<std::string>* detail = &tail;
     std::string whose = "last stderr lines:";
     if (lead.empty() && m_firstFailed >= 0) {
-        lead = "rank " + std::to_string(m_firstFailed) + " exited with code " +
+        lead = m_process + " " + std::to_string(m_firstFailed) + " exited with code " +
                (m_firstExit.empty() ? "≠ 0" : m_firstExit) + " first; the other ranks were stopped";
         if (const auto it = m_rankTails.find(m_firstFailed); it != m_rankTails.end()) {
             detail = &it->second;
-            whose = "last stderr lines of rank " + std::to_string(m_firstFailed) + ":";
+            whose = "last stderr lines of " + m_process + " " + std::to_string(m_firstFailed) + ":";
         }
     }
     std::string reason = lead.empty() ? "the job's launcher ended with " + how

@@ -22,7 +22,11 @@ public:
     static constexpr std::size_t kTailRanks = 64;      ///< ranks whose stderr tail is kept
     static constexpr std::size_t kTailLineBytes = 500; ///< longer lines are cut for the reason
 
-    /// Looks at one stderr line (without its newline) that `rank` printed (-1: mpirun).
+    /// What mpirun's processes are, for the message: "rank" (the default), or "torchrun's node
+    /// agent" when each process is a node's torchrun (its ranks' lines are then noted under it).
+    void setProcessWord(std::string word) { m_process = std::move(word); }
+    /// Looks at one stderr line (without its newline) that mpirun's process `rank` printed
+    /// (-1: mpirun itself).
     void note(const std::string& line, int rank = -1);
     /// The failure message: a first sentence from what note() saw (or, when nothing was
     /// recognised, "the job's launcher ended with <how>"), then the launcher's exit (`how`, e.g.
@@ -36,6 +40,7 @@ private:
     int m_firstFailed = -1;     ///< rank of mpirun's "first process to do so", -1 unknown
     std::string m_firstExit;    ///< its "Exit code:"
     std::map<int, std::deque<std::string>> m_rankTails;
+    std::string m_process = "rank";
 };
 
 } // namespace tessera::daemon

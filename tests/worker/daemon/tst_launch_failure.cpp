@@ -41,6 +41,21 @@ private Q_SLOTS:
         QVERIFY2(m.find("Connection closed by peer") == std::string::npos, m.c_str());
     }
 
+    // Under the torchrun launcher mpirun's processes are node agents: the banner's number is an
+    // agent, and the message says so.
+    void torchrunAgentIsNamedAsSuch() {
+        LaunchFailure f;
+        f.setProcessWord("torchrun's node agent");
+        f.note("ValueError: bad learning rate", 1);
+        f.note("  Process name: [[12039,1],1]");
+        f.note("  Exit code:    1");
+        const std::string m = f.explain("exit code 1", {});
+        QVERIFY2(m.starts_with("torchrun's node agent 1 exited with code 1 first"), m.c_str());
+        QVERIFY2(m.find("last stderr lines of torchrun's node agent 1:\nValueError") !=
+                     std::string::npos,
+                 m.c_str());
+    }
+
     void rankTailsAreBounded() {
         LaunchFailure f;
         for (int r = 0; r < 200; ++r) {

@@ -236,6 +236,46 @@ private Q_SLOTS:
         QCOMPARE(int(onB.status.error_code()), int(grpc::StatusCode::NOT_FOUND));
     }
 
+    // One rank of four raises: the job fails with the exit code, and the reason names the
+    // first failing process (the rank, or under torchrun its node agent) and that rank's
+    // traceback, not the other ranks' or mpirun's lines.
+    void failingRankIsNamedWithItsTraceback_data() {
+        QTest::addColumn<QString>("launcher");
+        QTest::newRow("mpirun") << "mpirun";
+        QTest::newRow("torchrun") << "torchrun";
+    }
+    void failingRankIsNamedWithItsTraceback() {
+        QFETCH(QString, launcher);
+        const bool torchrun = launcher == "torchrun";
+        if (torchrun && !hasTorch()) {
+            QSKIP("/usr/bin/python3 has no torch: apt-get install python3-torch");
+        }
+        const QString script = m_dir.filePath("fails.py");
+        {
+            QFile f(script);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("import os, sys\n"
+                    "if os.environ['RANK'] == '3':\n"
+                    "    raise ValueError('rank 3 has a bad learning rate')\n");
+        }
+        v1::LaunchJobRequest req =
+            commandJob("job-fails-" + launcher.toStdString(), {kPython, script.toStdString()},
+                       {m_a.get(), m_b.get()}, kToken);
+        req.mutable_spec()->mutable_model()->set_launcher(launcher.toStdString());
+        req.mutable_peers(0)->set_slots(2);
+        req.mutable_peers(1)->set_slots(2);
+        req.mutable_spec()->mutable_layout()->set_data_parallel(4);
+        const WatchResult r = run(req);
+        QVERIFY2(r.status.ok() && !r.events.empty(), qPrintable(failure(r)));
+        const auto& end = r.events.back().state();
+        QCOMPARE(int(end.state()), int(v1::JOB_STATE_FAILED));
+        QVERIFY(end.exit_code() != 0);
+        const QString why = QString::fromStdString(end.reason());
+        QVERIFY2(why.startsWith(torchrun ? "torchrun's node agent 1 exited" : "rank 3 exited"),
+                 qPrintable(why));
+        QVERIFY2(why.contains("ValueError: rank 3 has a bad learning rate"), qPrintable(why));
+    }
+
     void layoutThatDoesNotFitIsRefused() {
         v1::LaunchJobRequest req =
             commandJob("job-misfit", {"/bin/true"}, {m_a.get(), m_b.get()}, kToken);
