@@ -40,13 +40,21 @@ bool hasTorch() {
     return p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
 }
 
-/// Code bundles in the workers' caches (<worker dir>/work/bundles/<sha256>) under `remote`.
+/// True for a folder in an SSH worker's bundle cache: its lease folder's work dir (the
+/// --work-dir SshRent gives the worker), then bundles/, then the SHA-256.
+bool isCachedBundle(const QString& path) {
+    const QStringList parts = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    return parts.size() >= 3 && parts.at(parts.size() - 2) == QLatin1String("bundles") &&
+           parts.at(parts.size() - 3) == QLatin1String("work");
+}
+
+/// Code bundles in the workers' caches under `remote`.
 QStringList bundlesUnder(const QString& remote) {
     QStringList out;
     QDirIterator it(remote, QDir::Dirs | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
-        if (path.endsWith(QStringLiteral("/work/bundles/") + QFileInfo(path).fileName()))
+        if (isCachedBundle(path))
             out << QDir(remote).relativeFilePath(path);
     }
     out.sort();
@@ -192,7 +200,7 @@ private Q_SLOTS:
                 QVERIFY2(hosts.addresses().contains(o["MASTER_ADDR"].toString()), qPrintable(what));
                 QVERIFY2(o["TESSERA_JOB_ID"].toString() == jobId, qPrintable(what));
                 QVERIFY2(o["cwd"].toString().startsWith(remote + QLatin1Char('/')) &&
-                             o["cwd"].toString().contains(QLatin1String("/work/bundles/")),
+                             isCachedBundle(o["cwd"].toString()),
                          qPrintable(what));
             }
             if (!l.trains)
