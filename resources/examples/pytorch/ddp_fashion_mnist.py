@@ -68,19 +68,6 @@ class Mlp(nn.Module):
         return x
 
 
-def latest_checkpoint(path):
-    """The newest complete step-N folder under path (or path itself when it is one), or None."""
-    if not path or not os.path.isdir(path):
-        return None
-    if os.path.exists(os.path.join(path, "manifest.json")):
-        return path
-    steps = []
-    for name in os.listdir(path):
-        full = os.path.join(path, name)
-        if name.startswith("step-") and os.path.exists(os.path.join(full, "manifest.json")):
-            steps.append((int(name[5:]), full))
-    return max(steps)[1] if steps else None
-
 
 def save_checkpoint(model, opt, epoch, next_batch, step):
     """Writes step-N/state.pt, then step-N/manifest.json (its presence marks it complete)."""
@@ -136,7 +123,7 @@ def main():
 
     steps_per_epoch = len(x_train) // args.global_batch
     start_epoch, start_batch, step = 0, 0, 0
-    resume = latest_checkpoint(tessera.resume_from())
+    resume = tessera.latest_checkpoint(tessera.resume_from())
     if resume:
         state = torch.load(os.path.join(resume, "state.pt"), map_location=device)
         model.load_state_dict(state["model"])

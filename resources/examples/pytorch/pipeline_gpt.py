@@ -401,20 +401,6 @@ def load_text(layout, args):
     return path, text
 
 
-def latest_checkpoint(path):
-    """The newest complete step-N folder under path (or path itself when it is one), or None."""
-    if not path or not os.path.isdir(path):
-        return None
-    if os.path.exists(os.path.join(path, "manifest.json")):
-        return path
-    steps = []
-    for name in os.listdir(path):
-        full = os.path.join(path, name)
-        if name.startswith("step-") and name[5:].isdigit() and \
-                os.path.exists(os.path.join(full, "manifest.json")):
-            steps.append((int(name[5:]), full))
-    return max(steps)[1] if steps else None
-
 
 def model_fingerprint(m):
     return {k: m[k] for k in ("dim", "blocks", "heads", "context", "mlp_dim", "vocab")}
@@ -457,7 +443,7 @@ def configure(args):
     if not args.reference and not 0 <= tessera.rank() < world:
         raise ConfigError("RANK is %d, outside 0..%d" % (tessera.rank(), world - 1))
 
-    resume = latest_checkpoint(tessera.resume_from())
+    resume = tessera.latest_checkpoint(tessera.resume_from())
     resume_step = 0
     if resume:
         try:

@@ -20,7 +20,7 @@ import time
 
 __all__ = [
     "rank", "world_size", "local_rank", "log", "perf", "layout", "checkpoint_dir",
-    "resume_from", "job_id", "stage_of", "StepTimer", "MAX_RECORD_BYTES",
+    "resume_from", "latest_checkpoint", "job_id", "stage_of", "StepTimer", "MAX_RECORD_BYTES",
 ]
 
 #: The worker refuses longer records (the JSON after ``@tessera ``), see the README.
@@ -204,3 +204,24 @@ def checkpoint_dir():
 def resume_from():
     """Checkpoint folder to resume from (TESSERA_RESUME_FROM), or None to start afresh."""
     return os.environ.get("TESSERA_RESUME_FROM") or None
+
+
+def latest_checkpoint(path):
+    """The newest complete checkpoint under path, or None.
+
+    A checkpoint is a folder holding manifest.json, written last so that a folder without it is
+    incomplete. path may be one itself (returned as is), or hold step-N folders (the one with
+    the largest N that is complete is returned). None for None, a missing folder, or no
+    complete checkpoint. Typical use: ``latest_checkpoint(tessera.resume_from())``.
+    """
+    if not path or not os.path.isdir(path):
+        return None
+    if os.path.exists(os.path.join(path, "manifest.json")):
+        return path
+    steps = []
+    for name in os.listdir(path):
+        full = os.path.join(path, name)
+        if name.startswith("step-") and name[5:].isdigit() and \
+                os.path.exists(os.path.join(full, "manifest.json")):
+            steps.append((int(name[5:]), full))
+    return max(steps)[1] if steps else None
