@@ -466,15 +466,24 @@ std::vector<int> partitionUniform(int items, int parts) {
     return starts;
 }
 
+/// The plan as DeepSpeed would run it, or why it cannot (resolve()'s and deepSpeedRefusal()'s
+/// errors).
+Result<Plan> resolveForDeepSpeed(const v1::PlanFile& plan) {
+    Result<Plan> resolved = resolve(plan);
+    if (!resolved)
+        return resolved;
+    if (std::optional<Error> refusal = deepSpeedRefusal(*resolved))
+        return fail(*refusal);
+    return resolved;
+}
+
 } // namespace
 
 Result<QString> deepSpeedConfig(const v1::PlanFile& plan) {
-    Result<Plan> resolved = resolve(plan);
+    Result<Plan> resolved = resolveForDeepSpeed(plan);
     if (!resolved)
         return relay(resolved);
     const Plan& p = *resolved;
-    if (std::optional<Error> refusal = deepSpeedRefusal(p))
-        return fail(*refusal);
     QJsonObject o;
     // config-json.md "Batch Size Related Parameters" (two of the three suffice). AutoTP without
     // pipeline stages: left to DeepSpeed (see deepSpeedNotes()).
@@ -499,12 +508,10 @@ Result<QString> deepSpeedConfig(const v1::PlanFile& plan) {
 }
 
 Result<QString> deepSpeedNotes(const v1::PlanFile& plan) {
-    Result<Plan> resolved = resolve(plan);
+    Result<Plan> resolved = resolveForDeepSpeed(plan);
     if (!resolved)
         return relay(resolved);
     const Plan& p = *resolved;
-    if (std::optional<Error> refusal = deepSpeedRefusal(p))
-        return fail(*refusal);
     QStringList n;
     n << QStringLiteral("- Keys: deepspeedai/DeepSpeed docs/_pages/config-json.md "
                         "(https://www.deepspeed.ai/docs/config-json/); %1.")
