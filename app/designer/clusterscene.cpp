@@ -5,21 +5,19 @@
 
 #include "app/designer/deviceitem.h"
 #include "app/designer/layerpalettemodel.h"
+#include "app/designer/nodeitem.h"
 
 #include <QGraphicsRectItem>
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneDragDropEvent>
 #include <QGraphicsSimpleTextItem>
+#include <QLocale>
+#include <QMap>
 #include <QMimeData>
 
 #include <cmath>
 
 namespace tessera::designer {
-
-namespace {
-constexpr double kGap = 8, kPad = 10, kHeader = 24, kNodeGap = 18;
-constexpr int kPerRow = 4; // devices per row inside a node box
-} // namespace
 
 ClusterScene::ClusterScene(QObject* parent) : QGraphicsScene(parent) {
     setBackgroundBrush(QColor(0xfa, 0xfa, 0xfa));
@@ -34,77 +32,152 @@ ClusterScene::~ClusterScene() {
 
 QString ClusterScene::nodeTitle(const planner::PlanNode& node) {
     const planner::DeviceType* type = planner::findDevice(node.deviceId);
-    QString title =
-        tr("%1 · %2 × %3")
-            .arg(QString::fromStdString(node.name))
-            .arg(node.devices)
-            .arg(type ? QString::fromStdString(type->name) : QString::fromStdString(node.deviceId));
+    QString title = tr("%1 · %2 × %3")
+                        .arg(QString::fromStdString(node.name))
+                        .arg(node.devices)
+                        .arg(type ? QString::fromStdString(planner::deviceDisplayName(*type))
+                                  : QString::fromStdString(node.deviceId));
     if (node.pricePerHour > 0)
-        title += tr(" · $%1/h").arg(node.pricePerHour, 0, 'f', 2);
+        title += tr(" · $%1/h").arg(QLocale().toString(node.pricePerHour, 'f', 2));
     return title;
 }
 
 void ClusterScene::setCluster(const planner::PlanCluster& cluster) {
     m_devices.clear(); // before clear(): its selectionChanged must not see deleted items
+    m_nodes.clear();
+    m_groups.clear();
     clear();
     m_hover = -1;
-    const int nodes = static_cast<int>(cluster.nodes.size());
-    // Nodes in a grid about as wide as tall (4 nodes: 2 × 2).
-    const int columns = std::max(1, static_cast<int>(std::ceil(std::sqrt(double(nodes)))));
-    int maxPerRow = 1;
-    for (const planner::PlanNode& n : cluster.nodes)
-        maxPerRow = std::max(maxPerRow, std::min(kPerRow, n.devices));
     QFont titleFont;
     titleFont.setPixelSize(13);
     titleFont.setBold(true);
     const QFontMetricsF metrics(titleFont);
-    double widestTitle = 0;
-    for (const planner::PlanNode& n : cluster.nodes)
-        widestTitle = std::max(widestTitle, metrics.horizontalAdvance(nodeTitle(n)));
-    // As wide as its devices, or as its title up to three devices' width (one-device CPU
-    // workers would otherwise cut "CPU rank slot" off).
-    const double devicesWidth = 2 * kPad + maxPerRow * DeviceItem::kWidth + (maxPerRow - 1) * kGap;
-    const double nodeWidth = std::max(
-        devicesWidth, std::min(widestTitle + 2 * kPad + 4, 2 * kPad + 3 * DeviceItem::kWidth));
-    double rowTop = 0, rowHeight = 0;
+    m_widestTitle = 0;
+    m_nodeDevices.clear();
     int index = 0;
-    for (int n = 0; n < nodes; ++n) {
+    for (int n = 0; n < static_cast<int>(cluster.nodes.size()); ++n) {
         const planner::PlanNode& node = cluster.nodes[static_cast<std::size_t>(n)];
-        const int rows = (node.devices + kPerRow - 1) / kPerRow;
-        const double height =
-            kHeader + kPad + rows * DeviceItem::kHeight + (rows - 1) * kGap + kPad;
-        if (n % columns == 0 && n > 0) {
-            rowTop += rowHeight + kNodeGap;
-            rowHeight = 0;
-        }
-        rowHeight = std::max(rowHeight, height);
-        const double left = (n % columns) * (nodeWidth + kNodeGap);
-        auto* box = addRect(QRectF(0, 0, nodeWidth, height), QPen(QColor(0x60, 0x60, 0x60)),
-                            QColor(0xff, 0xff, 0xff));
-        box->setPos(left, rowTop);
-        box->setZValue(-1);
-        QString title = nodeTitle(node);
-        auto* label = new QGraphicsSimpleTextItem(title, box);
-        label->setFont(titleFont);
-        label->setPos(kPad, 5);
-        // Elide a title wider than the box.
-        while (label->boundingRect().width() > nodeWidth - 2 * kPad && title.size() > 4) {
-            title.chop(2);
-            label->setText(title + QStringLiteral("…"));
-        }
-        for (int d = 0; d < node.devices; ++d, ++index) {
-            auto* item = new DeviceItem(index, d, box);
-            item->setPos(kPad + (d % kPerRow) * (DeviceItem::kWidth + kGap),
-                         kHeader + kPad + (d / kPerRow) * (DeviceItem::kHeight + kGap));
-            m_devices.append(item);
-        }
+        const QString title = nodeTitle(node);
+        m_widestTitle = std::max(m_widestTitle, metrics.horizontalAdvance(title));
+        auto* box = new NodeItem(n, title);
+        addItem(box);
+        m_nodes.append(box);
+        m_nodeDevices.push_back(node.devices);
+        for (int d = 0; d < node.devices; ++d, ++index)
+            m_devices.append(new DeviceItem(index, d, box));
     }
-    setSceneRect(itemsBoundingRect().adjusted(-kPad, -kPad, kPad, kPad));
+    arrange(m_view);
 }
 
-void ClusterScene::setLayout(const v1::Layout& layout) {
+double ClusterScene::arrange(const QSizeF& view) {
+    m_view = view;
+    // A box as wide as its devices, or as its title up to three devices' width (one-device CPU
+    // workers would otherwise cut "CPU rank slot" off).
+    const double minWidth = std::min(m_widestTitle + 2 * CanvasGrid::kPad + 4,
+                                     2 * CanvasGrid::kPad + 3 * DeviceItem::kWidth);
+    m_grid = CanvasGrid::choose(m_nodeDevices, view, minWidth);
+    for (NodeItem* box : m_nodes) {
+        box->setRect(QRectF(QPointF(0, 0), m_grid.node));
+        box->setPos(m_grid.nodeAt(box->index()));
+    }
     for (DeviceItem* item : m_devices)
-        item->setRole(roleOf(layout, item->index()));
+        item->setPos(m_grid.deviceAt(item->local()));
+    setSceneRect(
+        QRectF(QPointF(0, 0), m_grid.scene)
+            .adjusted(-CanvasGrid::kPad, -CanvasGrid::kPad, CanvasGrid::kPad, CanvasGrid::kPad));
+    return m_grid.scale;
+}
+
+void ClusterScene::setRoles(const std::vector<DeviceRole>& roles, int layers) {
+    for (DeviceItem* item : m_devices) {
+        const std::size_t i = static_cast<std::size_t>(item->index());
+        item->setRole(i < roles.size() ? roles[i] : DeviceRole{}, layers);
+    }
+    for (NodeItem* box : m_nodes)
+        box->setSummary(nodeSummary(box));
+    drawTensorGroups();
+}
+
+void ClusterScene::drawTensorGroups() {
+    qDeleteAll(m_groups);
+    m_groups.clear();
+    // A TP group (one stage's replica) on one node: an outline around its cards.
+    for (NodeItem* box : m_nodes) {
+        QMap<QPair<int, int>, QRectF> groups; // (stage, dp) → cards' rect
+        QMap<QPair<int, int>, QPair<int, int>> ranks;
+        int width = 1;
+        for (QGraphicsItem* child : box->childItems()) {
+            const auto* device = dynamic_cast<const DeviceItem*>(child);
+            if (!device || device->role().rank < 0)
+                continue;
+            const DeviceRole& r = device->role();
+            width = std::max(width, r.tp + 1);
+            const QPair<int, int> key{r.stage, r.dp};
+            const QRectF card(device->pos(), QSizeF(DeviceItem::kWidth, DeviceItem::kHeight));
+            if (!groups.contains(key)) {
+                groups[key] = card;
+                ranks[key] = {r.rank, r.rank};
+            } else {
+                groups[key] = groups[key].united(card);
+                ranks[key] = {std::min(ranks[key].first, r.rank),
+                              std::max(ranks[key].second, r.rank)};
+            }
+        }
+        if (width < 2)
+            continue; // TP 1: every card is its own group
+        for (auto it = groups.cbegin(); it != groups.cend(); ++it) {
+            auto* outline = new QGraphicsRectItem(it.value().adjusted(-4, -4, 4, 4), box);
+            outline->setPen(QPen(stageColor(it.key().first).darker(170), 2, Qt::DashLine));
+            outline->setBrush(Qt::NoBrush);
+            outline->setZValue(-0.5);
+            outline->setToolTip(tr("Tensor-parallel group of stage %1, DP replica %2: ranks %3–%4")
+                                    .arg(it.key().first)
+                                    .arg(it.key().second)
+                                    .arg(ranks[it.key()].first)
+                                    .arg(ranks[it.key()].second));
+            m_groups.append(outline);
+        }
+    }
+}
+
+int ClusterScene::tensorGroupCount() const {
+    return static_cast<int>(m_groups.size());
+}
+
+QString ClusterScene::nodeSummary(const NodeItem* box) const {
+    int lowRank = -1, highRank = -1, idle = 0;
+    QList<int> stages;
+    for (QGraphicsItem* child : box->childItems()) {
+        const auto* device = dynamic_cast<const DeviceItem*>(child);
+        if (!device)
+            continue;
+        const DeviceRole& r = device->role();
+        if (r.rank < 0) {
+            ++idle;
+            continue;
+        }
+        lowRank = lowRank < 0 ? r.rank : std::min(lowRank, r.rank);
+        highRank = std::max(highRank, r.rank);
+        if (!stages.contains(r.stage))
+            stages << r.stage;
+    }
+    std::sort(stages.begin(), stages.end());
+    QStringList stageText;
+    for (int s : stages)
+        stageText << QString::number(s);
+    QString text = lowRank < 0 ? tr("no ranks")
+                               : tr("ranks %1–%2 · stages %3")
+                                     .arg(lowRank)
+                                     .arg(highRank)
+                                     .arg(stageText.join(QStringLiteral(", ")));
+    if (idle > 0)
+        text += tr(" · %1 idle").arg(idle);
+    return text;
+}
+
+void ClusterScene::setDropPreview(int device, const QString& text, bool refused) {
+    if (DeviceItem* item = this->device(device))
+        item->setDropPreview(text, refused);
 }
 
 void ClusterScene::setEstimate(const planner::Estimate* estimate) {
@@ -143,8 +216,10 @@ void ClusterScene::selectDevice(int index) {
 void ClusterScene::setHover(int device, int first, int last) {
     if (device == m_hover)
         return;
-    if (DeviceItem* old = this->device(m_hover))
+    if (DeviceItem* old = this->device(m_hover)) {
         old->setDropTarget(false);
+        old->setDropPreview(QString(), false);
+    }
     m_hover = device;
     if (DeviceItem* now = this->device(device))
         now->setDropTarget(true);

@@ -140,6 +140,13 @@ void DesignerPanel::onModelChosen(int index) {
         layout.set_schedule(next.layout().schedule());
         *next.mutable_layout() = layout;
     }
+    // Another model replaces the drawn layout: unsaved changes are asked about; No puts the
+    // list back on the document's model.
+    if (!google::protobuf::util::MessageDifferencer::Equals(next, m_document->file()) &&
+        !mayReplacePlan(tr("switch the model to %1").arg(entry.label))) {
+        syncModelCombo();
+        return;
+    }
     m_document->edit(next, tr("Set model to %1").arg(entry.label));
 }
 
@@ -249,6 +256,8 @@ bool DesignerPanel::openFile(const QString& path) {
         showMessage(tr("Open failed: %1").arg(QString::fromStdString(plan.error().message)), true);
         return false;
     }
+    if (!mayReplacePlan(tr("open %1").arg(QFileInfo(path).fileName())))
+        return false;
     m_document->reset(*plan);
     m_document->setPath(path);
     showMessage(tr("Opened %1.").arg(path), false);
@@ -333,36 +342,47 @@ void DesignerPanel::openDialog() {
         openFile(path);
 }
 
-void DesignerPanel::saveDialog(bool askPath) {
+bool DesignerPanel::saveDialog(bool askPath) {
     QString path = m_document->path();
     if (askPath || path.isEmpty()) {
         path =
             QFileDialog::getSaveFileName(this, tr("Save layout"), path,
                                          tr("Layout files (*%1)").arg(QLatin1String(kPlanSuffix)));
         if (path.isEmpty())
-            return;
+            return false;
         if (!path.endsWith(QLatin1String(".json")))
             path += QLatin1String(kPlanSuffix);
     }
-    saveFile(path);
+    return saveFile(path);
 }
 
 void DesignerPanel::importDialog() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Import config.json"), QString(),
                                                       tr("Hugging Face config (*.json)"));
-    if (path.isEmpty())
-        return;
+    if (!path.isEmpty())
+        importModel(path);
+}
+
+bool DesignerPanel::importModel(const QString& path) {
     auto entry = ModelCatalog::importConfig(path);
     if (!entry) {
         showMessage(entry.error(), true);
-        return;
+        return false;
     }
-    m_models.append(*entry);
-    m_modelCombo->addItem(entry->label, entry->path);
-    m_modelCombo->setCurrentIndex(m_modelCombo->count() - 1);
-    onModelChosen(m_modelCombo->count() - 1);
+    // The same model imported again (or one the list has already) is chosen, not listed twice.
+    bool added = false;
+    const int index = ModelCatalog::add(&m_models, *entry, &added);
+    if (added)
+        m_modelCombo->addItem(m_models[index].label, m_models[index].path);
+    m_modelCombo->setCurrentIndex(index);
+    onModelChosen(index);
     if (!m_document->model())
         showMessage(m_document->modelError(), true);
+    else if (!added)
+        showMessage(tr("%1 is in the model list already, as '%2'.")
+                        .arg(QFileInfo(path).fileName(), m_models[index].label),
+                    false);
+    return true;
 }
 
 } // namespace tessera::designer

@@ -6,10 +6,13 @@
 
 #include "app/designer/clusterscene.h"
 #include "app/designer/deviceitem.h"
+#include "app/designer/drawnlayout.h"
 #include "app/designer/estimatepanel.h"
 #include "app/designer/layerpalettemodel.h"
+#include "app/designer/layerpaletteview.h"
 #include "app/designer/layoutcontrols.h"
 #include "app/designer/layoutmath.h"
+#include "app/designer/layoutoutline.h"
 #include "app/designer/plandocument.h"
 #include "app/designer/planio.h"
 #include "app/designer/stagetimes.h"
@@ -31,6 +34,7 @@
 #include <QSplitter>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 
 namespace tessera::designer {
 
@@ -68,6 +72,8 @@ DesignerPanel::DesignerPanel(ClusterRegistry* registry, QWidget* parent)
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     createActions();
+    createZoomActions();
+    m_view->setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
 
     auto* sourceRow = new QHBoxLayout;
     auto* modelLabel = new QLabel(tr("M&odel:"), this);
@@ -119,6 +125,10 @@ DesignerPanel::DesignerPanel(ClusterRegistry* registry, QWidget* parent)
     m_models = ModelCatalog::load(examples, ModelCatalog::configDir(examples));
     for (const ModelEntry& e : m_models)
         m_modelCombo->addItem(e.label, e.path);
+    m_document->reset(defaultPlan());
+}
+
+v1::PlanFile DesignerPanel::defaultPlan() const {
     v1::PlanFile initial;
     if (auto cluster = planner::parseHypotheticalCluster(kDefaultCluster)) {
         for (const v1::PlanNode& n : nodesFromCluster(*cluster))
@@ -126,7 +136,7 @@ DesignerPanel::DesignerPanel(ClusterRegistry* registry, QWidget* parent)
     }
     if (!m_models.isEmpty())
         initial = planFromJobSpec(initial, m_models.first().spec);
-    m_document->reset(initial);
+    return initial;
 }
 
 DesignerPanel::~DesignerPanel() = default;
@@ -140,12 +150,13 @@ void DesignerPanel::showEvent(QShowEvent* event) {
     const bool untouched = m_document->undoStack()->count() == 0 && m_document->path().isEmpty();
     if (untouched && m_registry && !m_registry->readyNodes().isEmpty()) {
         useLiveCluster();
+        m_document->undoStack()->setClean(); // done for the person, not by them: nothing to save
     }
 }
 
 QWidget* DesignerPanel::createPaletteColumn() {
     auto* column = new QWidget(this);
-    m_palette = new QListView(column);
+    m_palette = new LayerPaletteView(column);
     m_palette->setObjectName(QStringLiteral("layerPalette"));
     m_palette->setModel(m_paletteModel);
     m_palette->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -171,12 +182,19 @@ QWidget* DesignerPanel::createPaletteColumn() {
     auto* assignRow = new QHBoxLayout;
     assignRow->addWidget(m_deviceCombo, 1);
     assignRow->addWidget(assign);
+    m_outline = new LayoutOutline(m_document, column);
+    connect(m_outline, &LayoutOutline::refused, this,
+            [this](const QString& reason) { showMessage(reason, true); });
+    auto* outlineLabel = new QLabel(tr("O&utline:"), column);
+    outlineLabel->setBuddy(m_outline);
     auto* layout = new QVBoxLayout(column);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(paletteLabel);
-    layout->addWidget(m_palette, 1);
+    layout->addWidget(m_palette, 3);
     layout->addWidget(deviceLabel);
     layout->addLayout(assignRow);
+    layout->addWidget(outlineLabel);
+    layout->addWidget(m_outline, 2);
     return column;
 }
 
@@ -186,8 +204,9 @@ void DesignerPanel::onModelChanged() {
 }
 
 void DesignerPanel::onClusterChanged() {
+    m_autoFit = true; // other machines: see them whole
     m_scene->setCluster(m_document->cluster());
-    m_scene->setLayout(m_document->layout());
+    showRoles(m_document->file());
     m_view->setSceneRect(m_scene->sceneRect());
     fitCanvas();
     // Identical hypothetical nodes read back as the text that makes them ("4x8 h100-sxm").
@@ -210,35 +229,89 @@ void DesignerPanel::onClusterChanged() {
 }
 
 void DesignerPanel::fitCanvas() {
-    // Whole machines in sight: shrink to fit (never below half size, never above 1:1).
-    const QRectF scene = m_scene->sceneRect();
+    // Whole machines in sight: the nodes are arranged to fill the view, then zoomed to fit (at
+    // most 1:1). After the person zooms, resizing keeps their zoom and arrangement.
     const QSize port = m_view->viewport()->size();
-    if (scene.isEmpty() || port.isEmpty())
+    if (port.isEmpty() || !m_autoFit)
         return;
-    const double scale = std::clamp(
-        std::min(port.width() / scene.width(), port.height() / scene.height()), 0.5, 1.0);
+    const double scale = m_scene->arrange(QSizeF(port));
+    m_view->setSceneRect(m_scene->sceneRect());
     m_view->setTransform(QTransform::fromScale(scale, scale));
+}
+
+void DesignerPanel::zoomBy(double factor) {
+    const double now = m_view->transform().m11();
+    const double next = std::clamp(now * factor, kMinZoom, kMaxZoom);
+    m_autoFit = false;
+    m_view->setTransform(QTransform::fromScale(next, next));
+}
+
+void DesignerPanel::zoomToFit() {
+    m_autoFit = true;
+    fitCanvas();
+}
+
+double DesignerPanel::zoom() const {
+    return m_view->transform().m11();
+}
+
+void DesignerPanel::createZoomActions() {
+    auto make = [this](const QString& text, const char* name, const QKeySequence& keys,
+                       const QString& tip) {
+        auto* action = new QAction(text, this);
+        action->setObjectName(QLatin1String(name));
+        action->setShortcut(keys);
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        action->setToolTip(tip +
+                           QStringLiteral(" (%1)").arg(keys.toString(QKeySequence::NativeText)));
+        addAction(action);
+        m_toolbar->addAction(action);
+        return action;
+    };
+    m_toolbar->addSeparator();
+    m_zoomIn = make(tr("Zoom in"), "designerZoomIn", QKeySequence::ZoomIn,
+                    tr("Enlarge the machines (also Ctrl+wheel)"));
+    m_zoomOut = make(tr("Zoom out"), "designerZoomOut", QKeySequence::ZoomOut,
+                     tr("Shrink the machines (also Ctrl+wheel)"));
+    m_zoomFit = make(tr("Fit"), "designerZoomFit", QKeySequence(tr("Ctrl+0")),
+                     tr("Arrange and zoom the machines to fill the view"));
+    connect(m_zoomIn, &QAction::triggered, this, [this] { zoomBy(1.25); });
+    connect(m_zoomOut, &QAction::triggered, this, [this] { zoomBy(1 / 1.25); });
+    connect(m_zoomFit, &QAction::triggered, this, &DesignerPanel::zoomToFit);
 }
 
 bool DesignerPanel::eventFilter(QObject* watched, QEvent* event) {
     if (watched == m_view->viewport() && event->type() == QEvent::Resize)
         fitCanvas(); // window resized or splitter moved
+    if (watched == m_view->viewport() && event->type() == QEvent::Wheel) {
+        const auto* wheel = static_cast<QWheelEvent*>(event);
+        if (wheel->modifiers() & Qt::ControlModifier && wheel->angleDelta().y() != 0) {
+            zoomBy(wheel->angleDelta().y() > 0 ? 1.15 : 1 / 1.15);
+            return true;
+        }
+    }
     return QWidget::eventFilter(watched, event);
 }
 
 void DesignerPanel::onDocumentChanged() {
-    const v1::Layout layout = m_document->layout();
-    m_paletteModel->setLayout(layout);
-    m_scene->setLayout(layout);
+    m_paletteModel->setLayout(m_document->layout());
+    showRoles(m_document->file());
     refreshDeviceCombo();
     updateLaunch();
     m_previewing = false;
-    requestEstimate(layout, false);
+    requestEstimate(m_document->file(), false);
 }
 
-void DesignerPanel::requestEstimate(const v1::Layout& layout, bool preview) {
+void DesignerPanel::showRoles(const v1::PlanFile& plan) {
+    const int devices = m_document->cluster().deviceCount();
+    m_scene->setRoles(DrawnLayout::read(plan, m_document->layerCount(), devices).roles(devices),
+                      m_document->layerCount());
+}
+
+void DesignerPanel::requestEstimate(const v1::PlanFile& plan, bool preview) {
     const planner::PlanModel* model = m_document->model();
-    m_requestLayout = layout;
+    const v1::Layout layout = withExplicitStages(plan.layout(), m_document->layerCount());
+    m_requestPlan = plan;
     if (!model || m_document->cluster().nodes.empty()) {
         m_committed = EstimateOutput{};
         m_committed.estimate = fail(ErrorCode::InvalidArgument,
@@ -246,12 +319,14 @@ void DesignerPanel::requestEstimate(const v1::Layout& layout, bool preview) {
                                                "use the live cluster.")
                                                 .toStdString()
                                           : m_document->modelError().toStdString());
-        showOutput(m_committed, layout);
+        showOutput(m_committed, plan);
         return;
     }
-    m_runner->request(
-        {*model, m_document->cluster(), layout, m_document->options(), m_calibration.current()},
-        preview);
+    planner::PlanOptions options = m_document->options();
+    options.rankDevices =
+        effectiveRankDevices(plan, m_document->layerCount(), m_document->cluster().deviceCount());
+    m_runner->request({*model, m_document->cluster(), layout, options, m_calibration.current()},
+                      preview);
 }
 
 void DesignerPanel::onEstimateReady() {
@@ -260,10 +335,11 @@ void DesignerPanel::onEstimateReady() {
         m_committed = out;
     else if (!m_previewing)
         return; // the drag ended before its preview arrived
-    showOutput(out, m_requestLayout);
+    showOutput(out, m_requestPlan);
 }
 
-void DesignerPanel::showOutput(const EstimateOutput& output, const v1::Layout& layout) {
+void DesignerPanel::showOutput(const EstimateOutput& output, const v1::PlanFile& plan) {
+    const v1::Layout layout = withExplicitStages(plan.layout(), m_document->layerCount());
     if (!output.estimate) {
         m_estimatePanel->showUnavailable(QString::fromStdString(output.estimate.error().message));
         m_scene->setEstimate(nullptr);
@@ -273,7 +349,7 @@ void DesignerPanel::showOutput(const EstimateOutput& output, const v1::Layout& l
     const planner::PlanModel* model = m_document->model();
     m_estimatePanel->showEstimate(*output.estimate, model ? model->seqLen : 1, output.preview,
                                   deviceLabels());
-    m_scene->setLayout(layout); // a preview shows the ranks and stages it would give, too
+    showRoles(plan); // a preview shows the ranks and stages it would give, too
     m_scene->setEstimate(&*output.estimate);
     updateGantt(layout, output.estimate->computeSeconds);
 }
@@ -290,26 +366,51 @@ void DesignerPanel::updateGantt(const v1::Layout& layout, double computeSeconds)
 void DesignerPanel::onDragHover(int device, int first, int last) {
     if (device < 0) { // left every device: back to the document's estimate
         m_previewing = false;
-        m_requestLayout = m_document->layout();
-        showOutput(m_committed, m_requestLayout);
+        m_requestPlan = m_document->file();
+        showOutput(m_committed, m_requestPlan);
+        setHint(QString(), false);
         return;
     }
+    const DropOutcome drop = dropLayers(m_document->file(), m_document->layerCount(),
+                                        m_document->cluster().deviceCount(), device, first, last);
+    m_scene->setDropPreview(device, drop.brief, !drop.refusal.isEmpty());
+    if (!drop.refusal.isEmpty()) { // nothing to preview: the document's estimate stays
+        m_previewing = false;
+        showOutput(m_committed, m_document->file());
+        setHint(drop.refusal, true);
+        return;
+    }
+    setHint(tr("%1 on device %2: release to drop, Esc to cancel").arg(drop.brief).arg(device),
+            false);
     m_previewing = true;
-    m_previewLayout =
-        assignLayers(m_document->layout(), m_document->layerCount(), device, first, last);
-    requestEstimate(m_previewLayout, true);
+    requestEstimate(drop.plan, true);
 }
 
 void DesignerPanel::onDrop(int device, int first, int last) {
     m_previewing = false;
-    v1::PlanFile next = m_document->file();
-    *next.mutable_layout() =
-        assignLayers(m_document->layout(), m_document->layerCount(), device, first, last);
-    const QString text =
-        first == last ? tr("Assign layer %1 to device %2").arg(first).arg(device)
-                      : tr("Assign layers %1–%2 to device %3").arg(first).arg(last).arg(device);
-    m_document->edit(next, text);
+    setHint(QString(), false);
+    const DropOutcome drop = dropLayers(m_document->file(), m_document->layerCount(),
+                                        m_document->cluster().deviceCount(), device, first, last);
+    if (!drop.refusal.isEmpty()) {
+        showOutput(m_committed, m_document->file());
+        showMessage(drop.refusal, true);
+        return;
+    }
+    const QString name = deviceLabels().value(device, QString::number(device));
+    const QString text = first == last
+                             ? tr("Assign layer %1 to %2").arg(first).arg(name)
+                             : tr("Assign layers %1–%2 to %3").arg(first).arg(last).arg(name);
+    m_document->edit(drop.plan, text);
     m_scene->selectDevice(device);
+}
+
+void DesignerPanel::setHint(const QString& text, bool error) {
+    // The message line without the log pane: a hover's refusal is not an event worth logging.
+    if (text.isEmpty() && !m_hinting)
+        return;
+    m_hinting = !text.isEmpty();
+    m_message->setText(text);
+    m_message->setStyleSheet(error ? QStringLiteral("color: #c62828;") : QString());
 }
 
 bool DesignerPanel::assignSelectionTo(int device) {
@@ -329,7 +430,7 @@ bool DesignerPanel::assignSelectionTo(int device) {
 }
 
 void DesignerPanel::showDeviceMenu(int device, const QPoint& screenPos) {
-    const DeviceRole role = roleOf(m_document->layout(), device);
+    const DeviceRole role = m_document->roleOf(device);
     QMenu menu(this);
     if (role.rank >= 0) {
         QMenu* tp = menu.addMenu(tr("Tensor-parallel width (all stages)"));
@@ -347,8 +448,8 @@ void DesignerPanel::showDeviceMenu(int device, const QPoint& screenPos) {
         remove->setEnabled(stageCount(m_document->layout()) > 1);
         connect(remove, &QAction::triggered, this, [this, stage = role.stage] {
             v1::PlanFile next = m_document->file();
-            *next.mutable_layout() =
-                removeStage(m_document->layout(), m_document->layerCount(), stage);
+            next = removeDrawnStage(next, m_document->layerCount(),
+                                    m_document->cluster().deviceCount(), stage);
             m_document->edit(next, tr("Remove stage %1").arg(stage));
         });
     }
@@ -359,12 +460,14 @@ void DesignerPanel::showDeviceMenu(int device, const QPoint& screenPos) {
 
 void DesignerPanel::refreshDeviceCombo() {
     const QStringList labels = deviceLabels();
-    const v1::Layout layout = m_document->layout();
+    const int devices = m_document->cluster().deviceCount();
+    const std::vector<DeviceRole> roles =
+        DrawnLayout::read(m_document->file(), m_document->layerCount(), devices).roles(devices);
     const int keep = m_deviceCombo->currentIndex();
     const QSignalBlocker block(m_deviceCombo);
     m_deviceCombo->clear();
     for (int i = 0; i < labels.size(); ++i) {
-        const DeviceRole r = roleOf(layout, i);
+        const DeviceRole r = i < int(roles.size()) ? roles[std::size_t(i)] : DeviceRole{};
         m_deviceCombo->addItem(r.rank < 0 ? tr("%1 (idle)").arg(labels[i])
                                           : tr("%1 · stage %2").arg(labels[i]).arg(r.stage));
     }
@@ -373,11 +476,13 @@ void DesignerPanel::refreshDeviceCombo() {
 
 QStringList DesignerPanel::deviceLabels() const {
     QStringList labels;
-    const v1::Layout layout = m_document->layout();
+    const int devices = m_document->cluster().deviceCount();
+    const std::vector<DeviceRole> roles =
+        DrawnLayout::read(m_document->file(), m_document->layerCount(), devices).roles(devices);
     int index = 0;
     for (const planner::PlanNode& n : m_document->cluster().nodes)
         for (int d = 0; d < n.devices; ++d, ++index) {
-            const int rank = roleOf(layout, index).rank;
+            const int rank = index < int(roles.size()) ? roles[std::size_t(index)].rank : -1;
             labels << (rank < 0
                            ? tr("%1 #%2").arg(QString::fromStdString(n.name)).arg(d)
                            : tr("%1 #%2 r%3").arg(QString::fromStdString(n.name)).arg(d).arg(rank));

@@ -7,10 +7,12 @@
 #include "app/designer/calibrationcache.h"
 #include "app/designer/estimaterunner.h"
 #include "app/designer/modelcatalog.h"
-#include "tessera/v1/job.pb.h"
+#include "tessera/v1/plan.pb.h"
 
 #include <QList>
 #include <QWidget>
+
+#include <functional>
 
 class QAction;
 class QComboBox;
@@ -33,6 +35,7 @@ class EstimatePanel;
 class ExportDialog;
 class LayerPaletteModel;
 class LayoutControls;
+class LayoutOutline;
 class PlanDocument;
 class ProgramLaunchDialog;
 struct ProgramChoice;
@@ -53,6 +56,8 @@ public:
     EstimatePanel* estimatePanel() const { return m_estimatePanel; }
     GanttView* gantt() const { return m_gantt; }
     LayoutControls* controls() const { return m_controls; }
+    /// The stage × DP × TP outline beside the canvas (keyboard editing of the same document).
+    LayoutOutline* outline() const { return m_outline; }
     EstimateRunner* runner() const { return m_runner; }
     QComboBox* modelCombo() const { return m_modelCombo; }
     QComboBox* deviceCombo() const { return m_deviceCombo; }
@@ -64,6 +69,27 @@ public:
     QAction* redoAction() const { return m_redo; }
     QAction* launchAction() const { return m_launch; }
     QAction* assignAction() const { return m_assign; }
+
+    // --- Unsaved changes (designerfile.cpp; importModel in designeractions.cpp) ---
+    /// Asked before the plan is replaced (another model, Open, New layout) while it has unsaved
+    /// changes; `what` names the action for the question ("open 'a.tessera-plan.json'").
+    /// Returns false to keep the plan. Default: none, replace without asking.
+    void setReplaceGuard(std::function<bool(const QString& what)> guard) {
+        m_replaceGuard = std::move(guard);
+    }
+    /// True when the plan may be replaced now: no unsaved changes, or the guard agrees.
+    bool mayReplacePlan(const QString& what);
+    /// True when the plan has edits that are not saved (the undo stack is not clean).
+    bool isModified() const;
+    /// Saves to the layout's file, asking for a name when it has none; false when the person
+    /// cancels the file dialog or the save fails (the reason is in the message line).
+    bool saveLayout();
+    /// Imports a Hugging Face config.json and chooses it (the entry already listed when the
+    /// list plans the same model); false with the reason in the message line.
+    bool importModel(const QString& path);
+    /// Starts over with the start-up plan (the first model on one 8 × H100 machine, no file),
+    /// once mayReplacePlan agrees; false when it did not.
+    bool newLayout();
 
     /// Selects the model entry whose label contains `fragment` (case-insensitive).
     bool selectModel(const QString& fragment);
@@ -94,6 +120,13 @@ public:
     ExportDialog* exportDialog();
     /// Text of the inline message line.
     QString messageText() const;
+    /// The canvas zoom (1 = device cards at their full size).
+    double zoom() const;
+    /// Multiplies the zoom by `factor` (clamped to [kMinZoom, kMaxZoom]); stops fitting.
+    void zoomBy(double factor);
+    /// Arranges and zooms the cluster to fill the view, and keeps doing so on resize.
+    void zoomToFit();
+    static constexpr double kMinZoom = 0.02, kMaxZoom = 2.0;
 
 Q_SIGNALS:
     /// Launch: `specPath` holds the JobSpec of the drawn layout (for JobPanel::addSpecFile).
@@ -110,15 +143,22 @@ protected:
 
 private:
     void createActions();
+    /// Zoom in / out / Fit on the toolbar (Ctrl++, Ctrl+-, Ctrl+0; Ctrl+wheel on the canvas).
+    void createZoomActions();
     void fitCanvas();
     QWidget* createPaletteColumn();
     void onModelChosen(int index);
     void onDocumentChanged();
     void onModelChanged();
     void onClusterChanged();
-    void requestEstimate(const v1::Layout& layout, bool preview);
+    /// Estimates `plan` (the document's, or a hovering drop's) off the GUI thread.
+    void requestEstimate(const v1::PlanFile& plan, bool preview);
     void onEstimateReady();
-    void showOutput(const EstimateOutput& output, const v1::Layout& layout);
+    void showOutput(const EstimateOutput& output, const v1::PlanFile& plan);
+    /// Draws `plan`'s roles (ranks, stages, layer strips) on the canvas.
+    void showRoles(const v1::PlanFile& plan);
+    /// The message line's text while a drag hovers (not logged); empty restores nothing.
+    void setHint(const QString& text, bool error);
     void updateGantt(const v1::Layout& layout, double computeSeconds);
     void onDragHover(int device, int first, int last);
     void onDrop(int device, int first, int last);
@@ -128,7 +168,10 @@ private:
     void updateLaunch();
     void showMessage(const QString& text, bool error);
     void openDialog();
-    void saveDialog(bool askPath);
+    /// Save / Save as: false when the person cancelled or the save failed.
+    bool saveDialog(bool askPath);
+    /// The start-up plan: the first model of the list on kDefaultCluster (designerfile.cpp).
+    v1::PlanFile defaultPlan() const;
     void importDialog();
     /// Writes `spec` to the data folder's designer/ and emits launchRequested.
     bool launchSpec(const v1::JobSpec& spec, const QString& what);
@@ -137,6 +180,7 @@ private:
     ClusterRegistry* m_registry;
     CalibrationCache m_calibration; ///< tessera-ctl calibrate's fit, for live nodes
     bool m_shownOnce = false;
+    std::function<bool(const QString& what)> m_replaceGuard; ///< see setReplaceGuard
     PlanDocument* m_document;
     QList<ModelEntry> m_models;
     LayerPaletteModel* m_paletteModel;
@@ -148,6 +192,7 @@ private:
     LayoutControls* m_controls;
     QListView* m_palette = nullptr;
     QComboBox* m_deviceCombo = nullptr;
+    LayoutOutline* m_outline = nullptr;
     QGraphicsView* m_view;
     GanttView* m_gantt;
     EstimatePanel* m_estimatePanel;
@@ -160,9 +205,11 @@ private:
     QAction *m_undo, *m_redo, *m_open, *m_save, *m_saveAs, *m_import, *m_live, *m_autoPlanAction,
         *m_launch, *m_assign;
     EstimateOutput m_committed; ///< the estimate of the document's layout
-    v1::Layout m_requestLayout; ///< layout of the newest request
-    v1::Layout m_previewLayout; ///< the layout being previewed while a drag hovers
+    v1::PlanFile m_requestPlan; ///< plan of the newest estimate request
     bool m_previewing = false;
+    bool m_hinting = false; ///< the message line shows a hover's hint
+    bool m_autoFit = true;  ///< the canvas follows the view's size (until the person zooms)
+    QAction *m_zoomIn = nullptr, *m_zoomOut = nullptr, *m_zoomFit = nullptr;
 };
 
 } // namespace tessera::designer

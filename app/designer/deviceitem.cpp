@@ -28,8 +28,45 @@ DeviceItem::DeviceItem(int index, int local, QGraphicsItem* parent)
                                  "right-click for the stage's menu.")));
 }
 
-void DeviceItem::setRole(const DeviceRole& role) {
+void DeviceItem::setRole(const DeviceRole& role, int layers) {
+    if (m_hasRole && layers == m_layers && role.rank == m_role.rank && role.stage == m_role.stage &&
+        role.tp == m_role.tp && role.dp == m_role.dp && role.first == m_role.first &&
+        role.last == m_role.last)
+        return; // a hover re-sets every device's role: most stay as they were
+    m_hasRole = true;
     m_role = role;
+    m_layers = layers;
+    QString tip =
+        role.rank < 0
+            ? trItem(
+                  QT_TRANSLATE_NOOP("tessera::designer::DeviceItem",
+                                    "Device #%1: idle. Drop layers here to start a stage on it."))
+                  .arg(m_local)
+            : trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem",
+                                       "Device #%1: rank %2, pipeline stage %3 (%4), TP rank %5, "
+                                       "DP replica %6. Drop layers here to make them this "
+                                       "stage's; right-click for the stage's menu."))
+                  .arg(m_local)
+                  .arg(role.rank)
+                  .arg(role.stage)
+                  .arg(role.first == role.last
+                           ? trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "layer %1"))
+                                 .arg(role.first)
+                           : trItem(
+                                 QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "layers %1–%2"))
+                                 .arg(role.first)
+                                 .arg(role.last))
+                  .arg(role.tp)
+                  .arg(role.dp);
+    setToolTip(tip);
+    update();
+}
+
+void DeviceItem::setDropPreview(const QString& text, bool refused) {
+    if (text == m_preview && refused == m_refused)
+        return;
+    m_preview = text;
+    m_refused = refused;
     update();
 }
 
@@ -52,6 +89,12 @@ QRectF DeviceItem::boundingRect() const {
 
 void DeviceItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
     const QRectF box(0, 0, kWidth, kHeight);
+    // Zoomed out (hundreds of devices in view) the text would be a blur: a compact card.
+    const qreal lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    if (lod < kCompactBelow) {
+        paintCompact(painter, box, lod, option->state & QStyle::State_Selected);
+        return;
+    }
     const bool idle = m_role.rank < 0;
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setBrush(idle ? QColor(0xee, 0xee, 0xee) : stageColor(m_role.stage));
@@ -87,8 +130,9 @@ void DeviceItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
                   .arg(m_role.stage)
                   .arg(m_role.tp)
                   .arg(m_role.dp));
-    paintMemoryBar(painter, QRectF(6, 40, kWidth - 12, 12));
-    const QRectF line3(6, 54, kWidth - 12, 16);
+    paintLayerStrip(painter, QRectF(6, 38, kWidth - 12, 5));
+    paintMemoryBar(painter, QRectF(6, 46, kWidth - 12, 10));
+    const QRectF line3(6, 57, kWidth - 12, 15);
     QString memText = trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "no estimate"));
     if (m_hasMemory && m_memory.capacity > 0)
         memText = trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "%1 / %2"))
@@ -96,6 +140,76 @@ void DeviceItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
     painter->setPen(m_hasMemory && m_memory.total() > m_memory.capacity ? QColor(0xb7, 0x1c, 0x1c)
                                                                         : QColor(Qt::black));
     painter->drawText(line3, Qt::AlignLeft | Qt::AlignVCenter, memText);
+    if (!m_preview.isEmpty())
+        paintPreview(painter, box);
+}
+
+void DeviceItem::paintCompact(QPainter* painter, const QRectF& box, qreal lod,
+                              bool selected) const {
+    const bool idle = m_role.rank < 0;
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(idle ? QColor(0xe4, 0xe4, 0xe4) : stageColor(m_role.stage));
+    painter->drawRect(box);
+    // The memory use as the lower third: dark to the fraction used, red when over.
+    if (m_hasMemory && m_memory.capacity > 0) {
+        const bool over = m_memory.total() > m_memory.capacity;
+        const double used = std::min(1.0, m_memory.total() / m_memory.capacity);
+        const QRectF band(box.left(), box.bottom() - box.height() / 3, box.width(),
+                          box.height() / 3);
+        painter->setBrush(over ? QColor(0xd3, 0x2f, 0x2f) : QColor(0x37, 0x5a, 0x9e));
+        painter->drawRect(QRectF(band.topLeft(), QSizeF(band.width() * used, band.height())));
+    }
+    if (lod * kHeight >= 14 && !idle) { // the rank still fits as a number
+        QFont font = painter->font();
+        font.setPixelSize(int(std::min(kHeight * 0.55, 11 / lod)));
+        font.setBold(true);
+        painter->setFont(font);
+        painter->setPen(Qt::black);
+        painter->drawText(box.adjusted(0, 0, 0, -box.height() / 3), Qt::AlignCenter,
+                          QString::number(m_role.rank));
+    }
+    const double px = 1 / std::max(lod, 1e-3); // one screen pixel in scene units
+    if (selected || m_dropTarget || !m_preview.isEmpty()) {
+        const QColor c = m_refused      ? QColor(0xb7, 0x1c, 0x1c)
+                         : m_dropTarget ? QColor(Qt::black)
+                                        : QColor(0x1f, 0x5f, 0xbf);
+        painter->setPen(QPen(c, 3 * px));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRect(box.adjusted(1.5 * px, 1.5 * px, -1.5 * px, -1.5 * px));
+    } else {
+        painter->setPen(QPen(QColor(0x88, 0x88, 0x88), 0));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRect(box);
+    }
+}
+
+void DeviceItem::paintLayerStrip(QPainter* painter, const QRectF& strip) const {
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(QColor(0xff, 0xff, 0xff, 0xc0));
+    painter->drawRect(strip);
+    if (m_role.rank >= 0 && m_layers > 0 && m_role.first >= 0) {
+        const double w = strip.width() / m_layers;
+        painter->setBrush(stageColor(m_role.stage).darker(160));
+        painter->drawRect(QRectF(strip.left() + m_role.first * w, strip.top(),
+                                 (m_role.last - m_role.first + 1) * w, strip.height()));
+    }
+    painter->setPen(QPen(QColor(0x55, 0x55, 0x55), 0.5));
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRect(strip);
+}
+
+void DeviceItem::paintPreview(QPainter* painter, const QRectF& box) const {
+    const QRectF panel = box.adjusted(3, 20, -3, -3);
+    painter->setPen(QPen(m_refused ? QColor(0xb7, 0x1c, 0x1c) : QColor(0x1f, 0x5f, 0xbf), 1));
+    painter->setBrush(m_refused ? QColor(0xff, 0xeb, 0xee, 0xf0) : QColor(0xff, 0xff, 0xff, 0xf0));
+    painter->drawRoundedRect(panel, 3, 3);
+    QFont font = painter->font();
+    font.setPixelSize(11);
+    font.setBold(true);
+    painter->setFont(font);
+    painter->setPen(m_refused ? QColor(0xb7, 0x1c, 0x1c) : QColor(Qt::black));
+    painter->drawText(panel.adjusted(4, 2, -4, -2),
+                      Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, m_preview);
 }
 
 void DeviceItem::paintMemoryBar(QPainter* painter, const QRectF& bar) const {

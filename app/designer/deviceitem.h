@@ -15,12 +15,18 @@ namespace tessera::designer {
 class DeviceItem : public QGraphicsItem {
 public:
     static constexpr double kWidth = 128, kHeight = 74;
+    /// Below this zoom (scene → screen scale) the card is drawn compact: its stage colour, its
+    /// memory as a band, its rank while it fits; the tooltip keeps the details.
+    static constexpr double kCompactBelow = 0.55;
 
     /// Device `index` (cluster-wide, node by node), `local` its number on its node.
     DeviceItem(int index, int local, QGraphicsItem* parent = nullptr);
 
     int index() const { return m_index; }
-    void setRole(const DeviceRole& role);
+    /// Its number on its node.
+    int local() const { return m_local; }
+    /// What the device runs; `layers` = the model's layer count (for the layer strip).
+    void setRole(const DeviceRole& role, int layers);
     const DeviceRole& role() const { return m_role; }
     /// The planner's numbers for this device; nullptr = none yet.
     void setMemory(const planner::DeviceEstimate* estimate);
@@ -30,18 +36,30 @@ public:
     /// Marks the item as the target of a hovering drag.
     void setDropTarget(bool on);
     bool isDropTarget() const { return m_dropTarget; }
+    /// The hovering drag's outcome drawn over the card (empty = none); `refused` draws it red.
+    void setDropPreview(const QString& text, bool refused);
+    QString dropPreview() const { return m_preview; }
+    bool dropRefused() const { return m_refused; }
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
     void paintMemoryBar(QPainter* painter, const QRectF& bar) const;
+    /// The model's layers as a thin strip, the device's range filled in its stage's colour.
+    void paintLayerStrip(QPainter* painter, const QRectF& strip) const;
+    void paintPreview(QPainter* painter, const QRectF& box) const;
+    void paintCompact(QPainter* painter, const QRectF& box, qreal lod, bool selected) const;
 
     int m_index, m_local;
     DeviceRole m_role;
     planner::DeviceEstimate m_memory;
     bool m_hasMemory = false;
     bool m_dropTarget = false;
+    int m_layers = 0;
+    bool m_hasRole = false;
+    QString m_preview;
+    bool m_refused = false;
 };
 
 } // namespace tessera::designer

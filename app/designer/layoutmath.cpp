@@ -31,6 +31,10 @@ DeviceRole roleOf(const v1::Layout& layout, int device) {
     role.tp = device % tp;
     role.stage = (device / tp) % pp;
     role.dp = device / (tp * pp);
+    if (role.stage < layout.stages_size()) {
+        role.first = layout.stages(role.stage).first_layer();
+        role.last = layout.stages(role.stage).last_layer();
+    }
     return role;
 }
 
@@ -41,42 +45,6 @@ v1::Layout withExplicitStages(const v1::Layout& layout, int layers) {
         s->set_first_layer(0);
         s->set_last_layer(std::max(0, layers - 1));
     }
-    return out;
-}
-
-v1::Layout assignLayers(const v1::Layout& layout, int layers, int device, int first, int last) {
-    v1::Layout out = withExplicitStages(layout, layers);
-    if (layers <= 0 || device < 0)
-        return out;
-    first = std::clamp(first, 0, layers - 1);
-    last = std::clamp(last, 0, layers - 1);
-    if (first > last)
-        std::swap(first, last);
-    const DeviceRole role = roleOf(out, device);
-    int stage = role.stage;
-    if (role.rank < 0) { // past the world size: a new stage
-        out.add_stages();
-        stage = out.stages_size() - 1;
-    }
-    out.mutable_stages(stage)->set_first_layer(first);
-    out.mutable_stages(stage)->set_last_layer(last);
-    if (stage > 0)
-        out.mutable_stages(stage - 1)->set_last_layer(first - 1);
-    if (stage + 1 < out.stages_size())
-        out.mutable_stages(stage + 1)->set_first_layer(last + 1);
-    return out;
-}
-
-v1::Layout removeStage(const v1::Layout& layout, int layers, int stage) {
-    v1::Layout out = withExplicitStages(layout, layers);
-    if (out.stages_size() <= 1 || stage < 0 || stage >= out.stages_size())
-        return out;
-    const v1::Stage removed = out.stages(stage);
-    if (stage > 0)
-        out.mutable_stages(stage - 1)->set_last_layer(removed.last_layer());
-    else
-        out.mutable_stages(1)->set_first_layer(removed.first_layer());
-    out.mutable_stages()->erase(out.mutable_stages()->begin() + stage);
     return out;
 }
 

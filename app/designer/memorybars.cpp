@@ -3,6 +3,7 @@
 
 #include "app/designer/layerpalettemodel.h"
 
+#include <QPaintEvent>
 #include <QPainter>
 
 #include <array>
@@ -43,7 +44,7 @@ QSize MemoryBars::sizeHint() const {
     return {300, kLegend + std::max(1, deviceCount()) * kRow + 4};
 }
 
-void MemoryBars::paintEvent(QPaintEvent*) {
+void MemoryBars::paintEvent(QPaintEvent* event) {
     QPainter p(this);
     QFont font = p.font();
     font.setPixelSize(11);
@@ -61,7 +62,10 @@ void MemoryBars::paintEvent(QPaintEvent*) {
         x += w + 10;
     }
     const int barLeft = kLabel, barWidth = std::max(20, width() - kLabel - kValue);
-    for (int i = 0; i < deviceCount(); ++i) {
+    // Only the rows in sight: the list sits in a scroll area and may hold 1,024 devices.
+    const int firstRow = std::max(0, (event->rect().top() - kLegend) / kRow);
+    const int lastRow = std::min(deviceCount() - 1, (event->rect().bottom() - kLegend) / kRow);
+    for (int i = firstRow; i <= lastRow; ++i) {
         const planner::DeviceEstimate& d = m_devices[static_cast<std::size_t>(i)];
         const int y = kLegend + i * kRow;
         p.setPen(palette().text().color());

@@ -7,6 +7,9 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+
+#include <google/protobuf/util/message_differencer.h>
 
 namespace tessera::designer {
 
@@ -24,12 +27,12 @@ QList<ModelEntry> ModelCatalog::load(const QString& examplesDir, const QString& 
             QCoreApplication::translate("tessera::designer::ModelCatalog", "%1 (%2, built-in)")
                 .arg(info.completeBaseName(), QString::fromStdString(spec->model().family()));
         e.spec = std::move(*spec);
-        entries.append(std::move(e));
+        add(&entries, std::move(e));
     }
     if (!configDir.isEmpty())
         for (const QFileInfo& info : QDir(configDir).entryInfoList(json, QDir::Files, QDir::Name))
             if (auto e = importConfig(info.absoluteFilePath()))
-                entries.append(std::move(*e));
+                add(&entries, std::move(*e));
     return entries;
 }
 
@@ -59,6 +62,46 @@ std::expected<ModelEntry, QString> ModelCatalog::importConfig(const QString& pat
                            ? QFileInfo(path).dir().dirName()
                            : QFileInfo(path).completeBaseName());
     return e;
+}
+
+bool ModelCatalog::sameModel(const ModelEntry& a, const ModelEntry& b) {
+    if (a.builtin != b.builtin)
+        return false;
+    if (a.builtin)
+        return google::protobuf::util::MessageDifferencer::Equals(a.spec, b.spec); // training too
+    if (a.config == b.config)
+        return true;
+    const QJsonDocument ja = QJsonDocument::fromJson(a.config.toUtf8());
+    const QJsonDocument jb = QJsonDocument::fromJson(b.config.toUtf8());
+    return !ja.isNull() && ja == jb;
+}
+
+int ModelCatalog::add(QList<ModelEntry>* entries, ModelEntry entry, bool* added) {
+    for (int i = 0; i < entries->size(); ++i)
+        if (sameModel(entries->at(i), entry)) {
+            if (added)
+                *added = false;
+            return i;
+        }
+    const auto taken = [entries](const QString& label) {
+        return std::any_of(entries->cbegin(), entries->cend(),
+                           [&](const ModelEntry& e) { return e.label == label; });
+    };
+    if (taken(entry.label) && !entry.builtin) {
+        const QString folder = QFileInfo(entry.path).dir().dirName();
+        QString label = entry.label;
+        if (label.endsWith(QLatin1Char(')')))
+            label.insert(label.size() - 1, QStringLiteral(", ") + folder); // "… (config.json, dir)"
+        else
+            label += QStringLiteral(" (%1)").arg(folder);
+        for (int n = 2; taken(label); ++n)
+            label = entry.label + QStringLiteral(" %1").arg(n);
+        entry.label = label;
+    }
+    entries->append(std::move(entry));
+    if (added)
+        *added = true;
+    return int(entries->size()) - 1;
 }
 
 } // namespace tessera::designer

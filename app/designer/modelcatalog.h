@@ -32,6 +32,13 @@ public:
     static QString configDir(const QString& examplesDir);
     /// An entry for a config.json file. Errors: the file cannot be read (message for people).
     static std::expected<ModelEntry, QString> importConfig(const QString& path);
+    /// True when `a` and `b` plan the same model: built-ins with equal specs, configs
+    /// whose JSON is equal (formatting and key order aside).
+    static bool sameModel(const ModelEntry& a, const ModelEntry& b);
+    /// Adds `entry` to `entries` unless one plans the same model, and returns the index of the
+    /// entry that stands for it. A new entry whose label is taken gets its file's folder added
+    /// ("llama-2-7b (config.json, Downloads)"). `*added` (if given) says whether it was added.
+    static int add(QList<ModelEntry>* entries, ModelEntry entry, bool* added = nullptr);
 };
 
 } // namespace tessera::designer

@@ -1,6 +1,7 @@
 // The designer's document (see plandocument.h).
 #include "app/designer/plandocument.h"
 
+#include "app/designer/drawnlayout.h"
 #include "app/designer/layoutmath.h"
 #include "app/designer/planeditcommand.h"
 
@@ -14,6 +15,27 @@ bool sameModel(const v1::PlanFile& a, const v1::PlanFile& b) {
     return a.hf_config_json() == b.hf_config_json() && a.seq_len() == b.seq_len() &&
            MessageDifferencer::Equals(a.model(), b.model());
 }
+
+namespace {
+/// `next` without the drawing's rank → device map when the edit changed what the map refers
+/// to (the degrees, the stage count, the model or the machines) but not the map itself: the
+/// old drawing would put ranks on devices by a meaning they no longer have.
+v1::PlanFile withoutStaleDrawing(const v1::PlanFile& current, v1::PlanFile next) {
+    if (next.rank_devices_size() == 0 ||
+        !std::equal(next.rank_devices().begin(), next.rank_devices().end(),
+                    current.rank_devices().begin(), current.rank_devices().end()))
+        return next;
+    const v1::Layout &a = current.layout(), &b = next.layout();
+    bool same = sameModel(current, next) && dpDegree(a) == dpDegree(b) &&
+                tpWidth(a) == tpWidth(b) && stageCount(a) == stageCount(b) &&
+                current.nodes_size() == next.nodes_size();
+    for (int i = 0; same && i < next.nodes_size(); ++i)
+        same = MessageDifferencer::Equals(current.nodes(i), next.nodes(i));
+    if (!same)
+        next.clear_rank_devices();
+    return next;
+}
+} // namespace
 
 PlanDocument::PlanDocument(QObject* parent) : QObject(parent) {
     rebuildModel();
@@ -37,14 +59,24 @@ planner::PlanOptions PlanDocument::options() const {
     o.sequenceParallel = s.sequence_parallel();
     o.precision = s.precision();
     o.datasetSamples = s.dataset_samples();
+    o.rankDevices = rankDevices();
     return o;
+}
+
+std::vector<int> PlanDocument::rankDevices() const {
+    return effectiveRankDevices(m_file, layerCount(), m_cluster.deviceCount());
+}
+
+DeviceRole PlanDocument::roleOf(int device) const {
+    return DrawnLayout::read(m_file, layerCount(), m_cluster.deviceCount()).roleOf(device);
 }
 
 v1::Layout PlanDocument::layout() const {
     return withExplicitStages(m_file.layout(), layerCount());
 }
 
-void PlanDocument::edit(const v1::PlanFile& next, const QString& text, int mergeId) {
+void PlanDocument::edit(const v1::PlanFile& edited, const QString& text, int mergeId) {
+    const v1::PlanFile next = withoutStaleDrawing(m_file, edited);
     if (MessageDifferencer::Equals(next, m_file))
         return;
     m_undo.push(new PlanEditCommand(this, m_file, next, text, mergeId));

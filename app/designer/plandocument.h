@@ -3,6 +3,7 @@
 // the undo stack as a PlanEditCommand, so Ctrl+Z/Ctrl+Shift+Z undo and redo all of them.
 #pragma once
 
+#include "app/designer/layoutmath.h"
 #include "backend/planner/planner.h"
 #include "tessera/v1/plan.pb.h"
 
@@ -35,11 +36,18 @@ public:
     planner::PlanOptions options() const;
     /// The layout with an explicit stage list (one stage of every layer when the file has none).
     v1::Layout layout() const;
+    /// rank → device as drawn (effectiveRankDevices: PlanFile.rank_devices when valid, else
+    /// rank r on device r).
+    std::vector<int> rankDevices() const;
+    /// What device `device` (cluster-wide index, node by node) runs as drawn; rank -1 = idle.
+    DeviceRole roleOf(int device) const;
 
     QUndoStack* undoStack() { return &m_undo; }
 
     /// Makes `next` the plan through an undoable command named `text`. Consecutive edits with
-    /// the same `mergeId` >= 0 merge into one undo step (spin-box arrows). No-op when equal.
+    /// the same `mergeId` >= 0 merge into one undo step (spin-box arrows). No-op when equal. An
+    /// edit that changes the degrees, the stage count, the model or the machines but keeps
+    /// rank_devices as it was clears it (rank r on device r again).
     void edit(const v1::PlanFile& next, const QString& text, int mergeId = -1);
     /// Replaces the plan without undo history (New, Open); clears the undo stack.
     void reset(const v1::PlanFile& file);
@@ -48,13 +56,21 @@ public:
 
     /// Path the plan was last opened from or saved to; empty for a new plan.
     QString path() const { return m_path; }
-    void setPath(const QString& path) { m_path = path; }
+    /// Sets the path; emits pathChanged when it differs.
+    void setPath(const QString& path) {
+        if (path != m_path) {
+            m_path = path;
+            Q_EMIT pathChanged(m_path);
+        }
+    }
 
 Q_SIGNALS:
     /// The plan changed (any part). modelChanged/clusterChanged precede it when those changed.
     void changed();
     void modelChanged();
     void clusterChanged();
+    /// The plan's file changed (Open, Save as, New layout); empty = none.
+    void pathChanged(const QString& path);
 
 private:
     void rebuildModel();

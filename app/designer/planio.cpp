@@ -1,6 +1,8 @@
 // Layout files and plan conversions (see planio.h).
 #include "app/designer/planio.h"
 
+#include "app/designer/drawnlayout.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QSaveFile>
@@ -125,6 +127,15 @@ QList<v1::PlanNode> nodesFromWorkers(const QList<WorkerNode>& workers, const QSt
     return nodes;
 }
 
+std::string runName(const std::string& what, const v1::Layout& layout) {
+    const int dp = std::max(1, layout.data_parallel()), pp = std::max(1, layout.stages_size()),
+              tp = std::max(1, layout.tensor_parallel());
+    std::string degrees = "DP" + std::to_string(dp) + " × PP" + std::to_string(pp);
+    if (tp > 1)
+        degrees += " × TP" + std::to_string(tp);
+    return what + " · " + degrees + " (designer)";
+}
+
 QString launchBlocker(const v1::PlanFile& plan) {
     if (!plan.hf_config_json().empty())
         return trPlan(QT_TRANSLATE_NOOP(
@@ -137,6 +148,8 @@ QString launchBlocker(const v1::PlanFile& plan) {
         return trPlan(
             QT_TRANSLATE_NOOP("tessera::designer::PlanIo",
                               "The engine runs ZeRO stage 0 or 1; set ZeRO to 0 or 1 to launch."));
+    if (Result<v1::Placement> placement = drawnPlacement(plan); !placement)
+        return QString::fromStdString(placement.error().message);
     return {};
 }
 
@@ -147,14 +160,18 @@ Result<v1::JobSpec> jobSpecFromPlan(const v1::PlanFile& plan) {
     v1::JobSpec spec = plan.job();
     spec.clear_job_id();
     spec.clear_placement();
-    if (spec.name().empty())
-        spec.set_name(plan.name());
     *spec.mutable_model() = plan.model();
-    applyDrawnLayout(plan, &spec);
+    // Named after what it runs, not after the example the plan started from.
+    std::string model = plan.model().family();
+    if (!spec.dataset().name().empty())
+        model += " on " + spec.dataset().name();
+    spec.set_name(runName(model, plan.layout()));
+    if (Result<void> drawn = applyDrawnLayout(plan, &spec); !drawn)
+        return relay(drawn);
     return spec;
 }
 
-void applyDrawnLayout(const v1::PlanFile& plan, v1::JobSpec* spec) {
+Result<void> applyDrawnLayout(const v1::PlanFile& plan, v1::JobSpec* spec) {
     *spec->mutable_layout() = plan.layout();
     spec->mutable_layout()->set_zero_stage(plan.settings().zero_stage());
     // A layout drawn on GPUs needs GPUs: auto-provision rents GPU machines for it, and the
@@ -168,6 +185,12 @@ void applyDrawnLayout(const v1::PlanFile& plan, v1::JobSpec* spec) {
         spec->mutable_training()->set_global_batch(plan.settings().global_batch());
     if (!plan.settings().optimizer().empty())
         spec->mutable_training()->set_optimizer(plan.settings().optimizer());
+    // Drawn on live workers: each rank runs where it was drawn.
+    Result<v1::Placement> placement = drawnPlacement(plan);
+    if (!placement)
+        return relay(placement);
+    *spec->mutable_placement() = std::move(*placement);
+    return {};
 }
 
 } // namespace tessera::designer

@@ -38,17 +38,23 @@ QList<v1::PlanNode> nodesFromCluster(const planner::PlanCluster& cluster);
 QList<v1::PlanNode> nodesFromWorkers(const QList<WorkerNode>& workers,
                                      const QString& gpuDevice = QStringLiteral("h100-sxm"));
 
+/// A designer run's name: "`what` · DP2 × PP2 (designer)" (TP shown when > 1), so a run says
+/// what model or program it ran over which layout.
+std::string runName(const std::string& what, const v1::Layout& layout);
+
 /// Why the plan cannot be launched (empty = it can): an imported config.json model, no model,
-/// a ZeRO stage the engine does not run. The ranks go to the live cluster's Ready workers
-/// (JobController's placement), whatever machines the plan was drawn on.
+/// a ZeRO stage the engine does not run, a drawing Open MPI cannot start (drawnPlacement). A
+/// plan drawn on live workers runs each rank where it was drawn; one drawn on hypothetical
+/// machines runs on the live cluster's Ready workers (JobController's placement).
 QString launchBlocker(const v1::PlanFile& plan);
 /// The JobSpec that runs the drawn layout: the plan's `job` with the model, the layout (ZeRO
-/// stage, schedule, micro-batches) and the global batch of the plan; placement left to the
-/// backend. Errors: InvalidArgument with launchBlocker()'s reason.
+/// stage, schedule, micro-batches), the global batch of the plan and the drawn placement.
+/// Errors: InvalidArgument with launchBlocker()'s reason.
 Result<v1::JobSpec> jobSpecFromPlan(const v1::PlanFile& plan);
 /// Sets `spec`'s layout to the drawn one with the plan's ZeRO stage (device "cuda" when every
-/// plan node is a GPU machine and the layout names none) and its training's global batch and
-/// optimizer to the plan's settings when set.
-void applyDrawnLayout(const v1::PlanFile& plan, v1::JobSpec* spec);
+/// plan node is a GPU machine and the layout names none), its training's global batch and
+/// optimizer to the plan's settings when set, and its placement to drawnPlacement(plan).
+/// Errors: drawnPlacement's.
+Result<void> applyDrawnLayout(const v1::PlanFile& plan, v1::JobSpec* spec);
 
 } // namespace tessera::designer

@@ -90,8 +90,11 @@ Result<v1::JobSpec> jobSpecForProgram(const v1::PlanFile& plan, const ProgramCho
     v1::JobSpec spec = plan.job();
     spec.clear_job_id();
     spec.clear_placement();
-    const std::string program = QFileInfo(choice.program).fileName().toStdString();
-    spec.set_name((plan.name().empty() ? std::string("layout") : plan.name()) + " with " + program);
+    // "python3 train.py": the program and the script it runs, when the first argument is one.
+    std::string program = QFileInfo(choice.program.trimmed()).fileName().toStdString();
+    if (!choice.arguments.isEmpty() && !choice.arguments.first().startsWith(QLatin1Char('-')))
+        program += " " + QFileInfo(choice.arguments.first()).fileName().toStdString();
+    spec.set_name(runName(program, plan.layout()));
     v1::ModelSpec* model = spec.mutable_model();
     model->Clear();
     model->add_command(choice.program.trimmed().toStdString());
@@ -100,7 +103,8 @@ Result<v1::JobSpec> jobSpecForProgram(const v1::PlanFile& plan, const ProgramCho
     model->set_launcher(choice.launcher.toStdString());
     model->set_workdir(choice.workdir.toStdString());
     *model->mutable_config() = std::move(*config);
-    applyDrawnLayout(plan, &spec);
+    if (Result<void> drawn = applyDrawnLayout(plan, &spec); !drawn)
+        return relay(drawn);
     return spec;
 }
 

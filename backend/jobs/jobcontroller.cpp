@@ -57,20 +57,77 @@ int usableSlots(const WorkerNode& n, const std::string& device) {
     return device == "cuda" ? std::min(n.slots, n.cudaDevices) : n.slots;
 }
 
-/// Fills spec.placement and the LaunchJob peers with `world` ranks on `ready` nodes in registry
-/// order (one rank per usable slot), plus the MCA parameters the placement needs.
-v1::LaunchJobRequest placeRanks(v1::JobSpec& spec, const QList<WorkerNode>& ready, int world) {
+/// The Ready nodes a person's drawing (Placement.as_drawn) names, in its slot order, with the
+/// ranks each takes. Errors: Unavailable naming a drawn worker that is not Ready (or not among
+/// the workers the job may use) or that has fewer usable slots than drawn ranks; InvalidArgument
+/// for a worker drawn twice or slots that do not add up to the world size.
+Result<QList<QPair<WorkerNode, int>>> drawnNodes(const v1::JobSpec& spec,
+                                                 const QList<WorkerNode>& ready, int world) {
+    QList<QPair<WorkerNode, int>> out;
+    QSet<QString> seen;
+    int ranks = 0;
+    for (const v1::Placement::Slot& slot : spec.placement().slots()) {
+        const QString name = QString::fromStdString(slot.worker());
+        const auto it = std::find_if(ready.begin(), ready.end(),
+                                     [&](const WorkerNode& n) { return n.name == name; });
+        if (it == ready.end()) {
+            return fail(ErrorCode::Unavailable,
+                        JobController::tr("the drawn layout runs ranks on worker '%1', which is "
+                                          "not a Ready worker of this job: rent it again, or "
+                                          "redraw the layout on the live cluster (Designer → "
+                                          "Use live cluster)")
+                            .arg(name)
+                            .toStdString());
+        }
+        if (seen.contains(name)) {
+            return fail(ErrorCode::InvalidArgument,
+                        JobController::tr("the drawn placement names worker '%1' twice: a "
+                                          "worker's ranks must be consecutive")
+                            .arg(name)
+                            .toStdString());
+        }
+        seen.insert(name);
+        const int usable = usableSlots(*it, spec.layout().device());
+        if (slot.ranks() < 1 || slot.ranks() > usable) {
+            return fail(ErrorCode::Unavailable,
+                        JobController::tr("the drawn layout gives worker '%1' %2 ranks but it "
+                                          "has %3 usable slots now: redraw the layout on the "
+                                          "live cluster")
+                            .arg(name, QString::number(slot.ranks()), QString::number(usable))
+                            .toStdString());
+        }
+        ranks += slot.ranks();
+        out.append({*it, slot.ranks()});
+    }
+    if (ranks != world) {
+        return fail(ErrorCode::InvalidArgument,
+                    JobController::tr("the drawn placement has %1 ranks but the layout needs "
+                                      "%2 (DP × PP × TP): redraw the layout")
+                        .arg(ranks)
+                        .arg(world)
+                        .toStdString());
+    }
+    return out;
+}
+
+/// Fills spec.placement and the LaunchJob peers with `world` ranks on `ready` nodes in their
+/// order (one rank per usable slot, or `drawn[i]` ranks on node i when given), plus the MCA
+/// parameters the placement needs.
+v1::LaunchJobRequest placeRanks(v1::JobSpec& spec, const QList<WorkerNode>& ready, int world,
+                                const QList<int>& drawn = {}) {
     const std::string device = spec.layout().device();
     v1::LaunchJobRequest request;
     int remaining = world;
     bool allLoopback = true;
     QSet<QString> hosts;
     bool sharedHost = false;
-    for (const WorkerNode& n : ready) {
+    for (int i = 0; i < ready.size(); ++i) {
+        const WorkerNode& n = ready[i];
         if (remaining == 0) {
             break;
         }
-        const int ranks = std::min(usableSlots(n, device), remaining);
+        const int ranks = i < drawn.size() ? std::min(drawn[i], remaining)
+                                           : std::min(usableSlots(n, device), remaining);
         if (ranks == 0) {
             continue;
         }
@@ -171,25 +228,42 @@ Result<QString> JobController::submit(v1::JobSpec spec, const QStringList& onNod
     }
     if (spec.layout().device() == "cuda" && slots < world) {
         return fail(ErrorCode::Unavailable,
-                    "the layout trains on GPUs (layout.device cuda) and needs " +
-                        std::to_string(world) + " of them, but the ready workers have " +
-                        std::to_string(slots) +
-                        ": rent GPU machines (Cluster → Rent machines…), turn on auto-provision, "
-                        "or set layout.device to cpu");
+                    tr("the layout trains on GPUs (layout.device cuda) and needs %1 of them, "
+                       "but the ready workers have %2: rent GPU machines (Cluster → Rent "
+                       "machines…), turn on auto-provision, or set layout.device to cpu")
+                        .arg(world)
+                        .arg(slots)
+                        .toStdString());
     }
     if (slots < world) {
         return fail(ErrorCode::Unavailable,
-                    "the job needs " + std::to_string(world) +
-                        " ranks but the ready workers have " + std::to_string(slots) +
-                        " slots: rent more workers or wait until they are ready");
+                    tr("the job needs %1 ranks but the ready workers have %2 slots: rent more "
+                       "workers or wait until they are ready")
+                        .arg(world)
+                        .arg(slots)
+                        .toStdString());
     }
     QString jobId = newJobId();
     while (m_jobs.contains(jobId)) {
         jobId = newJobId();
     }
     spec.set_job_id(jobId.toStdString());
+    QList<int> drawnRanks;
+    const bool asDrawn = spec.placement().as_drawn();
+    if (asDrawn) { // a person drew where each rank runs: keep it, or say why it cannot be kept
+        auto drawn = drawnNodes(spec, ready, world);
+        if (!drawn) {
+            return relay(drawn);
+        }
+        ready.clear();
+        for (const auto& [node, ranks] : *drawn) {
+            ready.append(node);
+            drawnRanks.append(ranks);
+        }
+    }
     spec.clear_placement();
-    v1::LaunchJobRequest request = placeRanks(spec, ready, world);
+    v1::LaunchJobRequest request = placeRanks(spec, ready, world, drawnRanks);
+    spec.mutable_placement()->set_as_drawn(asDrawn);
     for (auto it = m_mca.cbegin(); it != m_mca.cend(); ++it) {
         (*request.mutable_mca())[it.key().toStdString()] = it.value().toStdString();
     }
@@ -223,14 +297,14 @@ void JobController::launch(const QString& jobId, v1::LaunchJobRequest request) {
         return;
     }
     if (it->cancelRequested) {
-        setState(jobId, JobState::Cancelled, QStringLiteral("cancelled before launch"));
+        setState(jobId, JobState::Cancelled, tr("cancelled before launch"));
         return;
     }
     std::shared_ptr<WorkerClient> client = m_registry->client(it->rank0);
     if (!client) {
         setState(jobId, JobState::Failed,
-                 QStringLiteral("worker %1 left the cluster before the launch; rent workers and "
-                                "submit again")
+                 tr("worker %1 left the cluster before the launch; rent workers and submit "
+                    "again")
                      .arg(it->rank0));
         return;
     }
@@ -242,7 +316,7 @@ void JobController::launch(const QString& jobId, v1::LaunchJobRequest request) {
             std::shared_ptr<WorkerClient> c = m_registry->client(name);
             if (!c) {
                 setState(jobId, JobState::Failed,
-                         QStringLiteral("worker %1 left the cluster before the launch").arg(name));
+                         tr("worker %1 left the cluster before the launch").arg(name));
                 return;
             }
             codeTo.append({name, std::move(c)});
@@ -257,8 +331,8 @@ void JobController::launch(const QString& jobId, v1::LaunchJobRequest request) {
             auto code = shipWorkdir(QString::fromStdString(model.workdir()),
                                     model.workdir_max_mib(), codeTo);
             if (!code) {
-                error = QStringLiteral("cannot ship model.workdir: ") +
-                        QString::fromStdString(code.error().message);
+                error = tr("cannot ship model.workdir: %1")
+                            .arg(QString::fromStdString(code.error().message));
             } else {
                 request.mutable_spec()->mutable_model()->set_workdir_sha256(
                     code->sha256.toStdString());
@@ -290,7 +364,7 @@ void JobController::onLaunched(const QString& jobId, const QString& error, const
         Q_EMIT logLine(jobId, QStringLiteral("tessera"), shipped, -1);
     }
     if (!error.isEmpty()) {
-        setState(jobId, JobState::Failed, QStringLiteral("launch failed: ") + error);
+        setState(jobId, JobState::Failed, tr("launch failed: %1").arg(error));
         return;
     }
     it->launched = true;
@@ -305,7 +379,7 @@ void JobController::onLaunched(const QString& jobId, const QString& error, const
             });
     connect(watcher, &JobWatcher::lost, this, [this, jobId](const QString& reason) {
         if (!isTerminal(state(jobId))) {
-            setState(jobId, JobState::Failed, QStringLiteral("lost the job: ") + reason);
+            setState(jobId, JobState::Failed, tr("lost the job: %1").arg(reason));
         }
     });
     watcher->start();
@@ -338,7 +412,7 @@ void JobController::onEvent(const QString& jobId, const v1::JobEvent& e) {
         if (!e.log().refused().empty()) {
             // A record the worker did not chart: say why, with the start of what was printed.
             constexpr int kShown = 160;
-            text = QStringLiteral("@tessera record not charted: %1 — %2%3")
+            text = tr("@tessera record not charted: %1 — %2%3")
                        .arg(QString::fromStdString(e.log().refused()), text.left(kShown),
                             text.size() > kShown ? QStringLiteral("…") : QString());
         }
@@ -385,7 +459,7 @@ void JobController::sendCancel(const QString& jobId) {
     std::shared_ptr<WorkerClient> client = m_registry->client(it->rank0);
     if (!client) {
         setState(jobId, JobState::Failed,
-                 QStringLiteral("cannot cancel: worker %1 left the cluster").arg(it->rank0));
+                 tr("cannot cancel: worker %1 left the cluster").arg(it->rank0));
         return;
     }
     qCInfo(lcJobs) << "cancelling" << jobId;
@@ -393,13 +467,13 @@ void JobController::sendCancel(const QString& jobId) {
         Result<v1::JobState> r = client->cancelJob(jobId);
         if (!r) {
             const QString error = QString::fromStdString(r.error().message);
-            QMetaObject::invokeMethod(
-                this, tsanHandOff([this, jobId, error] {
-                    qCWarning(lcJobs).noquote() << "cancel of" << jobId << "failed:" << error;
-                    Q_EMIT logLine(jobId, QStringLiteral("worker"),
-                                   QStringLiteral("cancel failed: ") + error, -1);
-                }),
-                Qt::QueuedConnection);
+            QMetaObject::invokeMethod(this, tsanHandOff([this, jobId, error] {
+                                          qCWarning(lcJobs).noquote()
+                                              << "cancel of" << jobId << "failed:" << error;
+                                          Q_EMIT logLine(jobId, QStringLiteral("worker"),
+                                                         tr("cancel failed: %1").arg(error), -1);
+                                      }),
+                                      Qt::QueuedConnection);
         }
     }));
 }
@@ -450,7 +524,7 @@ void JobController::failJobsOnWorker(const QString& worker, const QString& why) 
             m_pool.start(tsanHandOff([watcher] { delete watcher; }));
         }
         setState(jobId, JobState::Failed,
-                 QStringLiteral("worker %1 died (%2) while the job was running").arg(worker, why));
+                 tr("worker %1 died (%2) while the job was running").arg(worker, why));
     }
 }
 

@@ -1,6 +1,9 @@
 // The device catalog (datasheet numbers, each with its source) and hypothetical clusters
 // ("4x8 h100-sxm").
 #include "backend/planner/planner.h"
+#include "backend/planner/planner_text.h"
+
+#include <QtGlobal>
 
 #include <algorithm>
 #include <cctype>
@@ -32,8 +35,8 @@ std::vector<DeviceType> makeCatalog() {
     // slots through Open MPI's shared memory, 10 GbE (1.25 GB/s) between machines, ~10 GB/s of
     // DRAM bandwidth per slot. Rough numbers: calibration (NodeCalibration) replaces them with
     // what probes measure on the real workers.
-    c.push_back(
-        {"cpu", "CPU rank slot", 4 * kGiB, 90e9, 0, 0, 5 * kGB, 1.25 * kGB, 10 * kGB, false});
+    c.push_back({"cpu", QT_TRANSLATE_NOOP("tessera::planner", "CPU rank slot"), 4 * kGiB, 90e9, 0,
+                 0, 5 * kGB, 1.25 * kGB, 10 * kGB, false});
     // NVIDIA A100 Tensor Core GPU datasheet (nvidia.com/content/dam/en-zz/Solutions/Data-Center/
     // a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf), SXM: FP32 19.5 TF, TF32 156 TF
     // and BF16 312 TF dense (the 312/624 figures are with sparsity), NVLink 600 GB/s
@@ -80,6 +83,10 @@ std::string lower(std::string s) {
 const std::vector<DeviceType>& deviceCatalog() {
     static const std::vector<DeviceType> catalog = makeCatalog();
     return catalog;
+}
+
+std::string deviceDisplayName(const DeviceType& type) {
+    return type.gpu ? type.name : detail::plannerText(type.name.c_str());
 }
 
 const DeviceType* findDevice(const std::string& id) {

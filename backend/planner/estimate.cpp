@@ -373,6 +373,37 @@ Estimate evaluate(const Context& ctx, const v1::Layout& layout,
 
 } // namespace detail
 
+namespace {
+/// Slot order for the cost model: the devices of ranks 0, 1, … (PlanOptions::rankDevices when it
+/// gives one distinct device per rank of `layout`), then every other device in its order.
+std::vector<int> deviceOrder(const std::vector<int>& rankDevices, const v1::Layout& layout,
+                             std::size_t devices) {
+    const std::size_t world = std::size_t(std::max(1, layout.data_parallel())) *
+                              std::size_t(std::max(1, layout.stages_size())) *
+                              std::size_t(std::max(1, layout.tensor_parallel()));
+    std::vector<bool> taken(devices, false);
+    bool valid = rankDevices.size() == world;
+    for (int d : rankDevices) {
+        valid = valid && d >= 0 && std::size_t(d) < devices && !taken[std::size_t(d)];
+        if (valid) {
+            taken[std::size_t(d)] = true;
+        }
+    }
+    std::vector<int> order;
+    if (valid) {
+        order = rankDevices;
+    } else {
+        taken.assign(devices, false);
+    }
+    for (std::size_t d = 0; d < devices; ++d) {
+        if (!taken[d]) {
+            order.push_back(int(d));
+        }
+    }
+    return order;
+}
+} // namespace
+
 Result<Estimate> estimate(const PlanModel& model, const PlanCluster& cluster,
                           const v1::Layout& layout, const PlanOptions& options,
                           const std::vector<NodeCalibration>& calibration) {
@@ -383,7 +414,21 @@ Result<Estimate> estimate(const PlanModel& model, const PlanCluster& cluster,
     if (model.layers.empty()) {
         return fail(ErrorCode::InvalidArgument, "model '" + model.name + "' has no layers");
     }
-    return detail::evaluate(*ctx, layout, detail::layerCosts(*ctx, layout.tensor_parallel()));
+    // The cost model runs rank r on slot r: put the drawn devices first, in rank order, and
+    // report each device's numbers back at its own place.
+    const std::vector<int> order = deviceOrder(options.rankDevices, layout, ctx->slots.size());
+    std::vector<detail::Slot> slots;
+    for (int d : order) {
+        slots.push_back(ctx->slots[std::size_t(d)]);
+    }
+    ctx->slots = std::move(slots);
+    Estimate e = detail::evaluate(*ctx, layout, detail::layerCosts(*ctx, layout.tensor_parallel()));
+    std::vector<DeviceEstimate> devices(e.devices.size());
+    for (std::size_t i = 0; i < e.devices.size() && i < order.size(); ++i) {
+        devices[std::size_t(order[i])] = e.devices[i];
+    }
+    e.devices = std::move(devices);
+    return e;
 }
 
 } // namespace tessera::planner

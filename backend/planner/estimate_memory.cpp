@@ -67,8 +67,8 @@ DeviceUse deviceMemory(const Context& ctx, const Degrees& g, const std::vector<S
                               "over); use ZeRO, more TP/PP, recompute or fewer micro-batches in "
                               "flight"),
             {num(k), QString::fromStdString(ctx.nodeNames[std::size_t(sl.node)]), num(sl.device),
-             QString::fromStdString(sl.type->name), gigabytes(de.total()), gigabytes(de.capacity),
-             gigabytes(de.total() - de.capacity)}));
+             QString::fromStdString(deviceDisplayName(*sl.type)), gigabytes(de.total()),
+             gigabytes(de.capacity), gigabytes(de.total() - de.capacity)}));
     }
     return use;
 }

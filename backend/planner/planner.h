@@ -100,6 +100,10 @@ double defaultComputeEfficiency(const DeviceType& device, const std::string& pre
 const std::vector<DeviceType>& deviceCatalog();
 /// The catalog entry with this id, or nullptr.
 const DeviceType* findDevice(const std::string& id);
+
+/// `type`'s name as shown, in the user's language (the CPU slot's "CPU rank slot" is translated,
+/// context tessera::planner; GPU names are product names and stay). UTF-8.
+std::string deviceDisplayName(const DeviceType& type);
 /// The catalog entry for a GPU name as CUDA reports it (cudaDeviceProp::name, what a worker's
 /// GetInfo lists: "NVIDIA H200", "NVIDIA A100-SXM4-80GB", "NVIDIA H100 PCIe", "NVIDIA GeForce
 /// RTX 4090"), or nullptr when the name matches no catalog kind.
@@ -182,6 +186,10 @@ struct PlanOptions {
     bool sequenceParallel = false;   ///< Korthikanti et al. 2022 sequence parallelism
     std::string precision = "";      ///< "fp32", "tf32", "bf16"; empty = the model's default
     std::int64_t datasetSamples = 0; ///< samples per epoch (cost per epoch; 0 = not shown)
+    /// Where each rank runs: rank r on device rankDevices[r] (cluster-wide index, node by node;
+    /// the designer's drawing, PlanFile.rank_devices). Empty, or not one distinct device of the
+    /// cluster per rank of the layout, = rank r on device r.
+    std::vector<int> rankDevices;
 };
 
 /// One device's share of a layout.

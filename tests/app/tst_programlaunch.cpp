@@ -103,7 +103,7 @@ private Q_SLOTS:
         QCOMPARE(spec->layout().zero_stage(), 3); // any ZeRO stage: the program implements it
         QCOMPARE(spec->training().global_batch(), 32);
         QCOMPARE(spec->dataset().name(), std::string("text"));
-        QCOMPARE(spec->name(), std::string("text-gpt with python3"));
+        QCOMPARE(spec->name(), std::string("python3 pipeline_gpt.py · DP1 × PP2 (designer)"));
         // It is a spec the backend takes (the same validation as a spec file's).
         auto parsed = parseJobSpec(jobSpecToJson(*spec), "designer");
         QVERIFY2(parsed.has_value(), parsed ? "" : parsed.error().message.c_str());

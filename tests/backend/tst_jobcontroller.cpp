@@ -23,6 +23,9 @@ private Q_SLOTS:
     void stateTransitions_data();
     void stateTransitions();
     void cancelRunningJob();
+    void drawnPlacementIsKept();
+    void drawnPlacementThatCannotBeKeptIsRefused_data();
+    void drawnPlacementThatCannotBeKeptIsRefused();
     void twoSlotWorkersSharingAHostTrain();
     void cleanupTestCase();
 
@@ -177,6 +180,85 @@ void TestJobController::cancelRunningJob() {
     QVERIFY(!seen.isEmpty());
     QCOMPARE(seen.last(), JobState::Cancelled);
     QCOMPARE(m_store.job(*id).state, JobState::Cancelled);
+}
+
+// A placement drawn in the designer (as_drawn) is run as drawn: rank 0 on the second worker of
+// the registry here, where the backend's own placement would put it on the first.
+void TestJobController::drawnPlacementIsKept() {
+    const QList<WorkerNode> ready = m_registry->readyNodes();
+    QVERIFY(ready.size() >= 2);
+    JobController controller(m_registry.get(), &m_store);
+    QSignalSpy states(&controller, &JobController::jobStateChanged);
+    v1::JobSpec spec = test::emitterJob(2, 3, 5);
+    v1::Placement* drawn = spec.mutable_placement();
+    drawn->set_as_drawn(true);
+    for (const WorkerNode* n : {&ready[1], &ready[0]}) {
+        auto* slot = drawn->add_slots();
+        slot->set_worker(n->name.toStdString());
+        slot->set_ranks(1);
+    }
+    Result<QString> id = controller.submit(spec);
+    QVERIFY2(id, id ? "" : id.error().message.c_str());
+    const v1::Placement placed = controller.spec(*id).placement(); // spec() is a copy
+    QVERIFY(placed.as_drawn());
+    QCOMPARE(placed.slots_size(), 2);
+    QCOMPARE(QString::fromStdString(placed.slots(0).worker()), ready[1].name);
+    QCOMPARE(QString::fromStdString(placed.slots(1).worker()), ready[0].name);
+    QString reason;
+    const QList<JobState> seen = waitForEnd(states, *id, 60000, &reason);
+    QVERIFY2(!seen.isEmpty() && seen.last() == JobState::Succeeded, qPrintable(reason));
+    // Without the flag the same slots are the backend's to choose: registry order.
+    spec.mutable_placement()->set_as_drawn(false);
+    id = controller.submit(spec);
+    QVERIFY2(id, id ? "" : id.error().message.c_str());
+    QCOMPARE(QString::fromStdString(controller.spec(*id).placement().slots(0).worker()),
+             ready[0].name);
+    QVERIFY(!waitForEnd(states, *id, 60000, &reason).isEmpty());
+}
+
+void TestJobController::drawnPlacementThatCannotBeKeptIsRefused_data() {
+    QTest::addColumn<QStringList>("workers"); // "" = the first ready worker, "2" its second
+    QTest::addColumn<QList<int>>("ranks");
+    QTest::addColumn<QString>("mentions");
+    QTest::addColumn<int>("code");
+    QTest::newRow("not a worker") << QStringList{"gone-7", ""} << QList<int>{1, 1}
+                                  << QStringLiteral("worker 'gone-7', which is not a Ready")
+                                  << static_cast<int>(ErrorCode::Unavailable);
+    QTest::newRow("twice") << QStringList{"", ""} << QList<int>{1, 1} << QStringLiteral("twice")
+                           << static_cast<int>(ErrorCode::InvalidArgument);
+    QTest::newRow("more ranks than slots")
+        << QStringList{""} << QList<int>{2} << QStringLiteral("2 ranks but it has 1 usable slots")
+        << static_cast<int>(ErrorCode::Unavailable);
+    QTest::newRow("too few ranks")
+        << QStringList{"", "2"} << QList<int>{1, 0} << QStringLiteral("0 ranks but it has")
+        << static_cast<int>(ErrorCode::Unavailable);
+}
+
+void TestJobController::drawnPlacementThatCannotBeKeptIsRefused() {
+    QFETCH(QStringList, workers);
+    QFETCH(QList<int>, ranks);
+    QFETCH(QString, mentions);
+    QFETCH(int, code);
+    const QList<WorkerNode> ready = m_registry->readyNodes();
+    QVERIFY(ready.size() >= 2);
+    QCOMPARE(ready[0].slots, 1); // local workers: one rank slot each
+    JobController controller(m_registry.get(), &m_store);
+    v1::JobSpec spec = test::emitterJob(2, 3, 5);
+    spec.mutable_placement()->set_as_drawn(true);
+    for (int i = 0; i < workers.size(); ++i) {
+        auto* slot = spec.mutable_placement()->add_slots();
+        const QString name = workers[i].isEmpty() ? ready[0].name
+                             : workers[i] == u"2" ? ready[1].name
+                                                  : workers[i];
+        slot->set_worker(name.toStdString());
+        slot->set_ranks(ranks[i]);
+    }
+    Result<QString> id = controller.submit(spec);
+    QVERIFY(!id);
+    QCOMPARE(static_cast<int>(id.error().code), code);
+    QVERIFY2(QString::fromStdString(id.error().message).contains(mentions),
+             id.error().message.c_str());
+    QVERIFY(controller.jobIds().isEmpty());
 }
 
 // Two workers on one host with two ranks each: the first ranks of both orteds named their
