@@ -3,6 +3,7 @@
 
 #include "backend/provision/provider.h"
 
+#include <QLocale>
 #include <QTimer>
 
 namespace tessera {
@@ -26,9 +27,10 @@ void CostLabel::refresh() {
         leases += p->leases();
     }
     setVisible(!leases.isEmpty());
-    setText(tr("Cluster $%1/h · $%2 so far")
-                .arg(burnRate(leases), 0, 'f', 2)
-                .arg(totalCost(leases, QDateTime::currentDateTimeUtc()), 0, 'f', 2));
+    setText(
+        tr("Cluster $%1/h · $%2 so far")
+            .arg(QLocale().toString(burnRate(leases), 'f', 2))
+            .arg(QLocale().toString(totalCost(leases, QDateTime::currentDateTimeUtc()), 'f', 2)));
 }
 
 } // namespace tessera

@@ -2,6 +2,7 @@
 #include "app/rent/leasetablemodel.h"
 
 #include "backend/provision/provider.h"
+#include <QLocale>
 
 namespace tessera {
 
@@ -28,6 +29,12 @@ void LeaseTableModel::onLeaseChanged(const Lease& lease) {
 
 double LeaseTableModel::totalCost() const {
     return tessera::totalCost(m_leases, QDateTime::currentDateTimeUtc());
+}
+
+void LeaseTableModel::refreshCosts() {
+    if (!m_leases.isEmpty()) {
+        Q_EMIT dataChanged(index(0, Cost), index(int(m_leases.size()) - 1, Cost));
+    }
 }
 
 double LeaseTableModel::burnRate() const {
@@ -58,16 +65,16 @@ QVariant LeaseTableModel::data(const QModelIndex& index, int role) const {
     case Id:
         return l.id;
     case Provider:
-        return l.provider;
+        return providerText(l.provider);
     case Nodes:
         return l.nodes.join(QStringLiteral(", "));
     case State:
-        return raw ? QVariant(int(l.state)) : QVariant(leaseStateName(l.state));
+        return raw ? QVariant(int(l.state)) : QVariant(leaseStateText(l.state));
     case Detail:
         return l.reason;
     case Cost: {
         const double c = l.cost(QDateTime::currentDateTimeUtc());
-        return raw ? QVariant(c) : QVariant(tr("$%1").arg(c, 0, 'f', 2));
+        return raw ? QVariant(c) : QVariant(tr("$%1").arg(QLocale().toString(c, 'f', 2)));
     }
     case ColumnCount:
         break;

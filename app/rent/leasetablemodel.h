@@ -33,6 +33,10 @@ public:
     /// Sum of the price per hour of the live leases, dollars per hour.
     double burnRate() const;
 
+public Q_SLOTS:
+    /// The Cost column changes with time: tells the views to read it again (dataChanged).
+    void refreshCosts();
+
 private:
     void onLeaseChanged(const Lease& lease);
     QList<Lease> m_leases;

@@ -14,7 +14,9 @@ class Provider;
 
 /// Rows are the offers of the providers in the order given, each provider's in its own order.
 /// DisplayRole gives text ("$0.50/h", "1 of 1"), Qt::UserRole the raw value (price as double,
-/// counts as int) so that a QSortFilterProxyModel sorts numbers as numbers.
+/// counts as int) so that a QSortFilterProxyModel sorts numbers as numbers. Memory: the local
+/// offer (which does not say) shows this machine's RAM (/proc/meminfo); memory nobody knows is
+/// "–" with a tooltip saying why.
 class OfferTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:

@@ -1,14 +1,21 @@
-// Rent dialog: offers, leases, rent and release (see rentdialog.h).
+// Rent dialog: offers, leases, rent and release, adding SSH hosts (see rentdialog.h).
 #include "app/rent/rentdialog.h"
 
+#include "app/rent/addsshhostdialog.h"
+#include "app/rent/emptyviewhint.h"
 #include "app/rent/leasetablemodel.h"
 #include "app/rent/offertablemodel.h"
 #include "backend/provision/provider.h"
+#include "backend/provision/sshprovider.h"
 
 #include <QDialogButtonBox>
+#include <QDir>
+#include <QFrame>
+#include <QGridLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -54,33 +61,66 @@ RentDialog::RentDialog(const QList<Provider*>& providers, const QString& hostsFi
       m_offerView(makeTable(m_offers, QStringLiteral("offerTable"), this)),
       m_leaseView(makeTable(m_leases, QStringLiteral("leaseTable"), this)),
       m_rent(new QPushButton(tr("&Rent selected"), this)),
-      m_release(new QPushButton(tr("Re&lease selected"), this)), m_status(new QLabel(this)),
+      m_release(new QPushButton(tr("Re&lease selected"), this)),
+      m_addHost(new QPushButton(tr("&Add SSH host…"), this)),
+      m_emptyAdd(new QPushButton(tr("Add SSH &host…"), this)), m_emptyState(new QFrame(this)),
+      m_hostsHint(new QLabel(this)), m_hostsFile(hostsFile), m_status(new QLabel(this)),
       m_cost(new QLabel(this)), m_costTimer(new QTimer(this)) {
     setWindowTitle(tr("Rent machines"));
     setObjectName(QStringLiteral("rentDialog"));
     m_rent->setObjectName(QStringLiteral("rentSelected"));
     m_release->setObjectName(QStringLiteral("releaseSelected"));
+    m_addHost->setObjectName(QStringLiteral("addSshHost"));
+    m_addHost->setToolTip(tr("Add a Linux machine you can log in to over SSH"));
+    m_emptyAdd->setObjectName(QStringLiteral("emptyStateAddSshHost"));
     m_status->setObjectName(QStringLiteral("rentStatus"));
     m_status->setWordWrap(true);
     m_cost->setObjectName(QStringLiteral("rentCost"));
     m_offerView->sortByColumn(OfferTableModel::Price, Qt::AscendingOrder);
+    for (Provider* p : providers) {
+        m_ssh = m_ssh ? m_ssh : qobject_cast<SshProvider*>(p);
+    }
 
-    auto* hint = new QLabel(tr("SSH hosts are read from %1 (host, port, user, identityFile, "
-                               "knownHostsFile, pricePerHour, and optionally gpus, gpuName, "
-                               "gpuMemoryGiB, cores: each rent's check fills them in); Slurm "
-                               "partitions from "
-                               "slurm-clusters.json beside it (name, partition, nodes, "
-                               "gpusPerNode, timeLimitMinutes, pricePerNodeHour, remoteDir).")
-                                .arg(hostsFile),
-                            this);
-    hint->setWordWrap(true);
-    hint->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The empty state: what to do when nothing but this machine is on offer.
+    auto* emptyFrame = static_cast<QFrame*>(m_emptyState);
+    emptyFrame->setObjectName(QStringLiteral("rentEmptyState"));
+    emptyFrame->setFrameShape(QFrame::StyledPanel);
+    auto* emptyText = new QLabel(tr("<b>No machine of yours is set up yet</b> — only this "
+                                    "machine's local workers are on offer. Add a Linux machine "
+                                    "you can log in to with SSH and it appears above, ready to "
+                                    "rent."),
+                                 emptyFrame);
+    emptyText->setWordWrap(true);
+    auto* editLine = new QLabel(tr("Or edit %1 (its fields are in the README); Slurm partitions "
+                                   "go in slurm-clusters.json beside it.")
+                                    .arg(QDir::toNativeSeparators(hostsFile)),
+                                emptyFrame);
+    editLine->setObjectName(QStringLiteral("rentEmptyStateFile"));
+    editLine->setWordWrap(true);
+    editLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    editLine->setForegroundRole(QPalette::PlaceholderText);
+    auto* emptyLayout = new QGridLayout(emptyFrame);
+    emptyLayout->addWidget(emptyText, 0, 0);
+    emptyLayout->addWidget(m_emptyAdd, 0, 1, Qt::AlignVCenter);
+    emptyLayout->addWidget(editLine, 1, 0, 1, 2);
+    emptyLayout->setColumnStretch(0, 1);
+    m_hostsHint->setObjectName(QStringLiteral("rentHostsFile"));
+    m_hostsHint->setText(tr("SSH hosts are kept in %1.").arg(QDir::toNativeSeparators(hostsFile)));
+    m_hostsHint->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_hostsHint->setForegroundRole(QPalette::PlaceholderText);
+    m_leaseHint = new EmptyViewHint(
+        m_leaseView, tr("No leases in this session yet: select an offer above and press Rent "
+                        "selected. (Workers started with the Cluster panel's Rent local workers "
+                        "are not leases: the Cluster panel lists them.)"));
+
     auto* close = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
     auto* offerButtons = new QHBoxLayout;
     offerButtons->addWidget(m_rent);
+    offerButtons->addWidget(m_addHost);
     offerButtons->addStretch();
+    offerButtons->addWidget(m_hostsHint);
     auto* leaseButtons = new QHBoxLayout;
     leaseButtons->addWidget(m_release);
     leaseButtons->addStretch();
@@ -90,7 +130,7 @@ RentDialog::RentDialog(const QList<Provider*>& providers, const QString& hostsFi
     layout->addWidget(new QLabel(tr("Offers"), this));
     layout->addWidget(m_offerView, 2);
     layout->addLayout(offerButtons);
-    layout->addWidget(hint);
+    layout->addWidget(m_emptyState);
     layout->addWidget(new QLabel(tr("Leases"), this));
     layout->addWidget(m_leaseView, 2);
     layout->addLayout(leaseButtons);
@@ -100,11 +140,14 @@ RentDialog::RentDialog(const QList<Provider*>& providers, const QString& hostsFi
 
     connect(m_rent, &QPushButton::clicked, this, &RentDialog::rentSelected);
     connect(m_release, &QPushButton::clicked, this, &RentDialog::releaseSelected);
+    connect(m_addHost, &QPushButton::clicked, this, &RentDialog::openAddHost);
+    connect(m_emptyAdd, &QPushButton::clicked, this, &RentDialog::openAddHost);
     connect(m_offerView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &RentDialog::updateButtons);
     connect(m_leaseView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &RentDialog::updateButtons);
     connect(m_offers, &QAbstractItemModel::modelReset, this, &RentDialog::updateButtons);
+    connect(m_offers, &QAbstractItemModel::modelReset, this, &RentDialog::updateEmptyState);
     connect(m_leases, &QAbstractItemModel::dataChanged, this, &RentDialog::updateButtons);
     for (Provider* p : providers) {
         connect(p, &Provider::leaseChanged, this, [this](const Lease& l) {
@@ -120,9 +163,65 @@ RentDialog::RentDialog(const QList<Provider*>& providers, const QString& hostsFi
         });
     }
     connect(m_costTimer, &QTimer::timeout, this, &RentDialog::updateCost);
+    connect(m_costTimer, &QTimer::timeout, m_leases, &LeaseTableModel::refreshCosts);
     m_costTimer->start(5000);
     updateButtons();
     updateCost();
+    updateEmptyState();
+}
+
+bool RentDialog::emptyStateShown() const {
+    return !m_emptyState->isHidden();
+}
+
+AddSshHostDialog* RentDialog::addHostDialog() const {
+    return m_addDialog.data();
+}
+
+bool RentDialog::leaseHintShown() const {
+    return m_leaseHint->active();
+}
+
+void RentDialog::updateEmptyState() {
+    bool any = false;
+    for (int r = 0; r < m_offers->rowCount(); ++r) {
+        any = any || m_offers->offerAt(r).provider != QLatin1String("local");
+    }
+    const bool canAdd = !m_hostsFile.isEmpty();
+    m_emptyState->setVisible(!any && canAdd);
+    m_addHost->setVisible(any && canAdd); // the empty state has its own
+    m_hostsHint->setVisible(any && canAdd);
+}
+
+AddSshHostDialog* RentDialog::openAddHost() {
+    if (m_hostsFile.isEmpty()) {
+        return nullptr;
+    }
+    if (!m_addDialog) {
+        m_addDialog = new AddSshHostDialog(m_hostsFile, this);
+        m_addDialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_addDialog, &AddSshHostDialog::saved, this, &RentDialog::onHostSaved);
+    }
+    m_addDialog->open();
+    m_addDialog->raise();
+    m_addDialog->activateWindow();
+    return m_addDialog;
+}
+
+void RentDialog::onHostSaved(const SshHost& host, const QList<SshHost>& hosts) {
+    if (m_ssh) {
+        m_ssh->setHosts(hosts); // offersChanged: the table shows the new host
+        m_ssh->setHostsFile(m_hostsFile);
+    }
+    say(tr("Added %1 (%2) to %3").arg(host.nodeName(), host.offerId(), m_hostsFile));
+    auto* proxy = m_offerView->model();
+    for (int r = 0; r < proxy->rowCount(); ++r) {
+        if (proxy->index(r, OfferTableModel::Provider).data() == QLatin1String("ssh") &&
+            proxy->index(r, OfferTableModel::Node).data() == host.nodeName()) {
+            m_offerView->selectRow(r);
+            m_offerView->scrollTo(proxy->index(r, 0));
+        }
+    }
 }
 
 QString RentDialog::status() const {
@@ -192,8 +291,8 @@ void RentDialog::updateButtons() {
 
 void RentDialog::updateCost() {
     m_cost->setText(tr("Cost so far $%1 · now $%2/h")
-                        .arg(m_leases->totalCost(), 0, 'f', 2)
-                        .arg(m_leases->burnRate(), 0, 'f', 2));
+                        .arg(QLocale().toString(m_leases->totalCost(), 'f', 2))
+                        .arg(QLocale().toString(m_leases->burnRate(), 'f', 2)));
 }
 
 } // namespace tessera

@@ -1,10 +1,12 @@
 // The Rent dialog: every provider's offers, sortable by price and device; "Rent" rents every
 // selected offer in one click and the lease table below shows each lease's progress, its cost,
-// and gives it back with "Release".
+// and gives it back with "Release". "Add SSH host…" adds a machine of the user's; while only the
+// local offer is there, an empty state says so and offers that button.
 #pragma once
 
 #include <QDialog>
 #include <QList>
+#include <QPointer>
 
 class QLabel;
 class QPushButton;
@@ -13,17 +15,22 @@ class QTimer;
 
 namespace tessera {
 
+class AddSshHostDialog;
+class EmptyViewHint;
 class LeaseTableModel;
 class OfferTableModel;
 class Provider;
+class SshProvider;
+struct SshHost;
 
 /// Non-modal: renting and releasing only start work; progress arrives through the providers'
 /// signals, so the dialog never blocks the GUI thread.
 class RentDialog : public QDialog {
     Q_OBJECT
 public:
-    /// `providers` must outlive the dialog. `hostsFile` is named in the hint on where SSH hosts
-    /// are configured.
+    /// `providers` must outlive the dialog. `hostsFile` is the SSH provider's hosts file: the
+    /// Add SSH host form writes it, and the first SshProvider among `providers` then offers its
+    /// hosts. Empty: no form (the Add buttons are hidden).
     RentDialog(const QList<Provider*>& providers, const QString& hostsFile,
                QWidget* parent = nullptr);
 
@@ -33,6 +40,16 @@ public:
     QTableView* leaseView() const { return m_leaseView; }
     QPushButton* rentButton() const { return m_rent; }
     QPushButton* releaseButton() const { return m_release; }
+    /// "Add SSH host…" beside the offers (hidden while the empty state shows its own), and the
+    /// one in the empty state.
+    QPushButton* addHostButton() const { return m_addHost; }
+    QPushButton* emptyStateAddButton() const { return m_emptyAdd; }
+    /// True while no provider but the local one has an offer (the empty state is up).
+    bool emptyStateShown() const;
+    /// True while the lease table is empty and says what fills it.
+    bool leaseHintShown() const;
+    /// The Add SSH host form while it is open (or was left open), else null.
+    AddSshHostDialog* addHostDialog() const;
     /// The last line said (rent started, refused, lease ready or failed).
     QString status() const;
 
@@ -41,6 +58,8 @@ public Q_SLOTS:
     void rentSelected();
     /// Releases every selected live lease.
     void releaseSelected();
+    /// Opens the Add SSH host form (window-modal, non-blocking) and returns it; one at a time.
+    AddSshHostDialog* openAddHost();
 
 Q_SIGNALS:
     /// A line for the log pane.
@@ -50,6 +69,8 @@ private:
     void say(const QString& text);
     void updateButtons();
     void updateCost();
+    void updateEmptyState();
+    void onHostSaved(const SshHost& host, const QList<SshHost>& hosts);
 
     OfferTableModel* m_offers;
     LeaseTableModel* m_leases;
@@ -57,6 +78,14 @@ private:
     QTableView* m_leaseView;
     QPushButton* m_rent;
     QPushButton* m_release;
+    QPushButton* m_addHost;
+    QPushButton* m_emptyAdd;
+    QWidget* m_emptyState;
+    QLabel* m_hostsHint;
+    EmptyViewHint* m_leaseHint;
+    QPointer<AddSshHostDialog> m_addDialog;
+    SshProvider* m_ssh = nullptr;
+    QString m_hostsFile;
     QLabel* m_status;
     QLabel* m_cost;
     QTimer* m_costTimer;

@@ -9,6 +9,9 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <cmath>
 
 namespace tessera {
 
@@ -63,15 +66,30 @@ AutoscaleSettingsDialog::AutoscaleSettingsDialog(Autoscaler* autoscaler, QWidget
     form->addRow(tr("&Total budget (spent so far + the new nodes' first hour):"), m_total);
     form->addRow(tr("&Node cap:"), m_nodes);
     form->addRow(tr("Release after &idle:"), m_idleMin);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Apply | QDialogButtonBox::Close, this);
-    connect(buttons->button(QDialogButtonBox::Apply), &QPushButton::clicked, this,
-            &AutoscaleSettingsDialog::apply);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* buttons = new QDialogButtonBox(
+        QDialogButtonBox::Ok | QDialogButtonBox::Apply | QDialogButtonBox::Cancel, this);
+    m_ok = buttons->button(QDialogButtonBox::Ok);
+    m_apply = buttons->button(QDialogButtonBox::Apply);
+    m_cancel = buttons->button(QDialogButtonBox::Cancel);
+    m_ok->setObjectName(QStringLiteral("autoscaleOk"));
+    m_apply->setObjectName(QStringLiteral("autoscaleApply"));
+    m_cancel->setObjectName(QStringLiteral("autoscaleCancel"));
+    connect(m_apply, &QPushButton::clicked, this, &AutoscaleSettingsDialog::apply);
+    connect(buttons, &QDialogButtonBox::accepted, this, &AutoscaleSettingsDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &AutoscaleSettingsDialog::reject);
+    connect(m_enabled, &QCheckBox::toggled, this, &AutoscaleSettingsDialog::updateApply);
+    for (QDoubleSpinBox* box : {m_perHour, m_total}) {
+        connect(box, &QDoubleSpinBox::valueChanged, this, &AutoscaleSettingsDialog::updateApply);
+    }
+    for (QSpinBox* box : {m_nodes, m_idleMin}) {
+        connect(box, &QSpinBox::valueChanged, this, &AutoscaleSettingsDialog::updateApply);
+    }
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(new QLabel(tr("Every decision appears in the log."), this));
     layout->addWidget(buttons);
     setFields(autoscaler->policy());
+    updateApply();
 }
 
 AutoscalePolicy AutoscaleSettingsDialog::fields() const {
@@ -96,6 +114,36 @@ void AutoscaleSettingsDialog::apply() {
     const AutoscalePolicy p = fields();
     saveAutoscalePolicy(p);
     m_autoscaler->setPolicy(p);
+    updateApply();
+}
+
+void AutoscaleSettingsDialog::accept() {
+    apply();
+    QDialog::accept();
+}
+
+void AutoscaleSettingsDialog::reject() {
+    setFields(m_autoscaler->policy());
+    QDialog::reject();
+}
+
+void AutoscaleSettingsDialog::showEvent(QShowEvent* event) {
+    setFields(m_autoscaler->policy()); // changed elsewhere since it was last open
+    QDialog::showEvent(event);
+}
+
+void AutoscaleSettingsDialog::updateApply() {
+    const AutoscalePolicy now = m_autoscaler->policy();
+    // As setFields shows `now`: idle in whole minutes, at least one.
+    AutoscalePolicy shown = now;
+    shown.idleTimeoutSec = std::max(1, now.idleTimeoutSec / 60) * 60;
+    const AutoscalePolicy f = fields();
+    auto differ = [](double a, double b) {
+        return std::abs(a - b) >= 0.005;
+    }; // 2 decimals
+    m_apply->setEnabled(f.enabled != shown.enabled || differ(f.maxPerHour, shown.maxPerHour) ||
+                        differ(f.maxTotal, shown.maxTotal) || f.maxNodes != shown.maxNodes ||
+                        f.idleTimeoutSec != shown.idleTimeoutSec);
 }
 
 } // namespace tessera

@@ -7,6 +7,7 @@
 #include <QDialog>
 
 class QCheckBox;
+class QPushButton;
 class QDoubleSpinBox;
 class QSpinBox;
 
@@ -17,7 +18,10 @@ AutoscalePolicy loadAutoscalePolicy();
 /// Stores `policy` in QSettings.
 void saveAutoscalePolicy(const AutoscalePolicy& policy);
 
-/// Non-modal dialog over one Autoscaler: "Apply" stores the values and sets the policy at once.
+/// Non-modal dialog over one Autoscaler. OK stores the fields, hands them to the autoscaler and
+/// closes; Apply does the same and stays open (enabled only while the fields differ from the
+/// autoscaler's policy); Cancel, Escape and the window's close button discard the edits: the
+/// fields go back to the policy. Every show() starts from the policy in force.
 class AutoscaleSettingsDialog : public QDialog {
     Q_OBJECT
 public:
@@ -29,17 +33,34 @@ public:
     /// Shows `policy` in the fields.
     void setFields(const AutoscalePolicy& policy);
 
+    /// The OK, Apply and Cancel buttons.
+    QPushButton* okButton() const { return m_ok; }
+    QPushButton* applyButton() const { return m_apply; }
+    QPushButton* cancelButton() const { return m_cancel; }
+
 public Q_SLOTS:
     /// Stores the fields and hands them to the autoscaler.
     void apply();
+    /// apply(), then closes.
+    void accept() override;
+    /// Discards the edits (the fields show the policy again), then closes.
+    void reject() override;
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
+    void updateApply();
+
     Autoscaler* m_autoscaler;
     QCheckBox* m_enabled;
     QDoubleSpinBox* m_perHour;
     QDoubleSpinBox* m_total;
     QSpinBox* m_nodes;
     QSpinBox* m_idleMin;
+    QPushButton* m_ok;
+    QPushButton* m_apply;
+    QPushButton* m_cancel;
 };
 
 } // namespace tessera

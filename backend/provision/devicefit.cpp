@@ -5,6 +5,9 @@
 #include "backend/provision/offer.h"
 #include "worker/common/spec_io.h"
 
+#include <QCoreApplication>
+#include <QLocale>
+
 #include <algorithm>
 
 namespace tessera {
@@ -37,14 +40,18 @@ int gpuSlots(int slots, int gpus, double gpuBytes, const DeviceNeed& need) {
 } // namespace
 
 QString gibText(double bytes) {
-    return QStringLiteral("%1 GiB").arg(bytes / kGiB, 0, 'f', 1);
+    return QCoreApplication::translate("tessera::DeviceFit", "%1 GiB")
+        .arg(QLocale().toString(bytes / kGiB, 'f', 1));
 }
 
 QString DeviceNeed::describe() const {
-    const QString what = kind == QLatin1String("cuda")  ? QStringLiteral("GPU(s)")
-                         : kind == QLatin1String("cpu") ? QStringLiteral("CPU slot(s)")
-                                                        : QStringLiteral("slot(s)");
-    return memoryBytes > 0 ? QStringLiteral("%1 with ≥ %2 each").arg(what, gibText(memoryBytes))
+    const QString what = kind == QLatin1String("cuda")
+                             ? QCoreApplication::translate("tessera::DeviceFit", "GPU(s)")
+                         : kind == QLatin1String("cpu")
+                             ? QCoreApplication::translate("tessera::DeviceFit", "CPU slot(s)")
+                             : QCoreApplication::translate("tessera::DeviceFit", "slot(s)");
+    return memoryBytes > 0 ? QCoreApplication::translate("tessera::DeviceFit", "%1 with ≥ %2 each")
+                                 .arg(what, gibText(memoryBytes))
                            : what;
 }
 
@@ -90,17 +97,20 @@ QString whyNotFitting(const Offer& o, const DeviceNeed& need) {
     }
     if (!isGpuOffer(o)) {
         if (need.kind == QLatin1String("cuda")) {
-            return QStringLiteral("%1: CPU only").arg(o.name);
+            return QCoreApplication::translate("tessera::DeviceFit", "%1: CPU only").arg(o.name);
         }
-        return QStringLiteral("%1: %2 of RAM for %3 slot(s), %4 per rank needed")
+        return QCoreApplication::translate("tessera::DeviceFit",
+                                           "%1: %2 of RAM for %3 slot(s), %4 per rank needed")
             .arg(o.name, gibText(double(o.deviceMemoryBytes)))
             .arg(std::max(1, o.slotsPerNode))
             .arg(gibText(need.memoryBytes));
     }
     if (need.kind == QLatin1String("cpu")) {
-        return QStringLiteral("%1: GPUs (%2), the layout trains on CPUs").arg(o.name, o.deviceKind);
+        return QCoreApplication::translate("tessera::DeviceFit",
+                                           "%1: GPUs (%2), the layout trains on CPUs")
+            .arg(o.name, o.deviceKind);
     }
-    return QStringLiteral("%1: %2 has %3 per GPU, %4 needed")
+    return QCoreApplication::translate("tessera::DeviceFit", "%1: %2 has %3 per GPU, %4 needed")
         .arg(o.name, o.deviceKind, gibText(double(o.deviceMemoryBytes)), gibText(need.memoryBytes));
 }
 

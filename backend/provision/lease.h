@@ -15,6 +15,8 @@ enum class LeaseState { Requested, Booting, Installing, Registering, Ready, Fail
 
 /// "requested", "booting", "installing", "registering", "ready", "failed", "released".
 QString leaseStateName(LeaseState state);
+/// The state for display, in the user's language (see jobStateText()).
+QString leaseStateText(LeaseState state);
 /// Inverse of leaseStateName; Failed for an unknown name (a damaged record is not trusted).
 LeaseState leaseStateFromName(const QString& name);
 

@@ -76,8 +76,7 @@ Result<Lease> Provider::liveLease(const QString& id, const QString& what) const 
 }
 
 QString Provider::markCutShort(Lease l) {
-    l.reason =
-        QStringLiteral("Tessera stopped while this lease was %1").arg(leaseStateName(l.state));
+    l.reason = tr("Tessera stopped while this lease was %1").arg(leaseStateText(l.state));
     update(l);
     return l.reason;
 }

@@ -15,6 +15,13 @@ namespace tessera {
 
 class LeaseStore;
 
+/// A provider's id as shown to a person: "local" in the user's language (context
+/// tessera::StateText, backend/statetext.cpp); "ssh", "slurm" (the tools' names) as they are.
+QString providerText(const QString& providerId);
+
+/// An offer's device kind as shown: "cpu" → "CPU"; GPU kinds ("h100-sxm") as they are.
+QString deviceKindText(const QString& kind);
+
 /// Base of every provider. Lives in one thread (normally the GUI thread) and never blocks it:
 /// rent() and release() return at once and report through leaseChanged.
 class Provider : public QObject {

@@ -66,13 +66,19 @@ QString explainSshFailure(const SshHost& h, const QString& step, int exitCode, b
     }
     if (stderrText.contains(QLatin1String("Host key verification failed")) ||
         stderrText.contains(QLatin1String("REMOTE HOST IDENTIFICATION HAS CHANGED"))) {
+        // The form's Test connection shows the fingerprint and writes the file the host uses;
+        // a plain `ssh` login would write ~/.ssh/known_hosts, not a file of its own.
         return QStringLiteral("%1: its host key is not in %2 or has changed, so Tessera does not "
                               "trust it (%3); verify the key with the machine's owner and add it, "
-                              "e.g. by logging in once with ssh")
+                              "e.g. with Test connection in Rent machines → Add SSH host… or by "
+                              "logging in once with ssh%4")
             .arg(where,
                  h.knownHostsFile.isEmpty() ? QStringLiteral("~/.ssh/known_hosts")
                                             : h.knownHostsFile,
-                 said);
+                 said,
+                 h.knownHostsFile.isEmpty()
+                     ? QString()
+                     : QStringLiteral(" -o UserKnownHostsFile=") + h.knownHostsFile);
     }
     if (stderrText.contains(QLatin1String("Permission denied"))) {
         return QStringLiteral("%1 refused the login (%2); check the user name and that the key "

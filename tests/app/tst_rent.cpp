@@ -1,5 +1,6 @@
 // The Rent dialog: its models under QAbstractItemModelTester, sorting by price and one click
-// renting every selected offer (a scripted provider); then, on two real SSH test hosts, one click
+// renting every selected offer (a scripted provider); on a real SSH test host, Add SSH host's
+// connection test with the host key accepted by a click; then, on two test hosts, one click
 // turns both into ready nodes, a data-parallel job trains across them and its loss reaches the
 // chart, and "Release selected" gives them back.
 #include "app/cluster/clusterpanel.h"
@@ -7,6 +8,7 @@
 #include "app/jobs/jobpanel.h"
 #include "app/mainwindow.h"
 #include "app/monitor/metricschart.h"
+#include "app/rent/addsshhostdialog.h"
 #include "app/rent/leasetablemodel.h"
 #include "app/rent/offertablemodel.h"
 #include "app/rent/rentdialog.h"
@@ -31,6 +33,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QProcess>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -177,6 +180,7 @@ private Q_SLOTS:
         QVERIFY(local.names().isEmpty());
     }
 
+    void addSshHostTestsTheConnectionAfterTheKeyIsAccepted();
     void oneClickTurnsTwoSshHostsIntoNodesThatTrain();
 
 private:
@@ -194,6 +198,66 @@ private:
 
     QTemporaryDir m_dir;
 };
+
+// A real sshd (test host): the form fetches its key and shows the fingerprint of the host's own
+// key file; only after Accept does the key reach the known hosts file, and then the login with
+// StrictHostKeyChecking succeeds. Saved, the host is an offer.
+void TstRent::addSshHostTestsTheConnectionAfterTheKeyIsAccepted() {
+    test::TestHosts hosts(1);
+    if (hosts.missing()) {
+        QSKIP(qPrintable(QStringLiteral("no test hosts: ") + hosts.error()));
+    }
+    QVERIFY2(hosts.error().isEmpty(), qPrintable(hosts.error()));
+    QProcess keygen; // the fingerprint the machine's owner would read out
+    keygen.start(QStringLiteral("ssh-keygen"),
+                 {QStringLiteral("-l"), QStringLiteral("-f"),
+                  hosts.folder() + QStringLiteral("/h1/ssh_host_ed25519_key.pub")});
+    QVERIFY(keygen.waitForFinished(20000));
+    const QString own = QString::fromUtf8(keygen.readAllStandardOutput()).split(' ').value(1);
+    QVERIFY2(own.startsWith(QLatin1String("SHA256:")), qPrintable(own));
+
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("data/ssh-hosts.json"));
+    const QString knownHosts = dir.filePath(QStringLiteral("data/known_hosts"));
+    ClusterRegistry registry;
+    SshProvider ssh(&registry, nullptr);
+    RentDialog dialog({&ssh}, file);
+    dialog.show();
+    QVERIFY(dialog.emptyStateShown());
+    QTest::mouseClick(dialog.emptyStateAddButton(), Qt::LeftButton);
+    AddSshHostDialog* form = dialog.addHostDialog();
+    QVERIFY(form);
+    SshHostFormInput in = form->input();
+    QCOMPARE(in.knownHostsFile, knownHosts); // Tessera's own file beside the hosts file
+    in.name = QStringLiteral("th-1");
+    in.address = QStringLiteral("root@") + hosts.addresses().first();
+    in.identityFile = hosts.identityFile();
+    form->setInput(in);
+
+    QTest::mouseClick(form->testButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(form->acceptKeyButton()->isVisible() ||
+                                 form->probe()->stage() == SshHostProbe::Stage::Failed,
+                             30000);
+    QVERIFY2(form->acceptKeyButton()->isVisible(), qPrintable(form->connectionText()));
+    QVERIFY2(form->fingerprintText().contains(own), qPrintable(form->fingerprintText()));
+    QVERIFY(!QFile::exists(knownHosts));
+    QTest::mouseClick(form->acceptKeyButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(form->probe()->stage() == SshHostProbe::Stage::Connected ||
+                                 form->probe()->stage() == SshHostProbe::Stage::Failed,
+                             60000);
+    QVERIFY2(form->connectionText().startsWith(QLatin1String("Connected: Linux")),
+             qPrintable(form->connectionText()));
+    QVERIFY(QFile::exists(knownHosts));
+    QVERIFY(form->input().cores > 0); // what the check found fills the form
+
+    QTest::mouseClick(form->saveButton(), Qt::LeftButton);
+    QTRY_VERIFY(!dialog.addHostDialog());
+    QCOMPARE(ssh.hosts().size(), 1);
+    QCOMPARE(ssh.hosts().first().knownHostsFile, knownHosts);
+    QVERIFY(!dialog.emptyStateShown());
+    QCOMPARE(dialog.offers()->rowCount(), 1);
+    QCOMPARE(dialog.offers()->offerAt(0).name, QStringLiteral("th-1"));
+}
 
 void TstRent::oneClickTurnsTwoSshHostsIntoNodesThatTrain() {
     const QString bin = QStringLiteral(TESSERA_BUILD_DIR "/bin");

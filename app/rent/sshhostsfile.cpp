@@ -1,0 +1,119 @@
+// Adding a host to ssh-hosts.json without losing what else it holds (see sshhostsfile.h).
+#include "app/rent/sshhostsfile.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+namespace tessera {
+
+namespace {
+
+/// The translation context of these messages.
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(tessera::SshHostsFile)
+};
+
+Failure refused(const QString& path, const QString& why) {
+    return fail(ErrorCode::InvalidArgument,
+                Text::tr("The SSH hosts file %1 %2; fix it or move it away (nothing was written).")
+                    .arg(path, why)
+                    .toStdString());
+}
+
+/// Line and column (1-based) of byte `offset` in `data`.
+QString position(const QByteArray& data, int offset) {
+    const QByteArray head = data.left(offset);
+    const qsizetype line = head.count('\n') + 1;
+    const qsizetype column = offset - (head.lastIndexOf('\n') + 1) + 1;
+    return Text::tr("line %1, column %2").arg(line).arg(column);
+}
+
+} // namespace
+
+QString duplicateSshHost(const QList<SshHost>& existing, const SshHost& host) {
+    for (qsizetype i = 0; i < existing.size(); ++i) {
+        const SshHost& e = existing[i];
+        if (e.nodeName() == host.nodeName()) {
+            return Text::tr("Name: the hosts file already has a host called %1 (entry %2); pick "
+                            "another name.")
+                .arg(host.nodeName())
+                .arg(i + 1);
+        }
+        if (e.offerId() == host.offerId()) {
+            return Text::tr("Address: %1 is already in the hosts file as %2 (entry %3).")
+                .arg(host.offerId(), e.nodeName())
+                .arg(i + 1);
+        }
+    }
+    return QString();
+}
+
+Result<QList<SshHost>> addSshHostToFile(const QString& path, const SshHost& host) {
+    QJsonObject root;
+    bool empty = true; // missing, or nothing but white space: nothing to keep
+    QFile in(path);
+    if (in.exists()) {
+        if (!in.open(QIODevice::ReadOnly)) {
+            return fail(ErrorCode::Io, Text::tr("Cannot read the SSH hosts file %1: %2.")
+                                           .arg(path, in.errorString())
+                                           .toStdString());
+        }
+        const QByteArray data = in.readAll();
+        in.close();
+        empty = data.trimmed().isEmpty();
+        if (!empty) {
+            QJsonParseError pe;
+            const QJsonDocument doc = QJsonDocument::fromJson(data, &pe);
+            if (pe.error != QJsonParseError::NoError) {
+                return refused(path, Text::tr("is not valid JSON at %1 (%2)")
+                                         .arg(position(data, pe.offset), pe.errorString()));
+            }
+            if (!doc.isObject()) {
+                return refused(path, Text::tr("is not a JSON object ({\"hosts\": [...]})"));
+            }
+            root = doc.object();
+        }
+    }
+    const QJsonValue listValue = root.value(QStringLiteral("hosts"));
+    if (!listValue.isUndefined() && !listValue.isArray()) {
+        return refused(path, Text::tr("has a \"hosts\" that is not a list"));
+    }
+    const Result<QList<SshHost>> existing =
+        empty ? Result<QList<SshHost>>(QList<SshHost>{}) : loadSshHosts(path);
+    if (!existing) {
+        return fail(ErrorCode::InvalidArgument,
+                    existing.error().message + Text::tr(" (nothing was written)").toStdString());
+    }
+    if (const QString dup = duplicateSshHost(*existing, host); !dup.isEmpty()) {
+        return fail(ErrorCode::AlreadyExists, dup.toStdString());
+    }
+    QJsonArray list = listValue.toArray();
+    list.append(sshHostToJson(host));
+    root.insert(QStringLiteral("hosts"), list);
+
+    const QString folder = QFileInfo(path).absolutePath();
+    if (!QDir().mkpath(folder)) {
+        return fail(
+            ErrorCode::Io,
+            Text::tr("Cannot create the folder %1 for the SSH hosts file: check its parent's "
+                     "permissions.")
+                .arg(folder)
+                .toStdString());
+    }
+    QSaveFile out(path);
+    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(root).toJson()) < 0 ||
+        !out.commit()) {
+        return fail(ErrorCode::Io, Text::tr("Cannot write the SSH hosts file %1: %2.")
+                                       .arg(path, out.errorString())
+                                       .toStdString());
+    }
+    return loadSshHosts(path);
+}
+
+} // namespace tessera
