@@ -2,6 +2,7 @@
 #include "app/gantt/ganttview.h"
 
 #include <QHelpEvent>
+#include <QLocale>
 #include <QPainter>
 #include <QToolTip>
 
@@ -14,15 +15,17 @@ namespace {
 /// A duration in the unit that keeps it readable: "1608 ms", "2.27 s", "17.3 µs".
 QString span(double seconds) {
     if (seconds >= 10.0) {
-        return QStringLiteral("%1 s").arg(seconds, 0, 'f', 1);
+        return QStringLiteral("%1 s").arg(QLocale().toString(seconds, 'f', 1));
     }
     if (seconds >= 1.0) {
-        return QStringLiteral("%1 s").arg(seconds, 0, 'f', 2);
+        return QStringLiteral("%1 s").arg(QLocale().toString(seconds, 'f', 2));
     }
     if (seconds >= 1e-3) {
-        return QStringLiteral("%1 ms").arg(seconds * 1e3, 0, 'f', seconds >= 1e-2 ? 0 : 2);
+        return QStringLiteral("%1 ms").arg(
+            QLocale().toString(seconds * 1e3, 'f', seconds >= 1e-2 ? 0 : 2));
     }
-    return QStringLiteral("%1 µs").arg(seconds * 1e6, 0, 'f', seconds >= 1e-5 ? 0 : 1);
+    return QStringLiteral("%1 µs").arg(
+        QLocale().toString(seconds * 1e6, 'f', seconds >= 1e-5 ? 0 : 1));
 }
 
 constexpr int kLabelWidth = 62, kTitle = 18, kAxis = 18, kRowGap = 3;
@@ -116,8 +119,8 @@ QString GanttView::boxText(int index) const {
     if (!m_seconds)
         return head + QLatin1Char('\n') +
                tr("start %1 · length %2 (relative units)")
-                   .arg(b.start, 0, 'g', 3)
-                   .arg(b.end - b.start, 0, 'g', 3);
+                   .arg(QLocale().toString(b.start, 'g', 3))
+                   .arg(QLocale().toString(b.end - b.start, 'g', 3));
     return head + QLatin1Char('\n') +
            tr("start %1 · duration %2").arg(span(b.start), span(b.end - b.start));
 }

@@ -4,6 +4,7 @@
 
 #include "backend/jobs/jobtypes.h"
 
+#include <QLocale>
 #include <algorithm>
 #include <cmath>
 
@@ -111,10 +112,10 @@ void AlertWatcher::checkLoss(const MetricPoint& point, double loss) {
         m_diverged = true;
         raise(MonitorAlert::DivergingLoss,
               tr("the loss is diverging: smoothed %1 at step %2, %3× its lowest %4 at step %5")
-                  .arg(ema, 0, 'g', 4)
+                  .arg(QLocale().toString(ema, 'g', 4))
                   .arg(point.step)
-                  .arg(ema / m_minEma, 0, 'f', 1)
-                  .arg(m_minEma, 0, 'g', 4)
+                  .arg(QLocale().toString(ema / m_minEma, 'f', 1))
+                  .arg(QLocale().toString(m_minEma, 'g', 4))
                   .arg(m_minStep));
     }
 }
@@ -144,9 +145,9 @@ void AlertWatcher::checkStraggler(int rank) {
              "other %6 rank(s) of its stage, %7 reports in a row; they wait for it")
               .arg(rank)
               .arg(me.stage)
-              .arg(me.computeMs, 0, 'f', 1)
-              .arg(me.computeMs / med, 0, 'f', 1)
-              .arg(med, 0, 'f', 1)
+              .arg(QLocale().toString(me.computeMs, 'f', 1))
+              .arg(QLocale().toString(me.computeMs / med, 'f', 1))
+              .arg(QLocale().toString(med, 'f', 1))
               .arg(peers.size())
               .arg(windows));
 }

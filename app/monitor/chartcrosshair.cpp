@@ -20,6 +20,21 @@ ChartCrosshair::ChartCrosshair(QCustomPlot* plot)
     hide();
     plot->setMouseTracking(true);
     connect(plot, &QCustomPlot::mouseMove, this, &ChartCrosshair::onMouseMove);
+    connect(plot, &QCustomPlot::beforeReplot, this, &ChartCrosshair::refresh);
+    plot->installEventFilter(this);
+}
+
+bool ChartCrosshair::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_plot && event->type() == QEvent::Leave && isVisible()) {
+        hide();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+void ChartCrosshair::refresh() {
+    if (isVisible())
+        showAt(m_key);
 }
 
 void ChartCrosshair::onMouseMove(QMouseEvent* event) {
@@ -34,6 +49,7 @@ void ChartCrosshair::onMouseMove(QMouseEvent* event) {
 }
 
 void ChartCrosshair::showAt(double key) {
+    m_key = key;
     QStringList lines{tr("step %1").arg(qRound64(key))};
     for (int i = 0; i < m_plot->graphCount(); ++i) {
         QCPGraph* g = m_plot->graph(i);
@@ -46,12 +62,18 @@ void ChartCrosshair::showAt(double key) {
             continue;
         }
         --it;
-        lines << QStringLiteral("%1: %2").arg(g->name(), QString::number(it->value, 'g', 5));
+        lines << QStringLiteral("%1: %2").arg(g->name(),
+                                              m_plot->locale().toString(it->value, 'g', 5));
     }
     // Two points on a vertical line; values 1 and 2 are valid on a log axis too.
     m_line->point1->setCoords(key, 1);
     m_line->point2->setCoords(key, 2);
     m_label->setText(lines.join(QLatin1Char('\n')));
+    // In the half of the plot away from the line, so that it never hides what is looked at.
+    const QCPAxisRect* rect = m_plot->axisRect();
+    const bool lineOnTheLeft = m_plot->xAxis->coordToPixel(key) < rect->center().x();
+    m_label->setPositionAlignment(Qt::AlignTop | (lineOnTheLeft ? Qt::AlignRight : Qt::AlignLeft));
+    m_label->position->setCoords(lineOnTheLeft ? 0.99 : 0.01, 0.02);
     m_line->setVisible(true);
     m_label->setVisible(true);
 }
@@ -59,6 +81,14 @@ void ChartCrosshair::showAt(double key) {
 void ChartCrosshair::hide() {
     m_line->setVisible(false);
     m_label->setVisible(false);
+}
+
+Qt::Alignment ChartCrosshair::labelSide() const {
+    return m_label->positionAlignment() & Qt::AlignHorizontal_Mask;
+}
+
+bool ChartCrosshair::isVisible() const {
+    return m_label->visible();
 }
 
 QString ChartCrosshair::text() const {

@@ -1,6 +1,7 @@
 // CSV and PNG export of charts (see chartexport.h).
 #include "app/monitor/chartexport.h"
 
+#include "app/monitor/chartlegend.h"
 #include "app/monitor/customplot.h"
 #include <QCoreApplication>
 #include <QFileDialog>
@@ -46,7 +47,7 @@ void exportWithDialog(QCustomPlot* plot, const QString& fileBase, bool png,
 QString graphsToCsv(const QList<const QCPGraph*>& graphs) {
     QList<QPair<QString, const QCPAbstractPlottable*>> series;
     for (const QCPGraph* g : graphs) {
-        series.append({g->name(), g});
+        series.append({ChartLegend::fullName(g), g}); // a shortened legend name in full
     }
     return seriesToCsv(series, QStringLiteral("step"));
 }

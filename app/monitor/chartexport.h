@@ -14,8 +14,9 @@ class QCustomPlot;
 namespace tessera {
 
 /// The graphs' points as CSV text: header "series,step,value", then one line per point in graph
-/// order and key order; series names quoted when they hold a comma or quote (RFC 4180); values
-/// with 17 significant digits (doubles round-trip). Empty graphs add no line.
+/// order and key order, under each graph's ChartLegend::fullName; series names quoted when they
+/// hold a comma or quote (RFC 4180); values with 17 significant digits (doubles round-trip). Empty
+/// graphs add no line.
 QString graphsToCsv(const QList<const QCPGraph*>& graphs);
 
 /// The same for any one-dimensional plottables (graphs, bars) under names of their own: header

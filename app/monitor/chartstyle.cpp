@@ -1,18 +1,14 @@
 // Look shared by the monitor's charts (see chartstyle.h).
 #include "app/monitor/chartstyle.h"
 
+#include "app/monitor/chartlegend.h"
 #include "app/monitor/customplot.h"
 #include <QTimer>
 
 namespace tessera {
 
 void placeLegendAbove(QCustomPlot* plot) {
-    plot->legend->setVisible(true);
-    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot->legend->setBorderPen(Qt::NoPen);
-    plot->plotLayout()->insertRow(0);
-    plot->plotLayout()->addElement(0, 0, plot->legend); // takes it out of the axis rect
-    plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    new ChartLegend(plot); // a child of the plot
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 }
 

@@ -8,8 +8,9 @@ class QTimer;
 
 namespace tessera {
 
-/// Shows `plot`'s legend in a row of its own above the axes, one line wide (columns first, no
-/// border), so it never hides data; and turns on drag to pan and wheel to zoom.
+/// Shows `plot`'s legend in a row of its own above the axes (columns first, no border, wrapped
+/// into more rows when the plot is narrow: ChartLegend), so it never hides data nor squeezes its
+/// entries; and turns on drag to pan and wheel to zoom.
 void placeLegendAbove(QCustomPlot* plot);
 
 /// Starts a timer (a child of `plot`) that every `ms` ms, when `*dirty` is set, clears it, calls

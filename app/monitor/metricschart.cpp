@@ -6,6 +6,8 @@
 
 #include "app/monitor/chartcrosshair.h"
 #include "app/monitor/chartexport.h"
+#include "app/monitor/chartlegend.h"
+#include "app/monitor/chartticks.h"
 #include "backend/jobs/jobtypes.h"
 
 #include "app/monitor/customplot.h"
@@ -13,6 +15,7 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSlider>
@@ -20,6 +23,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <iterator>
 
@@ -39,7 +43,7 @@ MetricsChart::MetricsChart(QWidget* parent)
     layout->setSpacing(2);
     layout->addWidget(makeControls());
     layout->addWidget(m_plot, 1);
-    setMinimumSize(320, 240);
+    setMinimumSize(240, 150);
     makeGraphs();
     m_crosshair = new ChartCrosshair(m_plot);
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] { ++m_replots; });
@@ -63,7 +67,7 @@ QWidget* MetricsChart::makeControls() {
                             "TensorBoard: 0 draws the raw values"));
     m_slider->setMaximumWidth(160);
     row->addWidget(m_slider);
-    m_sliderValue = new QLabel(QString::number(kDefaultSmoothing, 'f', 2), bar);
+    m_sliderValue = new QLabel(QLocale().toString(kDefaultSmoothing, 'f', 2), bar);
     row->addWidget(m_sliderValue);
     connect(m_slider, &QSlider::valueChanged, this, [this](int v) { setSmoothing(v / 100.0); });
     m_logBox = new QCheckBox(tr("Log scale"), bar);
@@ -113,23 +117,24 @@ void MetricsChart::makeGraphs() {
     m_accuracy->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
 
     placeLegendAbove(m_plot);
+    m_plot->xAxis->setTicker(QSharedPointer<CompactTicker>::create()); // "120k" steps
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2})
+        keepTickLabelsApart(axis, axis == m_plot->xAxis ? 6 : 5);
 }
 
 void MetricsChart::showJob(const QString& jobId) {
     m_jobId = jobId;
-    for (const Overlay& o : std::as_const(m_overlays))
-        m_plot->removeGraph(o.graph);
-    m_overlays.clear();
     clear();
 }
 
 namespace {
 /// Colours of overlaid runs (Tableau 10 after the blue, orange and green of the main graphs).
+constexpr int kOverlayColors = 7;
 QColor overlayColor(int i) {
-    static const QColor colors[] = {
+    static const QColor colors[kOverlayColors] = {
         QColor(214, 39, 40),   QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194),
         QColor(127, 127, 127), QColor(188, 189, 34),  QColor(23, 190, 207)};
-    return colors[i % int(std::size(colors))];
+    return colors[i % kOverlayColors];
 }
 
 void setSmoothed(QCPGraph* graph, const QList<QPointF>& raw, double weight) {
@@ -143,26 +148,78 @@ void setSmoothed(QCPGraph* graph, const QList<QPointF>& raw, double weight) {
 } // namespace
 
 void MetricsChart::addOverlay(const QString& runId, const QString& label,
-                              const QList<QPointF>& loss) {
+                              const QList<QPointF>& loss, const QList<QPointF>& accuracy,
+                              const QString& fullName) {
     removeOverlay(runId);
-    Overlay o{runId, m_plot->addGraph(m_plot->xAxis, m_plot->yAxis), loss};
+    // The first colour no other overlay uses (colours stay with their runs as others go).
+    const auto taken = [this](const QColor& c) {
+        return std::any_of(m_overlays.cbegin(), m_overlays.cend(),
+                           [&c](const Overlay& o) { return o.graph->pen().color() == c; });
+    };
+    int colorIndex = 0;
+    while (colorIndex < kOverlayColors && taken(overlayColor(colorIndex)))
+        ++colorIndex;
+    const QColor color = overlayColor(colorIndex);
+    const QString full = fullName.isEmpty() ? label : fullName;
+    Overlay o{runId, m_plot->addGraph(m_plot->xAxis, m_plot->yAxis), nullptr, loss};
     o.graph->setName(label);
-    o.graph->setPen(QPen(overlayColor(int(m_overlays.size())), kSmoothedPenWidth));
+    ChartLegend::setFullName(o.graph, full);
+    o.graph->setPen(QPen(color, kSmoothedPenWidth));
     o.graph->setAdaptiveSampling(true);
     setSmoothed(o.graph, o.raw, m_smoother.weight());
+    if (!accuracy.isEmpty()) {
+        o.accuracy = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+        o.accuracy->setName(tr("%1 (accuracy)").arg(label));
+        ChartLegend::setFullName(o.accuracy, tr("%1 (test accuracy)").arg(full));
+        o.accuracy->setPen(QPen(color, 1.2, Qt::DashLine));
+        o.accuracy->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
+        o.accuracy->removeFromLegend(); // one legend entry per run: its loss colour
+        QVector<QCPGraphData> data;
+        for (const QPointF& p : accuracy)
+            data.append(QCPGraphData(p.x(), p.y()));
+        o.accuracy->data()->set(data, false);
+    }
     m_overlays.append(o);
     m_dirty = true;
+}
+
+void MetricsChart::addOverlayPoints(const QString& runId, const QString& label,
+                                    const QList<MetricPoint>& points, const QString& fullName) {
+    int lossRank = std::numeric_limits<int>::max();
+    for (const MetricPoint& p : points)
+        if (p.values.contains(QStringLiteral("loss")))
+            lossRank = std::min(lossRank, p.rank);
+    QList<QPointF> loss, accuracy;
+    for (const MetricPoint& p : points) {
+        const double x = double(p.step);
+        const auto l = p.values.constFind(QStringLiteral("loss"));
+        if (l != p.values.cend() && p.rank == lossRank && std::isfinite(l.value()))
+            loss.append(QPointF(x, l.value()));
+        const auto a = p.values.constFind(QStringLiteral("test_accuracy"));
+        if (a != p.values.cend() && std::isfinite(a.value()))
+            accuracy.append(QPointF(x, a.value()));
+    }
+    addOverlay(runId, label, loss, accuracy, fullName);
 }
 
 void MetricsChart::removeOverlay(const QString& runId) {
     for (qsizetype i = 0; i < m_overlays.size(); ++i) {
         if (m_overlays[i].id == runId) {
             m_plot->removeGraph(m_overlays[i].graph);
+            if (m_overlays[i].accuracy != nullptr)
+                m_plot->removeGraph(m_overlays[i].accuracy);
             m_overlays.removeAt(i);
             m_dirty = true;
             return;
         }
     }
+}
+
+QCPGraph* MetricsChart::overlayGraph(const QString& runId) const {
+    for (const Overlay& o : m_overlays)
+        if (o.id == runId)
+            return o.graph;
+    return nullptr;
 }
 
 QStringList MetricsChart::overlays() const {
@@ -210,6 +267,7 @@ void MetricsChart::addPoint(const MetricPoint& point) {
 void MetricsChart::clear() {
     for (QCPGraph* g : {m_loss, m_lossSmooth, m_testLoss, m_accuracy})
         g->data()->clear();
+    m_crosshair->hide(); // it would name the old numbers until the mouse moves
     m_smoother.reset();
     m_lossRank = std::numeric_limits<int>::max();
     m_dirty = true;
@@ -230,7 +288,7 @@ void MetricsChart::setSmoothing(double weight) {
     m_smoother.setWeight(weight);
     const QSignalBlocker quiet(m_slider); // no second resmooth through valueChanged
     m_slider->setValue(qRound(m_smoother.weight() * 100));
-    m_sliderValue->setText(QString::number(m_smoother.weight(), 'f', 2));
+    m_sliderValue->setText(QLocale().toString(m_smoother.weight(), 'f', 2));
     resmooth();
 }
 
@@ -267,8 +325,11 @@ QString MetricsChart::exportPng(const QString& path) const {
 
 QString MetricsChart::exportCsv(const QString& path) const {
     QList<const QCPGraph*> graphs{m_loss, m_lossSmooth, m_testLoss, m_accuracy};
-    for (const Overlay& o : m_overlays)
+    for (const Overlay& o : m_overlays) {
         graphs << o.graph;
+        if (o.accuracy != nullptr)
+            graphs << o.accuracy;
+    }
     return writeTextFile(path, graphsToCsv(graphs));
 }
 
@@ -317,6 +378,13 @@ QList<QPointF> MetricsChart::overlayPoints(const QString& runId) const {
     for (const Overlay& o : m_overlays)
         if (o.id == runId)
             return pointsOf(o.graph);
+    return {};
+}
+
+QList<QPointF> MetricsChart::overlayAccuracyPoints(const QString& runId) const {
+    for (const Overlay& o : m_overlays)
+        if (o.id == runId && o.accuracy != nullptr)
+            return pointsOf(o.accuracy);
     return {};
 }
 

@@ -36,7 +36,8 @@ class MetricsChart : public QWidget {
 public:
     explicit MetricsChart(QWidget* parent = nullptr);
 
-    /// Follows `jobId` from now on: clears all graphs and accepts only that job's points.
+    /// Follows `jobId` from now on: clears its graphs (and hides the crosshair) and accepts only
+    /// that job's points. Overlays of other runs stay: they are compared with whatever is shown.
     void showJob(const QString& jobId);
     /// The job being drawn, empty before the first showJob().
     QString jobId() const { return m_jobId; }
@@ -48,7 +49,7 @@ public:
     /// curve restarts with it. No replot here: the timer does it.
     void addPoint(const tessera::MetricPoint& point);
 
-    /// Removes every point (the job stays selected).
+    /// Removes every point of the followed job and hides the crosshair (the job stays selected).
     void clear();
 
     /// Sets the replot period in milliseconds (default 100).
@@ -64,21 +65,34 @@ public:
     void setLogScale(bool on);
     bool logScale() const;
 
-    /// Draws another run's train loss (step, loss) as an extra curve named `label`, smoothed
-    /// like the followed job's; replaces an overlay of the same `runId`. Cleared by showJob().
-    void addOverlay(const QString& runId, const QString& label, const QList<QPointF>& loss);
+    /// Draws another run's train loss (step, loss) as an extra curve named `label` in the
+    /// legend, smoothed like the followed job's, and its test accuracy (step, fraction; may be
+    /// empty) as a dashed curve of the same colour on the accuracy axis; replaces an overlay of
+    /// the same `runId`. `fullName` (e.g. the run's id, name and layout) is the legend entry's
+    /// tooltip and the CSV series name; "" = `label`. Overlays stay until removeOverlay().
+    void addOverlay(const QString& runId, const QString& label, const QList<QPointF>& loss,
+                    const QList<QPointF>& accuracy = {}, const QString& fullName = QString());
+    /// The same from a run's metric points as the history holds them: the loss of its lowest
+    /// rank that reports one (as for the followed job) and its test accuracy.
+    void addOverlayPoints(const QString& runId, const QString& label,
+                          const QList<tessera::MetricPoint>& points,
+                          const QString& fullName = QString());
     void removeOverlay(const QString& runId);
     /// Run ids of the overlays, in the order they were added.
     QStringList overlays() const;
     /// The overlay's smoothed curve (empty for an unknown run).
     QList<QPointF> overlayPoints(const QString& runId) const;
+    /// The overlay's test-accuracy curve (empty for an unknown run or one without accuracy).
+    QList<QPointF> overlayAccuracyPoints(const QString& runId) const;
+    /// The overlay's train-loss graph (its legend entry), or null.
+    QCPGraph* overlayGraph(const QString& runId) const;
 
     /// Writes the chart as a PNG of its current size. Returns "" or what went wrong.
     QString exportPng(const QString& path) const;
     /// Writes every graph's points as CSV: a header "series,step,value", then one line per
     /// point, series in legend order ("train loss", "train loss (smoothed)", "test loss",
-    /// "test accuracy", then the overlays: their smoothed curves under their labels), values with
-    /// 17 significant digits. Returns "" or what went wrong.
+    /// "test accuracy", then the overlays: their smoothed loss and their accuracy under their
+    /// full names), values with 17 significant digits. Returns "" or what went wrong.
     QString exportCsv(const QString& path) const;
 
     /// Number of points in each graph.
@@ -127,8 +141,9 @@ private:
     QTimer* m_timer = nullptr;
     struct Overlay {
         QString id;
-        QCPGraph* graph = nullptr;
-        QList<QPointF> raw; ///< the run's train loss as given
+        QCPGraph* graph = nullptr;    ///< smoothed train loss, in the legend
+        QCPGraph* accuracy = nullptr; ///< test accuracy, dashed, not in the legend
+        QList<QPointF> raw;           ///< the run's train loss as given
     };
     QList<Overlay> m_overlays;
     EmaSmoother m_smoother;

@@ -3,6 +3,7 @@
 
 #include "app/monitor/metricschart.h"
 #include "app/monitor/pipelineview.h"
+#include "app/monitor/runheading.h"
 #include "app/monitor/steptimechart.h"
 #include "app/monitor/throughputchart.h"
 #include "app/monitor/utilizationchart.h"
@@ -17,11 +18,12 @@
 namespace tessera {
 
 MonitorPanel::MonitorPanel(QWidget* parent)
-    : QWidget(parent), m_alertBar(new QWidget(this)), m_alertLabel(new QLabel(m_alertBar)),
-      m_dismiss(new QToolButton(m_alertBar)), m_chart(new MetricsChart(this)),
-      m_steps(new StepTimeChart(this)), m_throughput(new ThroughputChart(this)),
-      m_devices(new UtilizationChart(this)), m_pipeline(new PipelineView(this)),
-      m_tabs(new QTabWidget(this)), m_alerts(new AlertWatcher(this)) {
+    : QWidget(parent), m_heading(new RunHeading(this)), m_alertBar(new QWidget(this)),
+      m_alertLabel(new QLabel(m_alertBar)), m_dismiss(new QToolButton(m_alertBar)),
+      m_chart(new MetricsChart(this)), m_steps(new StepTimeChart(this)),
+      m_throughput(new ThroughputChart(this)), m_devices(new UtilizationChart(this)),
+      m_pipeline(new PipelineView(this)), m_tabs(new QTabWidget(this)),
+      m_alerts(new AlertWatcher(this)) {
     m_alertBar->setObjectName(QStringLiteral("alertBar"));
     m_alertBar->setAutoFillBackground(true);
     QPalette warn = m_alertBar->palette();
@@ -42,19 +44,24 @@ MonitorPanel::MonitorPanel(QWidget* parent)
     m_throughput->setObjectName(QStringLiteral("throughputChart"));
     m_devices->setObjectName(QStringLiteral("utilizationChart"));
     // Loss on top; below it throughput over step time on the left, the devices on the right.
-    auto* rates = new QSplitter(Qt::Vertical);
-    rates->addWidget(m_throughput);
-    rates->addWidget(m_steps);
-    rates->setStretchFactor(0, 1);
-    rates->setStretchFactor(1, 2);
+    // Loss on top; below it, side by side, throughput, step time and the devices: each gets the
+    // full lower height (stacked they were too short to read in a laptop's window). No splitter
+    // collapses a chart: each keeps its (small) minimum size and fits legend and ticks to it.
     auto* bottom = new QSplitter(Qt::Horizontal);
-    bottom->addWidget(rates);
+    bottom->setObjectName(QStringLiteral("bottomSplitter"));
+    bottom->addWidget(m_throughput);
+    bottom->addWidget(m_steps);
     bottom->addWidget(m_devices);
+    for (int i = 0; i < 3; ++i)
+        bottom->setStretchFactor(i, 1);
+    bottom->setChildrenCollapsible(false);
     auto* split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("chartsSplitter"));
     split->addWidget(m_chart);
     split->addWidget(bottom);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
     m_pipeline->setObjectName(QStringLiteral("pipelineView"));
     m_tabs->setObjectName(QStringLiteral("monitorTabs"));
     m_tabs->setTabPosition(QTabWidget::South);
@@ -63,6 +70,9 @@ MonitorPanel::MonitorPanel(QWidget* parent)
     m_tabs->addTab(m_pipeline, tr("Pipeline"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    m_heading->setObjectName(QStringLiteral("runHeading"));
+    layout->addWidget(m_heading);
     layout->addWidget(m_alertBar);
     layout->addWidget(m_tabs, 1);
     connect(m_alerts, &AlertWatcher::alertRaised, this, [this](const MonitorAlert& a) {
@@ -72,6 +82,12 @@ MonitorPanel::MonitorPanel(QWidget* parent)
 }
 
 void MonitorPanel::showJob(const QString& jobId, const QMap<int, QString>& stageLayers) {
+    if (jobId != m_run.id || !m_described) {
+        m_run = RunSummary();
+        m_run.id = jobId;
+        m_described = false;
+        m_heading->setRunId(jobId);
+    }
     m_chart->showJob(jobId);
     m_devices->showJob(jobId);
     m_steps->showJob(jobId);
@@ -80,6 +96,22 @@ void MonitorPanel::showJob(const QString& jobId, const QMap<int, QString>& stage
     m_pipeline->showJob(jobId, int(stageLayers.size()));
     m_alerts->followJob(jobId);
     m_alertBar->hide();
+}
+
+void MonitorPanel::describeRun(const RunSummary& run) {
+    if (run.id.isEmpty() || run.id != m_run.id)
+        return;
+    m_run = run;
+    m_described = true;
+    m_heading->setRun(m_run);
+}
+
+void MonitorPanel::setJobState(const QString& jobId, JobState state) {
+    if (jobId.isEmpty() || jobId != m_run.id)
+        return;
+    setJobRunning(state == JobState::Running);
+    m_run.state = state;
+    m_heading->setRun(m_run); // "job-… · running" while nothing more is known
 }
 
 void MonitorPanel::setJobRunning(bool running) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "app/monitor/alertwatcher.h"
+#include "app/monitor/runsummary.h"
 
 #include <QMap>
 #include <QWidget>
@@ -17,15 +18,18 @@ namespace tessera {
 
 class MetricsChart;
 class PipelineView;
+class RunHeading;
 class StepTimeChart;
 class ThroughputChart;
 class UtilizationChart;
 struct MetricPoint;
 
-/// Holds MetricsChart (top), ThroughputChart over StepTimeChart (bottom left) and UtilizationChart
-/// (bottom right) in splitters on the "Charts" tab, PipelineView on the "Pipeline" tab, and an
+/// Holds MetricsChart (top) and, below it side by side, ThroughputChart, StepTimeChart and
+/// UtilizationChart in splitters on the "Charts" tab, PipelineView on the "Pipeline" tab, and an
 /// AlertWatcher whose alerts show in a bar above them (the latest one; Dismiss hides it) and go out
-/// as alertRaised.
+/// as alertRaised. Above everything a RunHeading says which run the charts show ("Showing job-… ·
+/// name · DP2 × PP1 × TP1 · running"). Its minimum size is small (about 520 × 400 px): splitters
+/// never collapse a chart, and each chart adapts its legend and ticks to the width it gets.
 class MonitorPanel : public QWidget {
     Q_OBJECT
 public:
@@ -34,7 +38,14 @@ public:
     /// Follows `jobId` in every chart and the alerts; `stageLayers` says what each pipeline
     /// stage holds (stage → "layers 0–3"), for the step-time tooltips; its size is the number of
     /// rows of the pipeline view (empty: as many as the job's timeline records name).
+    /// The heading shows the id until describeRun() says more.
     void showJob(const QString& jobId, const QMap<int, QString>& stageLayers = {});
+    /// What the heading says about the followed run (its name, layout and state); ignored when
+    /// `run.id` is not the followed job.
+    void describeRun(const tessera::RunSummary& run);
+    /// Job `jobId` reached `state`: for the followed job the heading shows it and the alerts
+    /// know whether it runs; other jobs are ignored.
+    void setJobState(const QString& jobId, tessera::JobState state);
     /// The followed job runs (true) or ended (false).
     void setJobRunning(bool running);
     /// A metric point of any job (others than the followed one are ignored).
@@ -42,6 +53,10 @@ public:
 
     /// The alert bar's text, "" while hidden.
     QString alertText() const;
+    /// The line above the charts that names the shown run.
+    RunHeading* runHeading() const { return m_heading; }
+    /// The followed job, "" before the first showJob().
+    QString jobId() const { return m_run.id; }
 
     MetricsChart* metricsChart() const { return m_chart; }
     StepTimeChart* stepTimeChart() const { return m_steps; }
@@ -59,6 +74,9 @@ Q_SIGNALS:
 private:
     void showAlert(const MonitorAlert& alert);
 
+    RunHeading* m_heading;
+    RunSummary m_run;         ///< the followed run as far as known
+    bool m_described = false; ///< describeRun() was called for it
     QWidget* m_alertBar;
     QLabel* m_alertLabel;
     QToolButton* m_dismiss;

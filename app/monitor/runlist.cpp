@@ -1,20 +1,23 @@
-// Runs of the history database, overlay and open (see runlist.h).
+// Runs of the history database as a sortable, filtered table; overlay and open (see runlist.h).
 #include "app/monitor/runlist.h"
 
+#include "app/monitor/runtablemodel.h"
 #include "backend/history/metricstore.h"
 
-#include <QDateTime>
+#include <QAction>
 #include <QFutureWatcher>
-#include <QListWidget>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMenu>
+#include <QSortFilterProxyModel>
+#include <QStyle>
+#include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent>
-
-#include <cmath>
 
 namespace tessera {
 
 namespace {
-constexpr int kJobIdRole = Qt::UserRole;
 
 /// On a pool thread: a connection of its own (QtSql connections are per thread).
 RunList::Loaded readRun(const QString& path, const QString& jobId, bool withTelemetry) {
@@ -31,54 +34,180 @@ RunList::Loaded readRun(const QString& path, const QString& jobId, bool withTele
     return loaded;
 }
 
-/// On a pool thread: the job list (newest first), or the error in `error`.
-struct JobList {
-    QList<JobRecord> jobs;
+/// On a pool thread: the runs (newest first, their specs parsed here too), or the error.
+struct RunRead {
+    QList<RunSummary> runs;
     QString error;
 };
-JobList readJobs(const QString& path) {
+RunRead readRuns(const QString& path) {
     MetricStore store;
-    JobList list;
+    RunRead read;
     if (Result<void> opened = store.open(path); opened) {
-        list.jobs = store.jobs();
+        for (const JobRecord& job : store.jobs())
+            read.runs << RunText::summarize(job);
     } else {
-        list.error = QString::fromStdString(opened.error().message);
+        read.error = QString::fromStdString(opened.error().message);
     }
-    return list;
+    return read;
 }
+
 } // namespace
 
 RunList::RunList(MetricStore* store, QWidget* parent)
-    : QWidget(parent), m_store(store), m_list(new QListWidget(this)) {
+    : QWidget(parent), m_store(store), m_filter(new QLineEdit(this)), m_view(new QTableView(this)),
+      m_model(new RunTableModel(this)), m_proxy(new QSortFilterProxyModel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_list);
-    m_list->setObjectName(QStringLiteral("runList"));
-    m_list->setToolTip(tr("Check a run to draw its loss beside the current one; double-click to "
-                          "open its whole history"));
-    connect(m_list, &QListWidget::itemChanged, this, &RunList::onItemChanged);
-    connect(m_list, &QListWidget::itemDoubleClicked, this,
-            [this](QListWidgetItem* item) { open(item->data(kJobIdRole).toString()); });
+    layout->setSpacing(2);
+    m_filter->setObjectName(QStringLiteral("runFilter"));
+    m_filter->setPlaceholderText(tr("Filter by name, layout or state"));
+    m_filter->setClearButtonEnabled(true);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_view, 1);
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(RunTableModel::SortRole);
+    m_proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setSortLocaleAware(true);
+    m_proxy->setFilterRole(RunTableModel::FilterRole);
+    m_proxy->setFilterKeyColumn(RunTableModel::Name);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy,
+            &QSortFilterProxyModel::setFilterFixedString);
+
+    m_view->setObjectName(QStringLiteral("runTable"));
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(RunTableModel::Started, Qt::DescendingOrder); // newest first
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setWordWrap(false);
+    m_view->setTextElideMode(Qt::ElideRight);
+    m_view->setAlternatingRowColors(true);
+    m_view->verticalHeader()->hide();
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    setUpColumns();
+    m_view->viewport()->installEventFilter(this); // fits the columns to its width
+    connect(m_view, &QTableView::activated, this,
+            [this](const QModelIndex& index) { open(jobIdAt(index.row())); });
+    connect(m_view, &QTableView::customContextMenuRequested, this, &RunList::showRowMenu);
+    connect(m_model, &RunTableModel::overlayToggled, this, &RunList::onOverlayToggled);
     refresh();
 }
 
-QString RunList::label(const JobRecord& job) {
-    const QString when =
-        QDateTime::fromMSecsSinceEpoch(job.submittedMs).toString(QStringLiteral("MM-dd hh:mm"));
-    QString text = QStringLiteral("%1  %2 · %3")
-                       .arg(when, job.name.isEmpty() ? job.id : job.name, jobStateName(job.state));
-    if (!std::isnan(job.lastLoss)) {
-        text += tr(" · loss %1").arg(job.lastLoss, 0, 'g', 4);
+void RunList::setUpColumns() {
+    QHeaderView* header = m_view->horizontalHeader();
+    header->setMinimumSectionSize(24);
+    header->setStretchLastSection(false);
+    header->setSectionsMovable(true);
+    header->setHighlightSections(false);
+    for (int c = 0; c < RunTableModel::ColumnCount; ++c)
+        header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    // The name takes what is left (and elides); the others are as wide as their contents.
+    header->setSectionResizeMode(RunTableModel::Name, QHeaderView::Stretch);
+    header->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(header, &QHeaderView::customContextMenuRequested, this, &RunList::showHeaderMenu);
+    header->setToolTip(tr("Click to sort; right-click to show or hide columns"));
+}
+
+namespace {
+/// Optional columns, the most needed first.
+constexpr RunTableModel::Column kByNeed[] = {RunTableModel::Layout,  RunTableModel::State,
+                                             RunTableModel::Loss,    RunTableModel::Accuracy,
+                                             RunTableModel::Started, RunTableModel::Duration};
+constexpr int kNameChars = 14; // the name column keeps room for about this many characters
+} // namespace
+
+int RunList::neededWidth(int column) const {
+    const QHeaderView* header = m_view->horizontalHeader();
+    const QString title = m_model->headerData(column, Qt::Horizontal).toString();
+    const int margin = header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+    const int mark = header->style()->pixelMetric(QStyle::PM_HeaderMarkSize, nullptr, header);
+    const int titleWidth = header->fontMetrics().horizontalAdvance(title) + 4 * margin + mark;
+    // sizeHintForColumn() is public in QAbstractItemView (QTableView only narrows its access).
+    const QAbstractItemView* view = m_view;
+    return std::max(view->sizeHintForColumn(column), titleWidth);
+}
+
+void RunList::fitColumns() {
+    const int checkBox = m_view->style()->pixelMetric(QStyle::PM_IndicatorWidth) + 8;
+    int left = m_view->viewport()->width() - checkBox -
+               m_view->fontMetrics().averageCharWidth() * kNameChars;
+    for (RunTableModel::Column c : kByNeed) {
+        if (m_chosenColumns.contains(c)) {
+            if (!m_view->isColumnHidden(c))
+                left -= neededWidth(c);
+            continue;
+        }
+        const int width = neededWidth(c);
+        const bool fits = width <= left;
+        m_view->setColumnHidden(c, !fits);
+        if (fits)
+            left -= width;
+        else
+            left = -1; // keep the order: no less needed column before a more needed one
     }
-    return text;
+}
+
+void RunList::setColumnShown(int column, bool shown) {
+    if (column <= RunTableModel::Name || column >= RunTableModel::ColumnCount)
+        return; // the name always stays
+    m_chosenColumns.insert(column);
+    m_view->setColumnHidden(column, !shown);
+    fitColumns();
+}
+
+bool RunList::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        fitColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
+void RunList::showHeaderMenu(const QPoint& pos) {
+    QMenu menu(this);
+    for (int c = 0; c < RunTableModel::ColumnCount; ++c) {
+        if (c == RunTableModel::Name)
+            continue; // the name always stays
+        QAction* a = menu.addAction(m_model->headerData(c, Qt::Horizontal).toString());
+        a->setCheckable(true);
+        a->setChecked(!m_view->isColumnHidden(c));
+        connect(a, &QAction::toggled, this,
+                [this, c](bool on) { m_view->setColumnHidden(c, !on); });
+    }
+    menu.exec(m_view->horizontalHeader()->mapToGlobal(pos));
+}
+
+void RunList::showRowMenu(const QPoint& pos) {
+    const QModelIndex index = m_view->indexAt(pos);
+    const QString id = index.isValid() ? jobIdAt(index.row()) : QString();
+    if (id.isEmpty())
+        return;
+    QMenu menu(this);
+    menu.addAction(tr("&Open in the charts"), this, [this, id] { open(id); });
+    QAction* overlay = menu.addAction(tr("&Overlay on the chart"));
+    overlay->setCheckable(true);
+    overlay->setChecked(m_model->isOverlaid(id));
+    connect(overlay, &QAction::toggled, this, [this, id](bool on) { m_model->setOverlay(id, on); });
+    menu.exec(m_view->viewport()->mapToGlobal(pos));
+}
+
+QString RunList::jobIdAt(int row) const {
+    return m_proxy->index(row, RunTableModel::Name).data(RunTableModel::IdRole).toString();
+}
+
+RunSummary RunList::summary(const QString& jobId) const {
+    const int row = m_model->rowOf(jobId);
+    return row < 0 ? RunSummary() : m_model->runs().at(row);
+}
+
+void RunList::setShownRun(const QString& jobId) {
+    m_model->setShownRun(jobId);
 }
 
 void RunList::refresh() {
     if (m_store == nullptr) {
-        m_refreshing = true;
-        m_list->clear();
-        m_list->addItem(tr("No history database: runs are not kept."));
-        m_refreshing = false;
+        m_model->setPlaceholder(tr("No history database: runs are not kept."));
         Q_EMIT refreshed();
         return;
     }
@@ -87,13 +216,13 @@ void RunList::refresh() {
         return;
     }
     m_reading = true;
-    auto* watcher = new QFutureWatcher<JobList>(this);
-    connect(watcher, &QFutureWatcher<JobList>::finished, this, [this, watcher] {
-        const JobList list = watcher->result();
+    auto* watcher = new QFutureWatcher<RunRead>(this);
+    connect(watcher, &QFutureWatcher<RunRead>::finished, this, [this, watcher] {
+        const RunRead read = watcher->result();
         watcher->deleteLater();
         m_reading = false;
-        if (list.error.isEmpty()) {
-            fill(list.jobs);
+        if (read.error.isEmpty()) {
+            fill(read.runs);
         }
         if (std::exchange(m_readAgain, false)) {
             refresh();
@@ -101,42 +230,40 @@ void RunList::refresh() {
             Q_EMIT refreshed();
         }
     });
-    watcher->setFuture(QtConcurrent::run(readJobs, m_store->path()));
+    watcher->setFuture(QtConcurrent::run(readRuns, m_store->path()));
 }
 
-void RunList::fill(const QList<JobRecord>& jobs) {
-    m_refreshing = true;
-    m_list->clear();
-    for (const JobRecord& job : jobs) {
-        auto* item = new QListWidgetItem(label(job), m_list);
-        item->setData(kJobIdRole, job.id);
-        item->setToolTip(job.id);
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        item->setCheckState(m_checked.contains(job.id) ? Qt::Checked : Qt::Unchecked);
-    }
-    m_refreshing = false;
-}
-
-void RunList::onItemChanged(QListWidgetItem* item) {
-    const QString id = item->data(kJobIdRole).toString();
-    if (m_refreshing || id.isEmpty()) {
+void RunList::fill(const QList<RunSummary>& runs) {
+    const QModelIndex current = m_view->currentIndex();
+    const QString selected = current.isValid() ? jobIdAt(current.row()) : QString();
+    m_model->setRuns(runs);
+    fitColumns(); // the contents' widths changed
+    if (selected.isEmpty())
         return;
+    const int row = m_model->rowOf(selected);
+    if (row >= 0) {
+        const QModelIndex at = m_proxy->mapFromSource(m_model->index(row, RunTableModel::Name));
+        m_view->setCurrentIndex(at); // selects the row (SelectRows)
     }
-    if (item->checkState() != Qt::Checked) {
-        m_checked.remove(id);
+}
+
+void RunList::onOverlayToggled(const QString& id, bool on) {
+    if (!on) {
         Q_EMIT overlayRemoved(id);
         return;
     }
-    m_checked.insert(id);
-    const QString text = item->text();
-    load(id, false, [this, id, text](const Loaded& loaded) {
-        if (m_checked.contains(id)) { // still wanted when the load is done
-            Q_EMIT overlayLoaded(id, text, loaded.points);
+    const QString label = RunText::legendLabel(summary(id));
+    load(id, false, [this, id, label](const Loaded& loaded) {
+        if (m_model->isOverlaid(id)) { // still wanted when the load is done
+            Q_EMIT overlayLoaded(id, label, loaded.points);
         }
     });
 }
 
 void RunList::open(const QString& jobId) {
+    if (jobId.isEmpty())
+        return;
+    m_model->setShownRun(jobId);
     load(jobId, true, [this, jobId](const Loaded& loaded) {
         Q_EMIT opened(jobId, loaded.points);
         Q_EMIT telemetryOpened(jobId, loaded.telemetry);

@@ -20,9 +20,11 @@ struct RankStepTime {
     qint64 step = 0; ///< the step the line was printed at
 };
 
-/// Stacked bars, one per rank (x = rank): compute at the bottom, exposed communication, then the
-/// pipeline bubble; the tooltip of a bar names the rank's stage, data- and tensor-parallel rank,
-/// the layers it holds (setStageLayers) and its three times. Replots on a timer.
+/// Stacked bars, one per rank (x = rank, with its stage under it when the job has a pipeline;
+/// every k-th rank's label when they would not fit): compute at the bottom, exposed
+/// communication, then the pipeline bubble; the tooltip of a bar names the rank's stage, data- and
+/// tensor-parallel rank, the layers it holds (setStageLayers) and its three times. Replots on a
+/// timer.
 class StepTimeChart : public QWidget {
     Q_OBJECT
 public:

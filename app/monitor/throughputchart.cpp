@@ -4,6 +4,7 @@
 #include "app/monitor/chartcrosshair.h"
 #include "app/monitor/chartexport.h"
 #include "app/monitor/chartstyle.h"
+#include "app/monitor/chartticks.h"
 
 #include "backend/jobs/jobtypes.h"
 
@@ -19,21 +20,32 @@ ThroughputChart::ThroughputChart(QWidget* parent) : QWidget(parent), m_plot(new 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    setMinimumSize(320, 160);
+    setMinimumSize(170, 150);
     m_plot->xAxis->setLabel(tr("step"));
-    m_plot->yAxis->setLabel(tr("samples/s"));
-    m_plot->yAxis2->setLabel(tr("learning rate"));
     m_plot->yAxis2->setVisible(true);
+    const QColor purple(148, 103, 189), grey(110, 110, 110);
     m_throughput = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis);
-    m_throughput->setName(tr("samples/s"));
-    m_throughput->setPen(QPen(QColor(148, 103, 189), 1.0));
+    m_throughput->setName(tr("samples/s (left)"));
+    m_throughput->setPen(QPen(purple, 1.0));
     m_throughput->setAdaptiveSampling(true);
     m_lr = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
-    m_lr->setName(tr("learning rate"));
-    m_lr->setPen(QPen(QColor(127, 127, 127), 1.0, Qt::DashLine));
+    m_lr->setName(tr("learning rate (right)"));
+    m_lr->setPen(QPen(grey, 1.0, Qt::DashLine));
     m_lr->setAdaptiveSampling(true);
+    // No axis titles (the legend names both, and a narrow pane needs the width): each value
+    // axis takes its series' colour instead.
+    for (auto [axis, color] : {std::pair{m_plot->yAxis, purple}, std::pair{m_plot->yAxis2, grey}}) {
+        axis->setTickLabelColor(color);
+        axis->setBasePen(QPen(color));
+        axis->setTickPen(QPen(color));
+        axis->setSubTickPen(QPen(color));
+    }
     placeLegendAbove(m_plot);
-    new ChartCrosshair(m_plot);
+    m_plot->xAxis->setTicker(QSharedPointer<CompactTicker>::create()); // "120k" steps
+    m_plot->yAxis->setTicker(QSharedPointer<CompactTicker>::create()); // "12k" samples/s
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2})
+        keepTickLabelsApart(axis, axis == m_plot->xAxis ? 6 : 5);
+    m_crosshair = new ChartCrosshair(m_plot);
     addExportMenu(m_plot, QStringLiteral("throughput"), [this] { return csv(); });
     startReplotTimer(m_plot, 250, &m_dirty, [this] { rescale(); });
 }
@@ -42,6 +54,7 @@ void ThroughputChart::showJob(const QString& jobId) {
     m_jobId = jobId;
     m_throughput->data()->clear();
     m_lr->data()->clear();
+    m_crosshair->hide(); // it would name the old run's numbers
     m_dirty = true;
 }
 

@@ -2,10 +2,13 @@
 #include "app/monitor/utilizationchart.h"
 
 #include "app/monitor/chartexport.h"
+#include "app/monitor/chartlegend.h"
 #include "app/monitor/chartstyle.h"
+#include "app/monitor/chartticks.h"
 
 #include "app/monitor/customplot.h"
 #include <QHelpEvent>
+#include <QLocale>
 #include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -41,11 +44,12 @@ bool deviceBefore(const QString& a, const QString& b) {
 }
 
 QString percentText(double v) {
-    return std::isfinite(v) ? QStringLiteral("%1 %").arg(v, 0, 'f', 0) : QStringLiteral("–");
+    return std::isfinite(v) ? QStringLiteral("%1 %").arg(QLocale().toString(v, 'f', 0))
+                            : QStringLiteral("–");
 }
 
 QString gibText(double bytes) {
-    return std::isfinite(bytes) ? QString::number(bytes / kGiB, 'f', 1) : QStringLiteral("–");
+    return std::isfinite(bytes) ? QLocale().toString(bytes / kGiB, 'f', 1) : QStringLiteral("–");
 }
 
 void shareTimeAxis(QCPAxis* a, QCPAxis* b) {
@@ -62,15 +66,14 @@ UtilizationChart::UtilizationChart(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    setMinimumSize(320, 200);
+    setMinimumSize(170, 150);
     m_plot->plotLayout()->addElement(1, 0, m_memoryRect);
     auto* margins = new QCPMarginGroup(m_plot);
     QCPAxisRect* util = m_plot->axisRect();
     util->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
     m_memoryRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-    QSharedPointer<QCPAxisTickerTime> ticker(new QCPAxisTickerTime);
+    QSharedPointer<QCPAxisTickerTime> ticker(new RoundUpTimeTicker);
     ticker->setTimeFormat(QStringLiteral("%m:%s")); // minutes do not wrap at 60
-    ticker->setTickCount(4);
     for (QCPAxisRect* rect : {util, m_memoryRect}) {
         rect->axis(QCPAxis::atBottom)->setTicker(ticker);
         rect->setRangeDrag(Qt::Horizontal);
@@ -82,10 +85,13 @@ UtilizationChart::UtilizationChart(QWidget* parent)
     m_memoryRect->axis(QCPAxis::atLeft)->setLabel(tr("memory GiB"));
     m_memoryRect->axis(QCPAxis::atBottom)->setLabel(tr("time since start"));
     shareTimeAxis(util->axis(QCPAxis::atBottom), m_memoryRect->axis(QCPAxis::atBottom));
+    // As many ticks as the width holds (one shared ticker: the upper pane shows no labels).
+    keepTickLabelsApart(m_memoryRect->axis(QCPAxis::atBottom), 5);
+    keepTickLabelsApart(util->axis(QCPAxis::atLeft), 5);
+    keepTickLabelsApart(m_memoryRect->axis(QCPAxis::atLeft), 5);
     placeLegendAbove(m_plot);
-    // Node names are long and the pane narrow: small icons, three nodes per row.
+    // Node names are long and the pane narrow: small icons, as many nodes per row as fit.
     m_plot->legend->setIconSize(14, 10);
-    m_plot->legend->setWrap(3);
     m_plot->installEventFilter(this);
     addExportMenu(m_plot, QStringLiteral("devices"), [this] { return csv(); });
     startReplotTimer(m_plot, 500, &m_dirty, [this] { rescale(); });
@@ -219,9 +225,9 @@ QString UtilizationChart::deviceText(const QString& key) const {
                       .arg(percentText(d.utilizationPercent), gibText(d.memoryUsedBytes),
                            gibText(d.memoryTotalBytes));
     if (std::isfinite(d.powerWatts))
-        now += tr(" · %1 W").arg(d.powerWatts, 0, 'f', 0);
+        now += tr(" · %1 W").arg(QLocale().toString(d.powerWatts, 'f', 0));
     if (std::isfinite(d.temperatureCelsius))
-        now += tr(" · %1 °C").arg(d.temperatureCelsius, 0, 'f', 0);
+        now += tr(" · %1 °C").arg(QLocale().toString(d.temperatureCelsius, 'f', 0));
     lines << now;
     const QString role = m_roles.value(key);
     lines << (role.isEmpty() ? tr("holds no rank of this job") : role);
@@ -246,6 +252,8 @@ QString UtilizationChart::deviceAt(const QPoint& pos) const {
 bool UtilizationChart::eventFilter(QObject* watched, QEvent* event) {
     if (watched == m_plot && event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
+        if (!ChartLegend::of(m_plot)->toolTipAt(help->pos()).isEmpty())
+            return false; // the legend's own tooltip
         const QString key = deviceAt(help->pos());
         if (key.isEmpty())
             QToolTip::hideText();

@@ -1,14 +1,17 @@
-// The monitor keeps history: a real job run in one app session is in the Runs list of the next
-// one (same data folder), opening it shows the same loss curve point for point, and checking it
-// overlays its smoothed loss on the chart. The job is held halfway until both nodes' telemetry
-// has reached the chart (samples come once a second, whatever the job's pace).
+// The monitor keeps history: a real job run in one app session is in the Runs table of the next
+// one (same data folder), opening it shows the same loss curve point for point and names the run
+// above the charts, and checking it overlays its smoothed loss and test accuracy on the chart. The
+// job is held halfway until both nodes' telemetry has reached the chart (samples come once a
+// second, whatever the job's pace).
 #include "app/cluster/clusterpanel.h"
 #include "app/cluster/clustertablemodel.h"
 #include "app/jobs/jobpanel.h"
 #include "app/mainwindow.h"
 #include "app/monitor/metricschart.h"
 #include "app/monitor/monitorpanel.h"
+#include "app/monitor/runheading.h"
 #include "app/monitor/runlist.h"
+#include "app/monitor/runtablemodel.h"
 #include "app/monitor/steptimechart.h"
 #include "app/monitor/utilizationchart.h"
 #include "app/session.h"
@@ -18,9 +21,9 @@
 
 #include <QComboBox>
 #include <QFileInfo>
-#include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -89,7 +92,7 @@ void TestMonitorHistory::reopenedAppShowsTheSameCurves() {
                                   120000);
         live = window.chart()->lossPoints();
         QCOMPARE(live.size(), 24); // 120 steps, a loss line every 5
-        QTRY_COMPARE_WITH_TIMEOUT(window.runList()->list()->count(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.runList()->view()->model()->rowCount(), 1, 10000);
         // Both nodes' telemetry reached the utilisation chart while the job ran.
         const QMap<QString, int> liveDevices = devicePoints(window.monitor()->utilizationChart());
         QVERIFY2(liveDevices.value(QStringLiteral("local-1/CPU")) > 0 &&
@@ -108,22 +111,32 @@ void TestMonitorHistory::reopenedAppShowsTheSameCurves() {
     MainWindow window(&session);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QListWidget* runs = window.runList()->list();
-    QTRY_COMPARE_WITH_TIMEOUT(runs->count(), 1, 10000); // read off the GUI thread
-    QListWidgetItem* item = runs->item(0);
-    QVERIFY2(item->text().contains(QStringLiteral("succeeded")), qPrintable(item->text()));
+    QTableView* runs = window.runList()->view();
+    QAbstractItemModel* model = runs->model();
+    QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 1, 10000); // read off the GUI thread
+    const QString state = model->index(0, RunTableModel::State).data().toString();
+    QCOMPARE(state, QStringLiteral("succeeded"));
+    QCOMPARE(model->index(0, RunTableModel::Layout).data().toString(), QStringLiteral("DP2"));
+    const QString name = model->index(0, RunTableModel::Name).data().toString();
+    QVERIFY2(name.contains(QStringLiteral("Fashion-MNIST")), qPrintable(name));
     QCOMPARE(window.chart()->lossPointCount(), 0);
 
     // Double-click: the run's history fills the monitor, point for point.
     QSignalSpy opened(window.runList(), &RunList::opened);
     QSignalSpy telemetryOpened(window.runList(), &RunList::telemetryOpened);
-    const QRect rect = runs->visualItemRect(item);
+    const QRect rect = runs->visualRect(model->index(0, RunTableModel::State));
     // A double-click is press, release, press-as-double-click (the view wants the press first).
     QTest::mouseClick(runs->viewport(), Qt::LeftButton, Qt::NoModifier, rect.center());
     QTest::mouseDClick(runs->viewport(), Qt::LeftButton, Qt::NoModifier, rect.center());
     QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 10000);
     QCOMPARE(window.chart()->jobId(), jobId);
     QCOMPARE(window.chart()->lossPoints(), live);
+    // The charts say which run they show, though the Job panel shows no job.
+    const QString heading = window.monitor()->runHeading()->text();
+    QVERIFY2(heading.contains(jobId) && heading.contains(name) &&
+                 heading.contains(QStringLiteral("DP2 × PP1 × TP1")) &&
+                 heading.contains(QStringLiteral("succeeded")),
+             qPrintable(heading));
     QCOMPARE(window.monitor()->stepTimeChart()->ranks().size(), 2); // both ranks' perf lines
     // The nodes' telemetry recorded while the job ran is drawn again, every sample of it.
     QTRY_COMPARE_WITH_TIMEOUT(telemetryOpened.count(), 1, 10000);
@@ -137,10 +150,20 @@ void TestMonitorHistory::reopenedAppShowsTheSameCurves() {
 
     // Check it: its smoothed loss is drawn as an overlay (the followed job is the same run here,
     // which is how a person compares the smoothing of two runs too).
-    item->setCheckState(Qt::Checked);
+    const QModelIndex box = model->index(0, RunTableModel::Name);
+    QVERIFY(model->setData(box, Qt::Checked, Qt::CheckStateRole));
     QTRY_COMPARE_WITH_TIMEOUT(window.chart()->overlays(), QStringList{jobId}, 10000);
     QCOMPARE(window.chart()->overlayPoints(jobId), window.chart()->smoothedLossPoints());
-    item->setCheckState(Qt::Unchecked);
+    QList<QPointF> accuracy;
+    for (auto it = window.chart()->accuracyGraph()->data()->constBegin();
+         it != window.chart()->accuracyGraph()->data()->constEnd(); ++it)
+        accuracy.append(QPointF(it->key, it->value));
+    QVERIFY(!accuracy.isEmpty());
+    QCOMPARE(window.chart()->overlayAccuracyPoints(jobId), accuracy);
+    // Its legend entry names the run (with its start time), not two letters of it.
+    const QString legend = window.chart()->overlayGraph(jobId)->name();
+    QVERIFY2(legend.size() >= 20 && legend.contains(QStringLiteral("Fashion")), qPrintable(legend));
+    QVERIFY(model->setData(box, Qt::Unchecked, Qt::CheckStateRole));
     QVERIFY(window.chart()->overlays().isEmpty());
 }
 

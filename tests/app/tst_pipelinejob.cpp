@@ -10,6 +10,7 @@
 #include "app/monitor/monitorpanel.h"
 #include "app/monitor/pipelineview.h"
 #include "app/monitor/runlist.h"
+#include "app/monitor/runtablemodel.h"
 #include "app/session.h"
 #include "backend/cluster/localworkers.h"
 #include "tests/support/testexamples.h"
@@ -18,10 +19,10 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
-#include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -157,12 +158,12 @@ void TestPipelineJob::measuredBesidePredicted() {
         QVERIFY(window.grab().save(shot));
 
     // The same boxes come back from the history (Runs dock, double-click).
-    QListWidget* runs = window.runList()->list();
-    QTRY_COMPARE_WITH_TIMEOUT(runs->count(), 1, 5000);
+    QTableView* runs = window.runList()->view();
+    QTRY_COMPARE_WITH_TIMEOUT(runs->model()->rowCount(), 1, 5000);
     view->showJob(QString(), 0);
     QVERIFY(view->measuredView()->boxes().empty());
     QSignalSpy opened(window.runList(), &RunList::opened);
-    const QRect rect = runs->visualItemRect(runs->item(0));
+    const QRect rect = runs->visualRect(runs->model()->index(0, RunTableModel::State));
     QTest::mouseClick(runs->viewport(), Qt::LeftButton, Qt::NoModifier, rect.center());
     QTest::mouseDClick(runs->viewport(), Qt::LeftButton, Qt::NoModifier, rect.center());
     QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 10000);
