@@ -3,6 +3,7 @@
 
 #include "app/cluster/clusterpanel.h"
 #include "app/designer/designerpanel.h"
+#include "app/designer/plandocument.h"
 #include "app/jobs/jobpanel.h"
 #include "app/monitor/devicefeed.h"
 #include "app/monitor/logpane.h"
@@ -12,11 +13,14 @@
 #include "app/monitor/pipelinepredictor.h"
 #include "app/monitor/pipelineview.h"
 #include "app/monitor/runlist.h"
+#include "app/monitor/runsummary.h"
 #include "app/monitor/utilizationchart.h"
 #include "app/rent/costlabel.h"
 #include "app/rent/rentdialog.h"
 #include "app/session.h"
 #include "app/settings/autoscalesettings.h"
+#include "app/statushint.h"
+#include "app/windowguard.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
 #include "backend/provision/autoscaler.h"
@@ -30,6 +34,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
+#include <QScrollArea>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
@@ -73,13 +78,21 @@ MainWindow::MainWindow(AppSession* session, QWidget* parent)
     m_predictor = new PipelinePredictor(this);
     auto* tabs = new QTabWidget(this);
     tabs->setObjectName(QStringLiteral("centralTabs"));
-    tabs->addTab(m_monitor, tr("&Training"));
+    // The charts scroll rather than hold the window above a laptop screen's height.
+    auto* training = new QScrollArea(tabs);
+    training->setObjectName(QStringLiteral("trainingPage"));
+    training->setFrameShape(QFrame::NoFrame);
+    training->setWidgetResizable(true);
+    training->setWidget(m_monitor);
+    tabs->addTab(training, tr("&Training"));
     tabs->addTab(m_designer, tr("&Designer"));
     setCentralWidget(tabs);
     // The designer needs the width: the Cluster and Job docks step aside while it is shown and
     // come back as they were (View menu, Ctrl+1/Ctrl+2, shows them any time).
     connect(tabs, &QTabWidget::currentChanged, this, [this, tabs] {
         const bool designing = tabs->currentWidget() == m_designer;
+        if (designing)
+            m_stateBeforeDesigner = saveState(kDockStateVersion); // kept if it closes now
         for (const char* name : {"clusterDock", "jobDock", "runsDock"}) {
             auto* dock = findChild<QDockWidget*>(QLatin1String(name));
             if (designing) {
@@ -93,12 +106,13 @@ MainWindow::MainWindow(AppSession* session, QWidget* parent)
     createDocks();
     createMenusAndToolbar();
     connectBackend();
-    resize(1280, 800);
+    connectWorkGuards();
+    restoreLayout();
     if (!session->storeError().isEmpty())
         m_log->appendMessage(tr("History is off: %1").arg(session->storeError()));
     if (!session->provisionError().isEmpty())
         m_log->appendMessage(tr("Renting: %1").arg(session->provisionError()));
-    statusBar()->showMessage(tr("Rent local workers (Ctrl+R), pick a spec, then Launch (Ctrl+L)."));
+    new StatusHint(this); // the status bar's hint: what to do next, action tips on hover
     statusBar()->addPermanentWidget(new CostLabel(session->providers(), this));
 }
 
@@ -155,6 +169,22 @@ void MainWindow::createMenusAndToolbar() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_jobs->openAction());
     file->addSeparator();
+    // The layout files of the Designer, from any tab.
+    m_newLayout = new QAction(tr("&New layout"), this);
+    m_newLayout->setObjectName(QStringLiteral("newLayoutAction"));
+    m_newLayout->setShortcut(QKeySequence(tr("Ctrl+N")));
+    m_newLayout->setToolTip(tr("Start the Designer over with the default model and machines"));
+    connect(m_newLayout, &QAction::triggered, this, [this] {
+        if (m_designer->newLayout())
+            if (auto* tabs = qobject_cast<QTabWidget*>(centralWidget()))
+                tabs->setCurrentWidget(m_designer);
+    });
+    file->addAction(m_newLayout);
+    for (const char* name : {"designerOpen", "designerSave", "designerSaveAs"})
+        for (QAction* a : m_designer->designerActions())
+            if (a->objectName() == QLatin1String(name))
+                file->addAction(a);
+    file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(tr("Ctrl+Q")));
 
@@ -188,6 +218,7 @@ void MainWindow::createMenusAndToolbar() {
     QMenu* job = menuBar()->addMenu(tr("&Job"));
     job->addAction(m_jobs->launchAction());
     job->addAction(m_jobs->cancelAction());
+    job->addAction(m_jobs->resumeAction());
 
     menuBar()->addMenu(tr("De&signer"))->addActions(m_designer->designerActions());
 
@@ -210,20 +241,18 @@ void MainWindow::createMenusAndToolbar() {
     bar->addAction(m_jobs->openAction());
     bar->addAction(m_jobs->launchAction());
     bar->addAction(m_jobs->cancelAction());
+    bar->addAction(m_jobs->resumeAction());
 }
 
 void MainWindow::connectRuns() {
     JobController* controller = m_session->controller();
     // A job that starts or ends changes the list (state, last loss).
     connect(controller, &JobController::jobStateChanged, m_runs, [this] { m_runs->refresh(); });
+    // An overlay: the run's loss (its lowest rank's) and test accuracy, named by the run.
     connect(m_runs, &RunList::overlayLoaded, m_monitor,
             [this](const QString& id, const QString& label, const QList<MetricPoint>& points) {
-                QList<QPointF> loss;
-                for (const MetricPoint& p : points)
-                    if (const auto it = p.values.constFind(QStringLiteral("loss"));
-                        it != p.values.cend())
-                        loss.append(QPointF(double(p.step), it.value()));
-                m_monitor->metricsChart()->addOverlay(id, label, loss);
+                m_monitor->metricsChart()->addOverlayPoints(
+                    id, label, points, RunText::headingText(m_runs->summary(id)));
             });
     connect(m_runs, &RunList::overlayRemoved, m_monitor->metricsChart(),
             &MetricsChart::removeOverlay);
@@ -237,12 +266,15 @@ void MainWindow::connectRuns() {
                 const JobState state = m_session->controller()->state(id);
                 followJob(id, spec,
                           m_session->controller()->jobIds().contains(id) && !isTerminal(state));
+                // The charts name the reopened run (the Job panel may show another one).
+                m_monitor->describeRun(RunText::summarize(m_session->store()->job(id)));
                 for (const MetricPoint& p : points)
                     m_monitor->addPoint(p);
                 m_monitor->metricsChart()->replotNow();
                 m_monitor->pipelineView()->replotNow();
                 m_log->appendMessage(
                     tr("[%1] opened from the history: %2 point(s)").arg(id).arg(points.size()));
+                m_jobs->offerResume(id); // Resume acts on the run shown
             });
     connect(m_runs, &RunList::telemetryOpened, m_devices,
             [this](const QString&, const QList<TelemetryRecord>& records) {
@@ -257,6 +289,8 @@ void MainWindow::connectRuns() {
 void MainWindow::followJob(const QString& id, const v1::JobSpec& spec, bool live) {
     const QMap<int, QString> layers = stageLayers(spec);
     m_monitor->showJob(id, layers);
+    m_monitor->describeRun(RunText::summarize(id, spec, m_session->controller()->state(id)));
+    m_runs->setShownRun(id);
     m_devices->follow(id, spec, layers, live);
     m_predictor->predict(id, spec);
 }
@@ -275,8 +309,7 @@ void MainWindow::connectBackend() {
             [this, controller](const QString& id) { followJob(id, controller->spec(id), true); });
     connect(controller, &JobController::jobStateChanged, m_monitor,
             [this](const QString& id, JobState state) {
-                if (id == m_monitor->metricsChart()->jobId())
-                    m_monitor->setJobRunning(state == JobState::Running);
+                m_monitor->setJobState(id, state); // ignores other jobs than the shown one
             });
     connect(m_monitor, &MonitorPanel::alertRaised, m_log, [this](const MonitorAlert& a) {
         m_log->appendMessage(tr("[%1] alert: %2").arg(a.jobId, a.text));
@@ -285,7 +318,7 @@ void MainWindow::connectBackend() {
     connect(controller, &JobController::logLine, m_log, &LogPane::appendJobLine);
     connect(controller, &JobController::jobStateChanged, m_log,
             [this](const QString& id, JobState state, const QString& reason) {
-                m_log->appendJobState(id, jobStateName(state), reason);
+                m_log->appendJobState(id, jobStateText(state), reason);
             });
     connect(controller, &JobController::watchReconnecting, m_log,
             [this](const QString& id, quint64 fromSeq, const QString& reason) {
@@ -296,6 +329,7 @@ void MainWindow::connectBackend() {
     connect(m_cluster, &ClusterPanel::message, m_log, &LogPane::appendMessage);
     connect(m_jobs, &JobPanel::message, m_log, &LogPane::appendMessage);
     m_jobs->setAutoscaler(m_session->autoscaler());
+    m_jobs->setStore(m_session->store());
     connect(m_session->autoscaler(), &Autoscaler::decided, m_log,
             [this](const AutoscaleDecision& d) {
                 m_log->appendMessage(tr("auto-provision: %1").arg(d.text));
@@ -307,7 +341,7 @@ void MainWindow::connectBackend() {
                 if (m_jobs->addSpecFile(path))
                     m_jobs->launch();
                 if (auto* tabs = qobject_cast<QTabWidget*>(centralWidget()))
-                    tabs->setCurrentWidget(m_monitor);
+                    tabs->setCurrentIndex(0); // Training
             });
 }
 

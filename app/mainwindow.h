@@ -3,6 +3,9 @@
 // its own.
 #pragma once
 
+#include "app/question.h"
+
+#include <QByteArray>
 #include <QMainWindow>
 
 class QAction;
@@ -20,6 +23,7 @@ class MonitorPanel;
 class PipelinePredictor;
 class RunList;
 class RentDialog;
+class WindowGuard;
 namespace designer {
 class DesignerPanel;
 }
@@ -27,7 +31,11 @@ namespace v1 {
 class JobSpec;
 }
 
-/// The app's window over `session` (which must outlive it).
+/// The app's window over `session` (which must outlive it). Its title names the designer's
+/// layout file ("Untitled" before one is saved) with a modified mark; closing it, Release
+/// workers and replacing an unsaved layout ask first (WindowGuard). Geometry and dock layout
+/// are kept in QSettings ("mainWindow/geometry", "mainWindow/state") when the window closes and
+/// restored when the next one opens.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -50,6 +58,16 @@ public:
     QAction* autoscaleAction() const { return m_autoscale; }
     /// Its dialog, made on first use.
     AutoscaleSettingsDialog* autoscaleDialog();
+    /// The questions before work is lost (tests answer them through setAsker).
+    WindowGuard* guard() const { return m_guard; }
+    /// Shorthand for guard()->setAsker(asker).
+    void setAsker(Asker asker);
+    /// "New layout" (Ctrl+N): the designer's start-up plan, after asking about unsaved changes.
+    QAction* newLayoutAction() const { return m_newLayout; }
+
+protected:
+    /// Asks first (unsaved layout, running jobs); an accepted close saves the window's layout.
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     /// The log pane under its rank filter, for the Log dock.
@@ -58,6 +76,13 @@ private:
     void createMenusAndToolbar();
     void connectBackend();
     void connectRuns();
+    /// Guards, title, window-wide designer shortcuts.
+    void connectWorkGuards();
+    /// "<file or Untitled>[*] — Tessera", modified while the layout has unsaved changes.
+    void updateTitle();
+    /// A size for the first start that fits the screen; then the saved geometry and docks.
+    void restoreLayout();
+    void saveLayout() const;
     /// Shows job `id` in the monitor (charts, stage tooltips, pipeline rows, device roles) and
     /// asks the planner for its predicted pipeline; `live`: it runs, so its nodes' telemetry is
     /// drawn as it comes.
@@ -76,6 +101,12 @@ private:
     RentDialog* m_rentDialog = nullptr;
     QAction* m_autoscale = nullptr;
     AutoscaleSettingsDialog* m_autoscaleDialog = nullptr;
+    WindowGuard* m_guard = nullptr;
+    QAction* m_newLayout = nullptr;
+    QByteArray m_stateBeforeDesigner; ///< dock state when the Designer tab hid the side docks
+    /// Version of saveState()'s dock layout; bumped when the docks change so much that an older
+    /// saved state would misplace them.
+    static constexpr int kDockStateVersion = 1;
 };
 
 } // namespace tessera

@@ -38,7 +38,9 @@ bool quitOnTerminationSignals(QObject* context) {
             std::fprintf(stderr, "tessera: received signal %d; stopping the local workers\n",
                          static_cast<int>(byte));
         }
-        QCoreApplication::quit();
+        // exit(), not quit(): Qt 6's quit() first sends the windows close events, and a window
+        // that asks about unsaved work or running jobs would hold a signalled app open.
+        QCoreApplication::exit(0);
     });
     struct sigaction sa = {};
     sa.sa_handler = onTerminationSignal;

@@ -8,7 +8,8 @@ namespace tessera {
 
 /// Installs handlers for SIGTERM, SIGHUP and SIGINT that only write to a self-pipe; a
 /// QSocketNotifier (child of `context`) reads it on the event loop and calls
-/// QCoreApplication::quit(). Returns false (nothing installed) if the pipe cannot be created.
+/// QCoreApplication::exit(0) (not quit(): no close events, whose questions nobody would answer).
+/// Returns false (nothing installed) if the pipe cannot be created.
 /// Call once, from the GUI thread, before exec().
 bool quitOnTerminationSignals(QObject* context);
 

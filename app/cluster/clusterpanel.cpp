@@ -102,6 +102,12 @@ void ClusterPanel::rent() {
 }
 
 void ClusterPanel::release() {
+    if (m_releaseGuard && !m_releaseGuard())
+        return;
+    releaseNow();
+}
+
+void ClusterPanel::releaseNow() {
     m_status->setText(tr("Releasing local workers…"));
     Q_EMIT message(m_status->text());
     m_provider->stopAll();

@@ -3,6 +3,8 @@
 
 #include <QWidget>
 
+#include <functional>
+
 class QAction;
 class QLabel;
 class QSpinBox;
@@ -35,12 +37,17 @@ public:
     int workerCount() const;
     /// Ranks each rented worker accepts (1..64).
     void setSlotsPerWorker(int slots);
+    /// Asked by release() before the workers stop: false keeps them (the person cancelled, or
+    /// the guard releases later itself through releaseNow()). Default: none, release at once.
+    void setReleaseGuard(std::function<bool()> guard) { m_releaseGuard = std::move(guard); }
 
 public Q_SLOTS:
     /// Starts renting workerCount() local workers (no-op while a rent is in progress).
     void rent();
-    /// Stops every local worker.
+    /// Stops every local worker, once the release guard (if any) agrees.
     void release();
+    /// Stops every local worker without asking.
+    void releaseNow();
 
 Q_SIGNALS:
     /// A line for the log pane: rent started / finished / failed, release done.
@@ -59,6 +66,7 @@ private:
     QAction* m_rentAction;
     QAction* m_releaseAction;
     bool m_renting = false;
+    std::function<bool()> m_releaseGuard;
 };
 
 } // namespace tessera

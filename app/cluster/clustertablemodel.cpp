@@ -5,6 +5,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QLocale>
 
 #include <algorithm>
 
@@ -16,7 +17,7 @@ QString formatMemory(quint64 bytes) {
     if (bytes == 0)
         return QStringLiteral("–");
     const double gib = static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0);
-    return QStringLiteral("%1 GiB").arg(gib, 0, 'f', 1);
+    return QStringLiteral("%1 GiB").arg(QLocale().toString(gib, 'f', 1));
 }
 
 QColor stateColor(NodeState state) {
@@ -66,7 +67,7 @@ QVariant ClusterTableModel::data(const QModelIndex& index, int role) const {
         case Host:
             return n.host;
         case State:
-            return nodeStateName(n.state);
+            return nodeStateText(n.state);
         case Slots:
             return n.slots;
         case Cores:

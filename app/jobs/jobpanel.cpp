@@ -3,6 +3,7 @@
 
 #include "backend/provision/autoscaler.h"
 
+#include "app/jobs/resumecontroller.h"
 #include "app/jobs/speccatalog.h"
 #include "app/jobs/specsummary.h"
 #include "backend/jobs/jobcontroller.h"
@@ -15,6 +16,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -26,6 +28,8 @@ JobPanel::JobPanel(JobController* controller, QWidget* parent)
       m_summary(new QPlainTextEdit(this)), m_state(new QLabel(this)), m_progress(new QLabel(this)),
       m_message(new QLabel(this)), m_launchButton(new QPushButton(tr("&Launch"), this)),
       m_cancelButton(new QPushButton(tr("&Cancel"), this)),
+      m_resumeButton(new QPushButton(tr("Res&ume"), this)),
+      m_resume(new ResumeController(controller, this)),
       m_launchAction(new QAction(tr("&Launch job"), this)),
       m_cancelAction(new QAction(tr("&Cancel job"), this)),
       m_openAction(new QAction(tr("&Open spec…"), this)) {
@@ -43,6 +47,7 @@ JobPanel::JobPanel(JobController* controller, QWidget* parent)
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_launchButton->setObjectName(QStringLiteral("launchButton"));
     m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
+    m_resumeButton->setObjectName(QStringLiteral("resumeButton"));
 
     m_launchAction->setObjectName(QStringLiteral("launchAction"));
     m_launchAction->setShortcut(QKeySequence(tr("Ctrl+L")));
@@ -55,6 +60,22 @@ JobPanel::JobPanel(JobController* controller, QWidget* parent)
     connect(m_openAction, &QAction::triggered, this, &JobPanel::openSpecDialog);
     connect(m_launchButton, &QPushButton::clicked, this, &JobPanel::launch);
     connect(m_cancelButton, &QPushButton::clicked, this, &JobPanel::cancel);
+    connect(m_resumeButton, &QPushButton::clicked, m_resume->action(), &QAction::trigger);
+    // The button follows the action: enabled, and its tooltip says what it resumes or why not.
+    const auto syncResume = [this] {
+        m_resumeButton->setEnabled(m_resume->action()->isEnabled());
+        m_resumeButton->setToolTip(m_resume->action()->toolTip());
+    };
+    connect(m_resume->action(), &QAction::changed, this, syncResume);
+    syncResume();
+    connect(m_resume, &ResumeController::specReady, this,
+            [this](const QString& path, const QString& from) {
+                showMessage(tr("Resuming %1 from its checkpoint.").arg(from), false);
+                if (addSpecFile(path))
+                    launch();
+            });
+    connect(m_resume, &ResumeController::failed, this,
+            [this](const QString&, const QString& reason) { showMessage(reason, true); });
 
     auto* form = new QFormLayout;
     form->addRow(tr("Spec:"), m_combo);
@@ -63,6 +84,7 @@ JobPanel::JobPanel(JobController* controller, QWidget* parent)
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_launchButton);
     buttons->addWidget(m_cancelButton);
+    buttons->addWidget(m_resumeButton);
     buttons->addStretch();
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -83,6 +105,18 @@ JobPanel::JobPanel(JobController* controller, QWidget* parent)
                         .arg(SpecCatalog::examplesDir()),
                     true);
     loadSelected();
+}
+
+QAction* JobPanel::resumeAction() const {
+    return m_resume->action();
+}
+
+void JobPanel::setStore(MetricStore* store) {
+    m_resume->setStore(store);
+}
+
+void JobPanel::offerResume(const QString& jobId) {
+    m_resume->setCandidate(jobId);
 }
 
 bool JobPanel::addSpecFile(const QString& path) {
@@ -179,8 +213,9 @@ void JobPanel::adopt(const Result<QString>& id) {
     m_progress->clear();
     m_testAccuracy = -1.0;
     m_trainProgress.clear();
-    m_state->setText(QStringLiteral("%1 — %2").arg(m_jobId, jobStateName(m_jobState)));
+    m_state->setText(QStringLiteral("%1 — %2").arg(m_jobId, jobStateText(m_jobState)));
     showMessage(tr("Submitted %1 as job %2.").arg(m_combo->currentText(), m_jobId), false);
+    m_resume->setCandidate(m_jobId);
     updateActions();
     Q_EMIT jobLaunched(m_jobId);
 }
@@ -224,12 +259,12 @@ void JobPanel::onJobStateChanged(const QString& jobId, JobState state, const QSt
     if (jobId != m_jobId)
         return;
     m_jobState = state;
-    QString text = QStringLiteral("%1 — %2").arg(m_jobId, jobStateName(state));
+    QString text = QStringLiteral("%1 — %2").arg(m_jobId, jobStateText(state));
     m_state->setText(text);
     if (state == JobState::Failed)
         showMessage(tr("Job %1 failed: %2").arg(m_jobId, reason), true);
     else if (isTerminal(state))
-        showMessage(tr("Job %1 %2.").arg(m_jobId, jobStateName(state)), false);
+        showMessage(tr("Job %1 %2.").arg(m_jobId, jobStateText(state)), false);
     updateActions();
 }
 
@@ -238,17 +273,18 @@ void JobPanel::onMetric(const MetricPoint& point) {
         return;
     const auto& v = point.values;
     if (v.contains(QStringLiteral("loss"))) {
-        m_trainProgress = tr("step %1 · epoch %2 · loss %3 · %4 samples/s")
-                              .arg(point.step)
-                              .arg(v.value(QStringLiteral("epoch")), 0, 'f', 2)
-                              .arg(v.value(QStringLiteral("loss")), 0, 'f', 4)
-                              .arg(v.value(QStringLiteral("samples_per_s")), 0, 'f', 0);
+        m_trainProgress =
+            tr("step %1 · epoch %2 · loss %3 · %4 samples/s")
+                .arg(point.step)
+                .arg(QLocale().toString(v.value(QStringLiteral("epoch")), 'f', 2))
+                .arg(QLocale().toString(v.value(QStringLiteral("loss")), 'f', 4))
+                .arg(QLocale().toString(v.value(QStringLiteral("samples_per_s")), 'f', 0));
     }
     if (v.contains(QStringLiteral("test_accuracy")))
         m_testAccuracy = v.value(QStringLiteral("test_accuracy"));
     QString text = m_trainProgress;
     if (m_testAccuracy >= 0.0)
-        text += tr(" · test accuracy %1").arg(m_testAccuracy, 0, 'f', 3);
+        text += tr(" · test accuracy %1").arg(QLocale().toString(m_testAccuracy, 'f', 3));
     m_progress->setText(text);
 }
 

@@ -21,6 +21,8 @@ namespace tessera {
 
 class Autoscaler;
 class JobController;
+class MetricStore;
+class ResumeController;
 
 /// Spec chooser (combo of SpecCatalog::examplesDir()'s files plus any added with addSpecFile),
 /// read-only summary, Launch / Cancel, and the state of the job launched last. Launch calls
@@ -38,6 +40,14 @@ public:
 
     /// "Launch job" (Ctrl+L), "Cancel job" (Ctrl+Shift+X), "Open spec…" (Ctrl+O).
     QAction* launchAction() const { return m_launchAction; }
+    /// "Resume from checkpoint" (Ctrl+Alt+R): runs the current job again from its newest
+    /// checkpoint once it was stopped or failed (see ResumeController).
+    QAction* resumeAction() const;
+    ResumeController* resumer() const { return m_resume; }
+    /// The history that past runs are resumed from (may be null).
+    void setStore(MetricStore* store);
+    /// Offers Resume for `jobId` (a run opened from the history) instead of the current job.
+    void offerResume(const QString& jobId);
     QAction* cancelAction() const { return m_cancelAction; }
     QAction* openAction() const { return m_openAction; }
 
@@ -96,6 +106,8 @@ private:
     QLabel* m_message;
     QPushButton* m_launchButton;
     QPushButton* m_cancelButton;
+    QPushButton* m_resumeButton;
+    ResumeController* m_resume;
     QAction* m_launchAction;
     QAction* m_cancelAction;
     QAction* m_openAction;

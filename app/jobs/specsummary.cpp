@@ -51,7 +51,7 @@ QString SpecSummary::modelLine(const v1::ModelSpec& model) {
     if (const auto desc = describeModel(model)) {
         line += tr(" — %1 layers, %2 parameters")
                     .arg(desc->layers.size())
-                    .arg(QLocale::system().toString(qlonglong(desc->params())));
+                    .arg(QLocale().toString(qlonglong(desc->params())));
     }
     return line;
 }
@@ -60,19 +60,19 @@ QString SpecSummary::optimizerLine(const v1::TrainingSpec& t) {
     const QString name = t.optimizer().empty() ? QStringLiteral("sgd") : qs(t.optimizer());
     QString line = name == QLatin1String("adamw")
                        ? tr("Optimizer: adamw, learning rate %1, weight decay %2")
-                             .arg(t.learning_rate())
-                             .arg(t.weight_decay())
+                             .arg(QLocale().toString(t.learning_rate()))
+                             .arg(QLocale().toString(t.weight_decay()))
                        : tr("Optimizer: %1, learning rate %2, momentum %3, weight decay %4")
                              .arg(name)
-                             .arg(t.learning_rate())
-                             .arg(t.momentum())
-                             .arg(t.weight_decay());
+                             .arg(QLocale().toString(t.learning_rate()))
+                             .arg(QLocale().toString(t.momentum()))
+                             .arg(QLocale().toString(t.weight_decay()));
     if (t.lr_schedule() == "cosine")
         line += tr(", cosine schedule");
     if (t.warmup_steps() > 0)
         line += tr(", %1 warm-up steps").arg(t.warmup_steps());
     if (t.grad_clip() > 0)
-        line += tr(", gradient norm clipped to %1").arg(t.grad_clip());
+        line += tr(", gradient norm clipped to %1").arg(QLocale().toString(t.grad_clip()));
     return line;
 }
 
