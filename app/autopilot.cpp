@@ -57,7 +57,7 @@ void Autopilot::start() {
                     if (id == jobs->currentJobId() && isTerminal(state) && !m_capturing &&
                         m_options.unattended())
                         finish(1, tr("job %1 ended (%2) before %3 loss points arrived: %4")
-                                      .arg(id, jobStateName(state))
+                                      .arg(id, jobStateText(state))
                                       .arg(m_options.quitAfterPoints)
                                       .arg(reason));
                 });

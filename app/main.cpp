@@ -23,6 +23,18 @@ bool noDisplay() {
            qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
 }
 
+/// The app's messages for `locale` from :/i18n (tessera_de.qm, tessera_zh_CN.qm, …, picked by
+/// the locale's UI languages, as LANGUAGE / LANG give them). Simplified Chinese of any region
+/// (zh_SG, zh_Hans_*) gets tessera_zh_CN; Traditional Chinese stays English. False: English.
+bool loadTranslation(QTranslator& translator, const QLocale& locale) {
+    if (translator.load(locale, QStringLiteral("tessera"), QStringLiteral("_"),
+                        QStringLiteral(":/i18n")))
+        return true;
+    return locale.language() == QLocale::Chinese &&
+           locale.script() != QLocale::TraditionalChineseScript &&
+           translator.load(QStringLiteral(":/i18n/tessera_zh_CN.qm"));
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -52,8 +64,7 @@ int main(int argc, char** argv) {
     }
 
     QTranslator translator;
-    if (translator.load(QLocale(), QStringLiteral("tessera"), QStringLiteral("_"),
-                        QStringLiteral(":/i18n")))
+    if (loadTranslation(translator, QLocale()))
         QApplication::installTranslator(&translator);
     // Qt's own strings (dialog buttons, standard menus) from Debian's qt6-translations-l10n;
     // without it they stay English.

@@ -6,7 +6,7 @@
     <message>
         <location filename="../app/monitor/devicetelemetry.cpp" line="+71"/>
         <source>rank %1: stage %2</source>
-        <translation>Rang %1: Stufe %2</translation>
+        <translation>Rank %1: Stufe %2</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -16,7 +16,7 @@
     <message>
         <location line="+10"/>
         <source>… and %1 more ranks</source>
-        <translation>… und %1 weitere Ränge</translation>
+        <translation>… und %1 weitere Ranks</translation>
     </message>
 </context>
 <context>
@@ -24,12 +24,12 @@
     <message>
         <location filename="../app/monitor/measuredtimeline.cpp" line="+45"/>
         <source>a record of rank %1 names no stage (ignored)</source>
-        <translation>ein Datensatz von Rang %1 nennt keine Stufe (ignoriert)</translation>
+        <translation>ein Datensatz von Rank %1 nennt keine Stufe (ignoriert)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>a record of rank %1 for stage %2, which the layout does not have (ignored)</source>
-        <translation>ein Datensatz von Rang %1 für Stufe %2, die das Layout nicht hat (ignoriert)</translation>
+        <translation>ein Datensatz von Rank %1 für Stufe %2, die das Layout nicht hat (ignoriert)</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -166,9 +166,254 @@
     </message>
 </context>
 <context>
+    <name>tessera</name>
+    <message>
+        <location filename="../app/jobs/checkpointresume.cpp" line="+59"/>
+        <source>its checkpoint folder &apos;%1&apos; is inside the job&apos;s folder on worker %2, which is not on this machine; resume it there with checkpoint.resumeFrom, or run it with an absolute checkpoint.dir</source>
+        <translation>sein Checkpoint-Ordner „%1“ liegt im Job-Ordner auf Worker %2, der nicht auf diesem Rechner läuft; setzen Sie ihn dort mit checkpoint.resumeFrom fort oder starten Sie ihn mit einem absoluten checkpoint.dir</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>its checkpoint is split over the workers&apos; own folders and %1 is not on this machine; run the job with checkpoint.dir set to a folder every worker shares to resume it</source>
+        <translation>sein Checkpoint ist auf die eigenen Ordner der Worker verteilt, und %1 liegt nicht auf diesem Rechner; starten Sie den Job mit einem checkpoint.dir, das alle Worker teilen, um ihn fortsetzen zu können</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>the checkpoint file &apos;%1&apos; is missing; was the worker&apos;s folder cleaned?</source>
+        <translation>die Checkpoint-Datei „%1“ fehlt; wurde der Ordner des Workers aufgeräumt?</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>cannot create the folder &apos;%1&apos;</source>
+        <translation>der Ordner „%1“ lässt sich nicht anlegen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>cannot copy &apos;%1&apos; to &apos;%2&apos;: %3</source>
+        <translation>„%1“ lässt sich nicht nach „%2“ kopieren: %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>cannot rename &apos;%1&apos; to &apos;%2&apos;</source>
+        <translation>„%1“ lässt sich nicht in „%2“ umbenennen</translation>
+    </message>
+    <message>
+        <location filename="../app/question.cpp" line="+33"/>
+        <source>&amp;Stop the job</source>
+        <translation>Job &amp;stoppen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Keep it running</source>
+        <translation>&amp;Weiterlaufen lassen</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::AddSshHostDialog</name>
+    <message>
+        <location filename="../app/rent/addsshhostdialog.cpp" line="+39"/>
+        <location line="+118"/>
+        <source>ssh-&lt;address&gt;</source>
+        <translation>ssh-&lt;Adresse&gt;</translation>
+    </message>
+    <message>
+        <location line="-117"/>
+        <source>gpu-box.lan or me@10.0.0.5</source>
+        <translation>gpu-box.lan oder ich@10.0.0.5</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>from Address, else your local user name</source>
+        <translation>aus der Adresse, sonst Ihr lokaler Benutzername</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>optional: ssh-agent and ~/.ssh&apos;s keys</source>
+        <translation>optional: ssh-agent und die Schlüssel in ~/.ssh</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>~/.ssh/known_hosts</source>
+        <translation>~/.ssh/known_hosts</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>e.g. NVIDIA H100 80GB HBM3</source>
+        <translation>z. B. NVIDIA H100 80GB HBM3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Test connection</source>
+        <translation>Verbindung &amp;testen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Accept host key</source>
+        <translation>Host-Schlüssel &amp;annehmen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Re&amp;ject</source>
+        <translation>Ab&amp;lehnen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add SSH host</source>
+        <translation>SSH-Host hinzufügen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The host keys Tessera trusts for this machine. By default Tessera&apos;s own file beside the hosts file, so ~/.ssh stays as it is; name ~/.ssh/known_hosts to use the keys you trust already.</source>
+        <translation>Die Host-Schlüssel, denen Tessera für diese Maschine vertraut. Standardmäßig Tesseras eigene Datei neben der Hosts-Datei, sodass ~/.ssh unverändert bleibt; geben Sie ~/.ssh/known_hosts an, um die Schlüssel zu nutzen, denen Sie schon vertrauen.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>none (CPU only)</source>
+        <translation>keine (nur CPU)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> GiB</source>
+        <translation> GiB</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+3"/>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>/h</source>
+        <translation>/h</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>free (your own machine)</source>
+        <translation>kostenlos (Ihre eigene Maschine)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Durchsuchen …</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A&amp;ddress:</source>
+        <translation>A&amp;dresse:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Port:</source>
+        <translation>&amp;Port:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SSH &amp;user:</source>
+        <translation>SSH-&amp;Benutzer:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Identity file:</source>
+        <translation>&amp;Schlüsseldatei:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Known hosts file:</source>
+        <translation>Datei bekannter &amp;Hosts:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;GPUs:</source>
+        <translation>&amp;GPUs:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GPU m&amp;odel:</source>
+        <translation>GPU-M&amp;odell:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Memory per GPU:</source>
+        <translation>&amp;Speicher pro GPU:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CPU &amp;cores:</source>
+        <translation>&amp;CPU-Kerne:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>P&amp;rice per hour:</source>
+        <translation>P&amp;reis pro Stunde:</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Not tested yet. The test shows the machine&apos;s host key for you to check, then logs in.</source>
+        <translation>Noch nicht getestet. Der Test zeigt den Host-Schlüssel der Maschine zur Prüfung und meldet sich dann an.</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Connection</source>
+        <translation>Verbindung</translation>
+    </message>
+    <message>
+        <location line="+122"/>
+        <source>Settings changed: test the connection again.</source>
+        <translation>Einstellungen geändert: Verbindung erneut testen.</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>%1 is not in %2 yet. Its host key fingerprints:</source>
+        <translation>%1 steht noch nicht in %2. Die Fingerabdrücke seiner Host-Schlüssel:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Host key already trusted in %1:</source>
+        <translation>Host-Schlüssel wird in %1 bereits vertraut:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>WARNING: these keys are not the ones %1 holds for this host:</source>
+        <translation>WARNUNG: Diese Schlüssel sind nicht die, die %1 für diesen Host enthält:</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Accept only if one matches what the machine itself shows
+(run there: ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub).</source>
+        <translation>Nur annehmen, wenn einer mit dem übereinstimmt, was die Maschine selbst zeigt
+(dort ausführen: ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub).</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Accepted and added to %1:</source>
+        <translation>Angenommen und zu %1 hinzugefügt:</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Connected: %1.</source>
+        <translation>Verbunden: %1.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Renting needs Linux and Open MPI there (Debian package openmpi-bin).</source>
+        <translation>Zum Mieten braucht die Maschine Linux und Open MPI (Debian-Paket openmpi-bin).</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Private key for %1</source>
+        <translation>Privater Schlüssel für %1</translation>
+    </message>
+</context>
+<context>
     <name>tessera::AlertWatcher</name>
     <message>
-        <location filename="../app/monitor/alertwatcher.cpp" line="+96"/>
+        <location filename="../app/monitor/alertwatcher.cpp" line="+97"/>
         <source>the loss is %1 at step %2: training diverged; lower the learning rate or clip gradients (training.gradClip)</source>
         <translation>der Loss ist %1 in Schritt %2: das Training divergiert; senken Sie die Lernrate oder begrenzen Sie die Gradienten (training.gradClip)</translation>
     </message>
@@ -247,7 +492,7 @@
 <context>
     <name>tessera::AutoscaleSettingsDialog</name>
     <message>
-        <location filename="../app/settings/autoscalesettings.cpp" line="+41"/>
+        <location filename="../app/settings/autoscalesettings.cpp" line="+44"/>
         <source>Auto-provision</source>
         <translation>Automatisch mieten</translation>
     </message>
@@ -292,15 +537,73 @@
         <translation>Freigeben nach &amp;Leerlauf:</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+21"/>
         <source>Every decision appears in the log.</source>
         <translation>Jede Entscheidung erscheint im Protokoll.</translation>
     </message>
 </context>
 <context>
+    <name>tessera::Autoscaler</name>
+    <message>
+        <location filename="../backend/provision/autoscaler.cpp" line="+212"/>
+        <source>%1 needs %2 rank(s) on %3: submitted as %4 on idle ready node(s) %5</source>
+        <translation>%1 braucht %2 Rank(s) auf %3: als %4 auf den freien, bereiten Knoten %5 eingereicht</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>refused: %1</source>
+        <translation>abgelehnt: %1</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>renting %1 for %2 failed: %3</source>
+        <translation>%1 für %2 zu mieten ist fehlgeschlagen: %3</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source> (memory not checked: %1)</source>
+        <translation> (Speicher nicht geprüft: %1)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 needs %2 rank(s) on %3%4, idle ready nodes have %5 such slot(s): renting %6 node(s) for the missing %7: %8</source>
+        <translation>%1 braucht %2 Rank(s) auf %3%4, freie bereite Knoten haben %5 solche Slot(s): miete %6 Knoten für die fehlenden %7: %8</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>%1 is ready: %2 (%3 more to wait for)</source>
+        <translation>%1 ist bereit: %2 (noch %3 ausstehend)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 for %2 failed: %3</source>
+        <translation>%1 für %2 fehlgeschlagen: %3</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 could not be submitted: %2</source>
+        <translation>%1 ließ sich nicht einreichen: %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>every node is ready: %1 submitted as %2 on %3</source>
+        <translation>alle Knoten sind bereit: %1 als %2 auf %3 eingereicht</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>releasing %1 (%2): idle for %3 s, timeout %4 s</source>
+        <translation>gebe %1 frei (%2): seit %3 s untätig, Grenze %4 s</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>release of %1 failed: %2</source>
+        <translation>Freigabe von %1 fehlgeschlagen: %2</translation>
+    </message>
+</context>
+<context>
     <name>tessera::ChartCrosshair</name>
     <message>
-        <location filename="../app/monitor/chartcrosshair.cpp" line="+37"/>
+        <location filename="../app/monitor/chartcrosshair.cpp" line="+53"/>
         <source>step %1</source>
         <translation>Schritt %1</translation>
     </message>
@@ -308,7 +611,7 @@
 <context>
     <name>tessera::ChartExport</name>
     <message>
-        <location filename="../app/monitor/chartexport.cpp" line="+31"/>
+        <location filename="../app/monitor/chartexport.cpp" line="+32"/>
         <source>Export chart</source>
         <translation>Diagramm exportieren</translation>
     </message>
@@ -427,7 +730,7 @@
         </translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+11"/>
         <source>Releasing local workers…</source>
         <translation>Lokale Worker werden freigegeben …</translation>
     </message>
@@ -435,7 +738,7 @@
 <context>
     <name>tessera::ClusterTableModel</name>
     <message>
-        <location filename="../app/cluster/clustertablemodel.cpp" line="+104"/>
+        <location filename="../app/cluster/clustertablemodel.cpp" line="+105"/>
         <source>Name</source>
         <translation>Name</translation>
     </message>
@@ -473,20 +776,68 @@
 <context>
     <name>tessera::CostLabel</name>
     <message>
-        <location filename="../app/rent/costlabel.cpp" line="+13"/>
+        <location filename="../app/rent/costlabel.cpp" line="+14"/>
         <source>What the rented machines bill: per hour now, and since they were rented</source>
         <translation>Was die gemieteten Maschinen kosten: jetzt pro Stunde und seit der Miete</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Cluster $%1/h · $%2 so far</source>
         <translation>Cluster $%1/h · bisher $%2</translation>
     </message>
 </context>
 <context>
+    <name>tessera::DeviceFit</name>
+    <message>
+        <location filename="../backend/provision/devicefit.cpp" line="+43"/>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>GPU(s)</source>
+        <translation>GPU(s)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>CPU slot(s)</source>
+        <translation>CPU-Slot(s)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>slot(s)</source>
+        <translation>Slot(s)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 with ≥ %2 each</source>
+        <translation>%1 mit je ≥ %2</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>%1: CPU only</source>
+        <translation>%1: nur CPU</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: %2 of RAM for %3 slot(s), %4 per rank needed</source>
+        <translation>%1: %2 RAM für %3 Slot(s), %4 pro Rank nötig</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1: GPUs (%2), the layout trains on CPUs</source>
+        <translation>%1: GPUs (%2), das Layout trainiert auf CPUs</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: %2 has %3 per GPU, %4 needed</source>
+        <translation>%1: %2 hat %3 pro GPU, %4 nötig</translation>
+    </message>
+</context>
+<context>
     <name>tessera::GanttView</name>
     <message>
-        <location filename="../app/gantt/ganttview.cpp" line="+38"/>
+        <location filename="../app/gantt/ganttview.cpp" line="+41"/>
         <source>No schedule to show: the layout needs a model and valid stages.</source>
         <translation>Kein Ablauf zu zeigen: das Layout braucht ein Modell und gültige Stufen.</translation>
     </message>
@@ -532,9 +883,105 @@
     </message>
 </context>
 <context>
+    <name>tessera::HostKeys</name>
+    <message>
+        <location filename="../app/rent/hostkeys.cpp" line="+132"/>
+        <source>cannot add the host key to the known hosts file %1: %2</source>
+        <translation>der Host-Schlüssel lässt sich nicht zur Datei bekannter Hosts %1 hinzufügen: %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>its folder cannot be created</source>
+        <translation>ihr Ordner lässt sich nicht anlegen</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::JobController</name>
+    <message>
+        <location filename="../backend/jobs/jobcontroller.cpp" line="+75"/>
+        <source>the drawn layout runs ranks on worker &apos;%1&apos;, which is not a Ready worker of this job: rent it again, or redraw the layout on the live cluster (Designer → Use live cluster)</source>
+        <translation>das gezeichnete Layout legt Ranks auf Worker „%1“, der kein bereiter Worker dieses Jobs ist: mieten Sie ihn erneut oder zeichnen Sie das Layout auf dem echten Cluster neu (Designer → Echten Cluster verwenden)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>the drawn placement names worker &apos;%1&apos; twice: a worker&apos;s ranks must be consecutive</source>
+        <translation>die gezeichnete Platzierung nennt Worker „%1“ zweimal: die Ranks eines Workers müssen aufeinanderfolgen</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>the drawn layout gives worker &apos;%1&apos; %2 ranks but it has %3 usable slots now: redraw the layout on the live cluster</source>
+        <translation>das gezeichnete Layout gibt Worker „%1“ %2 Ranks, er hat aber jetzt %3 nutzbare Slots: zeichnen Sie das Layout auf dem echten Cluster neu</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>the drawn placement has %1 ranks but the layout needs %2 (DP × PP × TP): redraw the layout</source>
+        <translation>die gezeichnete Platzierung hat %1 Ranks, das Layout braucht aber %2 (DP × PP × TP): zeichnen Sie das Layout neu</translation>
+    </message>
+    <message>
+        <location line="+127"/>
+        <source>the layout trains on GPUs (layout.device cuda) and needs %1 of them, but the ready workers have %2: rent GPU machines (Cluster → Rent machines…), turn on auto-provision, or set layout.device to cpu</source>
+        <translation>das Layout trainiert auf GPUs (layout.device cuda) und braucht %1 davon, die bereiten Worker haben aber %2: mieten Sie GPU-Maschinen (Cluster → Maschinen mieten …), schalten Sie die automatische Bereitstellung ein oder setzen Sie layout.device auf cpu</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>the job needs %1 ranks but the ready workers have %2 slots: rent more workers or wait until they are ready</source>
+        <translation>der Job braucht %1 Ranks, die bereiten Worker haben aber %2 Slots: mieten Sie mehr Worker oder warten Sie, bis sie bereit sind</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>cancelled before launch</source>
+        <translation>vor dem Start abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>worker %1 left the cluster before the launch; rent workers and submit again</source>
+        <translation>Worker %1 hat den Cluster vor dem Start verlassen; mieten Sie Worker und reichen Sie erneut ein</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>worker %1 left the cluster before the launch</source>
+        <translation>Worker %1 hat den Cluster vor dem Start verlassen</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>cannot ship model.workdir: %1</source>
+        <translation>model.workdir lässt sich nicht verteilen: %1</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>launch failed: %1</source>
+        <translation>Start fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>lost the job: %1</source>
+        <translation>Job verloren: %1</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>@tessera record not charted: %1 — %2%3</source>
+        <translation>@tessera-Datensatz nicht gezeichnet: %1 — %2%3</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>cannot cancel: worker %1 left the cluster</source>
+        <translation>Abbruch nicht möglich: Worker %1 hat den Cluster verlassen</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>cancel failed: %1</source>
+        <translation>Abbruch fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>worker %1 died (%2) while the job was running</source>
+        <translation>Worker %1 ist ausgefallen (%2), während der Job lief</translation>
+    </message>
+</context>
+<context>
     <name>tessera::JobPanel</name>
     <message>
-        <location filename="../app/jobs/jobpanel.cpp" line="+27"/>
+        <location filename="../app/jobs/jobpanel.cpp" line="+29"/>
         <source>&amp;Launch</source>
         <translation>&amp;Starten</translation>
     </message>
@@ -545,6 +992,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Res&amp;ume</source>
+        <translation>&amp;Fortsetzen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Launch job</source>
         <translation>Job &amp;starten</translation>
     </message>
@@ -559,7 +1011,7 @@
         <translation>Spezifikation ö&amp;ffnen …</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Ctrl+L</source>
         <translation>Ctrl+L</translation>
     </message>
@@ -572,6 +1024,11 @@
         <location line="+2"/>
         <source>Ctrl+O</source>
         <translation>Ctrl+O</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Resuming %1 from its checkpoint.</source>
+        <translation>Setze %1 vom Checkpoint aus fort.</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -589,7 +1046,7 @@
         <translation>Fortschritt:</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>none launched</source>
         <translation>keiner gestartet</translation>
     </message>
@@ -599,7 +1056,7 @@
         <translation>Keine Beispiel-Spezifikationen in „%1“ gefunden. Öffnen Sie eine Spezifikationsdatei (Ctrl+O) oder setzen Sie TESSERA_EXAMPLES_DIR.</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+22"/>
         <source>Spec file &apos;%1&apos; does not exist; check the path.</source>
         <translation>Die Spezifikationsdatei „%1“ existiert nicht; prüfen Sie den Pfad.</translation>
     </message>
@@ -629,7 +1086,7 @@
         <translation>%1 als Job %2 übergeben.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Cancelling job %1…</source>
         <translation>Job %1 wird abgebrochen …</translation>
     </message>
@@ -659,7 +1116,7 @@
         <translation>Job %1: %2.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>step %1 · epoch %2 · loss %3 · %4 samples/s</source>
         <translation>Schritt %1 · Epoche %2 · Loss %3 · %4 Samples/s</translation>
     </message>
@@ -672,7 +1129,7 @@
 <context>
     <name>tessera::LeaseTableModel</name>
     <message>
-        <location filename="../app/rent/leasetablemodel.cpp" line="+70"/>
+        <location filename="../app/rent/leasetablemodel.cpp" line="+77"/>
         <source>$%1</source>
         <translation>$%1</translation>
     </message>
@@ -708,16 +1165,113 @@
     </message>
 </context>
 <context>
+    <name>tessera::LocalLeases</name>
+    <message>
+        <location filename="../backend/provision/localleases.cpp" line="+22"/>
+        <source>the worker process ended (%1)</source>
+        <translation>der Worker-Prozess ist beendet (%1)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>every local worker was released</source>
+        <translation>alle lokalen Worker wurden freigegeben</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>local worker</source>
+        <translation>lokaler Worker</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>this machine</source>
+        <translation>dieser Rechner</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>this machine already runs %1 local workers, the most it offers</source>
+        <translation>dieser Rechner führt schon %1 lokale Worker aus, das Maximum</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>starting a worker process</source>
+        <translation>starte einen Worker-Prozess</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>released while renting</source>
+        <translation>während des Mietens freigegeben</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>waiting for %1 to answer</source>
+        <translation>warte auf Antwort von %1</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>its worker had already ended</source>
+        <translation>sein Worker war bereits beendet</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::LocalWorkers</name>
+    <message>
+        <location filename="../backend/cluster/localworkers.cpp" line="+99"/>
+        <source>cannot rent %1 local workers with %2 slots each: ask for at least one worker with one slot</source>
+        <translation>%1 lokale Worker mit je %2 Slots lassen sich nicht mieten: mindestens ein Worker mit einem Slot ist nötig</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 is missing: build the tessera-worker target, or set TESSERA_BIN_DIR to the folder holding it</source>
+        <translation>%1 fehlt: bauen Sie das Ziel tessera-worker oder setzen Sie TESSERA_BIN_DIR auf den Ordner, der es enthält</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>local workers did not report their address within %1 s; see worker.log in %2</source>
+        <translation>lokale Worker haben ihre Adresse nicht innerhalb von %1 s gemeldet; siehe worker.log in %2</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>cannot write the token file %1 (%2): check that the data folder is writable or set TESSERA_DATA_DIR</source>
+        <translation>die Token-Datei %1 lässt sich nicht schreiben (%2): prüfen Sie, ob der Datenordner beschreibbar ist, oder setzen Sie TESSERA_DATA_DIR</translation>
+    </message>
+    <message>
+        <location line="+136"/>
+        <source>killed by signal %1</source>
+        <translation>durch Signal %1 beendet</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>exit code %1</source>
+        <translation>Exit-Code %1</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>the local worker process ended (%1); see %2</source>
+        <translation>der lokale Worker-Prozess ist beendet (%1); siehe %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>local worker %1 ended before it served (%2): %3 (log: %4)</source>
+        <translation>lokaler Worker %1 wurde beendet, bevor er bereit war (%2): %3 (Protokoll: %4)</translation>
+    </message>
+</context>
+<context>
     <name>tessera::LogPane</name>
     <message>
-        <location filename="../app/monitor/logpane.cpp" line="+17"/>
+        <location filename="../app/monitor/logpane.cpp" line="+166"/>
         <source>Job output and cluster events appear here.</source>
         <translation>Job-Ausgaben und Cluster-Ereignisse erscheinen hier.</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+44"/>
         <source>[%1] state → %2</source>
         <translation>[%1] Zustand → %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>: %1</source>
+        <extracomment>between a job&apos;s new state and the reason for it</extracomment>
+        <translation>: %1</translation>
     </message>
 </context>
 <context>
@@ -746,7 +1300,7 @@
 <context>
     <name>tessera::MainWindow</name>
     <message>
-        <location filename="../app/mainwindow.cpp" line="+48"/>
+        <location filename="../app/mainwindow.cpp" line="+53"/>
         <source>layers %1–%2</source>
         <translation>Schichten %1–%2</translation>
     </message>
@@ -756,7 +1310,7 @@
         <translation>Tessera</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+16"/>
         <source>&amp;Training</source>
         <translation>&amp;Training</translation>
     </message>
@@ -766,7 +1320,7 @@
         <translation>&amp;Designer</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+24"/>
         <source>History is off: %1</source>
         <translation>Verlauf ist aus: %1</translation>
     </message>
@@ -776,12 +1330,7 @@
         <translation>Mieten: %1</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Rent local workers (Ctrl+R), pick a spec, then Launch (Ctrl+L).</source>
-        <translation>Lokale Worker anmieten (Ctrl+R), Spezifikation wählen, dann starten (Ctrl+L).</translation>
-    </message>
-    <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>&amp;Output of:</source>
         <translation>&amp;Ausgabe von:</translation>
     </message>
@@ -811,7 +1360,22 @@
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>&amp;New layout</source>
+        <translation>&amp;Neues Layout</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ctrl+N</source>
+        <translation>Ctrl+N</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Start the Designer over with the default model and machines</source>
+        <translation>Den Designer mit dem Standardmodell und den Standardmaschinen neu beginnen</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
@@ -861,7 +1425,7 @@
         <translation>&amp;Job</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>De&amp;signer</source>
         <translation>De&amp;signer</translation>
     </message>
@@ -881,12 +1445,12 @@
         <translation>[%1] aus dem Verlauf geöffnet: %2 Punkt(e)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>[%1] cannot load the run: %2</source>
         <translation>[%1] Lauf kann nicht geladen werden: %2</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>[%1] alert: %2</source>
         <translation>[%1] Warnung: %2</translation>
     </message>
@@ -896,15 +1460,25 @@
         <translation>[%1] Beobachtungs-Stream unterbrochen (%2); weiter ab Ereignis %3</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>auto-provision: %1</source>
         <translation>automatisch mieten: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/mainwindowguards.cpp" line="+65"/>
+        <source>Untitled</source>
+        <translation>Unbenannt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1[*] — Tessera</source>
+        <translation>%1[*] — Tessera</translation>
     </message>
 </context>
 <context>
     <name>tessera::MetricsChart</name>
     <message>
-        <location filename="../app/monitor/metricschart.cpp" line="+57"/>
+        <location filename="../app/monitor/metricschart.cpp" line="+61"/>
         <source>Smoothing</source>
         <translation>Glättung</translation>
     </message>
@@ -965,7 +1539,17 @@
         <translation>Test-Loss</translation>
     </message>
     <message>
-        <location line="+173"/>
+        <location line="+62"/>
+        <source>%1 (accuracy)</source>
+        <translation>%1 (Genauigkeit)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 (test accuracy)</source>
+        <translation>%1 (Testgenauigkeit)</translation>
+    </message>
+    <message>
+        <location line="+167"/>
         <source>Export chart</source>
         <translation>Diagramm exportieren</translation>
     </message>
@@ -993,12 +1577,12 @@
 <context>
     <name>tessera::MonitorPanel</name>
     <message>
-        <location filename="../app/monitor/monitorpanel.cpp" line="+33"/>
+        <location filename="../app/monitor/monitorpanel.cpp" line="+35"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+34"/>
         <source>Charts</source>
         <translation>Diagramme</translation>
     </message>
@@ -1008,7 +1592,7 @@
         <translation>Pipeline</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+64"/>
         <source>⚠ %1: %2</source>
         <translation>⚠ %1: %2</translation>
     </message>
@@ -1016,12 +1600,27 @@
 <context>
     <name>tessera::OfferTableModel</name>
     <message>
-        <location filename="../app/rent/offertablemodel.cpp" line="+54"/>
+        <location filename="../app/rent/offertablemodel.cpp" line="+86"/>
         <source>%1 offer %2</source>
         <translation>%1-Angebot %2</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+5"/>
+        <source>This machine&apos;s memory, shared by all its local workers</source>
+        <translation>Der Speicher dieses Rechners, den sich alle seine lokalen Worker teilen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Not known yet: the first rent checks the machine (nvidia-smi) and records its GPUs&apos; memory; a CPU-only host&apos;s memory is not recorded</source>
+        <translation>Noch unbekannt: die erste Miete prüft die Maschine (nvidia-smi) und merkt sich den Speicher ihrer GPUs; bei einem Host nur mit CPU wird kein Speicher gemerkt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The provider does not say how much memory this offer has</source>
+        <translation>Der Anbieter gibt nicht an, wie viel Speicher dieses Angebot hat</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>$%1/h</source>
         <translation>$%1/h</translation>
     </message>
@@ -1062,11 +1661,6 @@
     </message>
     <message>
         <location line="-30"/>
-        <source>unknown</source>
-        <translation>unbekannt</translation>
-    </message>
-    <message>
-        <location line="+2"/>
         <source>%1 per GPU</source>
         <translation>%1 pro GPU</translation>
     </message>
@@ -1076,7 +1670,7 @@
         <translation>%1 RAM</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>Slots</source>
         <translation>Slots</translation>
     </message>
@@ -1186,9 +1780,17 @@
     </message>
 </context>
 <context>
+    <name>tessera::Provider</name>
+    <message>
+        <location filename="../backend/provision/provider.cpp" line="+79"/>
+        <source>Tessera stopped while this lease was %1</source>
+        <translation>Tessera wurde beendet, während diese Miete „%1“ war</translation>
+    </message>
+</context>
+<context>
     <name>tessera::RentDialog</name>
     <message>
-        <location filename="../app/rent/rentdialog.cpp" line="+56"/>
+        <location filename="../app/rent/rentdialog.cpp" line="+63"/>
         <source>&amp;Rent selected</source>
         <translation>Auswahl &amp;mieten</translation>
     </message>
@@ -1198,17 +1800,47 @@
         <translation>Auswahl &amp;freigeben</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
+        <source>&amp;Add SSH host…</source>
+        <translation>SSH-Host &amp;hinzufügen …</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add SSH &amp;host…</source>
+        <translation>SSH-&amp;Host hinzufügen …</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Rent machines</source>
         <translation>Maschinen mieten</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <source>SSH hosts are read from %1 (host, port, user, identityFile, knownHostsFile, pricePerHour, and optionally gpus, gpuName, gpuMemoryGiB, cores: each rent&apos;s check fills them in); Slurm partitions from slurm-clusters.json beside it (name, partition, nodes, gpusPerNode, timeLimitMinutes, pricePerNodeHour, remoteDir).</source>
-        <translation>SSH-Hosts stehen in %1 (host, port, user, identityFile, knownHostsFile, pricePerHour und optional gpus, gpuName, gpuMemoryGiB, cores: die Prüfung jeder Miete trägt sie ein), Slurm-Partitionen in slurm-clusters.json daneben (name, partition, nodes, gpusPerNode, timeLimitMinutes, pricePerNodeHour, remoteDir).</translation>
+        <location line="+5"/>
+        <source>Add a Linux machine you can log in to over SSH</source>
+        <translation>Eine Linux-Maschine hinzufügen, an der Sie sich per SSH anmelden können</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+14"/>
+        <source>&lt;b&gt;No machine of yours is set up yet&lt;/b&gt; — only this machine&apos;s local workers are on offer. Add a Linux machine you can log in to with SSH and it appears above, ready to rent.</source>
+        <translation>&lt;b&gt;Noch keine eigene Maschine eingerichtet&lt;/b&gt; — angeboten werden nur die lokalen Worker dieses Rechners. Fügen Sie eine Linux-Maschine hinzu, an der Sie sich per SSH anmelden können, dann erscheint sie oben, bereit zum Mieten.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Or edit %1 (its fields are in the README); Slurm partitions go in slurm-clusters.json beside it.</source>
+        <translation>Oder bearbeiten Sie %1 (die Felder stehen in der README); Slurm-Partitionen gehören in slurm-clusters.json daneben.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>SSH hosts are kept in %1.</source>
+        <translation>SSH-Hosts stehen in %1.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No leases in this session yet: select an offer above and press Rent selected. (Workers started with the Cluster panel&apos;s Rent local workers are not leases: the Cluster panel lists them.)</source>
+        <translation>In dieser Sitzung noch keine Mieten: wählen Sie oben ein Angebot und drücken Sie „Auswahl mieten“. (Mit „Lokale Worker anmieten“ im Cluster-Bereich gestartete Worker sind keine Mieten: der Cluster-Bereich listet sie.)</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>Offers</source>
         <translation>Angebote</translation>
     </message>
@@ -1218,7 +1850,7 @@
         <translation>Mieten</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+21"/>
         <source>%1 is ready: %2 joined the cluster</source>
         <translation>%1 ist bereit: %2 ist dem Cluster beigetreten</translation>
     </message>
@@ -1231,6 +1863,11 @@
         <location line="+2"/>
         <source>%1 released</source>
         <translation>%1 freigegeben</translation>
+    </message>
+    <message>
+        <location line="+56"/>
+        <source>Added %1 (%2) to %3</source>
+        <translation>%1 (%2) zu %3 hinzugefügt</translation>
     </message>
     <message>
         <location line="+37"/>
@@ -1249,42 +1886,602 @@
     </message>
 </context>
 <context>
+    <name>tessera::ResumeController</name>
+    <message>
+        <location filename="../app/jobs/resumecontroller.cpp" line="+52"/>
+        <source>Res&amp;ume from checkpoint</source>
+        <translation>Vom Checkpoint &amp;fortsetzen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Ctrl+Alt+R</source>
+        <translation>Ctrl+Alt+R</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <source>Nothing to resume: a stopped or failed run that wrote a checkpoint can be resumed (the Job panel&apos;s last job, or one opened from the Runs list).</source>
+        <translation>Nichts fortzusetzen: fortsetzen lässt sich ein gestoppter oder fehlgeschlagener Lauf, der einen Checkpoint geschrieben hat (der letzte Job des Job-Bereichs oder einer aus der Liste der Läufe).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Preparing the resume of %1…</source>
+        <translation>Bereite die Fortsetzung von %1 vor …</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 is not in the history: nothing to resume.</source>
+        <translation>%1 ist nicht im Verlauf: nichts fortzusetzen.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading %1 from the history…</source>
+        <translation>Lese %1 aus dem Verlauf …</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 succeeded: there is nothing left to resume.</source>
+        <translation>%1 war erfolgreich: es gibt nichts fortzusetzen.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 is %2: Resume is for a run that was stopped or failed.</source>
+        <translation>%1 ist %2: Fortsetzen ist für gestoppte oder fehlgeschlagene Läufe.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 wrote no checkpoint to resume from (set checkpoint.everySteps in its spec to write some).</source>
+        <translation>%1 hat keinen Checkpoint geschrieben, von dem aus es weitergehen könnte (setzen Sie checkpoint.everySteps in seiner Spezifikation).</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Run %1 again from its checkpoint of step %2 (%3)</source>
+        <translation>%1 ab dem Checkpoint von Schritt %2 erneut ausführen (%3)</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <location line="+20"/>
+        <source>Cannot resume %1: %2</source>
+        <translation>%1 lässt sich nicht fortsetzen: %2</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Cannot write the resumed job&apos;s spec &apos;%1&apos;: %2</source>
+        <translation>Die Spezifikation des fortgesetzten Jobs „%1“ lässt sich nicht schreiben: %2</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::RunHeading</name>
+    <message>
+        <location filename="../app/monitor/runheading.cpp" line="+24"/>
+        <location line="+5"/>
+        <source>Showing %1</source>
+        <translation>Zeige %1</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>No run shown: launch a job, or double-click a run in Runs</source>
+        <translation>Kein Lauf angezeigt: starten Sie einen Job oder doppelklicken Sie einen Lauf unter „Läufe“</translation>
+    </message>
+</context>
+<context>
     <name>tessera::RunList</name>
     <message>
-        <location filename="../app/monitor/runlist.cpp" line="+57"/>
-        <source>Check a run to draw its loss beside the current one; double-click to open its whole history</source>
-        <translation>Lauf ankreuzen, um seinen Loss neben dem aktuellen zu zeichnen; Doppelklick öffnet seinen ganzen Verlauf</translation>
+        <location filename="../app/monitor/runlist.cpp" line="+63"/>
+        <source>Filter by name, layout or state</source>
+        <translation>Nach Name, Layout oder Zustand filtern</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <source> · loss %1</source>
-        <translation> · Loss %1</translation>
+        <location line="+48"/>
+        <source>Click to sort; right-click to show or hide columns</source>
+        <translation>Klicken zum Sortieren; Rechtsklick blendet Spalten ein oder aus</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+76"/>
+        <source>&amp;Open in the charts</source>
+        <translation>In den Diagrammen ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Overlay on the chart</source>
+        <translation>Im Diagramm &amp;überlagern</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>No history database: runs are not kept.</source>
         <translation>Keine Verlaufsdatenbank: Läufe werden nicht gespeichert.</translation>
     </message>
 </context>
 <context>
+    <name>tessera::RunSummary</name>
+    <message>
+        <location filename="../app/monitor/runsummary.cpp" line="+93"/>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::RunTableModel</name>
+    <message>
+        <location filename="../app/monitor/runtablemodel.cpp" line="+131"/>
+        <source>%1 · started %2 · ran %3</source>
+        <translation>%1 · gestartet %2 · lief %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>final loss %1 · test accuracy %2</source>
+        <translation>letzter Loss %1 · Testgenauigkeit %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Double-click to open it in the charts; check it to draw its curves beside the shown run.</source>
+        <translation>Doppelklick öffnet ihn in den Diagrammen; ankreuzen zeichnet seine Kurven neben den gezeigten Lauf.</translation>
+    </message>
+    <message>
+        <location line="+72"/>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Layout</source>
+        <translation>Layout</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Loss</source>
+        <translation>Loss</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Acc.</source>
+        <translation>Gen.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Started</source>
+        <translation>Gestartet</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The run&apos;s name (its id when it has none); check a run to overlay its curves on the chart</source>
+        <translation>Der Name des Laufs (seine ID, wenn er keinen hat); ankreuzen überlagert seine Kurven im Diagramm</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Data-parallel replicas (DP) × pipeline stages (PP) × tensor-parallel width (TP); factors of 1 are left out</source>
+        <translation>Datenparallele Replikate (DP) × Pipeline-Stufen (PP) × Tensorparallel-Breite (TP); Faktoren 1 entfallen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The last train loss the run reported</source>
+        <translation>Der letzte Trainings-Loss, den der Lauf gemeldet hat</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The last test accuracy the run reported (0–1)</source>
+        <translation>Die letzte Testgenauigkeit, die der Lauf gemeldet hat (0–1)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>When it started running (local time)</source>
+        <translation>Wann er zu laufen begann (Ortszeit)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>How long it ran (m:ss or h:mm:ss)</source>
+        <translation>Wie lange er lief (m:ss oder h:mm:ss)</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::SshHostForm</name>
+    <message>
+        <location filename="../app/rent/sshhostform.cpp" line="+37"/>
+        <source>Address: enter the machine&apos;s host name or IP address, e.g. gpu-box.lan or me@10.0.0.5.</source>
+        <translation>Adresse: geben Sie den Host-Namen oder die IP-Adresse der Maschine ein, z. B. gpu-box.lan oder ich@10.0.0.5.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Address: &quot;%1&quot; must be host or user@host.</source>
+        <translation>Adresse: „%1“ muss host oder benutzer@host sein.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>SSH user: &quot;%1&quot; differs from the user in Address (&quot;%2&quot;); keep one of them.</source>
+        <translation>SSH-Benutzer: „%1“ weicht vom Benutzer in der Adresse ab („%2“); behalten Sie nur einen.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Address: &quot;%1&quot; is not a host name or IP address (letters, digits, &apos;.&apos;, &apos;-&apos; and &apos;:&apos; only; the port goes in Port).</source>
+        <translation>Adresse: „%1“ ist kein Host-Name und keine IP-Adresse (nur Buchstaben, Ziffern, „.“, „-“ und „:“; der Port gehört in „Port“).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>SSH user: &quot;%1&quot; is not a login name (letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;, not starting with &apos;-&apos;).</source>
+        <translation>SSH-Benutzer: „%1“ ist kein Anmeldename (Buchstaben, Ziffern, „.“, „_“ und „-“, nicht mit „-“ am Anfang).</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Name: &quot;%1&quot; cannot name a node: use up to 63 letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;, e.g. lab-a.</source>
+        <translation>Name: „%1“ taugt nicht als Knotenname: bis zu 63 Buchstaben, Ziffern, „.“, „_“ und „-“, z. B. lab-a.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Port: %1 is not a TCP port (1-65535).</source>
+        <translation>Port: %1 ist kein TCP-Port (1-65535).</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Identity file: %1 does not exist; choose the private key ssh logs in with, or leave it empty for ssh-agent.</source>
+        <translation>Schlüsseldatei: %1 existiert nicht; wählen Sie den privaten Schlüssel, mit dem sich ssh anmeldet, oder lassen Sie das Feld für ssh-agent leer.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Identity file: %1 is not a readable file.</source>
+        <translation>Schlüsseldatei: %1 ist keine lesbare Datei.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Identity file: %1 is the public key; choose the private key (the same name without .pub).</source>
+        <translation>Schlüsseldatei: %1 ist der öffentliche Schlüssel; wählen Sie den privaten (derselbe Name ohne .pub).</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Known hosts file: %1 is a folder; name a file in it, e.g. %1/known_hosts.</source>
+        <translation>Datei bekannter Hosts: %1 ist ein Ordner; nennen Sie eine Datei darin, z. B. %1/known_hosts.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>GPUs: the numbers of GPUs, their memory and the cores cannot be negative.</source>
+        <translation>GPUs: Anzahl der GPUs, ihr Speicher und die Kerne können nicht negativ sein.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>GPUs: 0 (CPU only), but a GPU model or memory is set: enter the number of GPUs, or clear the model and memory.</source>
+        <translation>GPUs: 0 (nur CPU), aber ein GPU-Modell oder Speicher ist gesetzt: geben Sie die Anzahl der GPUs ein oder leeren Sie Modell und Speicher.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Price per hour: cannot be negative (0 for your own machine).</source>
+        <translation>Preis pro Stunde: kann nicht negativ sein (0 für die eigene Maschine).</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::SshHostProbe</name>
+    <message>
+        <location filename="../app/rent/sshhostprobe.cpp" line="+61"/>
+        <source>Fetching the host key of %1…</source>
+        <translation>Hole den Host-Schlüssel von %1 …</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+121"/>
+        <source>Cannot run %1 (%2): install the Debian package openssh-client.</source>
+        <translation>%1 lässt sich nicht ausführen (%2): installieren Sie das Debian-Paket openssh-client.</translation>
+    </message>
+    <message>
+        <location line="-111"/>
+        <source>%1 sent no host key%2: check the address and the port, and that sshd runs there.</source>
+        <translation>%1 hat keinen Host-Schlüssel gesendet%2: prüfen Sie Adresse und Port und ob dort sshd läuft.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> in time</source>
+        <translation> rechtzeitig</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Cannot compute the fingerprints of %1&apos;s host keys with %2 (%3): install the Debian package openssh-client.</source>
+        <translation>Die Fingerabdrücke der Host-Schlüssel von %1 lassen sich mit %2 nicht berechnen (%3): installieren Sie das Debian-Paket openssh-client.</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Cannot read the known hosts file %1 (%2): check that it is a readable file.</source>
+        <translation>Die Datei bekannter Hosts %1 lässt sich nicht lesen (%2): prüfen Sie, ob sie eine lesbare Datei ist.</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Compare the fingerprint with the machine&apos;s own, then accept or reject it.</source>
+        <translation>Vergleichen Sie den Fingerabdruck mit dem der Maschine selbst und nehmen Sie ihn dann an oder lehnen Sie ihn ab.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 now shows a host key that %2 does not hold for it%3: someone may be intercepting the connection, or the machine was reinstalled. Ask its owner; only if the new fingerprint is right, remove the old key with ssh-keygen -R &apos;%4&apos; -f %2 and test again.</source>
+        <translation>%1 zeigt jetzt einen Host-Schlüssel, den %2 für ihn nicht enthält%3: jemand könnte die Verbindung abfangen, oder die Maschine wurde neu installiert. Fragen Sie ihren Besitzer; nur wenn der neue Fingerabdruck stimmt, entfernen Sie den alten Schlüssel mit ssh-keygen -R &apos;%4&apos; -f %2 und testen Sie erneut.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> (the key is marked revoked)</source>
+        <translation> (der Schlüssel ist als widerrufen markiert)</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>The host key of %1 was rejected: nothing was written.</source>
+        <translation>Der Host-Schlüssel von %1 wurde abgelehnt: nichts wurde geschrieben.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Logging in to %1…</source>
+        <translation>Melde mich an %1 an …</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>testing the connection</source>
+        <translation>teste die Verbindung</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>unknown system</source>
+        <translation>unbekanntes System</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>1 core</source>
+        <translation>1 Kern</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 cores</source>
+        <translation>%1 Kerne</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 RAM</source>
+        <translation>%1 RAM</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no Open MPI</source>
+        <translation>kein Open MPI</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 × %2 (%3)</source>
+        <translation>%1 × %2 (%3)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no GPU</source>
+        <translation>keine GPU</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::SshHostsFile</name>
+    <message>
+        <location filename="../app/rent/sshhostsfile.cpp" line="+24"/>
+        <source>The SSH hosts file %1 %2; fix it or move it away (nothing was written).</source>
+        <translation>Die SSH-Hosts-Datei %1 %2; korrigieren oder verschieben Sie sie (nichts wurde geschrieben).</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>line %1, column %2</source>
+        <translation>Zeile %1, Spalte %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Name: the hosts file already has a host called %1 (entry %2); pick another name.</source>
+        <translation>Name: die Hosts-Datei hat schon einen Host namens %1 (Eintrag %2); wählen Sie einen anderen Namen.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Address: %1 is already in the hosts file as %2 (entry %3).</source>
+        <translation>Adresse: %1 steht schon als %2 in der Hosts-Datei (Eintrag %3).</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Cannot read the SSH hosts file %1: %2.</source>
+        <translation>Die SSH-Hosts-Datei %1 lässt sich nicht lesen: %2.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>is not valid JSON at %1 (%2)</source>
+        <translation>ist an %1 kein gültiges JSON (%2)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>is not a JSON object ({&quot;hosts&quot;: [...]})</source>
+        <translation>ist kein JSON-Objekt ({&quot;hosts&quot;: [...]})</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>has a &quot;hosts&quot; that is not a list</source>
+        <translation>hat ein &quot;hosts&quot;, das keine Liste ist</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source> (nothing was written)</source>
+        <translation> (nichts wurde geschrieben)</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Cannot create the folder %1 for the SSH hosts file: check its parent&apos;s permissions.</source>
+        <translation>Der Ordner %1 für die SSH-Hosts-Datei lässt sich nicht anlegen: prüfen Sie die Rechte des übergeordneten Ordners.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Cannot write the SSH hosts file %1: %2.</source>
+        <translation>Die SSH-Hosts-Datei %1 lässt sich nicht schreiben: %2.</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::StateText</name>
+    <message>
+        <location filename="../backend/statetext.cpp" line="+28"/>
+        <source>queued</source>
+        <comment>job state</comment>
+        <translation>in Warteschlange</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>starting</source>
+        <comment>job state</comment>
+        <translation>startet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>running</source>
+        <comment>job state</comment>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>succeeded</source>
+        <comment>job state</comment>
+        <translation>erfolgreich</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>failed</source>
+        <comment>job state</comment>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cancelled</source>
+        <comment>job state</comment>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>connecting</source>
+        <comment>worker state</comment>
+        <translation>verbindet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ready</source>
+        <comment>worker state</comment>
+        <translation>bereit</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unreachable</source>
+        <comment>worker state</comment>
+        <translation>nicht erreichbar</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stopped</source>
+        <comment>worker state</comment>
+        <translation>gestoppt</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>requested</source>
+        <comment>lease state</comment>
+        <translation>angefordert</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>booting</source>
+        <comment>lease state</comment>
+        <translation>bootet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>installing</source>
+        <comment>lease state</comment>
+        <translation>installiert</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>registering</source>
+        <comment>lease state</comment>
+        <translation>registriert sich</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ready</source>
+        <comment>lease state</comment>
+        <translation>bereit</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>failed</source>
+        <comment>lease state</comment>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>released</source>
+        <comment>lease state</comment>
+        <translation>freigegeben</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::StatusHint</name>
+    <message>
+        <location filename="../app/statushint.cpp" line="+55"/>
+        <source>Designer: drag layers onto a device to make them its pipeline stage; Ctrl+Z undoes, the Designer menu saves and launches the layout.</source>
+        <translation>Designer: ziehen Sie Schichten auf ein Gerät, um sie zu dessen Pipeline-Stufe zu machen; Ctrl+Z macht rückgängig, das Designer-Menü speichert und startet das Layout.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Job %1 is %2: loss and accuracy arrive in the charts, its output in the Log; Cancel (%3) stops it.</source>
+        <translation>Job %1 %2: Loss und Genauigkeit erscheinen in den Diagrammen, seine Ausgabe im Protokoll; Abbrechen (%3) stoppt ihn.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Rent local workers (%1) or machines (%2), pick a spec, then Launch (%3).</source>
+        <translation>Lokale Worker (%1) oder Maschinen (%2) mieten, eine Spezifikation wählen, dann starten (%3).</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Job %1 %2. Launch again (%3), or double-click a run in Runs to look at it.</source>
+        <translation>Job %1 %2. Erneut starten (%3) oder einen Lauf unter „Läufe“ doppelklicken, um ihn anzusehen.</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n worker(s) ready: pick a spec, then Launch (%1).</source>
+        <translation>
+            <numerusform>%n Worker bereit: eine Spezifikation wählen, dann starten (%1).</numerusform>
+            <numerusform>%n Worker bereit: eine Spezifikation wählen, dann starten (%1).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>tessera::StepTimeChart</name>
     <message>
-        <location filename="../app/monitor/steptimechart.cpp" line="+37"/>
+        <location filename="../app/monitor/steptimechart.cpp" line="+47"/>
         <source>compute</source>
         <translation>Rechnen</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>exposed communication</source>
-        <translation>sichtbare Kommunikation</translation>
+        <location line="+0"/>
+        <source>compute: forward and backward passes</source>
+        <translation>Rechnen: Vorwärts- und Rückwärtsdurchläufe</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>exposed comm.</source>
+        <translation>sichtbare Komm.</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>pipeline bubble</source>
-        <translation>Pipeline-Blase</translation>
+        <source>exposed communication: the part not hidden behind compute</source>
+        <translation>sichtbare Kommunikation: der Teil, der nicht hinter dem Rechnen verborgen ist</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>bubble</source>
+        <translation>Blase</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>pipeline bubble: idle while other stages work</source>
+        <translation>Pipeline-Blase: Leerlauf, während andere Stufen arbeiten</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>rank</source>
         <translation>Rank</translation>
     </message>
@@ -1294,14 +2491,19 @@
         <translation>ms pro Schritt</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+43"/>
+        <source>S%1</source>
+        <translation>S%1</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>%1
 S%2</source>
         <translation>%1
 S%2</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>rank %1: stage %2, data-parallel rank %3, tensor-parallel rank %4</source>
         <translation>Rank %1: Stufe %2, datenparalleler Rank %3, tensorparalleler Rank %4</translation>
     </message>
@@ -1312,29 +2514,40 @@ S%2</translation>
     </message>
 </context>
 <context>
+    <name>tessera::StreamFollower</name>
+    <message>
+        <location filename="../backend/cluster/streamfollower.cpp" line="+108"/>
+        <source>%1 — gave up following %2 after %3 s</source>
+        <translation>%1 — Verfolgung von %2 nach %3 s aufgegeben</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>stream ended before its final message</source>
+        <translation>Stream endete vor seiner letzten Nachricht</translation>
+    </message>
+</context>
+<context>
     <name>tessera::ThroughputChart</name>
     <message>
-        <location filename="../app/monitor/throughputchart.cpp" line="+23"/>
+        <location filename="../app/monitor/throughputchart.cpp" line="+24"/>
         <source>step</source>
         <translation>Schritt</translation>
     </message>
     <message>
-        <location line="+1"/>
         <location line="+4"/>
-        <source>samples/s</source>
-        <translation>Samples/s</translation>
+        <source>samples/s (left)</source>
+        <translation>Beispiele/s (links)</translation>
     </message>
     <message>
-        <location line="-3"/>
-        <location line="+7"/>
-        <source>learning rate</source>
-        <translation>Lernrate</translation>
+        <location line="+4"/>
+        <source>learning rate (right)</source>
+        <translation>Lernrate (rechts)</translation>
     </message>
 </context>
 <context>
     <name>tessera::UtilizationChart</name>
     <message>
-        <location filename="../app/monitor/utilizationchart.cpp" line="+80"/>
+        <location filename="../app/monitor/utilizationchart.cpp" line="+83"/>
         <source>utilization %</source>
         <translation>Auslastung %</translation>
     </message>
@@ -1349,7 +2562,7 @@ S%2</translation>
         <translation>Zeit seit Start</translation>
     </message>
     <message>
-        <location line="+133"/>
+        <location line="+136"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
@@ -1376,7 +2589,162 @@ S%2</translation>
     <message>
         <location line="+3"/>
         <source>holds no rank of this job</source>
-        <translation>hält keinen Rang dieses Jobs</translation>
+        <translation>hält keinen Rank dieses Jobs</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::WindowGuard</name>
+    <message numerus="yes">
+        <location filename="../app/windowguard.cpp" line="+28"/>
+        <source>%n job(s) did not stop within %1 s: going on without them (%2).</source>
+        <translation>
+            <numerusform>%n Job hat nicht innerhalb von %1 s angehalten: es geht ohne ihn weiter (%2).</numerusform>
+            <numerusform>%n Jobs haben nicht innerhalb von %1 s angehalten: es geht ohne sie weiter (%2).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>Unsaved layout</source>
+        <translation>Nicht gespeichertes Layout</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The new layout has changes that are not saved.</source>
+        <translation>Das neue Layout hat nicht gespeicherte Änderungen.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The layout %1 has changes that are not saved.</source>
+        <translation>Das Layout %1 hat nicht gespeicherte Änderungen.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save them before you %1? Discard drops them; Cancel keeps working on the layout.</source>
+        <translation>Speichern, bevor Sie %1? „Verwerfen“ lässt sie fallen; „Abbrechen“ arbeitet am Layout weiter.</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>quit</source>
+        <translation>beenden</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Quit Tessera</source>
+        <translation>Tessera beenden</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n job(s) still running: %1.</source>
+        <translation>
+            <numerusform>%n Job läuft noch: %1.</numerusform>
+            <numerusform>%n Jobs laufen noch: %1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Quitting stops them: local workers end with Tessera, and their jobs with them. Stop the jobs and quit, or cancel to keep them running.</source>
+        <translation>Beenden stoppt sie: lokale Worker enden mit Tessera und ihre Jobs mit ihnen. Stoppen Sie die Jobs und beenden Sie, oder brechen Sie ab, damit sie weiterlaufen.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Their workers are on other machines: the jobs can go on after Tessera quits (it stops following them; their results stay on the workers), or be stopped first.</source>
+        <translation>Ihre Worker laufen auf anderen Maschinen: die Jobs können nach dem Beenden von Tessera weiterlaufen (Tessera verfolgt sie dann nicht mehr; ihre Ergebnisse bleiben auf den Workern) oder vorher gestoppt werden.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Stop and quit</source>
+        <translation>&amp;Stoppen und beenden</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Quit, keep running</source>
+        <translation>&amp;Beenden, weiterlaufen lassen</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>Stopping %n job(s) before quitting…</source>
+        <translation>
+            <numerusform>Stoppe %n Job vor dem Beenden …</numerusform>
+            <numerusform>Stoppe %n Jobs vor dem Beenden …</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Release workers</source>
+        <translation>Worker freigeben</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n job(s) run on the local workers: %1.</source>
+        <translation>
+            <numerusform>%n Job läuft auf den lokalen Workern: %1.</numerusform>
+            <numerusform>%n Jobs laufen auf den lokalen Workern: %1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Releasing the workers stops these jobs. Stop them and release the workers, or cancel to keep them running.</source>
+        <translation>Die Freigabe der Worker stoppt diese Jobs. Stoppen Sie sie und geben Sie die Worker frei, oder brechen Sie ab, damit sie weiterlaufen.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Stop and release</source>
+        <translation>&amp;Stoppen und freigeben</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>Stopping %n job(s) before releasing the workers…</source>
+        <translation>
+            <numerusform>Stoppe %n Job vor der Freigabe der Worker …</numerusform>
+            <numerusform>Stoppe %n Jobs vor der Freigabe der Worker …</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>its workers were released</source>
+        <translation>seine Worker wurden freigegeben</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::WorkdirShipper</name>
+    <message>
+        <location filename="../backend/jobs/workdirshipper.cpp" line="+60"/>
+        <source>code %1 (%2 files, bundle %3)</source>
+        <translation>Code %1 (%2 Dateien, Bündel %3)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> shipped to %1</source>
+        <translation> verteilt an %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 already had it</source>
+        <translation>%1 hatte ihn schon</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::WorkerClient</name>
+    <message>
+        <location filename="../backend/cluster/workerclient.cpp" line="+57"/>
+        <source>worker %1 (%2): does not answer (%3); check that tessera-worker runs there and the address and port are right</source>
+        <translation>Worker %1 (%2): antwortet nicht (%3); prüfen Sie, ob dort tessera-worker läuft und Adresse und Port stimmen</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>worker %1 (%2): refused the token (%3); use the token file the worker was started with</source>
+        <translation>Worker %1 (%2): hat das Token abgelehnt (%3); verwenden Sie die Token-Datei, mit der der Worker gestartet wurde</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+3"/>
+        <source>worker %1 (%2): %3</source>
+        <translation>Worker %1 (%2): %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>worker %1 (%2): failed with gRPC status %3: %4</source>
+        <translation>Worker %1 (%2): fehlgeschlagen mit gRPC-Status %3: %4</translation>
     </message>
 </context>
 <context>
@@ -1475,14 +2843,34 @@ S%2</translation>
 <context>
     <name>tessera::designer::ClusterScene</name>
     <message>
-        <location filename="../app/designer/clusterscene.cpp" line="+38"/>
+        <location filename="../app/designer/clusterscene.cpp" line="+35"/>
         <source>%1 · %2 × %3</source>
         <translation>%1 · %2 × %3</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source> · $%1/h</source>
         <translation> · $%1/h</translation>
+    </message>
+    <message>
+        <location line="+92"/>
+        <source>Tensor-parallel group of stage %1, DP replica %2: ranks %3–%4</source>
+        <translation>Tensorparallel-Gruppe von Stufe %1, DP-Replikat %2: Ranks %3–%4</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>no ranks</source>
+        <translation>keine Ranks</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ranks %1–%2 · stages %3</source>
+        <translation>Ranks %1–%2 · Stufen %3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> · %1 idle</source>
+        <translation> · %1 frei</translation>
     </message>
 </context>
 <context>
@@ -1544,12 +2932,12 @@ S%2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+276"/>
+        <location line="+285"/>
         <source>Save layout</source>
         <translation>Layout speichern</translation>
     </message>
     <message>
-        <location line="-276"/>
+        <location line="-285"/>
         <source>Ctrl+S</source>
         <translation>Ctrl+S</translation>
     </message>
@@ -1679,7 +3067,12 @@ S%2</translation>
         <translation>Die gewählten Schichten dem in der Geräteliste gewählten Gerät zuweisen</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+59"/>
+        <source>switch the model to %1</source>
+        <translation>das Modell auf %1 umstellen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Set model to %1</source>
         <translation>Modell auf %1 setzen</translation>
     </message>
@@ -1739,7 +3132,12 @@ S%2</translation>
         <translation>Öffnen fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
+        <source>open %1</source>
+        <translation>%1 öffnen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Opened %1.</source>
         <translation>%1 geöffnet.</translation>
     </message>
@@ -1800,7 +3198,12 @@ S%2</translation>
         <translation>Hugging-Face-Konfiguration (*.json)</translation>
     </message>
     <message>
-        <location filename="../app/designer/designerpanel.cpp" line="+55"/>
+        <location line="+21"/>
+        <source>%1 is in the model list already, as &apos;%2&apos;.</source>
+        <translation>%1 steht schon in der Modellliste, als „%2“.</translation>
+    </message>
+    <message>
+        <location filename="../app/designer/designerpanel.cpp" line="+59"/>
         <source>e.g. 4x8 h100-sxm @ 23.92/h</source>
         <translation>z. B. 4x8 h100-sxm @ 23.92/h</translation>
     </message>
@@ -1810,7 +3213,7 @@ S%2</translation>
         <translation>Hypothetische Maschinen: Knoten × Geräte und eine Geräteart (cpu, a100-40, a100-80, h100-sxm, h100-pcie, h200, l40s, rtx4090), wahlweise ein Preis pro Knotenstunde (&quot;@ 23.92/h&quot;); Enter drücken</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+19"/>
         <source>M&amp;odel:</source>
         <translation>M&amp;odell:</translation>
     </message>
@@ -1820,7 +3223,7 @@ S%2</translation>
         <translation>Masc&amp;hinen:</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+87"/>
         <source>Drag a layer, or a Shift-selected range, onto a device to make it that device&apos;s pipeline stage</source>
         <translation>Eine Schicht oder einen mit Shift gewählten Bereich auf ein Gerät ziehen, um sie zur Pipeline-Stufe dieses Geräts zu machen</translation>
     </message>
@@ -1840,27 +3243,72 @@ S%2</translation>
         <translation>Ge&amp;rät:</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+8"/>
+        <source>O&amp;utline:</source>
+        <translation>Gli&amp;ederung:</translation>
+    </message>
+    <message>
+        <location line="+84"/>
+        <source>Zoom in</source>
+        <translation>Vergrößern</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Enlarge the machines (also Ctrl+wheel)</source>
+        <translation>Die Maschinen vergrößern (auch Ctrl+Mausrad)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Zoom out</source>
+        <translation>Verkleinern</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shrink the machines (also Ctrl+wheel)</source>
+        <translation>Die Maschinen verkleinern (auch Ctrl+Mausrad)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fit</source>
+        <translation>Einpassen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+0</source>
+        <translation>Ctrl+0</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Arrange and zoom the machines to fill the view</source>
+        <translation>Die Maschinen anordnen und so zoomen, dass sie die Ansicht füllen</translation>
+    </message>
+    <message>
+        <location line="+41"/>
         <source>No machines: type some (e.g. 4x8 h100-sxm) or use the live cluster.</source>
         <translation>Keine Maschinen: welche eingeben (z. B. 4x8 h100-sxm) oder den laufenden Cluster nutzen.</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+42"/>
         <source>Pipeline schedule: %1, stages: %2, micro-batches: %3</source>
         <translation>Pipeline-Ablauf: %1, Stufen: %2, Micro-Batches: %3</translation>
     </message>
     <message>
-        <location line="+25"/>
-        <source>Assign layer %1 to device %2</source>
-        <translation>Schicht %1 Gerät %2 zuweisen</translation>
+        <location line="+23"/>
+        <source>%1 on device %2: release to drop, Esc to cancel</source>
+        <translation>%1 auf Gerät %2: loslassen zum Ablegen, Esc zum Abbrechen</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Assign layer %1 to %2</source>
+        <translation>Schicht %1 %2 zuweisen</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Assign layers %1–%2 to device %3</source>
-        <translation>Schichten %1–%2 Gerät %3 zuweisen</translation>
+        <source>Assign layers %1–%2 to %3</source>
+        <translation>Schichten %1–%2 %3 zuweisen</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+17"/>
         <source>Select layers in the list first (Shift+arrows select a range).</source>
         <translation>Zuerst Schichten in der Liste wählen (Shift+Pfeiltasten wählen einen Bereich).</translation>
     </message>
@@ -1891,7 +3339,7 @@ S%2</translation>
         <translation>Gewählte Schichten hierher zuweisen</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>%1 (idle)</source>
         <translation>%1 (unbenutzt)</translation>
     </message>
@@ -1901,7 +3349,7 @@ S%2</translation>
         <translation>%1 · Stufe %2</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>%1 #%2</source>
         <translation>%1 #%2</translation>
     </message>
@@ -1909,6 +3357,16 @@ S%2</translation>
         <location line="+1"/>
         <source>%1 #%2 r%3</source>
         <translation>%1 #%2 r%3</translation>
+    </message>
+    <message>
+        <location filename="../app/designer/designerfile.cpp" line="+21"/>
+        <source>start a new layout</source>
+        <translation>ein neues Layout beginnen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>New layout.</source>
+        <translation>Neues Layout.</translation>
     </message>
 </context>
 <context>
@@ -1919,14 +3377,34 @@ S%2</translation>
         <translation>Schichten hier ablegen, um sie zur Pipeline-Stufe dieses Geräts zu machen; Rechtsklick öffnet das Menü der Stufe.</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+16"/>
+        <source>Device #%1: idle. Drop layers here to start a stage on it.</source>
+        <translation>Gerät #%1: frei. Schichten hier ablegen, um darauf eine Stufe zu beginnen.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Device #%1: rank %2, pipeline stage %3 (%4), TP rank %5, DP replica %6. Drop layers here to make them this stage&apos;s; right-click for the stage&apos;s menu.</source>
+        <translation>Gerät #%1: Rank %2, Pipeline-Stufe %3 (%4), TP-Rank %5, DP-Replikat %6. Schichten hier ablegen, um sie dieser Stufe zu geben; Rechtsklick für das Menü der Stufe.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>layer %1</source>
+        <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>layers %1–%2</source>
+        <translation>Schichten %1–%2</translation>
+    </message>
+    <message>
+        <location line="+61"/>
         <source>#%1 idle</source>
         <translation>#%1 unbenutzt</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>#%1 · rank %2</source>
-        <translation>#%1 · Rang %2</translation>
+        <translation>#%1 · Rank %2</translation>
     </message>
     <message>
         <location line="+10"/>
@@ -1939,7 +3417,7 @@ S%2</translation>
         <translation>Stufe %1 · TP %2 · DP %3</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>no estimate</source>
         <translation>keine Schätzung</translation>
     </message>
@@ -1950,9 +3428,62 @@ S%2</translation>
     </message>
 </context>
 <context>
+    <name>tessera::designer::DrawnLayout</name>
+    <message>
+        <location filename="../app/designer/drawnlayout.cpp" line="+23"/>
+        <source>layer %1</source>
+        <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>layers %1–%2</source>
+        <translation>Schichten %1–%2</translation>
+    </message>
+    <message>
+        <location line="+74"/>
+        <source>%1 would be in no stage: a stage of their own needs %2 idle devices (DP %3 × TP %4) and %5 are idle. Drop a range that ends where a stage ends, lower DP or TP, or add machines.</source>
+        <translation>%1 wären in keiner Stufe: eine eigene Stufe braucht %2 freie Geräte (DP %3 × TP %4), frei sind %5. Legen Sie einen Bereich ab, der an einer Stufengrenze endet, senken Sie DP oder TP oder fügen Sie Maschinen hinzu.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>✕ not enough idle devices (%1 short)</source>
+        <translation>✕ nicht genug freie Geräte (%1 zu wenig)</translation>
+    </message>
+    <message>
+        <location line="+125"/>
+        <source>Choose a model and a device to drop on first.</source>
+        <translation>Wählen Sie zuerst ein Modell und ein Gerät zum Ablegen.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no model</source>
+        <translation>kein Modell</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>A new stage for %1 needs %2 idle devices (DP %3 × TP %4): this one and %5 more are idle. Drop on a device of a stage, lower DP or TP, or add machines.</source>
+        <translation>Eine neue Stufe für %1 braucht %2 freie Geräte (DP %3 × TP %4): frei sind dieses und %5 weitere. Legen Sie auf ein Gerät einer Stufe ab, senken Sie DP oder TP oder fügen Sie Maschinen hinzu.</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>→ stage %1 · %2</source>
+        <translation>→ Stufe %1 · %2</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>The layout needs %1 ranks but the workers have %2 devices: lower DP, TP or the stages, or rent more workers</source>
+        <translation>Das Layout braucht %1 Ranks, die Worker haben aber %2 Geräte: senken Sie DP, TP oder die Stufen, oder mieten Sie mehr Worker</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Worker %1 runs ranks %2 and %3 but not rank %4 between them: Open MPI starts a worker&apos;s ranks as one block. Draw a worker&apos;s devices as consecutive ranks (rank = (DP replica × stages + stage) × TP + TP rank), e.g. a TP group or a whole stage per worker</source>
+        <translation>Worker %1 führt die Ranks %2 und %3 aus, aber nicht Rank %4 dazwischen: Open MPI startet die Ranks eines Workers als einen Block. Zeichnen Sie die Geräte eines Workers als aufeinanderfolgende Ranks (Rank = (DP-Replikat × Stufen + Stufe) × TP + TP-Rank), z. B. eine TP-Gruppe oder eine ganze Stufe pro Worker</translation>
+    </message>
+</context>
+<context>
     <name>tessera::designer::EstimatePanel</name>
     <message>
-        <location filename="../app/designer/estimatepanel.cpp" line="+37"/>
+        <location filename="../app/designer/estimatepanel.cpp" line="+38"/>
         <source>Step time:</source>
         <translation>Schrittzeit:</translation>
     </message>
@@ -2124,7 +3655,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayerPaletteModel</name>
     <message>
-        <location filename="../app/designer/layerpalettemodel.cpp" line="+69"/>
+        <location filename="../app/designer/layerpalettemodel.cpp" line="+70"/>
         <source>%1  %2 · %3</source>
         <translation>%1  %2 · %3</translation>
     </message>
@@ -2145,6 +3676,19 @@ S%2</translation>
     </message>
     <message>
         <location line="+37"/>
+        <source>layers %1–%2</source>
+        <translation>Schichten %1–%2</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::designer::LayerPaletteView</name>
+    <message>
+        <location filename="../app/designer/layerpaletteview.cpp" line="+20"/>
+        <source>layer %1</source>
+        <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
         <source>layers %1–%2</source>
         <translation>Schichten %1–%2</translation>
     </message>
@@ -2253,9 +3797,82 @@ S%2</translation>
     </message>
 </context>
 <context>
+    <name>tessera::designer::LayoutOutline</name>
+    <message>
+        <location filename="../app/designer/layoutoutline.cpp" line="+23"/>
+        <source>Stage / replica / rank</source>
+        <translation>Stufe / Replikat / Rank</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Layers / device</source>
+        <translation>Schichten / Gerät</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The layout as an outline: F2 on a stage edits its layers (e.g. 3-5), F2 on a rank types its device&apos;s number, Delete removes a stage</source>
+        <translation>Das Layout als Gliederung: F2 auf einer Stufe bearbeitet ihre Schichten (z. B. 3-5), F2 auf einem Rank nimmt die Nummer seines Geräts, Entf entfernt eine Stufe</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Stage %1</source>
+        <translation>Stufe %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>DP replica %1</source>
+        <translation>DP-Replikat %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>TP %1 · rank %2</source>
+        <translation>TP %1 · Rank %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no device</source>
+        <translation>kein Gerät</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Stage %1: &apos;%2&apos; is not a layer range; write it as 3-5</source>
+        <translation>Stufe %1: „%2“ ist kein Schichtbereich; schreiben Sie ihn als 3-5</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>There is no stage %1.</source>
+        <translation>Es gibt keine Stufe %1.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Stage %1: the model has layers 0-%2.</source>
+        <translation>Stufe %1: das Modell hat die Schichten 0-%2.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Stage %1 holds layers %2</source>
+        <translation>Stufe %1 enthält die Schichten %2</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Rank %1: device %2 is not one of the %3 devices (0-%4).</source>
+        <translation>Rank %1: Gerät %2 ist keines der %3 Geräte (0-%4).</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Run rank %1 on device %2</source>
+        <translation>Rank %1 auf Gerät %2 ausführen</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Remove stage %1</source>
+        <translation>Stufe %1 entfernen</translation>
+    </message>
+</context>
+<context>
     <name>tessera::designer::MemoryBars</name>
     <message>
-        <location filename="../app/designer/memorybars.cpp" line="+52"/>
+        <location filename="../app/designer/memorybars.cpp" line="+53"/>
         <source>weights</source>
         <translation>Gewichte</translation>
     </message>
@@ -2280,7 +3897,7 @@ S%2</translation>
         <translation>Arbeitsbereich</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+41"/>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
     </message>
@@ -2288,7 +3905,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::ModelCatalog</name>
     <message>
-        <location filename="../app/designer/modelcatalog.cpp" line="+24"/>
+        <location filename="../app/designer/modelcatalog.cpp" line="+27"/>
         <source>%1 (%2, built-in)</source>
         <translation>%1 (%2, eingebaut)</translation>
     </message>
@@ -2311,7 +3928,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::PlanDocument</name>
     <message>
-        <location filename="../app/designer/plandocument.cpp" line="+84"/>
+        <location filename="../app/designer/plandocument.cpp" line="+116"/>
         <source>No model chosen: pick one from the Model list or import a config.json.</source>
         <translation>Kein Modell gewählt: eines aus der Modellliste wählen oder eine config.json importieren.</translation>
     </message>
@@ -2324,7 +3941,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::PlanIo</name>
     <message>
-        <location filename="../app/designer/planio.cpp" line="+48"/>
+        <location filename="../app/designer/planio.cpp" line="+50"/>
         <source>cannot write &apos;%1&apos;: %2</source>
         <translation>&apos;%1&apos; lässt sich nicht schreiben: %2</translation>
     </message>
@@ -2344,7 +3961,7 @@ S%2</translation>
         <translation>&apos;%1&apos; ist größer als 16 MiB: keine Layout-Datei</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+70"/>
         <source>Imported config.json models are for planning only: tessera-train runs the built-in MLP, ViT and GPT. Pick a built-in model to launch.</source>
         <translation>Aus einer config.json importierte Modelle sind nur zum Planen: tessera-train fährt die eingebauten MLP, ViT und GPT. Zum Starten ein eingebautes Modell wählen.</translation>
     </message>
@@ -2407,12 +4024,12 @@ S%2</translation>
         <translation>&amp;Argumente:</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>&amp;Working folder:</source>
         <translation>Arbeits&amp;ordner:</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>&amp;Launcher:</source>
         <translation>&amp;Starter:</translation>
     </message>
@@ -2583,6 +4200,19 @@ S%2</translation>
         <location line="+8"/>
         <source>layers %1..%2 are in no stage; extend the last stage to the end of the model</source>
         <translation>Schichten %1..%2 sind in keiner Stufe; die letzte Stufe bis zum Ende des Modells ausdehnen</translation>
+    </message>
+    <message>
+        <location filename="../backend/planner/device_catalog.cpp" line="+38"/>
+        <source>CPU rank slot</source>
+        <translation>CPU-Rank-Slot</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::v1</name>
+    <message>
+        <location filename="../app/jobs/checkpointresume.cpp" line="+19"/>
+        <source>%1 (resumed from %2)</source>
+        <translation>%1 (fortgesetzt von %2)</translation>
     </message>
 </context>
 </TS>

@@ -7,6 +7,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QLocale>
 #include <QScrollArea>
 #include <QVBoxLayout>
 
@@ -16,15 +17,15 @@ namespace tessera::designer {
 
 QString formatSeconds(double seconds) {
     if (seconds >= 1.0)
-        return QStringLiteral("%1 s").arg(seconds, 0, 'f', seconds >= 100 ? 0 : 2);
+        return QStringLiteral("%1 s").arg(QLocale().toString(seconds, 'f', seconds >= 100 ? 0 : 2));
     if (seconds >= 1e-3)
-        return QStringLiteral("%1 ms").arg(seconds * 1e3, 0, 'f', 1);
-    return QStringLiteral("%1 µs").arg(seconds * 1e6, 0, 'f', 0);
+        return QStringLiteral("%1 ms").arg(QLocale().toString(seconds * 1e3, 'f', 1));
+    return QStringLiteral("%1 µs").arg(QLocale().toString(seconds * 1e6, 'f', 0));
 }
 
 QString formatUsd(double usd) {
     const int digits = usd >= 1 ? 2 : std::clamp(2 - int(std::floor(std::log10(usd))), 2, 8);
-    return QStringLiteral("$%1").arg(usd, 0, 'f', digits);
+    return QStringLiteral("$%1").arg(QLocale().toString(usd, 'f', digits));
 }
 
 EstimatePanel::EstimatePanel(QWidget* parent)
@@ -87,12 +88,12 @@ void EstimatePanel::showEstimate(const planner::Estimate& e, int seqLen, bool pr
                               formatSeconds(e.ppCommSeconds), formatSeconds(e.dpCommSeconds),
                               formatSeconds(e.bubbleSeconds),
                               formatSeconds(e.optimizerSeconds + e.lossSyncSeconds)));
-    m_bubble->setText(tr("%1 %").arg(e.bubbleFraction * 100, 0, 'f', 1));
+    m_bubble->setText(tr("%1 %").arg(QLocale().toString(e.bubbleFraction * 100, 'f', 1)));
     QString throughput = tr("%1 samples/s").arg(formatCount(e.samplesPerSecond));
     if (seqLen > 1)
         throughput += tr(" · %1 tokens/s").arg(formatCount(e.tokensPerSecond));
     m_throughput->setText(throughput);
-    m_mfu->setText(tr("%1 %").arg(e.mfu * 100, 0, 'f', 1));
+    m_mfu->setText(tr("%1 %").arg(QLocale().toString(e.mfu * 100, 'f', 1)));
     if (e.costPerHour > 0) {
         QString cost = tr("%1/h · %2/step").arg(formatUsd(e.costPerHour), formatUsd(e.costPerStep));
         if (e.costPerEpoch > 0)

@@ -3,6 +3,7 @@
 
 #include "app/designer/layoutmath.h"
 
+#include <QLocale>
 #include <QMimeData>
 
 #include <algorithm>
@@ -13,23 +14,23 @@ namespace tessera::designer {
 QString formatCount(double value) {
     const double a = std::abs(value);
     if (a >= 1e9)
-        return QStringLiteral("%1 B").arg(value / 1e9, 0, 'f', 2);
+        return QStringLiteral("%1 B").arg(QLocale().toString(value / 1e9, 'f', 2));
     if (a >= 1e6)
-        return QStringLiteral("%1 M").arg(value / 1e6, 0, 'f', 1);
+        return QStringLiteral("%1 M").arg(QLocale().toString(value / 1e6, 'f', 1));
     if (a >= 1e3)
-        return QStringLiteral("%1 k").arg(value / 1e3, 0, 'f', 1);
-    return QString::number(value, 'f', 0);
+        return QStringLiteral("%1 k").arg(QLocale().toString(value / 1e3, 'f', 1));
+    return QLocale().toString(value, 'f', 0);
 }
 
 QString formatBytes(double bytes) {
     const double a = std::abs(bytes);
     if (a >= 1e9)
-        return QStringLiteral("%1 GB").arg(bytes / 1e9, 0, 'f', 1);
+        return QStringLiteral("%1 GB").arg(QLocale().toString(bytes / 1e9, 'f', 1));
     if (a >= 1e6)
-        return QStringLiteral("%1 MB").arg(bytes / 1e6, 0, 'f', 1);
+        return QStringLiteral("%1 MB").arg(QLocale().toString(bytes / 1e6, 'f', 1));
     if (a >= 1e3)
-        return QStringLiteral("%1 kB").arg(bytes / 1e3, 0, 'f', 1);
-    return QStringLiteral("%1 B").arg(bytes, 0, 'f', 0);
+        return QStringLiteral("%1 kB").arg(QLocale().toString(bytes / 1e3, 'f', 1));
+    return QStringLiteral("%1 B").arg(QLocale().toString(bytes, 'f', 0));
 }
 
 LayerPaletteModel::LayerPaletteModel(QObject* parent) : QAbstractListModel(parent) {}

@@ -96,8 +96,8 @@ void LocalWorkers::start(int workers, int slotsPerWorker) {
     const int rentId = m_nextRentId++;
     if (workers < 1 || slotsPerWorker < 1) {
         QTimer::singleShot(0, this, [this, workers, slotsPerWorker] {
-            Q_EMIT startFailed(QStringLiteral("cannot rent %1 local workers with %2 slots each: "
-                                              "ask for at least one worker with one slot")
+            Q_EMIT startFailed(tr("cannot rent %1 local workers with %2 slots each: ask for at "
+                                  "least one worker with one slot")
                                    .arg(workers)
                                    .arg(slotsPerWorker));
         });
@@ -107,8 +107,8 @@ void LocalWorkers::start(int workers, int slotsPerWorker) {
     if (!QFileInfo(program).isExecutable()) {
         QTimer::singleShot(0, this, [this, program] {
             Q_EMIT startFailed(
-                QStringLiteral("%1 is missing: build the tessera-worker target, or set "
-                               "TESSERA_BIN_DIR to the folder holding it")
+                tr("%1 is missing: build the tessera-worker target, or set TESSERA_BIN_DIR to "
+                   "the folder holding it")
                     .arg(program));
         });
         return;
@@ -118,8 +118,8 @@ void LocalWorkers::start(int workers, int slotsPerWorker) {
     rent.timer = new QTimer(this);
     rent.timer->setSingleShot(true);
     connect(rent.timer, &QTimer::timeout, this, [this, rentId] {
-        failRent(rentId, QStringLiteral("local workers did not report their address within %1 s; "
-                                        "see worker.log in %2")
+        failRent(rentId, tr("local workers did not report their address within %1 s; see "
+                            "worker.log in %2")
                              .arg(m_startTimeoutMs / 1000)
                              .arg(QDir(dataDir()).filePath(QStringLiteral("local-cluster"))));
     });
@@ -137,8 +137,8 @@ void LocalWorkers::start(int workers, int slotsPerWorker) {
             !f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) ||
             f.write(w.token.toLatin1()) < 0) {
             const QString error =
-                QStringLiteral("cannot write the token file %1 (%2): check that the data folder "
-                               "is writable or set TESSERA_DATA_DIR")
+                tr("cannot write the token file %1 (%2): check that the data folder is "
+                   "writable or set TESSERA_DATA_DIR")
                     .arg(tokenFile, f.errorString());
             m_rents.append(rent);
             QTimer::singleShot(0, this, [this, rentId, error] { failRent(rentId, error); });
@@ -273,9 +273,9 @@ void LocalWorkers::onFinished(QProcess* process) {
         why = process->errorString();
     } else if (process->exitStatus() == QProcess::CrashExit) {
         // On a crash QProcess::exitCode() is the signal number, not an exit code.
-        why = QStringLiteral("killed by signal %1").arg(process->exitCode());
+        why = tr("killed by signal %1").arg(process->exitCode());
     } else {
-        why = QStringLiteral("exit code %1").arg(process->exitCode());
+        why = tr("exit code %1").arg(process->exitCode());
     }
     m_workers.removeIf([process](const Worker& x) { return x.process == process; });
     process->deleteLater();
@@ -291,12 +291,11 @@ void LocalWorkers::onFinished(QProcess* process) {
     }
     if (wasServing) {
         qCWarning(lcProvider).noquote() << "local worker" << name << "ended (" + why + ")";
-        m_registry->setNodeState(
-            name, NodeState::Stopped,
-            QStringLiteral("the local worker process ended (%1); see %2").arg(why, log));
+        m_registry->setNodeState(name, NodeState::Stopped,
+                                 tr("the local worker process ended (%1); see %2").arg(why, log));
         Q_EMIT workerDied(name, why);
     }
-    failRent(rentId, QStringLiteral("local worker %1 ended before it served (%2): %3 (log: %4)")
+    failRent(rentId, tr("local worker %1 ended before it served (%2): %3 (log: %4)")
                          .arg(name, why, logTail(log), log));
 }
 

@@ -5,6 +5,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 
 #include <algorithm>
@@ -103,14 +104,17 @@ void StreamFollower::run() {
             unreachableFor.start();
             delayMs = m_backoffFirstMs;
         } else if (m_giveUpMs > 0 && unreachableFor.elapsed() > m_giveUpMs) {
-            onLost(QString::fromStdString(m_client->toError(pass.status, callName()).message +
-                                          " — gave up following " + subject() + " after " +
-                                          std::to_string(m_giveUpMs / 1000) + " s"));
+            onLost(
+                QCoreApplication::translate("tessera::StreamFollower",
+                                            "%1 — gave up following %2 after %3 s")
+                    .arg(QString::fromStdString(m_client->toError(pass.status, callName()).message),
+                         QString::fromStdString(subject()), QString::number(m_giveUpMs / 1000)));
             return;
         }
-        const QString reason = pass.status.ok()
-                                   ? QStringLiteral("stream ended before its final message")
-                                   : QString::fromStdString(pass.status.error_message());
+        const QString reason =
+            pass.status.ok() ? QCoreApplication::translate("tessera::StreamFollower",
+                                                           "stream ended before its final message")
+                             : QString::fromStdString(pass.status.error_message());
         onReconnecting(m_lastSeq.load() + 1, delayMs, reason);
         if (!sleepFor(delayMs)) {
             break;

@@ -1,6 +1,7 @@
 // gRPC client of one tessera-worker (see workerclient.h).
 #include "backend/cluster/workerclient.h"
 
+#include <QCoreApplication>
 #include <QFile>
 
 #include "worker/common/bearer_token.h"
@@ -42,31 +43,43 @@ void WorkerClient::authorize(grpc::ClientContext* context) const {
 }
 
 Error WorkerClient::toError(const grpc::Status& status, const char* call) const {
-    const std::string where = "worker " + m_address.toStdString() + " (" + call + "): ";
-    const std::string detail = status.error_message();
+    // In the user's language (context tessera::WorkerClient); tessera-ctl loads no translator.
+    const QString detail = QString::fromStdString(status.error_message());
+    const auto text = [&](const char* source) {
+        return QCoreApplication::translate("tessera::WorkerClient", source)
+            .arg(m_address, QString::fromLatin1(call), detail)
+            .toStdString();
+    };
     switch (status.error_code()) {
     case grpc::StatusCode::UNAVAILABLE:
     case grpc::StatusCode::DEADLINE_EXCEEDED:
         return Error{ErrorCode::Unavailable,
-                     where + "does not answer (" + detail +
-                         "); check that tessera-worker runs there and the address and port "
-                         "are right"};
+                     text(QT_TRANSLATE_NOOP("tessera::WorkerClient",
+                                            "worker %1 (%2): does not answer (%3); check that "
+                                            "tessera-worker runs there and the address and port "
+                                            "are right"))};
     case grpc::StatusCode::UNAUTHENTICATED:
     case grpc::StatusCode::PERMISSION_DENIED:
         return Error{ErrorCode::PermissionDenied,
-                     where + "refused the token (" + detail +
-                         "); use the token file the worker was started with"};
+                     text(QT_TRANSLATE_NOOP("tessera::WorkerClient",
+                                            "worker %1 (%2): refused the token (%3); use the "
+                                            "token file the worker was started with"))};
     case grpc::StatusCode::INVALID_ARGUMENT:
     case grpc::StatusCode::FAILED_PRECONDITION:
     case grpc::StatusCode::ALREADY_EXISTS:
     case grpc::StatusCode::OUT_OF_RANGE:
-        return Error{ErrorCode::InvalidArgument, where + detail};
+        return Error{ErrorCode::InvalidArgument,
+                     text(QT_TRANSLATE_NOOP("tessera::WorkerClient", "worker %1 (%2): %3"))};
     case grpc::StatusCode::NOT_FOUND:
-        return Error{ErrorCode::NotFound, where + detail};
+        return Error{ErrorCode::NotFound,
+                     text(QT_TRANSLATE_NOOP("tessera::WorkerClient", "worker %1 (%2): %3"))};
     default:
         return Error{ErrorCode::Internal,
-                     where + "failed with gRPC status " +
-                         std::to_string(static_cast<int>(status.error_code())) + ": " + detail};
+                     QCoreApplication::translate("tessera::WorkerClient",
+                                                 "worker %1 (%2): failed with gRPC status %3: %4")
+                         .arg(m_address, QString::fromLatin1(call),
+                              QString::number(static_cast<int>(status.error_code())), detail)
+                         .toStdString()};
     }
 }
 

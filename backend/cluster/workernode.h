@@ -14,6 +14,8 @@ enum class NodeState { Connecting, Ready, Unreachable, Stopped };
 
 /// Human-readable name of a NodeState ("connecting", "ready", "unreachable", "stopped").
 QString nodeStateName(NodeState state);
+/// The state for display, in the user's language (see jobStateText()).
+QString nodeStateText(NodeState state);
 
 // Qt's `slots` keyword macro clashes with the `slots` member below: code that reads
 // WorkerNode::slots needs QT_NO_KEYWORDS (Q_SLOTS/Q_SIGNALS/Q_EMIT) or `#undef slots` first.

@@ -17,6 +17,11 @@ enum class JobState { Queued, Starting, Running, Succeeded, Failed, Cancelled };
 /// Lower-case name of a state: "queued", "starting", "running", "succeeded", "failed", "cancelled".
 QString jobStateName(JobState state);
 
+/// The state for display, in the user's language ("running"; German "läuft"): translated by the
+/// installed QTranslator (context "tessera::StateText", backend/statetext.cpp). Views show this;
+/// JSON, the CLI, logs and the history database keep jobStateName().
+QString jobStateText(JobState state);
+
 /// Inverse of jobStateName; unknown names give Failed.
 JobState jobStateFromName(const QString& name);
 

@@ -3,6 +3,7 @@
 
 #include "backend/jobs/workdirpacker.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -52,16 +53,22 @@ shipWorkdir(const QString& workdir, int maxMib,
         to << name;
     }
     QFile::remove(packed->tarPath);
-    out.summary = QStringLiteral("code %1 (%2 files, bundle %3)")
-                      .arg(kiloBytes(packed->bytes))
-                      .arg(packed->files)
-                      .arg(packed->sha256.left(12));
+    const auto text = [](const char* s) {
+        return QCoreApplication::translate("tessera::WorkdirShipper", s);
+    };
+    out.summary =
+        text(QT_TRANSLATE_NOOP("tessera::WorkdirShipper", "code %1 (%2 files, bundle %3)"))
+            .arg(kiloBytes(packed->bytes))
+            .arg(packed->files)
+            .arg(packed->sha256.left(12));
     if (!to.isEmpty()) {
-        out.summary += QStringLiteral(" shipped to ") + to.join(QStringLiteral(", "));
+        out.summary += text(QT_TRANSLATE_NOOP("tessera::WorkdirShipper", " shipped to %1"))
+                           .arg(to.join(QStringLiteral(", ")));
     }
     if (!had.isEmpty()) {
         out.summary += (to.isEmpty() ? QStringLiteral(": ") : QStringLiteral("; ")) +
-                       had.join(QStringLiteral(", ")) + QStringLiteral(" already had it");
+                       text(QT_TRANSLATE_NOOP("tessera::WorkdirShipper", "%1 already had it"))
+                           .arg(had.join(QStringLiteral(", ")));
     }
     return out;
 }

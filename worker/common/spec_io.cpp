@@ -1,6 +1,7 @@
 // Job spec JSON I/O and pre-launch validation (see spec_io.h).
 #include "worker/common/spec_io.h"
 
+#include "worker/common/json_syntax.h"
 #include "worker/common/layout_check.h"
 #include "worker/common/model_desc.h"
 
@@ -20,17 +21,6 @@ namespace {
 
 constexpr std::uintmax_t kMaxSpecBytes = 1024 * 1024;
 constexpr int kMaxSampleChars = 100000; // GPT sample: one token per forward pass
-
-/// `text` with control and non-ASCII bytes shown as '?', at most 300 characters, so a binary
-/// file's parse error does not spray raw bytes on a terminal.
-std::string printable(std::string_view text) {
-    std::string out;
-    for (const char c : text.substr(0, 300)) {
-        const auto u = static_cast<unsigned char>(c);
-        out.push_back(u >= 0x20 && u < 0x7F ? c : '?');
-    }
-    return out;
-}
 
 constexpr const char* kFashionMnistFiles[] = {
     "train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz",
@@ -167,13 +157,23 @@ Result<void> checkDataset(const v1::JobSpec& spec) {
 } // namespace
 
 Result<v1::JobSpec> parseJobSpec(const std::string& json, const std::string& origin) {
+    // Syntax first: protobuf's parser names neither line nor column (and takes trailing commas).
+    if (const auto broken = findJsonSyntaxError(json)) {
+        return fail(ErrorCode::InvalidArgument, describeJsonSyntaxError(json, *broken, origin));
+    }
+    std::string_view text = json;
+    if (text.starts_with("\xEF\xBB\xBF")) {
+        text.remove_prefix(3); // a byte order mark, which protobuf refuses
+    }
     v1::JobSpec spec;
     google::protobuf::util::JsonParseOptions opts;
     opts.ignore_unknown_fields = false;
-    const auto status = google::protobuf::util::JsonStringToMessage(json, &spec, opts);
+    const auto status = google::protobuf::util::JsonStringToMessage(
+        google::protobuf::StringPiece(text.data(), text.size()), &spec, opts);
     if (!status.ok()) {
-        return fail(ErrorCode::InvalidArgument, origin + ": not a valid Tessera job spec: " +
-                                                    printable(std::string(status.message())));
+        return fail(ErrorCode::InvalidArgument,
+                    origin + ": not a valid Tessera job spec: " +
+                        printableUtf8(std::string(status.message()), 300));
     }
     return spec;
 }
