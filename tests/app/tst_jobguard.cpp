@@ -99,7 +99,7 @@ void TestJobGuard::closeWithALocalJob() {
     QCOMPARE(q.choices, (QList<Choice>{Choice::Stop, Choice::Cancel})); // no "keep running"
     QVERIFY2(q.text.contains(id), qPrintable(q.text));
     QVERIFY2(q.details.contains(QStringLiteral("local workers")), qPrintable(q.details));
-    QTest::qWait(200); // the job goes on
+    QCoreApplication::processEvents(); // anything the answer posted has run: the job goes on
     QCOMPARE(session.controller()->state(id), JobState::Running);
 
     m_answers = {Choice::Stop};
@@ -122,7 +122,7 @@ void TestJobGuard::releaseWithALocalJob() {
     QCOMPARE(window.guard()->asked().size(), 1);
     QCOMPARE(window.guard()->asked().first().choices,
              (QList<Choice>{Choice::Stop, Choice::Cancel}));
-    QTest::qWait(200);
+    QCoreApplication::processEvents(); // anything the answer posted has run
     QCOMPARE(session.controller()->state(id), JobState::Running);
     QCOMPARE(session.localWorkers()->names().size(), 1);
 
@@ -157,7 +157,7 @@ void TestJobGuard::closeWithAJobElsewhereMayKeepIt() {
     m_answers = {Choice::KeepRunning};
     QVERIFY(window.close());
     QVERIFY(!window.isVisible());
-    QTest::qWait(200);
+    QCoreApplication::processEvents(); // anything the answer posted has run
     QCOMPARE(session.controller()->state(id), JobState::Running);
     session.controller()->cancel(id); // the test's own clean-up
     QTRY_COMPARE_WITH_TIMEOUT(session.controller()->state(id), JobState::Cancelled, 30000);
