@@ -85,6 +85,7 @@ double ClusterScene::arrange(const QSizeF& view) {
     setSceneRect(
         QRectF(QPointF(0, 0), m_grid.scene)
             .adjusted(-CanvasGrid::kPad, -CanvasGrid::kPad, CanvasGrid::kPad, CanvasGrid::kPad));
+    drawTensorGroups(); // the outlines go round the cards where they now are
     return m_grid.scale;
 }
 
@@ -142,6 +143,13 @@ void ClusterScene::drawTensorGroups() {
 
 int ClusterScene::tensorGroupCount() const {
     return static_cast<int>(m_groups.size());
+}
+
+QList<QRectF> ClusterScene::tensorGroupRects() const {
+    QList<QRectF> rects;
+    for (const QGraphicsRectItem* outline : m_groups)
+        rects.append(outline->mapRectToScene(outline->rect()));
+    return rects;
 }
 
 QString ClusterScene::nodeSummary(const NodeItem* box) const {

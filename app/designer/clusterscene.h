@@ -36,6 +36,8 @@ public:
     /// Dashed outlines drawn around tensor-parallel groups (one per group and node; none at
     /// TP 1).
     int tensorGroupCount() const;
+    /// The outlines' rectangles in scene coordinates (they follow every re-arrangement).
+    QList<QRectF> tensorGroupRects() const;
     /// Updates every device's rank / stage / TP / DP and layer range: roles[i] is device i's
     /// (DrawnLayout::roles), `layers` the model's layer count (the cards' layer strips).
     void setRoles(const std::vector<DeviceRole>& roles, int layers);

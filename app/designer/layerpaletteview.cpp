@@ -9,6 +9,7 @@
 #include <QPainter>
 #include <QPainterPath>
 
+#include <cmath>
 #include <memory>
 
 namespace tessera::designer {
@@ -21,8 +22,12 @@ QPixmap LayerPaletteView::dragPixmap(int first, int last, qreal devicePixelRatio
     QFont font;
     font.setPixelSize(13);
     font.setBold(true);
-    const QFontMetrics metrics(font);
-    const QSize size(std::min(260, metrics.horizontalAdvance(text) + 20), 26);
+    // Measured as the pixmap's painter will draw it (a pixmap's DPI can differ from the
+    // screen's), rounded up: a width of exactly the advance elides "layers 2–4" to "layers 2…".
+    QPixmap probe(1, 1);
+    const QFontMetricsF metrics(font, &probe);
+    const int textWidth = int(std::ceil(metrics.horizontalAdvance(text))) + 2;
+    const QSize size(std::min(260, textWidth + 20), 26);
     QPixmap pixmap(size * devicePixelRatio);
     pixmap.setDevicePixelRatio(devicePixelRatio);
     pixmap.fill(Qt::transparent);
@@ -35,7 +40,7 @@ QPixmap LayerPaletteView::dragPixmap(int first, int last, qreal devicePixelRatio
     painter.setPen(Qt::white);
     painter.drawText(QRect(QPoint(0, 0), size).adjusted(10, 0, -10, 0),
                      Qt::AlignVCenter | Qt::AlignLeft,
-                     metrics.elidedText(text, Qt::ElideRight, size.width() - 20));
+                     metrics.elidedText(text, Qt::ElideRight, size.width() - 18));
     return pixmap;
 }
 

@@ -84,6 +84,9 @@ void LayoutOutline::refresh() {
     if (currentRow >= 0 && currentRow < topLevelItemCount())
         setCurrentItem(topLevelItem(currentRow));
     m_filling = false;
+    // Qt 6.4's reset repaints only the rows whose selection changed when the rebuild follows a
+    // key press (seen under X11: rows of a removed stage stayed on screen): repaint them all.
+    viewport()->update();
 }
 
 bool LayoutOutline::setStageLayers(int stage, const QString& range, QString* why) {
@@ -170,7 +173,11 @@ void LayoutOutline::onItemChanged(QTreeWidgetItem* item, int column) {
 void LayoutOutline::keyPressEvent(QKeyEvent* event) {
     QTreeWidgetItem* item = currentItem();
     if (item && event->key() == Qt::Key_Delete && item->data(0, kKindRole).toInt() == StageRow) {
-        removeStage(item->data(0, kIndexRole).toInt());
+        // After the key event: the edit rebuilds the tree under the current item, and a rebuild
+        // inside the view's own key handling left rows of the removed stage painted.
+        const int stage = item->data(0, kIndexRole).toInt();
+        QTimer::singleShot(0, this, [this, stage] { removeStage(stage); });
+        event->accept();
         return;
     }
     if (item && event->key() == Qt::Key_F2) {

@@ -1,7 +1,8 @@
-// Renders the layout designer with a hybrid layout — LLaMA-2 13B, TP 8 × PP 2 × DP 2 on a
-// hypothetical cluster of 4 nodes × 8 H100 SXM — to designer-llama2-13b.png in the build folder
-// (and over resources/screenshots/designer-llama2-13b.png, which the README shows, when
-// TESSERA_UPDATE_SCREENSHOTS=1), and checks that the estimate behind the picture is sane.
+// Renders the layout designer with a hybrid layout — LLaMA-2 13B, TP 8 × PP 2 × DP n on a
+// hypothetical cluster of n × 2 nodes × 8 H100 SXM — to PNGs in the build folder (and over
+// resources/screenshots/, which the README shows, when TESSERA_UPDATE_SCREENSHOTS=1): the main
+// window at 1366 × 768 with 4 × 8 and 128 × 8 GPUs, and the page alone at 1720 × 1000 (build
+// folder only). Checks that the estimate behind each picture is sane.
 #include "app/designer/clusterscene.h"
 #include "app/designer/designerpanel.h"
 #include "app/designer/deviceitem.h"
@@ -13,6 +14,7 @@
 #include <QDir>
 #include <QGraphicsView>
 #include <QImage>
+#include <QSettings>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -23,9 +25,72 @@ using namespace tessera::designer;
 class TestDesignerScreenshot : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase();
     void hybridLlama2On4x8H100();
+    void llama2InTheWindowAt1366x768_data();
+    void llama2InTheWindowAt1366x768();
     void designerTabInTheMainWindow();
+
+private:
+    QTemporaryDir m_settings;
 };
+
+namespace {
+
+/// LLaMA-2 13B as TP 8 inside each node × 2 pipeline stages split at the middle block × `dp`
+/// replicas, 16 micro-batches of 1F1B, ZeRO-1, selective recompute, sequence parallel; the
+/// global batch is 32 sequences per replica. Returns false when the model file is missing.
+bool planHybridLlama2(DesignerPanel& panel, const QString& cluster, int dp) {
+    if (!panel.selectModel(QStringLiteral("llama-2-13b")))
+        return false;
+    if (!panel.setHypotheticalCluster(cluster))
+        return false;
+    PlanDocument* doc = panel.document();
+    if (!doc->model())
+        return false;
+    const int layers = doc->layerCount();
+    v1::PlanFile plan = doc->file();
+    v1::Layout* l = plan.mutable_layout();
+    l->set_tensor_parallel(8);
+    l->set_data_parallel(dp);
+    l->set_micro_batches(16);
+    l->set_schedule(v1::PIPELINE_SCHEDULE_1F1B);
+    l->clear_stages();
+    v1::Stage* first = l->add_stages();
+    first->set_first_layer(0);
+    first->set_last_layer(layers / 2 - 1);
+    v1::Stage* second = l->add_stages();
+    second->set_first_layer(layers / 2);
+    second->set_last_layer(layers - 1);
+    plan.mutable_settings()->set_global_batch(32 * dp);
+    plan.mutable_settings()->set_zero_stage(1);
+    plan.mutable_settings()->set_recompute("selective");
+    plan.mutable_settings()->set_sequence_parallel(true);
+    plan.mutable_settings()->set_dataset_samples(1'000'000);
+    doc->edit(plan, QStringLiteral("hybrid layout"));
+    return true;
+}
+
+/// Saves `image` as `name` in the build folder and, with TESSERA_UPDATE_SCREENSHOTS=1, over the
+/// README's copy in resources/screenshots/.
+bool saveScreenshot(const QImage& image, const QString& name) {
+    if (image.isNull() || !image.save(QStringLiteral(TESSERA_BUILD_DIR "/") + name))
+        return false;
+    if (qEnvironmentVariableIntValue("TESSERA_UPDATE_SCREENSHOTS") == 1 &&
+        !image.save(QStringLiteral(TESSERA_SOURCE_DIR "/resources/screenshots/") + name))
+        return false;
+    qInfo("wrote %s", qPrintable(name));
+    return true;
+}
+
+} // namespace
+
+void TestDesignerScreenshot::initTestCase() {
+    // The window's layout is kept in QSettings: a temporary folder, not the user's.
+    QVERIFY(m_settings.isValid());
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
+}
 
 void TestDesignerScreenshot::hybridLlama2On4x8H100() {
     QTemporaryDir data;
@@ -36,34 +101,9 @@ void TestDesignerScreenshot::hybridLlama2On4x8H100() {
     panel.resize(1720, 1000);
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
-    if (!panel.selectModel(QStringLiteral("llama-2-13b")))
+    if (!planHybridLlama2(panel, QStringLiteral("4x8 h100-sxm @ 23.92/h"), 2))
         QSKIP("resources/planner/models/llama-2-13b.json is missing");
-    QVERIFY(panel.setHypotheticalCluster(QStringLiteral("4x8 h100-sxm @ 23.92/h")));
-    PlanDocument* doc = panel.document();
-    QVERIFY2(doc->model(), qPrintable(doc->modelError()));
-    const int layers = doc->layerCount();
-    QVERIFY(layers >= 42); // embedding, 40 blocks, norm, head
-
-    // TP 8 inside each node, 2 pipeline stages split at the middle block, 2 replicas.
-    v1::PlanFile plan = doc->file();
-    v1::Layout* l = plan.mutable_layout();
-    l->set_tensor_parallel(8);
-    l->set_data_parallel(2);
-    l->set_micro_batches(16);
-    l->set_schedule(v1::PIPELINE_SCHEDULE_1F1B);
-    l->clear_stages();
-    v1::Stage* first = l->add_stages();
-    first->set_first_layer(0);
-    first->set_last_layer(layers / 2 - 1);
-    v1::Stage* second = l->add_stages();
-    second->set_first_layer(layers / 2);
-    second->set_last_layer(layers - 1);
-    plan.mutable_settings()->set_global_batch(64);
-    plan.mutable_settings()->set_zero_stage(1);
-    plan.mutable_settings()->set_recompute("selective");
-    plan.mutable_settings()->set_sequence_parallel(true);
-    plan.mutable_settings()->set_dataset_samples(1'000'000);
-    doc->edit(plan, QStringLiteral("hybrid layout"));
+    QVERIFY(panel.document()->layerCount() >= 42); // embedding, 40 blocks, norm, head
     panel.scene()->selectDevice(8);
 
     QTRY_VERIFY(panel.estimatePanel()->stepTimeText() != QStringLiteral("—"));
@@ -76,14 +116,57 @@ void TestDesignerScreenshot::hybridLlama2On4x8H100() {
           qPrintable(panel.estimatePanel()->problems().join(QStringLiteral("; "))));
 
     QCoreApplication::processEvents(); // the edit's posted layout and paint events
-    const QImage image = panel.grab().toImage();
-    QVERIFY(!image.isNull());
     const QString out = QStringLiteral(TESSERA_BUILD_DIR "/designer-llama2-13b.png");
-    QVERIFY(image.save(out));
-    if (qEnvironmentVariableIntValue("TESSERA_UPDATE_SCREENSHOTS") == 1)
-        QVERIFY(image.save(
-            QStringLiteral(TESSERA_SOURCE_DIR "/resources/screenshots/designer-llama2-13b.png")));
+    QVERIFY(panel.grab().save(out)); // the page alone; the README shows the window's
     qInfo("wrote %s", qPrintable(out));
+}
+
+void TestDesignerScreenshot::llama2InTheWindowAt1366x768_data() {
+    QTest::addColumn<QString>("cluster");
+    QTest::addColumn<int>("dp");
+    QTest::addColumn<QString>("file");
+    QTest::newRow("4x8") << QStringLiteral("4x8 h100-sxm @ 23.92/h") << 2
+                         << QStringLiteral("designer-llama2-13b-4x8-1366x768.png");
+    QTest::newRow("128x8") << QStringLiteral("128x8 h100-sxm @ 23.92/h") << 64
+                           << QStringLiteral("designer-llama2-13b-128x8-1366x768.png");
+}
+
+// The Designer tab as a 1366 × 768 laptop shows it: the window the app opens there (1358 × 728,
+// room left for a title bar and a taskbar), every device of the cluster on the canvas at once.
+void TestDesignerScreenshot::llama2InTheWindowAt1366x768() {
+    QFETCH(QString, cluster);
+    QFETCH(int, dp);
+    QFETCH(QString, file);
+    QTemporaryDir data;
+    QVERIFY(data.isValid());
+    qputenv("TESSERA_DATA_DIR", data.path().toLocal8Bit());
+    qputenv("TESSERA_EXAMPLES_DIR", TESSERA_SOURCE_DIR "/resources/examples");
+    AppSession session;
+    MainWindow window(&session);
+    window.resize(1366 - 8, 768 - 40);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* tabs = qobject_cast<QTabWidget*>(window.centralWidget());
+    QVERIFY(tabs);
+    tabs->setCurrentWidget(window.designer());
+    DesignerPanel& panel = *window.designer();
+    if (!planHybridLlama2(panel, cluster, dp))
+        QSKIP("resources/planner/models/llama-2-13b.json is missing");
+    const int devices = panel.scene()->deviceCount();
+    QCOMPARE(devices, 16 * dp);
+    QTRY_VERIFY(panel.estimatePanel()->stepTimeText() != QStringLiteral("—"));
+    QCOMPARE(panel.scene()->device(devices - 1)->role().dp, dp - 1);
+    // The whole cluster is in sight once the posted resize and layout events are through.
+    QGraphicsView* view = panel.view();
+    const auto inSight = [&](int d) {
+        const QRect box =
+            view->mapFromScene(panel.scene()->device(d)->sceneBoundingRect()).boundingRect();
+        return view->viewport()->rect().contains(box.center());
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(inSight(0) && inSight(devices - 1), 10000);
+    qInfo("%s: step %s", qPrintable(cluster), qPrintable(panel.estimatePanel()->stepTimeText()));
+    QCoreApplication::processEvents();
+    QVERIFY(saveScreenshot(window.grab().toImage(), file));
 }
 
 // The designer as the app shows it: the Designer tab of the main window at its default size,

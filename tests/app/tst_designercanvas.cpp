@@ -93,6 +93,25 @@ private Q_SLOTS:
         panel.document()->edit(p, QStringLiteral("TP 4 × DP 2"));
         QCOMPARE(panel.scene()->tensorGroupCount(), 2);
         save(panel, "tp4dp2");
+        // The outlines follow the cards when the view re-arranges them (8 in a row at this
+        // width, 4 × 2 in a narrow view): each card's centre lies in exactly one outline.
+        for (const QSize size : {QSize(1366, 700), QSize(700, 700), QSize(1366, 700)}) {
+            panel.resize(size);
+            QTRY_COMPARE(panel.scene()->grid().node.width() > 0, true);
+            QCoreApplication::processEvents();
+            const QList<QRectF> rects = panel.scene()->tensorGroupRects();
+            QCOMPARE(rects.size(), 2);
+            for (int d = 0; d < panel.scene()->deviceCount(); ++d) {
+                const QPointF centre = panel.scene()->device(d)->sceneBoundingRect().center();
+                int holding = 0;
+                for (const QRectF& r : rects)
+                    holding += r.contains(centre) ? 1 : 0;
+                QVERIFY2(holding == 1, qPrintable(QStringLiteral("device %1 at %2 x %3")
+                                                      .arg(d)
+                                                      .arg(size.width())
+                                                      .arg(size.height())));
+            }
+        }
     }
 
     // 128 × 8 H100 (1,024 GPUs): whole in view, compact cards, node details on hover.

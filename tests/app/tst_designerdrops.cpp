@@ -469,7 +469,9 @@ private Q_SLOTS:
 
         outline->setCurrentItem(outline->topLevelItem(0));
         QTest::keyClick(outline, Qt::Key_Delete);
+        QTRY_COMPARE(doc->file().layout().stages_size(), 1); // removed after the key event
         QVERIFY_DRAWING(doc->file(), 6, {{0, 5, {0}}});
+        QCOMPARE(outline->topLevelItemCount(), 1); // the outline rebuilt: no rows of stage 1
         doc->undoStack()->undo();
         QVERIFY_DRAWING(doc->file(), 6, {{0, 3, {3}}, {4, 5, {0}}});
     }
