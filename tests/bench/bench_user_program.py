@@ -39,10 +39,13 @@ def run_torchrun(build):
     # As a person would start it: torchrun sets OMP_NUM_THREADS=1 itself for several ranks.
     env = dict(os.environ, PYTHONPATH=os.path.join(build, "bin/python"), PYTHONUNBUFFERED="1")
     env.pop("OMP_NUM_THREADS", None)
+    # The example writes checkpoints/ into its working directory: a scratch one, never the tree.
+    work = tempfile.TemporaryDirectory(prefix="bench-torchrun-")
     t0 = time.time()
     p = subprocess.Popen([sys.executable, "-m", "tessera.torchrun", "--nproc_per_node", "2",
                           "--monitor_interval", "1", SCRIPT] + ARGS,
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True,
+                         cwd=work.name)
     first, rates = None, []
     for line in p.stdout:
         if not line.startswith("@tessera "):
@@ -52,7 +55,9 @@ def run_torchrun(build):
             first = time.time() - t0
         if "samples_per_s" in rec and rec["step"] > 200:
             rates.append(rec["samples_per_s"])
-    if p.wait() != 0:
+    code = p.wait()
+    work.cleanup()
+    if code != 0:
         sys.exit("torchrun run failed with exit code %d" % p.returncode)
     return first, steady(rates), time.time() - t0
 
