@@ -4,6 +4,7 @@
 #include "backend/cluster/clusterregistry.h"
 #include "backend/provision/leasestore.h"
 #include "backend/provision/nodewatch.h"
+#include "backend/provision/sshhostsfile.h"
 #include "backend/provision/sshrent.h"
 
 #include <QLoggingCategory>
@@ -124,26 +125,14 @@ void SshProvider::onChecked(const QString& offerId, const SshMachine& machine) {
     if (m_hostsFile.isEmpty()) {
         return;
     }
-    // Read the file again and change only this entry's machine fields: the user may have
-    // edited other entries (or this one's settings) since the app read it.
+    // Change only this entry's machine fields, in the file as it is now: the user may have
+    // edited other entries (or this one's settings, or fields Tessera does not know) since the
+    // app read it, and the Add SSH host form may be writing it this moment (editSshHostsFile).
     m_fileWriter.start([path = m_hostsFile, found = *host] {
-        Result<QList<SshHost>> hosts = loadSshHosts(path);
-        if (!hosts) {
+        if (Result<QList<SshHost>> saved = writeFoundMachine(path, found); !saved) {
             qCWarning(lcLease).noquote()
                 << "not saving what the rent found on" << found.offerId() << "into" << path << ":"
-                << QString::fromStdString(hosts.error().message);
-            return;
-        }
-        for (SshHost& h : *hosts) {
-            if (h.offerId() == found.offerId()) {
-                h.gpus = found.gpus;
-                h.gpuName = found.gpuName;
-                h.gpuMemoryGiB = found.gpuMemoryGiB;
-                h.cores = found.cores;
-            }
-        }
-        if (Result<void> saved = saveSshHosts(path, *hosts); !saved) {
-            qCWarning(lcLease).noquote() << QString::fromStdString(saved.error().message);
+                << QString::fromStdString(saved.error().message);
         }
     });
 }

@@ -1,5 +1,5 @@
-// Adding a host to ssh-hosts.json without losing what else it holds (see sshhostsfile.h).
-#include "app/rent/sshhostsfile.h"
+// Editing ssh-hosts.json without losing what else it holds (see sshhostsfile.h).
+#include "backend/provision/sshhostsfile.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -8,6 +8,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMutex>
+#include <QMutexLocker>
 #include <QSaveFile>
 
 namespace tessera {
@@ -54,7 +56,9 @@ QString duplicateSshHost(const QList<SshHost>& existing, const SshHost& host) {
     return QString();
 }
 
-Result<QList<SshHost>> addSshHostToFile(const QString& path, const SshHost& host) {
+Result<QList<SshHost>> editSshHostsFile(const QString& path, const SshHostsChange& change) {
+    static QMutex writers; // the form on the GUI thread, a rent's write-back on a pool thread
+    const QMutexLocker lock(&writers);
     QJsonObject root;
     bool empty = true; // missing, or nothing but white space: nothing to keep
     QFile in(path);
@@ -90,11 +94,10 @@ Result<QList<SshHost>> addSshHostToFile(const QString& path, const SshHost& host
         return fail(ErrorCode::InvalidArgument,
                     existing.error().message + Text::tr(" (nothing was written)").toStdString());
     }
-    if (const QString dup = duplicateSshHost(*existing, host); !dup.isEmpty()) {
-        return fail(ErrorCode::AlreadyExists, dup.toStdString());
-    }
     QJsonArray list = listValue.toArray();
-    list.append(sshHostToJson(host));
+    if (Result<void> changed = change(list, *existing); !changed) {
+        return relay(changed);
+    }
     root.insert(QStringLiteral("hosts"), list);
 
     const QString folder = QFileInfo(path).absolutePath();
@@ -114,6 +117,41 @@ Result<QList<SshHost>> addSshHostToFile(const QString& path, const SshHost& host
                                        .toStdString());
     }
     return loadSshHosts(path);
+}
+
+Result<QList<SshHost>> addSshHostToFile(const QString& path, const SshHost& host) {
+    return editSshHostsFile(path, [&host](QJsonArray& entries, const QList<SshHost>& hosts) {
+        if (const QString dup = duplicateSshHost(hosts, host); !dup.isEmpty()) {
+            return Result<void>(fail(ErrorCode::AlreadyExists, dup.toStdString()));
+        }
+        entries.append(sshHostToJson(host));
+        return Result<void>();
+    });
+}
+
+Result<QList<SshHost>> writeFoundMachine(const QString& path, const SshHost& found) {
+    return editSshHostsFile(path, [&found](QJsonArray& entries, const QList<SshHost>& hosts) {
+        for (qsizetype i = 0; i < hosts.size() && i < entries.size(); ++i) {
+            if (hosts[i].offerId() != found.offerId()) {
+                continue;
+            }
+            QJsonObject entry = entries[i].toObject();
+            // Unknown stays out of the file, as sshHostToJson writes it.
+            const auto put = [&entry](const char* key, const QJsonValue& v, bool known) {
+                if (known) {
+                    entry.insert(QLatin1String(key), v);
+                } else {
+                    entry.remove(QLatin1String(key));
+                }
+            };
+            put("gpus", found.gpus, found.gpus != 0);
+            put("gpuName", found.gpuName, !found.gpuName.isEmpty());
+            put("gpuMemoryGiB", found.gpuMemoryGiB, found.gpuMemoryGiB != 0);
+            put("cores", found.cores, found.cores != 0);
+            entries[i] = entry;
+        }
+        return Result<void>();
+    });
 }
 
 } // namespace tessera
