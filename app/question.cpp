@@ -9,9 +9,10 @@
 namespace tessera {
 
 namespace {
-QString tr(const char* text) {
-    return QCoreApplication::translate("tessera::Question", text);
-}
+/// The translation context of these messages (lupdate reads it from the macro).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(tessera::Question)
+};
 } // namespace
 
 Choice askWithMessageBox(QWidget* parent, const Question& question) {
@@ -30,10 +31,10 @@ Choice askWithMessageBox(QWidget* parent, const Question& question) {
             button = box.addButton(QMessageBox::Discard);
             break;
         case Choice::Stop:
-            button = box.addButton(tr("&Stop the job"), QMessageBox::DestructiveRole);
+            button = box.addButton(Text::tr("&Stop the job"), QMessageBox::DestructiveRole);
             break;
         case Choice::KeepRunning:
-            button = box.addButton(tr("&Keep it running"), QMessageBox::AcceptRole);
+            button = box.addButton(Text::tr("&Keep it running"), QMessageBox::AcceptRole);
             break;
         case Choice::Cancel:
             button = cancel = box.addButton(QMessageBox::Cancel);

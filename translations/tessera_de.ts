@@ -166,49 +166,6 @@
     </message>
 </context>
 <context>
-    <name>tessera</name>
-    <message>
-        <location filename="../app/jobs/checkpointresume.cpp" line="+59"/>
-        <source>its checkpoint folder &apos;%1&apos; is inside the job&apos;s folder on worker %2, which is not on this machine; resume it there with checkpoint.resumeFrom, or run it with an absolute checkpoint.dir</source>
-        <translation>sein Checkpoint-Ordner „%1“ liegt im Job-Ordner auf Worker %2, der nicht auf diesem Rechner läuft; setzen Sie ihn dort mit checkpoint.resumeFrom fort oder starten Sie ihn mit einem absoluten checkpoint.dir</translation>
-    </message>
-    <message>
-        <location line="+46"/>
-        <source>its checkpoint is split over the workers&apos; own folders and %1 is not on this machine; run the job with checkpoint.dir set to a folder every worker shares to resume it</source>
-        <translation>sein Checkpoint ist auf die eigenen Ordner der Worker verteilt, und %1 liegt nicht auf diesem Rechner; starten Sie den Job mit einem checkpoint.dir, das alle Worker teilen, um ihn fortsetzen zu können</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>the checkpoint file &apos;%1&apos; is missing; was the worker&apos;s folder cleaned?</source>
-        <translation>die Checkpoint-Datei „%1“ fehlt; wurde der Ordner des Workers aufgeräumt?</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>cannot create the folder &apos;%1&apos;</source>
-        <translation>der Ordner „%1“ lässt sich nicht anlegen</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>cannot copy &apos;%1&apos; to &apos;%2&apos;: %3</source>
-        <translation>„%1“ lässt sich nicht nach „%2“ kopieren: %3</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>cannot rename &apos;%1&apos; to &apos;%2&apos;</source>
-        <translation>„%1“ lässt sich nicht in „%2“ umbenennen</translation>
-    </message>
-    <message>
-        <location filename="../app/question.cpp" line="+33"/>
-        <source>&amp;Stop the job</source>
-        <translation>Job &amp;stoppen</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>&amp;Keep it running</source>
-        <translation>&amp;Weiterlaufen lassen</translation>
-    </message>
-</context>
-<context>
     <name>tessera::AddSshHostDialog</name>
     <message>
         <location filename="../app/rent/addsshhostdialog.cpp" line="+39"/>
@@ -644,6 +601,44 @@
         <location line="+2"/>
         <source>Export data as CSV…</source>
         <translation>Daten als CSV exportieren…</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::CheckpointResume</name>
+    <message>
+        <location filename="../app/jobs/checkpointresume.cpp" line="+61"/>
+        <source>its checkpoint folder &apos;%1&apos; is inside the job&apos;s folder on worker %2, which is not on this machine; resume it there with checkpoint.resumeFrom, or run it with an absolute checkpoint.dir</source>
+        <translation>sein Checkpoint-Ordner „%1“ liegt im Job-Ordner auf Worker %2, der nicht auf diesem Rechner läuft; setzen Sie ihn dort mit checkpoint.resumeFrom fort oder starten Sie ihn mit einem absoluten checkpoint.dir</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>its checkpoint is split over the workers&apos; own folders and %1 is not on this machine; run the job with checkpoint.dir set to a folder every worker shares to resume it</source>
+        <translation>sein Checkpoint ist auf die eigenen Ordner der Worker verteilt, und %1 liegt nicht auf diesem Rechner; starten Sie den Job mit einem checkpoint.dir, das alle Worker teilen, um ihn fortsetzen zu können</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>the checkpoint file &apos;%1&apos; is missing; was the worker&apos;s folder cleaned?</source>
+        <translation>die Checkpoint-Datei „%1“ fehlt; wurde der Ordner des Workers aufgeräumt?</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>cannot create the folder &apos;%1&apos;</source>
+        <translation>der Ordner „%1“ lässt sich nicht anlegen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>cannot copy &apos;%1&apos; to &apos;%2&apos;: %3</source>
+        <translation>„%1“ lässt sich nicht nach „%2“ kopieren: %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>cannot rename &apos;%1&apos; to &apos;%2&apos;</source>
+        <translation>„%1“ lässt sich nicht in „%2“ umbenennen</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>%1 (resumed from %2)</source>
+        <translation>%1 (fortgesetzt von %2)</translation>
     </message>
 </context>
 <context>
@@ -1116,7 +1111,7 @@
         <translation>Job %1: %2.</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>step %1 · epoch %2 · loss %3 · %4 samples/s</source>
         <translation>Schritt %1 · Epoche %2 · Loss %3 · %4 Samples/s</translation>
     </message>
@@ -1788,6 +1783,19 @@
     </message>
 </context>
 <context>
+    <name>tessera::Question</name>
+    <message>
+        <location filename="../app/question.cpp" line="+34"/>
+        <source>&amp;Stop the job</source>
+        <translation>Job &amp;stoppen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Keep it running</source>
+        <translation>&amp;Weiterlaufen lassen</translation>
+    </message>
+</context>
+<context>
     <name>tessera::RentDialog</name>
     <message>
         <location filename="../app/rent/rentdialog.cpp" line="+63"/>
@@ -2257,7 +2265,7 @@
 <context>
     <name>tessera::SshHostsFile</name>
     <message>
-        <location filename="../app/rent/sshhostsfile.cpp" line="+24"/>
+        <location filename="../backend/provision/sshhostsfile.cpp" line="+26"/>
         <source>The SSH hosts file %1 %2; fix it or move it away (nothing was written).</source>
         <translation>Die SSH-Hosts-Datei %1 %2; korrigieren oder verschieben Sie sie (nichts wurde geschrieben).</translation>
     </message>
@@ -2277,7 +2285,7 @@
         <translation>Adresse: %1 steht schon als %2 in der Hosts-Datei (Eintrag %3).</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>Cannot read the SSH hosts file %1: %2.</source>
         <translation>Die SSH-Hosts-Datei %1 lässt sich nicht lesen: %2.</translation>
     </message>
@@ -2302,7 +2310,7 @@
         <translation> (nichts wurde geschrieben)</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+12"/>
         <source>Cannot create the folder %1 for the SSH hosts file: check its parent&apos;s permissions.</source>
         <translation>Der Ordner %1 für die SSH-Hosts-Datei lässt sich nicht anlegen: prüfen Sie die Rechte des übergeordneten Ordners.</translation>
     </message>
@@ -2420,7 +2428,7 @@
 <context>
     <name>tessera::StatusHint</name>
     <message>
-        <location filename="../app/statushint.cpp" line="+55"/>
+        <location filename="../app/statushint.cpp" line="+56"/>
         <source>Designer: drag layers onto a device to make them its pipeline stage; Ctrl+Z undoes, the Designer menu saves and launches the layout.</source>
         <translation>Designer: ziehen Sie Schichten auf ein Gerät, um sie zu dessen Pipeline-Stufe zu machen; Ctrl+Z macht rückgängig, das Designer-Menü speichert und startet das Layout.</translation>
     </message>
@@ -2853,12 +2861,12 @@ S%2</translation>
         <translation> · $%1/h</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+93"/>
         <source>Tensor-parallel group of stage %1, DP replica %2: ranks %3–%4</source>
         <translation>Tensorparallel-Gruppe von Stufe %1, DP-Replikat %2: Ranks %3–%4</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+42"/>
         <source>no ranks</source>
         <translation>keine Ranks</translation>
     </message>
@@ -3470,7 +3478,7 @@ S%2</translation>
         <translation>→ Stufe %1 · %2</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+58"/>
         <source>The layout needs %1 ranks but the workers have %2 devices: lower DP, TP or the stages, or rent more workers</source>
         <translation>Das Layout braucht %1 Ranks, die Worker haben aber %2 Geräte: senken Sie DP, TP oder die Stufen, oder mieten Sie mehr Worker</translation>
     </message>
@@ -3615,11 +3623,9 @@ S%2</translation>
         <translation>Nicht in ds_config.json (in Ihrem Code zu setzen):</translation>
     </message>
     <message>
-        <location line="+38"/>
-        <source>%1 cannot express this layout:
-%2</source>
-        <translation>%1 kann dieses Layout nicht ausdrücken:
-%2</translation>
+        <location line="+40"/>
+        <source>%1 cannot express this layout:</source>
+        <translation>%1 kann dieses Layout nicht ausdrücken:</translation>
     </message>
     <message>
         <location line="+59"/>
@@ -3650,6 +3656,11 @@ S%2</translation>
         <location line="+3"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>„%1“ lässt sich nicht schreiben: %2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>write failed</source>
+        <translation>Schreiben fehlgeschlagen</translation>
     </message>
 </context>
 <context>
@@ -3683,7 +3694,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayerPaletteView</name>
     <message>
-        <location filename="../app/designer/layerpaletteview.cpp" line="+20"/>
+        <location filename="../app/designer/layerpaletteview.cpp" line="+21"/>
         <source>layer %1</source>
         <translation>Schicht %1</translation>
     </message>
@@ -3797,6 +3808,174 @@ S%2</translation>
     </message>
 </context>
 <context>
+    <name>tessera::designer::LayoutExport</name>
+    <message>
+        <location filename="../app/designer/layoutexport.cpp" line="+75"/>
+        <source>no model chosen: pick one from the Model list or import a config.json</source>
+        <translation>kein Modell gewählt: eines aus der Modellliste wählen oder eine config.json importieren</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>stage %1 holds layers %2-%3, but the stages must cover the model&apos;s %4 layers in order: stage %1 has to start at layer %5</source>
+        <translation>Stufe %1 enthält die Schichten %2–%3, die Stufen müssen aber die %4 Schichten des Modells der Reihe nach abdecken: Stufe %1 muss bei Schicht %5 beginnen</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the stages end at layer %1 but the model has %2 layers (0-%3): give the last stage the rest</source>
+        <translation>die Stufen enden bei Schicht %1, das Modell hat aber %2 Schichten (0–%3): der letzten Stufe den Rest geben</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>the global batch %1 is not divisible by DP %2 x %3 micro-batches = %4: a micro-batch would hold %5 samples; make the batch a multiple of %4 (e.g. %6) or change DP or the micro-batches</source>
+        <translation>der globale Batch %1 ist nicht durch DP %2 × %3 Micro-Batches = %4 teilbar: ein Micro-Batch hätte %5 Samples; den Batch auf ein Vielfaches von %4 setzen (z. B. %6) oder DP bzw. die Micro-Batches ändern</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>ZeRO stage %1 is not 0, 1, 2 or 3</source>
+        <translation>ZeRO-Stufe %1 ist nicht 0, 1, 2 oder 3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>recompute &apos;%1&apos; is not none, selective or full</source>
+        <translation>Neuberechnung „%1“ ist nicht none, selective oder full</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>precision &apos;%1&apos; is not fp32, tf32 or bf16</source>
+        <translation>Genauigkeit „%1“ ist nicht fp32, tf32 oder bf16</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>optimizer &apos;%1&apos; is not sgd or adamw</source>
+        <translation>Optimierer „%1“ ist nicht sgd oder adamw</translation>
+    </message>
+    <message>
+        <location line="+203"/>
+        <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA or Mistral model)</source>
+        <translation>pretrain_gpt.py von Megatron-LM trainiert Decoder-Sprachmodelle; die Modellfamilie „%1“ hat keine Megatron-LM-Argumente (ein GPT-, GPT-2-, LLaMA- oder Mistral-Modell wählen)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>TP %1 does not divide the model&apos;s %2 attention heads: Megatron-LM needs them to be a multiple of --tensor-model-parallel-size</source>
+        <translation>TP %1 teilt die %2 Attention-Köpfe des Modells nicht: Megatron-LM verlangt, dass ihre Zahl ein Vielfaches von --tensor-model-parallel-size ist</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>TP %1 does not divide the model&apos;s %2 key/value heads (query groups): Megatron-LM needs them to be a multiple of --tensor-model-parallel-size</source>
+        <translation>TP %1 teilt die %2 Key/Value-Köpfe (Query-Gruppen) des Modells nicht: Megatron-LM verlangt, dass ihre Zahl ein Vielfaches von --tensor-model-parallel-size ist</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>TP %1 does not divide the model&apos;s %2 MLP width (--ffn-hidden-size): Megatron-LM needs them to be a multiple of --tensor-model-parallel-size</source>
+        <translation>TP %1 teilt die MLP-Breite %2 (--ffn-hidden-size) des Modells nicht: Megatron-LM verlangt, dass sie ein Vielfaches von --tensor-model-parallel-size ist</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>stage %1 ends with ln_f and stage %2 holds the head alone: Megatron-LM builds the final norm on the stage of the output layer (megatron/core/transformer/transformer_block.py: final_layernorm only where post_process), so this split has no Megatron-LM arguments; move ln_f to the head&apos;s stage</source>
+        <translation>Stufe %1 endet mit ln_f und Stufe %2 enthält nur den Head: Megatron-LM baut die finale Norm auf der Stufe der Ausgabeschicht (megatron/core/transformer/transformer_block.py: final_layernorm nur bei post_process), daher hat diese Aufteilung keine Megatron-LM-Argumente; ln_f auf die Stufe des Heads verschieben</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>DeepSpeed&apos;s pipeline engine refuses ZeRO-%1 with %2 pipeline stages (deepspeed/runtime/pipe/engine.py: &quot;ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism&quot;): use ZeRO 0 or 1, or one stage</source>
+        <translation>die Pipeline-Engine von DeepSpeed lehnt ZeRO-%1 mit %2 Pipeline-Stufen ab (deepspeed/runtime/pipe/engine.py: &quot;ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism&quot;): ZeRO 0 oder 1 oder eine einzige Stufe verwenden</translation>
+    </message>
+    <message>
+        <location line="+80"/>
+        <source>Keys: deepspeedai/DeepSpeed docs/_pages/config-json.md (https://www.deepspeed.ai/docs/config-json/); %1 ranks = DP %2 x PP %3 x TP %4.</source>
+        <translation>Schlüssel: deepspeedai/DeepSpeed docs/_pages/config-json.md (https://www.deepspeed.ai/docs/config-json/); %1 Ranks = DP %2 × PP %3 × TP %4.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>train_batch_size is left for DeepSpeed to infer (config-json.md &quot;Batch Size Related Parameters&quot;): without an mpu its batch arithmetic counts all %1 ranks although the %2 TP ranks of a group share each micro-batch (deepspeed/runtime/config.py world_size); the drawn global batch is %3 = %4 x %5 x DP %6.</source>
+        <translation>train_batch_size fehlt, DeepSpeed leitet ihn selbst ab (config-json.md &quot;Batch Size Related Parameters&quot;): ohne mpu zählt seine Batch-Rechnung alle %1 Ranks, obwohl sich die %2 TP-Ranks einer Gruppe jeden Micro-Batch teilen (deepspeed/runtime/config.py world_size); der gezeichnete globale Batch ist %3 = %4 × %5 × DP %6.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>train_batch_size %1 = train_micro_batch_size_per_gpu %2 x gradient_accumulation_steps %3 x %4 data-parallel ranks (deepspeed/runtime/config.py _batch_assertion; with pipeline stages DeepSpeed counts data-parallel ranks only).</source>
+        <translation>train_batch_size %1 = train_micro_batch_size_per_gpu %2 × gradient_accumulation_steps %3 × %4 datenparallele Ranks (deepspeed/runtime/config.py _batch_assertion; mit Pipeline-Stufen zählt DeepSpeed nur die datenparallelen Ranks).</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Pipeline: config-json.md has no pipeline section; the %1 stages are PipelineModule(layers=..., num_stages=%2, partition_method=...) in code (docs/_tutorials/pipeline.md, deepspeed/runtime/pipe/module.py), its micro-batches are gradient_accumulation_steps.</source>
+        <translation>Pipeline: config-json.md hat keinen Pipeline-Abschnitt; die %1 Stufen entstehen im Code mit PipelineModule(layers=..., num_stages=%2, partition_method=...) (docs/_tutorials/pipeline.md, deepspeed/runtime/pipe/module.py), ihre Micro-Batches sind gradient_accumulation_steps.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>With the model&apos;s %1 layers as the PipelineModule&apos;s layers, partition_method=&quot;uniform&quot; gives the drawn split (%2 layers per stage).</source>
+        <translation>Mit den %1 Schichten des Modells als Schichten des PipelineModule ergibt partition_method=&quot;uniform&quot; die gezeichnete Aufteilung (%2 Schichten pro Stufe).</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>NOT EXPRESSIBLE by partition_method: the drawn split has %1 layers per stage, &quot;uniform&quot; gives %2 (deepspeed/runtime/utils.py partition_uniform) and &quot;parameters&quot; / &quot;type:[regex]&quot; balance weights instead; set the boundaries in your own PipelineModule code.</source>
+        <translation>MIT partition_method NICHT AUSDRÜCKBAR: die gezeichnete Aufteilung hat %1 Schichten pro Stufe, &quot;uniform&quot; ergibt %2 (deepspeed/runtime/utils.py partition_uniform), und &quot;parameters&quot; / &quot;type:[regex]&quot; gleichen stattdessen die Gewichte aus; die Grenzen in Ihrem eigenen PipelineModule-Code setzen.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Schedule: DeepSpeed&apos;s TrainSchedule (deepspeed/runtime/pipe/schedule.py) runs the micro-batches; the drawn %1 order has no key.</source>
+        <translation>Ablauf: DeepSpeeds TrainSchedule (deepspeed/runtime/pipe/schedule.py) führt die Micro-Batches aus; für die gezeichnete %1-Reihenfolge gibt es keinen Schlüssel.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Tensor parallelism with pipeline stages is the model&apos;s own (PipelineModule(topology=PipeModelDataParallelTopology(num_pp=%1, num_mp=%2, num_dp=%3)), deepspeed/runtime/pipe/topology.py); AutoTP (tensor_parallel.autotp_size) is documented without pipeline stages, so the JSON leaves it out.</source>
+        <translation>Tensorparallelität mit Pipeline-Stufen ist Sache des Modells (PipelineModule(topology=PipeModelDataParallelTopology(num_pp=%1, num_mp=%2, num_dp=%3)), deepspeed/runtime/pipe/topology.py); AutoTP (tensor_parallel.autotp_size) ist nur ohne Pipeline-Stufen dokumentiert, daher lässt das JSON es weg.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Rank order: DeepSpeed&apos;s topology axes are pipe, data, model (stage outermost), Tessera&apos;s are data, stage, TP: the same degrees, other ranks per stage.</source>
+        <translation>Rank-Reihenfolge: DeepSpeeds Topologie-Achsen sind pipe, data, model (Stufe zuäußerst), die von Tessera Daten, Stufe, TP: dieselben Grade, aber andere Ranks pro Stufe.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>tensor_parallel.autotp_size %1: AutoTP shards the Hugging Face model&apos;s linear layers (config-json.md &quot;Tensor Parallel (AutoTP)&quot;, docs/_tutorials/autotp-training.md).</source>
+        <translation>tensor_parallel.autotp_size %1: AutoTP teilt die linearen Schichten des Hugging-Face-Modells auf (config-json.md &quot;Tensor Parallel (AutoTP)&quot;, docs/_tutorials/autotp-training.md).</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>ZeRO-3 with AutoTP: config-json.md lists ZeRO stages 0-3 for AutoTP, the AutoTP training tutorial names stages 0-2 (check your DeepSpeed version).</source>
+        <translation>ZeRO-3 mit AutoTP: config-json.md nennt für AutoTP die ZeRO-Stufen 0–3, das AutoTP-Trainings-Tutorial nur die Stufen 0–2 (prüfen Sie Ihre DeepSpeed-Version).</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Sequence parallelism (Megatron-style, inside TP) has no DeepSpeed key; sequence_parallel_size is DeepSpeed-Ulysses, another split, and is not set.</source>
+        <translation>Sequenzparallelität (nach Art von Megatron, innerhalb von TP) hat keinen DeepSpeed-Schlüssel; sequence_parallel_size ist DeepSpeed-Ulysses, eine andere Aufteilung, und wird nicht gesetzt.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Recompute (selective) is in the model code: deepspeed.checkpointing.checkpoint or PipelineModule(activation_checkpoint_interval=1); the activation_checkpointing section only tunes it.</source>
+        <translation>Selektive Neuberechnung (selective) gehört in den Modellcode: deepspeed.checkpointing.checkpoint oder PipelineModule(activation_checkpoint_interval=1); der Abschnitt activation_checkpointing stimmt sie nur ab.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Recompute (full) is in the model code: deepspeed.checkpointing.checkpoint or PipelineModule(activation_checkpoint_interval=1); the activation_checkpointing section only tunes it.</source>
+        <translation>Vollständige Neuberechnung (full) gehört in den Modellcode: deepspeed.checkpointing.checkpoint oder PipelineModule(activation_checkpoint_interval=1); der Abschnitt activation_checkpointing stimmt sie nur ab.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Precision tf32: no DeepSpeed key; without bf16/fp16 sections it trains in fp32.</source>
+        <translation>Genauigkeit tf32: kein DeepSpeed-Schlüssel; ohne bf16/fp16-Abschnitt trainiert DeepSpeed in fp32.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Precision fp32: DeepSpeed&apos;s default (no bf16/fp16 section).</source>
+        <translation>Genauigkeit fp32: Standard von DeepSpeed (kein bf16/fp16-Abschnitt).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>optimizer.params (lr, betas, weight_decay) are not part of the layout: add them.</source>
+        <translation>optimizer.params (lr, betas, weight_decay) gehören nicht zum Layout: ergänzen Sie sie.</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>torchtitan runs plain data parallelism (DDP, ZeRO 0) only when it is the sole parallelism (torchtitan/models/llama3/infra/parallelize.py: &quot;DDP has not supported &gt; 1D parallelism&quot;); with TP or pipeline stages its data parallelism is FSDP: set ZeRO to 1, 2 or 3 to export DP %1</source>
+        <translation>torchtitan fährt reine Datenparallelität (DDP, ZeRO 0) nur, wenn sie die einzige Parallelität ist (torchtitan/models/llama3/infra/parallelize.py: &quot;DDP has not supported &gt; 1D parallelism&quot;); mit TP oder Pipeline-Stufen ist seine Datenparallelität FSDP: ZeRO auf 1, 2 oder 3 setzen, um DP %1 zu exportieren</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>torchtitan names pipeline stages by its decoder modules (tok_embeddings, layers.N, norm, output); model family &apos;%1&apos; has no such names: export it with one stage</source>
+        <translation>torchtitan benennt Pipeline-Stufen nach seinen Decoder-Modulen (tok_embeddings, layers.N, norm, output); die Modellfamilie „%1“ hat keine solchen Namen: mit einer einzigen Stufe exportieren</translation>
+    </message>
+</context>
+<context>
     <name>tessera::designer::LayoutOutline</name>
     <message>
         <location filename="../app/designer/layoutoutline.cpp" line="+23"/>
@@ -3814,7 +3993,7 @@ S%2</translation>
         <translation>Das Layout als Gliederung: F2 auf einer Stufe bearbeitet ihre Schichten (z. B. 3-5), F2 auf einem Rank nimmt die Nummer seines Geräts, Entf entfernt eine Stufe</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>Stage %1</source>
         <translation>Stufe %1</translation>
     </message>
@@ -3829,12 +4008,12 @@ S%2</translation>
         <translation>TP %1 · Rank %2</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>no device</source>
         <translation>kein Gerät</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <source>Stage %1: &apos;%2&apos; is not a layer range; write it as 3-5</source>
         <translation>Stufe %1: „%2“ ist kein Schichtbereich; schreiben Sie ihn als 3-5</translation>
     </message>
@@ -3854,7 +4033,7 @@ S%2</translation>
         <translation>Stufe %1 enthält die Schichten %2</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+16"/>
         <source>Rank %1: device %2 is not one of the %3 devices (0-%4).</source>
         <translation>Rank %1: Gerät %2 ist keines der %3 Geräte (0-%4).</translation>
     </message>
@@ -4205,14 +4384,6 @@ S%2</translation>
         <location filename="../backend/planner/device_catalog.cpp" line="+38"/>
         <source>CPU rank slot</source>
         <translation>CPU-Rank-Slot</translation>
-    </message>
-</context>
-<context>
-    <name>tessera::v1</name>
-    <message>
-        <location filename="../app/jobs/checkpointresume.cpp" line="+19"/>
-        <source>%1 (resumed from %2)</source>
-        <translation>%1 (fortgesetzt von %2)</translation>
     </message>
 </context>
 </TS>

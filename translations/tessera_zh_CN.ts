@@ -166,49 +166,6 @@
     </message>
 </context>
 <context>
-    <name>tessera</name>
-    <message>
-        <location filename="../app/jobs/checkpointresume.cpp" line="+59"/>
-        <source>its checkpoint folder &apos;%1&apos; is inside the job&apos;s folder on worker %2, which is not on this machine; resume it there with checkpoint.resumeFrom, or run it with an absolute checkpoint.dir</source>
-        <translation>它的检查点文件夹“%1”位于工作节点 %2 上的作业文件夹中，而该节点不在本机；请在那里用 checkpoint.resumeFrom 续训，或使用绝对路径的 checkpoint.dir 运行</translation>
-    </message>
-    <message>
-        <location line="+46"/>
-        <source>its checkpoint is split over the workers&apos; own folders and %1 is not on this machine; run the job with checkpoint.dir set to a folder every worker shares to resume it</source>
-        <translation>它的检查点分散在各工作节点自己的文件夹中，而 %1 不在本机上；要续训，请把 checkpoint.dir 设为所有工作节点共享的文件夹后再运行该作业</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>the checkpoint file &apos;%1&apos; is missing; was the worker&apos;s folder cleaned?</source>
-        <translation>检查点文件“%1”不存在；工作节点的文件夹是否被清理过？</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>cannot create the folder &apos;%1&apos;</source>
-        <translation>无法创建文件夹“%1”</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>cannot copy &apos;%1&apos; to &apos;%2&apos;: %3</source>
-        <translation>无法将“%1”复制到“%2”：%3</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>cannot rename &apos;%1&apos; to &apos;%2&apos;</source>
-        <translation>无法将“%1”重命名为“%2”</translation>
-    </message>
-    <message>
-        <location filename="../app/question.cpp" line="+33"/>
-        <source>&amp;Stop the job</source>
-        <translation>停止作业(&amp;S)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>&amp;Keep it running</source>
-        <translation>保持运行(&amp;K)</translation>
-    </message>
-</context>
-<context>
     <name>tessera::AddSshHostDialog</name>
     <message>
         <location filename="../app/rent/addsshhostdialog.cpp" line="+39"/>
@@ -644,6 +601,44 @@
         <location line="+2"/>
         <source>Export data as CSV…</source>
         <translation>将数据导出为 CSV…</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::CheckpointResume</name>
+    <message>
+        <location filename="../app/jobs/checkpointresume.cpp" line="+61"/>
+        <source>its checkpoint folder &apos;%1&apos; is inside the job&apos;s folder on worker %2, which is not on this machine; resume it there with checkpoint.resumeFrom, or run it with an absolute checkpoint.dir</source>
+        <translation>它的检查点文件夹“%1”位于工作节点 %2 上的作业文件夹中，而该节点不在本机；请在那里用 checkpoint.resumeFrom 续训，或使用绝对路径的 checkpoint.dir 运行</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>its checkpoint is split over the workers&apos; own folders and %1 is not on this machine; run the job with checkpoint.dir set to a folder every worker shares to resume it</source>
+        <translation>它的检查点分散在各工作节点自己的文件夹中，而 %1 不在本机上；要续训，请把 checkpoint.dir 设为所有工作节点共享的文件夹后再运行该作业</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>the checkpoint file &apos;%1&apos; is missing; was the worker&apos;s folder cleaned?</source>
+        <translation>检查点文件“%1”不存在；工作节点的文件夹是否被清理过？</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>cannot create the folder &apos;%1&apos;</source>
+        <translation>无法创建文件夹“%1”</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>cannot copy &apos;%1&apos; to &apos;%2&apos;: %3</source>
+        <translation>无法将“%1”复制到“%2”：%3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>cannot rename &apos;%1&apos; to &apos;%2&apos;</source>
+        <translation>无法将“%1”重命名为“%2”</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>%1 (resumed from %2)</source>
+        <translation>%1（从 %2 续训）</translation>
     </message>
 </context>
 <context>
@@ -1114,7 +1109,7 @@
         <translation>作业 %1 %2。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>step %1 · epoch %2 · loss %3 · %4 samples/s</source>
         <translation>第 %1 步 · 第 %2 轮 · 损失 %3 · %4 样本/秒</translation>
     </message>
@@ -1786,6 +1781,19 @@
     </message>
 </context>
 <context>
+    <name>tessera::Question</name>
+    <message>
+        <location filename="../app/question.cpp" line="+34"/>
+        <source>&amp;Stop the job</source>
+        <translation>停止作业(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Keep it running</source>
+        <translation>保持运行(&amp;K)</translation>
+    </message>
+</context>
+<context>
     <name>tessera::RentDialog</name>
     <message>
         <location filename="../app/rent/rentdialog.cpp" line="+63"/>
@@ -2255,7 +2263,7 @@
 <context>
     <name>tessera::SshHostsFile</name>
     <message>
-        <location filename="../app/rent/sshhostsfile.cpp" line="+24"/>
+        <location filename="../backend/provision/sshhostsfile.cpp" line="+26"/>
         <source>The SSH hosts file %1 %2; fix it or move it away (nothing was written).</source>
         <translation>SSH 主机文件 %1 %2；请修正或移走它（未写入任何内容）。</translation>
     </message>
@@ -2275,7 +2283,7 @@
         <translation>地址：%1 已作为 %2 记录在主机文件中（第 %3 项）。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source>Cannot read the SSH hosts file %1: %2.</source>
         <translation>无法读取 SSH 主机文件 %1：%2。</translation>
     </message>
@@ -2300,7 +2308,7 @@
         <translation>（未写入任何内容）</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+12"/>
         <source>Cannot create the folder %1 for the SSH hosts file: check its parent&apos;s permissions.</source>
         <translation>无法为 SSH 主机文件创建文件夹 %1：请检查上级文件夹的权限。</translation>
     </message>
@@ -2418,7 +2426,7 @@
 <context>
     <name>tessera::StatusHint</name>
     <message>
-        <location filename="../app/statushint.cpp" line="+55"/>
+        <location filename="../app/statushint.cpp" line="+56"/>
         <source>Designer: drag layers onto a device to make them its pipeline stage; Ctrl+Z undoes, the Designer menu saves and launches the layout.</source>
         <translation>设计器：把层拖到设备上，使其成为该设备的流水线阶段；Ctrl+Z 撤销，“设计器”菜单可保存和启动布局。</translation>
     </message>
@@ -2845,12 +2853,12 @@ S%2</translation>
         <translation> · $%1/小时</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+93"/>
         <source>Tensor-parallel group of stage %1, DP replica %2: ranks %3–%4</source>
         <translation>阶段 %1、DP 副本 %2 的张量并行组：rank %3–%4</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+42"/>
         <source>no ranks</source>
         <translation>无 rank</translation>
     </message>
@@ -3462,7 +3470,7 @@ S%2</translation>
         <translation>→ 阶段 %1 · %2</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+58"/>
         <source>The layout needs %1 ranks but the workers have %2 devices: lower DP, TP or the stages, or rent more workers</source>
         <translation>该布局需要 %1 个 rank，但工作节点只有 %2 个设备：请降低 DP、TP 或阶段数，或租用更多工作节点</translation>
     </message>
@@ -3607,11 +3615,9 @@ S%2</translation>
         <translation>不在 ds_config.json 中（需在你的代码中设置）：</translation>
     </message>
     <message>
-        <location line="+38"/>
-        <source>%1 cannot express this layout:
-%2</source>
-        <translation>%1 无法表达此布局：
-%2</translation>
+        <location line="+40"/>
+        <source>%1 cannot express this layout:</source>
+        <translation>%1 无法表达此布局：</translation>
     </message>
     <message>
         <location line="+59"/>
@@ -3642,6 +3648,11 @@ S%2</translation>
         <location line="+3"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>无法写入“%1”：%2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>write failed</source>
+        <translation>写入失败</translation>
     </message>
 </context>
 <context>
@@ -3675,7 +3686,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayerPaletteView</name>
     <message>
-        <location filename="../app/designer/layerpaletteview.cpp" line="+20"/>
+        <location filename="../app/designer/layerpaletteview.cpp" line="+21"/>
         <source>layer %1</source>
         <translation>第 %1 层</translation>
     </message>
@@ -3789,6 +3800,174 @@ S%2</translation>
     </message>
 </context>
 <context>
+    <name>tessera::designer::LayoutExport</name>
+    <message>
+        <location filename="../app/designer/layoutexport.cpp" line="+75"/>
+        <source>no model chosen: pick one from the Model list or import a config.json</source>
+        <translation>未选择模型：请从模型列表中选择一个，或导入 config.json</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>stage %1 holds layers %2-%3, but the stages must cover the model&apos;s %4 layers in order: stage %1 has to start at layer %5</source>
+        <translation>阶段 %1 包含第 %2-%3 层，但各阶段必须按顺序覆盖模型的 %4 层：阶段 %1 必须从第 %5 层开始</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the stages end at layer %1 but the model has %2 layers (0-%3): give the last stage the rest</source>
+        <translation>各阶段止于第 %1 层，但模型有 %2 层（0-%3）：请把剩余的层分给最后一个阶段</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>the global batch %1 is not divisible by DP %2 x %3 micro-batches = %4: a micro-batch would hold %5 samples; make the batch a multiple of %4 (e.g. %6) or change DP or the micro-batches</source>
+        <translation>全局批大小 %1 不能被 DP %2 × %3 个微批次 = %4 整除：每个微批次将包含 %5 个样本；请把批大小设为 %4 的倍数（例如 %6），或修改 DP 或微批次数</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>ZeRO stage %1 is not 0, 1, 2 or 3</source>
+        <translation>ZeRO 阶段 %1 不是 0、1、2 或 3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>recompute &apos;%1&apos; is not none, selective or full</source>
+        <translation>重计算“%1”不是 none、selective 或 full</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>precision &apos;%1&apos; is not fp32, tf32 or bf16</source>
+        <translation>精度“%1”不是 fp32、tf32 或 bf16</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>optimizer &apos;%1&apos; is not sgd or adamw</source>
+        <translation>优化器“%1”不是 sgd 或 adamw</translation>
+    </message>
+    <message>
+        <location line="+203"/>
+        <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA or Mistral model)</source>
+        <translation>Megatron-LM 的 pretrain_gpt.py 训练的是解码器语言模型；模型族“%1”没有对应的 Megatron-LM 参数（请选择 GPT、GPT-2、LLaMA 或 Mistral 模型）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>TP %1 does not divide the model&apos;s %2 attention heads: Megatron-LM needs them to be a multiple of --tensor-model-parallel-size</source>
+        <translation>TP %1 不能整除模型的 %2 个注意力头：Megatron-LM 要求其数量是 --tensor-model-parallel-size 的倍数</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>TP %1 does not divide the model&apos;s %2 key/value heads (query groups): Megatron-LM needs them to be a multiple of --tensor-model-parallel-size</source>
+        <translation>TP %1 不能整除模型的 %2 个键/值头（查询组）：Megatron-LM 要求其数量是 --tensor-model-parallel-size 的倍数</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>TP %1 does not divide the model&apos;s %2 MLP width (--ffn-hidden-size): Megatron-LM needs them to be a multiple of --tensor-model-parallel-size</source>
+        <translation>TP %1 不能整除模型的 MLP 宽度 %2（--ffn-hidden-size）：Megatron-LM 要求它是 --tensor-model-parallel-size 的倍数</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>stage %1 ends with ln_f and stage %2 holds the head alone: Megatron-LM builds the final norm on the stage of the output layer (megatron/core/transformer/transformer_block.py: final_layernorm only where post_process), so this split has no Megatron-LM arguments; move ln_f to the head&apos;s stage</source>
+        <translation>阶段 %1 以 ln_f 结尾，而阶段 %2 只有输出头：Megatron-LM 把最终归一化层放在输出层所在的阶段（megatron/core/transformer/transformer_block.py：final_layernorm 仅在 post_process 时构建），因此这种切分没有对应的 Megatron-LM 参数；请把 ln_f 移到输出头所在的阶段</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>DeepSpeed&apos;s pipeline engine refuses ZeRO-%1 with %2 pipeline stages (deepspeed/runtime/pipe/engine.py: &quot;ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism&quot;): use ZeRO 0 or 1, or one stage</source>
+        <translation>DeepSpeed 的流水线引擎不接受 ZeRO-%1 与 %2 个流水线阶段同时使用（deepspeed/runtime/pipe/engine.py：&quot;ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism&quot;）：请使用 ZeRO 0 或 1，或只用一个阶段</translation>
+    </message>
+    <message>
+        <location line="+80"/>
+        <source>Keys: deepspeedai/DeepSpeed docs/_pages/config-json.md (https://www.deepspeed.ai/docs/config-json/); %1 ranks = DP %2 x PP %3 x TP %4.</source>
+        <translation>键名出处：deepspeedai/DeepSpeed docs/_pages/config-json.md（https://www.deepspeed.ai/docs/config-json/）；%1 个 rank = DP %2 × PP %3 × TP %4。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>train_batch_size is left for DeepSpeed to infer (config-json.md &quot;Batch Size Related Parameters&quot;): without an mpu its batch arithmetic counts all %1 ranks although the %2 TP ranks of a group share each micro-batch (deepspeed/runtime/config.py world_size); the drawn global batch is %3 = %4 x %5 x DP %6.</source>
+        <translation>train_batch_size 留给 DeepSpeed 自行推断（config-json.md &quot;Batch Size Related Parameters&quot;）：没有 mpu 时，它的批大小计算会把全部 %1 个 rank 都算进去，尽管同一组的 %2 个 TP rank 共享每个微批次（deepspeed/runtime/config.py world_size）；绘制的全局批大小为 %3 = %4 × %5 × DP %6。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>train_batch_size %1 = train_micro_batch_size_per_gpu %2 x gradient_accumulation_steps %3 x %4 data-parallel ranks (deepspeed/runtime/config.py _batch_assertion; with pipeline stages DeepSpeed counts data-parallel ranks only).</source>
+        <translation>train_batch_size %1 = train_micro_batch_size_per_gpu %2 × gradient_accumulation_steps %3 × %4 个数据并行 rank（deepspeed/runtime/config.py _batch_assertion；有流水线阶段时 DeepSpeed 只统计数据并行 rank）。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Pipeline: config-json.md has no pipeline section; the %1 stages are PipelineModule(layers=..., num_stages=%2, partition_method=...) in code (docs/_tutorials/pipeline.md, deepspeed/runtime/pipe/module.py), its micro-batches are gradient_accumulation_steps.</source>
+        <translation>流水线：config-json.md 没有流水线部分；这 %1 个阶段需在代码中用 PipelineModule(layers=..., num_stages=%2, partition_method=...) 定义（docs/_tutorials/pipeline.md、deepspeed/runtime/pipe/module.py），其微批次数即 gradient_accumulation_steps。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>With the model&apos;s %1 layers as the PipelineModule&apos;s layers, partition_method=&quot;uniform&quot; gives the drawn split (%2 layers per stage).</source>
+        <translation>以模型的 %1 层作为 PipelineModule 的层时，partition_method=&quot;uniform&quot; 正好得到绘制的切分（每个阶段 %2 层）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>NOT EXPRESSIBLE by partition_method: the drawn split has %1 layers per stage, &quot;uniform&quot; gives %2 (deepspeed/runtime/utils.py partition_uniform) and &quot;parameters&quot; / &quot;type:[regex]&quot; balance weights instead; set the boundaries in your own PipelineModule code.</source>
+        <translation>无法用 partition_method 表达：绘制的切分为每个阶段 %1 层，&quot;uniform&quot; 得到的是 %2（deepspeed/runtime/utils.py partition_uniform），而 &quot;parameters&quot; / &quot;type:[regex]&quot; 按权重均衡；请在你自己的 PipelineModule 代码中设置阶段边界。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Schedule: DeepSpeed&apos;s TrainSchedule (deepspeed/runtime/pipe/schedule.py) runs the micro-batches; the drawn %1 order has no key.</source>
+        <translation>调度：微批次由 DeepSpeed 的 TrainSchedule（deepspeed/runtime/pipe/schedule.py）执行；绘制的 %1 顺序没有对应的键。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Tensor parallelism with pipeline stages is the model&apos;s own (PipelineModule(topology=PipeModelDataParallelTopology(num_pp=%1, num_mp=%2, num_dp=%3)), deepspeed/runtime/pipe/topology.py); AutoTP (tensor_parallel.autotp_size) is documented without pipeline stages, so the JSON leaves it out.</source>
+        <translation>带流水线阶段时，张量并行由模型自己实现（PipelineModule(topology=PipeModelDataParallelTopology(num_pp=%1, num_mp=%2, num_dp=%3))，deepspeed/runtime/pipe/topology.py）；AutoTP（tensor_parallel.autotp_size）的文档只涉及无流水线阶段的情况，因此 JSON 中不包含它。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Rank order: DeepSpeed&apos;s topology axes are pipe, data, model (stage outermost), Tessera&apos;s are data, stage, TP: the same degrees, other ranks per stage.</source>
+        <translation>rank 顺序：DeepSpeed 的拓扑轴依次为 pipe、data、model（阶段在最外层），Tessera 的为数据、阶段、TP：并行度相同，但每个阶段上的 rank 不同。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>tensor_parallel.autotp_size %1: AutoTP shards the Hugging Face model&apos;s linear layers (config-json.md &quot;Tensor Parallel (AutoTP)&quot;, docs/_tutorials/autotp-training.md).</source>
+        <translation>tensor_parallel.autotp_size %1：AutoTP 切分 Hugging Face 模型的线性层（config-json.md &quot;Tensor Parallel (AutoTP)&quot;，docs/_tutorials/autotp-training.md）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>ZeRO-3 with AutoTP: config-json.md lists ZeRO stages 0-3 for AutoTP, the AutoTP training tutorial names stages 0-2 (check your DeepSpeed version).</source>
+        <translation>ZeRO-3 与 AutoTP：config-json.md 列出 AutoTP 支持 ZeRO 阶段 0-3，而 AutoTP 训练教程只提到阶段 0-2（请核对你的 DeepSpeed 版本）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Sequence parallelism (Megatron-style, inside TP) has no DeepSpeed key; sequence_parallel_size is DeepSpeed-Ulysses, another split, and is not set.</source>
+        <translation>序列并行（Megatron 风格，位于 TP 内部）没有对应的 DeepSpeed 键；sequence_parallel_size 属于 DeepSpeed-Ulysses，是另一种切分方式，此处不设置。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Recompute (selective) is in the model code: deepspeed.checkpointing.checkpoint or PipelineModule(activation_checkpoint_interval=1); the activation_checkpointing section only tunes it.</source>
+        <translation>选择性重计算（selective）需在模型代码中实现：deepspeed.checkpointing.checkpoint 或 PipelineModule(activation_checkpoint_interval=1)；activation_checkpointing 部分只用于调优。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Recompute (full) is in the model code: deepspeed.checkpointing.checkpoint or PipelineModule(activation_checkpoint_interval=1); the activation_checkpointing section only tunes it.</source>
+        <translation>完全重计算（full）需在模型代码中实现：deepspeed.checkpointing.checkpoint 或 PipelineModule(activation_checkpoint_interval=1)；activation_checkpointing 部分只用于调优。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Precision tf32: no DeepSpeed key; without bf16/fp16 sections it trains in fp32.</source>
+        <translation>精度 tf32：没有对应的 DeepSpeed 键；没有 bf16/fp16 部分时按 fp32 训练。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Precision fp32: DeepSpeed&apos;s default (no bf16/fp16 section).</source>
+        <translation>精度 fp32：DeepSpeed 的默认值（无 bf16/fp16 部分）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>optimizer.params (lr, betas, weight_decay) are not part of the layout: add them.</source>
+        <translation>optimizer.params（lr、betas、weight_decay）不属于布局：请自行添加。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>torchtitan runs plain data parallelism (DDP, ZeRO 0) only when it is the sole parallelism (torchtitan/models/llama3/infra/parallelize.py: &quot;DDP has not supported &gt; 1D parallelism&quot;); with TP or pipeline stages its data parallelism is FSDP: set ZeRO to 1, 2 or 3 to export DP %1</source>
+        <translation>torchtitan 只在纯数据并行（DDP，ZeRO 0）是唯一的并行方式时才使用它（torchtitan/models/llama3/infra/parallelize.py：&quot;DDP has not supported &gt; 1D parallelism&quot;）；有 TP 或流水线阶段时，其数据并行为 FSDP：请将 ZeRO 设为 1、2 或 3 以导出 DP %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>torchtitan names pipeline stages by its decoder modules (tok_embeddings, layers.N, norm, output); model family &apos;%1&apos; has no such names: export it with one stage</source>
+        <translation>torchtitan 按解码器模块（tok_embeddings、layers.N、norm、output）命名流水线阶段；模型族“%1”没有这些名称：请只用一个阶段导出</translation>
+    </message>
+</context>
+<context>
     <name>tessera::designer::LayoutOutline</name>
     <message>
         <location filename="../app/designer/layoutoutline.cpp" line="+23"/>
@@ -3806,7 +3985,7 @@ S%2</translation>
         <translation>以大纲形式显示布局：在阶段上按 F2 编辑其层（例如 3-5），在 rank 上按 F2 输入其设备编号，按 Delete 删除阶段</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>Stage %1</source>
         <translation>阶段 %1</translation>
     </message>
@@ -3821,12 +4000,12 @@ S%2</translation>
         <translation>TP %1 · rank %2</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>no device</source>
         <translation>无设备</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <source>Stage %1: &apos;%2&apos; is not a layer range; write it as 3-5</source>
         <translation>阶段 %1：“%2”不是层范围；请写成 3-5 的形式</translation>
     </message>
@@ -3846,7 +4025,7 @@ S%2</translation>
         <translation>阶段 %1 包含第 %2 层</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+16"/>
         <source>Rank %1: device %2 is not one of the %3 devices (0-%4).</source>
         <translation>Rank %1：设备 %2 不在这 %3 个设备（0-%4）之中。</translation>
     </message>
@@ -4197,14 +4376,6 @@ S%2</translation>
         <location filename="../backend/planner/device_catalog.cpp" line="+38"/>
         <source>CPU rank slot</source>
         <translation>CPU rank 槽位</translation>
-    </message>
-</context>
-<context>
-    <name>tessera::v1</name>
-    <message>
-        <location filename="../app/jobs/checkpointresume.cpp" line="+19"/>
-        <source>%1 (resumed from %2)</source>
-        <translation>%1（从 %2 续训）</translation>
     </message>
 </context>
 </TS>

@@ -92,10 +92,12 @@ void ExportDialog::refresh() {
         Tab& tab = m_tab[i];
         tab.ok = results[i].has_value();
         tab.text = tab.ok ? *results[i] : QString();
+        // The reason, translated where it is made, under the heading as it is: not an argument of
+        // a tr() template, so the translator and tst_untranslated see it on its own.
         tab.shown = tab.ok
                         ? tab.text
-                        : tr("%1 cannot express this layout:\n%2")
-                              .arg(titles[i], QString::fromStdString(results[i].error().message));
+                        : tr("%1 cannot express this layout:").arg(titles[i]) + QLatin1Char('\n') +
+                              QString::fromStdString(results[i].error().message);
         if (tab.view->toPlainText() != tab.shown)
             tab.view->setPlainText(tab.shown);
     }
@@ -195,11 +197,12 @@ void ExportDialog::saveTo(Format format, const QString& path) {
             Q_EMIT saveFailed(message);
         }
     });
-    watcher->setFuture(QtConcurrent::run([path, bytes = exportText(format).toUtf8()]() -> QString {
+    // The reason when the system gives none, translated here: the worker thread only copies it.
+    watcher->setFuture(QtConcurrent::run([path, bytes = exportText(format).toUtf8(),
+                                          unknown = tr("write failed")]() -> QString {
         QSaveFile file(path);
         if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
-            return file.errorString().isEmpty() ? QStringLiteral("write failed")
-                                                : file.errorString();
+            return file.errorString().isEmpty() ? unknown : file.errorString();
         return {};
     }));
 }

@@ -5,10 +5,13 @@
 #include "app/designer/layoutmath.h"
 #include "backend/planner/planner.h"
 
+#include <QCoreApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 #include <QStringList>
 
+#include <array>
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -17,12 +20,20 @@ namespace tessera::designer {
 
 namespace {
 
-Failure bad(const std::string& message) {
-    return fail(ErrorCode::InvalidArgument, message);
+/// The translation context of what a person reads: the refusals and the DeepSpeed notes. The
+/// exported files themselves (flags, keys and their comments) stay English, as the tools read them.
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(tessera::designer::LayoutExport)
+};
+
+Failure bad(const QString& message) {
+    return fail(ErrorCode::InvalidArgument, message.toStdString());
 }
 
-std::string num(long long v) {
-    return std::to_string(v);
+/// A count in a sentence, in the user's locale ("1.024" in German). A value a file holds (a key's
+/// or a flag's, as a note quotes it) is written as the file has it, with QString::number.
+QString loc(long long v) {
+    return QLocale().toString(v);
 }
 
 /// A decoder language model: layer list [embedding, block0..block{n-1}, ln_f, head].
@@ -61,7 +72,7 @@ std::optional<double> jsonNumber(const QJsonObject& o, const char* key) {
 
 Result<Plan> resolve(const v1::PlanFile& file) {
     Result<planner::PlanModel> model =
-        bad("no model chosen: pick one from the Model list or import a config.json");
+        bad(Text::tr("no model chosen: pick one from the Model list or import a config.json"));
     const bool imported = !file.hf_config_json().empty();
     if (imported)
         model = planner::modelFromHfConfig(file.hf_config_json(), file.seq_len());
@@ -114,17 +125,17 @@ Result<Plan> resolve(const v1::PlanFile& file) {
         const v1::Stage& s = layout.stages(i);
         if (s.first_layer() != next || s.last_layer() < s.first_layer() ||
             s.last_layer() >= p.layers)
-            return bad("stage " + num(i) + " holds layers " + num(s.first_layer()) + "-" +
-                       num(s.last_layer()) + ", but the stages must cover the model's " +
-                       num(p.layers) + " layers in order: stage " + num(i) +
-                       " has to start at layer " + num(next));
+            return bad(Text::tr("stage %1 holds layers %2-%3, but the stages must cover the "
+                                "model's %4 layers in order: stage %1 has to start at layer %5")
+                           .arg(loc(i), loc(s.first_layer()), loc(s.last_layer()), loc(p.layers),
+                                loc(next)));
         p.stages.emplace_back(s.first_layer(), s.last_layer());
         next = s.last_layer() + 1;
     }
     if (next != p.layers)
-        return bad("the stages end at layer " + num(next - 1) + " but the model has " +
-                   num(p.layers) + " layers (0-" + num(p.layers - 1) +
-                   "): give the last stage the rest");
+        return bad(Text::tr("the stages end at layer %1 but the model has %2 layers (0-%3): give "
+                            "the last stage the rest")
+                       .arg(loc(next - 1), loc(p.layers), loc(p.layers - 1)));
 
     const v1::PlanSettings& s = file.settings();
     p.globalBatch = s.global_batch() > 0 ? s.global_batch() : 64;
@@ -132,29 +143,31 @@ Result<Plan> resolve(const v1::PlanFile& file) {
     const int split = p.dp * p.microBatches;
     if (p.globalBatch % split != 0) {
         const int up = (p.globalBatch / split + 1) * split;
-        return bad("the global batch " + num(p.globalBatch) + " is not divisible by DP " +
-                   num(p.dp) + " x " + num(p.microBatches) + " micro-batches = " + num(split) +
-                   ": a micro-batch would hold " +
-                   QString::number(double(p.globalBatch) / split, 'g', 4).toStdString() +
-                   " samples; make the batch a multiple of " + num(split) + " (e.g. " + num(up) +
-                   ") or change DP or the micro-batches");
+        return bad(Text::tr("the global batch %1 is not divisible by DP %2 x %3 micro-batches = "
+                            "%4: a micro-batch would hold %5 samples; make the batch a multiple "
+                            "of %4 (e.g. %6) or change DP or the micro-batches")
+                       .arg(loc(p.globalBatch), loc(p.dp), loc(p.microBatches), loc(split),
+                            QLocale().toString(double(p.globalBatch) / split, 'g', 4), loc(up)));
     }
     p.microBatchSize = p.globalBatch / split;
     p.zero = s.zero_stage();
     if (p.zero < 0 || p.zero > 3)
-        return bad("ZeRO stage " + num(p.zero) + " is not 0, 1, 2 or 3");
+        return bad(Text::tr("ZeRO stage %1 is not 0, 1, 2 or 3").arg(loc(p.zero)));
     p.gpipe = layout.schedule() == v1::PIPELINE_SCHEDULE_GPIPE;
     p.recompute = s.recompute().empty() ? "none" : s.recompute();
     if (p.recompute != "none" && p.recompute != "selective" && p.recompute != "full")
-        return bad("recompute '" + p.recompute + "' is not none, selective or full");
+        return bad(Text::tr("recompute '%1' is not none, selective or full")
+                       .arg(QString::fromStdString(p.recompute)));
     p.precision = !s.precision().empty()    ? s.precision()
                   : model->weightBytes == 2 ? "bf16"
                                             : "fp32";
     if (p.precision != "fp32" && p.precision != "tf32" && p.precision != "bf16")
-        return bad("precision '" + p.precision + "' is not fp32, tf32 or bf16");
+        return bad(Text::tr("precision '%1' is not fp32, tf32 or bf16")
+                       .arg(QString::fromStdString(p.precision)));
     p.optimizer = s.optimizer().empty() ? "adamw" : s.optimizer();
     if (p.optimizer != "adamw" && p.optimizer != "sgd")
-        return bad("optimizer '" + p.optimizer + "' is not sgd or adamw");
+        return bad(Text::tr("optimizer '%1' is not sgd or adamw")
+                       .arg(QString::fromStdString(p.optimizer)));
     p.sequenceParallel = s.sequence_parallel();
     return p;
 }
@@ -356,32 +369,37 @@ Result<QString> megatronArguments(const v1::PlanFile& plan) {
         return relay(resolved);
     const Plan& p = *resolved;
     if (!p.lm)
-        return bad("Megatron-LM's pretrain_gpt.py trains decoder language models; model family '" +
-                   p.family +
-                   "' has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA or "
-                   "Mistral model)");
+        return bad(Text::tr("Megatron-LM's pretrain_gpt.py trains decoder language models; model "
+                            "family '%1' has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA "
+                            "or Mistral model)")
+                       .arg(q(p.family)));
     const LmShape& m = *p.lm;
     // megatron/core/transformer/transformer_config.py __post_init__ (num_attention_heads,
     // num_query_groups) and tensor_parallel/layers.py (ColumnParallelLinear divides its output).
-    for (auto [count, what] : {std::pair{m.heads, "attention heads"},
-                               std::pair{m.kvHeads, "key/value heads (query groups)"},
-                               std::pair{m.ffn, "MLP width (--ffn-hidden-size)"}})
+    // One whole sentence each (%1 TP, %2 the model's count), so that each translates as a whole.
+    const std::array<std::pair<int, QString>, 3> widths{
+        {{m.heads, Text::tr("TP %1 does not divide the model's %2 attention heads: Megatron-LM "
+                            "needs them to be a multiple of --tensor-model-parallel-size")},
+         {m.kvHeads, Text::tr("TP %1 does not divide the model's %2 key/value heads (query "
+                              "groups): Megatron-LM needs them to be a multiple of "
+                              "--tensor-model-parallel-size")},
+         {m.ffn, Text::tr("TP %1 does not divide the model's %2 MLP width (--ffn-hidden-size): "
+                          "Megatron-LM needs them to be a multiple of "
+                          "--tensor-model-parallel-size")}}};
+    for (const auto& [count, message] : widths)
         if (count % p.tp != 0)
-            return bad("TP " + num(p.tp) + " does not divide the model's " + num(count) + " " +
-                       what +
-                       ": Megatron-LM needs them to be a multiple of "
-                       "--tensor-model-parallel-size");
+            return bad(message.arg(loc(p.tp), loc(count)));
     if (p.pp > 1) {
         const std::vector<StageParts> parts = lmStageParts(p);
         for (std::size_t i = 0; i + 1 < parts.size(); ++i)
             if (parts[i].norm)
-                return bad("stage " + num(long(i)) + " ends with ln_f and stage " +
-                           num(long(i) + 1) +
-                           " holds the head alone: Megatron-LM builds the final norm on the "
-                           "stage of the output layer (megatron/core/transformer/"
-                           "transformer_block.py: final_layernorm only where post_process), so "
-                           "this split has no Megatron-LM arguments; move ln_f to the head's "
-                           "stage");
+                return bad(Text::tr("stage %1 ends with ln_f and stage %2 holds the head alone: "
+                                    "Megatron-LM builds the final norm on the stage of the "
+                                    "output layer (megatron/core/transformer/"
+                                    "transformer_block.py: final_layernorm only where "
+                                    "post_process), so this split has no Megatron-LM arguments; "
+                                    "move ln_f to the head's stage")
+                               .arg(loc((long long)i), loc((long long)i + 1)));
     }
 
     QStringList out;
@@ -439,11 +457,12 @@ std::optional<Error> deepSpeedRefusal(const Plan& p) {
     // incompatible with pipeline parallelism" (also PipelineModule's docstring).
     if (p.pp > 1 && p.zero >= 2)
         return Error{ErrorCode::InvalidArgument,
-                     "DeepSpeed's pipeline engine refuses ZeRO-" + num(p.zero) + " with " +
-                         num(p.pp) +
-                         " pipeline stages (deepspeed/runtime/pipe/engine.py: \"ZeRO-2 and ZeRO-3 "
-                         "are incompatible with pipeline parallelism\"): use ZeRO 0 or 1, or one "
-                         "stage"};
+                     Text::tr("DeepSpeed's pipeline engine refuses ZeRO-%1 with %2 pipeline stages "
+                              "(deepspeed/runtime/pipe/engine.py: \"ZeRO-2 and ZeRO-3 are "
+                              "incompatible with pipeline parallelism\"): use ZeRO 0 or 1, or one "
+                              "stage")
+                         .arg(loc(p.zero), loc(p.pp))
+                         .toStdString()};
     return std::nullopt;
 }
 
@@ -512,98 +531,97 @@ Result<QString> deepSpeedNotes(const v1::PlanFile& plan) {
     if (!resolved)
         return relay(resolved);
     const Plan& p = *resolved;
+    // Sentences for a person (translated, counts in the user's locale); the values of keys and
+    // code arguments they quote are written as ds_config.json and Python have them.
     QStringList n;
-    n << QStringLiteral("- Keys: deepspeedai/DeepSpeed docs/_pages/config-json.md "
-                        "(https://www.deepspeed.ai/docs/config-json/); %1.")
-             .arg(degrees(p))
-      << (autoTp(p)
-              ? QStringLiteral("- train_batch_size is left for DeepSpeed to infer (config-json.md "
-                               "\"Batch Size Related Parameters\"): without an mpu its batch "
-                               "arithmetic counts all %1 ranks although the %2 TP ranks of a group "
-                               "share each micro-batch (deepspeed/runtime/config.py world_size); "
-                               "the drawn global batch is %3 = %4 x %5 x DP %6.")
-                    .arg(p.world())
-                    .arg(p.tp)
-                    .arg(p.globalBatch)
-                    .arg(p.microBatchSize)
-                    .arg(p.microBatches)
-                    .arg(p.dp)
-              : QStringLiteral("- train_batch_size %1 = train_micro_batch_size_per_gpu %2 x "
-                               "gradient_accumulation_steps %3 x %4 data-parallel ranks "
-                               "(deepspeed/runtime/config.py _batch_assertion; with pipeline "
-                               "stages DeepSpeed counts data-parallel ranks only).")
-                    .arg(p.globalBatch)
-                    .arg(p.microBatchSize)
-                    .arg(p.microBatches)
-                    .arg(p.dp));
+    const auto note = [&n](const QString& text) {
+        n << QStringLiteral("- ") + text;
+    };
+    note(Text::tr("Keys: deepspeedai/DeepSpeed docs/_pages/config-json.md "
+                  "(https://www.deepspeed.ai/docs/config-json/); %1 ranks = DP %2 x PP %3 x TP %4.")
+             .arg(loc(p.world()), loc(p.dp), loc(p.pp), loc(p.tp)));
+    if (autoTp(p))
+        note(Text::tr("train_batch_size is left for DeepSpeed to infer (config-json.md \"Batch "
+                      "Size Related Parameters\"): without an mpu its batch arithmetic counts all "
+                      "%1 ranks although the %2 TP ranks of a group share each micro-batch "
+                      "(deepspeed/runtime/config.py world_size); the drawn global batch is %3 = "
+                      "%4 x %5 x DP %6.")
+                 .arg(loc(p.world()), loc(p.tp), loc(p.globalBatch), loc(p.microBatchSize),
+                      loc(p.microBatches), loc(p.dp)));
+    else
+        note(Text::tr("train_batch_size %1 = train_micro_batch_size_per_gpu %2 x "
+                      "gradient_accumulation_steps %3 x %4 data-parallel ranks "
+                      "(deepspeed/runtime/config.py _batch_assertion; with pipeline stages "
+                      "DeepSpeed counts data-parallel ranks only).")
+                 .arg(QString::number(p.globalBatch), QString::number(p.microBatchSize),
+                      QString::number(p.microBatches), loc(p.dp)));
     if (p.pp > 1) {
         QStringList drawn, uniform;
         for (auto [first, last] : p.stages)
-            drawn << QString::number(last - first + 1);
+            drawn << loc(last - first + 1);
         const std::vector<int> starts = partitionUniform(p.layers, p.pp);
         for (int i = 0; i < p.pp; ++i)
-            uniform << QString::number(starts[std::size_t(i) + 1] - starts[std::size_t(i)]);
-        n << QStringLiteral("- Pipeline: config-json.md has no pipeline section; the %1 stages "
-                            "are PipelineModule(layers=..., num_stages=%1, partition_method=...) "
-                            "in code (docs/_tutorials/pipeline.md, "
-                            "deepspeed/runtime/pipe/module.py), its micro-batches are "
-                            "gradient_accumulation_steps.")
-                 .arg(p.pp);
+            uniform << loc(starts[std::size_t(i) + 1] - starts[std::size_t(i)]);
+        note(Text::tr("Pipeline: config-json.md has no pipeline section; the %1 stages are "
+                      "PipelineModule(layers=..., num_stages=%2, partition_method=...) in code "
+                      "(docs/_tutorials/pipeline.md, deepspeed/runtime/pipe/module.py), its "
+                      "micro-batches are gradient_accumulation_steps.")
+                 .arg(loc(p.pp), QString::number(p.pp)));
         if (drawn == uniform)
-            n << QStringLiteral("- With the model's %1 layers as the PipelineModule's layers, "
-                                "partition_method=\"uniform\" gives the drawn split (%2 layers "
-                                "per stage).")
-                     .arg(p.layers)
-                     .arg(drawn.join(QLatin1Char('/')));
+            note(Text::tr("With the model's %1 layers as the PipelineModule's layers, "
+                          "partition_method=\"uniform\" gives the drawn split (%2 layers per "
+                          "stage).")
+                     .arg(loc(p.layers), drawn.join(QLatin1Char('/'))));
         else
-            n << QStringLiteral("- NOT EXPRESSIBLE by partition_method: the drawn split has "
-                                "%1 layers per stage, \"uniform\" gives %2 "
-                                "(deepspeed/runtime/utils.py partition_uniform) and \"parameters\" "
-                                "/ \"type:[regex]\" balance weights instead; set the boundaries in "
-                                "your own PipelineModule code.")
-                     .arg(drawn.join(QLatin1Char('/')), uniform.join(QLatin1Char('/')));
-        n << QStringLiteral("- Schedule: DeepSpeed's TrainSchedule (deepspeed/runtime/pipe/"
-                            "schedule.py) runs the micro-batches; the drawn %1 order has no key.")
-                 .arg(p.gpipe ? QStringLiteral("GPipe") : QStringLiteral("1F1B"));
+            note(Text::tr("NOT EXPRESSIBLE by partition_method: the drawn split has %1 layers per "
+                          "stage, \"uniform\" gives %2 (deepspeed/runtime/utils.py "
+                          "partition_uniform) and \"parameters\" / \"type:[regex]\" balance "
+                          "weights instead; set the boundaries in your own PipelineModule code.")
+                     .arg(drawn.join(QLatin1Char('/')), uniform.join(QLatin1Char('/'))));
+        note(Text::tr("Schedule: DeepSpeed's TrainSchedule (deepspeed/runtime/pipe/schedule.py) "
+                      "runs the micro-batches; the drawn %1 order has no key.")
+                 .arg(p.gpipe ? QStringLiteral("GPipe") : QStringLiteral("1F1B")));
         if (p.tp > 1)
-            n << QStringLiteral("- Tensor parallelism with pipeline stages is the model's own "
-                                "(PipelineModule(topology=PipeModelDataParallelTopology(num_pp=%1, "
-                                "num_mp=%2, num_dp=%3)), deepspeed/runtime/pipe/topology.py); "
-                                "AutoTP (tensor_parallel.autotp_size) is documented without "
-                                "pipeline stages, so the JSON leaves it out.")
-                     .arg(p.pp)
-                     .arg(p.tp)
-                     .arg(p.dp);
+            note(Text::tr("Tensor parallelism with pipeline stages is the model's own "
+                          "(PipelineModule(topology=PipeModelDataParallelTopology(num_pp=%1, "
+                          "num_mp=%2, num_dp=%3)), deepspeed/runtime/pipe/topology.py); AutoTP "
+                          "(tensor_parallel.autotp_size) is documented without pipeline stages, "
+                          "so the JSON leaves it out.")
+                     .arg(QString::number(p.pp), QString::number(p.tp), QString::number(p.dp)));
         if (p.dp > 1)
-            n << QStringLiteral("- Rank order: DeepSpeed's topology axes are pipe, data, model "
-                                "(stage outermost), Tessera's are data, stage, TP: the same "
-                                "degrees, other ranks per stage.");
+            note(Text::tr("Rank order: DeepSpeed's topology axes are pipe, data, model (stage "
+                          "outermost), Tessera's are data, stage, TP: the same degrees, other "
+                          "ranks per stage."));
     } else if (p.tp > 1) {
-        n << QStringLiteral("- tensor_parallel.autotp_size %1: AutoTP shards the Hugging Face "
-                            "model's linear layers (config-json.md \"Tensor Parallel (AutoTP)\", "
-                            "docs/_tutorials/autotp-training.md).")
-                 .arg(p.tp);
+        note(Text::tr("tensor_parallel.autotp_size %1: AutoTP shards the Hugging Face model's "
+                      "linear layers (config-json.md \"Tensor Parallel (AutoTP)\", "
+                      "docs/_tutorials/autotp-training.md).")
+                 .arg(QString::number(p.tp)));
         if (p.zero == 3)
-            n << QStringLiteral("- ZeRO-3 with AutoTP: config-json.md lists ZeRO stages 0-3 for "
-                                "AutoTP, the AutoTP training tutorial names stages 0-2 (check "
-                                "your DeepSpeed version).");
+            note(Text::tr("ZeRO-3 with AutoTP: config-json.md lists ZeRO stages 0-3 for AutoTP, "
+                          "the AutoTP training tutorial names stages 0-2 (check your DeepSpeed "
+                          "version)."));
     }
     if (p.sequenceParallel)
-        n << QStringLiteral("- Sequence parallelism (Megatron-style, inside TP) has no DeepSpeed "
-                            "key; sequence_parallel_size is DeepSpeed-Ulysses, another split, and "
-                            "is not set.");
-    if (p.recompute != "none")
-        n << QStringLiteral("- Recompute (%1) is in the model code: deepspeed.checkpointing."
-                            "checkpoint or PipelineModule(activation_checkpoint_interval=1); the "
-                            "activation_checkpointing section only tunes it.")
-                 .arg(q(p.recompute));
+        note(Text::tr("Sequence parallelism (Megatron-style, inside TP) has no DeepSpeed key; "
+                      "sequence_parallel_size is DeepSpeed-Ulysses, another split, and is not "
+                      "set."));
+    if (p.recompute == "selective")
+        note(Text::tr("Recompute (selective) is in the model code: "
+                      "deepspeed.checkpointing.checkpoint or "
+                      "PipelineModule(activation_checkpoint_interval=1); the "
+                      "activation_checkpointing section only tunes it."));
+    else if (p.recompute == "full")
+        note(Text::tr("Recompute (full) is in the model code: deepspeed.checkpointing.checkpoint "
+                      "or PipelineModule(activation_checkpoint_interval=1); the "
+                      "activation_checkpointing section only tunes it."));
     if (p.precision == "tf32")
-        n << QStringLiteral("- Precision tf32: no DeepSpeed key; without bf16/fp16 sections it "
-                            "trains in fp32.");
+        note(Text::tr("Precision tf32: no DeepSpeed key; without bf16/fp16 sections it trains in "
+                      "fp32."));
     else if (p.precision == "fp32")
-        n << QStringLiteral("- Precision fp32: DeepSpeed's default (no bf16/fp16 section).");
-    n << QStringLiteral("- optimizer.params (lr, betas, weight_decay) are not part of the layout: "
-                        "add them.");
+        note(Text::tr("Precision fp32: DeepSpeed's default (no bf16/fp16 section)."));
+    note(Text::tr("optimizer.params (lr, betas, weight_decay) are not part of the layout: add "
+                  "them."));
     return n.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
@@ -618,15 +636,17 @@ Result<QString> torchtitanParallelism(const v1::PlanFile& plan) {
     // torchtitan/models/llama3/infra/parallelize.py: DDP (data_parallel_replicate_degree alone)
     // raises "DDP has not supported > 1D parallelism".
     if (p.zero == 0 && p.dp > 1 && (p.tp > 1 || p.pp > 1))
-        return bad("torchtitan runs plain data parallelism (DDP, ZeRO 0) only when it is the sole "
-                   "parallelism (torchtitan/models/llama3/infra/parallelize.py: \"DDP has not "
-                   "supported > 1D parallelism\"); with TP or pipeline stages its data "
-                   "parallelism is FSDP: set ZeRO to 1, 2 or 3 to export DP " +
-                   num(p.dp));
+        return bad(Text::tr("torchtitan runs plain data parallelism (DDP, ZeRO 0) only when it "
+                            "is the sole parallelism (torchtitan/models/llama3/infra/"
+                            "parallelize.py: \"DDP has not supported > 1D parallelism\"); with TP "
+                            "or pipeline stages its data parallelism is FSDP: set ZeRO to 1, 2 or "
+                            "3 to export DP %1")
+                       .arg(loc(p.dp)));
     if (p.pp > 1 && !p.lm)
-        return bad("torchtitan names pipeline stages by its decoder modules (tok_embeddings, "
-                   "layers.N, norm, output); model family '" +
-                   p.family + "' has no such names: export it with one stage");
+        return bad(Text::tr("torchtitan names pipeline stages by its decoder modules "
+                            "(tok_embeddings, layers.N, norm, output); model family '%1' has no "
+                            "such names: export it with one stage")
+                       .arg(q(p.family)));
 
     QStringList out;
     const auto line = [&out](const QString& text) {

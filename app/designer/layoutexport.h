@@ -23,7 +23,10 @@ namespace tessera::designer {
 // order, "\n" line ends), so it can be compared with golden files. Where a format cannot express
 // the drawn layout the function returns an InvalidArgument error that says why and what to
 // change; where it expresses it only approximately the text says so in a comment (a note for
-// DeepSpeed's JSON, which has no comments).
+// DeepSpeed's JSON, which has no comments). The files (flags, keys, their comments) are English,
+// as the tools read them; the errors and the DeepSpeed notes are for a person: translated
+// (context tessera::designer::LayoutExport), counts in the user's locale, file names, flags and
+// keys quoted as they are.
 
 /// Megatron-LM arguments for pretrain_gpt.py as a bash array (`MEGATRON_ARGS=( … )`, one flag a
 /// line, `#` comments): parallel sizes, the pipeline split (even; uneven first/last stages with

@@ -10,9 +10,10 @@
 namespace tessera {
 
 namespace {
-QString tr(const char* text) {
-    return QCoreApplication::translate("tessera::CheckpointResume", text);
-}
+/// The translation context of these messages (lupdate reads it from the macro).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(tessera::CheckpointResume)
+};
 } // namespace
 
 std::optional<CheckpointRef> checkpointFromLogLine(const QString& text) {
@@ -56,11 +57,12 @@ ResumeSource resumeSource(const v1::JobSpec& launched, const QString& jobId,
     if (QDir::isRelativePath(folder)) {
         const QString base = jobFolder(0);
         if (base.isEmpty()) {
-            out.error = tr("its checkpoint folder '%1' is inside the job's folder on worker %2, "
-                           "which is not on this machine; resume it there with "
-                           "checkpoint.resumeFrom, or run it with an absolute checkpoint.dir")
-                            .arg(folder, slots.empty() ? QString()
-                                                       : QString::fromStdString(slots[0].worker()));
+            out.error =
+                Text::tr("its checkpoint folder '%1' is inside the job's folder on worker %2, "
+                         "which is not on this machine; resume it there with "
+                         "checkpoint.resumeFrom, or run it with an absolute checkpoint.dir")
+                    .arg(folder,
+                         slots.empty() ? QString() : QString::fromStdString(slots[0].worker()));
             return out;
         }
         folder = QDir::cleanPath(QDir(base).filePath(folder));
@@ -102,10 +104,11 @@ ResumeSource resumeSource(const v1::JobSpec& launched, const QString& jobId,
     }
     if (!remote.isEmpty()) {
         out.copies.clear();
-        out.error = tr("its checkpoint is split over the workers' own folders and %1 is not on "
-                       "this machine; run the job with checkpoint.dir set to a folder every "
-                       "worker shares to resume it")
-                        .arg(remote.join(QStringLiteral(", ")));
+        out.error =
+            Text::tr("its checkpoint is split over the workers' own folders and %1 is not on "
+                     "this machine; run the job with checkpoint.dir set to a folder every "
+                     "worker shares to resume it")
+                .arg(remote.join(QStringLiteral(", ")));
         return out;
     }
     out.resumeFrom = target;
@@ -116,19 +119,19 @@ QString gatherCheckpoint(const ResumeSource& source) {
     for (const auto& [from, to] : source.copies) {
         const QFileInfo in(from);
         if (!in.isFile())
-            return tr("the checkpoint file '%1' is missing; was the worker's folder cleaned?")
+            return Text::tr("the checkpoint file '%1' is missing; was the worker's folder cleaned?")
                 .arg(from);
         if (QFileInfo(to).size() == in.size())
             continue; // gathered by an earlier Resume
         if (!QDir().mkpath(QFileInfo(to).path()))
-            return tr("cannot create the folder '%1'").arg(QFileInfo(to).path());
+            return Text::tr("cannot create the folder '%1'").arg(QFileInfo(to).path());
         QFile::remove(to + QStringLiteral(".part"));
         QFile file(from);
         if (!file.copy(to + QStringLiteral(".part")))
-            return tr("cannot copy '%1' to '%2': %3").arg(from, to, file.errorString());
+            return Text::tr("cannot copy '%1' to '%2': %3").arg(from, to, file.errorString());
         QFile::remove(to);
         if (!QFile::rename(to + QStringLiteral(".part"), to))
-            return tr("cannot rename '%1' to '%2'").arg(to + QStringLiteral(".part"), to);
+            return Text::tr("cannot rename '%1' to '%2'").arg(to + QStringLiteral(".part"), to);
     }
     return QString();
 }
@@ -147,7 +150,7 @@ v1::JobSpec resumedSpec(const v1::JobSpec& launched, const QString& jobId,
     name.remove(earlier);
     if (name.isEmpty())
         name = jobId;
-    spec.set_name(tr("%1 (resumed from %2)").arg(name, jobId).toStdString());
+    spec.set_name(Text::tr("%1 (resumed from %2)").arg(name, jobId).toStdString());
     return spec;
 }
 
