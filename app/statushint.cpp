@@ -45,6 +45,7 @@ StatusHint::StatusHint(MainWindow* window) : QLabel(window), m_window(window) {
     connect(jobs->launchAction(), &QAction::changed, this, &StatusHint::refresh);
     connect(jobs->cancelAction(), &QAction::changed, this, &StatusHint::refresh);
     connect(jobs, &JobPanel::jobLaunched, this, &StatusHint::refresh);
+    connect(jobs, &JobPanel::currentJobStateChanged, this, &StatusHint::refresh);
     refresh();
 }
 

@@ -266,6 +266,7 @@ void JobPanel::onJobStateChanged(const QString& jobId, JobState state, const QSt
     else if (isTerminal(state))
         showMessage(tr("Job %1 %2.").arg(m_jobId, jobStateText(state)), false);
     updateActions();
+    Q_EMIT currentJobStateChanged(state);
 }
 
 void JobPanel::onMetric(const MetricPoint& point) {

@@ -84,6 +84,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void jobLaunched(const QString& jobId);
+    /// The current job's state changed (queued → running → a final state).
+    void currentJobStateChanged(tessera::JobState state);
     void launchFailed(const QString& error);
     /// A line for the log pane.
     void message(const QString& text);

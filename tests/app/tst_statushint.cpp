@@ -1,14 +1,19 @@
 // The status bar's hint follows where the person is: no workers, workers ready, the Designer
-// tab; an action's status tip replaces it while hovered, and it comes back after.
+// tab, a job's state as it changes; an action's status tip replaces it while hovered, and it
+// comes back after.
 #include "app/cluster/clusterpanel.h"
 #include "app/cluster/clustertablemodel.h"
 #include "app/designer/designerpanel.h"
+#include "app/jobs/jobpanel.h"
 #include "app/mainwindow.h"
+#include "app/question.h"
 #include "app/session.h"
 #include "app/statushint.h"
+#include "backend/jobs/jobcontroller.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QFile>
 #include <QStatusBar>
 #include <QStatusTipEvent>
 #include <QTabWidget>
@@ -67,12 +72,54 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(window.clusterPanel()->model()->readyCount() == 1, 60000);
         QTRY_VERIFY2(hint->text().startsWith(QStringLiteral("1 worker(s) ready: pick a spec")),
                      qPrintable(hint->text()));
+
+        // A job: the hint follows its state as it goes from queued to running to cancelled (it
+        // said "queued" for a whole run when it refreshed only on the actions' changes and the
+        // cluster's). What the hint says is recorded the moment the Job panel reports each state,
+        // after the hint's own refresh (connected first). The emitter prints for over half an
+        // hour: it runs until cancelled.
+        window.setAsker([](const Question&) { return Choice::Cancel; });
+        QStringList said;
+        connect(window.jobPanel(), &JobPanel::currentJobStateChanged, hint,
+                [&said, hint](JobState) { said << hint->text(); });
+        QVERIFY(window.jobPanel()->addSpecFile(writeEmitterSpec()));
+        window.jobPanel()->launch();
+        const QString id = window.jobPanel()->currentJobId();
+        QVERIFY2(!id.isEmpty(), qPrintable(window.jobPanel()->messageText()));
+        QVERIFY2(hint->text().startsWith(QStringLiteral("Job %1 is queued").arg(id)),
+                 qPrintable(hint->text()));
+        QTRY_COMPARE_WITH_TIMEOUT(session.controller()->state(id), JobState::Running, 60000);
+        QTRY_VERIFY(!said.isEmpty());
+        QCOMPARE(said.last(), QStringLiteral("Job %1 is running: loss and accuracy arrive in the "
+                                             "charts, its output in the Log; Cancel "
+                                             "(Ctrl+Shift+X) stops it.")
+                                  .arg(id));
+        window.jobPanel()->cancelAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(session.controller()->state(id), JobState::Cancelled, 30000);
+        QTRY_VERIFY2(
+            said.last().startsWith(QStringLiteral("Job %1 cancelled. Launch again").arg(id)),
+            qPrintable(said.join(QLatin1Char('\n'))));
         window.clusterPanel()->releaseAction()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(window.clusterPanel()->model()->rowCount(), 0, 20000);
         QTRY_COMPARE(hint->text(), noWorkers);
     }
 
 private:
+    /// A spec whose program prints a metric line every 20 ms for 2,000 s.
+    QString writeEmitterSpec() {
+        const QString path = m_dir.filePath(QStringLiteral("emitter.json"));
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            return QString();
+        f.write(QStringLiteral("{\"name\":\"long emitter\",\"model\":{\"command\":[\"%1\","
+                               "\"--lines\",\"100000\",\"--interval-ms\",\"20\"]},"
+                               "\"training\":{\"maxSteps\":100000,\"globalBatch\":1,"
+                               "\"learningRate\":0.1},\"layout\":{\"dataParallel\":1}}")
+                    .arg(QStringLiteral(TESSERA_BUILD_DIR "/bin/tessera-test-emitter"))
+                    .toUtf8());
+        return path;
+    }
+
     QTemporaryDir m_dir;
 };
 
