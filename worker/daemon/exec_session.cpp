@@ -2,6 +2,7 @@
 #include "worker/daemon/exec_session.h"
 
 #include "worker/common/tsan_handoff.h"
+#include "worker/daemon/exec_env.h"
 #include "worker/daemon/grpc_status.h"
 #include "worker/daemon/ompi_tmpdir.h"
 #include "worker/daemon/program_paths.h"
@@ -108,12 +109,15 @@ void ExecSession::handleStart(const v1::ExecStart& start) {
         return;
     }
     opts.pipeStdin = true;
-    std::vector<std::string> env;
-    for (const auto& [k, v] : start.env()) {
-        if (!k.empty() && k.find('=') == std::string::npos && k != "TESSERA_WORKER_DIR") {
-            env.push_back(k + "=" + v);
-        }
+    // The worker's own environment, and from the caller only what Open MPI's launcher sets.
+    Result<std::vector<std::string>> callerEnv = callerEnvironment(start.env());
+    if (!callerEnv) {
+        spdlog::warn("Exec of {} refused: {}", *path, callerEnv.error().message);
+        std::lock_guard lock(m_shared->mutex);
+        finishLocked(toGrpcStatus(callerEnv.error()));
+        return;
     }
+    std::vector<std::string> env = std::move(*callerEnv);
     // The folder of the worker this process runs on: tessera-rank puts a job's files of this
     // node (layout file, default checkpoint folder) under it.
     env.push_back("TESSERA_WORKER_DIR=" + m_workDir);
