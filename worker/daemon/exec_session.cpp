@@ -6,6 +6,7 @@
 #include "worker/daemon/grpc_status.h"
 #include "worker/daemon/ompi_tmpdir.h"
 #include "worker/daemon/program_paths.h"
+#include "worker/daemon/request_limits.h"
 
 #include <spdlog/spdlog.h>
 
@@ -87,6 +88,11 @@ void ExecSession::handleStart(const v1::ExecStart& start) {
     if (start.argv().empty()) {
         std::lock_guard lock(m_shared->mutex);
         finishLocked({grpc::StatusCode::INVALID_ARGUMENT, "ExecStart.argv is empty"});
+        return;
+    }
+    if (Result<void> bounded = checkExecStart(start); !bounded) {
+        std::lock_guard lock(m_shared->mutex);
+        finishLocked(toGrpcStatus(bounded.error()));
         return;
     }
     auto path = m_allow.resolve(start.argv(0));

@@ -8,6 +8,7 @@
 #include "worker/daemon/listen_address.h"
 #include "worker/daemon/ompi_tmpdir.h"
 #include "worker/daemon/program_paths.h"
+#include "worker/daemon/request_limits.h"
 #include "worker/daemon/telemetry_hub.h"
 #include "worker/daemon/work_dir_lock.h"
 #include "worker/daemon/worker_service.h"
@@ -181,6 +182,7 @@ int main(int argc, char** argv) {
     grpc::ServerBuilder builder;
     // gRPC sets SO_REUSEPORT by default: a second daemon would share the port and half the calls.
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+    builder.SetMaxReceiveMessageSize(kMaxRequestBytes); // request_limits.h
     int port = 0;
     builder.AddListeningPort(listenAddress->toString(), grpc::InsecureServerCredentials(), &port);
     builder.RegisterService(&service);

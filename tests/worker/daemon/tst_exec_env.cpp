@@ -15,34 +15,15 @@ namespace {
 
 const std::string kToken = "exec-env-token";
 
-struct ExecResult {
-    grpc::Status status;
-    QByteArray stdoutData;
-};
-
 /// Runs `argv` through Exec with the caller environment `env` and no stdin.
 ExecResult exec(v1::WorkerService::Stub& stub, const QStringList& argv,
                 const std::map<std::string, std::string>& env) {
-    grpc::ClientContext ctx;
-    authorize(ctx, kToken);
-    auto stream = stub.Exec(&ctx);
-    v1::ExecInput start;
+    v1::ExecStart start;
     for (const QString& a : argv)
-        start.mutable_start()->add_argv(a.toStdString());
+        start.add_argv(a.toStdString());
     for (const auto& [k, v] : env)
-        (*start.mutable_start()->mutable_env())[k] = v;
-    stream->Write(start);
-    v1::ExecInput close;
-    close.set_close_stdin(true);
-    stream->Write(close);
-    stream->WritesDone();
-    ExecResult r;
-    v1::ExecOutput msg;
-    while (stream->Read(&msg))
-        if (msg.kind_case() == v1::ExecOutput::kStdout)
-            r.stdoutData += QByteArray::fromStdString(msg.stdout());
-    r.status = stream->Finish();
-    return r;
+        (*start.mutable_env())[k] = v;
+    return execOnce(stub, kToken, start);
 }
 
 google::protobuf::Map<std::string, std::string>

@@ -119,6 +119,27 @@ WatchResult watchJob(v1::WorkerService::Stub& stub, const std::string& token,
     return r;
 }
 
+ExecResult execOnce(v1::WorkerService::Stub& stub, const std::string& token,
+                    const v1::ExecStart& start) {
+    grpc::ClientContext ctx;
+    authorize(ctx, token, 30);
+    auto stream = stub.Exec(&ctx);
+    v1::ExecInput first;
+    *first.mutable_start() = start;
+    stream->Write(first);
+    v1::ExecInput close;
+    close.set_close_stdin(true);
+    stream->Write(close);
+    stream->WritesDone();
+    ExecResult r;
+    v1::ExecOutput msg;
+    while (stream->Read(&msg))
+        if (msg.kind_case() == v1::ExecOutput::kStdout)
+            r.stdoutData += QByteArray::fromStdString(msg.stdout());
+    r.status = stream->Finish();
+    return r;
+}
+
 v1::LaunchJobRequest commandJob(const std::string& jobId, const std::vector<std::string>& command,
                                 const std::vector<const WorkerProcess*>& workers,
                                 const std::string& token) {

@@ -65,6 +65,17 @@ struct WatchResult {
 WatchResult watchJob(tessera::v1::WorkerService::Stub& stub, const std::string& token,
                      const std::string& jobId, uint64_t fromSeq, int seconds = 60);
 
+/// What one Exec call gave back.
+struct ExecResult {
+    grpc::Status status;
+    QByteArray stdoutData; ///< everything the program wrote on stdout
+};
+
+/// Runs `start` through Exec (authorized with `token`, deadline 30 s) with no stdin, and reads
+/// until the call ends.
+ExecResult execOnce(tessera::v1::WorkerService::Stub& stub, const std::string& token,
+                    const tessera::v1::ExecStart& start);
+
 /// A LaunchJobRequest for a model.command job `command`, with `workers` as peers in rank order.
 tessera::v1::LaunchJobRequest commandJob(const std::string& jobId,
                                          const std::vector<std::string>& command,
