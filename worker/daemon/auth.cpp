@@ -37,6 +37,11 @@ bool TokenAuth::checkHeader(std::string_view header) const {
 
 grpc::Status TokenAuth::check(const grpc::CallbackServerContext& ctx,
                               std::string_view method) const {
+    if (const auto auth = ctx.auth_context()) {
+        if (!auth->FindPropertyValues(std::string(kAdmittedProperty)).empty()) {
+            return grpc::Status::OK;
+        }
+    }
     const auto& md = ctx.client_metadata();
     const auto it = md.find("authorization");
     const char* why = "no authorization metadata";

@@ -24,9 +24,14 @@ public:
     /// True when `header` is exactly "Bearer <token>" (constant-time in the token's length).
     bool checkHeader(std::string_view header) const;
 
-    /// Checks the call's `authorization` metadata; on refusal returns UNAUTHENTICATED and logs
-    /// the method and peer. Returns OK otherwise.
+    /// OK for a call the server's TokenGate admitted (its auth context carries
+    /// kAdmittedProperty); otherwise checks the call's `authorization` metadata itself, which is
+    /// the gate of an `--insecure` server (gRPC runs no processor on insecure credentials). On
+    /// refusal returns UNAUTHENTICATED and logs the method and peer.
     grpc::Status check(const grpc::CallbackServerContext& ctx, std::string_view method) const;
+
+    /// The auth-context property TokenGate sets on a call whose token it accepted.
+    static constexpr std::string_view kAdmittedProperty = "tessera_token_admitted";
 
 private:
     std::string m_token;

@@ -273,6 +273,7 @@ Result<SpawnOptions> JobManager::mpirunOptions(const v1::LaunchJobRequest& reque
     // worker's GetInfo do: CUDA's own default order is fastest first.
     opts.argv.insert(opts.argv.end(), {"-x", "CUDA_DEVICE_ORDER=PCI_BUS_ID"});
     std::vector<std::string> env = {"TESSERA_RSH_PEERS=" + files.peers};
+    env.insert(env.end(), m_config.rshEnv.begin(), m_config.rshEnv.end());
     if (::geteuid() == 0) {
         opts.argv.push_back("--allow-run-as-root");
         env.push_back("OMPI_ALLOW_RUN_AS_ROOT=1");

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace tessera::daemon {
 
@@ -23,6 +24,9 @@ struct JobManagerConfig {
     /// Per-rank log files of each job and the journal's log-line budget (Job::OutputOptions).
     RankLogs::Limits rankLogs;
     std::int64_t journalLogBytes = std::int64_t(64) << 20;
+    /// "NAME=VALUE" entries added to mpirun's environment for tessera-rsh: the worker's TLS
+    /// identity (TESSERA_TLS_CERT/KEY/CA, tls_files.h) when it serves mutual TLS, else none.
+    std::vector<std::string> rshEnv;
 };
 
 /// Owns every job of the worker. Thread-safe.

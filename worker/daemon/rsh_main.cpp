@@ -4,6 +4,7 @@
 #include "worker/common/bearer_token.h"
 #include "worker/daemon/program_paths.h"
 #include "worker/daemon/rsh_command.h"
+#include "worker/daemon/tls_files.h"
 
 #include <grpcpp/client_context.h>
 #include <grpcpp/create_channel.h>
@@ -75,7 +76,25 @@ int main(int argc, char** argv) {
         return die("the token for host '" + peer->name() +
                    "' in the peers file is not one word of visible ASCII characters");
     }
-    auto channel = grpc::CreateChannel(peer->address(), grpc::InsecureChannelCredentials());
+    // The worker that runs this job hands its own TLS identity down when it serves mutual TLS;
+    // its peers then demand a certificate from the same CA (tls_files.h).
+    std::shared_ptr<grpc::ChannelCredentials> credentials = grpc::InsecureChannelCredentials();
+    const char* certPath = std::getenv(daemon::kTlsCertEnv);
+    if (certPath && *certPath) {
+        const char* keyPath = std::getenv(daemon::kTlsKeyEnv);
+        const char* caPath = std::getenv(daemon::kTlsCaEnv);
+        auto tls = daemon::TlsFiles::load(certPath, keyPath ? keyPath : "", caPath ? caPath : "");
+        if (!tls) {
+            return die("the worker's TLS identity for peer '" + peer->name() +
+                       "': " + tls.error().message);
+        }
+        grpc::SslCredentialsOptions options;
+        options.pem_root_certs = tls->caPem;
+        options.pem_private_key = tls->keyPem;
+        options.pem_cert_chain = tls->certPem;
+        credentials = grpc::SslCredentials(options);
+    }
+    auto channel = grpc::CreateChannel(peer->address(), credentials);
     auto stub = v1::WorkerService::NewStub(channel);
     grpc::ClientContext ctx;
     ctx.AddMetadata("authorization", "Bearer " + peer->token());

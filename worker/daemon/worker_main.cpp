@@ -9,7 +9,10 @@
 #include "worker/daemon/ompi_tmpdir.h"
 #include "worker/daemon/program_paths.h"
 #include "worker/daemon/request_limits.h"
+#include "worker/daemon/server_security.h"
 #include "worker/daemon/telemetry_hub.h"
+#include "worker/daemon/tls_files.h"
+#include "worker/daemon/token_gate.h"
 #include "worker/daemon/work_dir_lock.h"
 #include "worker/daemon/worker_service.h"
 
@@ -24,8 +27,11 @@
 #include <charconv>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
+#include <unistd.h>
 
 using namespace tessera::daemon;
 
@@ -94,15 +100,47 @@ int main(int argc, char** argv) {
                    "MiB of log lines journaled per job (later ones only in the rank logs; "
                    "0 = no limit)")
         ->check(CLI::Range(0, 1 << 20));
+    std::string tlsCert, tlsKey, tlsCa;
+    bool insecure = false, allowRoot = false;
+    auto* certOpt = app.add_option("--tls-cert", tlsCert,
+                                   "this worker's certificate (PEM), issued by the cluster CA");
+    auto* keyOpt = app.add_option("--tls-key", tlsKey, "its private key (PEM, mode 0600)");
+    auto* caOpt =
+        app.add_option("--tls-ca", tlsCa, "the cluster CA certificate peers must chain to (PEM)");
+    certOpt->needs(keyOpt, caOpt);
+    keyOpt->needs(certOpt, caOpt);
+    caOpt->needs(certOpt, keyOpt);
+    app.add_flag("--insecure", insecure,
+                 "serve plaintext beyond loopback (the token and jobs cross the network in clear)")
+        ->excludes(certOpt);
+    app.add_flag("--allow-root", allowRoot,
+                 "run although the effective user is root (jobs then run as root too); "
+                 "TESSERA_ALLOW_RUN_AS_ROOT=1 in the environment does the same, as Open MPI's "
+                 "OMPI_ALLOW_RUN_AS_ROOT does for mpirun");
     app.allow_extras(false);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return flagError(app, e);
     }
+    const char* rootEnv = std::getenv("TESSERA_ALLOW_RUN_AS_ROOT");
+    allowRoot = allowRoot || (rootEnv && std::string_view(rootEnv) == "1");
+    if (::geteuid() == 0 && !allowRoot) {
+        return die("refusing to run as root: every job and Exec call would run as root. Start "
+                   "tessera-worker as an ordinary user (the systemd unit uses 'tessera'), or pass "
+                   "--allow-root if you mean it");
+    }
     auto listenAddress = parseListenAddress(listen);
     if (!listenAddress) {
         return die(listenAddress.error().message);
+    }
+    std::optional<TlsFiles> tls;
+    if (!tlsCert.empty()) {
+        auto files = TlsFiles::load(tlsCert, tlsKey, tlsCa);
+        if (!files) {
+            return die(files.error().message);
+        }
+        tls = std::move(*files);
     }
     // Before gRPC binds (and logs its own errors), and before recovery touches the work dir.
     if (auto r = checkPortFree(*listenAddress); !r) {
@@ -126,6 +164,11 @@ int main(int argc, char** argv) {
     auto auth = TokenAuth::fromFile(tokenFile);
     if (!auth) {
         return die(auth.error().message);
+    }
+    auto security =
+        chooseServerSecurity(*listenAddress, tls, insecure, std::make_shared<TokenGate>(*auth));
+    if (!security) {
+        return die(security.error().message);
     }
     std::error_code ec;
     std::filesystem::create_directories(workDir, ec);
@@ -162,6 +205,12 @@ int main(int argc, char** argv) {
     JobManagerConfig jobsConfig{workDir, bin, mpirun};
     jobsConfig.rankLogs = {std::int64_t(rankLogMib) << 20, rankLogFiles - 1};
     jobsConfig.journalLogBytes = std::int64_t(journalLogMib) << 20;
+    if (tls) { // tessera-rsh then reaches the job's other workers over the same mutual TLS
+        namespace fs = std::filesystem;
+        jobsConfig.rshEnv = {std::string(kTlsCertEnv) + "=" + fs::absolute(tls->certPath).string(),
+                             std::string(kTlsKeyEnv) + "=" + fs::absolute(tls->keyPath).string(),
+                             std::string(kTlsCaEnv) + "=" + fs::absolute(tls->caPath).string()};
+    }
     JobManager jobs(jobsConfig);
     if (auto r = jobs.recover(); !r) {
         return die(r.error().message, 1);
@@ -184,7 +233,7 @@ int main(int argc, char** argv) {
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     builder.SetMaxReceiveMessageSize(kMaxRequestBytes); // request_limits.h
     int port = 0;
-    builder.AddListeningPort(listenAddress->toString(), grpc::InsecureServerCredentials(), &port);
+    builder.AddListeningPort(listenAddress->toString(), security->credentials, &port);
     builder.RegisterService(&service);
     std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
     if (!server || port == 0) {
@@ -196,8 +245,13 @@ int main(int argc, char** argv) {
     }
     const std::string& hostPart = listenAddress->host;
     std::cout << "tessera-worker listening on " << hostPart << ":" << port << std::endl;
-    spdlog::info("worker '{}' serving on {}:{} with {} slot(s), work dir {}, Exec allows {}", name,
-                 hostPart, port, host.slots, workDir, fmt::join(allowList.names(), " "));
+    spdlog::info("worker '{}' serving on {}:{} ({}) with {} slot(s), work dir {}, Exec allows {}",
+                 name, hostPart, port, security->description, host.slots, workDir,
+                 fmt::join(allowList.names(), " "));
+    if (security->transport == Transport::Insecure) {
+        spdlog::warn("--insecure: anyone who can watch this network sees the token and can then "
+                     "run any program here");
+    }
 
     int sig = 0;
     sigwait(&stopSignals, &sig);

@@ -2,9 +2,13 @@
 // token, and one with a wrong token, with UNAUTHENTICATED (issue 20, point 1). The methods come
 // from protobuf's descriptor pool, not from a list in this file: a new RPC is checked the day it
 // is added, whichever handler its author writes. Each is called through gRPC's generic stub with
-// one empty message (a streaming method gets that message and the end of the stream), against a
-// real tessera-worker.
+// one empty message (a streaming method gets that message and the end of the stream), against
+// real tessera-workers in each of the transports a worker serves: plaintext on loopback and
+// mutual TLS (the token gate is gRPC's auth metadata processor there), and --insecure beyond
+// loopback (where gRPC runs no processor and the handlers' TokenAuth::check is the gate).
 #include "worker_process.h"
+
+#include "backend/tls/certificate_authority.h"
 
 #include "tessera/v1/job.pb.h"
 #include "tessera/v1/plan.pb.h"
@@ -20,8 +24,10 @@
 #include <grpcpp/grpcpp.h>
 
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <optional>
+#include <tuple>
 
 using namespace tessera;
 
@@ -98,10 +104,22 @@ private Q_SLOTS:
             QSKIP("tessera-worker is not built");
         const QString token = m_dir.filePath(QStringLiteral("token"));
         QVERIFY(writeTokenFile(token, kToken));
-        m_worker = std::make_unique<WorkerProcess>(m_dir.filePath(QStringLiteral("work")), token,
-                                                   QStringLiteral("gate"));
-        QString error;
-        QVERIFY2(m_worker->start(&error), qPrintable(error));
+        QVERIFY(makeCertificates());
+        const QStringList tls = {"--tls-cert", m_dir.filePath("worker.crt"),
+                                 "--tls-key",  m_dir.filePath("worker.key"),
+                                 "--tls-ca",   m_dir.filePath("ca.crt")};
+        for (const auto& [mode, listen, extra] :
+             {std::tuple{QStringLiteral("loopback"), QStringLiteral("127.0.0.1:0"), QStringList{}},
+              std::tuple{QStringLiteral("insecure"), QStringLiteral("0.0.0.0:0"),
+                         QStringList{"--insecure"}},
+              std::tuple{QStringLiteral("mtls"), QStringLiteral("127.0.0.1:0"), tls}}) {
+            auto w = std::make_unique<WorkerProcess>(m_dir.filePath(QStringLiteral("work-") + mode),
+                                                     token, QStringLiteral("gate-") + mode, extra);
+            w->setListen(listen);
+            QString error;
+            QVERIFY2(w->start(&error), qPrintable(error));
+            m_workers[mode] = std::move(w);
+        }
     }
 
     void theEnumerationSeesEveryRpc() {
@@ -119,28 +137,32 @@ private Q_SLOTS:
     }
 
     void everyMethodRefusesAMissingOrWrongToken_data() {
+        QTest::addColumn<QString>("mode");
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("authorization");
         QStringList missing;
-        for (const QString& path :
-             methodPaths(QStringLiteral(TESSERA_PROTO_FILES).split(QLatin1Char(',')), &missing)) {
-            const QByteArray name = path.toUtf8();
-            QTest::addRow("%s no token", name.constData()) << path << QString();
-            QTest::addRow("%s wrong token", name.constData())
-                << path << QStringLiteral("Bearer not-the-token");
-            QTest::addRow("%s token without Bearer", name.constData())
-                << path << QString::fromStdString(kToken);
-            QTest::addRow("%s token with a suffix", name.constData())
-                << path << QString::fromStdString("Bearer " + kToken + "x");
+        for (const char* mode : {"loopback", "insecure", "mtls"}) {
+            for (const QString& path : methodPaths(
+                     QStringLiteral(TESSERA_PROTO_FILES).split(QLatin1Char(',')), &missing)) {
+                const QByteArray name = path.toUtf8();
+                const QString m = QLatin1String(mode);
+                QTest::addRow("%s %s no token", mode, name.constData()) << m << path << QString();
+                QTest::addRow("%s %s wrong token", mode, name.constData())
+                    << m << path << QStringLiteral("Bearer not-the-token");
+                QTest::addRow("%s %s token without Bearer", mode, name.constData())
+                    << m << path << QString::fromStdString(kToken);
+                QTest::addRow("%s %s token with a suffix", mode, name.constData())
+                    << m << path << QString::fromStdString("Bearer " + kToken + "x");
+            }
         }
     }
 
     void everyMethodRefusesAMissingOrWrongToken() {
+        QFETCH(QString, mode);
         QFETCH(QString, path);
         QFETCH(QString, authorization);
-        auto channel = grpc::CreateChannel(m_worker->address().toStdString(),
-                                           grpc::InsecureChannelCredentials());
-        const grpc::Status status = call(channel, path.toStdString(), authorization.toStdString());
+        const grpc::Status status =
+            call(channel(mode), path.toStdString(), authorization.toStdString());
         QVERIFY2(status.error_code() == grpc::StatusCode::UNAUTHENTICATED,
                  qPrintable(QStringLiteral("%1 answered %2: %3")
                                 .arg(path)
@@ -148,19 +170,59 @@ private Q_SLOTS:
                                 .arg(QString::fromStdString(status.error_message()))));
     }
 
+    void theRightTokenPassesTheGate_data() {
+        QTest::addColumn<QString>("mode");
+        for (const char* mode : {"loopback", "insecure", "mtls"})
+            QTest::newRow(mode) << QString::fromLatin1(mode);
+    }
+
     void theRightTokenPassesTheGate() {
         // The same call with the right token gets past authentication (to the handler, which
         // may refuse the empty message for its own reasons): the refusals above are the gate's.
-        auto channel = grpc::CreateChannel(m_worker->address().toStdString(),
-                                           grpc::InsecureChannelCredentials());
+        QFETCH(QString, mode);
         const grpc::Status status =
-            call(channel, "/tessera.v1.WorkerService/GetInfo", "Bearer " + kToken);
+            call(channel(mode), "/tessera.v1.WorkerService/GetInfo", "Bearer " + kToken);
         QVERIFY2(status.ok(), status.error_message().c_str());
     }
 
 private:
+    /// The cluster CA, the worker's certificate (for 127.0.0.1) and the client's, as files.
+    bool makeCertificates() {
+        auto ca = tls::createCa("auth gate CA", tls::Validity::days(1));
+        auto worker =
+            ca ? tls::issue(*ca, {"gate", {"localhost"}, {"127.0.0.1"}}, tls::Validity::days(1))
+               : ca;
+        auto client = ca ? tls::issue(*ca, {"client", {}, {}}, tls::Validity::days(1)) : ca;
+        if (!ca || !worker || !client)
+            return false;
+        m_client = {ca->certPem, client->certPem, client->keyPem};
+        for (const auto& [name, text] :
+             {std::pair{"ca.crt", ca->certPem}, std::pair{"worker.crt", worker->certPem},
+              std::pair{"worker.key", worker->keyPem}}) {
+            QFile f(m_dir.filePath(QLatin1String(name)));
+            if (!f.open(QIODevice::WriteOnly) || f.write(text.c_str()) <= 0 ||
+                !f.setPermissions(QFile::ReadOwner | QFile::WriteOwner))
+                return false;
+        }
+        return true;
+    }
+
+    /// A fresh channel to the worker of `mode`, with the credentials that transport needs.
+    std::shared_ptr<grpc::Channel> channel(const QString& mode) const {
+        const WorkerProcess& w = *m_workers.at(mode);
+        if (mode != QLatin1String("mtls"))
+            return grpc::CreateChannel(w.address().toStdString(),
+                                       grpc::InsecureChannelCredentials());
+        grpc::SslCredentialsOptions o;
+        o.pem_root_certs = m_client.caPem;
+        o.pem_cert_chain = m_client.certPem;
+        o.pem_private_key = m_client.keyPem;
+        return grpc::CreateChannel(w.address().toStdString(), grpc::SslCredentials(o));
+    }
+
     QTemporaryDir m_dir;
-    std::unique_ptr<WorkerProcess> m_worker;
+    std::map<QString, std::unique_ptr<WorkerProcess>> m_workers;
+    tls::Identity m_client;
 };
 
 QTEST_GUILESS_MAIN(TestAuthGate)

@@ -33,9 +33,8 @@ bool WorkerProcess::start(QString* error) {
     m_logFile = m_workDir + ".log";
     QDir().mkpath(QFileInfo(m_logFile).absolutePath());
     m_proc->setStandardErrorFile(m_logFile, QIODevice::Append);
-    QStringList args = {"--listen",   "127.0.0.1:0", "--token-file", m_tokenFile,
-                        "--work-dir", m_workDir,     "--slots",      "1",
-                        "--name",     m_name};
+    QStringList args = {"--listen", m_listen, "--token-file", m_tokenFile, "--work-dir", m_workDir,
+                        "--slots",  "1",      "--name",       m_name};
     args += m_extra;
     m_proc->start(binary(), args);
     if (!m_proc->waitForStarted(5000)) {
@@ -88,8 +87,12 @@ QByteArray WorkerProcess::log() {
 }
 
 std::unique_ptr<v1::WorkerService::Stub> WorkerProcess::stub() const {
-    auto channel = grpc::CreateChannel(m_address.toStdString(), grpc::InsecureChannelCredentials());
-    return v1::WorkerService::NewStub(channel);
+    return stub(grpc::InsecureChannelCredentials());
+}
+
+std::unique_ptr<v1::WorkerService::Stub>
+WorkerProcess::stub(const std::shared_ptr<grpc::ChannelCredentials>& credentials) const {
+    return v1::WorkerService::NewStub(grpc::CreateChannel(m_address.toStdString(), credentials));
 }
 
 bool writeTokenFile(const QString& path, const std::string& token) {

@@ -9,6 +9,7 @@
 #include <QStringList>
 
 #include <grpcpp/client_context.h>
+#include <grpcpp/security/credentials.h>
 
 #include <chrono>
 #include <memory>
@@ -21,6 +22,8 @@ public:
     WorkerProcess(QString workDir, QString tokenFile, QString name, QStringList extraArgs = {});
     ~WorkerProcess();
 
+    /// The --listen value (default "127.0.0.1:0"); set before start().
+    void setListen(const QString& listen) { m_listen = listen; }
     /// Starts the daemon and waits up to 15 s for its "listening on" line. Sets `error` on failure.
     bool start(QString* error);
     /// SIGTERM and wait (up to 10 s).
@@ -34,8 +37,11 @@ public:
     qint64 pid() const { return m_proc ? m_proc->processId() : 0; }
     /// Everything the daemon wrote on stderr so far (its log, kept in <workDir>.log).
     QByteArray log();
-    /// A stub on a fresh channel to this worker.
+    /// A stub on a fresh plaintext channel to this worker.
     std::unique_ptr<tessera::v1::WorkerService::Stub> stub() const;
+    /// A stub on a fresh channel with `credentials` (mutual TLS, say) to `address()`.
+    std::unique_ptr<tessera::v1::WorkerService::Stub>
+    stub(const std::shared_ptr<grpc::ChannelCredentials>& credentials) const;
 
     /// Path of tessera-worker in the build tree (TESSERA_BUILD_DIR/bin).
     static QString binary();
@@ -43,6 +49,7 @@ public:
 private:
     QString m_workDir, m_tokenFile, m_name;
     QStringList m_extra;
+    QString m_listen = QStringLiteral("127.0.0.1:0");
     QString m_address;
     QString m_logFile;
     std::unique_ptr<QProcess> m_proc;
