@@ -147,11 +147,16 @@ void LocalWorkers::start(int workers, int slotsPerWorker) {
         f.close();
         w.process = new QProcess(this);
         w.process->setProgram(program);
-        w.process->setArguments({QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
-                                 QStringLiteral("--token-file"), tokenFile,
-                                 QStringLiteral("--work-dir"), folder + QStringLiteral("/work"),
-                                 QStringLiteral("--slots"), QString::number(slotsPerWorker),
-                                 QStringLiteral("--name"), w.name});
+        QStringList args = {QStringLiteral("--listen"),     QStringLiteral("127.0.0.1:0"),
+                            QStringLiteral("--token-file"), tokenFile,
+                            QStringLiteral("--work-dir"),   folder + QStringLiteral("/work"),
+                            QStringLiteral("--slots"),      QString::number(slotsPerWorker),
+                            QStringLiteral("--name"),       w.name};
+        if (::geteuid() == 0) {
+            // This process runs as root already: its own workers would refuse without the flag.
+            args << QStringLiteral("--allow-root");
+        }
+        w.process->setArguments(args);
 #ifdef Q_OS_LINUX
         // Last line against orphans: if this process dies without releasing (SIGKILL, crash),
         // the kernel sends SIGTERM to the daemon, which stops its jobs and records them failed.

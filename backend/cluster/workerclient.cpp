@@ -11,6 +11,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
+#include <ctime>
 
 namespace tessera {
 
@@ -22,15 +23,23 @@ void setDeadline(grpc::ClientContext* context, int timeoutMs) {
 
 } // namespace
 
-WorkerClient::WorkerClient(const QString& address, const QString& token)
-    : m_address(address), m_token(token.toStdString()) {
+WorkerClient::WorkerClient(const QString& address, const QString& token,
+                           std::shared_ptr<const tls::Identity> tls)
+    : m_address(address), m_token(token.toStdString()), m_tls(std::move(tls)) {
     grpc::ChannelArguments args;
     // Reconnect quickly after a worker restart instead of gRPC's default backoff of up to 120 s.
     args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 200);
     args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 200);
     args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 2000);
-    m_channel =
-        grpc::CreateCustomChannel(address.toStdString(), grpc::InsecureChannelCredentials(), args);
+    std::shared_ptr<grpc::ChannelCredentials> credentials = grpc::InsecureChannelCredentials();
+    if (m_tls) {
+        grpc::SslCredentialsOptions options;
+        options.pem_root_certs = m_tls->caPem;
+        options.pem_cert_chain = m_tls->certPem;
+        options.pem_private_key = m_tls->keyPem;
+        credentials = grpc::SslCredentials(options);
+    }
+    m_channel = grpc::CreateCustomChannel(address.toStdString(), credentials, args);
     m_stub = v1::WorkerService::NewStub(m_channel);
 }
 
@@ -42,6 +51,48 @@ void WorkerClient::authorize(grpc::ClientContext* context) const {
     }
 }
 
+std::optional<std::string> WorkerClient::handshakeFailure(const QString& detail) const {
+    const auto text = [&](const char* source) {
+        return QCoreApplication::translate("tessera::WorkerClient", source)
+            .arg(m_address, detail)
+            .toStdString();
+    };
+    if (!m_tls) {
+        if (!detail.contains(QLatin1String("Socket closed"))) {
+            return std::nullopt;
+        }
+        // A TLS worker drops a plaintext ClientHello-less connection at once.
+        return text(QT_TRANSLATE_NOOP(
+            "tessera::WorkerClient",
+            "worker %1 closed the connection (%2): if it was started with --tls-cert, connect "
+            "with the cluster's certificates (tessera-ctl --tls, or "
+            "--tls-ca/--tls-cert/--tls-key)"));
+    }
+    if (detail.contains(QLatin1String("certificate verify failed")) ||
+        detail.contains(QLatin1String("Peer name"))) {
+        return text(QT_TRANSLATE_NOOP(
+            "tessera::WorkerClient",
+            "worker %1: its certificate was refused (%2): it was not issued by this cluster's CA, "
+            "has expired, or does not name this address; re-rent the node (Tessera issues a new "
+            "certificate) or give it one from `tessera-ctl certify`"));
+    }
+    if (!detail.contains(QLatin1String("Socket closed")) &&
+        !detail.contains(QLatin1String("handshake"))) {
+        return std::nullopt;
+    }
+    if (auto own = tls::verify(m_tls->certPem, m_tls->caPem, std::time(nullptr)); !own) {
+        return QCoreApplication::translate("tessera::WorkerClient",
+                                           "worker %1: refused this side's certificate: %2")
+            .arg(m_address, QString::fromStdString(own.error().message))
+            .toStdString();
+    }
+    return text(QT_TRANSLATE_NOOP(
+        "tessera::WorkerClient",
+        "worker %1 ended the TLS handshake (%2): it trusts another CA than this cluster's, or it "
+        "serves plaintext (started with --insecure, or on loopback); give it a certificate from "
+        "`tessera-ctl certify`, or connect without TLS if it is meant to be plaintext"));
+}
+
 Error WorkerClient::toError(const grpc::Status& status, const char* call) const {
     // In the user's language (context tessera::WorkerClient); tessera-ctl loads no translator.
     const QString detail = QString::fromStdString(status.error_message());
@@ -50,6 +101,9 @@ Error WorkerClient::toError(const grpc::Status& status, const char* call) const 
             .arg(m_address, QString::fromLatin1(call), detail)
             .toStdString();
     };
+    if (const auto why = handshakeFailure(detail)) {
+        return Error{ErrorCode::PermissionDenied, *why};
+    }
     switch (status.error_code()) {
     case grpc::StatusCode::UNAVAILABLE:
     case grpc::StatusCode::DEADLINE_EXCEEDED:

@@ -2,6 +2,7 @@
 // unary calls. Calls here BLOCK: run them off the GUI thread (ClusterRegistry/JobController do).
 #pragma once
 
+#include "backend/tls/certificate_authority.h"
 #include "worker/common/error.h"
 // Qt defines `slots` as a macro; protobuf's generated code has slots() accessors.
 #pragma push_macro("slots")
@@ -12,6 +13,8 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
+#include <string>
 
 namespace grpc {
 class Channel;
@@ -24,9 +27,12 @@ namespace tessera {
 /// Thread-safe client of one worker's WorkerService (gRPC stubs are thread-safe).
 class WorkerClient {
 public:
-    /// `address` is "host:port" (insecure channel, loopback or trusted network for now);
-    /// `token` is sent as `authorization: Bearer <token>` on every call.
-    WorkerClient(const QString& address, const QString& token);
+    /// `address` is "host:port"; `token` is sent as `authorization: Bearer <token>` on every
+    /// call. With `tls` the channel is mutual TLS: the worker must present a certificate from
+    /// tls->caPem whose subjectAltName names the host of `address`, and this side presents
+    /// tls->certPem. Without, plaintext (a worker on loopback, or one started with --insecure).
+    WorkerClient(const QString& address, const QString& token,
+                 std::shared_ptr<const tls::Identity> tls = nullptr);
 
     QString address() const { return m_address; }
 
@@ -73,8 +79,13 @@ public:
     Error toError(const grpc::Status& status, const char* call) const;
 
 private:
+    /// When `detail` (a gRPC error message) shows the TLS handshake failed, or a TLS worker
+    /// dropped this plaintext client, what went wrong and what to do; else nullopt.
+    std::optional<std::string> handshakeFailure(const QString& detail) const;
+
     QString m_address;
     std::string m_token;
+    std::shared_ptr<const tls::Identity> m_tls;
     std::shared_ptr<grpc::Channel> m_channel;
     std::unique_ptr<v1::WorkerService::Stub> m_stub;
 };

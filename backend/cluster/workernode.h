@@ -2,8 +2,12 @@
 // Plain value type shared by ClusterRegistry, LocalWorkers, JobController and the app.
 #pragma once
 
+#include "backend/tls/certificate_authority.h"
+
 #include <QMetaType>
 #include <QString>
+
+#include <memory>
 
 namespace tessera {
 
@@ -37,6 +41,9 @@ struct WorkerNode {
     QString provider;           ///< "local", "manual", ... who rented it
     QString lastError;          ///< why it is Unreachable; empty otherwise
     bool tokenRefused = false;  ///< Unreachable because it refused the token (bad input, not down)
+    /// Mutual TLS identity to reach it with (the cluster CA's backend identity for rented
+    /// workers); null for plaintext: a loopback worker, or one started with --insecure.
+    std::shared_ptr<const tls::Identity> tls;
 };
 #pragma pop_macro("slots")
 
