@@ -2,10 +2,12 @@
 #include "backend/provision/sshprovider.h"
 
 #include "backend/cluster/clusterregistry.h"
+#include "backend/logging.h"
 #include "backend/provision/leasestore.h"
 #include "backend/provision/nodewatch.h"
 #include "backend/provision/sshhostsfile.h"
 #include "backend/provision/sshrent.h"
+#include "backend/tls/clusterca.h"
 
 #include <QLoggingCategory>
 
@@ -209,6 +211,16 @@ void SshProvider::restore() {
             node.address = d.address;
             node.token = d.token;
             node.provider = id();
+            if (d.tls) {
+                auto ca = ClusterCa::shared();
+                if (ca) {
+                    node.tls = (*ca)->backendIdentity();
+                } else { // then it stays Unreachable, with the handshake's reason
+                    qCWarning(lcProvider).noquote()
+                        << "worker" << node.name << "serves TLS but the cluster CA cannot be "
+                        << "opened:" << QString::fromStdString(ca.error().message);
+                }
+            }
             m_registry->addNode(node); // probes it: Unreachable if the machine went away
             m_watch->watch(node.name);
             continue;

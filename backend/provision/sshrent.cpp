@@ -7,6 +7,7 @@
 #include "backend/provision/bundlehash.h"
 #include "backend/provision/sshconnection.h"
 #include "backend/provision/token.h"
+#include "backend/tls/clusterca.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -22,7 +23,8 @@ QString SshWorkerDetail::toJson() const {
                                   {QStringLiteral("address"), address},
                                   {QStringLiteral("token"), token},
                                   {QStringLiteral("pid"), pid},
-                                  {QStringLiteral("leaseDir"), leaseDir}})
+                                  {QStringLiteral("leaseDir"), leaseDir},
+                                  {QStringLiteral("tls"), tls}})
             .toJson(QJsonDocument::Compact));
 }
 
@@ -34,6 +36,7 @@ SshWorkerDetail SshWorkerDetail::fromJson(const QString& json) {
     d.token = o.value(QStringLiteral("token")).toString();
     d.pid = o.value(QStringLiteral("pid")).toInteger();
     d.leaseDir = o.value(QStringLiteral("leaseDir")).toString();
+    d.tls = o.value(QStringLiteral("tls")).toBool();
     return d;
 }
 
@@ -171,13 +174,36 @@ void SshRent::startWorker() {
     Q_EMIT step(LeaseState::Registering,
                 QStringLiteral("starting the worker on %1").arg(m_host.offerId()));
     m_detail.token = randomToken();
+    // A certificate of its own for every rent (so a re-rent renews it), for the address the
+    // backend and the job's other workers reach it at.
+    auto ca = ClusterCa::shared();
+    auto cert = ca ? (*ca)->issueWorker(m_host.nodeName(), {m_host.host})
+                   : Result<tls::KeyAndCert>(relay(ca));
+    if (!cert) {
+        fail(QStringLiteral("cannot issue the worker's certificate for %1: %2")
+                 .arg(m_host.offerId(), QString::fromStdString(cert.error().message)));
+        return;
+    }
+    m_identity = (*ca)->backendIdentity();
+    m_detail.tls = true;
+    const QByteArray secrets =
+        m_detail.token.toLatin1() + '\n' +
+        QByteArray::fromStdString(cert->keyPem + cert->certPem + (*ca)->caCertPem());
     const QString slots = m_host.slots > 0 ? QString::number(m_host.slots) : QStringLiteral("0");
-    // The token arrives on stdin, never on a command line. setsid + nohup: the worker outlives
-    // this ssh session (and the app); the loop waits for its "listening on" line.
+    // Token, key and certificates arrive on stdin (never on a command line) and land in 0600
+    // files: the token on the first line, then the key, the worker's certificate and the CA's,
+    // one PEM block each. setsid + nohup: the worker outlives this ssh session (and the app);
+    // the loop waits for its "listening on" line. A root login is the person's choice in the
+    // hosts file: the worker is told so (--allow-root).
     const QString script =
         QStringLiteral(
-            "umask 077; L=%1; W=%2; mkdir -p \"$L/work\"; cat > \"$L/token\"; "
+            "umask 077; L=%1; W=%2; mkdir -p \"$L/work\"; "
+            "awk -v d=\"$L\" 'NR==1{print > (d \"/token\"); next} /-----BEGIN/{n++} "
+            "n==1{print > (d \"/worker.key\")} n==2{print > (d \"/worker.crt\")} "
+            "n==3{print > (d \"/ca.crt\")}'; "
+            "R=; [ \"$(id -u)\" = 0 ] && R=--allow-root; "
             "setsid nohup \"$W/tessera-worker\" --listen 0.0.0.0:0 --token-file \"$L/token\" "
+            "--tls-cert \"$L/worker.crt\" --tls-key \"$L/worker.key\" --tls-ca \"$L/ca.crt\" $R "
             "--work-dir \"$L/work\" --slots %3 --name %4 > \"$L/worker.out\" 2> \"$L/worker.log\" "
             "< /dev/null & echo pid=$!; i=0; while [ $i -lt 150 ]; do "
             "if grep -q 'listening on' \"$L/worker.out\"; then cat \"$L/worker.out\"; exit 0; fi; "
@@ -186,22 +212,21 @@ void SshRent::startWorker() {
             "exit 3; fi; sleep 0.1; i=$((i+1)); done; echo 'no listening line in 15 s'; exit 4")
             .arg(shellQuote(m_detail.leaseDir), shellQuote(m_bundle), slots,
                  shellQuote(m_host.nodeName()));
-    ssh(QStringLiteral("starting the worker"), script, m_detail.token.toLatin1(), 40000,
-        [this](const QString& out) {
-            m_detail.pid = keyValue(out, QStringLiteral("pid")).toLongLong();
-            const auto m =
-                QRegularExpression(QStringLiteral("listening on [^\\s:]+:(\\d+)")).match(out);
-            if (!m.hasMatch()) {
-                fail(QStringLiteral("the worker on %1 printed no address: %2")
-                         .arg(m_host.offerId(), out.trimmed()));
-                return;
-            }
-            const QString host = m_host.host.contains(QLatin1Char(':'))
-                                     ? QLatin1Char('[') + m_host.host + QLatin1Char(']')
-                                     : m_host.host;
-            m_detail.address = host + QLatin1Char(':') + m.captured(1);
-            registerNode();
-        });
+    ssh(QStringLiteral("starting the worker"), script, secrets, 40000, [this](const QString& out) {
+        m_detail.pid = keyValue(out, QStringLiteral("pid")).toLongLong();
+        const auto m =
+            QRegularExpression(QStringLiteral("listening on [^\\s:]+:(\\d+)")).match(out);
+        if (!m.hasMatch()) {
+            fail(QStringLiteral("the worker on %1 printed no address: %2")
+                     .arg(m_host.offerId(), out.trimmed()));
+            return;
+        }
+        const QString host = m_host.host.contains(QLatin1Char(':'))
+                                 ? QLatin1Char('[') + m_host.host + QLatin1Char(']')
+                                 : m_host.host;
+        m_detail.address = host + QLatin1Char(':') + m.captured(1);
+        registerNode();
+    });
 }
 
 void SshRent::registerNode() {
@@ -223,6 +248,7 @@ void SshRent::registerNode() {
     node.name = m_host.nodeName();
     node.address = m_detail.address;
     node.token = m_detail.token;
+    node.tls = m_identity;
     node.provider = QStringLiteral("ssh");
     m_nodeAdded = true;
     m_registry->addNode(node);

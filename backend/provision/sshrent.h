@@ -6,12 +6,14 @@
 #include "backend/provision/lease.h"
 #include "backend/provision/sshhost.h"
 #include "backend/provision/sshmachine.h"
+#include "backend/tls/certificate_authority.h"
 
 #include <QObject>
 #include <QPointer>
 #include <QString>
 
 #include <functional>
+#include <memory>
 
 class QProcess;
 class QTimer;
@@ -29,6 +31,9 @@ struct SshWorkerDetail {
     QString token;    ///< its bearer token
     qint64 pid = 0;   ///< its process id on the host (0 = not started)
     QString leaseDir; ///< its folder on the host: token, work dir, logs
+    /// It serves mutual TLS with a certificate from the cluster CA (ClusterCa) delivered at rent
+    /// time; false for leases from before TLS, which rejoin as plaintext.
+    bool tls = false;
     QString toJson() const;
     static SshWorkerDetail fromJson(const QString& json);
 };
@@ -82,6 +87,7 @@ private:
     ClusterRegistry* m_registry;
     BundleHashCache* m_bundleHashes;
     SshWorkerDetail m_detail;
+    std::shared_ptr<const tls::Identity> m_identity; ///< the backend's, to reach the worker
     QString m_bundle; ///< remote folder of this build's worker programs
     QPointer<QProcess> m_running;
     QTimer* m_registerTimer = nullptr;
