@@ -1,9 +1,11 @@
 // tessera-ctl command line parsing (see ctloptions.h).
 #include "backend/ctl/ctloptions.h"
 
+#include "backend/tls/clusterca.h"
 #include "worker/common/bearer_token.h"
 
 #include <QCommandLineParser>
+#include <QFile>
 
 namespace tessera::ctl {
 
@@ -22,9 +24,18 @@ const char* const kUsage =
     "  calibrate       run tessera-train --probe on every rank of the cluster (a local one of\n"
     "                  --ranks one-slot workers, or --workers), fit the planner's per-node\n"
     "                  calibration, store it in the data folder (calibration.json), print it\n"
+    "  certify         issue a certificate from this data folder's cluster CA for a worker\n"
+    "                  started by hand (--hosts, --out); prints its tessera-worker flags\n"
     "options:\n"
     "  --workers A,B   host:port of running tessera-workers to use (needs --token-file)\n"
     "  --token-file F  file holding the workers' bearer token\n"
+    "  --tls           reach --workers over mutual TLS with the cluster CA (their certificates\n"
+    "                  from tessera-ctl certify); without it, plaintext\n"
+    "  --tls-ca F --tls-cert F --tls-key F\n"
+    "                  reach --workers over mutual TLS with this CA, certificate and key\n"
+    "  --hosts H,H     certify: host names and IP addresses the others reach the worker at\n"
+    "  --out D         certify: folder for worker.key (0600), worker.crt and ca.crt\n"
+    "  --name N        certify: the worker's name in its certificate (default: the first host)\n"
     "  --timeout S     run: cancel the job after S seconds (exit code 1)\n"
     "  --verbose       run: also print the job's log lines\n"
     "  --ranks N       calibrate: probe ranks (default 4; with --workers, their slots)\n"
@@ -35,6 +46,41 @@ const char* const kUsage =
     "  --rank R        logs: only rank R's lines (\"none\": those no rank printed)\n"
     "  --follow        logs: keep printing new lines until the job ends\n"
     "exit codes: 0 ok, 1 job failed or cancelled, 2 bad input, 3 a worker does not answer\n";
+
+Result<std::string> readPemFile(const QString& path, const char* flag) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        return fail(ErrorCode::Io, std::string(flag) + " '" + path.toStdString() +
+                                       "' cannot be read: " + f.errorString().toStdString());
+    }
+    return f.read(1 << 20).toStdString();
+}
+
+/// The TLS identity --tls or --tls-ca/--tls-cert/--tls-key ask for; null for plaintext.
+Result<std::shared_ptr<const tls::Identity>> tlsIdentity(const CtlOptions& o) {
+    if (o.tls) {
+        auto ca = ClusterCa::shared();
+        if (!ca) {
+            return relay(ca, "--tls: ");
+        }
+        return (*ca)->backendIdentity();
+    }
+    if (o.tlsCa.isEmpty()) {
+        return std::shared_ptr<const tls::Identity>();
+    }
+    auto ca = readPemFile(o.tlsCa, "--tls-ca");
+    auto cert = readPemFile(o.tlsCert, "--tls-cert");
+    auto key = readPemFile(o.tlsKey, "--tls-key");
+    if (!ca || !cert || !key) {
+        return relay(!ca ? ca : !cert ? cert : key);
+    }
+    if (!tls::keyMatches(*key, *cert)) {
+        return fail(ErrorCode::InvalidArgument, "--tls-key '" + o.tlsKey.toStdString() +
+                                                    "' is not the key of --tls-cert '" +
+                                                    o.tlsCert.toStdString() + "'");
+    }
+    return std::make_shared<const tls::Identity>(tls::Identity{*ca, *cert, *key});
+}
 
 } // namespace
 
@@ -52,7 +98,15 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
     const QCommandLineOption rank(QStringLiteral("rank"), QString(), QStringLiteral("R"));
     const QCommandLineOption follow(QStringList{QStringLiteral("f"), QStringLiteral("follow")});
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")});
-    p.addOptions({workers, tokenFile, timeout, verbose, ranks, rounds, append, rank, follow, help});
+    const QCommandLineOption tls(QStringLiteral("tls"));
+    const QCommandLineOption tlsCa(QStringLiteral("tls-ca"), QString(), QStringLiteral("F"));
+    const QCommandLineOption tlsCert(QStringLiteral("tls-cert"), QString(), QStringLiteral("F"));
+    const QCommandLineOption tlsKey(QStringLiteral("tls-key"), QString(), QStringLiteral("F"));
+    const QCommandLineOption hosts(QStringLiteral("hosts"), QString(), QStringLiteral("H,H"));
+    const QCommandLineOption out(QStringLiteral("out"), QString(), QStringLiteral("D"));
+    const QCommandLineOption name(QStringLiteral("name"), QString(), QStringLiteral("N"));
+    p.addOptions({workers, tokenFile, timeout, verbose, ranks, rounds, append, rank, follow, help,
+                  tls, tlsCa, tlsCert, tlsKey, hosts, out, name});
     auto bad = [](const QString& what) {
         return fail(ErrorCode::InvalidArgument,
                     "tessera-ctl: error: " + what.toStdString() + "\n" + std::string(kUsage));
@@ -83,12 +137,13 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
         }
         o.jobId = pos[1];
     } else if (o.command == QLatin1String("nodes") || o.command == QLatin1String("jobs") ||
-               o.command == QLatin1String("calibrate")) {
+               o.command == QLatin1String("calibrate") || o.command == QLatin1String("certify")) {
         if (pos.size() != 1) {
             return bad(o.command + QStringLiteral(" takes no arguments"));
         }
     } else {
-        return bad(QStringLiteral("unknown command '%1' (use run, nodes, jobs, logs or calibrate)")
+        return bad(QStringLiteral("unknown command '%1' (use run, nodes, jobs, logs, calibrate "
+                                  "or certify)")
                        .arg(o.command));
     }
     if (p.isSet(workers)) {
@@ -137,6 +192,36 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
             return bad(QStringLiteral("--rounds needs a number of probe rounds from 1 to 20"));
         }
     }
+    o.tls = p.isSet(tls);
+    o.tlsCa = p.value(tlsCa);
+    o.tlsCert = p.value(tlsCert);
+    o.tlsKey = p.value(tlsKey);
+    const int tlsFiles = int(p.isSet(tlsCa)) + int(p.isSet(tlsCert)) + int(p.isSet(tlsKey));
+    if (tlsFiles != 0 && tlsFiles != 3) {
+        return bad(
+            QStringLiteral("--tls-ca, --tls-cert and --tls-key go together: give all three"));
+    }
+    if (tlsFiles == 3 && o.tls) {
+        return bad(QStringLiteral("--tls uses the cluster CA's identity; --tls-ca/--tls-cert/"
+                                  "--tls-key give another one: choose one"));
+    }
+    if ((o.tls || tlsFiles) && o.workers.isEmpty()) {
+        return bad(QStringLiteral("--tls and --tls-ca/--tls-cert/--tls-key are for --workers"));
+    }
+    for (const QString& h : p.value(hosts).split(',', Qt::SkipEmptyParts)) {
+        o.hosts.append(h.trimmed());
+    }
+    o.outDir = p.value(out);
+    o.name = p.value(name);
+    if (o.command == QLatin1String("certify") && (o.hosts.isEmpty() || o.outDir.isEmpty())) {
+        return bad(QStringLiteral("certify needs --hosts (the names and addresses the worker is "
+                                  "reached at) and --out (a folder for its key and "
+                                  "certificates)"));
+    }
+    if (o.command != QLatin1String("certify") &&
+        (p.isSet(hosts) || p.isSet(out) || p.isSet(name))) {
+        return bad(QStringLiteral("--hosts, --out and --name are options of certify"));
+    }
     if (p.isSet(timeout)) {
         bool ok = false;
         o.timeoutSeconds = p.value(timeout).toInt(&ok);
@@ -152,6 +237,10 @@ Result<QList<WorkerNode>> manualWorkers(const CtlOptions& options) {
     if (!token) {
         return relay(token);
     }
+    auto identity = tlsIdentity(options);
+    if (!identity) {
+        return relay(identity);
+    }
     QList<WorkerNode> nodes;
     for (int i = 0; i < options.workers.size(); ++i) {
         WorkerNode n;
@@ -159,6 +248,7 @@ Result<QList<WorkerNode>> manualWorkers(const CtlOptions& options) {
         n.address = options.workers[i];
         n.token = QString::fromStdString(*token);
         n.provider = QStringLiteral("manual");
+        n.tls = *identity;
         nodes.append(n);
     }
     return nodes;

@@ -34,6 +34,11 @@ struct CtlOptions {
     int rank = -2;          ///< logs --rank R: that rank's lines, −1 ("none") those of no rank,
                             ///< −2 (default) all
     bool follow = false;    ///< logs --follow: print new lines until the job ends
+    bool tls = false;       ///< --tls: reach --workers over mutual TLS as the cluster CA's backend
+    QString tlsCa, tlsCert, tlsKey; ///< --tls-ca/--tls-cert/--tls-key: another TLS identity
+    QStringList hosts; ///< certify --hosts H,H: the names/addresses the certificate is for
+    QString outDir;    ///< certify --out D: where worker.key, worker.crt and ca.crt go
+    QString name;      ///< certify --name N: the worker's name in its certificate
 };
 
 /// Parses `arguments` (argv incl. program name). Returns the options, or an InvalidArgument error
@@ -42,7 +47,9 @@ struct CtlOptions {
 Result<CtlOptions> parseCtlOptions(const QStringList& arguments);
 
 /// The workers named by `--workers`, as registry nodes "worker-1", "worker-2", ... with the token
-/// of `--token-file`. Errors: those of readBearerTokenFile, naming the token file.
+/// of `--token-file`, reached over mutual TLS with `--tls` (the cluster CA's backend identity) or
+/// `--tls-ca/--tls-cert/--tls-key`, else in plaintext. Errors: those of readBearerTokenFile,
+/// naming the token file; Io/InvalidArgument for a TLS file or the cluster CA.
 Result<QList<WorkerNode>> manualWorkers(const CtlOptions& options);
 
 } // namespace tessera::ctl

@@ -1,6 +1,7 @@
 // tessera-ctl: Tessera's backend without a window — run a job, list workers, show job history
 // and a job's log lines.
 #include "backend/ctl/calibratecommand.h"
+#include "backend/ctl/certifycommand.h"
 #include "backend/ctl/ctloptions.h"
 #include "backend/ctl/listcommands.h"
 #include "backend/ctl/logscommand.h"
@@ -39,6 +40,9 @@ int main(int argc, char** argv) {
     }
     if (options->command == QLatin1String("jobs")) {
         return printJobs();
+    }
+    if (options->command == QLatin1String("certify")) {
+        return certify(*options);
     }
     int exitCode = kExitOk;
     auto quitWith = [&exitCode](int code) {

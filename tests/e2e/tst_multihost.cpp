@@ -148,6 +148,7 @@ struct TwoHosts {
     QStringList logs;      ///< their log files
     QString hostDir;       ///< the (per-host private) folder of each worker's work folder
     QString tokenPath;
+    QStringList ctlTls; ///< tessera-ctl's flags to reach the workers over mutual TLS
 };
 
 /// Brings up kHosts with one tessera-worker each (`bin`/tessera-worker) under `root`.
@@ -201,6 +202,25 @@ QString bringUp(NetnsGuard& guard, const QString& ip, const QString& bin, const 
         t.write(QByteArray::number(QRandomGenerator::global()->generate64(), 16));
         t.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     }
+    // Each host's certificate from the cluster CA, as a person starting workers by hand gets it
+    // (`tessera-ctl certify`); tessera-ctl then connects with the backend's own identity.
+    const QString caData = QDir(root).filePath(QStringLiteral("data"));
+    const QString caFolder = caData + QStringLiteral("/tls/");
+    out.ctlTls = {QStringLiteral("--tls-ca"),   caFolder + QStringLiteral("ca.crt"),
+                  QStringLiteral("--tls-cert"), caFolder + QStringLiteral("backend.crt"),
+                  QStringLiteral("--tls-key"),  caFolder + QStringLiteral("backend.key")};
+    QStringList certFolders;
+    for (const Host& h : kHosts) {
+        certFolders.append(QDir(root).filePath(QStringLiteral("cert-") + h.ns));
+        const Run c = runCommand(
+            QStringLiteral("/usr/bin/env"),
+            {QStringLiteral("TESSERA_DATA_DIR=") + caData, bin + QStringLiteral("/tessera-ctl"),
+             QStringLiteral("certify"), QStringLiteral("--hosts"), h.address + ',' + h.ns,
+             QStringLiteral("--name"), h.ns, QStringLiteral("--out"), certFolders.last()});
+        if (c.exitCode != 0) {
+            return QStringLiteral("tessera-ctl certify for %1: %2").arg(h.ns, c.err);
+        }
+    }
     // One worker per host, on its namespace's address. `ip netns exec` gives each its own mount
     // namespace (it remounts /sys there), so the tmpfs stays private to that host.
     for (int i = 0; i < 2; ++i) {
@@ -209,16 +229,33 @@ QString bringUp(NetnsGuard& guard, const QString& ip, const QString& bin, const 
         const QString log = QDir(root).filePath(QStringLiteral("worker-%1.log").arg(i + 1));
         out.logs.append(log);
         w->setStandardErrorFile(log);
-        w->start(ip, {QStringLiteral("netns"), QStringLiteral("exec"), h.ns, QStringLiteral("sh"),
+        w->start(ip, {QStringLiteral("netns"),
+                      QStringLiteral("exec"),
+                      h.ns,
+                      QStringLiteral("sh"),
                       QStringLiteral("-c"),
                       QStringLiteral(
                           "mount -t tmpfs tessera-multihost \"$1\" && mkdir \"$1/worker-files\" "
                           "&& shift && exec \"$@\""),
-                      QStringLiteral("sh"), out.hostDir, bin + QStringLiteral("/tessera-worker"),
-                      QStringLiteral("--listen"), h.address + QStringLiteral(":0"),
-                      QStringLiteral("--token-file"), out.tokenPath, QStringLiteral("--work-dir"),
-                      out.hostDir + QStringLiteral("/worker-files"), QStringLiteral("--slots"),
-                      QStringLiteral("1"), QStringLiteral("--name"), h.ns});
+                      QStringLiteral("sh"),
+                      out.hostDir,
+                      bin + QStringLiteral("/tessera-worker"),
+                      QStringLiteral("--listen"),
+                      h.address + QStringLiteral(":0"),
+                      QStringLiteral("--token-file"),
+                      out.tokenPath,
+                      QStringLiteral("--work-dir"),
+                      out.hostDir + QStringLiteral("/worker-files"),
+                      QStringLiteral("--slots"),
+                      QStringLiteral("1"),
+                      QStringLiteral("--name"),
+                      h.ns,
+                      QStringLiteral("--tls-cert"),
+                      certFolders[i] + QStringLiteral("/worker.crt"),
+                      QStringLiteral("--tls-key"),
+                      certFolders[i] + QStringLiteral("/worker.key"),
+                      QStringLiteral("--tls-ca"),
+                      certFolders[i] + QStringLiteral("/ca.crt")});
         if (!w->waitForStarted(5000)) {
             return w->errorString();
         }
@@ -249,6 +286,38 @@ QString bringUp(NetnsGuard& guard, const QString& ip, const QString& bin, const 
                               "namespace");
     }
     return QString();
+}
+
+/// Starts tcpdump in host a on every interface, writing packets to or from the ports of
+/// `addresses` to `pcap` as they come (-U). Returns it once it listens, or null (no tcpdump, or
+/// it failed: its output is printed).
+QProcess* startCapture(NetnsGuard& guard, const QString& ip, const QStringList& addresses,
+                       const QString& pcap) {
+    const QString tcpdump = QStandardPaths::findExecutable(
+        QStringLiteral("tcpdump"), {QStringLiteral("/usr/bin"), QStringLiteral("/usr/sbin")});
+    if (tcpdump.isEmpty()) {
+        qWarning("tcpdump is not installed (Debian package tcpdump)");
+        return nullptr;
+    }
+    QStringList filter;
+    for (const QString& a : addresses) {
+        filter << QStringLiteral("tcp port ") + a.section(QLatin1Char(':'), -1);
+    }
+    QProcess* p = guard.process();
+    p->setProcessChannelMode(QProcess::MergedChannels);
+    p->start(ip, {QStringLiteral("netns"), QStringLiteral("exec"), kHosts[0].ns, tcpdump,
+                  QStringLiteral("-i"), QStringLiteral("any"), QStringLiteral("-U"),
+                  QStringLiteral("-w"), pcap, filter.join(QStringLiteral(" or "))});
+    QByteArray said;
+    for (int n = 0; n < 100 && !said.contains("listening on"); ++n) {
+        p->waitForReadyRead(100);
+        said += p->readAll();
+    }
+    if (!said.contains("listening on")) {
+        qWarning("tcpdump: %s", said.constData());
+        return nullptr;
+    }
+    return p;
 }
 
 } // namespace
@@ -340,12 +409,14 @@ void TestMultiHost::userProgramAcrossTwoHosts() {
         env.insert(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT"), QStringLiteral("1"));
         env.insert(QStringLiteral("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"), QStringLiteral("1"));
         ctl->setProcessEnvironment(env);
-        ctl->start(ip,
-                   {QStringLiteral("netns"), QStringLiteral("exec"), kHosts[0].ns,
-                    bin + QStringLiteral("/tessera-ctl"), QStringLiteral("run"), specPath,
-                    QStringLiteral("--workers"), hosts.addresses.join(QLatin1Char(',')),
-                    QStringLiteral("--token-file"), hosts.tokenPath, QStringLiteral("--timeout"),
-                    QStringLiteral("200"), QStringLiteral("--verbose")});
+        ctl->start(ip, QStringList{QStringLiteral("netns"), QStringLiteral("exec"), kHosts[0].ns,
+                                   bin + QStringLiteral("/tessera-ctl"), QStringLiteral("run"),
+                                   specPath, QStringLiteral("--workers"),
+                                   hosts.addresses.join(QLatin1Char(',')),
+                                   QStringLiteral("--token-file"), hosts.tokenPath,
+                                   QStringLiteral("--timeout"), QStringLiteral("200"),
+                                   QStringLiteral("--verbose")} +
+                           hosts.ctlTls);
         QVERIFY(ctl->waitForStarted(5000));
         QVERIFY2(ctl->waitForFinished(230000), "tessera-ctl did not finish within 230 s");
         const QString out = QString::fromUtf8(ctl->readAllStandardOutput());
@@ -469,6 +540,11 @@ void TestMultiHost::trainsAcrossTwoNetworkNamespaces() {
     const QString& tokenPath = hosts.tokenPath;
     const std::pair<qint64, qint64> before = vethBytes(ip, kHosts[1]);
     QVERIFY(before.first >= 0);
+    // Everything that reaches the two workers' gRPC ports, seen from host a (tessera-ctl's calls
+    // to worker a on its address, and those to worker b and worker a's Exec on b over the veth).
+    const QString pcap = root.filePath(QStringLiteral("grpc.pcap"));
+    QProcess* capture = startCapture(guard, ip, addresses, pcap);
+    QVERIFY2(capture, "tcpdump did not start listening in host a");
 
     // The backend runs on host a and reaches both workers over the veth.
     QTemporaryDir data;
@@ -480,11 +556,13 @@ void TestMultiHost::trainsAcrossTwoNetworkNamespaces() {
     ctl->setProcessEnvironment(env);
     QElapsedTimer clock;
     clock.start();
-    ctl->start(ip, {QStringLiteral("netns"), QStringLiteral("exec"), kHosts[0].ns,
-                    bin + QStringLiteral("/tessera-ctl"), QStringLiteral("run"), specPath,
-                    QStringLiteral("--workers"), addresses.join(QLatin1Char(',')),
-                    QStringLiteral("--token-file"), tokenPath, QStringLiteral("--timeout"),
-                    QStringLiteral("200"), QStringLiteral("--verbose")});
+    ctl->start(ip,
+               QStringList{QStringLiteral("netns"), QStringLiteral("exec"), kHosts[0].ns,
+                           bin + QStringLiteral("/tessera-ctl"), QStringLiteral("run"), specPath,
+                           QStringLiteral("--workers"), addresses.join(QLatin1Char(',')),
+                           QStringLiteral("--token-file"), tokenPath, QStringLiteral("--timeout"),
+                           QStringLiteral("200"), QStringLiteral("--verbose")} +
+                   hosts.ctlTls);
     QVERIFY(ctl->waitForStarted(5000));
     // Catch mpirun's command line while the job runs (rank 0's worker starts it in hostDir); the
     // ranks are held before step 1 until then.
@@ -501,6 +579,8 @@ void TestMultiHost::trainsAcrossTwoNetworkNamespaces() {
     const QString out = QString::fromUtf8(ctl->readAllStandardOutput());
     const QString err = QString::fromUtf8(ctl->readAllStandardError());
     const std::pair<qint64, qint64> after = vethBytes(ip, kHosts[1]);
+    capture->terminate();
+    QVERIFY(capture->waitForFinished(10000));
     auto readLog = [](const QString& path) {
         QFile f(path);
         return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
@@ -526,6 +606,18 @@ void TestMultiHost::trainsAcrossTwoNetworkNamespaces() {
     const QRegularExpressionMatch steps =
         QRegularExpression(QStringLiteral("succeeded after (\\d+) steps")).match(out);
     QVERIFY2(steps.hasMatch() && steps.captured(1).toInt() == maxSteps, qPrintable(context));
+
+    // The token and the spec crossed only inside TLS: neither is in the captured bytes.
+    QFile captured(pcap);
+    QVERIFY(captured.open(QIODevice::ReadOnly));
+    const QByteArray wire = captured.readAll();
+    QFile tokenFile(tokenPath);
+    QVERIFY(tokenFile.open(QIODevice::ReadOnly));
+    const QByteArray token = tokenFile.readAll().trimmed();
+    qInfo("tcpdump on the workers' ports: %lld bytes captured", qint64(wire.size()));
+    QVERIFY2(wire.size() > 20000, "tcpdump saw almost nothing of the job's gRPC traffic");
+    QVERIFY2(token.size() >= 16 && !wire.contains(token), "the token crossed in clear");
+    QVERIFY2(!wire.contains("Fashion-MNIST MLP on two hosts"), "the spec crossed in clear");
 
     // Rank 1 ran on host b: its orted came through worker b's Exec, and it logged.
     QVERIFY2(logB.contains(QRegularExpression(QStringLiteral("exec \\S*orted as pid"))),

@@ -1,0 +1,76 @@
+// tessera-ctl certify (see certifycommand.h).
+#include "backend/ctl/certifycommand.h"
+
+#include "backend/tls/clusterca.h"
+
+#include <QDir>
+#include <QFile>
+
+#include <cstdio>
+
+namespace tessera::ctl {
+
+namespace {
+
+int refuse(const std::string& why) {
+    std::fprintf(stderr, "tessera-ctl: error: %s\n", why.c_str());
+    return kExitBadInput;
+}
+
+bool writeNew(const QString& path, const std::string& text, bool secret, std::string* why) {
+    QFile f(path);
+    // NewOnly: a key that exists may be in use by a running worker; the person removes it.
+    if (!f.open(QIODevice::WriteOnly | QIODevice::NewOnly)) {
+        *why = "cannot create " + path.toStdString() + ": " + f.errorString().toStdString() +
+               (f.exists() ? " (it exists: remove it or choose another --out)" : "");
+        return false;
+    }
+    if (secret && !f.setPermissions(QFile::ReadOwner | QFile::WriteOwner)) {
+        *why = "cannot make " + path.toStdString() + " private (mode 0600)";
+        return false;
+    }
+    if (f.write(text.data(), qint64(text.size())) != qint64(text.size()) || !f.flush()) {
+        *why = "cannot write " + path.toStdString() + ": " + f.errorString().toStdString();
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int certify(const CtlOptions& o) {
+    auto ca = ClusterCa::shared();
+    if (!ca) {
+        return refuse(ca.error().message);
+    }
+    const QString name = o.name.isEmpty() ? o.hosts.first() : o.name;
+    auto cert = (*ca)->issueWorker(name, o.hosts);
+    if (!cert) {
+        return refuse(cert.error().message);
+    }
+    QDir dir(o.outDir);
+    if (!dir.mkpath(QStringLiteral("."))) {
+        return refuse("cannot create the folder " + o.outDir.toStdString());
+    }
+    const QString key = QDir(dir.absolutePath()).filePath(QStringLiteral("worker.key"));
+    const QString crt = QDir(dir.absolutePath()).filePath(QStringLiteral("worker.crt"));
+    const QString caCrt = QDir(dir.absolutePath()).filePath(QStringLiteral("ca.crt"));
+    std::string why;
+    if (!writeNew(key, cert->keyPem, true, &why) || !writeNew(crt, cert->certPem, false, &why) ||
+        !writeNew(caCrt, (*ca)->caCertPem(), false, &why)) {
+        return refuse(why);
+    }
+    const auto info = tls::inspect(cert->certPem);
+    std::printf("certificate for %s (%s), valid %d days, sha256 %s\n"
+                "copy the folder to the worker's machine (keep worker.key private) and start:\n"
+                "  tessera-worker --listen 0.0.0.0:PORT --token-file TOKEN --work-dir DIR \\\n"
+                "      --tls-cert %s --tls-key %s --tls-ca %s\n"
+                "then reach it with: tessera-ctl run SPEC --workers HOST:PORT --token-file TOKEN "
+                "--tls\n",
+                qPrintable(name), qPrintable(o.hosts.join(QLatin1String(", "))),
+                ClusterCa::kWorkerDays, info ? info->sha256.c_str() : "?", qPrintable(crt),
+                qPrintable(key), qPrintable(caCrt));
+    return kExitOk;
+}
+
+} // namespace tessera::ctl
