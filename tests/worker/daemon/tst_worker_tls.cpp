@@ -83,7 +83,8 @@ private Q_SLOTS:
                                                    QStringLiteral("tls"), tlsFlags());
         QString error;
         QVERIFY2(m_worker->start(&error), qPrintable(error));
-        QVERIFY(m_worker->log().contains("mutual TLS"));
+        // spdlog writes its line just after the "listening on" one on stdout: wait for it.
+        QTRY_VERIFY_WITH_TIMEOUT(m_worker->log().contains("mutual TLS"), 10000);
     }
 
     void theClusterCertificateAndTokenAreServed() {
@@ -181,7 +182,7 @@ private Q_SLOTS:
         open.setListen(QStringLiteral("0.0.0.0:0"));
         QString error;
         QVERIFY2(open.start(&error), qPrintable(error));
-        QVERIFY(open.log().contains("--insecure"));
+        QTRY_VERIFY_WITH_TIMEOUT(open.log().contains("--insecure"), 10000);
         auto stub = open.stub();
         QCOMPARE(getInfo(*stub, "wrong").error_code(), grpc::StatusCode::UNAUTHENTICATED);
         const grpc::Status s = getInfo(*stub, kToken);
