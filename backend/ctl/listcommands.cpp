@@ -82,7 +82,9 @@ void NodesCommand::start() {
         printNodes(nodes);
         if (refused > 0) {
             // A refused token is bad input (exit 2), not a worker that is down (exit 3).
-            std::fprintf(stderr, "tessera-ctl: error: %d worker(s) refused the token of %s\n",
+            std::fprintf(stderr,
+                         "tessera-ctl: error: %d worker(s) refused the token of %s or this "
+                         "side's certificate (the list above says which)\n",
                          refused, qPrintable(m_options.tokenFile));
             Q_EMIT finished(kExitBadInput);
             return;

@@ -167,8 +167,10 @@ void RunCommand::onNodesChanged() {
     }
     for (const WorkerNode& n : nodes) {
         if (n.tokenRefused) {
-            // The worker answers; the token is wrong: bad input, not an unreachable worker.
-            finish(kExitBadInput, QStringLiteral("worker %1 at %2 refused the token of %3: %4")
+            // The worker answers but refuses the token or the certificate: bad input, not an
+            // unreachable worker. lastError says which.
+            finish(kExitBadInput, QStringLiteral("worker %1 at %2 refused tessera-ctl (token file "
+                                                 "%3): %4")
                                       .arg(n.name, n.address, m_options.tokenFile, n.lastError));
             return;
         }
