@@ -34,12 +34,16 @@ grpc::Status TokenGate::Process(const InputMetadata& metadata, grpc::AuthContext
         }
         why = "wrong bearer token";
     }
-    const std::string path = [&] {
+    // The method's own name, as the service's check logs it ("refused WatchTelemetry from …").
+    const std::string method = [&] {
         const auto p = metadata.find(":path");
-        return p == metadata.end() ? std::string("a call")
-                                   : std::string(p->second.data(), p->second.size());
+        if (p == metadata.end()) {
+            return std::string("a call");
+        }
+        const std::string_view path(p->second.data(), p->second.size());
+        return std::string(path.substr(path.rfind('/') + 1));
     }();
-    spdlog::warn("refused {} from {}: {}", path, caller(*context), why);
+    spdlog::warn("refused {} from {}: {}", method, caller(*context), why);
     return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
                         std::string(why) + ": send metadata 'authorization: Bearer <token>' with "
                                            "the worker's token");
