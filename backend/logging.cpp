@@ -7,4 +7,5 @@ Q_LOGGING_CATEGORY(lcProvider, "tessera.provider", QtInfoMsg)
 Q_LOGGING_CATEGORY(lcJobs, "tessera.jobs", QtInfoMsg)
 Q_LOGGING_CATEGORY(lcStore, "tessera.store", QtInfoMsg)
 Q_LOGGING_CATEGORY(lcRpc, "tessera.rpc", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcLease, "tessera.provision")
 } // namespace tessera

@@ -9,4 +9,5 @@ Q_DECLARE_LOGGING_CATEGORY(lcProvider) ///< "tessera.provider": local workers
 Q_DECLARE_LOGGING_CATEGORY(lcJobs)     ///< "tessera.jobs": job controller and watchers
 Q_DECLARE_LOGGING_CATEGORY(lcStore)    ///< "tessera.store": SQLite history
 Q_DECLARE_LOGGING_CATEGORY(lcRpc)      ///< "tessera.rpc": gRPC client
+Q_DECLARE_LOGGING_CATEGORY(lcLease)    ///< "tessera.provision": leases and providers
 } // namespace tessera

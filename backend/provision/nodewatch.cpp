@@ -2,13 +2,12 @@
 #include "backend/provision/nodewatch.h"
 
 #include "backend/cluster/clusterregistry.h"
+#include "backend/logging.h"
 
 #include <QLoggingCategory>
 #include <QTimer>
 
 namespace tessera {
-
-Q_DECLARE_LOGGING_CATEGORY(lcLease)
 
 NodeWatch::NodeWatch(ClusterRegistry* registry, QObject* parent)
     : QObject(parent), m_registry(registry) {

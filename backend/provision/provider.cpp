@@ -1,14 +1,13 @@
 // Lease bookkeeping shared by every provider (see provider.h).
 #include "backend/provision/provider.h"
 
+#include "backend/logging.h"
 #include "backend/provision/leasestore.h"
 
 #include <QLoggingCategory>
 #include <QRandomGenerator>
 
 namespace tessera {
-
-Q_LOGGING_CATEGORY(lcLease, "tessera.provision")
 
 Provider::Provider(LeaseStore* store, QObject* parent) : QObject(parent), m_store(store) {
     qRegisterMetaType<tessera::Lease>();

@@ -21,8 +21,18 @@ Result<QJsonArray> readSettingsArray(const QString& path, const QString& key, co
     if (!f.open(QIODevice::ReadOnly)) {
         return badSettings(path, what, f.errorString());
     }
+    const QByteArray text = f.read(kMaxSettingsFileBytes + 1);
+    if (text.size() > kMaxSettingsFileBytes) {
+        return badSettings(path, what,
+                           QStringLiteral("larger than %1 MiB").arg(kMaxSettingsFileBytes >> 20));
+    }
+    return parseSettingsArray(text, path, key, what);
+}
+
+Result<QJsonArray> parseSettingsArray(const QByteArray& text, const QString& path,
+                                      const QString& key, const QString& what) {
     QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &pe);
     if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
         return badSettings(path, what,
                            QStringLiteral("not a JSON object (%1 at byte %2)")

@@ -107,9 +107,11 @@ bool slurmJobEnded(const QString& state) {
     return ended.contains(state.trimmed().toUpper());
 }
 
-Result<QList<SlurmCluster>> loadSlurmClusters(const QString& path) {
-    const QString what = QStringLiteral("Slurm clusters");
-    const Result<QJsonArray> list = readSettingsArray(path, QStringLiteral("clusters"), what);
+namespace {
+const QString kSlurmWhat = QStringLiteral("Slurm clusters");
+
+Result<QList<SlurmCluster>> clustersFromArray(const Result<QJsonArray>& list, const QString& path) {
+    const QString& what = kSlurmWhat;
     if (!list) {
         return relay(list);
     }
@@ -126,6 +128,17 @@ Result<QList<SlurmCluster>> loadSlurmClusters(const QString& path) {
         out.append(c);
     }
     return out;
+}
+
+} // namespace
+
+Result<QList<SlurmCluster>> loadSlurmClusters(const QString& path) {
+    return clustersFromArray(readSettingsArray(path, QStringLiteral("clusters"), kSlurmWhat), path);
+}
+
+Result<QList<SlurmCluster>> parseSlurmClusters(const QByteArray& text, const QString& path) {
+    return clustersFromArray(parseSettingsArray(text, path, QStringLiteral("clusters"), kSlurmWhat),
+                             path);
 }
 
 } // namespace tessera

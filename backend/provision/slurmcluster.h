@@ -46,6 +46,9 @@ SlurmCluster slurmClusterFromJson(const QJsonObject& object);
 /// the fields of slurmClusterToJson. A missing file is an empty list. Errors: InvalidArgument
 /// naming the file and the entry (no name or partition, nodes < 1, a relative remoteDir).
 Result<QList<SlurmCluster>> loadSlurmClusters(const QString& path);
+/// The clusters of a clusters file's bytes `text` (`path` names it in messages), checked as
+/// loadSlurmClusters checks them. Errors: as loadSlurmClusters.
+Result<QList<SlurmCluster>> parseSlurmClusters(const QByteArray& text, const QString& path);
 
 /// Runs the Slurm client `program` ("sbatch", "squeue", "scancel") with `arguments` through
 /// runAsync, with SLURM_CONF set to cluster.slurmConf when given, `input` on stdin, and calls

@@ -1,6 +1,7 @@
 // Shared ssh master connections in a private socket folder (see sshconnection.h).
 #include "backend/provision/sshconnection.h"
 
+#include "backend/logging.h"
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -11,8 +12,6 @@
 #include <unistd.h>
 
 namespace tessera {
-
-Q_DECLARE_LOGGING_CATEGORY(lcLease)
 
 namespace {
 

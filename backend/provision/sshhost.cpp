@@ -137,9 +137,11 @@ SshHost sshHostFromJson(const QJsonObject& o) {
     return h;
 }
 
-Result<QList<SshHost>> loadSshHosts(const QString& path) {
-    const QString what = QStringLiteral("SSH hosts");
-    const Result<QJsonArray> list = readSettingsArray(path, QStringLiteral("hosts"), what);
+namespace {
+const QString kSshHostsWhat = QStringLiteral("SSH hosts");
+
+Result<QList<SshHost>> sshHostsFromArray(const Result<QJsonArray>& list, const QString& path) {
+    const QString& what = kSshHostsWhat;
     if (!list) {
         return relay(list);
     }
@@ -162,6 +164,16 @@ Result<QList<SshHost>> loadSshHosts(const QString& path) {
         hosts.append(h);
     }
     return hosts;
+}
+} // namespace
+
+Result<QList<SshHost>> loadSshHosts(const QString& path) {
+    return sshHostsFromArray(readSettingsArray(path, QStringLiteral("hosts"), kSshHostsWhat), path);
+}
+
+Result<QList<SshHost>> parseSshHosts(const QByteArray& text, const QString& path) {
+    return sshHostsFromArray(parseSettingsArray(text, path, QStringLiteral("hosts"), kSshHostsWhat),
+                             path);
 }
 
 Result<void> saveSshHosts(const QString& path, const QList<SshHost>& hosts) {

@@ -4,6 +4,7 @@
 
 #include "worker/common/error.h"
 
+#include <QByteArray>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -61,6 +62,9 @@ SshHost sshHostFromJson(const QJsonObject& object);
 /// SshHost (gpuMemoryGiB in GiB). A missing file is an empty list. Errors: InvalidArgument naming
 /// the file and the bad entry (no host, a port outside 1-65535, a negative number).
 Result<QList<SshHost>> loadSshHosts(const QString& path);
+/// The hosts of a hosts file's bytes `text` (`path` names it in messages), checked as
+/// loadSshHosts checks them. Errors: as loadSshHosts.
+Result<QList<SshHost>> parseSshHosts(const QByteArray& text, const QString& path);
 /// Writes hosts to a JSON file (atomically). Errors: Io naming the file.
 Result<void> saveSshHosts(const QString& path, const QList<SshHost>& hosts);
 

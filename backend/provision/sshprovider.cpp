@@ -13,8 +13,6 @@
 
 namespace tessera {
 
-Q_DECLARE_LOGGING_CATEGORY(lcLease)
-
 SshProvider::SshProvider(ClusterRegistry* registry, LeaseStore* store, QObject* parent)
     : Provider(store, parent), m_registry(registry), m_watch(new NodeWatch(registry, this)) {
     m_fileWriter.setMaxThreadCount(1);

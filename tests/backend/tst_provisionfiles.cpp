@@ -74,6 +74,10 @@ private Q_SLOTS:
             << true
             << QByteArray(R"({"clusters":[{"name":"c","partition":"p","remoteDir":"rel"}]})")
             << "entry 1 needs a name, a partition";
+        // Read whole into memory before: a settings file is a few KiB.
+        QTest::newRow("ssh huge file")
+            << false << QByteArray(R"({"hosts":[)") + QByteArray(5 << 20, ' ') + "]}"
+            << "larger than 4 MiB";
     }
 
     void badFilesNameTheEntry() {
@@ -87,6 +91,13 @@ private Q_SLOTS:
                   : QString::fromStdString(loadSshHosts(path).error().message);
         QVERIFY2(message.contains(said), qPrintable(message));
         QVERIFY2(message.contains(path), qPrintable(message));
+        if (text.size() < (4 << 20)) {
+            // The fuzz targets' entry points (parseSshHosts / parseSlurmClusters) say the same.
+            const QString parsed =
+                slurm ? QString::fromStdString(parseSlurmClusters(text, path).error().message)
+                      : QString::fromStdString(parseSshHosts(text, path).error().message);
+            QCOMPARE(parsed, message);
+        }
     }
 
     void slurmClustersLoad() {
