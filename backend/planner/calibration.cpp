@@ -10,6 +10,7 @@
 #include <QSaveFile>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <tuple>
@@ -53,9 +54,11 @@ std::map<std::string, double> mapFromJson(const QJsonObject& o) {
 std::vector<AllReduceCost> measuredAllReduces(const std::vector<const ProbeRecord*>& recs) {
     std::map<std::tuple<int, double, bool>, std::pair<double, int>> sums;
     for (const ProbeRecord* r : recs) {
-        const int ranks = int(r->get("group"));
+        const double group = r->get("group");
         const double bytes = r->get("bytes");
-        if (ranks > 1 && bytes > 0) {
+        // A group is a whole number of ranks, 2..2^31-1 (the int it becomes).
+        if (group > 1 && group <= 2147483647.0 && group == std::floor(group) && bytes > 0) {
+            const int ranks = int(group);
             auto& [sum, n] = sums[{ranks, bytes, r->get("nonblocking") != 0}];
             sum += r->get("allreduce_s");
             ++n;
@@ -170,7 +173,13 @@ Result<ProbeRecord> parseProbeLine(const std::string& line) {
             r.values[it.key().toStdString()] = it.value().toDouble();
         }
     }
-    r.rank = int(r.get("rank"));
+    // A rank is a whole number in 0..2^31-1 (as the @tessera contract says); anything else is
+    // no probe of ours (and would not fit in an int).
+    const double rank = r.get("rank");
+    if (!(rank >= 0 && rank <= 2147483647.0) || rank != std::floor(rank)) {
+        return bad();
+    }
+    r.rank = int(rank);
     return r;
 }
 
@@ -203,8 +212,8 @@ Result<std::vector<NodeCalibration>> fitCalibration(const std::vector<ProbeRecor
         const auto pick = [&](int probe, int family) {
             std::vector<const ProbeRecord*> v;
             for (const ProbeRecord& r : records) {
-                if (rankNodes[std::size_t(r.rank)] == node && int(r.get("probe")) == probe &&
-                    (family == 0 || int(r.get("family")) == family)) {
+                if (rankNodes[std::size_t(r.rank)] == node && r.get("probe") == probe &&
+                    (family == 0 || r.get("family") == family)) {
                     v.push_back(&r);
                 }
             }

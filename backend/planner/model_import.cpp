@@ -8,6 +8,7 @@
 #include <QJsonObject>
 
 #include <algorithm>
+#include <cmath>
 
 namespace tessera::planner {
 
@@ -124,17 +125,24 @@ Result<PlanModel> modelFromSpec(const v1::ModelSpec& spec, int vocab) {
 
 namespace {
 
-/// The first of `keys` present in `o` as a positive integer; 0 when none is present.
+/// The first of `keys` present in `o` as a whole number in 1..`max`; 0 when none is present.
+/// `max` keeps every product the import forms (V·h, n_positions·h, h·ffn) well inside 64 bits
+/// and the layer list a size a designer can draw; published models stay far below each.
 Result<std::int64_t> intKey(const QJsonObject& o, std::initializer_list<const char*> keys,
-                            bool required) {
+                            bool required, std::int64_t max) {
     for (const char* k : keys) {
         const QJsonValue v = o.value(QLatin1String(k));
         if (v.isUndefined() || v.isNull()) {
             continue;
         }
         const double d = v.toDouble(-1);
-        if (!v.isDouble() || d < 1 || d != double(std::int64_t(d))) {
+        if (!v.isDouble() || d < 1 || d != std::floor(d)) {
             return bad(std::string("config.json key '") + k + "' must be a positive whole number");
+        }
+        if (d > double(max)) {
+            return bad(std::string("config.json key '") + k + "' is " +
+                       QByteArray::number(d).toStdString() + ": at most " + std::to_string(max) +
+                       " is accepted (no published model comes near it)");
         }
         return std::int64_t(d);
     }
@@ -159,13 +167,15 @@ Result<HfShape> readShape(const QJsonObject& o) {
                    "' is not supported; use gpt2, llama or mistral");
     }
     const bool gpt2 = s.type == "gpt2";
-    auto h = intKey(o, {"hidden_size", "n_embd"}, true);
-    auto layers = intKey(o, {"num_hidden_layers", "n_layer"}, true);
-    auto heads = intKey(o, {"num_attention_heads", "n_head"}, true);
-    auto kv = intKey(o, {"num_key_value_heads"}, false);
-    auto ffn = intKey(o, {"intermediate_size", "n_inner"}, !gpt2);
-    auto vocab = intKey(o, {"vocab_size"}, true);
-    auto pos = intKey(o, {"max_position_embeddings", "n_positions"}, gpt2);
+    // Bounds (see intKey): the largest published configs have hidden 16384-25600, 126 layers,
+    // 128 heads, intermediate 53248, a 256k vocabulary and 1M positions.
+    auto h = intKey(o, {"hidden_size", "n_embd"}, true, 1 << 20);
+    auto layers = intKey(o, {"num_hidden_layers", "n_layer"}, true, 10000);
+    auto heads = intKey(o, {"num_attention_heads", "n_head"}, true, 1 << 16);
+    auto kv = intKey(o, {"num_key_value_heads"}, false, 1 << 16);
+    auto ffn = intKey(o, {"intermediate_size", "n_inner"}, !gpt2, 1 << 22);
+    auto vocab = intKey(o, {"vocab_size"}, true, 1 << 24);
+    auto pos = intKey(o, {"max_position_embeddings", "n_positions"}, gpt2, 1 << 27);
     for (const auto* r : {&h, &layers, &heads, &kv, &ffn, &vocab, &pos}) {
         if (!*r) {
             return relay(*r);

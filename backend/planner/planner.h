@@ -69,7 +69,9 @@ Result<PlanModel> modelFromSpec(const v1::ModelSpec& spec, int vocab = 0);
 /// mistral): embedding, N decoder blocks, final norm, head (tied embeddings counted once,
 /// grouped-query attention's smaller K/V projections counted right). `seqLen` 0 = the config's
 /// n_positions / max_position_embeddings capped at 4096.
-/// Errors: InvalidArgument naming the missing/invalid key or the unsupported model_type.
+/// Errors: InvalidArgument naming the missing/invalid key (not a whole number, or beyond what
+/// any published model has: hidden 2^20, 10,000 layers, 2^16 heads, intermediate 2^22,
+/// vocabulary 2^24, positions 2^27) or the unsupported model_type.
 Result<PlanModel> modelFromHfConfig(const std::string& configJson, int seqLen = 0);
 
 /// A kind of device with its datasheet numbers (source in the catalog's comments).

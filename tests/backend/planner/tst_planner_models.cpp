@@ -137,6 +137,17 @@ void TestPlannerModels::badConfigs_data() {
         << "num_key_value_heads";
     QTest::newRow("negative") << R"({"model_type":"gpt2","n_embd":-64})"
                               << "n_embd";
+    // Found by fuzz_hf_config (tests/fuzz/regressions/hf_config): a number past int64 was cast
+    // to it (undefined behaviour); a layer count in the billions would have built that many layers.
+    QTest::newRow("n_positions past int64")
+        << R"({"model_type":"gpt2","n_embd":64,"n_head":4,"n_layer":2,"vocab_size":10,
+              "n_positions":1.0243e112})"
+        << "'n_positions' is 1.0243e+112: at most 134217728";
+    QTest::newRow("a billion layers")
+        << R"({"model_type":"llama","hidden_size":64,"num_attention_heads":4,
+              "num_hidden_layers":1e9,"intermediate_size":128,"vocab_size":100,
+              "max_position_embeddings":64})"
+        << "'num_hidden_layers' is 1e+09: at most 10000";
 }
 
 void TestPlannerModels::badConfigs() {
