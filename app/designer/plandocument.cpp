@@ -4,6 +4,7 @@
 #include "app/designer/drawnlayout.h"
 #include "app/designer/layoutmath.h"
 #include "app/designer/planeditcommand.h"
+#include "app/designer/planio.h"
 
 #include <google/protobuf/util/message_differencer.h>
 
@@ -47,20 +48,7 @@ int PlanDocument::layerCount() const {
 }
 
 planner::PlanOptions PlanDocument::options() const {
-    const v1::PlanSettings& s = m_file.settings();
-    planner::PlanOptions o;
-    if (s.global_batch() > 0)
-        o.globalBatch = s.global_batch();
-    if (!s.optimizer().empty())
-        o.optimizer = s.optimizer();
-    o.zeroStage = s.zero_stage();
-    if (!s.recompute().empty())
-        o.recompute = s.recompute();
-    o.sequenceParallel = s.sequence_parallel();
-    o.precision = s.precision();
-    o.datasetSamples = s.dataset_samples();
-    o.rankDevices = rankDevices();
-    return o;
+    return planOptions(m_file, rankDevices());
 }
 
 std::vector<int> PlanDocument::rankDevices() const {
@@ -125,15 +113,7 @@ void PlanDocument::rebuildModel() {
 }
 
 void PlanDocument::rebuildCluster() {
-    m_cluster = planner::PlanCluster{};
-    for (const v1::PlanNode& n : m_file.nodes()) {
-        planner::PlanNode node;
-        node.name = n.name();
-        node.deviceId = n.device();
-        node.devices = std::max(1, n.devices());
-        node.pricePerHour = n.price_per_hour();
-        m_cluster.nodes.push_back(std::move(node));
-    }
+    m_cluster = planCluster(m_file);
 }
 
 } // namespace tessera::designer
