@@ -35,6 +35,39 @@ bool TokenAuth::checkHeader(std::string_view header) const {
     return constantTimeEquals(header.substr(prefix.size()), m_token);
 }
 
+grpc::Status TokenAuth::admit(const std::string& peer, const std::string& who,
+                              std::optional<std::string_view> header,
+                              std::string_view method) const {
+    const auto now = AuthThrottle::Clock::now();
+    const bool throttled = !peer.empty();
+    if (const auto wait =
+            throttled ? m_throttle->lockedFor(peer, now) : std::chrono::milliseconds{};
+        wait.count() > 0) {
+        spdlog::debug("refused {} from {} unchecked: locked out", method, who);
+        return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                            "too many failed authentications from " + who +
+                                ": its calls are refused without checking the token for " +
+                                std::to_string((wait.count() + 999) / 1000) +
+                                " s more; check the token the caller sends");
+    }
+    if (header && checkHeader(*header)) {
+        return grpc::Status::OK;
+    }
+    const std::string why = header ? "wrong bearer token" : "no authorization metadata";
+    if (const auto lockout =
+            throttled ? m_throttle->failed(peer, now) : std::chrono::milliseconds{};
+        lockout.count() > 0) {
+        spdlog::warn("refused {} from {}: {}; {} locked out for {} s after {} failed "
+                     "authentications",
+                     method, who, why, who, lockout.count() / 1000, AuthThrottle::kFreeFailures);
+    } else {
+        spdlog::warn("refused {} from {}: {}", method, who, why);
+    }
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                        why + ": send metadata 'authorization: Bearer <token>' with the worker's "
+                              "token");
+}
+
 grpc::Status TokenAuth::check(const grpc::CallbackServerContext& ctx,
                               std::string_view method) const {
     if (const auto auth = ctx.auth_context()) {
@@ -44,17 +77,27 @@ grpc::Status TokenAuth::check(const grpc::CallbackServerContext& ctx,
     }
     const auto& md = ctx.client_metadata();
     const auto it = md.find("authorization");
-    const char* why = "no authorization metadata";
+    std::optional<std::string_view> header;
     if (it != md.end()) {
-        if (checkHeader(std::string_view(it->second.data(), it->second.size()))) {
-            return grpc::Status::OK;
-        }
-        why = "wrong bearer token";
+        header = std::string_view(it->second.data(), it->second.size());
     }
-    spdlog::warn("refused {} from {}: {}", method, ctx.peer(), why);
-    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
-                        std::string(why) + ": send metadata 'authorization: Bearer <token>' with "
-                                           "the worker's token");
+    const std::string peer = ctx.peer();
+    return admit(peerAddressKey(peer), peer, header, method);
+}
+
+std::string peerAddressKey(std::string_view peer) {
+    if (!peer.starts_with("ipv4:") && !peer.starts_with("ipv6:")) {
+        return std::string(peer);
+    }
+    const size_t colon = peer.rfind(':');
+    // "ipv4:" itself ends at index 4: a colon there means no port to drop.
+    const std::string_view address = colon > 4 ? peer.substr(0, colon) : peer;
+    if (address.starts_with("ipv4:127.") || address == "ipv6:[::1]" ||
+        address == "ipv6:%5B::1%5D" || address.starts_with("ipv6:[::ffff:127.") ||
+        address.starts_with("ipv6:%5B::ffff:127.")) {
+        return {};
+    }
+    return std::string(address);
 }
 
 } // namespace tessera::daemon

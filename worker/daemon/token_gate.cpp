@@ -18,22 +18,24 @@ std::string caller(const grpc::AuthContext& context) {
     return "a peer";
 }
 
+/// The throttle's key (TokenAuth::admit): the certificate's common name; empty (not throttled)
+/// for gRPC's local credentials, which cannot tell one loopback caller from another.
+std::string throttleKey(const grpc::AuthContext& context) {
+    for (const auto& name : context.FindPropertyValues("x509_common_name")) {
+        return "cn:" + std::string(name.data(), name.size());
+    }
+    for (const auto& type : context.FindPropertyValues("transport_security_type")) {
+        if (std::string_view(type.data(), type.size()) == "local") {
+            return {};
+        }
+    }
+    return caller(context);
+}
+
 } // namespace
 
 grpc::Status TokenGate::Process(const InputMetadata& metadata, grpc::AuthContext* context,
                                 OutputMetadata* consumed, OutputMetadata* /*response*/) {
-    const auto it = metadata.find("authorization");
-    const char* why = "no authorization metadata";
-    if (it != metadata.end()) {
-        if (m_auth.checkHeader(std::string_view(it->second.data(), it->second.size()))) {
-            context->AddProperty(std::string(TokenAuth::kAdmittedProperty), "yes");
-            // Not handed on to the handler: the token is this gate's business only.
-            consumed->insert({std::string(it->first.data(), it->first.size()),
-                              std::string(it->second.data(), it->second.size())});
-            return grpc::Status::OK;
-        }
-        why = "wrong bearer token";
-    }
     // The method's own name, as the service's check logs it ("refused WatchTelemetry from …").
     const std::string method = [&] {
         const auto p = metadata.find(":path");
@@ -43,10 +45,20 @@ grpc::Status TokenGate::Process(const InputMetadata& metadata, grpc::AuthContext
         const std::string_view path(p->second.data(), p->second.size());
         return std::string(path.substr(path.rfind('/') + 1));
     }();
-    spdlog::warn("refused {} from {}: {}", method, caller(*context), why);
-    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
-                        std::string(why) + ": send metadata 'authorization: Bearer <token>' with "
-                                           "the worker's token");
+    const auto it = metadata.find("authorization");
+    std::optional<std::string_view> header;
+    if (it != metadata.end()) {
+        header = std::string_view(it->second.data(), it->second.size());
+    }
+    const std::string who = caller(*context);
+    grpc::Status status = m_auth.admit(throttleKey(*context), who, header, method);
+    if (status.ok()) {
+        context->AddProperty(std::string(TokenAuth::kAdmittedProperty), "yes");
+        // Not handed on to the handler: the token is this gate's business only.
+        consumed->insert({std::string(it->first.data(), it->first.size()),
+                          std::string(it->second.data(), it->second.size())});
+    }
+    return status;
 }
 
 } // namespace tessera::daemon

@@ -13,7 +13,9 @@ namespace tessera::daemon {
 /// (mutual TLS, or gRPC's local TCP credentials on loopback; gRPC cannot attach a processor to
 /// insecure credentials, grpc/grpc#24278). A refused call ends with UNAUTHENTICATED and a message
 /// saying what was wrong; an admitted one has the auth-context property kAdmittedProperty set,
-/// which TokenAuth::check accepts. Runs on gRPC's threads (not blocking: a string comparison).
+/// which TokenAuth::check accepts. Failed authentications are throttled per peer (TokenAuth::admit,
+/// AuthThrottle: keyed by the certificate's common name; loopback callers are not throttled).
+/// Runs on gRPC's threads (not blocking: a string comparison and a map lookup).
 class TokenGate : public grpc::AuthMetadataProcessor {
 public:
     /// `auth` must outlive the server.

@@ -122,6 +122,22 @@ private Q_SLOTS:
         }
     }
 
+    void theRightTokenPassesTheGate_data() {
+        QTest::addColumn<QString>("mode");
+        for (const char* mode : {"loopback", "insecure", "mtls"})
+            QTest::newRow(mode) << QString::fromLatin1(mode);
+    }
+
+    void theRightTokenPassesTheGate() {
+        // The same call with the right token gets past authentication (to the handler, which
+        // may refuse the empty message for its own reasons): the refusals below are the gate's.
+        // First, before the refusals below lock this test's peers out (AuthThrottle).
+        QFETCH(QString, mode);
+        const grpc::Status status =
+            call(channel(mode), "/tessera.v1.WorkerService/GetInfo", "Bearer " + kToken);
+        QVERIFY2(status.ok(), status.error_message().c_str());
+    }
+
     void theEnumerationSeesEveryRpc() {
         // The enumeration itself must not come up short: every proto file is known, and the
         // RPCs the issue names are among what it finds.
@@ -170,19 +186,38 @@ private Q_SLOTS:
                                 .arg(QString::fromStdString(status.error_message()))));
     }
 
-    void theRightTokenPassesTheGate_data() {
+    void aGuessingPeerIsLockedOut_data() {
         QTest::addColumn<QString>("mode");
         for (const char* mode : {"loopback", "insecure", "mtls"})
             QTest::newRow(mode) << QString::fromLatin1(mode);
     }
 
-    void theRightTokenPassesTheGate() {
-        // The same call with the right token gets past authentication (to the handler, which
-        // may refuse the empty message for its own reasons): the refusals above are the gate's.
+    void aGuessingPeerIsLockedOut() {
+        // After the dozens of failures above, this test's certificate ('client') is refused,
+        // right token and all, with a message saying why and for how long. Loopback callers
+        // (here also --insecure's, from 127.0.0.1) are not throttled: nothing tells them apart,
+        // and the app's own calls to its local workers must not be locked out by another's.
         QFETCH(QString, mode);
+        if (mode != QLatin1String("mtls")) {
+            const grpc::Status local =
+                call(channel(mode), "/tessera.v1.WorkerService/GetInfo", "Bearer " + kToken);
+            QVERIFY2(local.ok(), local.error_message().c_str());
+            return;
+        }
         const grpc::Status status =
             call(channel(mode), "/tessera.v1.WorkerService/GetInfo", "Bearer " + kToken);
-        QVERIFY2(status.ok(), status.error_message().c_str());
+        QCOMPARE(status.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+        QVERIFY2(status.error_message().find("too many failed authentications from") == 0 &&
+                     status.error_message().find("without checking the token") != std::string::npos,
+                 status.error_message().c_str());
+        QVERIFY(m_workers.at(mode)->log().contains("locked out for"));
+        if (mode == QLatin1String("mtls")) {
+            // Another certificate is another peer: not locked out.
+            const grpc::Status other =
+                call(channel(mode, &m_otherClient), "/tessera.v1.WorkerService/GetInfo",
+                     "Bearer " + kToken);
+            QVERIFY2(other.ok(), other.error_message().c_str());
+        }
     }
 
 private:
@@ -193,9 +228,11 @@ private:
             ca ? tls::issue(*ca, {"gate", {"localhost"}, {"127.0.0.1"}}, tls::Validity::days(1))
                : ca;
         auto client = ca ? tls::issue(*ca, {"client", {}, {}}, tls::Validity::days(1)) : ca;
-        if (!ca || !worker || !client)
+        auto other = ca ? tls::issue(*ca, {"other client", {}, {}}, tls::Validity::days(1)) : ca;
+        if (!ca || !worker || !client || !other)
             return false;
         m_client = {ca->certPem, client->certPem, client->keyPem};
+        m_otherClient = {ca->certPem, other->certPem, other->keyPem};
         for (const auto& [name, text] :
              {std::pair{"ca.crt", ca->certPem}, std::pair{"worker.crt", worker->certPem},
               std::pair{"worker.key", worker->keyPem}}) {
@@ -207,22 +244,26 @@ private:
         return true;
     }
 
-    /// A fresh channel to the worker of `mode`, with the credentials that transport needs.
-    std::shared_ptr<grpc::Channel> channel(const QString& mode) const {
+    /// A fresh channel to the worker of `mode`, with the credentials that transport needs (under
+    /// mutual TLS `identity`'s certificate, m_client's by default).
+    std::shared_ptr<grpc::Channel> channel(const QString& mode,
+                                           const tls::Identity* identity = nullptr) const {
         const WorkerProcess& w = *m_workers.at(mode);
         if (mode != QLatin1String("mtls"))
             return grpc::CreateChannel(w.address().toStdString(),
                                        grpc::InsecureChannelCredentials());
+        const tls::Identity& id = identity ? *identity : m_client;
         grpc::SslCredentialsOptions o;
-        o.pem_root_certs = m_client.caPem;
-        o.pem_cert_chain = m_client.certPem;
-        o.pem_private_key = m_client.keyPem;
+        o.pem_root_certs = id.caPem;
+        o.pem_cert_chain = id.certPem;
+        o.pem_private_key = id.keyPem;
         return grpc::CreateChannel(w.address().toStdString(), grpc::SslCredentials(o));
     }
 
     QTemporaryDir m_dir;
     std::map<QString, std::unique_ptr<WorkerProcess>> m_workers;
     tls::Identity m_client;
+    tls::Identity m_otherClient;
 };
 
 QTEST_GUILESS_MAIN(TestAuthGate)
