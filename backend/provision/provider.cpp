@@ -3,11 +3,23 @@
 
 #include "backend/logging.h"
 #include "backend/provision/leasestore.h"
+#include "backend/tls/clusterca.h"
 
 #include <QLoggingCategory>
 #include <QRandomGenerator>
 
 namespace tessera {
+
+std::shared_ptr<const tls::Identity> restoredTlsIdentity(const QString& nodeName) {
+    auto ca = ClusterCa::shared();
+    if (!ca) {
+        qCWarning(lcProvider).noquote()
+            << "worker" << nodeName << "serves TLS but the cluster CA cannot be opened:"
+            << QString::fromStdString(ca.error().message);
+        return nullptr;
+    }
+    return (*ca)->backendIdentity();
+}
 
 Provider::Provider(LeaseStore* store, QObject* parent) : QObject(parent), m_store(store) {
     qRegisterMetaType<tessera::Lease>();

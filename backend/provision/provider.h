@@ -4,12 +4,15 @@
 
 #include "backend/provision/lease.h"
 #include "backend/provision/offer.h"
+#include "backend/tls/certificate_authority.h"
 #include "worker/common/error.h"
 
 #include <QHash>
 #include <QList>
 #include <QObject>
 #include <QPointer>
+
+#include <memory>
 
 namespace tessera {
 
@@ -21,6 +24,11 @@ QString providerText(const QString& providerId);
 
 /// An offer's device kind as shown: "cpu" → "CPU"; GPU kinds ("h100-sxm") as they are.
 QString deviceKindText(const QString& kind);
+
+/// The identity to reach a worker of a restored lease that serves mutual TLS: the cluster CA's
+/// backend identity, or null (with a warning naming `nodeName`) when the CA cannot be opened;
+/// the node then stays Unreachable with the handshake's reason.
+std::shared_ptr<const tls::Identity> restoredTlsIdentity(const QString& nodeName);
 
 /// Base of every provider. Lives in one thread (normally the GUI thread) and never blocks it:
 /// rent() and release() return at once and report through leaseChanged.

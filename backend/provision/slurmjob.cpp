@@ -23,6 +23,7 @@ QString SlurmJobDetail::toJson() const {
                                   {QStringLiteral("jobName"), jobName},
                                   {QStringLiteral("token"), token},
                                   {QStringLiteral("leaseDir"), leaseDir},
+                                  {QStringLiteral("tls"), tls},
                                   {QStringLiteral("nodes"), n}})
             .toJson(QJsonDocument::Compact));
 }
@@ -35,6 +36,7 @@ SlurmJobDetail SlurmJobDetail::fromJson(const QString& json) {
     d.jobName = o.value(QStringLiteral("jobName")).toString();
     d.token = o.value(QStringLiteral("token")).toString();
     d.leaseDir = o.value(QStringLiteral("leaseDir")).toString();
+    d.tls = o.value(QStringLiteral("tls")).toBool();
     for (const QJsonValue& v : o.value(QStringLiteral("nodes")).toArray()) {
         d.nodes.append(
             {v[QStringLiteral("name")].toString(), v[QStringLiteral("address")].toString()});
@@ -89,6 +91,7 @@ QString slurmNodeScript() {
         "n=$SLURMD_NODENAME\n"
         "L=$TESSERA_LEASE_DIR\n"
         "echo \"host=$(hostname)\" > \"$L/$n.node\"\n"
+        "echo \"addrs=$(hostname -I 2>/dev/null)\" >> \"$L/$n.node\"\n"
         "mkdir -p \"$L/$n/work\"\n"
         "# The worker launches its own Open MPI jobs over tessera-rsh: Slurm's and PMI's\n"
         "# variables would make mpirun hand its launch to srun instead.\n"
@@ -96,7 +99,16 @@ QString slurmNodeScript() {
         "-e 's/^\\(PMI[A-Za-z0-9_]*\\)=.*/\\1/p'); do unset \"$v\"; done\n"
         "# A root job is the cluster's choice: the worker is told so.\n"
         "R=; [ \"$(id -u)\" = 0 ] && R=--allow-root\n"
-        "\"$TESSERA_WORKER\" --listen 0.0.0.0:0 --insecure $R --token-file \"$L/token\" --work-dir "
+        "# The backend issues this node a certificate for the names above (shared folder, 0600).\n"
+        "T=\"$L/$n/tls\"; i=0\n"
+        "while [ ! -e \"$T/ready\" ]; do\n"
+        "  if [ $i -ge 1200 ]; then echo \"no certificate arrived in $T within 10 minutes: the "
+        "app that rented this node is gone\" > \"$L/$n.log\"; echo exit=4 >> \"$L/$n.node\"; "
+        "exit 4; fi\n"
+        "  sleep 0.5; i=$((i+1))\n"
+        "done\n"
+        "\"$TESSERA_WORKER\" --listen 0.0.0.0:0 $R --token-file \"$L/token\" --tls-cert "
+        "\"$T/worker.crt\" --tls-key \"$T/worker.key\" --tls-ca \"$L/ca.crt\" --work-dir "
         "\"$L/$n/work\" --slots \"$TESSERA_SLOTS\" --name \"$TESSERA_LEASE-$n\" "
         ">> \"$L/$n.node\" 2> \"$L/$n.log\" < /dev/null\n"
         "echo \"exit=$?\" >> \"$L/$n.node\"\n");

@@ -25,7 +25,10 @@ struct SlurmJobDetail {
     QString jobName;      ///< "tessera-<lease id>": finds the job when its id was never saved
     QString token;        ///< bearer token of every worker of the lease
     QString leaseDir;     ///< the lease's folder under cluster.remoteDir
-    QList<Node> nodes;    ///< the workers, once they listen
+    /// The workers serve mutual TLS with certificates from the cluster CA, delivered through
+    /// the shared folder; false for leases from before TLS, which rejoin as plaintext.
+    bool tls = false;
+    QList<Node> nodes; ///< the workers, once they listen
     QString toJson() const;
     static SlurmJobDetail fromJson(const QString& json);
 };
@@ -41,9 +44,12 @@ QStringList sbatchArguments(const SlurmCluster& cluster, const SlurmJobDetail& d
 QString slurmBatchScript(const QString& leaseId, const QString& leaseDir, const QString& workerPath,
                          const SlurmCluster& cluster);
 
-/// node.sh, the per-node part (POSIX sh): writes "host=<hostname>" to <leaseDir>/<node>.node,
-/// runs tessera-worker (its stdout appended there, stderr in <node>.log, work dir <node>/work,
-/// node name "<lease>-<node>") and appends "exit=<code>" when it ends.
+/// node.sh, the per-node part (POSIX sh): writes "host=<hostname>" and "addrs=<its IP
+/// addresses>" to <leaseDir>/<node>.node, waits (10 min at most, else "exit=4") for the backend
+/// to put the node's certificate into <leaseDir>/<node>/tls/ (worker.key, worker.crt, 0600, then
+/// the marker `ready`), runs tessera-worker with mutual TLS (CA <leaseDir>/ca.crt; stdout appended
+/// to the .node file, stderr in <node>.log, work dir <node>/work, node name "<lease>-<node>") and
+/// appends "exit=<code>" when it ends.
 QString slurmNodeScript();
 
 /// A sh -c script that, given the lease folder as $1, prints every node's file as

@@ -207,6 +207,9 @@ void SlurmProvider::restore() {
                 node.address = n.address;
                 node.token = d.token;
                 node.provider = id();
+                if (d.tls) {
+                    node.tls = restoredTlsIdentity(node.name);
+                }
                 m_registry->addNode(node); // probes it: Unreachable if the job ended meanwhile
             }
             continue;

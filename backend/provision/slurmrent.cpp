@@ -5,15 +5,17 @@
 #include "backend/paths.h"
 #include "backend/provision/token.h"
 
+#include <QHostAddress>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTimer>
 
 namespace tessera {
 
-/// What one node's files say: its host name, the worker's port, how the worker ended.
+/// What one node's files say: its host name and addresses, the worker's port, how it ended.
 struct SlurmRent::NodeOutput {
     QString slurmName, host, exitCode, logTail;
+    QStringList addresses; ///< IP literals from `hostname -I` (what else may reach it)
     int port = 0;
 };
 
@@ -46,13 +48,24 @@ void SlurmRent::start() {
 void SlurmRent::prepare() {
     setStep(LeaseState::Booting,
             QStringLiteral("writing the lease folder %1").arg(m_detail.leaseDir));
+    auto ca = ClusterCa::shared();
+    if (!ca) {
+        fail(QStringLiteral("cannot open the cluster CA for the workers' certificates: %1")
+                 .arg(QString::fromStdString(ca.error().message)));
+        return;
+    }
+    m_ca = *ca;
+    m_detail.tls = true;
     m_detail.token = randomToken();
-    // The token arrives on stdin, never on a command line; the folder is the user's alone.
+    // The token arrives on stdin, never on a command line; the folder is the user's alone. The
+    // CA's certificate is public (what every node verifies its peers against).
     const QString script = QStringLiteral("umask 077 && mkdir -p \"$1\" && cat > \"$1/token\" && "
-                                          "printf '%s' \"$2\" > \"$1/node.sh\"");
+                                          "printf '%s' \"$2\" > \"$1/node.sh\" && "
+                                          "printf '%s' \"$3\" > \"$1/ca.crt\"");
     m_running = runAsync(
         this, QStringLiteral("sh"),
-        {QStringLiteral("-c"), script, QStringLiteral("sh"), m_detail.leaseDir, slurmNodeScript()},
+        {QStringLiteral("-c"), script, QStringLiteral("sh"), m_detail.leaseDir, slurmNodeScript(),
+         QString::fromStdString(m_ca->caCertPem())},
         m_detail.token.toLatin1(), 30000, [this](const ProcessResult& r) {
             m_running = nullptr;
             if (m_done) {
@@ -209,6 +222,13 @@ void SlurmRent::onNodeFiles(const QString& out, const QString& jobEnded) {
             continue;
         }
         n.host = QRegularExpression(QStringLiteral("host=(\\S+)")).match(node).captured(1);
+        const QString addrs =
+            QRegularExpression(QStringLiteral("addrs=([^\n]*)")).match(node).captured(1);
+        for (const QString& a : addrs.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            if (!QHostAddress(a).isNull()) { // only IP literals go into a certificate
+                n.addresses << a;
+            }
+        }
         n.port = QRegularExpression(QStringLiteral("listening on \\S+:(\\d+)"))
                      .match(node)
                      .captured(1)
@@ -230,6 +250,9 @@ void SlurmRent::onNodeFiles(const QString& out, const QString& jobEnded) {
                       jobTail.isEmpty() ? QString() : QStringLiteral(": ") + jobTail));
         return;
     }
+    if (certifyNext(nodes)) {
+        return; // the next poll reads the nodes again
+    }
     int listening = 0;
     for (const NodeOutput& n : nodes) {
         listening += n.port > 0 && !n.host.isEmpty() ? 1 : 0;
@@ -237,6 +260,52 @@ void SlurmRent::onNodeFiles(const QString& out, const QString& jobEnded) {
     if (listening >= m_cluster.nodes) {
         registerNodes(nodes);
     }
+}
+
+bool SlurmRent::certifyNext(const QList<NodeOutput>& nodes) {
+    for (const NodeOutput& n : nodes) {
+        if (n.host.isEmpty() || m_certified.contains(n.slurmName)) {
+            continue;
+        }
+        // One certificate per node per rent, for every name the others may reach it by.
+        QStringList names{n.host};
+        names << n.addresses;
+        auto cert = m_ca->issueWorker(m_leaseId + QLatin1Char('-') + n.slurmName, names);
+        if (!cert) {
+            fail(QStringLiteral("cannot issue the certificate of Slurm node %1 (%2): %3")
+                     .arg(n.slurmName, names.join(QLatin1Char(' ')),
+                          QString::fromStdString(cert.error().message)));
+            return true;
+        }
+        setStep(LeaseState::Registering,
+                QStringLiteral("giving Slurm node %1 its certificate").arg(n.slurmName));
+        // Key then certificate on stdin into 0600 files; `ready` last, so the node never reads
+        // half a file. The folder is the node's own under the lease folder.
+        const QString script =
+            QStringLiteral("umask 077 && d=\"$1/$2/tls\" && mkdir -p \"$d\" && awk -v d=\"$d\" "
+                           "'/-----BEGIN/{n++} n==1{print > (d \"/worker.key\")} n==2{print > (d "
+                           "\"/worker.crt\")}' && : > \"$d/ready\"");
+        const QString name = n.slurmName;
+        m_running = runAsync(
+            this, QStringLiteral("sh"),
+            {QStringLiteral("-c"), script, QStringLiteral("sh"), m_detail.leaseDir, name},
+            QByteArray::fromStdString(cert->keyPem + cert->certPem), 30000,
+            [this, name](const ProcessResult& r) {
+                m_running = nullptr;
+                if (m_done) {
+                    return;
+                }
+                if (!r.ok()) {
+                    fail(QStringLiteral("cannot write the certificate of Slurm "
+                                        "node %1 into %2 (%3)")
+                             .arg(name, m_detail.leaseDir, QString::fromUtf8(r.err).trimmed()));
+                    return;
+                }
+                m_certified.insert(name);
+            });
+        return true;
+    }
+    return false;
 }
 
 void SlurmRent::registerNodes(const QList<NodeOutput>& nodes) {
@@ -254,6 +323,7 @@ void SlurmRent::registerNodes(const QList<NodeOutput>& nodes) {
                                  : n.host;
         w.address = host + QLatin1Char(':') + QString::number(n.port);
         w.token = m_detail.token;
+        w.tls = m_ca->backendIdentity();
         w.provider = QStringLiteral("slurm");
         m_detail.nodes.append({w.name, w.address});
         m_added << w.name;

@@ -6,10 +6,12 @@
 
 #include "backend/provision/lease.h"
 #include "backend/provision/slurmjob.h"
+#include "backend/tls/clusterca.h"
 
 #include <QList>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
@@ -22,7 +24,9 @@ class ClusterRegistry;
 
 /// One rent in progress. Emits step() for every state it enters, submitted() once the job is in
 /// the queue, then exactly one of ready() or failed(). Owned by the provider; delete it only
-/// after ready() or failed().
+/// after ready() or failed(). Each node's worker serves mutual TLS: when a node has written its
+/// host name and addresses, the rent issues it a certificate from the cluster CA and writes it
+/// into the node's folder on the shared file system (0600 files, then a `ready` marker).
 class SlurmRent : public QObject {
     Q_OBJECT
 public:
@@ -55,6 +59,7 @@ private:
     void onJobState(const QString& state, const QString& reason, const QString& nodeList);
     void readNodes(const QString& jobEnded);
     void onNodeFiles(const QString& out, const QString& jobEnded);
+    bool certifyNext(const QList<NodeOutput>& nodes);
     void registerNodes(const QList<NodeOutput>& nodes);
     void onNodeChanged(const QString& name);
     void fail(const QString& reason);
@@ -71,6 +76,8 @@ private:
     int m_registerTimeoutMs = 60000;
     int m_squeueFailures = 0;
     QString m_lastStep;
+    std::shared_ptr<const ClusterCa> m_ca; ///< issues each node's certificate
+    QSet<QString> m_certified; ///< Slurm node names whose certificate is in the shared folder
     QStringList m_added;       ///< node names added to the registry
     bool m_jobRunning = false; ///< squeue said RUNNING at least once
     bool m_registering = false;

@@ -7,7 +7,6 @@
 #include "backend/provision/nodewatch.h"
 #include "backend/provision/sshhostsfile.h"
 #include "backend/provision/sshrent.h"
-#include "backend/tls/clusterca.h"
 
 #include <QLoggingCategory>
 
@@ -210,14 +209,7 @@ void SshProvider::restore() {
             node.token = d.token;
             node.provider = id();
             if (d.tls) {
-                auto ca = ClusterCa::shared();
-                if (ca) {
-                    node.tls = (*ca)->backendIdentity();
-                } else { // then it stays Unreachable, with the handshake's reason
-                    qCWarning(lcProvider).noquote()
-                        << "worker" << node.name << "serves TLS but the cluster CA cannot be "
-                        << "opened:" << QString::fromStdString(ca.error().message);
-                }
+                node.tls = restoredTlsIdentity(node.name);
             }
             m_registry->addNode(node); // probes it: Unreachable if the machine went away
             m_watch->watch(node.name);

@@ -127,6 +127,21 @@ private Q_SLOTS:
         const SlurmJobDetail d = SlurmJobDetail::fromJson(l.detail);
         QVERIFY(!d.jobId.isEmpty());
         QVERIFY(!d.token.isEmpty());
+        // Mutual TLS: each node got its own certificate through the shared folder, key 0600,
+        // and its worker serves TLS (its log says so); the backend reaches it with its own.
+        QVERIFY(d.tls);
+        for (const QString& n : m_slurm->nodes()) {
+            const QString key = d.leaseDir + QStringLiteral("/%1/tls/worker.key").arg(n);
+            QVERIFY2(QFile::exists(key), qPrintable(key));
+            QCOMPARE(QFile::permissions(key) & ~(QFile::ReadUser | QFile::WriteUser),
+                     QFile::ReadOwner | QFile::WriteOwner);
+            QFile log(d.leaseDir + QStringLiteral("/%1.log").arg(n));
+            QVERIFY(log.open(QIODevice::ReadOnly));
+            const QByteArray text = log.readAll();
+            QVERIFY2(text.contains("mutual TLS"), text.constData());
+        }
+        for (const WorkerNode& node : run.registry.readyNodes())
+            QVERIFY2(node.tls != nullptr, qPrintable(node.name));
         QVERIFY(listed(d.jobId, true));
         const QString job = m_slurm->run(QStringLiteral("squeue"),
                                          {QStringLiteral("-h"), QStringLiteral("-j"), d.jobId,
