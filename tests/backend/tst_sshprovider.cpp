@@ -3,11 +3,14 @@
 // roll back a rent whose host dies, share one ssh connection per rent (and survive its master's
 // death), end a ready lease whose host dies, survive an app restart, release.
 #include "backend/cluster/clusterregistry.h"
+#include "backend/cluster/workerclient.h"
 #include "backend/provision/leasestore.h"
 #include "backend/provision/sshconnection.h"
 #include "backend/provision/sshprovider.h"
 #include "backend/provision/sshrent.h"
+#include "backend/tls/clusterca.h"
 #include "tests/backend/testcluster.h"
+#include "tests/support/packetcapture.h"
 #include "tests/support/providerrun.h"
 #include "tests/support/testhosts.h"
 #include "tests/support/testtraining.h"
@@ -229,9 +232,52 @@ private Q_SLOTS:
         // Host 2's end of its veth pair: what crosses between the hosts crosses it.
         const QString link = QStringLiteral("tv%1h2").arg(m_hosts->subnet());
         const qint64 before = linkBytes(link);
+        // Everything to or from the workers' gRPC ports on the test bridge: the backend's calls
+        // (from this namespace) and worker-to-worker Exec (tessera-rsh between the hosts).
+        QList<int> ports;
+        QList<QByteArray> tokens;
+        for (const WorkerNode& n : run.registry.readyNodes()) {
+            QVERIFY2(n.tls != nullptr,
+                     qPrintable(n.name + QStringLiteral(" is not reached over TLS")));
+            ports << n.address.section(QLatin1Char(':'), -1).toInt();
+            tokens << n.token.toLatin1();
+        }
+        test::PacketCapture capture;
+        const QString listening =
+            capture.start({}, QStringLiteral("tsb%1").arg(m_hosts->subnet()), ports,
+                          m_data.filePath(QStringLiteral("grpc.pcap")));
+        QVERIFY2(listening.isEmpty(), qPrintable(listening));
         const QString trained = test::trainFashionMnist(
             run.registry, m_data.filePath(QStringLiteral("metrics.sqlite")), 60);
+        const QByteArray wire = capture.stop();
         QVERIFY2(trained.isEmpty(), qPrintable(trained));
+        // The token and the spec crossed only inside mutual TLS. The search can fail: with
+        // --insecure workers both are in the capture in clear (README, "Security").
+        qInfo("tcpdump on the test bridge: %lld bytes of the workers' gRPC traffic",
+              qint64(wire.size()));
+        QVERIFY2(wire.size() > 20000, "tcpdump saw almost nothing of the job's gRPC traffic");
+        for (const QByteArray& token : tokens)
+            QVERIFY2(token.size() >= 16 && !wire.contains(token), "a token crossed in clear");
+        QVERIFY2(!wire.contains("Fashion-MNIST MLP, data parallel"), "the spec crossed in clear");
+        // A rented worker refuses a plaintext client and certificates of another CA, saying why.
+        const WorkerNode node = run.registry.readyNodes().first();
+        auto other = ClusterCa::open(m_data.filePath(QStringLiteral("another-ca")));
+        QVERIFY2(other, other ? "" : other.error().message.c_str());
+        auto mixed = std::make_shared<tls::Identity>(*other->backendIdentity());
+        mixed->caPem = node.tls->caPem; // trusts the cluster's CA, shows another CA's certificate
+        const std::pair<std::shared_ptr<const tls::Identity>, QString> refused[] = {
+            {nullptr, QStringLiteral("connect with the cluster's certificates")},
+            {mixed, QStringLiteral("not by this cluster's CA")},
+            {other->backendIdentity(), QStringLiteral("its certificate was refused")}};
+        for (const auto& [identity, expected] : refused) {
+            const WorkerClient client(node.address, node.token, identity);
+            auto info = client.getInfo(10000);
+            QVERIFY(!info);
+            const QString message = QString::fromStdString(info.error().message);
+            qInfo().noquote() << "refused:" << message;
+            QVERIFY2(message.contains(expected) && message.contains(node.address),
+                     qPrintable(message));
+        }
         // 60 all-reduces of the MLP's 235k gradients (0.94 MB each) go through host 2's link.
         const qint64 crossed = linkBytes(link) - before;
         qInfo("bytes through host 2's link during the job: %lld", crossed);

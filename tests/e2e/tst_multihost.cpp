@@ -2,6 +2,7 @@
 // with one tessera-worker on its own private work folder, run the Fashion-MNIST job over
 // mpirun/Exec.
 #include "tests/support/jobhold.h"
+#include "tests/support/packetcapture.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -288,38 +289,6 @@ QString bringUp(NetnsGuard& guard, const QString& ip, const QString& bin, const 
     return QString();
 }
 
-/// Starts tcpdump in host a on every interface, writing packets to or from the ports of
-/// `addresses` to `pcap` as they come (-U). Returns it once it listens, or null (no tcpdump, or
-/// it failed: its output is printed).
-QProcess* startCapture(NetnsGuard& guard, const QString& ip, const QStringList& addresses,
-                       const QString& pcap) {
-    const QString tcpdump = QStandardPaths::findExecutable(
-        QStringLiteral("tcpdump"), {QStringLiteral("/usr/bin"), QStringLiteral("/usr/sbin")});
-    if (tcpdump.isEmpty()) {
-        qWarning("tcpdump is not installed (Debian package tcpdump)");
-        return nullptr;
-    }
-    QStringList filter;
-    for (const QString& a : addresses) {
-        filter << QStringLiteral("tcp port ") + a.section(QLatin1Char(':'), -1);
-    }
-    QProcess* p = guard.process();
-    p->setProcessChannelMode(QProcess::MergedChannels);
-    p->start(ip, {QStringLiteral("netns"), QStringLiteral("exec"), kHosts[0].ns, tcpdump,
-                  QStringLiteral("-i"), QStringLiteral("any"), QStringLiteral("-U"),
-                  QStringLiteral("-w"), pcap, filter.join(QStringLiteral(" or "))});
-    QByteArray said;
-    for (int n = 0; n < 100 && !said.contains("listening on"); ++n) {
-        p->waitForReadyRead(100);
-        said += p->readAll();
-    }
-    if (!said.contains("listening on")) {
-        qWarning("tcpdump: %s", said.constData());
-        return nullptr;
-    }
-    return p;
-}
-
 } // namespace
 
 class TestMultiHost : public QObject {
@@ -542,9 +511,15 @@ void TestMultiHost::trainsAcrossTwoNetworkNamespaces() {
     QVERIFY(before.first >= 0);
     // Everything that reaches the two workers' gRPC ports, seen from host a (tessera-ctl's calls
     // to worker a on its address, and those to worker b and worker a's Exec on b over the veth).
-    const QString pcap = root.filePath(QStringLiteral("grpc.pcap"));
-    QProcess* capture = startCapture(guard, ip, addresses, pcap);
-    QVERIFY2(capture, "tcpdump did not start listening in host a");
+    QList<int> ports;
+    for (const QString& a : addresses) {
+        ports << a.section(QLatin1Char(':'), -1).toInt();
+    }
+    tessera::test::PacketCapture capture;
+    const QString listening =
+        capture.start({ip, QStringLiteral("netns"), QStringLiteral("exec"), kHosts[0].ns},
+                      QStringLiteral("any"), ports, root.filePath(QStringLiteral("grpc.pcap")));
+    QVERIFY2(listening.isEmpty(), qPrintable(listening));
 
     // The backend runs on host a and reaches both workers over the veth.
     QTemporaryDir data;
@@ -579,8 +554,7 @@ void TestMultiHost::trainsAcrossTwoNetworkNamespaces() {
     const QString out = QString::fromUtf8(ctl->readAllStandardOutput());
     const QString err = QString::fromUtf8(ctl->readAllStandardError());
     const std::pair<qint64, qint64> after = vethBytes(ip, kHosts[1]);
-    capture->terminate();
-    QVERIFY(capture->waitForFinished(10000));
+    const QByteArray wire = capture.stop();
     auto readLog = [](const QString& path) {
         QFile f(path);
         return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
@@ -608,9 +582,6 @@ void TestMultiHost::trainsAcrossTwoNetworkNamespaces() {
     QVERIFY2(steps.hasMatch() && steps.captured(1).toInt() == maxSteps, qPrintable(context));
 
     // The token and the spec crossed only inside TLS: neither is in the captured bytes.
-    QFile captured(pcap);
-    QVERIFY(captured.open(QIODevice::ReadOnly));
-    const QByteArray wire = captured.readAll();
     QFile tokenFile(tokenPath);
     QVERIFY(tokenFile.open(QIODevice::ReadOnly));
     const QByteArray token = tokenFile.readAll().trimmed();
