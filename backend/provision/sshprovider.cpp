@@ -96,6 +96,7 @@ Result<QString> SshProvider::rent(const QString& offerId) {
     update(l);
     auto* r = new SshRent(*host, l.id, m_registry, &m_bundleHashes, this);
     r->setRegisterTimeout(m_registerTimeoutMs);
+    r->setTls(m_workerTls);
     const QString leaseId = l.id;
     connect(r, &SshRent::step, this,
             [this, leaseId](LeaseState s, const QString& detail) { setStep(leaseId, s, detail); });

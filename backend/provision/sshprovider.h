@@ -42,6 +42,8 @@ public:
 
     /// How long a started worker may take to answer the registry (default 30000 ms).
     void setRegisterTimeout(int ms) { m_registerTimeoutMs = ms; }
+    /// Whether rented workers serve mutual TLS (default true; see SshRent::setTls).
+    void setWorkerTls(bool tls) { m_workerTls = tls; }
     /// How long a ready lease's node may stay Unreachable before the lease ends Failed, ms
     /// (default 60000).
     void setUnreachableGrace(int ms);
@@ -57,6 +59,7 @@ private:
     void onLost(const QString& node, qint64 unreachableMs, const QString& lastError);
 
     ClusterRegistry* m_registry;
+    bool m_workerTls = true;
     QList<SshHost> m_hosts;
     QString m_hostsFile;
     int m_registerTimeoutMs = 30000;

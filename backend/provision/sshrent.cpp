@@ -174,21 +174,25 @@ void SshRent::startWorker() {
     Q_EMIT step(LeaseState::Registering,
                 QStringLiteral("starting the worker on %1").arg(m_host.offerId()));
     m_detail.token = randomToken();
-    // A certificate of its own for every rent (so a re-rent renews it), for the address the
-    // backend and the job's other workers reach it at.
-    auto ca = ClusterCa::shared();
-    auto cert = ca ? (*ca)->issueWorker(m_host.nodeName(), {m_host.host})
-                   : Result<tls::KeyAndCert>(relay(ca));
-    if (!cert) {
-        fail(QStringLiteral("cannot issue the worker's certificate for %1: %2")
-                 .arg(m_host.offerId(), QString::fromStdString(cert.error().message)));
-        return;
+    QByteArray secrets = m_detail.token.toLatin1() + '\n';
+    if (m_tls) {
+        // A certificate of its own for every rent (so a re-rent renews it), for the address the
+        // backend and the job's other workers reach it at.
+        auto ca = ClusterCa::shared();
+        auto cert = ca ? (*ca)->issueWorker(m_host.nodeName(), {m_host.host})
+                       : Result<tls::KeyAndCert>(relay(ca));
+        if (!cert) {
+            fail(QStringLiteral("cannot issue the worker's certificate for %1: %2")
+                     .arg(m_host.offerId(), QString::fromStdString(cert.error().message)));
+            return;
+        }
+        m_identity = (*ca)->backendIdentity();
+        secrets += QByteArray::fromStdString(cert->keyPem + cert->certPem + (*ca)->caCertPem());
     }
-    m_identity = (*ca)->backendIdentity();
-    m_detail.tls = true;
-    const QByteArray secrets =
-        m_detail.token.toLatin1() + '\n' +
-        QByteArray::fromStdString(cert->keyPem + cert->certPem + (*ca)->caCertPem());
+    m_detail.tls = m_tls;
+    const QString transport = m_tls ? QStringLiteral("--tls-cert \"$L/worker.crt\" --tls-key "
+                                                     "\"$L/worker.key\" --tls-ca \"$L/ca.crt\"")
+                                    : QStringLiteral("--insecure");
     const QString slots = m_host.slots > 0 ? QString::number(m_host.slots) : QStringLiteral("0");
     // Token, key and certificates arrive on stdin (never on a command line) and land in 0600
     // files: the token on the first line, then the key, the worker's certificate and the CA's,
@@ -203,7 +207,7 @@ void SshRent::startWorker() {
             "n==3{print > (d \"/ca.crt\")}'; "
             "R=; [ \"$(id -u)\" = 0 ] && R=--allow-root; "
             "setsid nohup \"$W/tessera-worker\" --listen 0.0.0.0:0 --token-file \"$L/token\" "
-            "--tls-cert \"$L/worker.crt\" --tls-key \"$L/worker.key\" --tls-ca \"$L/ca.crt\" $R "
+            "%5 $R "
             "--work-dir \"$L/work\" --slots %3 --name %4 > \"$L/worker.out\" 2> \"$L/worker.log\" "
             "< /dev/null & echo pid=$!; i=0; while [ $i -lt 150 ]; do "
             "if grep -q 'listening on' \"$L/worker.out\"; then cat \"$L/worker.out\"; exit 0; fi; "
@@ -211,7 +215,7 @@ void SshRent::startWorker() {
             "\"$L/worker.log\"; "
             "exit 3; fi; sleep 0.1; i=$((i+1)); done; echo 'no listening line in 15 s'; exit 4")
             .arg(shellQuote(m_detail.leaseDir), shellQuote(m_bundle), slots,
-                 shellQuote(m_host.nodeName()));
+                 shellQuote(m_host.nodeName()), transport);
     ssh(QStringLiteral("starting the worker"), script, secrets, 40000, [this](const QString& out) {
         m_detail.pid = keyValue(out, QStringLiteral("pid")).toLongLong();
         const auto m =

@@ -57,6 +57,9 @@ public:
 
     /// How long the worker may take from start to a Ready registry entry (default 30000 ms).
     void setRegisterTimeout(int ms) { m_registerTimeoutMs = ms; }
+    /// Whether the worker serves mutual TLS with a certificate issued for this rent (default).
+    /// false starts it with --insecure, in plaintext: what bench_ssh_rent compares TLS with.
+    void setTls(bool tls) { m_tls = tls; }
 
     /// Asks the host to stop the worker `detail.pid` (SIGTERM, SIGKILL after 5 s; best effort,
     /// `timeoutMs` at most), then closes the host's shared connection and calls `done` with an
@@ -88,6 +91,7 @@ private:
     BundleHashCache* m_bundleHashes;
     SshWorkerDetail m_detail;
     std::shared_ptr<const tls::Identity> m_identity; ///< the backend's, to reach the worker
+    bool m_tls = true;
     QString m_bundle; ///< remote folder of this build's worker programs
     QPointer<QProcess> m_running;
     QTimer* m_registerTimer = nullptr;
