@@ -1,5 +1,6 @@
 // Bearer-token check: token file loading and the constant-time comparison.
 #include "worker/daemon/auth.h"
+#include "worker/daemon/utf8_text.h"
 
 #include "worker/common/bearer_token.h"
 
@@ -43,7 +44,7 @@ grpc::Status TokenAuth::admit(const std::string& peer, const std::string& who,
     if (const auto wait =
             throttled ? m_throttle->lockedFor(peer, now) : std::chrono::milliseconds{};
         wait.count() > 0) {
-        spdlog::debug("refused {} from {} unchecked: locked out", method, who);
+        spdlog::debug("refused {} from {} unchecked: locked out", logSafe(method, 128), who);
         return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
                             "too many failed authentications from " + who +
                                 ": its calls are refused without checking the token for " +
@@ -59,9 +60,10 @@ grpc::Status TokenAuth::admit(const std::string& peer, const std::string& who,
         lockout.count() > 0) {
         spdlog::warn("refused {} from {}: {}; {} locked out for {} s after {} failed "
                      "authentications",
-                     method, who, why, who, lockout.count() / 1000, AuthThrottle::kFreeFailures);
+                     logSafe(method, 128), who, why, who, lockout.count() / 1000,
+                     AuthThrottle::kFreeFailures);
     } else {
-        spdlog::warn("refused {} from {}: {}", method, who, why);
+        spdlog::warn("refused {} from {}: {}", logSafe(method, 128), who, why);
     }
     return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
                         why + ": send metadata 'authorization: Bearer <token>' with the worker's "

@@ -1,5 +1,6 @@
 // Exec reactor: allow-list check, spawn, stdin/signal forwarding, ordered output writes.
 #include "worker/daemon/exec_session.h"
+#include "worker/daemon/utf8_text.h"
 
 #include "worker/common/tsan_handoff.h"
 #include "worker/daemon/exec_env.h"
@@ -97,7 +98,7 @@ void ExecSession::handleStart(const v1::ExecStart& start) {
     }
     auto path = m_allow.resolve(start.argv(0));
     if (!path) {
-        spdlog::warn("exec refused: {}", path.error().message);
+        spdlog::warn("exec refused: {}", logSafe(path.error().message));
         std::lock_guard lock(m_shared->mutex);
         finishLocked(toGrpcStatus(path.error()));
         return;
@@ -118,7 +119,7 @@ void ExecSession::handleStart(const v1::ExecStart& start) {
     // The worker's own environment, and from the caller only what Open MPI's launcher sets.
     Result<std::vector<std::string>> callerEnv = callerEnvironment(start.env());
     if (!callerEnv) {
-        spdlog::warn("Exec of {} refused: {}", *path, callerEnv.error().message);
+        spdlog::warn("Exec of {} refused: {}", *path, logSafe(callerEnv.error().message));
         std::lock_guard lock(m_shared->mutex);
         finishLocked(toGrpcStatus(callerEnv.error()));
         return;

@@ -287,7 +287,7 @@ void Job::onLine(OutputStream stream, int agent, const std::string& received) {
         }
         if (parsed.kind == ParsedLine::Kind::Refused) {
             spdlog::warn("[job {}] rank {}: @tessera record refused: {}", m_id, rank,
-                         parsed.refusal);
+                         logSafe(parsed.refusal));
             log->set_refused(std::move(parsed.refusal));
         }
     }

@@ -48,17 +48,22 @@ bool isValidUtf8(std::string_view bytes) {
     return true;
 }
 
-std::string escapeInvalidUtf8(std::string_view bytes) {
-    if (isValidUtf8(bytes)) {
-        return std::string(bytes);
-    }
+namespace {
+
+/// `bytes` with the bytes outside well-formed UTF-8, and with `controls` also C0 and DEL,
+/// written as \xNN.
+std::string escapeBytes(std::string_view bytes, bool controls) {
     static constexpr char kHex[] = "0123456789ABCDEF";
     std::string out;
     out.reserve(bytes.size() + 16);
     for (std::size_t i = 0; i < bytes.size();) {
         const std::size_t n = sequenceLength(bytes, i);
-        if (n == 0) {
-            const auto c = static_cast<uint8_t>(bytes[i]);
+        const auto c = static_cast<uint8_t>(bytes[i]);
+        // C1 controls U+0080..U+009F (0xC2 0x80..0x9F) count: some terminals take U+009B as CSI.
+        const bool control =
+            controls && ((n == 1 && (c < 0x20 || c == 0x7F)) ||
+                         (n == 2 && c == 0xC2 && static_cast<uint8_t>(bytes[i + 1]) <= 0x9F));
+        if (n == 0 || control) {
             out += "\\x";
             out += kHex[c >> 4];
             out += kHex[c & 0xF];
@@ -67,6 +72,24 @@ std::string escapeInvalidUtf8(std::string_view bytes) {
             out.append(bytes.substr(i, n));
             i += n;
         }
+    }
+    return out;
+}
+
+} // namespace
+
+std::string escapeInvalidUtf8(std::string_view bytes) {
+    if (isValidUtf8(bytes)) {
+        return std::string(bytes);
+    }
+    return escapeBytes(bytes, false);
+}
+
+std::string logSafe(std::string_view text, std::size_t maxBytes) {
+    const bool cut = text.size() > maxBytes;
+    std::string out = escapeBytes(cut ? text.substr(0, maxBytes) : text, true);
+    if (cut) {
+        out += "… (" + std::to_string(text.size()) + " bytes)";
     }
     return out;
 }

@@ -15,4 +15,10 @@ bool isValidUtf8(std::string_view bytes);
 /// the result is always valid UTF-8 and at most 4 × the input's length.
 std::string escapeInvalidUtf8(std::string_view bytes);
 
+/// What a caller sent, fit for one log line: as escapeInvalidUtf8, and also every C0 control
+/// byte (newline, escape, …), DEL and C1 control (U+0080..U+009F) written as `\xNN` bytes, so a
+/// request cannot forge log lines or drive the terminal that reads the log; cut after `maxBytes`
+/// input bytes with "… (N bytes)". Always valid UTF-8.
+std::string logSafe(std::string_view text, std::size_t maxBytes = 512);
+
 } // namespace tessera::daemon

@@ -1,6 +1,7 @@
 // WorkerService methods: auth first, then GetInfo/LaunchJob/CancelJob inline (they do not wait
 // on processes) and WatchJob/WatchTelemetry/Exec as self-deleting reactors.
 #include "worker/daemon/worker_service.h"
+#include "worker/daemon/utf8_text.h"
 
 #include "worker/daemon/bundle_upload.h"
 #include "worker/daemon/exec_session.h"
@@ -50,7 +51,8 @@ grpc::ServerUnaryReactor* WorkerService::LaunchJob(grpc::CallbackServerContext* 
             spdlog::info("[job {}] launched in {}", reply->job_id(), reply->job_dir());
         } else {
             st = toGrpcStatus(r.error());
-            spdlog::warn("[job {}] launch refused: {}", req->spec().job_id(), r.error().message);
+            spdlog::warn("[job {}] launch refused: {}", logSafe(req->spec().job_id(), 128),
+                         logSafe(r.error().message));
         }
     }
     reactor->Finish(st);

@@ -61,6 +61,24 @@ private Q_SLOTS:
         QVERIFY(out.find("\\xFF") != std::string::npos);
     }
 
+    void logSafeEscapesControlsAndCuts() {
+        // A caller's bytes in a log line: no forged line, no terminal escape, no broken UTF-8.
+        const std::string hostile = "sh\n2026-12-04 [info] forged\x1b[31m\x7f\xc2\x9b\xff é";
+        const std::string out = daemon::logSafe(hostile);
+        QCOMPARE(QByteArray::fromStdString(out),
+                 QByteArray("sh\\x0A2026-12-04 [info] forged\\x1B[31m\\x7F\\xC2\\x9B\\xFF é"));
+        QVERIFY(daemon::isValidUtf8(out));
+        const std::string cut = daemon::logSafe(std::string(1000, 'a'), 10);
+        QCOMPARE(QByteArray::fromStdString(cut), QByteArray("aaaaaaaaaa… (1000 bytes)"));
+        std::string all;
+        for (int i = 0; i < 256; ++i)
+            all.push_back(static_cast<char>(i));
+        const std::string every = daemon::logSafe(all, 256);
+        QVERIFY(daemon::isValidUtf8(every));
+        for (const char c : every)
+            QVERIFY(static_cast<unsigned char>(c) >= 0x20 && c != 0x7F);
+    }
+
     void records_data() {
         QTest::addColumn<std::string>("line");
         QTest::addColumn<int>("kind");

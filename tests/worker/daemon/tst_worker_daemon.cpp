@@ -209,6 +209,8 @@ private Q_SLOTS:
         QTest::newRow("relative path") << "../bin/sh";
         QTest::newRow("dotdot to an allowed one") << "/usr/bin/../../bin/echo";
         QTest::newRow("mpirun") << "mpirun";
+        // Control bytes reach the log escaped: a caller cannot forge a log line.
+        QTest::newRow("forged log line") << "sh\n[warning] all good\x1b[2J";
     }
     void execRefusesUnlisted() {
         QFETCH(QString, program);
@@ -229,6 +231,11 @@ private Q_SLOTS:
         QVERIFY2(QString::fromStdString(st.error_message()).contains("'" + program + "'"),
                  st.error_message().c_str());
         QVERIFY(QString::fromStdString(st.error_message()).contains("orted"));
+        if (program.contains(QLatin1Char('\n'))) {
+            const QByteArray log = m_worker->log();
+            QVERIFY2(log.contains("sh\\x0A[warning] all good\\x1B[2J"), log.constData());
+            QVERIFY(!log.contains("\n[warning] all good"));
+        }
     }
 
     void execStreams_data() {
