@@ -5,6 +5,7 @@
 #include "backend/cluster/workerclient.h"
 #include "backend/history/metricstore.h"
 #include "backend/history/storebatcher.h"
+#include "backend/jobs/jobsides.h"
 #include "backend/jobs/jobwatcher.h"
 #include "backend/jobs/workdirshipper.h"
 #include "backend/logging.h"
@@ -21,12 +22,6 @@
 namespace tessera {
 
 namespace {
-
-bool isLoopback(const QString& address) {
-    const QString host = address.section(':', 0, -2);
-    return host == QLatin1String("127.0.0.1") || host == QLatin1String("localhost") ||
-           host == QLatin1String("[::1]");
-}
 
 JobState fromProto(v1::JobState s) {
     switch (s) {
@@ -49,12 +44,6 @@ QString newJobId() {
     return QStringLiteral("job-%1-%2")
         .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-hhmmss")))
         .arg(QRandomGenerator::global()->bounded(0x10000), 4, 16, QLatin1Char('0'));
-}
-
-/// Ranks node `n` can take for a layout whose device is `device` ("cuda": one per GPU, at most
-/// its slots; "cpu" or "": its slots).
-int usableSlots(const WorkerNode& n, const std::string& device) {
-    return device == "cuda" ? std::min(n.slots, n.cudaDevices) : n.slots;
 }
 
 /// The Ready nodes a person's drawing (Placement.as_drawn) names, in its slot order, with the
@@ -143,7 +132,7 @@ v1::LaunchJobRequest placeRanks(v1::JobSpec& spec, const QList<WorkerNode>& read
         peer->set_address(n.address.toStdString());
         peer->set_token(n.token.toStdString());
         peer->set_slots(ranks);
-        allLoopback = allLoopback && isLoopback(n.address);
+        allLoopback = allLoopback && isLoopbackAddress(n.address);
         sharedHost = sharedHost || (!n.host.isEmpty() && hosts.contains(n.host));
         hosts.insert(n.host);
     }
@@ -260,6 +249,13 @@ Result<QString> JobController::submit(v1::JobSpec spec, const QStringList& onNod
             ready.append(node);
             drawnRanks.append(ranks);
         }
+        if (const QString mixed = mixedSidesProblem(ready); !mixed.isEmpty()) {
+            return fail(ErrorCode::InvalidArgument, mixed.toStdString());
+        }
+    } else if (auto side = oneSideOfTheCluster(ready, world, spec.layout().device()); !side) {
+        return relay(side);
+    } else {
+        ready = std::move(*side);
     }
     spec.clear_placement();
     v1::LaunchJobRequest request = placeRanks(spec, ready, world, drawnRanks);
