@@ -1,8 +1,8 @@
 // Bearer-token check: token file loading and the constant-time comparison.
 #include "worker/daemon/auth.h"
-#include "worker/daemon/utf8_text.h"
 
 #include "worker/common/bearer_token.h"
+#include "worker/daemon/utf8_text.h"
 
 #include <spdlog/spdlog.h>
 

@@ -1,6 +1,5 @@
 // Exec reactor: allow-list check, spawn, stdin/signal forwarding, ordered output writes.
 #include "worker/daemon/exec_session.h"
-#include "worker/daemon/utf8_text.h"
 
 #include "worker/common/tsan_handoff.h"
 #include "worker/daemon/exec_env.h"
@@ -8,6 +7,7 @@
 #include "worker/daemon/ompi_tmpdir.h"
 #include "worker/daemon/program_paths.h"
 #include "worker/daemon/request_limits.h"
+#include "worker/daemon/utf8_text.h"
 
 #include <spdlog/spdlog.h>
 

@@ -1,12 +1,12 @@
 // WorkerService methods: auth first, then GetInfo/LaunchJob/CancelJob inline (they do not wait
 // on processes) and WatchJob/WatchTelemetry/Exec as self-deleting reactors.
 #include "worker/daemon/worker_service.h"
-#include "worker/daemon/utf8_text.h"
 
 #include "worker/daemon/bundle_upload.h"
 #include "worker/daemon/exec_session.h"
 #include "worker/daemon/grpc_status.h"
 #include "worker/daemon/telemetry_session.h"
+#include "worker/daemon/utf8_text.h"
 #include "worker/daemon/watch_session.h"
 
 #include <spdlog/spdlog.h>
