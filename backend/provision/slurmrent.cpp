@@ -290,7 +290,7 @@ bool SlurmRent::certifyNext(const QList<NodeOutput>& nodes) {
             this, QStringLiteral("sh"),
             {QStringLiteral("-c"), script, QStringLiteral("sh"), m_detail.leaseDir, name},
             QByteArray::fromStdString(cert->keyPem + cert->certPem), 30000,
-            [this, name](const ProcessResult& r) {
+            [this, name, nodes](const ProcessResult& r) {
                 m_running = nullptr;
                 if (m_done) {
                     return;
@@ -302,6 +302,7 @@ bool SlurmRent::certifyNext(const QList<NodeOutput>& nodes) {
                     return;
                 }
                 m_certified.insert(name);
+                (void)certifyNext(nodes); // the next node's now, not a poll later
             });
         return true;
     }
