@@ -4,6 +4,8 @@
 #   tests/fuzz/long-run.sh [BUILD_DIR [RUNS [TARGET...]]]
 # BUILD_DIR is the main build folder (default build/; the fuzzers are in BUILD_DIR/fuzz/bin, built
 # by `cmake --build --preset default`). Logs and any crash input go to BUILD_DIR/fuzz/long/<target>/.
+# The corpus each target grows is kept in BUILD_DIR/fuzz/kept/<target>/corpus (the default run's
+# 15 s fuzz tests use it too), so a later run starts where this one stopped.
 # Exit status 1 when any target crashed, leaked, timed out or ran out of memory.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -20,10 +22,10 @@ failed=0
 summary=()
 for t in "${targets[@]}"; do
     fuzzer=$build/fuzz/bin/fuzz_$t out=$build/fuzz/long/$t
-    mkdir -p "$out" "$build/fuzz/work/$t/corpus"
+    mkdir -p "$out" "$build/fuzz/kept/$t/corpus"
     start=$(date +%s)
     "$fuzzer" -runs="$runs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-        -artifact_prefix="$out/" "$build/fuzz/work/$t/corpus" "$here/corpus/$t" >"$out/run.log" 2>&1
+        -artifact_prefix="$out/" "$build/fuzz/kept/$t/corpus" "$here/corpus/$t" >"$out/run.log" 2>&1
     status=$?
     secs=$(($(date +%s) - start))
     done_line=$(grep -E '^Done [0-9]+ runs' "$out/run.log" | tail -n 1)

@@ -42,7 +42,7 @@ foreach(_t IN LISTS TESSERA_FUZZ_TARGETS)
         add_test(NAME ${_name}
                  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run-fuzzer.sh ${_fuzz_dir}/bin/${_name}
                          ${CMAKE_CURRENT_LIST_DIR}/corpus/${_t} ${CMAKE_CURRENT_LIST_DIR}/regressions/${_t}
-                         ${_fuzz_dir}/work/${_t} ${TESSERA_FUZZ_SECONDS})
+                         ${_fuzz_dir}/kept/${_t} ${TESSERA_FUZZ_SECONDS})
     else()
         add_test(NAME ${_name} COMMAND bash -c "echo 'SKIP ${_name}: ${_fuzz_missing}'; exit 77")
     endif()
