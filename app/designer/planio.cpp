@@ -36,6 +36,9 @@ Result<v1::PlanFile> parsePlan(const std::string& json, const std::string& origi
     if (!status.ok())
         return fail(ErrorCode::InvalidArgument,
                     origin + ": not a layout file: " + std::string(status.message()));
+    // The designer draws every device: a file with a billion of them must not open.
+    if (const std::string big = planner::clusterTooLarge(planCluster(plan)); !big.empty())
+        return fail(ErrorCode::InvalidArgument, origin + ": " + big);
     return plan;
 }
 

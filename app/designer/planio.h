@@ -18,7 +18,8 @@ inline constexpr const char* kPlanSuffix = ".tessera-plan.json";
 
 /// The plan as JSON (lowerCamel names, defaults omitted, indented).
 std::string planToJson(const v1::PlanFile& plan);
-/// Parses a PlanFile; unknown fields are errors. `origin` (a file name) prefixes messages.
+/// Parses a PlanFile; unknown fields are errors, and so is a cluster beyond the planner's bounds
+/// (planner::clusterTooLarge). `origin` (a file name) prefixes messages.
 Result<v1::PlanFile> parsePlan(const std::string& json, const std::string& origin);
 /// Writes the plan to `path` (atomically: a temporary file renamed over it).
 /// Errors: Io naming the path and the system's reason.

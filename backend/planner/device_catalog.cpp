@@ -167,9 +167,10 @@ Result<PlanCluster> parseHypotheticalCluster(const std::string& text) {
         return usage();
     }
     const long nodes = std::stol(m[1].str()), per = std::stol(m[2].str());
-    if (nodes < 1 || per < 1 || nodes > 4096 || per > 1024) {
+    if (nodes < 1 || per < 1 || nodes > kMaxPlanNodes || per > kMaxNodeDevices) {
         return fail(ErrorCode::InvalidArgument,
-                    "cluster '" + text + "': 1-4096 nodes of 1-1024 devices each");
+                    "cluster '" + text + "': 1-" + std::to_string(kMaxPlanNodes) + " nodes of 1-" +
+                        std::to_string(kMaxNodeDevices) + " devices each");
     }
     std::string id = lower(m[3].str());
     std::replace(id.begin(), id.end(), ' ', '-');
@@ -190,6 +191,20 @@ Result<PlanCluster> parseHypotheticalCluster(const std::string& text) {
         c.nodes.push_back({"node" + std::to_string(i), dev->id, int(per), 0.0});
     }
     return c;
+}
+
+std::string clusterTooLarge(const PlanCluster& cluster) {
+    if (cluster.nodes.size() > std::size_t(kMaxPlanNodes)) {
+        return "the cluster has " + std::to_string(cluster.nodes.size()) +
+               " nodes: the planner takes at most " + std::to_string(kMaxPlanNodes);
+    }
+    for (const PlanNode& n : cluster.nodes) {
+        if (n.devices < 1 || n.devices > kMaxNodeDevices) {
+            return "node '" + n.name + "' has " + std::to_string(n.devices) +
+                   " devices: the planner takes 1-" + std::to_string(kMaxNodeDevices) + " per node";
+        }
+    }
+    return {};
 }
 
 } // namespace tessera::planner

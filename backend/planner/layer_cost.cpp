@@ -10,6 +10,9 @@ namespace tessera::planner::detail {
 Result<Context> makeContext(const PlanModel& model, const PlanCluster& cluster,
                             const PlanOptions& options,
                             const std::vector<NodeCalibration>& calibration) {
+    if (const std::string big = clusterTooLarge(cluster); !big.empty()) {
+        return fail(ErrorCode::InvalidArgument, big);
+    }
     Context ctx;
     ctx.model = &model;
     ctx.options = options;

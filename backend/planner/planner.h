@@ -119,12 +119,22 @@ struct PlanNode {
     double pricePerHour = 0; ///< USD per node-hour (0 = unknown / owned)
 };
 
+/// Largest cluster the planner takes: nodes, and devices of one node. Far beyond any real
+/// machine or data centre hall, yet bounded so that a layout file or typed cluster cannot make
+/// the planner (or the designer, which draws every device) allocate gigabytes.
+inline constexpr int kMaxPlanNodes = 4096;
+inline constexpr int kMaxNodeDevices = 1024;
+
 /// The machines a layout is planned for; ranks fill nodes in order (rank r on the r-th device,
 /// node by node).
 struct PlanCluster {
     std::vector<PlanNode> nodes;
     int deviceCount() const;
 };
+
+/// Empty when `cluster` is within kMaxPlanNodes nodes of 1..kMaxNodeDevices devices each; else
+/// what is too large, for a person ("node 'node0' has 777777776 devices: …").
+std::string clusterTooLarge(const PlanCluster& cluster);
 
 /// "4x8 h100-sxm" / "4 × 8 H100" style text → that many identical hypothetical nodes.
 /// Errors: InvalidArgument naming the text and the accepted form.

@@ -59,6 +59,7 @@ private Q_SLOTS:
     void dragPreviewDropUndoRedoSaveOpen();
     void keyboardAssign();
     void clusterTextAndErrors();
+    void aLayoutFileWithAHugeClusterDoesNotOpen();
     void launchBuiltinAndRefuseImported();
     void autoPlanApplies();
     void asyncEstimateIsLatestWins();
@@ -566,6 +567,19 @@ void TestDesigner::calibrationCacheFollowsTheFile() {
     f.close();
     QVERIFY(cache.current().empty());
     QVERIFY2(!cache.error().isEmpty(), "an unreadable file says why");
+}
+
+// Found by fuzz_plan_file: a layout file with a node of 777,777,776 devices opened, and the
+// designer would have drawn (and the planner sized) every one of them.
+void TestDesigner::aLayoutFileWithAHugeClusterDoesNotOpen() {
+    auto plan = parsePlan(R"({"name":"x","model":{"family":"mlp","hidden":[64]},
+        "nodes":[{"name":"node0","device":"h100-sxm","devices":777777776}],
+        "layout":{"dataParallel":2}})",
+                          "huge.tessera-plan.json");
+    QVERIFY(!plan.has_value());
+    QCOMPARE(QString::fromStdString(plan.error().message),
+             QStringLiteral("huge.tessera-plan.json: node 'node0' has 777777776 devices: the "
+                            "planner takes 1-1024 per node"));
 }
 
 QTEST_MAIN(TestDesigner)

@@ -56,7 +56,28 @@ private Q_SLOTS:
     void problems();
     void messageArgumentsFilledOnce();
     void calibrationAndCost();
+    void hugeClustersAreRefused();
 };
+
+// Found by fuzz_plan_file (tests/fuzz/regressions/plan_file/huge-device-count): a layout file
+// whose node had 777,777,776 devices made estimate() allocate 1.8 GB, one slot per device.
+void TestPlannerEstimate::hugeClustersAreRefused() {
+    const PlanModel model = llama7b(512);
+    QVERIFY(!model.layers.empty());
+    PlanCluster huge;
+    huge.nodes.push_back({"node0", "h100-sxm", 777777776, 0});
+    v1::Layout layout;
+    layout.set_data_parallel(2);
+    auto e = estimate(model, huge, layout, PlanOptions{});
+    QVERIFY(!e.has_value());
+    QVERIFY2(e.error().message == "node 'node0' has 777777776 devices: the planner takes 1-1024 "
+                                  "per node",
+             e.error().message.c_str());
+    PlanCluster many;
+    many.nodes.assign(kMaxPlanNodes + 1, {"n", "cpu", 1, 0});
+    QVERIFY(clusterTooLarge(many).find("4097 nodes") != std::string::npos);
+    QVERIFY(clusterTooLarge(*parseHypotheticalCluster("4096x1024 h100-sxm")).empty());
+}
 
 void TestPlannerEstimate::catalog() {
     for (const char* id :
