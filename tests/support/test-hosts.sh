@@ -13,6 +13,13 @@
 #   test-hosts.sh mend DIR I   host I's link comes back up
 #   test-hosts.sh down DIR     every host of DIR ends: processes, namespaces, bridge
 #
+# Optional environment for 'up' (as a cloud's instance gets them from its launch request):
+#   TEST_HOSTS_AUTHORIZED_KEYS=FILE  public keys (authorized_keys format) that root also accepts,
+#                                    besides DIR/id_ed25519
+#   TEST_HOSTS_HOST_KEY=FILE         the ed25519 private host key every host's sshd uses instead of
+#                                    a fresh one; its public key is FILE.pub (made from FILE when
+#                                    absent). known_hosts lists it for each host as usual.
+#
 # Exit codes: 0 done, 2 usage, 3 something is missing (the message says what), 1 other failures.
 set -eu
 
@@ -24,6 +31,32 @@ need() {
         command -v "$p" >/dev/null 2>&1 ||
             die 3 "'$p' is missing: apt-get install iproute2 util-linux openssh-client openssh-server"
     done
+}
+
+# The caller's optional keys (TEST_HOSTS_AUTHORIZED_KEYS, TEST_HOSTS_HOST_KEY) exist and fit.
+check_given_keys() {
+    if [ -n "${TEST_HOSTS_AUTHORIZED_KEYS-}" ]; then
+        [ -r "$TEST_HOSTS_AUTHORIZED_KEYS" ] ||
+            die 2 "TEST_HOSTS_AUTHORIZED_KEYS: cannot read '$TEST_HOSTS_AUTHORIZED_KEYS'"
+    fi
+    if [ -n "${TEST_HOSTS_HOST_KEY-}" ]; then
+        ssh-keygen -y -f "$TEST_HOSTS_HOST_KEY" 2>/dev/null | grep -q '^ssh-ed25519 ' ||
+            die 2 "TEST_HOSTS_HOST_KEY: '$TEST_HOSTS_HOST_KEY' is not an ed25519 private key (mode 0600)"
+    fi
+}
+
+# The host key of a host's sshd: the caller's (TEST_HOSTS_HOST_KEY) or a fresh one.
+host_key() { # HOSTDIR NS
+    if [ -n "${TEST_HOSTS_HOST_KEY-}" ]; then
+        (umask 077 && cp "$TEST_HOSTS_HOST_KEY" "$1/ssh_host_ed25519_key")
+        if [ -r "$TEST_HOSTS_HOST_KEY.pub" ]; then
+            cp "$TEST_HOSTS_HOST_KEY.pub" "$1/ssh_host_ed25519_key.pub"
+        else
+            ssh-keygen -y -f "$1/ssh_host_ed25519_key" >"$1/ssh_host_ed25519_key.pub"
+        fi
+    else
+        ssh-keygen -q -t ed25519 -N '' -C "$2" -f "$1/ssh_host_ed25519_key"
+    fi
 }
 
 # The first free subnet 198.18.K.0/24 (K 1..250): the bridge tsbK is the lock; its creation fails
@@ -59,7 +92,7 @@ up_host() { # DIR K I
     mkdir -p "/etc/netns/$ns"
     printf 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n' >"/etc/netns/$ns/resolv.conf"
     { echo "127.0.0.1 localhost"; cat "$dir/names"; } >"/etc/netns/$ns/hosts"
-    ssh-keygen -q -t ed25519 -N '' -C "$ns" -f "$h/ssh_host_ed25519_key"
+    host_key "$h" "$ns"
     cat >"$h/sshd_config" <<EOF
 ListenAddress $addr
 HostKey $h/ssh_host_ed25519_key
@@ -111,6 +144,7 @@ wait_listening() { # ADDR LOG
 cmd_up() { # DIR N
     dir=$1 n=$2
     need
+    check_given_keys
     mkdir -p "$dir" /run/sshd
     dir=$(cd "$dir" && pwd)
     [ ! -e "$dir/subnet" ] || die 1 "$dir already holds test hosts: run 'down' first"
@@ -122,6 +156,9 @@ cmd_up() { # DIR N
     : >"$dir/hosts.txt"
     ssh-keygen -q -t ed25519 -N '' -C tessera-test-client -f "$dir/id_ed25519"
     cp "$dir/id_ed25519.pub" "$dir/authorized_keys"
+    if [ -n "${TEST_HOSTS_AUTHORIZED_KEYS-}" ]; then
+        cat "$TEST_HOSTS_AUTHORIZED_KEYS" >>"$dir/authorized_keys"
+    fi
     i=1
     : >"$dir/names"
     while [ "$i" -le "$n" ]; do
