@@ -310,8 +310,9 @@ class Handler(BaseHTTPRequestHandler):
             entry["status"] = 500
             self._send_error(api.internal_error())
         finally:
+            gone = " (the client had gone)" if "client" in entry else ""
             log(server.scrub(f"{entry['method']} {entry['path']} {entry['status']} "
-                             f"({(time.monotonic() - started) * 1000:.1f} ms)"))
+                             f"({(time.monotonic() - started) * 1000:.1f} ms){gone}"))
 
     def _authenticate(self):
         """"bearer" or "basic" for a request that carries the API key, else ApiError 401.
@@ -606,7 +607,7 @@ def main(argv):
     try:
         while not stop.wait(0.5):
             pass
-        log("stopping: taking down the test hosts")
+        log("stopping" + (": taking down the test hosts" if hosts_script else ""))
     finally:
         server.stop_holding()
         server.shutdown()
