@@ -733,7 +733,7 @@
 <context>
     <name>tessera::ClusterTableModel</name>
     <message>
-        <location filename="../app/cluster/clustertablemodel.cpp" line="+105"/>
+        <location filename="../app/cluster/clustertablemodel.cpp" line="+107"/>
         <source>Name</source>
         <translation>Name</translation>
     </message>
@@ -766,6 +766,11 @@
         <location line="+2"/>
         <source>Memory</source>
         <translation>Speicher</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Problem</source>
+        <translation>Problem</translation>
     </message>
 </context>
 <context>
@@ -893,7 +898,7 @@
 <context>
     <name>tessera::JobController</name>
     <message>
-        <location filename="../backend/jobs/jobcontroller.cpp" line="+75"/>
+        <location filename="../backend/jobs/jobcontroller.cpp" line="+64"/>
         <source>the drawn layout runs ranks on worker &apos;%1&apos;, which is not a Ready worker of this job: rent it again, or redraw the layout on the live cluster (Designer → Use live cluster)</source>
         <translation>das gezeichnete Layout legt Ranks auf Worker „%1“, der kein bereiter Worker dieses Jobs ist: mieten Sie ihn erneut oder zeichnen Sie das Layout auf dem echten Cluster neu (Designer → Echten Cluster verwenden)</translation>
     </message>
@@ -923,7 +928,7 @@
         <translation>der Job braucht %1 Ranks, die bereiten Worker haben aber %2 Slots: mieten Sie mehr Worker oder warten Sie, bis sie bereit sind</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+67"/>
         <source>cancelled before launch</source>
         <translation>vor dem Start abgebrochen</translation>
     </message>
@@ -1230,7 +1235,7 @@
         <translation>die Token-Datei %1 lässt sich nicht schreiben (%2): prüfen Sie, ob der Datenordner beschreibbar ist, oder setzen Sie TESSERA_DATA_DIR</translation>
     </message>
     <message>
-        <location line="+136"/>
+        <location line="+141"/>
         <source>killed by signal %1</source>
         <translation>durch Signal %1 beendet</translation>
     </message>
@@ -1777,7 +1782,7 @@
 <context>
     <name>tessera::Provider</name>
     <message>
-        <location filename="../backend/provision/provider.cpp" line="+79"/>
+        <location filename="../backend/provision/provider.cpp" line="+90"/>
         <source>Tessera stopped while this lease was %1</source>
         <translation>Tessera wurde beendet, während diese Miete „%1“ war</translation>
     </message>
@@ -2734,7 +2739,27 @@ S%2</translation>
 <context>
     <name>tessera::WorkerClient</name>
     <message>
-        <location filename="../backend/cluster/workerclient.cpp" line="+57"/>
+        <location filename="../backend/cluster/workerclient.cpp" line="+65"/>
+        <source>worker %1 closed the connection (%2): if it was started with --tls-cert, connect with the cluster&apos;s certificates (tessera-ctl --tls, or --tls-ca/--tls-cert/--tls-key)</source>
+        <translation>Worker %1 hat die Verbindung geschlossen (%2): Wurde er mit --tls-cert gestartet, verbinden Sie sich mit den Zertifikaten des Clusters (tessera-ctl --tls oder --tls-ca/--tls-cert/--tls-key)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>worker %1: its certificate was refused (%2): it was not issued by this cluster&apos;s CA, has expired, or does not name this address; re-rent the node (Tessera issues a new certificate) or give it one from `tessera-ctl certify`</source>
+        <translation>Worker %1: sein Zertifikat wurde abgelehnt (%2): Es wurde nicht von der CA dieses Clusters ausgestellt, ist abgelaufen oder nennt diese Adresse nicht; mieten Sie den Knoten neu (Tessera stellt ein neues Zertifikat aus) oder geben Sie ihm eines von `tessera-ctl certify`</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>worker %1: refused this side&apos;s certificate: %2</source>
+        <translation>Worker %1 hat das Zertifikat dieser Seite abgelehnt: %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>worker %1 ended the TLS handshake (%2): it trusts another CA than this cluster&apos;s, or it serves plaintext (started with --insecure, or on loopback); give it a certificate from `tessera-ctl certify`, or connect without TLS if it is meant to be plaintext</source>
+        <translation>Worker %1 hat den TLS-Handshake beendet (%2): Er vertraut einer anderen CA als der dieses Clusters oder spricht Klartext (mit --insecure oder auf Loopback gestartet); geben Sie ihm ein Zertifikat von `tessera-ctl certify` oder verbinden Sie sich ohne TLS, wenn er Klartext sprechen soll</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>worker %1 (%2): does not answer (%3); check that tessera-worker runs there and the address and port are right</source>
         <translation>Worker %1 (%2): antwortet nicht (%3); prüfen Sie, ob dort tessera-worker läuft und Adresse und Port stimmen</translation>
     </message>
@@ -4107,7 +4132,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::PlanDocument</name>
     <message>
-        <location filename="../app/designer/plandocument.cpp" line="+116"/>
+        <location filename="../app/designer/plandocument.cpp" line="+104"/>
         <source>No model chosen: pick one from the Model list or import a config.json.</source>
         <translation>Kein Modell gewählt: eines aus der Modellliste wählen oder eine config.json importieren.</translation>
     </message>
@@ -4120,7 +4145,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::PlanIo</name>
     <message>
-        <location filename="../app/designer/planio.cpp" line="+50"/>
+        <location filename="../app/designer/planio.cpp" line="+53"/>
         <source>cannot write &apos;%1&apos;: %2</source>
         <translation>&apos;%1&apos; lässt sich nicht schreiben: %2</translation>
     </message>
@@ -4140,7 +4165,7 @@ S%2</translation>
         <translation>&apos;%1&apos; ist größer als 16 MiB: keine Layout-Datei</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+100"/>
         <source>Imported config.json models are for planning only: tessera-train runs the built-in MLP, ViT and GPT. Pick a built-in model to launch.</source>
         <translation>Aus einer config.json importierte Modelle sind nur zum Planen: tessera-train fährt die eingebauten MLP, ViT und GPT. Zum Starten ein eingebautes Modell wählen.</translation>
     </message>
@@ -4356,7 +4381,7 @@ S%2</translation>
         <translation>Speicher überschritten: Stufe %1 auf %2 Gerät %3 (%4) braucht %5 von %6 (%7 zu viel); ZeRO, mehr TP/PP, Neuberechnung oder weniger gleichzeitige Micro-Batches nutzen</translation>
     </message>
     <message>
-        <location filename="../backend/planner/layer_cost.cpp" line="+224"/>
+        <location filename="../backend/planner/layer_cost.cpp" line="+227"/>
         <source>stage %1 is empty (layers %2..%3); give it at least one layer</source>
         <translation>Stufe %1 ist leer (Schichten %2..%3); ihr mindestens eine Schicht geben</translation>
     </message>

@@ -731,7 +731,7 @@
 <context>
     <name>tessera::ClusterTableModel</name>
     <message>
-        <location filename="../app/cluster/clustertablemodel.cpp" line="+105"/>
+        <location filename="../app/cluster/clustertablemodel.cpp" line="+107"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -764,6 +764,11 @@
         <location line="+2"/>
         <source>Memory</source>
         <translation>内存</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Problem</source>
+        <translation>问题</translation>
     </message>
 </context>
 <context>
@@ -891,7 +896,7 @@
 <context>
     <name>tessera::JobController</name>
     <message>
-        <location filename="../backend/jobs/jobcontroller.cpp" line="+75"/>
+        <location filename="../backend/jobs/jobcontroller.cpp" line="+64"/>
         <source>the drawn layout runs ranks on worker &apos;%1&apos;, which is not a Ready worker of this job: rent it again, or redraw the layout on the live cluster (Designer → Use live cluster)</source>
         <translation>绘制的布局把 rank 放在工作节点“%1”上，但它不是此作业的就绪工作节点：请重新租用它，或在实时集群上重新绘制布局（设计器 → 使用实时集群）</translation>
     </message>
@@ -921,7 +926,7 @@
         <translation>该作业需要 %1 个 rank，但就绪的工作节点只有 %2 个槽位：请租用更多工作节点，或等待它们就绪</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+67"/>
         <source>cancelled before launch</source>
         <translation>启动前已取消</translation>
     </message>
@@ -1228,7 +1233,7 @@
         <translation>无法写入令牌文件 %1（%2）：请检查数据文件夹是否可写，或设置 TESSERA_DATA_DIR</translation>
     </message>
     <message>
-        <location line="+136"/>
+        <location line="+141"/>
         <source>killed by signal %1</source>
         <translation>被信号 %1 终止</translation>
     </message>
@@ -1775,7 +1780,7 @@
 <context>
     <name>tessera::Provider</name>
     <message>
-        <location filename="../backend/provision/provider.cpp" line="+79"/>
+        <location filename="../backend/provision/provider.cpp" line="+90"/>
         <source>Tessera stopped while this lease was %1</source>
         <translation>Tessera 停止时此租约处于“%1”状态</translation>
     </message>
@@ -2726,7 +2731,27 @@ S%2</translation>
 <context>
     <name>tessera::WorkerClient</name>
     <message>
-        <location filename="../backend/cluster/workerclient.cpp" line="+57"/>
+        <location filename="../backend/cluster/workerclient.cpp" line="+65"/>
+        <source>worker %1 closed the connection (%2): if it was started with --tls-cert, connect with the cluster&apos;s certificates (tessera-ctl --tls, or --tls-ca/--tls-cert/--tls-key)</source>
+        <translation>工作节点 %1 关闭了连接（%2）：如果它以 --tls-cert 启动，请使用集群的证书连接（tessera-ctl --tls，或 --tls-ca/--tls-cert/--tls-key）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>worker %1: its certificate was refused (%2): it was not issued by this cluster&apos;s CA, has expired, or does not name this address; re-rent the node (Tessera issues a new certificate) or give it one from `tessera-ctl certify`</source>
+        <translation>工作节点 %1：其证书被拒绝（%2）：它不是由本集群的 CA 签发、已过期，或不包含此地址；请重新租用该节点（Tessera 会签发新证书），或用 `tessera-ctl certify` 为它签发一个</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>worker %1: refused this side&apos;s certificate: %2</source>
+        <translation>工作节点 %1 拒绝了本端的证书：%2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>worker %1 ended the TLS handshake (%2): it trusts another CA than this cluster&apos;s, or it serves plaintext (started with --insecure, or on loopback); give it a certificate from `tessera-ctl certify`, or connect without TLS if it is meant to be plaintext</source>
+        <translation>工作节点 %1 中止了 TLS 握手（%2）：它信任的 CA 不是本集群的，或者它使用明文（以 --insecure 或在回环地址上启动）；请用 `tessera-ctl certify` 为它签发证书，若它本应使用明文则不用 TLS 连接</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>worker %1 (%2): does not answer (%3); check that tessera-worker runs there and the address and port are right</source>
         <translation>工作节点 %1（%2）：无响应（%3）；请检查那里是否运行着 tessera-worker，以及地址和端口是否正确</translation>
     </message>
@@ -4099,7 +4124,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::PlanDocument</name>
     <message>
-        <location filename="../app/designer/plandocument.cpp" line="+116"/>
+        <location filename="../app/designer/plandocument.cpp" line="+104"/>
         <source>No model chosen: pick one from the Model list or import a config.json.</source>
         <translation>未选择模型：请从“模型”列表中选择，或导入 config.json。</translation>
     </message>
@@ -4112,7 +4137,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::PlanIo</name>
     <message>
-        <location filename="../app/designer/planio.cpp" line="+50"/>
+        <location filename="../app/designer/planio.cpp" line="+53"/>
         <source>cannot write &apos;%1&apos;: %2</source>
         <translation>无法写入“%1”：%2</translation>
     </message>
@@ -4132,7 +4157,7 @@ S%2</translation>
         <translation>“%1”大于 16 MiB：不是布局文件</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+100"/>
         <source>Imported config.json models are for planning only: tessera-train runs the built-in MLP, ViT and GPT. Pick a built-in model to launch.</source>
         <translation>导入的 config.json 模型仅用于规划：tessera-train 只运行内置的 MLP、ViT 和 GPT。请选择一个内置模型来启动。</translation>
     </message>
@@ -4348,7 +4373,7 @@ S%2</translation>
         <translation>内存超限：阶段 %1 在 %2 设备 %3（%4）上需要 %5，可用 %6（超出 %7）；请使用 ZeRO、更大的 TP/PP、重计算，或减少在途微批次</translation>
     </message>
     <message>
-        <location filename="../backend/planner/layer_cost.cpp" line="+224"/>
+        <location filename="../backend/planner/layer_cost.cpp" line="+227"/>
         <source>stage %1 is empty (layers %2..%3); give it at least one layer</source>
         <translation>阶段 %1 为空（第 %2..%3 层）；请至少给它分配一层</translation>
     </message>

@@ -74,6 +74,8 @@ QVariant ClusterTableModel::data(const QModelIndex& index, int role) const {
             return n.cores;
         case Memory:
             return formatMemory(n.memoryBytes);
+        case Problem:
+            return n.state == NodeState::Ready ? QString() : n.lastError;
         default:
             return {};
         }
@@ -88,11 +90,11 @@ QVariant ClusterTableModel::data(const QModelIndex& index, int role) const {
             return data(index, Qt::DisplayRole);
         }
     }
-    if (role == Qt::ForegroundRole && index.column() == State)
+    if (role == Qt::ForegroundRole && (index.column() == State || index.column() == Problem))
         return QBrush(stateColor(n.state));
     if (role == Qt::ToolTipRole && !n.lastError.isEmpty())
         return n.lastError;
-    if (role == Qt::TextAlignmentRole && index.column() >= Slots)
+    if (role == Qt::TextAlignmentRole && index.column() >= Slots && index.column() <= Memory)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     return {};
 }
@@ -115,6 +117,8 @@ QVariant ClusterTableModel::headerData(int section, Qt::Orientation orientation,
         return tr("Cores");
     case Memory:
         return tr("Memory");
+    case Problem:
+        return tr("Problem");
     default:
         return {};
     }

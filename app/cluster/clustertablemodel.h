@@ -14,12 +14,14 @@ class ClusterRegistry;
 
 /// Rows are the registry's nodes in registry order; columns are the Column enum. DisplayRole
 /// gives text (memory in GiB), Qt::UserRole the raw value (NodeState as int, bytes as quint64),
-/// ToolTipRole the node's last error. The model keeps its own copy of the rows so that row
-/// indices change only inside begin/end notifications.
+/// ToolTipRole the node's last error. The Problem column shows that error where a person sees it
+/// at once (a refused certificate, a worker that does not answer); empty for a healthy node. The
+/// model keeps its own copy of the rows so that row indices change only inside begin/end
+/// notifications.
 class ClusterTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Address, Host, State, Slots, Cores, Memory, ColumnCount };
+    enum Column { Name, Address, Host, State, Slots, Cores, Memory, Problem, ColumnCount };
 
     /// `registry` may be null (an empty model); it must outlive the model otherwise.
     explicit ClusterTableModel(ClusterRegistry* registry, QObject* parent = nullptr);

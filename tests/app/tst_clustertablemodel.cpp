@@ -136,6 +136,8 @@ void TestClusterTableModel::unreachableNodeShowsError() {
                               QStringLiteral("unreachable"), 10000);
     const QString tip = m_model->index(0, ClusterTableModel::Name).data(Qt::ToolTipRole).toString();
     QVERIFY2(!tip.isEmpty(), "an unreachable node explains why in its tool tip");
+    // …and in its Problem column, where it is seen without hovering.
+    QCOMPARE(m_model->index(0, ClusterTableModel::Problem).data().toString(), tip);
     QCOMPARE(m_model->readyCount(), 0);
 }
 
