@@ -1,0 +1,278 @@
+// The cloud provider against the fake Lambda Cloud API (tests/support/fake-lambda-cloud.py),
+// whose launches bring up real test hosts (network namespaces with sshd): offers and prices,
+// one rent through every lease state to a ready mTLS worker that trains a DP job, release until
+// the cloud reports the instance terminated, the API's refusals as reasons, a 429 storm ridden
+// out, an app that stopped between the launch request and its reply, an instance that dies.
+#include "backend/cluster/clusterregistry.h"
+#include "backend/provision/cloudhttp.h"
+#include "backend/provision/cloudkeys.h"
+#include "backend/provision/cloudprovider.h"
+#include "backend/provision/lambdaapi.h"
+#include "backend/provision/leasestore.h"
+#include "tests/backend/testcluster.h"
+#include "tests/support/fakelambda.h"
+#include "tests/support/providerrun.h"
+#include "tests/support/testtraining.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <memory>
+
+using namespace tessera;
+
+namespace {
+
+const QString kKey = QStringLiteral("tessera-test-key-0123456789");
+
+/// What one app run has: registry, lease store, the Lambda API and its provider.
+struct Run {
+    ClusterRegistry registry;
+    LeaseStore store;
+    LambdaCloudApi api;
+    CloudProvider provider{&api, &registry, &store};
+    bool storeOpen = false;
+    Run(const QString& db, const QString& url, const QString& key = kKey) : api(QUrl(url)) {
+        registry.setProbeInterval(500);
+        registry.setProbeTimeout(5000);
+        storeOpen = store.open(db).has_value();
+        api.setApiKey(key);
+        api.setSshUser(QStringLiteral("root")); // the test hosts' only login
+        api.http()->setBackoff(50, 2000, 60000);
+        CloudRent::Timing t;
+        t.pollFirstMs = 100;
+        t.pollMaxMs = 500;
+        t.bootTimeoutMs = 120000;
+        t.registerTimeoutMs = 60000;
+        provider.setTiming(t);
+    }
+    /// Lists the offers and waits for them; "" or why not.
+    QString offers() {
+        QSignalSpy changed(&provider, &Provider::offersChanged);
+        provider.refreshOffers();
+        if (!changed.wait(30000)) {
+            return QStringLiteral("no offers within 30 s");
+        }
+        return provider.offersError();
+    }
+};
+
+QStringList statesOf(const QSignalSpy& changes, const QString& leaseId) {
+    QStringList seen;
+    for (const auto& args : changes) {
+        const Lease l = args.first().value<Lease>();
+        if (l.id == leaseId && (seen.isEmpty() || seen.last() != leaseStateName(l.state))) {
+            seen << leaseStateName(l.state);
+        }
+    }
+    return seen;
+}
+
+} // namespace
+
+class TstCloudProvider : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_data;
+    std::unique_ptr<test::FakeLambda> m_fake;
+    int m_runs = 0;
+
+    QString db() { return m_data.filePath(QStringLiteral("tessera-%1.sqlite").arg(++m_runs)); }
+
+    /// The fake's status of instance `id` ("" when it no longer lists it).
+    QString fakeStatus(const QString& id) {
+        return m_fake->api(QStringLiteral("/instances/") + id, kKey)
+            .value(QStringLiteral("data"))
+            .toObject()
+            .value(QStringLiteral("status"))
+            .toString();
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        if (const QString m = test::missingPrograms(); !m.isEmpty()) {
+            QSKIP(qPrintable(m));
+        }
+        test::useBuildAndData(m_data.path());
+        m_fake = std::make_unique<test::FakeLambda>(kKey);
+        QVERIFY2(m_fake->error().isEmpty(), qPrintable(m_fake->error()));
+    }
+
+    void init() { m_fake->control(QStringLiteral("/_fake/reset")); }
+
+    void offersComeFromInstanceTypes() {
+        Run run(db(), m_fake->url());
+        QVERIFY(run.storeOpen);
+        const QString e = run.offers();
+        QVERIFY2(e.isEmpty(), qPrintable(e));
+        const QList<Offer> offers = run.provider.offers();
+        QVERIFY(offers.size() >= 3);
+        for (qsizetype i = 1; i < offers.size(); ++i) {
+            QVERIFY(offers.at(i - 1).pricePerHour <= offers.at(i).pricePerHour);
+        }
+        for (const Offer& o : offers) {
+            QCOMPARE(o.provider, QStringLiteral("lambda"));
+            QVERIFY2(o.pricePerHour > 0, qPrintable(o.id));
+            QVERIFY2(o.devicesPerNode > 0 && o.deviceMemoryBytes > 1e9, qPrintable(o.id));
+            QVERIFY2(o.deviceKind.startsWith(QLatin1String("NVIDIA ")), qPrintable(o.deviceKind));
+        }
+    }
+
+    void refusedKeyIsAReasonToAct() {
+        Run run(db(), m_fake->url(), QStringLiteral("not-the-key"));
+        const QString e = run.offers();
+        QVERIFY2(e.contains(QLatin1String("global/invalid-api-key")) &&
+                     e.contains(QLatin1String("API key")),
+                 qPrintable(e));
+        QVERIFY(!e.contains(QLatin1String("not-the-key"))); // the key is never repeated
+    }
+
+    void rateLimitStormIsRiddenOut() {
+        Run run(db(), m_fake->url());
+        m_fake->control(QStringLiteral("/_fake/rate-limit"),
+                        {{QStringLiteral("count"), 6}, {QStringLiteral("retry_after"), 1}});
+        const QString e = run.offers();
+        QVERIFY2(e.isEmpty(), qPrintable(e));
+        QVERIFY(!run.provider.offers().isEmpty());
+    }
+
+    void noCapacityIsRefusedWithTheType() {
+        Run run(db(), m_fake->url());
+        m_fake->control(QStringLiteral("/_fake/capacity"),
+                        {{QStringLiteral("instance_type"), QStringLiteral("gpu_8x_h100_sxm5")},
+                         {QStringLiteral("regions"), QJsonArray{}}});
+        QVERIFY(run.offers().isEmpty());
+        const Result<QString> r = run.provider.rent(QStringLiteral("gpu_8x_h100_sxm5"));
+        QVERIFY(!r);
+        QCOMPARE(r.error().code, ErrorCode::Unavailable);
+        QVERIFY2(QString::fromStdString(r.error().message)
+                     .contains(QLatin1String("no region has capacity for gpu_8x_h100_sxm5")),
+                 r.error().message.c_str());
+    }
+
+    void capacityGoneAtLaunchFailsTheLease() {
+        Run run(db(), m_fake->url());
+        QVERIFY(run.offers().isEmpty());
+        const QString type = QStringLiteral("gpu_1x_a10");
+        QVERIFY(!run.provider.offers().isEmpty());
+        m_fake->control(
+            QStringLiteral("/_fake/capacity"),
+            {{QStringLiteral("instance_type"), type}, {QStringLiteral("regions"), QJsonArray{}}});
+        const Result<QString> id = run.provider.rent(type); // the cached offer still has regions
+        QVERIFY2(id, id ? "" : id.error().message.c_str());
+        QVERIFY(test::settled(run.provider, *id, 60000));
+        const Lease l = run.provider.lease(*id);
+        QCOMPARE(l.state, LeaseState::Failed);
+        QVERIFY2(l.reason.contains(QLatin1String("insufficient-capacity")) ||
+                     l.reason.contains(QLatin1String("no region has capacity")),
+                 qPrintable(l.reason));
+        QVERIFY(m_fake->api(QStringLiteral("/instances"), kKey)
+                    .value(QStringLiteral("data"))
+                    .toArray()
+                    .isEmpty());
+    }
+
+    void rentTrainsAndReleases() {
+        if (const QString m = test::fashionMnistMissing(); !m.isEmpty()) {
+            QSKIP(qPrintable(m));
+        }
+        Run run(db(), m_fake->url());
+        QVERIFY(run.offers().isEmpty());
+        QSignalSpy changes(&run.provider, &Provider::leaseChanged);
+        QString id;
+        const QString why =
+            test::rentReady(run.provider, QStringLiteral("gpu_2x_a100"), 180000, &id);
+        QVERIFY2(why.isEmpty(), qPrintable(why + QStringLiteral("\nfake: ") + m_fake->log()));
+        QCOMPARE(statesOf(changes, id),
+                 (QStringList{"requested", "booting", "installing", "registering", "ready"}));
+        const Lease ready = run.provider.lease(id);
+        qInfo("rent-to-ready %lld ms against the fake (boot time 0)",
+              ready.created.msecsTo(ready.ready));
+        const CloudLeaseDetail d = CloudLeaseDetail::fromJson(ready.detail);
+        QVERIFY(!d.instanceId.isEmpty());
+        QCOMPARE(fakeStatus(d.instanceId), QStringLiteral("active"));
+        const QList<WorkerNode> nodes = run.registry.readyNodes();
+        QCOMPARE(nodes.size(), 1);
+        QVERIFY2(nodes.first().tls != nullptr, "the instance's worker is not reached over TLS");
+        QCOMPARE(nodes.first().slots, 2);
+        const QString trained = test::trainFashionMnist(
+            run.registry, m_data.filePath(QStringLiteral("metrics.sqlite")), 40, 2);
+        QVERIFY2(trained.isEmpty(), qPrintable(trained));
+
+        QVERIFY(run.provider.release(id));
+        QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(id).live(), 60000);
+        const Lease released = run.provider.lease(id);
+        QCOMPARE(released.state, LeaseState::Released);
+        QVERIFY2(released.reason.contains(QLatin1String("terminated")),
+                 qPrintable(released.reason));
+        QVERIFY(released.cost(QDateTime::currentDateTimeUtc()) > 0);
+        const QString status = fakeStatus(d.instanceId);
+        QVERIFY2(status == QLatin1String("terminated") || status.isEmpty(), qPrintable(status));
+        QVERIFY(run.registry.nodes().isEmpty());
+    }
+
+    void appStoppedMidLaunchFindsTheInstance() {
+        const QString database = db();
+        QString leaseId;
+        {
+            Run first(database, m_fake->url());
+            QVERIFY(first.offers().isEmpty());
+            m_fake->control(QStringLiteral("/_fake/hold-launch"),
+                            {{QStringLiteral("seconds"), 600}});
+            const Result<QString> id = first.provider.rent(QStringLiteral("gpu_1x_a10"));
+            QVERIFY(id);
+            leaseId = *id;
+            // The launch request has reached the cloud, which recorded the instance, when
+            // the app goes away.
+            QTRY_VERIFY_WITH_TIMEOUT(!m_fake->api(QStringLiteral("/instances"), kKey)
+                                          .value(QStringLiteral("data"))
+                                          .toArray()
+                                          .isEmpty(),
+                                     60000);
+        }
+        m_fake->control(QStringLiteral("/_fake/hold-launch"), {{QStringLiteral("seconds"), 0}});
+        Run second(database, m_fake->url());
+        QSignalSpy reconciled(&second.provider, &CloudProvider::reconciled);
+        second.provider.restore();
+        QVERIFY(reconciled.wait(30000));
+        QVERIFY(reconciled.first().at(0).toBool());
+        const Lease cut = second.provider.lease(leaseId);
+        QCOMPARE(cut.state, LeaseState::Failed);
+        QVERIFY2(cut.reason.contains(QLatin1String("still runs")), qPrintable(cut.reason));
+        const QList<CloudInstance> strays = second.provider.strays();
+        QCOMPARE(strays.size(), 1);
+        QCOMPARE(strays.first().tag(QString::fromLatin1(kLeaseTag)), leaseId);
+        QSignalSpy straysChanged(&second.provider, &CloudProvider::straysChanged);
+        QVERIFY(second.provider.releaseStray(strays.first().id));
+        QTRY_VERIFY_WITH_TIMEOUT(second.provider.strays().isEmpty(), 60000);
+        const QString status = fakeStatus(strays.first().id);
+        QVERIFY2(status == QLatin1String("terminated") || status.isEmpty(), qPrintable(status));
+    }
+
+    void unhealthyInstanceEndsItsLease() {
+        Run run(db(), m_fake->url());
+        run.provider.setHealthInterval(300);
+        QVERIFY(run.offers().isEmpty());
+        QString id;
+        const QString why =
+            test::rentReady(run.provider, QStringLiteral("gpu_1x_a10"), 180000, &id);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        const QString instance =
+            CloudLeaseDetail::fromJson(run.provider.lease(id).detail).instanceId;
+        m_fake->control(QStringLiteral("/_fake/instances/%1/status").arg(instance),
+                        {{QStringLiteral("status"), QStringLiteral("unhealthy")}});
+        QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(id).live(), 60000);
+        const Lease l = run.provider.lease(id);
+        QCOMPARE(l.state, LeaseState::Failed);
+        QVERIFY2(l.reason.contains(QLatin1String("unhealthy")) &&
+                     l.reason.contains(QLatin1String("terminated")),
+                 qPrintable(l.reason));
+        QVERIFY(run.registry.nodes().isEmpty());
+    }
+
+    void cleanupTestCase() {
+        m_fake.reset(); // takes its test hosts down
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCloudProvider)
+#include "tst_cloudprovider.moc"
