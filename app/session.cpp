@@ -9,6 +9,8 @@
 #include "backend/jobs/jobtypes.h"
 #include "backend/paths.h"
 #include "backend/provision/autoscaler.h"
+#include "backend/provision/cloudprovider.h"
+#include "backend/provision/cloudsettings.h"
 #include "backend/provision/leasestore.h"
 #include "backend/provision/localleases.h"
 #include "backend/provision/slurmcluster.h"
@@ -41,7 +43,7 @@ AppSession::AppSession(const QString& storePath, QObject* parent)
 }
 
 QList<Provider*> AppSession::providers() const {
-    return {m_localLeases.get(), m_ssh.get(), m_slurm.get()};
+    return {m_localLeases.get(), m_ssh.get(), m_slurm.get(), m_cloud.get()};
 }
 
 QString AppSession::slurmClustersPath() {
@@ -78,6 +80,14 @@ void AppSession::openProvisioning(const QString& storePath) {
         errors << QString::fromStdString(clusters.error().message);
     }
     m_slurm->restore();
+    QString cloudProblem;
+    m_cloud = makeLambdaProvider(m_registry.get(), m_leases->isOpen() ? m_leases.get() : nullptr,
+                                 &cloudProblem);
+    if (!cloudProblem.isEmpty()) {
+        errors << cloudProblem;
+    }
+    m_cloud->restore();
+    m_cloud->refreshOffers();
     m_provisionError = errors.join(QLatin1Char('\n'));
     m_autoscaler = std::make_unique<Autoscaler>(m_registry.get(), m_controller.get(), providers());
     m_autoscaler->setPolicy(loadAutoscalePolicy());
@@ -89,6 +99,7 @@ AppSession::~AppSession() {
     for (const QString& name : m_localWorkers->names())
         m_controller->failJobsOnWorker(name, tr("tessera quit and stopped it"));
     m_autoscaler.reset();
+    m_cloud.reset(); // its instances bill on: their leases are reconciled at the next start
     m_slurm.reset();
     m_ssh.reset();
     m_localLeases.reset();

@@ -17,6 +17,7 @@ class LeaseStore;
 class LocalLeases;
 class LocalWorkers;
 class MetricStore;
+class CloudProvider;
 class Provider;
 class SlurmProvider;
 class SshProvider;
@@ -40,6 +41,9 @@ public:
     /// The SSH provider, its hosts read from sshHostsPath() (a bad file: no hosts, and
     /// provisionError() says why); leases of earlier runs restored.
     SshProvider* sshProvider() const { return m_ssh.get(); }
+    /// Lambda Cloud (no key yet: it offers nothing and says how to add one); its leases are
+    /// reconciled with the account's instances at start.
+    CloudProvider* cloudProvider() const { return m_cloud.get(); }
     /// Every provider that works through leases (the Rent dialog's offers, the cost label).
     QList<Provider*> providers() const;
     /// dataDir()/ssh-hosts.json.
@@ -72,6 +76,7 @@ private:
     std::unique_ptr<LocalLeases> m_localLeases;
     std::unique_ptr<SshProvider> m_ssh;
     std::unique_ptr<SlurmProvider> m_slurm;
+    std::unique_ptr<CloudProvider> m_cloud;
     std::unique_ptr<Autoscaler> m_autoscaler;
     QString m_storeError;
     QString m_provisionError;

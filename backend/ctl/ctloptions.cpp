@@ -26,6 +26,16 @@ const char* const kUsage =
     "                  calibration, store it in the data folder (calibration.json), print it\n"
     "  certify         issue a certificate from this data folder's cluster CA for a worker\n"
     "                  started by hand (--hosts, --out); prints its tessera-worker flags\n"
+    "  offers          what the cloud (--provider, default lambda) rents now: type, GPUs,\n"
+    "                  memory, price per hour, regions with capacity, cheapest first\n"
+    "  rent OFFER      rent one instance of OFFER (an instance type from offers) and wait\n"
+    "                  until its worker is ready; it stays rented after tessera-ctl exits\n"
+    "  leases          live leases of every provider, after reconciling the cloud's with\n"
+    "                  its instances, and the instances Tessera lost track of\n"
+    "  release ID      release lease ID (or terminate lost instance ID) and wait until the\n"
+    "                  cloud reports it terminated; --all releases everything\n"
+    "  cost            what every lease has cost so far and what the live ones bill per hour\n"
+    "  cloud-key       store the cloud's API key read from stdin (one line) in a 0600 file\n"
     "options:\n"
     "  --workers A,B   host:port of running tessera-workers to use (needs --token-file)\n"
     "  --token-file F  file holding the workers' bearer token\n"
@@ -45,6 +55,9 @@ const char* const kUsage =
     "                  (same workers) and refit: calibrations spread over time\n"
     "  --rank R        logs: only rank R's lines (\"none\": those no rank printed)\n"
     "  --follow        logs: keep printing new lines until the job ends\n"
+    "  --json          offers, rent, leases, release, cost: print JSON\n"
+    "  --provider P    offers, rent, cloud-key: the cloud (default lambda)\n"
+    "  --all           release: every live lease and every lost instance\n"
     "exit codes: 0 ok, 1 job failed or cancelled, 2 bad input, 3 a worker does not answer\n";
 
 Result<std::string> readPemFile(const QString& path, const char* flag) {
@@ -105,8 +118,12 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
     const QCommandLineOption hosts(QStringLiteral("hosts"), QString(), QStringLiteral("H,H"));
     const QCommandLineOption out(QStringLiteral("out"), QString(), QStringLiteral("D"));
     const QCommandLineOption name(QStringLiteral("name"), QString(), QStringLiteral("N"));
-    p.addOptions({workers, tokenFile, timeout, verbose, ranks, rounds, append, rank, follow, help,
-                  tls, tlsCa, tlsCert, tlsKey, hosts, out, name});
+    const QCommandLineOption json(QStringLiteral("json"));
+    const QCommandLineOption provider(QStringLiteral("provider"), QString(), QStringLiteral("P"));
+    const QCommandLineOption all(QStringLiteral("all"));
+    p.addOptions({workers, tokenFile, timeout, verbose, ranks,    rounds,  append,
+                  rank,    follow,    help,    tls,     tlsCa,    tlsCert, tlsKey,
+                  hosts,   out,       name,    json,    provider, all});
     auto bad = [](const QString& what) {
         return fail(ErrorCode::InvalidArgument,
                     "tessera-ctl: error: " + what.toStdString() + "\n" + std::string(kUsage));
@@ -136,14 +153,32 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
                                       "them), e.g. tessera-ctl logs job-20261202-150405-1"));
         }
         o.jobId = pos[1];
+    } else if (o.command == QLatin1String("rent")) {
+        if (pos.size() != 2) {
+            return bad(QStringLiteral("rent takes exactly one offer (tessera-ctl offers lists "
+                                      "them), e.g. tessera-ctl rent gpu_1x_a10"));
+        }
+        o.offerId = pos[1];
+    } else if (o.command == QLatin1String("release")) {
+        o.all = p.isSet(all);
+        if (pos.size() != (o.all ? 1 : 2)) {
+            return bad(QStringLiteral("release takes one lease id (tessera-ctl leases lists "
+                                      "them), or --all"));
+        }
+        o.target = pos.value(1);
+    } else if (o.command == QLatin1String("offers") || o.command == QLatin1String("leases") ||
+               o.command == QLatin1String("cost") || o.command == QLatin1String("cloud-key")) {
+        if (pos.size() != 1) {
+            return bad(o.command + QStringLiteral(" takes no arguments"));
+        }
     } else if (o.command == QLatin1String("nodes") || o.command == QLatin1String("jobs") ||
                o.command == QLatin1String("calibrate") || o.command == QLatin1String("certify")) {
         if (pos.size() != 1) {
             return bad(o.command + QStringLiteral(" takes no arguments"));
         }
     } else {
-        return bad(QStringLiteral("unknown command '%1' (use run, nodes, jobs, logs, calibrate "
-                                  "or certify)")
+        return bad(QStringLiteral("unknown command '%1' (use run, nodes, jobs, logs, calibrate, "
+                                  "certify, offers, rent, leases, release, cost or cloud-key)")
                        .arg(o.command));
     }
     if (p.isSet(workers)) {
@@ -221,6 +256,17 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
     if (o.command != QLatin1String("certify") &&
         (p.isSet(hosts) || p.isSet(out) || p.isSet(name))) {
         return bad(QStringLiteral("--hosts, --out and --name are options of certify"));
+    }
+    o.json = p.isSet(json);
+    if (p.isSet(provider)) {
+        o.provider = p.value(provider);
+        if (o.provider != QLatin1String("lambda")) {
+            return bad(QStringLiteral("--provider: '%1' is not a cloud Tessera knows (lambda)")
+                           .arg(o.provider));
+        }
+    }
+    if (p.isSet(all) && o.command != QLatin1String("release")) {
+        return bad(QStringLiteral("--all is an option of release"));
     }
     if (p.isSet(timeout)) {
         bool ok = false;

@@ -20,7 +20,8 @@ enum ExitCode {
 
 /// Parsed command line.
 struct CtlOptions {
-    QString command;        ///< "run", "nodes", "jobs", "logs" or "calibrate"
+    QString command;        ///< "run", "nodes", "jobs", "logs", "calibrate", "certify", "offers",
+                            ///< "rent", "leases", "release", "cost" or "cloud-key"
     QString specPath;       ///< run: the spec file
     QStringList workers;    ///< --workers ADDR,ADDR...: use these workers instead of renting
     QString tokenFile;      ///< --token-file F: bearer token of the --workers
@@ -39,6 +40,11 @@ struct CtlOptions {
     QStringList hosts; ///< certify --hosts H,H: the names/addresses the certificate is for
     QString outDir;    ///< certify --out D: where worker.key, worker.crt and ca.crt go
     QString name;      ///< certify --name N: the worker's name in its certificate
+    QString offerId;   ///< rent OFFER: the instance type (or other offer id) to rent
+    QString target;    ///< release ID: a lease id or the id of an instance Tessera lost track of
+    bool all = false;  ///< release --all: every live lease and every lost instance
+    bool json = false; ///< --json: offers/rent/leases/release/cost print JSON
+    QString provider = QStringLiteral("lambda"); ///< --provider P: the cloud (offers, rent, key)
 };
 
 /// Parses `arguments` (argv incl. program name). Returns the options, or an InvalidArgument error

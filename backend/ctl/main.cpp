@@ -2,6 +2,7 @@
 // and a job's log lines.
 #include "backend/ctl/calibratecommand.h"
 #include "backend/ctl/certifycommand.h"
+#include "backend/ctl/cloudcommand.h"
 #include "backend/ctl/ctloptions.h"
 #include "backend/ctl/listcommands.h"
 #include "backend/ctl/logscommand.h"
@@ -62,6 +63,15 @@ int main(int argc, char** argv) {
         QTimer::singleShot(0, &logs, &LogsCommand::start);
         app.exec();
         return exitCode;
+    }
+    for (const char* cloud : {"offers", "rent", "leases", "release", "cost", "cloud-key"}) {
+        if (options->command == QLatin1String(cloud)) {
+            CloudCommand command(*options);
+            QObject::connect(&command, &CloudCommand::finished, &app, quitWith);
+            QTimer::singleShot(0, &command, &CloudCommand::start);
+            app.exec();
+            return exitCode;
+        }
     }
     if (options->command == QLatin1String("calibrate")) {
         CalibrateCommand calibrate(*options);

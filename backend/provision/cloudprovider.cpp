@@ -10,6 +10,8 @@
 
 #include <QLoggingCategory>
 
+#include <algorithm>
+
 namespace tessera {
 
 namespace {
@@ -71,8 +73,10 @@ void CloudProvider::refreshOffers() {
             m_types = *types;
             m_offersError.clear();
         } else {
+            m_types.clear();
             m_offersError = types.error().message;
-            qCWarning(lcLease).noquote() << m_offersError;
+            m_offersErrorKind = types.error().kind;
+            qCInfo(lcLease).noquote() << m_offersError;
         }
         Q_EMIT offersChanged();
     });
@@ -219,14 +223,17 @@ void CloudProvider::terminateLease(const QString& leaseId, const QString& instan
     });
 }
 
-void CloudProvider::waitTerminated(const QString& instanceId, std::function<void(QString)> done) {
-    m_api->instance(this, instanceId, [=, this](CloudResult<CloudInstance> i) {
-        if ((!i && i.error().kind == CloudErrorKind::NotFound) || (i && gone(*i))) {
-            done(QString());
-            return;
-        }
-        QTimer::singleShot(m_timing.pollMaxMs, this,
-                           [=, this] { waitTerminated(instanceId, done); });
+void CloudProvider::waitTerminated(const QString& instanceId, std::function<void(QString)> done,
+                                   int delayMs) {
+    QTimer::singleShot(delayMs, this, [=, this] {
+        m_api->instance(this, instanceId, [=, this](CloudResult<CloudInstance> i) {
+            if ((!i && i.error().kind == CloudErrorKind::NotFound) || (i && gone(*i))) {
+                done(QString());
+                return;
+            }
+            waitTerminated(instanceId, done,
+                           std::clamp(delayMs * 2, m_timing.pollFirstMs, m_timing.pollMaxMs));
+        });
     });
 }
 
@@ -237,6 +244,17 @@ void CloudProvider::restore() {
                 update(l);
             }
         }
+    }
+    if (!m_api->hasApiKey()) {
+        // Without a key nothing can be asked; ready leases rejoin, and setting a key restores
+        // again (setCloudApiKey).
+        for (const Lease& l : leases()) {
+            if (l.live() && l.state == LeaseState::Ready && !m_registry->node(l.nodes.value(0))) {
+                rejoin(l, CloudLeaseDetail::fromJson(l.detail));
+            }
+        }
+        Q_EMIT reconciled(false, QStringLiteral("no %1 API key").arg(m_api->displayName()));
+        return;
     }
     m_api->instances(this, [this](CloudResult<QList<CloudInstance>> list) {
         if (list) {

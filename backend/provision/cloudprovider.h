@@ -50,8 +50,9 @@ public:
     void refreshOffers();
     /// The instance types as last listed (empty before the first answer).
     QList<CloudInstanceType> instanceTypes() const { return m_types; }
-    /// Why the last listing failed, or "".
+    /// Why the last listing failed, or "", and what kind of failure it was.
     QString offersError() const { return m_offersError; }
+    CloudErrorKind offersErrorKind() const { return m_offersErrorKind; }
 
     /// Instances that carry this installation's tag but belong to no live lease: launched by
     /// Tessera, then lost track of (an app killed mid-launch, a lease whose terminate failed).
@@ -59,6 +60,10 @@ public:
     /// Terminates stray `instanceId`; it leaves strays() once the cloud reports it terminated.
     /// Errors: NotFound (not a stray).
     Result<void> releaseStray(const QString& instanceId);
+
+    /// Regions to try first, in this order, among those with capacity (the rest follow in the
+    /// cloud's order).
+    void setRegionPreference(const QStringList& regions) { m_preferred = regions; }
 
     /// Timing, ms (tests shorten it).
     void setTiming(const CloudRent::Timing& timing) { m_timing = timing; }
@@ -84,7 +89,10 @@ private:
     void rejoin(const Lease& lease, const CloudLeaseDetail& d);
     void terminateLease(const QString& leaseId, const QString& instanceId, LeaseState endAs,
                         const QString& why);
-    void waitTerminated(const QString& instanceId, std::function<void(QString)> done);
+    /// Polls instance `instanceId` (after `delayMs`, doubling up to the timing's maximum) until
+    /// the cloud reports it terminated or no longer knows it, then calls `done`.
+    void waitTerminated(const QString& instanceId, std::function<void(QString)> done,
+                        int delayMs = 0);
     void checkHealth();
     void setReason(const QString& leaseId, const QString& reason);
 
@@ -94,8 +102,10 @@ private:
     BundleHashCache m_bundleHashes;
     QList<CloudInstanceType> m_types;
     QString m_offersError;
+    CloudErrorKind m_offersErrorKind = CloudErrorKind::Other;
     QHash<QString, CloudInstance> m_strays; ///< instance id → instance
     QSet<QString> m_terminating;            ///< instance ids whose terminate is under way
+    QStringList m_preferred;                ///< regions tried first
     CloudRent::Timing m_timing;
     QTimer m_health;
 };

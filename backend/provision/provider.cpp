@@ -93,7 +93,10 @@ QString Provider::markCutShort(Lease l) {
 }
 
 QString Provider::joinReasons(const QString& why, const QString& more) {
-    return more.isEmpty() ? why : why + QStringLiteral("; ") + more;
+    if (why.isEmpty() || more.isEmpty()) {
+        return why + more;
+    }
+    return why + QStringLiteral("; ") + more;
 }
 
 void Provider::finishRent(const QString& id) {

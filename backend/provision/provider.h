@@ -82,7 +82,7 @@ protected:
     /// Restoring lease `l` that a previous run left mid-rent: its reason becomes "Tessera stopped
     /// while this lease was <state>" (saved) and is returned.
     QString markCutShort(Lease l);
-    /// `why`, plus "; <more>" when `more` is not empty.
+    /// `why`, plus "; <more>" when both are given; whichever is given alone.
     static QString joinReasons(const QString& why, const QString& more);
 
     /// The rent in progress for lease `id` (an object the provider owns), or null.

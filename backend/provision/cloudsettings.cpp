@@ -1,0 +1,103 @@
+// Cloud settings and the providers made from them (see cloudsettings.h).
+#include "backend/provision/cloudsettings.h"
+
+#include "backend/provision/cloudhttp.h"
+#include "backend/provision/cloudkeys.h"
+#include "backend/provision/cloudprovider.h"
+#include "backend/provision/lambdaapi.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace tessera {
+
+Result<CloudSettings> loadCloudSettings(const QString& providerId) {
+    const QString path = QDir(cloudDir()).filePath(providerId + QStringLiteral(".json"));
+    CloudSettings s;
+    QFile f(path);
+    if (f.open(QIODevice::ReadOnly)) {
+        QJsonParseError err{};
+        const QJsonDocument doc = QJsonDocument::fromJson(f.read(1 << 20), &err);
+        const QJsonObject o = doc.object();
+        const auto wrong = [&](const char* field) {
+            const QJsonValue v = o.value(QLatin1String(field));
+            return !v.isUndefined() && !v.isString();
+        };
+        if (!doc.isObject() || wrong("apiUrl") || wrong("sshUser") ||
+            (!o.value(QStringLiteral("regions")).isUndefined() &&
+             !o.value(QStringLiteral("regions")).isArray())) {
+            return fail(ErrorCode::InvalidArgument,
+                        QStringLiteral("%1 is not a cloud settings file (%2): fix or remove it; "
+                                       "fields apiUrl, sshUser (text) and regions (a list)")
+                            .arg(path, err.error ? err.errorString()
+                                                 : QStringLiteral("a field of the wrong type"))
+                            .toStdString());
+        }
+        s.apiUrl = o.value(QStringLiteral("apiUrl")).toString();
+        s.sshUser = o.value(QStringLiteral("sshUser")).toString();
+        for (const QJsonValue& r : o.value(QStringLiteral("regions")).toArray()) {
+            s.regions << r.toString();
+        }
+    }
+    const QByteArray prefix = "TESSERA_" + providerId.toUpper().toLatin1();
+    if (const QString url = qEnvironmentVariable(prefix + "_API_URL"); !url.isEmpty()) {
+        s.apiUrl = url;
+    }
+    if (const QString user = qEnvironmentVariable(prefix + "_SSH_USER"); !user.isEmpty()) {
+        s.sshUser = user;
+    }
+    if (!s.apiUrl.isEmpty()) {
+        if (Result<QUrl> ok = CloudHttp::checkBaseUrl(s.apiUrl); !ok) {
+            return relay(ok, path.toStdString() + ": ");
+        }
+    }
+    return s;
+}
+
+std::unique_ptr<CloudProvider> makeLambdaProvider(ClusterRegistry* registry, LeaseStore* store,
+                                                  QString* problem) {
+    QStringList problems;
+    Result<CloudSettings> settings = loadCloudSettings(QStringLiteral("lambda"));
+    if (!settings) {
+        problems << QString::fromStdString(settings.error().message);
+        settings = CloudSettings{};
+    }
+    const QString url = settings->apiUrl.isEmpty()
+                            ? QString::fromLatin1(LambdaCloudApi::kDefaultBaseUrl)
+                            : settings->apiUrl;
+    auto* api = new LambdaCloudApi(QUrl(url));
+    if (!settings->sshUser.isEmpty()) {
+        api->setSshUser(settings->sshUser);
+    }
+    const Result<QString> key = readApiKeyFile(apiKeyPath(QStringLiteral("lambda")));
+    if (key) {
+        api->setApiKey(*key);
+    } else if (key.error().code != ErrorCode::NotFound) {
+        problems << QString::fromStdString(key.error().message);
+    }
+    auto provider = std::make_unique<CloudProvider>(api, registry, store);
+    api->setParent(provider.get());
+    provider->setRegionPreference(settings->regions);
+    if (problem) {
+        *problem = problems.join(QLatin1Char('\n'));
+    }
+    return provider;
+}
+
+Result<void> setCloudApiKey(CloudProvider* provider, const QString& providerId,
+                            const QString& key) {
+    if (Result<void> w = writeApiKeyFile(apiKeyPath(providerId), key); !w) {
+        return w;
+    }
+    if (auto* lambda = provider ? qobject_cast<LambdaCloudApi*>(provider->api()) : nullptr) {
+        lambda->setApiKey(key.trimmed());
+        provider->restore(); // what could not be reconciled without a key
+        provider->refreshOffers();
+    }
+    return {};
+}
+
+} // namespace tessera
