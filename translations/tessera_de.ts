@@ -398,7 +398,7 @@
 <context>
     <name>tessera::AppSession</name>
     <message>
-        <location filename="../app/session.cpp" line="+90"/>
+        <location filename="../app/session.cpp" line="+100"/>
         <source>tessera quit and stopped it</source>
         <translation>tessera wurde beendet und hat ihn gestoppt</translation>
     </message>
@@ -644,7 +644,7 @@
 <context>
     <name>tessera::ClusterPanel</name>
     <message>
-        <location filename="../app/cluster/clusterpanel.cpp" line="+23"/>
+        <location filename="../app/cluster/clusterpanel.cpp" line="+24"/>
         <source>&amp;Rent local workers</source>
         <translation>Lokale Worker &amp;anmieten</translation>
     </message>
@@ -716,8 +716,18 @@
         <source>Local workers released.</source>
         <translation>Lokale Worker freigegeben.</translation>
     </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 answers again.</source>
+        <translation>%1 antwortet wieder.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 is unreachable: %2</source>
+        <translation>%1 ist nicht erreichbar: %2</translation>
+    </message>
     <message numerus="yes">
-        <location line="+18"/>
+        <location line="+20"/>
         <source>Starting %n local worker(s)…</source>
         <translation>
             <numerusform>%n lokaler Worker wird gestartet …</numerusform>

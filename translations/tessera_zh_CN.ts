@@ -398,7 +398,7 @@
 <context>
     <name>tessera::AppSession</name>
     <message>
-        <location filename="../app/session.cpp" line="+90"/>
+        <location filename="../app/session.cpp" line="+100"/>
         <source>tessera quit and stopped it</source>
         <translation>tessera 已退出并停止了它</translation>
     </message>
@@ -644,7 +644,7 @@
 <context>
     <name>tessera::ClusterPanel</name>
     <message>
-        <location filename="../app/cluster/clusterpanel.cpp" line="+23"/>
+        <location filename="../app/cluster/clusterpanel.cpp" line="+24"/>
         <source>&amp;Rent local workers</source>
         <translation>租用本地工作节点(&amp;R)</translation>
     </message>
@@ -715,8 +715,18 @@
         <source>Local workers released.</source>
         <translation>本地工作节点已释放。</translation>
     </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 answers again.</source>
+        <translation>%1 又有响应了。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 is unreachable: %2</source>
+        <translation>%1 无法访问：%2</translation>
+    </message>
     <message numerus="yes">
-        <location line="+18"/>
+        <location line="+20"/>
         <source>Starting %n local worker(s)…</source>
         <translation>
             <numerusform>正在启动 %n 个本地工作节点…</numerusform>

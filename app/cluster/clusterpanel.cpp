@@ -2,6 +2,7 @@
 #include "app/cluster/clusterpanel.h"
 
 #include "app/cluster/clustertablemodel.h"
+#include "backend/cluster/clusterregistry.h"
 #include "backend/cluster/localworkers.h"
 
 #include <QAction>
@@ -80,6 +81,30 @@ ClusterPanel::ClusterPanel(ClusterRegistry* registry, LocalWorkers* provider, QW
             [this](const QString& error) { setBusy(false, tr("Rent failed: %1").arg(error)); });
     connect(m_provider, &LocalWorkers::stopped, this,
             [this] { setBusy(false, tr("Local workers released.")); });
+    connect(m_registry, &ClusterRegistry::nodeChanged, this, &ClusterPanel::onNodeChanged);
+    connect(m_registry, &ClusterRegistry::nodeAdded, this, &ClusterPanel::onNodeChanged);
+    connect(m_registry, &ClusterRegistry::nodeRemoved, this,
+            [this](const QString& name) { m_reported.remove(name); });
+}
+
+void ClusterPanel::onNodeChanged(const QString& name) {
+    const auto node = m_registry->node(name);
+    if (!node || node->state != NodeState::Unreachable || node->lastError.isEmpty()) {
+        if (node && node->state == NodeState::Ready && m_reported.remove(name) &&
+            m_status->text().startsWith(name + QLatin1Char(' '))) {
+            m_status->setText(tr("%1 answers again.").arg(name));
+        }
+        return;
+    }
+    // The status line follows the latest reason; the log says it once per unreachable spell
+    // (a refusal's wording can change from probe to probe with the side that gives up first).
+    const bool first = !m_reported.contains(name);
+    m_reported.insert(name, node->lastError);
+    const QString text = tr("%1 is unreachable: %2").arg(name, node->lastError);
+    m_status->setText(text);
+    if (first) {
+        Q_EMIT message(text);
+    }
 }
 
 void ClusterPanel::setWorkerCount(int workers) {

@@ -1,6 +1,7 @@
 // Cluster panel: the table of worker daemons plus "Rent local workers" and "Release" actions.
 #pragma once
 
+#include <QHash>
 #include <QWidget>
 
 #include <functional>
@@ -50,11 +51,14 @@ public Q_SLOTS:
     void releaseNow();
 
 Q_SIGNALS:
-    /// A line for the log pane: rent started / finished / failed, release done.
+    /// A line for the log pane: rent started / finished / failed, release done, a node that
+    /// became unreachable and why (a refused certificate, no answer), once until it answers.
     void message(const QString& text);
 
 private:
     void setBusy(bool busy, const QString& status);
+    /// Says in the status line why node `name` is unreachable, and in the log once per spell.
+    void onNodeChanged(const QString& name);
 
     ClusterRegistry* m_registry;
     LocalWorkers* m_provider;
@@ -67,6 +71,7 @@ private:
     QAction* m_releaseAction;
     bool m_renting = false;
     std::function<bool()> m_releaseGuard;
+    QHash<QString, QString> m_reported; ///< node → the unreachable reason last said
 };
 
 } // namespace tessera

@@ -77,7 +77,9 @@ std::optional<std::string> WorkerClient::handshakeFailure(const QString& detail)
             "certificate) or give it one from `tessera-ctl certify`"));
     }
     if (!detail.contains(QLatin1String("Socket closed")) &&
-        !detail.contains(QLatin1String("handshake"))) {
+        !detail.contains(QLatin1String("handshake"), Qt::CaseInsensitive)) {
+        // gRPC says "Ssl handshake failed", "tcp handshaker shutdown" or "Handshake read
+        // failed" for the same refusal, depending on which side gives up first.
         return std::nullopt;
     }
     if (auto own = tls::verify(m_tls->certPem, m_tls->caPem, std::time(nullptr)); !own) {

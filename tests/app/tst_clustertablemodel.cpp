@@ -1,10 +1,13 @@
 // Tests of ClusterTableModel over a real ClusterRegistry (workers that do not answer, so no
 // daemon is needed): structure checked by QAbstractItemModelTester, rows follow the registry.
+#include "app/cluster/clusterpanel.h"
 #include "app/cluster/clustertablemodel.h"
 #include "backend/cluster/clusterregistry.h"
+#include "backend/cluster/localworkers.h"
 #include "backend/jobs/jobtypes.h"
 
 #include <QAbstractItemModelTester>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -39,6 +42,7 @@ private Q_SLOTS:
     void displaysColumns();
     void unreachableNodeShowsError();
     void readySlotsCountsOnlyReadyNodes();
+    void panelSaysWhyOnceInTheLog();
 
 private:
     ClusterRegistry* m_registry = nullptr;
@@ -154,6 +158,24 @@ void TestClusterTableModel::readySlotsCountsOnlyReadyNodes() {
     m_registry->setNodeState(QStringLiteral("c"), NodeState::Ready);
     QCOMPARE(m_model->readyCount(), 2);
     QCOMPARE(m_model->readySlots(), 7);
+}
+
+// The panel's status line says why a node is unreachable (where a person sees it without
+// hovering over the table), and the log pane gets it once per unreachable spell, not per probe.
+void TestClusterTableModel::panelSaysWhyOnceInTheLog() {
+    tessera::LocalWorkers local(m_registry);
+    tessera::ClusterPanel panel(m_registry, &local);
+    QSignalSpy said(&panel, &tessera::ClusterPanel::message);
+    m_registry->setProbeInterval(100);
+    m_registry->addNode(node(QStringLiteral("dead")));
+    auto* status = panel.findChild<QLabel*>(QStringLiteral("clusterStatus"));
+    QVERIFY(status);
+    QTRY_VERIFY_WITH_TIMEOUT(status->text().startsWith(QLatin1String("dead is unreachable: ")),
+                             10000);
+    QVERIFY2(status->text().contains(QLatin1String("127.0.0.1:9")), qPrintable(status->text()));
+    // Several more failed probes (nothing to wait for: a negative check, 1 s).
+    QTest::qWait(1000);
+    QCOMPARE(said.count(), 1);
 }
 
 QTEST_MAIN(TestClusterTableModel)
