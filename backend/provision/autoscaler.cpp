@@ -105,6 +105,11 @@ Result<Autoscaler::Pick> Autoscaler::pickOffers(int shortfall, const DeviceNeed&
                 unfit << why;
                 continue;
             }
+            if (o.available <= 0) {
+                // Fits, but nothing of it can start now (a cloud type without capacity in any
+                // region, a host already rented): the refusal names it.
+                unfit << QStringLiteral("%1: none to rent now (%2)").arg(o.id, o.where);
+            }
             for (int i = 0; i < o.available; ++i) {
                 offers << o;
             }
@@ -131,13 +136,15 @@ Result<Autoscaler::Pick> Autoscaler::pickOffers(int shortfall, const DeviceNeed&
     }
     if (pick.slots < shortfall) {
         QString text = QStringLiteral("cannot run %1: it needs %2 more %3 and the offers that fit "
-                                      "have %4: add SSH hosts or partitions, or shrink the layout")
+                                      "have %4: add SSH hosts, partitions or a cloud API key, "
+                                      "or shrink the layout")
                            .arg(job)
                            .arg(shortfall)
                            .arg(need.describe())
                            .arg(pick.slots);
         if (!unfit.isEmpty()) {
-            text += QStringLiteral(" (not fitting: %1)").arg(unfit.join(QStringLiteral("; ")));
+            text += QStringLiteral(" (not fitting or not available: %1)")
+                        .arg(unfit.join(QStringLiteral("; ")));
         }
         return fail(ErrorCode::Unavailable, text.toStdString());
     }

@@ -16,6 +16,8 @@ namespace tessera {
 
 namespace {
 
+constexpr int kCloudRentsPerOffer = 16;
+
 Offer offerOf(const QString& provider, const CloudInstanceType& t) {
     Offer o;
     o.provider = provider;
@@ -28,7 +30,9 @@ Offer offerOf(const QString& provider, const CloudInstanceType& t) {
     o.pricePerHour = t.pricePerHour;
     o.where = t.regions.isEmpty() ? QStringLiteral("no capacity now")
                                   : t.regions.join(QStringLiteral(", "));
-    o.available = t.regions.isEmpty() ? 0 : 1;
+    // The cloud does not say how many it has; the autoscaler's node cap and budgets bound what
+    // it takes, and a launch beyond the capacity is refused with the reason.
+    o.available = t.regions.isEmpty() ? 0 : kCloudRentsPerOffer;
     return o;
 }
 

@@ -4,6 +4,8 @@
 // the cloud reports the instance terminated, the API's refusals as reasons, a 429 storm ridden
 // out, an app that stopped between the launch request and its reply, an instance that dies.
 #include "backend/cluster/clusterregistry.h"
+#include "backend/jobs/jobcontroller.h"
+#include "backend/provision/autoscaler.h"
 #include "backend/provision/cloudhttp.h"
 #include "backend/provision/cloudkeys.h"
 #include "backend/provision/cloudprovider.h"
@@ -267,6 +269,62 @@ private Q_SLOTS:
                      l.reason.contains(QLatin1String("terminated")),
                  qPrintable(l.reason));
         QVERIFY(run.registry.nodes().isEmpty());
+    }
+
+    // Auto-provision from an empty cluster: the cheapest type that fits is rented, the job runs
+    // on it, and the instance is released when idle.
+    void autoscaleRentsTheCheapestFitting() {
+        Run run(db(), m_fake->url());
+        QVERIFY(run.offers().isEmpty());
+        JobController jobs(&run.registry, nullptr);
+        Autoscaler scaler(&run.registry, &jobs, {&run.provider});
+        scaler.setPolicy({true, 5.0, 0.0, 2, 2});
+        scaler.setCheckInterval(200);
+        QSignalSpy submitted(&scaler, &Autoscaler::jobSubmitted);
+        QSignalSpy failed(&scaler, &Autoscaler::ticketFailed);
+        auto ticket = scaler.submit(test::emitterJob(1, 5, 20));
+        QVERIFY2(ticket.has_value(), ticket ? "" : ticket.error().message.c_str());
+        QTRY_VERIFY_WITH_TIMEOUT(!submitted.isEmpty() || !failed.isEmpty(), 180000);
+        QVERIFY2(failed.isEmpty(),
+                 failed.isEmpty() ? "" : qPrintable(failed.first().at(1).toString()));
+        const QString job = submitted.first().at(1).toString();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            jobs.state(job) == JobState::Succeeded || jobs.state(job) == JobState::Failed, 120000);
+        QCOMPARE(jobs.state(job), JobState::Succeeded);
+        QCOMPARE(run.provider.leases().size(), 1);
+        // The autoscaler's rule: cheapest per slot, of equal price the smaller node.
+        const QList<Offer> offers = run.provider.offers();
+        const Offer cheapest =
+            *std::min_element(offers.begin(), offers.end(), [](auto& a, auto& b) {
+                const double pa = a.pricePerHour / a.slotsPerNode,
+                             pb = b.pricePerHour / b.slotsPerNode;
+                return pa != pb ? pa < pb : a.slotsPerNode < b.slotsPerNode;
+            });
+        QCOMPARE(run.provider.leases().first().offerId, cheapest.id);
+        QTRY_VERIFY_WITH_TIMEOUT(scaler.heldLeases().isEmpty(), 60000);
+        const QString lease = run.provider.leases().first().id;
+        QTRY_COMPARE_WITH_TIMEOUT(run.provider.lease(lease).state, LeaseState::Released, 60000);
+    }
+
+    void autoscaleWithoutCapacityNamesIt() {
+        Run run(db(), m_fake->url());
+        QVERIFY(run.offers().isEmpty());
+        for (const Offer& o : run.provider.offers()) {
+            m_fake->control(QStringLiteral("/_fake/capacity"),
+                            {{QStringLiteral("instance_type"), o.id},
+                             {QStringLiteral("regions"), QJsonArray{}}});
+        }
+        QVERIFY(run.offers().isEmpty());
+        JobController jobs(&run.registry, nullptr);
+        Autoscaler scaler(&run.registry, &jobs, {&run.provider});
+        scaler.setPolicy({true, 50.0, 0.0, 2, 2});
+        auto ticket = scaler.submit(test::emitterJob(1, 5, 20));
+        QVERIFY(!ticket);
+        const QString why = QString::fromStdString(ticket.error().message);
+        QVERIFY2(
+            why.contains(QLatin1String("gpu_8x_h100_sxm5: none to rent now (no capacity now)")),
+            qPrintable(why));
+        QVERIFY(run.provider.leases().isEmpty());
     }
 
     void cleanupTestCase() {
