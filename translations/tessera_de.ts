@@ -502,7 +502,7 @@
 <context>
     <name>tessera::Autoscaler</name>
     <message>
-        <location filename="../backend/provision/autoscaler.cpp" line="+212"/>
+        <location filename="../backend/provision/autoscaler.cpp" line="+219"/>
         <source>%1 needs %2 rank(s) on %3: submitted as %4 on idle ready node(s) %5</source>
         <translation>%1 braucht %2 Rank(s) auf %3: als %4 auf den freien, bereiten Knoten %5 eingereicht</translation>
     </message>
@@ -642,6 +642,86 @@
     </message>
 </context>
 <context>
+    <name>tessera::CloudBar</name>
+    <message>
+        <location filename="../app/rent/cloudbar.cpp" line="+19"/>
+        <source>%1 API &amp;key…</source>
+        <translation>%1-API-&amp;Schlüssel…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Release &amp;lost instances</source>
+        <translation>&amp;Verlorene Instanzen freigeben</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Give Tessera the API key of your %1 account (kept in a file only you can read)</source>
+        <translation>Geben Sie Tessera den API-Schlüssel Ihres %1-Kontos (in einer Datei, die nur Sie lesen können)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Terminate the instances Tessera launched but no lease holds</source>
+        <translation>Die Instanzen beenden, die Tessera gestartet hat, die aber keine Miete hält</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>%1: no API key yet — add one to see its GPUs and prices.</source>
+        <translation>%1: noch kein API-Schlüssel — fügen Sie einen hinzu, um GPUs und Preise zu sehen.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+33"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="-30"/>
+        <source>%1: %n instance type(s) listed.</source>
+        <translation>
+            <numerusform>%1: %n Instanztyp aufgeführt.</numerusform>
+            <numerusform>%1: %n Instanztypen aufgeführt.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 (%2, %3, %4)</source>
+        <translation>%1 (%2, %3, %4)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Tessera launched %n instance(s) that no lease holds, still billing: %1</source>
+        <translation>
+            <numerusform>Tessera hat %n Instanz gestartet, die keine Miete hält und weiter kostet: %1</numerusform>
+            <numerusform>Tessera hat %n Instanzen gestartet, die keine Miete hält und weiter kosten: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 API key</source>
+        <translation>%1-API-Schlüssel</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API key (from the console&apos;s API keys page):</source>
+        <translation>API-Schlüssel (von der Seite „API keys“ der Konsole):</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1: key stored; listing its offers…</source>
+        <translation>%1: Schlüssel gespeichert; Angebote werden abgerufen…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stored the %1 API key.</source>
+        <translation>%1-API-Schlüssel gespeichert.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Terminating %1…</source>
+        <translation>%1 wird beendet…</translation>
+    </message>
+</context>
+<context>
     <name>tessera::ClusterPanel</name>
     <message>
         <location filename="../app/cluster/clusterpanel.cpp" line="+24"/>
@@ -727,7 +807,7 @@
         <translation>%1 ist nicht erreichbar: %2</translation>
     </message>
     <message numerus="yes">
-        <location line="+20"/>
+        <location line="+22"/>
         <source>Starting %n local worker(s)…</source>
         <translation>
             <numerusform>%n lokaler Worker wird gestartet …</numerusform>
@@ -1813,7 +1893,7 @@
 <context>
     <name>tessera::RentDialog</name>
     <message>
-        <location filename="../app/rent/rentdialog.cpp" line="+63"/>
+        <location filename="../app/rent/rentdialog.cpp" line="+66"/>
         <source>&amp;Rent selected</source>
         <translation>Auswahl &amp;mieten</translation>
     </message>
@@ -1821,6 +1901,11 @@
         <location line="+1"/>
         <source>Re&amp;lease selected</source>
         <translation>Auswahl &amp;freigeben</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Release &amp;everything…</source>
+        <translation>&amp;Alles freigeben…</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1839,6 +1924,11 @@
     </message>
     <message>
         <location line="+5"/>
+        <source>Release every live lease of every provider and terminate the cloud instances Tessera lost track of</source>
+        <translation>Jede laufende Miete jedes Anbieters freigeben und die Cloud-Instanzen beenden, die Tessera aus den Augen verloren hat</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Add a Linux machine you can log in to over SSH</source>
         <translation>Eine Linux-Maschine hinzufügen, an der Sie sich per SSH anmelden können</translation>
     </message>
@@ -1863,17 +1953,22 @@
         <translation>In dieser Sitzung noch keine Mieten: wählen Sie oben ein Angebot und drücken Sie „Auswahl mieten“. (Mit „Lokale Worker anmieten“ im Cluster-Bereich gestartete Worker sind keine Mieten: der Cluster-Bereich listet sie.)</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Offers</source>
         <translation>Angebote</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+12"/>
         <source>Leases</source>
         <translation>Mieten</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>%1 is ready: %2 joined the cluster</source>
         <translation>%1 ist bereit: %2 ist dem Cluster beigetreten</translation>
     </message>
@@ -1903,7 +1998,26 @@
         <translation>Gebe %1 frei…</translation>
     </message>
     <message>
+        <location line="+8"/>
+        <location line="+6"/>
+        <source>Release everything</source>
+        <translation>Alles freigeben</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>Release every live lease and terminate every cloud instance Tessera lost track of? Jobs running on them fail.</source>
+        <translation>Jede laufende Miete freigeben und jede Cloud-Instanz beenden, die Tessera aus den Augen verloren hat? Jobs darauf schlagen fehl.</translation>
+    </message>
+    <message numerus="yes">
         <location line="+21"/>
+        <source>Releasing %n lease(s)…</source>
+        <translation>
+            <numerusform>%n Miete wird freigegeben…</numerusform>
+            <numerusform>%n Mieten werden freigegeben…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Cost so far $%1 · now $%2/h</source>
         <translation>Kosten bisher $%1 · jetzt $%2/h</translation>
     </message>
@@ -2759,7 +2873,7 @@ S%2</translation>
         <translation>Worker %1: sein Zertifikat wurde abgelehnt (%2): Es wurde nicht von der CA dieses Clusters ausgestellt, ist abgelaufen oder nennt diese Adresse nicht; mieten Sie den Knoten neu (Tessera stellt ein neues Zertifikat aus) oder geben Sie ihm eines von `tessera-ctl certify`</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>worker %1: refused this side&apos;s certificate: %2</source>
         <translation>Worker %1 hat das Zertifikat dieser Seite abgelehnt: %2</translation>
     </message>

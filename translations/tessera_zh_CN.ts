@@ -502,7 +502,7 @@
 <context>
     <name>tessera::Autoscaler</name>
     <message>
-        <location filename="../backend/provision/autoscaler.cpp" line="+212"/>
+        <location filename="../backend/provision/autoscaler.cpp" line="+219"/>
         <source>%1 needs %2 rank(s) on %3: submitted as %4 on idle ready node(s) %5</source>
         <translation>%1 需要在 %3 上运行 %2 个 rank：已作为 %4 提交到空闲的就绪节点 %5</translation>
     </message>
@@ -642,6 +642,84 @@
     </message>
 </context>
 <context>
+    <name>tessera::CloudBar</name>
+    <message>
+        <location filename="../app/rent/cloudbar.cpp" line="+19"/>
+        <source>%1 API &amp;key…</source>
+        <translation>%1 API 密钥(&amp;K)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Release &amp;lost instances</source>
+        <translation>释放丢失的实例(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Give Tessera the API key of your %1 account (kept in a file only you can read)</source>
+        <translation>把您 %1 账户的 API 密钥交给 Tessera（保存在只有您能读取的文件中）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Terminate the instances Tessera launched but no lease holds</source>
+        <translation>终止由 Tessera 启动但没有租约持有的实例</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>%1: no API key yet — add one to see its GPUs and prices.</source>
+        <translation>%1：尚无 API 密钥——添加一个即可查看其 GPU 和价格。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+33"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="-30"/>
+        <source>%1: %n instance type(s) listed.</source>
+        <translation>
+            <numerusform>%1：列出了 %n 种实例类型。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 (%2, %3, %4)</source>
+        <translation>%1（%2，%3，%4）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Tessera launched %n instance(s) that no lease holds, still billing: %1</source>
+        <translation>
+            <numerusform>Tessera 启动的 %n 个实例没有租约持有，仍在计费：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 API key</source>
+        <translation>%1 API 密钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API key (from the console&apos;s API keys page):</source>
+        <translation>API 密钥（来自控制台的 API keys 页面）：</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1: key stored; listing its offers…</source>
+        <translation>%1：密钥已保存；正在列出其报价…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stored the %1 API key.</source>
+        <translation>已保存 %1 API 密钥。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Terminating %1…</source>
+        <translation>正在终止 %1…</translation>
+    </message>
+</context>
+<context>
     <name>tessera::ClusterPanel</name>
     <message>
         <location filename="../app/cluster/clusterpanel.cpp" line="+24"/>
@@ -726,7 +804,7 @@
         <translation>%1 无法访问：%2</translation>
     </message>
     <message numerus="yes">
-        <location line="+20"/>
+        <location line="+22"/>
         <source>Starting %n local worker(s)…</source>
         <translation>
             <numerusform>正在启动 %n 个本地工作节点…</numerusform>
@@ -1811,7 +1889,7 @@
 <context>
     <name>tessera::RentDialog</name>
     <message>
-        <location filename="../app/rent/rentdialog.cpp" line="+63"/>
+        <location filename="../app/rent/rentdialog.cpp" line="+66"/>
         <source>&amp;Rent selected</source>
         <translation>租用所选(&amp;R)</translation>
     </message>
@@ -1819,6 +1897,11 @@
         <location line="+1"/>
         <source>Re&amp;lease selected</source>
         <translation>释放所选(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Release &amp;everything…</source>
+        <translation>全部释放(&amp;E)…</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1837,6 +1920,11 @@
     </message>
     <message>
         <location line="+5"/>
+        <source>Release every live lease of every provider and terminate the cloud instances Tessera lost track of</source>
+        <translation>释放所有提供方的全部有效租约，并终止 Tessera 丢失跟踪的云实例</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Add a Linux machine you can log in to over SSH</source>
         <translation>添加一台你能通过 SSH 登录的 Linux 机器</translation>
     </message>
@@ -1861,17 +1949,22 @@
         <translation>本次会话还没有租约：在上方选择一个报价并点击“租用所选”。（通过集群面板“租用本地工作节点”启动的工作节点不是租约：它们列在集群面板中。）</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Offers</source>
         <translation>报价</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+12"/>
         <source>Leases</source>
         <translation>租约</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>%1 is ready: %2 joined the cluster</source>
         <translation>%1 已就绪：%2 已加入集群</translation>
     </message>
@@ -1901,7 +1994,25 @@
         <translation>正在释放 %1…</translation>
     </message>
     <message>
+        <location line="+8"/>
+        <location line="+6"/>
+        <source>Release everything</source>
+        <translation>全部释放</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>Release every live lease and terminate every cloud instance Tessera lost track of? Jobs running on them fail.</source>
+        <translation>释放全部有效租约并终止 Tessera 丢失跟踪的所有云实例？其上运行的作业将失败。</translation>
+    </message>
+    <message numerus="yes">
         <location line="+21"/>
+        <source>Releasing %n lease(s)…</source>
+        <translation>
+            <numerusform>正在释放 %n 个租约…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Cost so far $%1 · now $%2/h</source>
         <translation>累计费用 $%1 · 当前 $%2/小时</translation>
     </message>
@@ -2751,7 +2862,7 @@ S%2</translation>
         <translation>工作节点 %1：其证书被拒绝（%2）：它不是由本集群的 CA 签发、已过期，或不包含此地址；请重新租用该节点（Tessera 会签发新证书），或用 `tessera-ctl certify` 为它签发一个</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>worker %1: refused this side&apos;s certificate: %2</source>
         <translation>工作节点 %1 拒绝了本端的证书：%2</translation>
     </message>

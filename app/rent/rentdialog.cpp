@@ -2,9 +2,11 @@
 #include "app/rent/rentdialog.h"
 
 #include "app/rent/addsshhostdialog.h"
+#include "app/rent/cloudbar.h"
 #include "app/rent/emptyviewhint.h"
 #include "app/rent/leasetablemodel.h"
 #include "app/rent/offertablemodel.h"
+#include "backend/provision/cloudprovider.h"
 #include "backend/provision/provider.h"
 #include "backend/provision/sshprovider.h"
 
@@ -16,6 +18,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLocale>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -62,6 +65,7 @@ RentDialog::RentDialog(const QList<Provider*>& providers, const QString& hostsFi
       m_leaseView(makeTable(m_leases, QStringLiteral("leaseTable"), this)),
       m_rent(new QPushButton(tr("&Rent selected"), this)),
       m_release(new QPushButton(tr("Re&lease selected"), this)),
+      m_releaseAll(new QPushButton(tr("Release &everything…"), this)), m_providers(providers),
       m_addHost(new QPushButton(tr("&Add SSH host…"), this)),
       m_emptyAdd(new QPushButton(tr("Add SSH &host…"), this)), m_emptyState(new QFrame(this)),
       m_hostsHint(new QLabel(this)), m_hostsFile(hostsFile), m_status(new QLabel(this)),
@@ -70,6 +74,9 @@ RentDialog::RentDialog(const QList<Provider*>& providers, const QString& hostsFi
     setObjectName(QStringLiteral("rentDialog"));
     m_rent->setObjectName(QStringLiteral("rentSelected"));
     m_release->setObjectName(QStringLiteral("releaseSelected"));
+    m_releaseAll->setObjectName(QStringLiteral("releaseEverything"));
+    m_releaseAll->setToolTip(tr("Release every live lease of every provider and terminate the "
+                                "cloud instances Tessera lost track of"));
     m_addHost->setObjectName(QStringLiteral("addSshHost"));
     m_addHost->setToolTip(tr("Add a Linux machine you can log in to over SSH"));
     m_emptyAdd->setObjectName(QStringLiteral("emptyStateAddSshHost"));
@@ -123,6 +130,7 @@ RentDialog::RentDialog(const QList<Provider*>& providers, const QString& hostsFi
     offerButtons->addWidget(m_hostsHint);
     auto* leaseButtons = new QHBoxLayout;
     leaseButtons->addWidget(m_release);
+    leaseButtons->addWidget(m_releaseAll);
     leaseButtons->addStretch();
     leaseButtons->addWidget(m_cost);
 
@@ -130,6 +138,14 @@ RentDialog::RentDialog(const QList<Provider*>& providers, const QString& hostsFi
     layout->addWidget(new QLabel(tr("Offers"), this));
     layout->addWidget(m_offerView, 2);
     layout->addLayout(offerButtons);
+    for (Provider* p : providers) {
+        if (auto* cloud = qobject_cast<CloudProvider*>(p)) {
+            auto* bar = new CloudBar(cloud, this);
+            connect(bar, &CloudBar::message, this, &RentDialog::say);
+            m_cloudBars << bar;
+            layout->addWidget(bar);
+        }
+    }
     layout->addWidget(m_emptyState);
     layout->addWidget(new QLabel(tr("Leases"), this));
     layout->addWidget(m_leaseView, 2);
@@ -140,6 +156,7 @@ RentDialog::RentDialog(const QList<Provider*>& providers, const QString& hostsFi
 
     connect(m_rent, &QPushButton::clicked, this, &RentDialog::rentSelected);
     connect(m_release, &QPushButton::clicked, this, &RentDialog::releaseSelected);
+    connect(m_releaseAll, &QPushButton::clicked, this, &RentDialog::releaseAll);
     connect(m_addHost, &QPushButton::clicked, this, &RentDialog::openAddHost);
     connect(m_emptyAdd, &QPushButton::clicked, this, &RentDialog::openAddHost);
     connect(m_offerView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
@@ -151,7 +168,9 @@ RentDialog::RentDialog(const QList<Provider*>& providers, const QString& hostsFi
     connect(m_leases, &QAbstractItemModel::dataChanged, this, &RentDialog::updateButtons);
     for (Provider* p : providers) {
         connect(p, &Provider::leaseChanged, this, [this](const Lease& l) {
-            if (l.state == LeaseState::Ready) {
+            if (l.state == LeaseState::Ready && !l.reason.isEmpty()) {
+                say(tr("%1: %2").arg(l.id, l.reason)); // a step of its release (terminating)
+            } else if (l.state == LeaseState::Ready) {
                 say(tr("%1 is ready: %2 joined the cluster")
                         .arg(l.id, l.nodes.join(QStringLiteral(", "))));
             } else if (l.state == LeaseState::Failed) {
@@ -274,6 +293,32 @@ void RentDialog::releaseSelected() {
             say(QString::fromStdString(r.error().message));
         }
     }
+}
+
+void RentDialog::releaseAll() {
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Release everything"),
+                                tr("Release every live lease and terminate every cloud instance "
+                                   "Tessera lost track of? Jobs running on them fail."),
+                                QMessageBox::Cancel, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setObjectName(QStringLiteral("releaseEverythingConfirm"));
+    QPushButton* yes = box->addButton(tr("Release everything"), QMessageBox::DestructiveRole);
+    connect(yes, &QPushButton::clicked, this, &RentDialog::releaseAllNow);
+    box->setWindowModality(Qt::WindowModal);
+    box->open();
+}
+
+void RentDialog::releaseAllNow() {
+    int leases = 0;
+    for (Provider* p : m_providers) {
+        for (const Lease& l : p->leases()) {
+            leases += l.live() && p->release(l.id).has_value() ? 1 : 0;
+        }
+    }
+    for (CloudBar* bar : m_cloudBars) {
+        bar->releaseLost();
+    }
+    say(tr("Releasing %n lease(s)…", nullptr, leases));
 }
 
 void RentDialog::updateButtons() {

@@ -16,6 +16,7 @@ class QTimer;
 namespace tessera {
 
 class AddSshHostDialog;
+class CloudBar;
 class EmptyViewHint;
 class LeaseTableModel;
 class OfferTableModel;
@@ -40,6 +41,10 @@ public:
     QTableView* leaseView() const { return m_leaseView; }
     QPushButton* rentButton() const { return m_rent; }
     QPushButton* releaseButton() const { return m_release; }
+    /// "Release everything": every live lease of every provider and every lost cloud instance.
+    QPushButton* releaseAllButton() const { return m_releaseAll; }
+    /// One line per GPU cloud among the providers (key, state, lost instances).
+    QList<CloudBar*> cloudBars() const { return m_cloudBars; }
     /// "Add SSH host…" beside the offers (hidden while the empty state shows its own), and the
     /// one in the empty state.
     QPushButton* addHostButton() const { return m_addHost; }
@@ -58,6 +63,10 @@ public Q_SLOTS:
     void rentSelected();
     /// Releases every selected live lease.
     void releaseSelected();
+    /// Asks (window-modal, non-blocking), then releases everything (releaseAllNow).
+    void releaseAll();
+    /// Releases every live lease of every provider and terminates every lost cloud instance.
+    void releaseAllNow();
     /// Opens the Add SSH host form (window-modal, non-blocking) and returns it; one at a time.
     AddSshHostDialog* openAddHost();
 
@@ -78,6 +87,9 @@ private:
     QTableView* m_leaseView;
     QPushButton* m_rent;
     QPushButton* m_release;
+    QPushButton* m_releaseAll;
+    QList<CloudBar*> m_cloudBars;
+    QList<Provider*> m_providers;
     QPushButton* m_addHost;
     QPushButton* m_emptyAdd;
     QWidget* m_emptyState;
