@@ -4,11 +4,15 @@
 #include "backend/paths.h"
 #include "backend/provision/asyncprocess.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QPointer>
 #include <QRandomGenerator>
 #include <QSaveFile>
+
+#include <utility>
 
 namespace tessera {
 
@@ -122,25 +126,41 @@ void ensureCloudClientKey(QObject* owner, std::function<void(Result<QString>)> d
         done(readText(key + QStringLiteral(".pub")).trimmed());
         return;
     }
+    // Rents started together (auto-provision) wait for one ssh-keygen: a second one would find
+    // the first's half-written key.
+    struct Waiter {
+        QPointer<QObject> owner;
+        std::function<void(Result<QString>)> done;
+    };
+    static QList<Waiter> waiters;
+    waiters.append({owner, std::move(done)});
+    if (waiters.size() > 1) {
+        return;
+    }
     QFile::remove(key);
     QFile::remove(key + QStringLiteral(".pub"));
-    runAsync(
-        owner, QStringLiteral("ssh-keygen"),
-        {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
-         QStringLiteral("-N"), QString(), QStringLiteral("-C"),
-         QStringLiteral("tessera-") + installationId(), QStringLiteral("-f"), key},
-        {}, 30000, [key, done](const ProcessResult& r) {
-            if (!r.ok()) {
-                done(fail(ErrorCode::Io,
-                          QStringLiteral("cannot make Tessera's SSH key %1 (%2): install "
-                                         "the Debian package openssh-client")
-                              .arg(key, r.startError.isEmpty() ? QString::fromUtf8(r.err).trimmed()
-                                                               : r.startError)
-                              .toStdString()));
-                return;
-            }
-            done(readText(key + QStringLiteral(".pub")).trimmed());
-        });
+    runAsync(qApp, QStringLiteral("ssh-keygen"),
+             {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
+              QStringLiteral("-N"), QString(), QStringLiteral("-C"),
+              QStringLiteral("tessera-") + installationId(), QStringLiteral("-f"), key},
+             {}, 30000, [key](const ProcessResult& r) {
+                 Result<QString> out = readText(key + QStringLiteral(".pub")).trimmed();
+                 if (!r.ok()) {
+                     out = fail(ErrorCode::Io,
+                                QStringLiteral("cannot make Tessera's SSH key %1 (%2): install "
+                                               "the Debian package openssh-client")
+                                    .arg(key, r.startError.isEmpty()
+                                                  ? QString::fromUtf8(r.err).trimmed()
+                                                  : r.startError)
+                                    .toStdString());
+                 }
+                 const QList<Waiter> all = std::exchange(waiters, {});
+                 for (const Waiter& w : all) {
+                     if (w.owner) {
+                         w.done(out);
+                     }
+                 }
+             });
 }
 
 void makeHostKey(QObject* owner, const QString& folder, const QString& comment,

@@ -16,6 +16,7 @@ LambdaCloudApi::LambdaCloudApi(const QUrl& base, QObject* parent)
 
 void LambdaCloudApi::setApiKey(const QString& key) {
     m_http->setApiKey(key);
+    m_keyNames.clear(); // another account may hold other keys
 }
 
 bool LambdaCloudApi::hasApiKey() const {
@@ -63,18 +64,37 @@ void LambdaCloudApi::ensureSshKey(QObject* context, const QString& name, const Q
                                   std::function<void(CloudResult<QString>)> done) {
     // The key's type and base64 body identify it; the comment may differ.
     const QString body = publicKey.section(QLatin1Char(' '), 0, 1, QString::SectionSkipEmpty);
+    if (const QString known = m_keyNames.value(body); !known.isEmpty()) {
+        done(known);
+        return;
+    }
+    auto& waiting = m_keyWaiters[body];
+    waiting.append({context, std::move(done)});
+    if (waiting.size() > 1) {
+        return; // one registration at a time: a second POST of the name would be refused
+    }
+    const auto finish = [this, body](const CloudResult<QString>& r) {
+        if (r) {
+            m_keyNames.insert(body, *r);
+        }
+        for (const auto& [who, callback] : m_keyWaiters.take(body)) {
+            if (who) {
+                callback(r);
+            }
+        }
+    };
     call<QList<CloudSshKey>>(
-        context, "GET", QStringLiteral("/ssh-keys"), {}, true, QStringLiteral("listing SSH keys"),
+        this, "GET", QStringLiteral("/ssh-keys"), {}, true, QStringLiteral("listing SSH keys"),
         parseLambdaSshKeys,
-        [this, context, name, publicKey, body, done](CloudResult<QList<CloudSshKey>> keys) {
+        [this, name, publicKey, body, finish](CloudResult<QList<CloudSshKey>> keys) {
             if (!keys) {
-                done(std::unexpected(keys.error()));
+                finish(std::unexpected(keys.error()));
                 return;
             }
             for (const CloudSshKey& k : *keys) {
                 if (k.publicKey.section(QLatin1Char(' '), 0, 1, QString::SectionSkipEmpty) ==
                     body) {
-                    done(k.name);
+                    finish(k.name);
                     return;
                 }
             }
@@ -83,13 +103,13 @@ void LambdaCloudApi::ensureSshKey(QObject* context, const QString& name, const Q
                                           {QStringLiteral("public_key"), publicKey.trimmed()}})
                     .toJson(QJsonDocument::Compact);
             call<QList<CloudSshKey>>(
-                context, "POST", QStringLiteral("/ssh-keys"), req, false,
+                this, "POST", QStringLiteral("/ssh-keys"), req, false,
                 QStringLiteral("registering Tessera's SSH key as %1").arg(name), parseLambdaSshKeys,
-                [name, done](CloudResult<QList<CloudSshKey>> added) {
+                [name, finish](CloudResult<QList<CloudSshKey>> added) {
                     if (!added) {
-                        done(std::unexpected(added.error()));
+                        finish(std::unexpected(added.error()));
                     } else {
-                        done(added->isEmpty() ? name : added->constFirst().name);
+                        finish(added->isEmpty() ? name : added->constFirst().name);
                     }
                 });
         });

@@ -4,6 +4,8 @@
 
 #include "backend/provision/cloudapi.h"
 
+#include <QHash>
+#include <QPointer>
 #include <QUrl>
 
 namespace tessera {
@@ -54,6 +56,11 @@ private:
 
     CloudHttp* m_http;
     QString m_sshUser = QStringLiteral("ubuntu");
+    /// ensureSshKey: the name each public key (type and body) is registered under, once known,
+    /// and the callers waiting while one registration is under way (rents started together).
+    QHash<QString, QString> m_keyNames;
+    QHash<QString, QList<std::pair<QPointer<QObject>, std::function<void(CloudResult<QString>)>>>>
+        m_keyWaiters;
 };
 
 } // namespace tessera

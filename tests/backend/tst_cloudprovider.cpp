@@ -16,6 +16,7 @@
 #include "tests/support/providerrun.h"
 #include "tests/support/testtraining.h"
 
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -210,6 +211,32 @@ private Q_SLOTS:
         const QString status = fakeStatus(d.instanceId);
         QVERIFY2(status == QLatin1String("terminated") || status.isEmpty(), qPrintable(status));
         QVERIFY(run.registry.nodes().isEmpty());
+    }
+
+    // Two rents at once on a data folder without keys yet (auto-provision renting two nodes):
+    // one SSH key is made and registered, both instances come up.
+    void twoRentsAtOnceOnAFreshDataFolder() {
+        QTemporaryDir fresh;
+        qputenv("TESSERA_DATA_DIR", fresh.path().toUtf8());
+        const auto back =
+            qScopeGuard([this] { qputenv("TESSERA_DATA_DIR", m_data.path().toUtf8()); });
+        Run run(fresh.filePath(QStringLiteral("tessera.sqlite")), m_fake->url());
+        QVERIFY(run.offers().isEmpty());
+        const auto a = run.provider.rent(QStringLiteral("gpu_1x_a10"));
+        const auto b = run.provider.rent(QStringLiteral("gpu_1x_a10"));
+        QVERIFY(a && b);
+        for (const QString& id : {*a, *b}) {
+            QVERIFY(test::settled(run.provider, id, 180000));
+            QVERIFY2(run.provider.lease(id).state == LeaseState::Ready,
+                     qPrintable(run.provider.lease(id).reason));
+        }
+        QCOMPARE(run.registry.readyNodes().size(), 2);
+        QCOMPARE(m_fake->api(QStringLiteral("/ssh-keys"), kKey).value("data").toArray().size(), 1);
+        for (const QString& id : {*a, *b}) {
+            QVERIFY(run.provider.release(id));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(*a).live() && !run.provider.lease(*b).live(),
+                                 60000);
     }
 
     void appStoppedMidLaunchFindsTheInstance() {
