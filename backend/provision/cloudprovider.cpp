@@ -183,7 +183,11 @@ Result<void> CloudProvider::release(const QString& leaseId) {
         m_watch->unwatch(node);
         m_registry->removeNode(node);
     }
-    const CloudLeaseDetail d = CloudLeaseDetail::fromJson(live->detail);
+    CloudLeaseDetail d = CloudLeaseDetail::fromJson(live->detail);
+    d.releasing = true; // stored: a restart before the cloud confirms finishes the release
+    Lease marked = *live;
+    marked.detail = d.toJson();
+    update(marked);
     terminateLease(leaseId, d.instanceId, LeaseState::Released, QString());
     return {};
 }
@@ -303,16 +307,21 @@ void CloudProvider::reconcile(const QList<CloudInstance>& instances) {
     }
     QSet<QString> held;
     for (Lease l : leases()) {
-        if (!l.live() || rentOf(l.id)) {
+        if (!l.live()) {
             continue;
         }
         CloudLeaseDetail d = CloudLeaseDetail::fromJson(l.detail);
         if (d.instanceId.isEmpty()) {
             d.instanceId = byLeaseTag.value(l.id);
         }
+        if (rentOf(l.id)) {
+            held.insert(d.instanceId); // a rent of this run: its instance is no stray
+            continue;
+        }
         const auto inst = byId.constFind(d.instanceId);
         const bool exists = inst != byId.cend() && !gone(*inst);
-        if (l.state == LeaseState::Ready && exists && inst->status == CloudStatus::Active) {
+        if (l.state == LeaseState::Ready && exists && inst->status == CloudStatus::Active &&
+            !d.releasing) {
             held.insert(d.instanceId);
             if (!m_registry->node(l.nodes.value(0))) {
                 rejoin(l, d);
@@ -320,12 +329,15 @@ void CloudProvider::reconcile(const QList<CloudInstance>& instances) {
         } else if (l.state == LeaseState::Ready && exists) {
             held.insert(d.instanceId);
             // Terminating: the app stopped while releasing it; anything else is not usable.
-            const bool releasing = inst->status == CloudStatus::Terminating;
+            const bool releasing = d.releasing || inst->status == CloudStatus::Terminating;
             terminateLease(l.id, d.instanceId,
                            releasing ? LeaseState::Released : LeaseState::Failed,
                            releasing ? QString()
                                      : QStringLiteral("instance %1 was %2 when Tessera started")
                                            .arg(d.instanceId, inst->statusText));
+        } else if (l.state == LeaseState::Ready && d.releasing) {
+            end(l.id, LeaseState::Released,
+                QStringLiteral("instance %1 terminated").arg(d.instanceId));
         } else if (l.state == LeaseState::Ready) {
             end(l.id, LeaseState::Failed,
                 QStringLiteral(

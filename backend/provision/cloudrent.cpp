@@ -23,7 +23,8 @@ QString CloudLeaseDetail::toJson() const {
                                                        {QStringLiteral("region"), region},
                                                        {QStringLiteral("ip"), ip},
                                                        {QStringLiteral("keyFolder"), keyFolder},
-                                                       {QStringLiteral("ssh"), ssh.toJson()}})
+                                                       {QStringLiteral("ssh"), ssh.toJson()},
+                                                       {QStringLiteral("releasing"), releasing}})
                                  .toJson(QJsonDocument::Compact));
 }
 
@@ -36,6 +37,7 @@ CloudLeaseDetail CloudLeaseDetail::fromJson(const QString& json) {
     d.ip = o.value(QStringLiteral("ip")).toString();
     d.keyFolder = o.value(QStringLiteral("keyFolder")).toString();
     d.ssh = SshWorkerDetail::fromJson(o.value(QStringLiteral("ssh")).toString());
+    d.releasing = o.value(QStringLiteral("releasing")).toBool();
     return d;
 }
 

@@ -20,12 +20,13 @@ class ClusterRegistry;
 
 /// What a cloud lease keeps (the lease's detail JSON) to release it or rejoin after a restart.
 struct CloudLeaseDetail {
-    QString instanceId;  ///< empty until the launch's reply names it
-    QString typeName;    ///< instance type
-    QString region;      ///< where it was launched
-    QString ip;          ///< its public address once active
-    QString keyFolder;   ///< <cloudDir>/leases/<lease>: host key and known_hosts
-    SshWorkerDetail ssh; ///< the worker on it, once started
+    QString instanceId;     ///< empty until the launch's reply names it
+    QString typeName;       ///< instance type
+    QString region;         ///< where it was launched
+    QString ip;             ///< its public address once active
+    QString keyFolder;      ///< <cloudDir>/leases/<lease>: host key and known_hosts
+    SshWorkerDetail ssh;    ///< the worker on it, once started
+    bool releasing = false; ///< its terminate was asked for (a restart finishes the release)
     QString toJson() const;
     static CloudLeaseDetail fromJson(const QString& json);
 };

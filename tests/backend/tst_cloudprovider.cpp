@@ -277,6 +277,31 @@ private Q_SLOTS:
         QVERIFY2(status == QLatin1String("terminated") || status.isEmpty(), qPrintable(status));
     }
 
+    // The app stops right after Release: the next start finishes the release (the instance is
+    // terminated, the lease ends Released) instead of rejoining the node or calling it lost.
+    void releaseCutShortByARestartFinishes() {
+        const QString database = db();
+        QString id, instance;
+        {
+            Run first(database, m_fake->url());
+            QVERIFY(first.offers().isEmpty());
+            const QString why =
+                test::rentReady(first.provider, QStringLiteral("gpu_1x_a10"), 180000, &id);
+            QVERIFY2(why.isEmpty(), qPrintable(why));
+            instance = CloudLeaseDetail::fromJson(first.provider.lease(id).detail).instanceId;
+            QVERIFY(first.provider.release(id));
+        } // gone before the cloud's answer
+        Run second(database, m_fake->url());
+        second.provider.restore();
+        QTRY_VERIFY_WITH_TIMEOUT(!second.provider.lease(id).live(), 60000);
+        QCOMPARE(second.provider.lease(id).state, LeaseState::Released);
+        QVERIFY(second.provider.strays().isEmpty());
+        QVERIFY(second.registry.nodes().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(fakeStatus(instance) == QLatin1String("terminated") ||
+                                     fakeStatus(instance).isEmpty(),
+                                 60000);
+    }
+
     void unhealthyInstanceEndsItsLease() {
         Run run(db(), m_fake->url());
         run.provider.setHealthInterval(300);
