@@ -13,6 +13,7 @@
 #include "backend/provision/cloudsettings.h"
 #include "backend/provision/leasestore.h"
 #include "backend/provision/localleases.h"
+#include "backend/provision/rentbudget.h"
 #include "backend/provision/slurmcluster.h"
 #include "backend/provision/slurmprovider.h"
 #include "backend/provision/sshprovider.h"
@@ -91,6 +92,21 @@ void AppSession::openProvisioning(const QString& storePath) {
     m_provisionError = errors.join(QLatin1Char('\n'));
     m_autoscaler = std::make_unique<Autoscaler>(m_registry.get(), m_controller.get(), providers());
     m_autoscaler->setPolicy(loadAutoscalePolicy());
+    // The Auto-provision dialog's budget bounds every rent, by hand too.
+    m_budget = std::make_unique<RentBudget>(
+        [scaler = m_autoscaler.get()] {
+            return BudgetLimits{scaler->policy().maxPerHour, scaler->policy().maxTotal};
+        },
+        [this] {
+            QList<Lease> all;
+            for (const Provider* p : providers()) {
+                all += p->leases();
+            }
+            return all;
+        });
+    for (Provider* p : providers()) {
+        p->setBudget(m_budget.get());
+    }
 }
 
 AppSession::~AppSession() {
@@ -99,6 +115,10 @@ AppSession::~AppSession() {
     for (const QString& name : m_localWorkers->names())
         m_controller->failJobsOnWorker(name, tr("tessera quit and stopped it"));
     m_autoscaler.reset();
+    for (Provider* p : providers()) {
+        p->setBudget(nullptr);
+    }
+    m_budget.reset();
     m_cloud.reset(); // its instances bill on: their leases are reconciled at the next start
     m_slurm.reset();
     m_ssh.reset();

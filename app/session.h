@@ -19,6 +19,7 @@ class LocalWorkers;
 class MetricStore;
 class CloudProvider;
 class Provider;
+class RentBudget;
 class SlurmProvider;
 class SshProvider;
 class TelemetryMonitor;
@@ -78,6 +79,7 @@ private:
     std::unique_ptr<SlurmProvider> m_slurm;
     std::unique_ptr<CloudProvider> m_cloud;
     std::unique_ptr<Autoscaler> m_autoscaler;
+    std::unique_ptr<RentBudget> m_budget; ///< the Auto-provision dialog's budget, every rent
     QString m_storeError;
     QString m_provisionError;
 };

@@ -398,7 +398,7 @@
 <context>
     <name>tessera::AppSession</name>
     <message>
-        <location filename="../app/session.cpp" line="+100"/>
+        <location filename="../app/session.cpp" line="+116"/>
         <source>tessera quit and stopped it</source>
         <translation>tessera wurde beendet und hat ihn gestoppt</translation>
     </message>
@@ -467,6 +467,11 @@
         <location line="+2"/>
         <source>/h</source>
         <translation>/h</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Bounds every rent, by hand in the Rent dialog and tessera-ctl too, not only auto-provision&apos;s</source>
+        <translation>Begrenzt jede Miete, auch von Hand im Mietdialog und mit tessera-ctl, nicht nur die der automatischen Bereitstellung</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1872,7 +1877,7 @@
 <context>
     <name>tessera::Provider</name>
     <message>
-        <location filename="../backend/provision/provider.cpp" line="+90"/>
+        <location filename="../backend/provision/provider.cpp" line="+91"/>
         <source>Tessera stopped while this lease was %1</source>
         <translation>Tessera wurde beendet, während diese Miete „%1“ war</translation>
     </message>

@@ -398,7 +398,7 @@
 <context>
     <name>tessera::AppSession</name>
     <message>
-        <location filename="../app/session.cpp" line="+100"/>
+        <location filename="../app/session.cpp" line="+116"/>
         <source>tessera quit and stopped it</source>
         <translation>tessera 已退出并停止了它</translation>
     </message>
@@ -467,6 +467,11 @@
         <location line="+2"/>
         <source>/h</source>
         <translation>/小时</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Bounds every rent, by hand in the Rent dialog and tessera-ctl too, not only auto-provision&apos;s</source>
+        <translation>限制每一次租用，包括在租用对话框和 tessera-ctl 中手动租用的，而不仅是自动配置的</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1868,7 +1873,7 @@
 <context>
     <name>tessera::Provider</name>
     <message>
-        <location filename="../backend/provision/provider.cpp" line="+90"/>
+        <location filename="../backend/provision/provider.cpp" line="+91"/>
         <source>Tessera stopped while this lease was %1</source>
         <translation>Tessera 停止时此租约处于“%1”状态</translation>
     </message>

@@ -54,6 +54,10 @@ AutoscaleSettingsDialog::AutoscaleSettingsDialog(Autoscaler* autoscaler, QWidget
     m_perHour->setSuffix(tr("/h"));
     m_perHour->setObjectName(QStringLiteral("budgetPerHour"));
     m_total->setObjectName(QStringLiteral("budgetTotal"));
+    for (QDoubleSpinBox* box : {m_perHour, m_total}) {
+        box->setToolTip(tr("Bounds every rent, by hand in the Rent dialog and tessera-ctl too, "
+                           "not only auto-provision's"));
+    }
     m_nodes->setRange(1, 1024);
     m_nodes->setObjectName(QStringLiteral("nodeCap"));
     m_idleMin->setRange(1, 24 * 60);

@@ -5,6 +5,7 @@
 #include "backend/provision/cloudapi.h"
 #include "backend/provision/cloudprovider.h"
 #include "backend/provision/cloudsettings.h"
+#include "backend/provision/rentbudget.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -116,6 +117,10 @@ bool CloudCommand::open() {
         done(kExitBadInput, problem);
         return false;
     }
+    // The app's budget (Cluster → Auto-provision…) over every stored lease bounds this rent too.
+    m_budget =
+        std::make_unique<RentBudget>(RentBudget::fromSettings, [this] { return m_store.all(); });
+    m_cloud->setBudget(m_budget.get());
     return true;
 }
 

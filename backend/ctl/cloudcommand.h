@@ -13,6 +13,7 @@
 
 namespace tessera {
 class CloudProvider;
+class RentBudget;
 struct Lease;
 } // namespace tessera
 
@@ -46,6 +47,7 @@ private:
     CtlOptions m_options;
     ClusterRegistry m_registry;
     LeaseStore m_store;
+    std::unique_ptr<RentBudget> m_budget; ///< declared first: destroyed after the provider
     std::unique_ptr<CloudProvider> m_cloud;
     QStringList m_released;
     QString m_lastSaid;       ///< rent: the last state and reason printed

@@ -102,6 +102,9 @@ Result<QString> CloudProvider::rent(const QString& offerId) {
                         .arg(m_api->displayName(), id())
                         .toStdString());
     }
+    if (Result<void> ok = checkBudget(offerId, type->pricePerHour); !ok) {
+        return relay(ok);
+    }
     if (type->regions.isEmpty()) {
         return fail(ErrorCode::Unavailable,
                     QStringLiteral("no region has capacity for %1 now: choose another instance "

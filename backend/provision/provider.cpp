@@ -3,6 +3,7 @@
 
 #include "backend/logging.h"
 #include "backend/provision/leasestore.h"
+#include "backend/provision/rentbudget.h"
 #include "backend/tls/clusterca.h"
 
 #include <QLoggingCategory>
@@ -97,6 +98,10 @@ QString Provider::joinReasons(const QString& why, const QString& more) {
         return why + more;
     }
     return why + QStringLiteral("; ") + more;
+}
+
+Result<void> Provider::checkBudget(const QString& what, double addPerHour) const {
+    return m_budget ? m_budget->allows(what, addPerHour) : Result<void>{};
 }
 
 void Provider::finishRent(const QString& id) {

@@ -17,6 +17,7 @@
 namespace tessera {
 
 class LeaseStore;
+class RentBudget;
 
 /// A provider's id as shown to a person: "local" in the user's language (context
 /// tessera::StateText, backend/statetext.cpp); "ssh", "slurm" (the tools' names) as they are.
@@ -53,6 +54,10 @@ public:
     /// Picks up the live leases a previous run of the app stored: ready ones rejoin the cluster,
     /// ones that were mid-rent are rolled back and end Failed. Call once after construction.
     virtual void restore() = 0;
+
+    /// The budget every rent of this provider must fit (may be null: none); it must outlive the
+    /// provider.
+    void setBudget(const RentBudget* budget) { m_budget = budget; }
 
     /// This provider's leases known in this run (restored and new), oldest first.
     QList<Lease> leases() const;
@@ -91,12 +96,17 @@ protected:
     /// Forgets the rent of lease `id` and deletes it later (call it from the rent's last signal).
     void finishRent(const QString& id);
 
+    /// Whether renting `what` at `addPerHour` fits the budget (always, without one). Errors:
+    /// those of RentBudget::allows.
+    Result<void> checkBudget(const QString& what, double addPerHour) const;
+
     /// A new lease id: "lease-YYYYMMDD-hhmmss-xxxx".
     static QString newLeaseId();
     LeaseStore* store() const { return m_store; }
 
 private:
     LeaseStore* m_store;
+    const RentBudget* m_budget = nullptr;
     QList<QString> m_order;
     QHash<QString, Lease> m_leases;
     QHash<QString, QPointer<QObject>> m_renting; ///< lease id → rent in progress

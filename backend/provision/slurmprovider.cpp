@@ -73,6 +73,9 @@ Result<QString> SlurmProvider::rent(const QString& offerId) {
                         .arg(it->maxLeases)
                         .toStdString());
     }
+    if (Result<void> ok = checkBudget(offerId, it->pricePerNodeHour * it->nodes); !ok) {
+        return relay(ok);
+    }
     Lease l;
     l.id = newLeaseId();
     l.provider = id();

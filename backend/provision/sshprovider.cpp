@@ -71,6 +71,9 @@ Result<QString> SshProvider::rent(const QString& offerId) {
                         .arg(offerId, held)
                         .toStdString());
     }
+    if (Result<void> ok = checkBudget(offerId, host->pricePerHour); !ok) {
+        return relay(ok);
+    }
     if (m_registry->node(host->nodeName())) {
         return fail(ErrorCode::Unavailable,
                     QStringLiteral("the cluster already has a node called %1: give the SSH host "

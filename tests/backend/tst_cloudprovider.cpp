@@ -11,6 +11,7 @@
 #include "backend/provision/cloudprovider.h"
 #include "backend/provision/lambdaapi.h"
 #include "backend/provision/leasestore.h"
+#include "backend/provision/rentbudget.h"
 #include "tests/backend/testcluster.h"
 #include "tests/support/fakelambda.h"
 #include "tests/support/providerrun.h"
@@ -150,6 +151,47 @@ private Q_SLOTS:
         QVERIFY2(QString::fromStdString(r.error().message)
                      .contains(QLatin1String("no region has capacity for gpu_8x_h100_sxm5")),
                  r.error().message.c_str());
+    }
+
+    // The budget bounds a rent by hand too: one that would bill past the cap per hour is refused
+    // before anything is launched, saying how much is missing.
+    void budgetStopsARentByHand() {
+        Run run(db(), m_fake->url());
+        QVERIFY(run.offers().isEmpty());
+        Lease running; // an SSH host of the user's that bills $0.50/h now
+        running.id = QStringLiteral("lease-ssh");
+        running.state = LeaseState::Ready;
+        running.pricePerHour = 0.5;
+        running.created = QDateTime::currentDateTimeUtc();
+        const RentBudget budget(
+            [] {
+                return BudgetLimits{1.0, 0};
+            },
+            [&] { return run.provider.leases() + QList<Lease>{running}; });
+        run.provider.setBudget(&budget);
+        const Result<QString> refused = run.provider.rent(QStringLiteral("gpu_1x_a100"));
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().code, ErrorCode::Unavailable);
+        const QString why = QString::fromStdString(refused.error().message);
+        QVERIFY2(why.contains(QLatin1String("$1.29/h")) && why.contains(QLatin1String("$0.50/h")) &&
+                     why.contains(QLatin1String("$0.79/h missing")),
+                 qPrintable(why));
+        QVERIFY(run.provider.leases().isEmpty());
+        QVERIFY(m_fake->api(QStringLiteral("/instances"), kKey).value("data").toArray().isEmpty());
+        const Result<QString> fits =
+            run.provider.rent(QStringLiteral("gpu_1x_a10")); // $0.75 → $1.25
+        QVERIFY(!fits);
+        const RentBudget roomy(
+            [] {
+                return BudgetLimits{2.0, 0};
+            },
+            [&] { return QList<Lease>{running}; });
+        run.provider.setBudget(&roomy);
+        const Result<QString> rented = run.provider.rent(QStringLiteral("gpu_1x_a10"));
+        QVERIFY2(rented, rented ? "" : rented.error().message.c_str());
+        QVERIFY(run.provider.release(*rented));
+        QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(*rented).live(), 120000);
+        run.provider.setBudget(nullptr);
     }
 
     void capacityGoneAtLaunchFailsTheLease() {
