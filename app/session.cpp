@@ -87,8 +87,15 @@ void AppSession::openProvisioning(const QString& storePath) {
     if (!cloudProblem.isEmpty()) {
         errors << cloudProblem;
     }
-    m_cloud->restore();
-    m_cloud->refreshOffers();
+    // Its key comes from the keyring or the key file; then its leases are reconciled.
+    loadCloudApiKey(m_cloud.get(), [this](const QString& problem) {
+        if (!problem.isEmpty()) {
+            m_provisionError +=
+                (m_provisionError.isEmpty() ? QString() : QStringLiteral("\n")) + problem;
+        }
+        m_cloud->restore();
+        m_cloud->refreshOffers();
+    });
     m_provisionError = errors.join(QLatin1Char('\n'));
     m_autoscaler = std::make_unique<Autoscaler>(m_registry.get(), m_controller.get(), providers());
     m_autoscaler->setPolicy(loadAutoscalePolicy());

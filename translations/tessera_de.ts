@@ -398,7 +398,7 @@
 <context>
     <name>tessera::AppSession</name>
     <message>
-        <location filename="../app/session.cpp" line="+116"/>
+        <location filename="../app/session.cpp" line="+123"/>
         <source>tessera quit and stopped it</source>
         <translation>tessera wurde beendet und hat ihn gestoppt</translation>
     </message>
@@ -675,12 +675,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+33"/>
+        <location line="+36"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message numerus="yes">
-        <location line="-30"/>
+        <location line="-33"/>
         <source>%1: %n instance type(s) listed.</source>
         <translation>
             <numerusform>%1: %n Instanztyp aufgeführt.</numerusform>
@@ -711,17 +711,22 @@
         <translation>API-Schlüssel (von der Seite „API keys“ der Konsole):</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+9"/>
+        <source>%1: storing the key…</source>
+        <translation>%1: Schlüssel wird gespeichert…</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>%1: key stored; listing its offers…</source>
         <translation>%1: Schlüssel gespeichert; Angebote werden abgerufen…</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Stored the %1 API key.</source>
-        <translation>%1-API-Schlüssel gespeichert.</translation>
+        <location line="+2"/>
+        <source>Stored the %1 API key in %2.</source>
+        <translation>%1-API-Schlüssel in %2 gespeichert.</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Terminating %1…</source>
         <translation>%1 wird beendet…</translation>
     </message>

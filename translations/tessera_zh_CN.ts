@@ -398,7 +398,7 @@
 <context>
     <name>tessera::AppSession</name>
     <message>
-        <location filename="../app/session.cpp" line="+116"/>
+        <location filename="../app/session.cpp" line="+123"/>
         <source>tessera quit and stopped it</source>
         <translation>tessera 已退出并停止了它</translation>
     </message>
@@ -675,12 +675,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+33"/>
+        <location line="+36"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message numerus="yes">
-        <location line="-30"/>
+        <location line="-33"/>
         <source>%1: %n instance type(s) listed.</source>
         <translation>
             <numerusform>%1：列出了 %n 种实例类型。</numerusform>
@@ -709,17 +709,22 @@
         <translation>API 密钥（来自控制台的 API keys 页面）：</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+9"/>
+        <source>%1: storing the key…</source>
+        <translation>%1：正在保存密钥…</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>%1: key stored; listing its offers…</source>
         <translation>%1：密钥已保存；正在列出其报价…</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Stored the %1 API key.</source>
-        <translation>已保存 %1 API 密钥。</translation>
+        <location line="+2"/>
+        <source>Stored the %1 API key in %2.</source>
+        <translation>已将 %1 API 密钥保存到 %2。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Terminating %1…</source>
         <translation>正在终止 %1…</translation>
     </message>

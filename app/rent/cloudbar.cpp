@@ -93,12 +93,18 @@ void CloudBar::askForKey() {
 
 void CloudBar::setKey(const QString& key) {
     const QString cloud = m_provider->api()->displayName();
-    if (Result<void> saved = setCloudApiKey(m_provider, m_provider->id(), key); !saved) {
-        Q_EMIT message(tr("%1: %2").arg(cloud, QString::fromStdString(saved.error().message)));
-        return;
-    }
-    m_state->setText(tr("%1: key stored; listing its offers…").arg(cloud));
-    Q_EMIT message(tr("Stored the %1 API key.").arg(cloud));
+    m_state->setText(tr("%1: storing the key…").arg(cloud));
+    setCloudApiKey(m_provider, key, [this, cloud](const Result<KeyPlace>& stored) {
+        if (!stored) {
+            m_state->setText(
+                tr("%1: %2").arg(cloud, QString::fromStdString(stored.error().message)));
+            Q_EMIT message(m_state->text());
+            return;
+        }
+        m_state->setText(tr("%1: key stored; listing its offers…").arg(cloud));
+        Q_EMIT message(
+            tr("Stored the %1 API key in %2.").arg(cloud, keyPlaceText(*stored, m_provider->id())));
+    });
 }
 
 void CloudBar::releaseLost() {

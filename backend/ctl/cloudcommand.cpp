@@ -3,6 +3,7 @@
 
 #include "backend/history/metricstore.h"
 #include "backend/provision/cloudapi.h"
+#include "backend/provision/cloudkeyring.h"
 #include "backend/provision/cloudprovider.h"
 #include "backend/provision/cloudsettings.h"
 #include "backend/provision/rentbudget.h"
@@ -133,29 +134,46 @@ void CloudCommand::start() {
     if (!open()) {
         return;
     }
+    if (c == QLatin1String("cost")) {
+        cost(); // the store alone
+        return;
+    }
+    loadCloudApiKey(m_cloud.get(), [this](const QString& problem) {
+        if (!problem.isEmpty()) {
+            done(kExitBadInput, problem);
+        } else {
+            run();
+        }
+    });
+}
+
+void CloudCommand::run() {
+    const QString& c = m_options.command;
     if (c == QLatin1String("offers")) {
         offers();
     } else if (c == QLatin1String("rent")) {
         rent();
     } else if (c == QLatin1String("leases")) {
         leases();
-    } else if (c == QLatin1String("release")) {
-        release();
     } else {
-        cost();
+        release();
     }
 }
 
 void CloudCommand::storeKey() {
     QTextStream in(stdin);
     const QString key = in.readLine(4096).trimmed();
-    if (Result<void> saved = setCloudApiKey(nullptr, m_options.provider, key); !saved) {
-        done(kExitBadInput, QString::fromStdString(saved.error().message) +
-                                QStringLiteral(" (pipe the key in: tessera-ctl cloud-key < FILE)"));
-        return;
-    }
-    print(QStringLiteral("stored the %1 API key (0600)").arg(m_options.provider));
-    done(kExitOk);
+    storeCloudApiKey(this, m_options.provider, key, [this](const Result<KeyPlace>& stored) {
+        if (!stored) {
+            done(kExitBadInput,
+                 QString::fromStdString(stored.error().message) +
+                     QStringLiteral(" (pipe the key in: tessera-ctl cloud-key < FILE)"));
+            return;
+        }
+        print(QStringLiteral("stored the %1 API key in %2")
+                  .arg(m_options.provider, keyPlaceText(*stored, m_options.provider)));
+        done(kExitOk);
+    });
 }
 
 void CloudCommand::offers() {

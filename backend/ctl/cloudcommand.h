@@ -34,6 +34,8 @@ Q_SIGNALS:
 
 private:
     bool open();
+    /// The command, once the cloud's key is loaded.
+    void run();
     void offers();
     void rent();
     void leases();

@@ -94,13 +94,20 @@ Result<QString> readApiKeyFile(const QString& path) {
     return key;
 }
 
-Result<void> writeApiKeyFile(const QString& path, const QString& key) {
+Result<void> checkApiKey(const QString& key) {
     const QString k = key.trimmed();
     if (k.isEmpty() || k.size() > kMaxKeyBytes || hasControl(k)) {
         return fail(ErrorCode::InvalidArgument,
                     "an API key is one line of printable characters (at most 4 KiB)");
     }
-    return writePrivate(path, k.toUtf8() + '\n');
+    return {};
+}
+
+Result<void> writeApiKeyFile(const QString& path, const QString& key) {
+    if (Result<void> ok = checkApiKey(key); !ok) {
+        return ok;
+    }
+    return writePrivate(path, key.trimmed().toUtf8() + '\n');
 }
 
 QString installationId() {

@@ -22,6 +22,9 @@ QString apiKeyPath(const QString& providerId);
 /// one), PermissionDenied (readable by group or others: "chmod 600 …", as ssh refuses such
 /// keys), InvalidArgument (empty, over 4 KiB, or with control characters).
 Result<QString> readApiKeyFile(const QString& path);
+/// Whether `key` can be an API key: one line of printable characters, at most 4 KiB. Errors:
+/// InvalidArgument.
+Result<void> checkApiKey(const QString& key);
 /// Writes `key` into `path` as a 0600 file (atomically). Errors: InvalidArgument (empty, control
 /// characters), Io naming the file.
 Result<void> writeApiKeyFile(const QString& path, const QString& key);

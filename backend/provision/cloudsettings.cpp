@@ -72,12 +72,6 @@ std::unique_ptr<CloudProvider> makeLambdaProvider(ClusterRegistry* registry, Lea
     if (!settings->sshUser.isEmpty()) {
         api->setSshUser(settings->sshUser);
     }
-    const Result<QString> key = readApiKeyFile(apiKeyPath(QStringLiteral("lambda")));
-    if (key) {
-        api->setApiKey(*key);
-    } else if (key.error().code != ErrorCode::NotFound) {
-        problems << QString::fromStdString(key.error().message);
-    }
     auto provider = std::make_unique<CloudProvider>(api, registry, store);
     api->setParent(provider.get());
     provider->setRegionPreference(settings->regions);
@@ -87,17 +81,31 @@ std::unique_ptr<CloudProvider> makeLambdaProvider(ClusterRegistry* registry, Lea
     return provider;
 }
 
-Result<void> setCloudApiKey(CloudProvider* provider, const QString& providerId,
-                            const QString& key) {
-    if (Result<void> w = writeApiKeyFile(apiKeyPath(providerId), key); !w) {
-        return w;
-    }
-    if (auto* lambda = provider ? qobject_cast<LambdaCloudApi*>(provider->api()) : nullptr) {
-        lambda->setApiKey(key.trimmed());
-        provider->restore(); // what could not be reconciled without a key
-        provider->refreshOffers();
-    }
-    return {};
+void loadCloudApiKey(CloudProvider* provider, std::function<void(QString problem)> done) {
+    readCloudApiKey(
+        provider, provider->id(), [provider, done](const Result<QString>& key, KeyPlace) {
+            if (auto* lambda = qobject_cast<LambdaCloudApi*>(provider->api()); lambda && key) {
+                lambda->setApiKey(*key);
+            }
+            done(key || key.error().code == ErrorCode::NotFound
+                     ? QString()
+                     : QString::fromStdString(key.error().message));
+        });
+}
+
+void setCloudApiKey(CloudProvider* provider, const QString& key,
+                    std::function<void(Result<KeyPlace>)> done) {
+    storeCloudApiKey(provider, provider->id(), key,
+                     [provider, key, done](const Result<KeyPlace>& stored) {
+                         if (stored) {
+                             if (auto* lambda = qobject_cast<LambdaCloudApi*>(provider->api())) {
+                                 lambda->setApiKey(key.trimmed());
+                             }
+                             provider->restore(); // what could not be reconciled without a key
+                             provider->refreshOffers();
+                         }
+                         done(stored);
+                     });
 }
 
 } // namespace tessera

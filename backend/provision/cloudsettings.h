@@ -3,11 +3,13 @@
 // the app and tessera-ctl to build a cloud provider the same way.
 #pragma once
 
+#include "backend/provision/cloudkeyring.h"
 #include "worker/common/error.h"
 
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 
 namespace tessera {
@@ -30,15 +32,20 @@ struct CloudSettings {
 /// see CloudHttp::checkBaseUrl).
 Result<CloudSettings> loadCloudSettings(const QString& providerId);
 
-/// Lambda Cloud as a provider: its settings, and its key from apiKeyPath("lambda") when there is
-/// one (without, the provider lists nothing and every rent says how to add a key). `problem`
-/// receives why the settings or the key could not be used ("" when they could). The provider
-/// is not restored yet: call restore() once the caller is wired to its signals.
+/// Lambda Cloud as a provider, from its settings. `problem` receives why the settings could not
+/// be used ("" when they could). It has no key yet: loadCloudApiKey gives it one. Not restored
+/// yet: call restore() once the caller is wired to its signals and the key is loaded.
 std::unique_ptr<CloudProvider> makeLambdaProvider(ClusterRegistry* registry, LeaseStore* store,
                                                   QString* problem);
 
-/// Stores `key` as cloud `providerId`'s API key (0600 file) and hands it to `provider` (may be
-/// null). Errors: those of writeApiKeyFile.
-Result<void> setCloudApiKey(CloudProvider* provider, const QString& providerId, const QString& key);
+/// Reads the provider's key (readCloudApiKey: the keyring, else the 0600 file) and hands it to
+/// its API; then `done` with "" or why the key could not be used (a file others can read). No
+/// key at all is no problem: the provider then says how to add one.
+void loadCloudApiKey(CloudProvider* provider, std::function<void(QString problem)> done);
+
+/// Stores `key` as the provider's API key (storeCloudApiKey: the keyring, else a 0600 file),
+/// hands it to its API, reconciles and lists the offers again; `done` gets where the key went.
+void setCloudApiKey(CloudProvider* provider, const QString& key,
+                    std::function<void(Result<KeyPlace>)> done);
 
 } // namespace tessera

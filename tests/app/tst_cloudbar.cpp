@@ -8,6 +8,7 @@
 #include "app/rent/rentdialog.h"
 #include "backend/cluster/clusterregistry.h"
 #include "backend/jobs/jobtypes.h"
+#include "backend/provision/cloudapi.h"
 #include "backend/provision/cloudkeys.h"
 #include "backend/provision/cloudprovider.h"
 #include "backend/provision/cloudsettings.h"
@@ -73,12 +74,18 @@ private Q_SLOTS:
 
     void lostInstanceIsShownAndReleased() {
         QVERIFY(writeApiKeyFile(apiKeyPath(QStringLiteral("lambda")), kKey));
+        const auto keyed = [](CloudProvider* p) {
+            bool loaded = false;
+            loadCloudApiKey(p, [&](const QString&) { loaded = true; });
+            return QTest::qWaitFor([&] { return loaded; }, 10000) && p->api()->hasApiKey();
+        };
         QString leaseId;
         {
             ClusterRegistry registry;
             LeaseStore store;
             QVERIFY(store.open(db()));
             auto cloud = makeLambdaProvider(&registry, &store, nullptr);
+            QVERIFY(keyed(cloud.get()));
             QSignalSpy listed(cloud.get(), &Provider::offersChanged);
             cloud->refreshOffers();
             QVERIFY(listed.wait(30000));
@@ -97,6 +104,7 @@ private Q_SLOTS:
         LeaseStore store;
         QVERIFY(store.open(db()));
         auto cloud = makeLambdaProvider(&registry, &store, nullptr);
+        QVERIFY(keyed(cloud.get()));
         RentDialog dialog({cloud.get()}, QString());
         dialog.show();
         CloudBar* bar = dialog.cloudBars().first();
