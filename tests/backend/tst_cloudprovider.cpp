@@ -83,13 +83,7 @@ class TstCloudProvider : public QObject {
     QString db() { return m_data.filePath(QStringLiteral("tessera-%1.sqlite").arg(++m_runs)); }
 
     /// The fake's status of instance `id` ("" when it no longer lists it).
-    QString fakeStatus(const QString& id) {
-        return m_fake->api(QStringLiteral("/instances/") + id, kKey)
-            .value(QStringLiteral("data"))
-            .toObject()
-            .value(QStringLiteral("status"))
-            .toString();
-    }
+    QString fakeStatus(const QString& id) { return m_fake->status(id, kKey); }
 
 private Q_SLOTS:
     void initTestCase() {

@@ -101,12 +101,7 @@ private Q_SLOTS:
             ctlJson({QStringLiteral("release"), lease}, &code).value("released").toArray();
         QCOMPARE(code, 0);
         QCOMPARE(released.first().toObject().value("state").toString(), QStringLiteral("released"));
-        const QString status = m_fake->api(QStringLiteral("/instances/") + instance, kKey)
-                                   .value("data")
-                                   .toObject()
-                                   .value("status")
-                                   .toString();
-        QVERIFY2(status == QLatin1String("terminated") || status.isEmpty(), qPrintable(status));
+        QVERIFY2(m_fake->terminated(instance, kKey), qPrintable(m_fake->status(instance, kKey)));
 
         const QJsonObject cost = ctlJson({QStringLiteral("cost")});
         QVERIFY(cost.value("total").toDouble() > 0);
@@ -137,12 +132,7 @@ private Q_SLOTS:
         ctlJson({QStringLiteral("release"), QStringLiteral("--all")}, &code);
         QCOMPARE(code, 0);
         QVERIFY(ctlJson({QStringLiteral("leases")}).value("lost").toArray().isEmpty());
-        const QString status = m_fake->api(QStringLiteral("/instances/") + instance, kKey)
-                                   .value("data")
-                                   .toObject()
-                                   .value("status")
-                                   .toString();
-        QVERIFY2(status == QLatin1String("terminated") || status.isEmpty(), qPrintable(status));
+        QVERIFY2(m_fake->terminated(instance, kKey), qPrintable(m_fake->status(instance, kKey)));
     }
 
     void cleanupTestCase() { m_fake.reset(); }

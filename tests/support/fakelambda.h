@@ -87,6 +87,20 @@ public:
         return wait(m_net.get(req));
     }
 
+    /// Instance `id`'s status as the API reports it ("" once it no longer knows it).
+    QString status(const QString& id, const QString& key) {
+        return api(QStringLiteral("/instances/") + id, key)
+            .value(QStringLiteral("data"))
+            .toObject()
+            .value(QStringLiteral("status"))
+            .toString();
+    }
+    /// True when the API reports instance `id` terminated or no longer knows it.
+    bool terminated(const QString& id, const QString& key) {
+        const QString s = status(id, key);
+        return s == QLatin1String("terminated") || s.isEmpty();
+    }
+
 private:
     /// The reply's JSON object once it has come (at most 30 s), or an empty one.
     static QJsonObject wait(QNetworkReply* r) {
