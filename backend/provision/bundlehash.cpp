@@ -28,6 +28,15 @@ QStringList workerBundlePrograms() {
     return programs;
 }
 
+QString bundleCudaVersion() {
+#ifdef TESSERA_CUDA_VERSION
+    if (QFileInfo(binPath(QStringLiteral("tessera-train-cuda"))).isExecutable()) {
+        return QStringLiteral(TESSERA_CUDA_VERSION);
+    }
+#endif
+    return QString();
+}
+
 QString BundleHashCache::identity(const QStringList& files) {
     QStringList lines;
     for (const QString& f : files) {

@@ -18,6 +18,10 @@ namespace tessera {
 /// programs (paths relative to binDir()).
 QStringList workerBundlePrograms();
 
+/// The CUDA version ("13.0") this build's GPU rank program (tessera-train-cuda) was built with,
+/// when the bundle carries it; "" otherwise (a CPU-only build).
+QString bundleCudaVersion();
+
 /// Remembers one bundle hash with the files' identity it was computed for. Plain value; the
 /// SSH provider keeps one for all its rents.
 class BundleHashCache {

@@ -15,6 +15,11 @@ QString sshCheckScript() {
         "command -v orted >/dev/null 2>&1 && echo mpi=$(mpirun --version 2>/dev/null | head -n 1); "
         "command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,memory.total "
         "--format=csv,noheader,nounits 2>/dev/null | sed 's/^/gpu=/'; "
+        "command -v nvidia-smi >/dev/null 2>&1 && echo driver=$(nvidia-smi "
+        "--query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1) && "
+        "echo driver_cuda=$(nvidia-smi 2>/dev/null | sed -n 's/.*CUDA Version: "
+        "*\\([0-9.]*\\).*/\\1/p' "
+        "| head -n 1); "
         "command -v nvcc >/dev/null 2>&1 && echo cuda=$(nvcc --version | tail -n 1); true");
 }
 
@@ -58,7 +63,28 @@ SshMachine parseSshCheck(const QString& out) {
         }
     }
     parseNvidiaSmi(gpuLines.join(QLatin1Char('\n')), &m);
+    m.driver = keyValue(out, QStringLiteral("driver")).left(32);
+    m.driverCuda = keyValue(out, QStringLiteral("driver_cuda")).left(16);
     return m;
+}
+
+QString cudaDriverTooOld(const SshMachine& m, const QString& bundleCuda, const QString& where) {
+    const auto version = [](const QString& v) {
+        const QStringList parts = v.split(QLatin1Char('.'));
+        bool okMajor = false, okMinor = true;
+        const int major = parts.value(0).toInt(&okMajor);
+        const int minor = parts.size() > 1 ? parts.value(1).toInt(&okMinor) : 0;
+        return okMajor && okMinor ? major * 1000 + minor : -1;
+    };
+    const int have = version(m.driverCuda), need = version(bundleCuda);
+    if (m.gpus == 0 || have < 0 || need < 0 || have >= need) {
+        return QString();
+    }
+    return QStringLiteral("%1: its NVIDIA driver %2 runs CUDA up to %3, and this build's GPU "
+                          "worker needs CUDA %4: update the driver there, or choose an image "
+                          "with a newer one")
+        .arg(where, m.driver.isEmpty() ? QStringLiteral("(version unknown)") : m.driver,
+             m.driverCuda, bundleCuda);
 }
 
 bool learnMachine(SshHost* h, const SshMachine& m) {

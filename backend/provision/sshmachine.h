@@ -18,10 +18,12 @@ struct SshMachine {
     int gpus = 0;               ///< GPUs nvidia-smi lists
     QString gpuName;            ///< the first GPU's name
     quint64 gpuMemoryBytes = 0; ///< memory of the smallest GPU, bytes
+    QString driver;             ///< NVIDIA driver version, e.g. "535.129.03"
+    QString driverCuda;         ///< newest CUDA the driver runs (nvidia-smi's "CUDA Version")
 };
 
 /// The check's shell script: prints key=value lines (os, arch, cores, mem_kb, mpi, one gpu=
-/// line per GPU in nvidia-smi's csv form, cuda) and always exits 0.
+/// line per GPU in nvidia-smi's csv form, driver, driver_cuda, cuda) and always exits 0.
 QString sshCheckScript();
 
 /// The value of the first "key=value" line of `out` (trimmed), or empty.
@@ -36,6 +38,13 @@ SshMachine parseSshCheck(const QString& out);
 /// "name, memory in MiB" line per GPU) into `machine`: gpus, gpuName (the first), gpuMemoryBytes
 /// (the smallest). Lines that do not parse are skipped.
 void parseNvidiaSmi(const QString& csv, SshMachine* machine);
+
+/// Why this build's GPU worker cannot run on `machine`: its driver runs CUDA only up to an older
+/// version than `bundleCuda` (the CUDA this build's tessera-train-cuda was built with, "13.0"),
+/// naming both; "" when it can (or the machine has no GPU, or either version is unknown).
+/// Versions compare as major.minor.
+QString cudaDriverTooOld(const SshMachine& machine, const QString& bundleCuda,
+                         const QString& where);
 
 /// Writes what `machine` found into `host` (gpus, gpuName, gpuMemoryGiB rounded to 0.01 GiB,
 /// cores). Returns true when anything changed (the hosts file is then worth saving).

@@ -92,6 +92,10 @@ void SshRent::check() {
                 fail(QStringLiteral("%1 has no Open MPI (orted is not on its PATH): install the "
                                     "Debian package openmpi-bin there")
                          .arg(m_host.offerId()));
+            } else if (const QString old =
+                           cudaDriverTooOld(machine, bundleCudaVersion(), m_host.offerId());
+                       !old.isEmpty()) {
+                fail(old);
             } else {
                 Q_EMIT checked(machine);
                 hashBundle();

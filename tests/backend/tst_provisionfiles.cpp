@@ -230,6 +230,50 @@ private Q_SLOTS:
         QCOMPARE(sshOffer(h).slotsPerNode, 8);
     }
 
+    // A node whose NVIDIA driver runs an older CUDA than this build's GPU worker is refused, the
+    // refusal naming both versions (issue 21: Lambda Stack's driver is not CUDA 13's).
+    void driverTooOldForTheBundleIsNamed_data() {
+        QTest::addColumn<QString>("driverCuda");
+        QTest::addColumn<QString>("bundle");
+        QTest::addColumn<int>("gpus");
+        QTest::addColumn<bool>("refused");
+        QTest::newRow("12.2 driver, CUDA 13.0 bundle") << "12.2"
+                                                       << "13.0" << 1 << true;
+        QTest::newRow("13.0 driver, 13.0 bundle") << "13.0"
+                                                  << "13.0" << 1 << false;
+        QTest::newRow("13.1 driver, 13.0 bundle") << "13.1"
+                                                  << "13.0" << 8 << false;
+        QTest::newRow("12.10 driver, 12.9 bundle") << "12.10"
+                                                   << "12.9" << 1 << false;
+        QTest::newRow("CPU-only build") << "12.2"
+                                        << "" << 1 << false;
+        QTest::newRow("no GPU") << ""
+                                << "13.0" << 0 << false;
+        QTest::newRow("driver unknown") << ""
+                                        << "13.0" << 1 << false;
+    }
+    void driverTooOldForTheBundleIsNamed() {
+        QFETCH(QString, driverCuda);
+        QFETCH(QString, bundle);
+        QFETCH(int, gpus);
+        QFETCH(bool, refused);
+        QString out =
+            QStringLiteral("os=Linux\ndriver=535.129.03\ndriver_cuda=%1\n").arg(driverCuda);
+        for (int i = 0; i < gpus; ++i) {
+            out += QStringLiteral("gpu=NVIDIA A10, 23028\n");
+        }
+        const SshMachine m = parseSshCheck(out);
+        QCOMPARE(m.driver, QStringLiteral("535.129.03"));
+        const QString why = cudaDriverTooOld(m, bundle, QStringLiteral("root@10.0.0.7:22"));
+        QCOMPARE(!why.isEmpty(), refused);
+        if (refused) {
+            QVERIFY2(why.contains(QLatin1String("535.129.03")) &&
+                         why.contains(QLatin1String("CUDA up to 12.2")) &&
+                         why.contains(QLatin1String("needs CUDA 13.0")),
+                     qPrintable(why));
+        }
+    }
+
     void sshSharesOnePrivateConnection() {
         SshHost h;
         h.host = QStringLiteral("10.0.0.5");
