@@ -12,7 +12,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QTextStream>
+#include <QStringList>
 #include <QTimer>
 
 #include <cstdio>
@@ -161,8 +161,22 @@ void CloudCommand::run() {
 }
 
 void CloudCommand::storeKey() {
-    QTextStream in(stdin);
-    const QString key = in.readLine(4096).trimmed();
+    // One line: more is refused rather than cut (a pasted key with a stray line, a wrong file).
+    QFile in;
+    (void)in.open(stdin, QIODevice::ReadOnly);
+    const QByteArray bytes = in.read(64 * 1024);
+    QStringList lines = QString::fromUtf8(bytes).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (QString& l : lines) {
+        l = l.trimmed();
+    }
+    lines.removeAll(QString());
+    if (lines.size() > 1) {
+        done(kExitBadInput, QStringLiteral("cloud-key reads one line (the key), not %1: pipe in a "
+                                           "file that holds only the key")
+                                .arg(lines.size()));
+        return;
+    }
+    const QString key = lines.value(0);
     storeCloudApiKey(this, m_options.provider, key, [this](const Result<KeyPlace>& stored) {
         if (!stored) {
             done(kExitBadInput,
@@ -174,6 +188,25 @@ void CloudCommand::storeKey() {
                   .arg(m_options.provider, keyPlaceText(*stored, m_options.provider)));
         done(kExitOk);
     });
+}
+
+void CloudCommand::interrupt() {
+    if (++m_interrupts > 1 || m_renting.isEmpty() || !m_cloud ||
+        !m_cloud->lease(m_renting).live()) {
+        if (!m_renting.isEmpty() && m_cloud && m_cloud->lease(m_renting).live()) {
+            std::fprintf(stderr,
+                         "tessera-ctl: stopped; lease %s may still hold an instance: "
+                         "tessera-ctl leases, then release\n",
+                         qPrintable(m_renting));
+        }
+        done(kExitJobFailed, QStringLiteral("interrupted"));
+        return;
+    }
+    std::fprintf(stderr,
+                 "\ntessera-ctl: interrupted; releasing lease %s (its instance is "
+                 "terminated; interrupt again to leave at once)\n",
+                 qPrintable(m_renting));
+    (void)m_cloud->release(m_renting); // leaseChanged ends the command once it is released
 }
 
 void CloudCommand::offers() {
@@ -242,6 +275,7 @@ void CloudCommand::rent() {
         }
         std::fprintf(stderr, "tessera-ctl: renting %s as lease %s\n", qPrintable(m_options.offerId),
                      qPrintable(*id));
+        m_renting = *id;
     });
     connect(m_cloud.get(), &Provider::leaseChanged, this, [this](const Lease& l) {
         const QString said = leaseStateName(l.state) + l.reason;
@@ -295,8 +329,12 @@ void CloudCommand::leases() {
             print(QStringLiteral("no live leases"));
         }
         if (!ok) {
-            std::fprintf(stderr, "tessera-ctl: %s leases not checked with the cloud: %s\n",
-                         qPrintable(m_cloud->id()), qPrintable(why));
+            // Not "nothing bills": the cloud could not be asked (exit 3, a script must not
+            // conclude that no instance runs).
+            done(
+                kExitUnreachable,
+                QStringLiteral("%1 leases not checked with the cloud: %2").arg(m_cloud->id(), why));
+            return;
         }
         done(kExitOk);
     });
@@ -318,7 +356,7 @@ void CloudCommand::release() {
         } else {
             ids << m_options.target;
         }
-        if (!ok && !ids.isEmpty()) {
+        if (!ok) {
             done(kExitUnreachable, QStringLiteral("cannot reach %1 to release: %2")
                                        .arg(m_cloud->api()->displayName(), why));
             return;

@@ -28,6 +28,9 @@ public:
     explicit CloudCommand(const CtlOptions& options, QObject* parent = nullptr);
     ~CloudCommand() override;
     void start();
+    /// Ctrl-C, SIGTERM, SIGHUP: a rent in progress is released (its instance terminated) before
+    /// the command ends with exit code 1; a second interrupt ends it at once. Other commands end.
+    void interrupt();
 
 Q_SIGNALS:
     void finished(int exitCode);
@@ -54,6 +57,8 @@ private:
     QStringList m_released;
     QString m_lastSaid;       ///< rent: the last state and reason printed
     bool m_rentAsked = false; ///< rent: the first offer listing started the rent
+    QString m_renting;        ///< rent: the lease being rented
+    int m_interrupts = 0;     ///< Ctrl-C / TERM / HUP so far
     bool m_finished = false;
 };
 

@@ -68,6 +68,18 @@ int main(int argc, char** argv) {
         if (options->command == QLatin1String(cloud)) {
             CloudCommand command(*options);
             QObject::connect(&command, &CloudCommand::finished, &app, quitWith);
+            // A rent interrupted by Ctrl-C, TERM or HUP terminates what it launched first.
+            std::signal(SIGINT, onSignal);
+            std::signal(SIGTERM, onSignal);
+            std::signal(SIGHUP, onSignal);
+            QTimer poll;
+            int seen = 0;
+            QObject::connect(&poll, &QTimer::timeout, &command, [&] {
+                for (const int n = g_interrupts.load(); seen < n; ++seen) {
+                    command.interrupt();
+                }
+            });
+            poll.start(200);
             QTimer::singleShot(0, &command, &CloudCommand::start);
             app.exec();
             return exitCode;

@@ -41,6 +41,11 @@ public:
 
     void setApiKey(const QString& key) { m_key = key; }
     bool hasApiKey() const { return !m_key.isEmpty(); }
+    /// `text` with every occurrence of the key replaced by "<API key>" (an error body that
+    /// echoes the request's headers must not put the key into a log or a lease's reason).
+    QString redacted(QString text) const {
+        return m_key.size() >= 4 ? text.replace(m_key, QStringLiteral("<API key>")) : text;
+    }
     QUrl baseUrl() const { return m_base; }
 
     /// Retry timing, ms: back-off starts at `firstMs` and doubles up to `maxMs`; a Retry-After

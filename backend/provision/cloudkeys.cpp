@@ -82,9 +82,9 @@ Result<QString> readApiKeyFile(const QString& path) {
                                        .arg(path, f.errorString())
                                        .toStdString());
     }
-    const QByteArray bytes = f.read(kMaxKeyBytes + 1);
+    const QByteArray bytes = f.read(kMaxKeyBytes + 3); // the key, "\r\n", and one more
     const QString key = QString::fromUtf8(bytes).section(QLatin1Char('\n'), 0, 0).trimmed();
-    if (bytes.size() > kMaxKeyBytes || key.isEmpty() || hasControl(key)) {
+    if (bytes.size() > kMaxKeyBytes + 2 || key.isEmpty() || hasControl(key)) {
         return fail(ErrorCode::InvalidArgument,
                     QStringLiteral("the API key file %1 holds no key (one line of at most 4 KiB "
                                    "expected)")
@@ -96,7 +96,7 @@ Result<QString> readApiKeyFile(const QString& path) {
 
 Result<void> checkApiKey(const QString& key) {
     const QString k = key.trimmed();
-    if (k.isEmpty() || k.size() > kMaxKeyBytes || hasControl(k)) {
+    if (k.isEmpty() || k.toUtf8().size() > kMaxKeyBytes || hasControl(k)) {
         return fail(ErrorCode::InvalidArgument,
                     "an API key is one line of printable characters (at most 4 KiB)");
     }

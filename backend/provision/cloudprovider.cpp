@@ -8,6 +8,8 @@
 #include "backend/provision/leasestore.h"
 #include "backend/provision/nodewatch.h"
 
+#include <QCoreApplication>
+#include <QFile>
 #include <QLoggingCategory>
 
 #include <algorithm>
@@ -34,6 +36,17 @@ Offer offerOf(const QString& provider, const CloudInstanceType& t) {
     // it takes, and a launch beyond the capacity is refused with the reason.
     o.available = t.regions.isEmpty() ? 0 : kCloudRentsPerOffer;
     return o;
+}
+
+/// A rent still in progress in another live process on this data folder (the app and
+/// tessera-ctl share it): its lease is that process's to finish.
+bool rentingElsewhere(const Lease& l, const CloudLeaseDetail& d) {
+    if (l.state == LeaseState::Ready || d.ownerPid <= 0 ||
+        d.ownerPid == QCoreApplication::applicationPid()) {
+        return false;
+    }
+    QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(d.ownerPid));
+    return cmdline.open(QIODevice::ReadOnly) && cmdline.read(4096).contains("tessera");
 }
 
 bool gone(const CloudInstance& i) {
@@ -98,8 +111,8 @@ Result<QString> CloudProvider::rent(const QString& offerId) {
     if (!m_api->hasApiKey()) {
         return fail(ErrorCode::PermissionDenied,
                     QStringLiteral("Tessera has no %1 API key: add one first (Rent dialog, or "
-                                   "tessera-ctl cloud-key %2)")
-                        .arg(m_api->displayName(), id())
+                                   "tessera-ctl cloud-key < FILE)")
+                        .arg(m_api->displayName())
                         .toStdString());
     }
     if (Result<void> ok = checkBudget(offerId, type->pricePerHour); !ok) {
@@ -317,8 +330,8 @@ void CloudProvider::reconcile(const QList<CloudInstance>& instances) {
         if (d.instanceId.isEmpty()) {
             d.instanceId = byLeaseTag.value(l.id);
         }
-        if (rentOf(l.id)) {
-            held.insert(d.instanceId); // a rent of this run: its instance is no stray
+        if (rentOf(l.id) || rentingElsewhere(l, d)) {
+            held.insert(d.instanceId); // a rent in progress here or in another tessera process
             continue;
         }
         const auto inst = byId.constFind(d.instanceId);

@@ -7,6 +7,7 @@
 #include "backend/provision/cloudkeys.h"
 #include "backend/provision/sshconnection.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -24,7 +25,8 @@ QString CloudLeaseDetail::toJson() const {
                                                        {QStringLiteral("ip"), ip},
                                                        {QStringLiteral("keyFolder"), keyFolder},
                                                        {QStringLiteral("ssh"), ssh.toJson()},
-                                                       {QStringLiteral("releasing"), releasing}})
+                                                       {QStringLiteral("releasing"), releasing},
+                                                       {QStringLiteral("ownerPid"), ownerPid}})
                                  .toJson(QJsonDocument::Compact));
 }
 
@@ -38,6 +40,7 @@ CloudLeaseDetail CloudLeaseDetail::fromJson(const QString& json) {
     d.keyFolder = o.value(QStringLiteral("keyFolder")).toString();
     d.ssh = SshWorkerDetail::fromJson(o.value(QStringLiteral("ssh")).toString());
     d.releasing = o.value(QStringLiteral("releasing")).toBool();
+    d.ownerPid = o.value(QStringLiteral("ownerPid")).toInteger();
     return d;
 }
 
@@ -47,6 +50,7 @@ CloudRent::CloudRent(CloudApi* api, ClusterRegistry* registry, BundleHashCache* 
     : QObject(parent), m_api(api), m_registry(registry), m_bundleHashes(bundleHashes),
       m_leaseId(leaseId), m_nodeName(nodeName), m_type(type), m_regions(regions) {
     m_detail.typeName = type.name;
+    m_detail.ownerPid = QCoreApplication::applicationPid();
     m_detail.keyFolder = QDir(cloudDir()).filePath(QStringLiteral("leases/") + leaseId);
 }
 
@@ -115,12 +119,20 @@ void CloudRent::launchIn(int regionIndex, const QString& keyName, const QString&
     l.userData = userData;
     l.tags = {{QString::fromLatin1(kLeaseTag), m_leaseId},
               {QString::fromLatin1(kOwnerTag), installationId()}};
+    m_launching = true;
     m_api->launch(this, l, [this, regionIndex, keyName, userData](CloudResult<QString> id) {
-        if (m_done) {
-            if (id) { // released while launching: what was launched must go too
+        m_launching = false;
+        if (!m_abortedWith.isEmpty()) { // released while launching: what it started goes too
+            if (id) {
                 m_detail.instanceId = *id;
-                terminateThenFail(QString());
+                Q_EMIT launched(m_detail.toJson());
+                terminateThenFail(m_abortedWith);
+            } else {
+                findLostLaunch(CloudError{CloudErrorKind::Other, m_abortedWith});
             }
+            return;
+        }
+        if (m_done) {
             return;
         }
         if (id) {
@@ -146,7 +158,13 @@ void CloudRent::findLostLaunch(const CloudError& why) {
         if (list) {
             for (const CloudInstance& i : *list) {
                 if (i.tag(QString::fromLatin1(kLeaseTag)) == m_leaseId) {
-                    onLaunched(i.id);
+                    if (!m_abortedWith.isEmpty()) {
+                        m_detail.instanceId = i.id;
+                        Q_EMIT launched(m_detail.toJson());
+                        terminateThenFail(m_abortedWith);
+                    } else {
+                        onLaunched(i.id);
+                    }
                     return;
                 }
             }
@@ -163,11 +181,34 @@ void CloudRent::findLostLaunch(const CloudError& why) {
 void CloudRent::onLaunched(const QString& instanceId) {
     m_detail.instanceId = instanceId;
     Q_EMIT launched(m_detail.toJson());
+    dropDuplicates(instanceId);
     m_clock.start();
     m_pollDelayMs = m_timing.pollFirstMs;
     Q_EMIT step(LeaseState::Booting,
                 QStringLiteral("instance %1 is booting in %2").arg(instanceId, m_detail.region));
     QTimer::singleShot(m_pollDelayMs, this, &CloudRent::poll);
+}
+
+void CloudRent::dropDuplicates(const QString& kept) {
+    m_api->instances(this, [this, kept](CloudResult<QList<CloudInstance>> list) {
+        if (!list) {
+            return; // the next start's reconciliation finds any such instance as lost
+        }
+        for (const CloudInstance& i : *list) {
+            if (i.id != kept && i.tag(QString::fromLatin1(kLeaseTag)) == m_leaseId &&
+                i.status != CloudStatus::Terminated && i.status != CloudStatus::Terminating) {
+                qCWarning(lcLease).noquote()
+                    << "lease" << m_leaseId << "has a second instance" << i.id
+                    << "(a launch request sent twice); terminating it";
+                m_api->terminate(this, i.id, [id = i.id](CloudResult<void> r) {
+                    if (!r) {
+                        qCWarning(lcLease).noquote() << "cannot terminate duplicate instance" << id
+                                                     << ":" << r.error().message;
+                    }
+                });
+            }
+        }
+    });
 }
 
 void CloudRent::poll() {
@@ -188,6 +229,7 @@ void CloudRent::poll() {
         }
         if (i && i->status == CloudStatus::Active && !i->ip.isEmpty()) {
             m_detail.ip = i->ip;
+            m_activeAtMs = m_clock.elapsed();
             waitForSsh();
             return;
         }
@@ -250,7 +292,7 @@ void CloudRent::waitForSsh() {
                              "Tessera gave it at launch: another machine may be in the way, or its "
                              "image ignores cloud-init's ssh_keys")
                              .arg(m_detail.instanceId, m_detail.ip));
-                 } else if (m_clock.elapsed() > m_timing.bootTimeoutMs + m_timing.sshTimeoutMs) {
+                 } else if (m_clock.elapsed() - m_activeAtMs > m_timing.sshTimeoutMs) {
                      terminateThenFail(explainSshFailure(host, QStringLiteral("waiting for SSH"),
                                                          r.exitCode, r.timedOut, err));
                  } else {
@@ -285,8 +327,13 @@ void CloudRent::abort(const QString& why) {
         m_ssh->abort(why); // its failed() terminates the instance
         return;
     }
+    if (m_launching) {
+        // The launch's reply (or, without one, its tag) says what to terminate; the rent ends
+        // only then, so that nothing it started outlives it unnoticed.
+        m_abortedWith = why;
+        return;
+    }
     if (m_detail.instanceId.isEmpty()) {
-        // A launch may be on its way: its reply terminates what it started (launchIn).
         fail(why);
         return;
     }

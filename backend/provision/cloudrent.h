@@ -27,6 +27,8 @@ struct CloudLeaseDetail {
     QString keyFolder;      ///< <cloudDir>/leases/<lease>: host key and known_hosts
     SshWorkerDetail ssh;    ///< the worker on it, once started
     bool releasing = false; ///< its terminate was asked for (a restart finishes the release)
+    qint64 ownerPid = 0;    ///< the process renting it (another tessera on this data folder
+                            ///< leaves a rent alone while that process lives)
     QString toJson() const;
     static CloudLeaseDetail fromJson(const QString& json);
 };
@@ -75,6 +77,9 @@ private:
     void launchIn(int regionIndex, const QString& keyName, const QString& userData);
     void findLostLaunch(const CloudError& why);
     void onLaunched(const QString& instanceId);
+    /// Terminates instances of this lease other than `kept` (a launch request resent by the
+    /// HTTP stack after a dropped connection starts a second one).
+    void dropDuplicates(const QString& kept);
     void poll();
     void waitForSsh();
     void bootstrap();
@@ -92,8 +97,11 @@ private:
     CloudLeaseDetail m_detail;
     QString m_hostKey; ///< public host key line the instance gets
     QElapsedTimer m_clock;
+    qint64 m_activeAtMs = -1; ///< m_clock when the cloud reported the instance active
     int m_pollDelayMs = 0;
     QPointer<SshRent> m_ssh;
+    bool m_launching = false; ///< a launch request is on its way
+    QString m_abortedWith;    ///< abort()'s reason while a launch was on its way
     bool m_done = false;
 };
 

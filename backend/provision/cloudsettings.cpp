@@ -43,15 +43,17 @@ Result<CloudSettings> loadCloudSettings(const QString& providerId) {
         }
     }
     const QByteArray prefix = "TESSERA_" + providerId.toUpper().toLatin1();
+    QString urlFrom = path;
     if (const QString url = qEnvironmentVariable(prefix + "_API_URL"); !url.isEmpty()) {
         s.apiUrl = url;
+        urlFrom = QString::fromLatin1(prefix + "_API_URL");
     }
     if (const QString user = qEnvironmentVariable(prefix + "_SSH_USER"); !user.isEmpty()) {
         s.sshUser = user;
     }
     if (!s.apiUrl.isEmpty()) {
         if (Result<QUrl> ok = CloudHttp::checkBaseUrl(s.apiUrl); !ok) {
-            return relay(ok, path.toStdString() + ": ");
+            return relay(ok, urlFrom.toStdString() + ": ");
         }
     }
     return s;

@@ -32,7 +32,7 @@ void LambdaCloudApi::call(QObject* context, const QByteArray& verb, const QStrin
         done(cloudFail(CloudErrorKind::Auth,
                        QStringLiteral("Tessera has no Lambda Cloud API key for %1: create one in "
                                       "Lambda Cloud's console (API keys) and give it to Tessera "
-                                      "(Rent dialog, or tessera-ctl cloud-key lambda)")
+                                      "(Rent dialog, or tessera-ctl cloud-key < FILE)")
                            .arg(what)));
         return;
     }
@@ -46,7 +46,9 @@ void LambdaCloudApi::call(QObject* context, const QByteArray& verb, const QStrin
                                             .arg(m_http->baseUrl().toString(), what, r.networkError)
                                             .arg(r.attempts)));
                      } else if (r.status < 200 || r.status > 299) {
-                         done(std::unexpected(lambdaFailure(r.status, r.body, what)));
+                         CloudError e = lambdaFailure(r.status, r.body, what);
+                         e.message = m_http->redacted(e.message); // a server may echo headers
+                         done(std::unexpected(e));
                      } else {
                          done(parse(r.body));
                      }

@@ -288,7 +288,7 @@ CloudError lambdaFailure(int status, const QByteArray& body, const QString& what
         return {CloudErrorKind::Auth,
                 head + QStringLiteral(": create an API key in Lambda Cloud's console (API keys) "
                                       "and give it to Tessera (Rent dialog, or tessera-ctl "
-                                      "cloud-key lambda)")};
+                                      "cloud-key < FILE)")};
     }
     if (e.code == QLatin1String("global/account-inactive") ||
         e.code == QLatin1String("global/invalid-address") || status == 403) {

@@ -3,6 +3,9 @@
 
 #include <QSettings>
 
+#include <cmath>
+#include <utility>
+
 namespace tessera {
 
 namespace {
@@ -17,12 +20,29 @@ RentBudget::RentBudget(std::function<BudgetLimits()> limits, std::function<QList
 BudgetLimits RentBudget::fromSettings() {
     QSettings s;
     s.beginGroup(QStringLiteral("autoscale"));
-    return {s.value(QStringLiteral("maxPerHour"), 0.0).toDouble(),
-            s.value(QStringLiteral("maxTotal"), 0.0).toDouble()};
+    BudgetLimits limits;
+    // A cap that is not a number is no cap to ignore: rents stop until it is fixed.
+    for (auto [key, field] :
+         {std::pair{"maxPerHour", &limits.maxPerHour}, std::pair{"maxTotal", &limits.maxTotal}}) {
+        const QVariant v = s.value(QLatin1String(key));
+        bool ok = true;
+        *field = v.isValid() ? v.toString().toDouble(&ok) : 0.0;
+        if (!ok || !std::isfinite(*field) || *field < 0) {
+            limits.problem = QStringLiteral("the budget %1 = '%2' in %3 is not a number of dollars")
+                                 .arg(QLatin1String(key), v.toString(), s.fileName());
+        }
+    }
+    return limits;
 }
 
 Result<void> RentBudget::allows(const QString& what, double addPerHour) const {
     const BudgetLimits limits = m_limits ? m_limits() : BudgetLimits{};
+    if (!limits.problem.isEmpty()) {
+        return fail(ErrorCode::InvalidArgument,
+                    QStringLiteral("not renting %1: %2; set it in Cluster → Auto-provision…")
+                        .arg(what, limits.problem)
+                        .toStdString());
+    }
     const QList<Lease> leases = m_leases ? m_leases() : QList<Lease>{};
     const auto refuse = [&](const QString& why) {
         return fail(ErrorCode::Unavailable,

@@ -17,6 +17,7 @@ namespace tessera {
 struct BudgetLimits {
     double maxPerHour = 0; ///< what all live leases may bill per hour together
     double maxTotal = 0;   ///< what all leases may have cost so far
+    QString problem;       ///< why the stored limits are unusable ("" when they are): no rent then
 };
 
 /// Checks a new rent against the limits and the leases so far. Lives in the providers' thread.

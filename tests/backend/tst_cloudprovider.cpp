@@ -338,6 +338,63 @@ private Q_SLOTS:
                                  60000);
     }
 
+    // A launch whose connection drops before the reply (Qt's network stack may send it again):
+    // exactly one instance of the lease stays.
+    void droppedLaunchReplyLeavesOneInstance() {
+        Run run(db(), m_fake->url());
+        QVERIFY(run.offers().isEmpty());
+        m_fake->control(QStringLiteral("/_fake/hold-launch"), {{QStringLiteral("seconds"), 0},
+                                                               {QStringLiteral("drop"), true},
+                                                               {QStringLiteral("count"), 1}});
+        const auto id = run.provider.rent(QStringLiteral("gpu_1x_a10"));
+        QVERIFY(id);
+        QVERIFY(test::settled(run.provider, *id, 180000));
+        const auto liveOfLease = [&] {
+            int n = 0;
+            for (const QJsonValue& v :
+                 m_fake->api(QStringLiteral("/instances"), kKey).value("data").toArray()) {
+                const QJsonObject i = v.toObject();
+                const QString status = i.value("status").toString();
+                bool tagged = false;
+                for (const QJsonValue& t : i.value("tags").toArray()) {
+                    tagged = tagged || t.toObject().value("value").toString() == *id;
+                }
+                n += tagged && status != QLatin1String("terminated") &&
+                     status != QLatin1String("terminating");
+            }
+            return n;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(liveOfLease(), run.provider.lease(*id).live() ? 1 : 0, 60000);
+        if (run.provider.lease(*id).live()) {
+            QVERIFY(run.provider.release(*id));
+            QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(*id).live(), 60000);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(liveOfLease(), 0, 60000);
+    }
+
+    // Released while the launch request is on its way: the rent waits for the reply and
+    // terminates what it started before the lease ends.
+    void releasedWhileLaunchingTerminatesIt() {
+        Run run(db(), m_fake->url());
+        QVERIFY(run.offers().isEmpty());
+        m_fake->control(QStringLiteral("/_fake/hold-launch"), {{QStringLiteral("seconds"), 3}});
+        const auto id = run.provider.rent(QStringLiteral("gpu_1x_a10"));
+        QVERIFY(id);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !m_fake->api(QStringLiteral("/instances"), kKey).value("data").toArray().isEmpty(),
+            30000);
+        QVERIFY(run.provider.release(*id));
+        QVERIFY(run.provider.lease(*id).live()); // until the launch's reply says what to end
+        QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(*id).live(), 60000);
+        m_fake->control(QStringLiteral("/_fake/hold-launch"), {{QStringLiteral("seconds"), 0}});
+        const Lease l = run.provider.lease(*id);
+        QCOMPARE(l.state, LeaseState::Failed);
+        const QString instance = CloudLeaseDetail::fromJson(l.detail).instanceId;
+        QVERIFY2(!instance.isEmpty() && l.reason.contains(QLatin1String("terminated")),
+                 qPrintable(l.reason));
+        QTRY_VERIFY_WITH_TIMEOUT(m_fake->terminated(instance, kKey), 30000);
+    }
+
     void unhealthyInstanceEndsItsLease() {
         Run run(db(), m_fake->url());
         run.provider.setHealthInterval(300);

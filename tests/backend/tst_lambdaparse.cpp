@@ -189,6 +189,13 @@ private Q_SLOTS:
         QCOMPARE(CloudHttp::checkBaseUrl(url).has_value(), ok);
     }
 
+    void keyNeverEchoedBack() {
+        CloudHttp http(QUrl(QStringLiteral("https://cloud.lambda.ai/api/v1")));
+        http.setApiKey(QStringLiteral("SECRETKEY123abc"));
+        QCOMPARE(http.redacted(QStringLiteral("you sent: Authorization: Bearer SECRETKEY123abc")),
+                 QStringLiteral("you sent: Authorization: Bearer <API key>"));
+    }
+
     void apiKeyFileMustBePrivate() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("lambda-api-key"));
@@ -203,6 +210,11 @@ private Q_SLOTS:
         QVERIFY(
             QString::fromStdString(refused.error().message).contains(QLatin1String("chmod 600")));
         QVERIFY(!writeApiKeyFile(path, QStringLiteral("two\nlines")));
+        // 4 KiB is the limit in bytes, the same for writing and reading.
+        QVERIFY(writeApiKeyFile(path, QString(4096, QLatin1Char('k'))));
+        QCOMPARE(readApiKeyFile(path)->size(), 4096);
+        QVERIFY(!writeApiKeyFile(path, QString(4097, QLatin1Char('k'))));
+        QVERIFY(!writeApiKeyFile(path, QString(2049, QChar(0x00e9)))); // 4098 bytes in UTF-8
     }
 
     void hostKeyUserDataIsCloudConfig() {

@@ -135,6 +135,39 @@ private Q_SLOTS:
         QVERIFY2(m_fake->terminated(instance, kKey), qPrintable(m_fake->status(instance, kKey)));
     }
 
+    // A second tessera-ctl beside a rent in progress leaves it alone (no "lost instance"), and
+    // the interrupted rent terminates what it launched before it exits.
+    void rentBesideLeasesAndInterrupted() {
+        QCOMPARE(ctl({QStringLiteral("cloud-key")}, nullptr, kKey.toUtf8() + "\n"), 0);
+        m_fake->control(QStringLiteral("/_fake/hold-launch"), {{QStringLiteral("seconds"), 600}});
+        QProcess rent;
+        rent.setProcessEnvironment(env());
+        rent.start(QStringLiteral(TESSERA_BUILD_DIR "/bin/tessera-ctl"),
+                   {QStringLiteral("rent"), QStringLiteral("gpu_1x_a10")});
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !m_fake->api(QStringLiteral("/instances"), kKey).value("data").toArray().isEmpty(),
+            60000);
+        const QString instance = m_fake->api(QStringLiteral("/instances"), kKey)
+                                     .value("data")
+                                     .toArray()
+                                     .first()
+                                     .toObject()
+                                     .value("id")
+                                     .toString();
+        int code = -1;
+        const QJsonObject listed = ctlJson({QStringLiteral("leases")}, &code);
+        QCOMPARE(code, 0);
+        QVERIFY2(listed.value("lost").toArray().isEmpty(), "a rent in progress was called lost");
+        QCOMPARE(listed.value("leases").toArray().size(), 1);
+        rent.terminate(); // SIGTERM, as Ctrl-C
+        m_fake->control(QStringLiteral("/_fake/hold-launch"), {{QStringLiteral("seconds"), 0}});
+        QVERIFY(rent.waitForFinished(120000));
+        QCOMPARE(rent.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(rent.exitCode(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(m_fake->terminated(instance, kKey), 30000);
+        QVERIFY(ctlJson({QStringLiteral("leases")}).value("lost").toArray().isEmpty());
+    }
+
     void cleanupTestCase() { m_fake.reset(); }
 };
 
