@@ -9,9 +9,11 @@ namespace tessera::daemon {
 
 AllowList AllowList::defaults(const std::string& binDir) {
     AllowList list;
-    std::string orted;
+    std::string orted = bundledOrted(binDir); // the worker bundle's own, else the system's
 #ifdef TESSERA_ORTED
-    orted = findProgram(TESSERA_ORTED);
+    if (orted.empty()) {
+        orted = findProgram(TESSERA_ORTED);
+    }
 #endif
     if (orted.empty()) {
         orted = findProgram("orted");

@@ -135,8 +135,14 @@ void ExecSession::handleStart(const v1::ExecStart& start) {
     for (const std::string& e : ompiTmpdirEnv()) {
         env.push_back(e); // a session-directory tree per worker (see ompi_tmpdir.h)
     }
-    if (const std::string dir = ompiTmpdir(); !dir.empty() && baseName(*path) == "orted") {
-        replaceOrteTmpdir(opts.argv, dir); // mpirun passes its own: not the one of this worker
+    if (baseName(*path) == "orted") {
+        // mpirun passes its own node's paths: this worker's session folder and rsh agent are
+        // elsewhere (another home folder, remote folder or bundle). An orted whose plm_rsh_agent
+        // does not exist on its node crashes in orte_init (SIGSEGV in orte_errmgr_base_abort).
+        if (const std::string dir = ompiTmpdir(); !dir.empty()) {
+            replaceOrteTmpdir(opts.argv, dir);
+        }
+        replaceMcaParam(opts.argv, "plm_rsh_agent", binDir() + "/tessera-rsh");
     }
     opts.env = environmentWith(env);
 

@@ -247,7 +247,7 @@ Result<SpawnOptions> JobManager::mpirunOptions(const v1::LaunchJobRequest& reque
     const auto& command = request.spec().model().command();
     Result<UserProgramLaunch> user = UserProgramLaunch{world, {}};
     if (!command.empty()) {
-        user = userProgramArgs(request, m_config.binDir, m_config.workDir, freeTcpPort());
+        user = userProgramArgs(request, m_config.workDir, freeTcpPort());
         if (!user) {
             return relay(user);
         }
@@ -300,8 +300,9 @@ Result<std::string> JobManager::rankProgram(const v1::JobSpec& spec) const {
     const bool cuda = std::any_of(slots.begin(), slots.end(), [](const v1::Placement::Slot& s) {
         return s.device() == "cuda";
     });
+    // By name: each node's orted finds its own in PATH (the worker puts its folder first).
     if (!cuda) {
-        return m_config.binDir + "/tessera-train";
+        return std::string("tessera-train");
     }
     const std::string program = m_config.binDir + "/tessera-train-cuda";
     if (::access(program.c_str(), X_OK) != 0) {
@@ -310,7 +311,7 @@ Result<std::string> JobManager::rankProgram(const v1::JobSpec& spec) const {
                         " (Tessera was built without CUDA and NCCL); train on \"cpu\" or "
                         "install a build with the GPU backend");
     }
-    return program;
+    return std::string("tessera-train-cuda");
 }
 
 std::shared_ptr<Job> JobManager::find(const std::string& id) const {

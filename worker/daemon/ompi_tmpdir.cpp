@@ -36,15 +36,20 @@ std::vector<std::string> ompiTmpdirEnv() {
     return {"OMPI_MCA_orte_tmpdir_base=" + dir};
 }
 
-bool replaceOrteTmpdir(std::vector<std::string>& argv, const std::string& dir) {
+bool replaceMcaParam(std::vector<std::string>& argv, const std::string& name,
+                     const std::string& value) {
     bool found = false;
     for (std::size_t i = 0; i + 2 < argv.size(); ++i) {
-        if ((argv[i] == "-mca" || argv[i] == "--mca") && argv[i + 1] == "orte_tmpdir_base") {
-            argv[i + 2] = dir;
+        if ((argv[i] == "-mca" || argv[i] == "--mca") && argv[i + 1] == name) {
+            argv[i + 2] = value;
             found = true;
         }
     }
     return found;
+}
+
+bool replaceOrteTmpdir(std::vector<std::string>& argv, const std::string& dir) {
+    return replaceMcaParam(argv, "orte_tmpdir_base", dir);
 }
 
 int removeStaleOmpiTmpdirs(const std::string& root) {

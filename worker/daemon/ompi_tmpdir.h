@@ -22,7 +22,11 @@ std::string ompiTmpdir();
 std::vector<std::string> ompiTmpdirEnv();
 
 /// In an orted command line (as mpirun passes it, "-mca" or "--mca" NAME VALUE): sets the value of
-/// orte_tmpdir_base to `dir`. Returns true when it was there; an argv without it is unchanged.
+/// the MCA parameter `name` to `value`. Returns true when it was there; else argv is unchanged.
+bool replaceMcaParam(std::vector<std::string>& argv, const std::string& name,
+                     const std::string& value);
+
+/// replaceMcaParam(argv, "orte_tmpdir_base", dir).
 bool replaceOrteTmpdir(std::vector<std::string>& argv, const std::string& dir);
 
 /// Removes ompiTmpdir()'s folder (at the daemon's end, after its programs ended).

@@ -43,6 +43,33 @@ std::string findProgram(const std::string& name) {
     return {};
 }
 
+std::string useBundledOpenMpi(const std::string& binDir) {
+    const std::string ompi = binDir + "/openmpi", pmix = binDir + "/pmix";
+    const std::string mpirun = ompi + "/bin/orterun";
+    if (::access(mpirun.c_str(), X_OK) != 0) {
+        return {};
+    }
+    // Open MPI 4.1 derives its library, component and help folders from OPAL_PREFIX; Debian's
+    // PMIx was configured with absolute libdir and datadir, which need their own variables
+    // (both documented as installdirs overrides: opal/mca/installdirs/env, pinstalldirs/env).
+    ::setenv("OPAL_PREFIX", ompi.c_str(), 1);
+    ::setenv("PMIX_PREFIX", pmix.c_str(), 1);
+    ::setenv("PMIX_LIBDIR", (pmix + "/lib").c_str(), 1);
+    ::setenv("PMIX_DATADIR", (pmix + "/share").c_str(), 1);
+    return mpirun;
+}
+
+void putFirstInPath(const std::string& binDir) {
+    const char* path = std::getenv("PATH");
+    const std::string rest = path && *path ? path : "/usr/local/bin:/usr/bin:/bin";
+    ::setenv("PATH", (binDir + ":" + rest).c_str(), 1);
+}
+
+std::string bundledOrted(const std::string& binDir) {
+    const std::string orted = binDir + "/openmpi/bin/orted";
+    return ::access(orted.c_str(), X_OK) == 0 ? orted : std::string();
+}
+
 std::string baseName(const std::string& path) {
     const auto slash = path.find_last_of('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);

@@ -29,6 +29,22 @@ bool isAssignment(const std::string& w) {
     return true;
 }
 
+/// Open MPI's rsh launcher wraps the orted command as `( test ! -r ./.profile || .
+/// ./.profile; COMMAND )` when the login shell is a Bourne shell (/bin/sh, as on a BusyBox or
+/// Alpine node, or a user whose shell is dash): orte/mca/plm/rsh/plm_rsh_module.c. Exec starts
+/// programs without any shell, so a profile is never read: COMMAND is what is meant.
+std::string withoutProfileWrapper(const std::string& line) {
+    static const std::string head = "( test ! -r ./.profile || . ./.profile;";
+    if (line.compare(0, head.size(), head) != 0) {
+        return line;
+    }
+    const auto close = line.find_last_not_of(" \t");
+    if (close == std::string::npos || line[close] != ')') {
+        return line;
+    }
+    return line.substr(head.size(), close - head.size());
+}
+
 } // namespace
 
 Result<RemoteCommand> parseRemoteCommand(const std::vector<std::string>& words) {
@@ -36,6 +52,7 @@ Result<RemoteCommand> parseRemoteCommand(const std::vector<std::string>& words) 
     for (const auto& w : words) {
         line += (line.empty() ? "" : " ") + w;
     }
+    line = withoutProfileWrapper(line);
     wordexp_t we{};
     const int rc = ::wordexp(line.c_str(), &we, WRDE_NOCMD);
     if (rc != 0) {

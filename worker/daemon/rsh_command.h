@@ -18,7 +18,9 @@ struct RemoteCommand {
 };
 
 /// Joins `words` with spaces and splits them with glibc wordexp(WRDE_NOCMD): quote removal,
-/// no command substitution. Leading NAME=value words become `env`.
+/// no command substitution. Leading NAME=value words become `env`. Open MPI's wrapper for Bourne
+/// login shells, `( test ! -r ./.profile || . ./.profile; COMMAND )`, is taken off (no profile
+/// is read: Exec runs no shell).
 /// Errors: InvalidArgument naming the words for shell operators (| & ; < > ( ) { } newline),
 /// command substitution, bad quoting, or an empty command.
 Result<RemoteCommand> parseRemoteCommand(const std::vector<std::string>& words);

@@ -89,8 +89,7 @@ Result<std::string> layoutFileJson(const v1::LaunchJobRequest& request) {
 }
 
 Result<UserProgramLaunch> userProgramArgs(const v1::LaunchJobRequest& request,
-                                          const std::string& binDir, const std::string& workerDir,
-                                          int masterPort) {
+                                          const std::string& workerDir, int masterPort) {
     const v1::JobSpec& spec = request.spec();
     const std::string& launcher = spec.model().launcher();
     if (!launcher.empty() && launcher != "mpirun" && launcher != "torchrun") {
@@ -168,7 +167,7 @@ Result<UserProgramLaunch> userProgramArgs(const v1::LaunchJobRequest& request,
     for (auto& v : vars) {
         args.insert(args.end(), {"-x", std::move(v)});
     }
-    args.push_back(binDir + "/tessera-rank");
+    args.push_back("tessera-rank"); // by name: each node's own, first in its worker's PATH
     args.insert(args.end(), spec.model().command().begin(), spec.model().command().end());
     return launch;
 }

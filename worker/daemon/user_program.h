@@ -24,7 +24,8 @@ struct UserProgramLaunch {
 
 /// mpirun's part for a user program: `-x NAME=value` for each variable tessera-rank reads
 /// (TESSERA_JOB_ID, TESSERA_NODE_RANKS, MASTER_ADDR, MASTER_PORT, TESSERA_LAYOUT_JSON,
-/// checkpoint settings, PYTHONUNBUFFERED), then tessera-rank and the command: one process per
+/// checkpoint settings, PYTHONUNBUFFERED), then tessera-rank (by name: found in each node's PATH,
+/// where its worker put its own folder first) and the command: one process per
 /// rank (launcher "mpirun"), or one per node (`--map-by node`, "torchrun", where tessera-rank
 /// execs torchrun for the node's ranks). `masterPort` is a free port on this worker, where rank 0
 /// runs; `workerDir` this worker's folder (its bundle cache holds the shipped workdir, checked
@@ -32,8 +33,7 @@ struct UserProgramLaunch {
 /// unknown model.launcher, a layout that does not fit the peers, or a layout file over 100 KiB
 /// (it travels in the environment); NotFound when the workdir bundle is not here.
 Result<UserProgramLaunch> userProgramArgs(const v1::LaunchJobRequest& request,
-                                          const std::string& binDir, const std::string& workerDir,
-                                          int masterPort);
+                                          const std::string& workerDir, int masterPort);
 
 /// The host part of "host:port" ("[::1]:50051" → "::1").
 std::string hostOf(const std::string& address);

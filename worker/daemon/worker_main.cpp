@@ -183,15 +183,18 @@ int main(int argc, char** argv) {
     }
 
     const std::string bin = binDir();
+    putFirstInPath(bin); // ranks are started by name on every node (program_paths.h)
     AllowList allowList = AllowList::defaults(bin);
     for (const auto& a : allow) {
         if (auto r = allowList.add(a); !r) {
             return die(r.error().message);
         }
     }
-    std::string mpirun;
+    std::string mpirun = useBundledOpenMpi(bin); // the worker bundle's own, else the system's
 #ifdef TESSERA_MPIRUN
-    mpirun = findProgram(TESSERA_MPIRUN);
+    if (mpirun.empty()) {
+        mpirun = findProgram(TESSERA_MPIRUN);
+    }
 #endif
     if (mpirun.empty()) {
         mpirun = findProgram("mpirun");

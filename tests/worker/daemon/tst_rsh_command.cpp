@@ -44,6 +44,12 @@ private Q_SLOTS:
         QTest::newRow("leading environment words")
             << QStringList{"PATH=/opt/bin", "LD_X=1", "orted", "A=b"} << QStringList{"orted", "A=b"}
             << "LD_X=1,PATH=/opt/bin";
+        // What mpirun sends when the login shell is /bin/sh (a BusyBox node): Exec reads no
+        // profile, so only the command inside counts.
+        QTest::newRow("Bourne shell profile wrapper")
+            << QStringList{"(",           "test", "!",     "-r",   "./.profile", "||",      ".",
+                           "./.profile;", "",     "orted", "-mca", "ess",        "\"env\"", ")"}
+            << QStringList{"orted", "-mca", "ess", "env"} << "";
     }
     void splitsLikeAShell() {
         QFETCH(QStringList, words);
@@ -78,6 +84,13 @@ private Q_SLOTS:
         QTest::newRow("backticks") << QStringList{"orted", "`id`"} << "substitution";
         QTest::newRow("unbalanced quote") << QStringList{"orted", "\"abc"} << "quoting";
         QTest::newRow("nothing to run") << QStringList{"A=1"} << "no program";
+        QTest::newRow("operator inside the profile wrapper")
+            << QStringList{"(",           "test",   "!",  "-r",  "./.profile", "||", ".",
+                           "./.profile;", "orted;", "rm", "-rf", "/",          ")"}
+            << "operator";
+        QTest::newRow("profile wrapper not closed")
+            << QStringList{"(", "test", "!", "-r", "./.profile", "||", ".", "./.profile;", "orted"}
+            << "operator";
     }
     void refusesShellOperators() {
         QFETCH(QStringList, words);
@@ -178,6 +191,11 @@ private Q_SLOTS:
         QVERIFY(without == before);
         std::vector<std::string> cut{"/usr/bin/orted", "--mca", "orte_tmpdir_base"}; // no value
         QVERIFY(!daemon::replaceOrteTmpdir(cut, "/tmp/tsr-2"));
+        // The rsh agent too: mpirun's node has it in another folder than this one.
+        std::vector<std::string> agent{"orted", "--mca", "plm_rsh_agent",
+                                       "/home/a/.cache/tessera/worker-1/tessera-rsh"};
+        QVERIFY(daemon::replaceMcaParam(agent, "plm_rsh_agent", "/root/w/tessera-rsh"));
+        QCOMPARE(agent[3], std::string("/root/w/tessera-rsh"));
         // The folder: private, short enough for PMIx's Unix sockets below it.
         const std::string dir = daemon::ompiTmpdir();
         QVERIFY(!dir.empty());
