@@ -507,7 +507,7 @@
 <context>
     <name>tessera::Autoscaler</name>
     <message>
-        <location filename="../backend/provision/autoscaler.cpp" line="+219"/>
+        <location filename="../backend/provision/autoscaler.cpp" line="+225"/>
         <source>%1 needs %2 rank(s) on %3: submitted as %4 on idle ready node(s) %5</source>
         <translation>%1 braucht %2 Rank(s) auf %3: als %4 auf den freien, bereiten Knoten %5 eingereicht</translation>
     </message>

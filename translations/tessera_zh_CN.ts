@@ -507,7 +507,7 @@
 <context>
     <name>tessera::Autoscaler</name>
     <message>
-        <location filename="../backend/provision/autoscaler.cpp" line="+219"/>
+        <location filename="../backend/provision/autoscaler.cpp" line="+225"/>
         <source>%1 needs %2 rank(s) on %3: submitted as %4 on idle ready node(s) %5</source>
         <translation>%1 需要在 %3 上运行 %2 个 rank：已作为 %4 提交到空闲的就绪节点 %5</translation>
     </message>

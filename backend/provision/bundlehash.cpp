@@ -7,30 +7,53 @@
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
+#include <QDirIterator>
+#include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QTimer>
 
 namespace tessera {
 
-QStringList workerBundlePrograms() {
-    QStringList programs{QStringLiteral("tessera-worker"), QStringLiteral("tessera-rsh"),
-                         QStringLiteral("tessera-train"), QStringLiteral("tessera-rank")};
-    // The `tessera` Python module of user programs, which tessera-rank finds beside itself.
-    const QDir python(binPath(QStringLiteral("python/tessera")));
-    for (const QString& f : python.entryList({QStringLiteral("*.py")}, QDir::Files, QDir::Name)) {
-        programs << QStringLiteral("python/tessera/") + f;
+QString workerBundleDir() {
+    for (const QString& dir : {binPath(QStringLiteral("worker-bundle")),
+                               binPath(QStringLiteral("../lib/tessera/worker-bundle"))}) {
+        if (QFileInfo::exists(dir + QStringLiteral("/worker/programs"))) {
+            return QDir(dir).absolutePath();
+        }
     }
-    // The GPU rank program exists in builds with the GPU backend; CPU nodes get it too (it is
-    // only started for ranks placed on GPUs, so the CUDA libraries it needs may be missing).
-    if (QFileInfo(binPath(QStringLiteral("tessera-train-cuda"))).isExecutable()) {
-        programs << QStringLiteral("tessera-train-cuda");
+    return QString();
+}
+
+QStringList workerBundleFiles() {
+    const QString root = workerBundleDir();
+    if (root.isEmpty()) {
+        return {};
     }
-    return programs;
+    const QDir worker(root + QStringLiteral("/worker"));
+    QStringList files;
+    QDirIterator it(worker.path(), QDir::Files | QDir::System, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        files << worker.relativeFilePath(it.next());
+    }
+    files.sort();
+    return files;
+}
+
+QString bundleCudaId() {
+    const QString root = workerBundleDir();
+    QFile f(root + QStringLiteral("/worker/cuda-id"));
+    if (root.isEmpty() || !f.open(QIODevice::ReadOnly)) {
+        return QString();
+    }
+    const QString id = QString::fromLatin1(f.readLine(64)).trimmed();
+    static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{16}$"));
+    return hex.match(id).hasMatch() ? id : QString();
 }
 
 QString bundleCudaVersion() {
 #ifdef TESSERA_CUDA_VERSION
-    if (QFileInfo(binPath(QStringLiteral("tessera-train-cuda"))).isExecutable()) {
+    if (!bundleCudaId().isEmpty()) {
         return QStringLiteral(TESSERA_CUDA_VERSION);
     }
 #endif
@@ -52,9 +75,20 @@ QString BundleHashCache::identity(const QStringList& files) {
 
 void hashWorkerBundle(QObject* owner, BundleHashCache* cache,
                       std::function<void(Result<QString>)> done) {
+    const QString root = workerBundleDir();
+    if (root.isEmpty()) {
+        QTimer::singleShot(0, owner, [done] {
+            done(fail(ErrorCode::NotFound,
+                      QStringLiteral("this build has no worker bundle in %1/worker-bundle: build "
+                                     "the target tessera_worker_bundle (cmake --build build)")
+                          .arg(binDir())
+                          .toStdString()));
+        });
+        return;
+    }
     QStringList files;
-    for (const QString& p : workerBundlePrograms()) {
-        files << binPath(p);
+    for (const QString& f : workerBundleFiles()) {
+        files << root + QStringLiteral("/worker/") + f;
     }
     const QString identity = BundleHashCache::identity(files);
     if (const QString hash = cache ? cache->lookup(identity) : QString(); !hash.isEmpty()) {
@@ -62,11 +96,11 @@ void hashWorkerBundle(QObject* owner, BundleHashCache* cache,
         return;
     }
     runAsync(owner, QStringLiteral("sha256sum"), files, {}, 60000,
-             [done, identity, cache](const ProcessResult& r) {
+             [done, identity, cache, root](const ProcessResult& r) {
                  if (!r.ok()) {
                      done(fail(ErrorCode::Io,
                                QStringLiteral("cannot read the worker programs in %1 (%2)")
-                                   .arg(binDir(), QString::fromUtf8(r.err).trimmed() + r.startError)
+                                   .arg(root, QString::fromUtf8(r.err).trimmed() + r.startError)
                                    .toStdString()));
                      return;
                  }

@@ -1,4 +1,4 @@
-// The hash of this build's worker programs, which names their folder on SSH hosts; computed
+// The worker bundle of this build and its hash, which names its folder on SSH hosts; computed
 // without blocking (sha256sum) and cached by each file's path, size and modification time.
 #pragma once
 
@@ -12,11 +12,19 @@
 
 namespace tessera {
 
-/// The programs a node needs: the daemon, Open MPI's agent for multi-node launches, and the
-/// training programs its ranks run: tessera-train, and tessera-train-cuda in builds with the
-/// GPU backend, tessera-rank and the `tessera` Python module (python/tessera/*.py) for users'
-/// programs (paths relative to binDir()).
-QStringList workerBundlePrograms();
+/// The folder of the self-contained worker bundle (packaging/make-worker-bundle.sh): its
+/// `worker/` subfolder is what a node receives (programs, their libraries and loader, Open MPI),
+/// `cuda/` the CUDA runtime libraries for GPU nodes. binDir()/worker-bundle in a build tree,
+/// binDir()/../lib/tessera/worker-bundle when installed; "" when neither exists.
+QString workerBundleDir();
+
+/// The files of the bundle's worker/ folder, relative to it ("tessera-worker", "lib/libc.so.6",
+/// "openmpi/bin/orted"...), sorted; empty when there is no bundle.
+QStringList workerBundleFiles();
+
+/// The id (16 hex characters, a hash of the files) of the bundle's CUDA part, which
+/// tessera-train-cuda expects in the folder cuda-<id> beside the worker's; "" in a CPU-only build.
+QString bundleCudaId();
 
 /// The CUDA version ("13.0") this build's GPU rank program (tessera-train-cuda) was built with,
 /// when the bundle carries it; "" otherwise (a CPU-only build).
@@ -46,9 +54,10 @@ private:
 };
 
 /// Calls `done` in `owner`'s thread, never before this returns, with 16 hex characters of a
-/// SHA-256 over the files' SHA-256 sums (sha256sum runs only when `cache`, which may be null,
-/// has no hash for the files as they are now). Errors: Io naming binDir() and what sha256sum
-/// said. When `owner` dies first, `done` is never called.
+/// SHA-256 over the SHA-256 sums of workerBundleFiles() (sha256sum runs only when `cache`, which
+/// may be null, has no hash for the files as they are now). Errors: NotFound when there is no
+/// bundle (naming the build target that makes it); Io naming the folder and what sha256sum said.
+/// When `owner` dies first, `done` is never called.
 void hashWorkerBundle(QObject* owner, BundleHashCache* cache,
                       std::function<void(Result<QString>)> done);
 

@@ -53,6 +53,7 @@ void parseNvidiaSmi(const QString& csv, SshMachine* m) {
 SshMachine parseSshCheck(const QString& out) {
     SshMachine m;
     m.os = keyValue(out, QStringLiteral("os"));
+    m.arch = keyValue(out, QStringLiteral("arch"));
     m.mpi = keyValue(out, QStringLiteral("mpi"));
     m.cores = keyValue(out, QStringLiteral("cores")).toInt();
     m.memoryBytes = keyValue(out, QStringLiteral("mem_kb")).toULongLong() * 1024;

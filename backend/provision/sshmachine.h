@@ -11,8 +11,10 @@ namespace tessera {
 
 /// What the check found on a host. Numbers are 0 and strings empty where it found nothing.
 struct SshMachine {
-    QString os;                 ///< `uname -s`, e.g. "Linux"
-    QString mpi;                ///< `mpirun --version`'s first line; empty without Open MPI's orted
+    QString os;   ///< `uname -s`, e.g. "Linux"
+    QString arch; ///< `uname -m`, e.g. "x86_64", "aarch64"
+    QString mpi;  ///< the node's own `mpirun --version` first line (for the log: the bundle carries
+                  ///< Open MPI)
     int cores = 0;              ///< `nproc`
     quint64 memoryBytes = 0;    ///< MemTotal, bytes
     int gpus = 0;               ///< GPUs nvidia-smi lists

@@ -2,8 +2,10 @@
 #include "backend/provision/sshrent.h"
 
 #include "backend/cluster/clusterregistry.h"
+#include "backend/logging.h"
 #include "backend/paths.h"
 #include "backend/provision/asyncprocess.h"
+#include "backend/provision/bundlecheck.h"
 #include "backend/provision/bundlehash.h"
 #include "backend/provision/sshconnection.h"
 #include "backend/provision/token.h"
@@ -88,16 +90,18 @@ void SshRent::check() {
             if (machine.os != QLatin1String("Linux")) {
                 fail(QStringLiteral("%1 runs %2, not Linux: the Tessera worker needs Linux")
                          .arg(m_host.offerId(), machine.os));
-            } else if (machine.mpi.isEmpty()) {
-                fail(QStringLiteral("%1 has no Open MPI (orted is not on its PATH): install the "
-                                    "Debian package openmpi-bin there")
-                         .arg(m_host.offerId()));
+            } else if (machine.arch != QLatin1String("x86_64")) {
+                fail(QStringLiteral("%1 is a %2 machine: Tessera's worker bundle is built for "
+                                    "x86_64 only")
+                         .arg(m_host.offerId(),
+                              machine.arch.isEmpty() ? QStringLiteral("unknown") : machine.arch));
             } else if (const QString old =
                            cudaDriverTooOld(machine, bundleCudaVersion(), m_host.offerId());
                        !old.isEmpty()) {
                 fail(old);
             } else {
                 Q_EMIT checked(machine);
+                m_gpus = machine.gpus;
                 hashBundle();
             }
         });
@@ -113,6 +117,7 @@ void SshRent::hashBundle() {
             return;
         }
         m_bundle = m_host.baseDir() + QStringLiteral("/worker-") + *hash;
+        m_cudaId = m_gpus > 0 ? bundleCudaId() : QString();
         install(false);
     });
 }
@@ -122,56 +127,106 @@ void SshRent::install(bool upload) {
         LeaseState::Installing,
         upload ? QStringLiteral("copying the worker to %1").arg(m_host.offerId())
                : QStringLiteral("looking for this build's worker on %1").arg(m_host.offerId()));
-    // Libraries the programs need and the host lacks, one "name => not found" line each.
     const QString vars =
         QStringLiteral("B=%1; W=%2; ").arg(shellQuote(m_host.baseDir()), shellQuote(m_bundle));
-    const QString missing =
-        QStringLiteral("ldd \"$W/tessera-worker\" \"$W/tessera-train\" | grep 'not found' | "
-                       "sort -u; true");
     QString script;
     QProcess* tar = nullptr;
     if (upload) {
-        // Unpack next to the target and rename: hosts sharing a home folder never see half a
-        // bundle, and a second rent that lost the race keeps the first one's.
-        script = vars +
-                 QStringLiteral("set -e; mkdir -p \"$B\"; T=$(mktemp -d \"$B/upload.XXXXXX\"); "
-                                "tar -C \"$T\" -xf -; chmod 755 \"$T\"; "
-                                "mv -T \"$T\" \"$W\" 2>/dev/null || rm -rf \"$T\"; ") +
-                 missing;
-        tar = new QProcess(this);
-        tar->setProgram(QStringLiteral("tar"));
-        tar->setArguments(QStringList{QStringLiteral("-C"), binDir(), QStringLiteral("-chf"),
-                                      QStringLiteral("-")} +
-                          workerBundlePrograms());
+        // Unpack next to the target, point the programs at the bundle's own loader at the
+        // folder's final (absolute) place, and rename: hosts sharing a home folder never see half
+        // a bundle, and a second rent that lost the race keeps the first one's.
+        script =
+            vars +
+            QStringLiteral("set -e; mkdir -p \"$B\"; case $W in /*) A=$W;; *) A=$PWD/$W;; esac; "
+                           "T=$(mktemp -d \"$B/upload.XXXXXX\"); tar -C \"$T\" -xzf -; "
+                           "chmod 755 \"$T\"; if ! sh \"$T/relocate\" \"$A\" > \"$T/relocate.log\" "
+                           "2>&1; then echo \"cannot-run: relocate: $(tail -n 2 "
+                           "\"$T/relocate.log\" | tr '\\n' ' ')\"; rm -rf \"$T\"; exit 0; fi; "
+                           "mv -T \"$T\" \"$W\" 2>/dev/null || rm -rf \"$T\"; set +e; ") +
+            bundleVerifyScript(false);
+        tar = bundleTar(workerBundleDir() + QStringLiteral("/worker"));
     } else {
-        script = vars +
-                 QStringLiteral("if [ -x \"$W/tessera-worker\" ] && [ -x \"$W/tessera-train\" ]; "
-                                "then echo present; ") +
-                 missing + QStringLiteral("; fi");
+        // A bundle that no longer runs (damaged, or its loader path moved) is copied again.
+        script =
+            vars +
+            QStringLiteral("if [ -e \"$W/programs\" ] && [ -x \"$W/tessera-worker\" ]; then "
+                           "v=$(") +
+            bundleVerifyScript(false) +
+            QStringLiteral("); if [ -z \"$v\" ]; then echo present; else "
+                           "echo \"$v\" | sed 's/^cannot-run:/broken:/'; rm -rf \"$W\"; fi; fi");
     }
     ssh(
         upload ? QStringLiteral("copying the worker") : QStringLiteral("looking for the worker"),
-        script, {}, upload ? 300000 : 30000,
+        script, {}, upload ? 600000 : 30000,
         [this, upload](const QString& out) {
             if (!upload && !out.contains(QLatin1String("present"))) {
-                install(true);
-                return;
-            }
-            QStringList libs;
-            for (const QString& line : out.split(QLatin1Char('\n'))) {
-                if (line.contains(QLatin1String("not found"))) {
-                    libs << line.section(QLatin1Char(' '), 0, 0, QString::SectionSkipEmpty);
+                if (out.contains(QLatin1String("broken:"))) {
+                    qCWarning(lcLease).noquote()
+                        << QStringLiteral("the worker on %1 no longer runs; copying it again: %2")
+                               .arg(m_host.offerId(), out.trimmed().left(400));
                 }
+                install(true);
+            } else if (const QString why = bundleCannotRun(out); !why.isEmpty()) {
+                fail(QStringLiteral("the worker cannot run on %1: %2").arg(m_host.offerId(), why));
+            } else if (!m_cudaId.isEmpty()) {
+                installCuda(false);
+            } else {
+                startWorker();
             }
-            if (!libs.isEmpty()) {
-                fail(QStringLiteral("the worker cannot run on %1: it lacks %2; install Tessera's "
-                                    "runtime packages there (packaging/debian-packages.txt)")
-                         .arg(m_host.offerId(), libs.join(QStringLiteral(", "))));
-                return;
-            }
-            startWorker();
         },
         tar);
+}
+
+void SshRent::installCuda(bool upload) {
+    Q_EMIT step(
+        LeaseState::Installing,
+        upload
+            ? QStringLiteral("copying the CUDA runtime libraries to %1 (%2 MB)")
+                  .arg(m_host.offerId())
+                  .arg(bundleCudaBytes() >> 20)
+            : QStringLiteral("looking for the CUDA runtime libraries on %1").arg(m_host.offerId()));
+    // Beside the worker's folder, named by its content: shared by every later bundle (they change
+    // with each build, the CUDA libraries only with the toolkit).
+    const QString vars = QStringLiteral("B=%1; W=%2; C=\"$B\"/cuda-%3; ")
+                             .arg(shellQuote(m_host.baseDir()), shellQuote(m_bundle), m_cudaId);
+    QString script;
+    QProcess* tar = nullptr;
+    if (upload) {
+        script = vars +
+                 QStringLiteral("set -e; T=$(mktemp -d \"$B/upload.XXXXXX\"); "
+                                "tar -C \"$T\" -xzf -; chmod 755 \"$T\"; : > \"$T/.complete\"; "
+                                "mv -T \"$T\" \"$C\" 2>/dev/null || rm -rf \"$T\"; set +e; ") +
+                 bundleVerifyScript(true);
+        tar = bundleTar(workerBundleDir() + QStringLiteral("/cuda"));
+    } else {
+        script = vars + QStringLiteral("if [ -e \"$C/.complete\" ]; then echo present; ") +
+                 bundleVerifyScript(true) + QStringLiteral("; fi");
+    }
+    ssh(
+        upload ? QStringLiteral("copying the CUDA libraries")
+               : QStringLiteral("looking for the CUDA libraries"),
+        script, {}, upload ? 3600000 : 30000,
+        [this, upload](const QString& out) {
+            if (!upload && !out.contains(QLatin1String("present"))) {
+                installCuda(true);
+            } else if (const QString why = bundleCannotRun(out); !why.isEmpty()) {
+                fail(QStringLiteral("the GPU rank program cannot run on %1: %2")
+                         .arg(m_host.offerId(), why));
+            } else {
+                startWorker();
+            }
+        },
+        tar);
+}
+
+QProcess* SshRent::bundleTar(const QString& dir) {
+    // Links followed (the CUDA part links to the toolkit's files); gzip -1: a third of the
+    // bytes at a tenth of the default level's time.
+    auto* tar = new QProcess(this);
+    tar->setProgram(QStringLiteral("tar"));
+    tar->setArguments({QStringLiteral("-C"), dir, QStringLiteral("-I"), QStringLiteral("gzip -1"),
+                       QStringLiteral("-chf"), QStringLiteral("-"), QStringLiteral(".")});
+    return tar;
 }
 
 void SshRent::startWorker() {
@@ -200,7 +255,8 @@ void SshRent::startWorker() {
     const QString slots = m_host.slots > 0 ? QString::number(m_host.slots) : QStringLiteral("0");
     // Token, key and certificates arrive on stdin (never on a command line) and land in 0600
     // files: the token on the first line, then the key, the worker's certificate and the CA's,
-    // one PEM block each. setsid + nohup: the worker outlives this ssh session (and the app);
+    // one PEM block each. setsid (+ nohup where the node has it: a BusyBox system may not): the
+    // worker outlives this ssh session (and the app);
     // the loop waits for its "listening on" line. A root login is the person's choice in the
     // hosts file: the worker is told so (--allow-root).
     const QString script =
@@ -210,7 +266,8 @@ void SshRent::startWorker() {
             "n==1{print > (d \"/worker.key\")} n==2{print > (d \"/worker.crt\")} "
             "n==3{print > (d \"/ca.crt\")}'; "
             "R=; [ \"$(id -u)\" = 0 ] && R=--allow-root; "
-            "setsid nohup \"$W/tessera-worker\" --listen 0.0.0.0:0 --token-file \"$L/token\" "
+            "N=; command -v nohup >/dev/null 2>&1 && N=nohup; "
+            "setsid $N \"$W/tessera-worker\" --listen 0.0.0.0:0 --token-file \"$L/token\" "
             "%5 $R "
             "--work-dir \"$L/work\" --slots %3 --name %4 > \"$L/worker.out\" 2> \"$L/worker.log\" "
             "< /dev/null & echo pid=$!; i=0; while [ $i -lt 150 ]; do "

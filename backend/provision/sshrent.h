@@ -78,6 +78,8 @@ private:
     void check();
     void hashBundle();
     void install(bool upload);
+    void installCuda(bool upload);
+    QProcess* bundleTar(const QString& dir);
     void startWorker();
     void registerNode();
     void onNodeChanged(const QString& name);
@@ -92,7 +94,9 @@ private:
     SshWorkerDetail m_detail;
     std::shared_ptr<const tls::Identity> m_identity; ///< the backend's, to reach the worker
     bool m_tls = true;
-    QString m_bundle; ///< remote folder of this build's worker programs
+    QString m_bundle; ///< remote folder of this build's worker bundle
+    QString m_cudaId; ///< the bundle's CUDA part to install too (GPU nodes only), else ""
+    int m_gpus = 0;   ///< GPUs the check found
     QPointer<QProcess> m_running;
     QTimer* m_registerTimer = nullptr;
     int m_registerTimeoutMs = 30000;

@@ -290,6 +290,48 @@ private Q_SLOTS:
                                  20000);
     }
 
+    /// Issue 21: the worker bundle carries everything it needs. Two hosts whose sessions are
+    /// chrooted in a root with BusyBox and nothing else (no glibc, no Open MPI, no Debian
+    /// library) become ready nodes and train data parallel across each other over mutual TLS:
+    /// the bundle's loader, libraries, mpirun (host 1) and orted (host 2, through tessera-rsh).
+    void trainsOnBareHosts() {
+        if (const QString m = test::fashionMnistMissing(); !m.isEmpty()) {
+            QSKIP(qPrintable(m));
+        }
+        test::TestHosts bare(2, test::TestHosts::Bare);
+        if (bare.missing()) {
+            QSKIP(qPrintable(QStringLiteral("no bare test hosts: ") + bare.error()));
+        }
+        QVERIFY2(bare.error().isEmpty(), qPrintable(bare.error()));
+        for (int i = 1; i <= 2; ++i) { // what the sessions see: no system library at all
+            const QString root = bare.folder() + QStringLiteral("/h%1/root").arg(i);
+            QVERIFY(QFileInfo::exists(root + QStringLiteral("/bin/sh")));
+            QVERIFY(!QFileInfo::exists(root + QStringLiteral("/lib")) &&
+                    !QFileInfo::exists(root + QStringLiteral("/usr/lib")));
+        }
+        // A folder relative to the home folder, as the default one is: the bundle's loader path
+        // is made absolute on the host.
+        Run run(db(), bare.sshHosts(QStringLiteral("bare-"), QStringLiteral(".cache/tst"), 0.5));
+        QStringList ids;
+        for (const SshHost& h : run.provider.hosts()) {
+            ids << *run.provider.rent(h.offerId());
+        }
+        for (const QString& id : ids) {
+            QVERIFY(test::settled(run.provider, id, 120000));
+            QVERIFY2(run.provider.lease(id).state == LeaseState::Ready,
+                     qPrintable(run.provider.lease(id).reason));
+        }
+        const QString trained = test::trainFashionMnist(
+            run.registry, m_data.filePath(QStringLiteral("bare-metrics.sqlite")), 20);
+        QVERIFY2(trained.isEmpty(), qPrintable(trained));
+        for (const QString& id : ids) {
+            QVERIFY(run.provider.release(id).has_value());
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(ids.first()).live() &&
+                                     !run.provider.lease(ids.last()).live(),
+                                 20000);
+    }
+
     void refusesAnUnknownHostKey() {
         QList<SshHost> hosts = m_config;
         const QString empty = m_data.filePath(QStringLiteral("empty_known_hosts"));

@@ -19,6 +19,11 @@
 #   TEST_HOSTS_HOST_KEY=FILE         the ed25519 private host key every host's sshd uses instead of
 #                                    a fresh one; its public key is FILE.pub (made from FILE when
 #                                    absent). known_hosts lists it for each host as usual.
+#   TEST_HOSTS_BARE=1                every host is a bare Linux machine: SSH sessions run chrooted
+#                                    in DIR/hI/root, which holds BusyBox (static) and nothing
+#                                    else: no glibc, no Open MPI, no Debian library (plus /proc,
+#                                    /sys, /dev, a /tmp of its own and /usr/share/datasets, the
+#                                    data a user would have put there). Needs busybox-static.
 #
 # Exit codes: 0 done, 2 usage, 3 something is missing (the message says what), 1 other failures.
 set -eu
@@ -31,6 +36,9 @@ need() {
         command -v "$p" >/dev/null 2>&1 ||
             die 3 "'$p' is missing: apt-get install iproute2 util-linux openssh-client openssh-server"
     done
+    if [ -n "${TEST_HOSTS_BARE-}" ] && ! /bin/busybox --list 2>/dev/null | grep -qx sh; then
+        die 3 "bare hosts need /bin/busybox: apt-get install busybox-static"
+    fi
 }
 
 # The caller's optional keys (TEST_HOSTS_AUTHORIZED_KEYS, TEST_HOSTS_HOST_KEY) exist and fit.
@@ -43,6 +51,22 @@ check_given_keys() {
         ssh-keygen -y -f "$TEST_HOSTS_HOST_KEY" 2>/dev/null | grep -q '^ssh-ed25519 ' ||
             die 2 "TEST_HOSTS_HOST_KEY: '$TEST_HOSTS_HOST_KEY' is not an ed25519 private key (mode 0600)"
     fi
+}
+
+# A bare root for a host's sessions (TEST_HOSTS_BARE): BusyBox's programs and a few /etc files.
+bare_root() { # ROOT HOSTSFILE
+    r=$1
+    mkdir -p "$r/bin" "$r/root" "$r/proc" "$r/sys" "$r/dev" "$r/tmp" "$r/etc" \
+        "$r/usr/share/datasets"
+    cp /bin/busybox "$r/bin/busybox"
+    for applet in $(/bin/busybox --list); do
+        [ "$applet" = busybox ] || ln -sf busybox "$r/bin/$applet"
+    done
+    echo 'root:x:0:0:root:/root:/bin/sh' >"$r/etc/passwd"
+    echo 'root:x:0:' >"$r/etc/group"
+    printf 'passwd: files\ngroup: files\nhosts: files dns\n' >"$r/etc/nsswitch.conf"
+    cp "$2" "$r/etc/hosts"
+    printf 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n' >"$r/etc/resolv.conf"
 }
 
 # The host key of a host's sshd: the caller's (TEST_HOSTS_HOST_KEY) or a fresh one.
@@ -93,6 +117,14 @@ up_host() { # DIR K I
     printf 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n' >"/etc/netns/$ns/resolv.conf"
     { echo "127.0.0.1 localhost"; cat "$dir/names"; } >"/etc/netns/$ns/hosts"
     host_key "$h" "$ns"
+    mounts=
+    if [ -n "${TEST_HOSTS_BARE-}" ]; then
+        bare_root "$h/root" "/etc/netns/$ns/hosts"
+        r=$h/root
+        mounts="mount -t proc proc '$r/proc' && mount --rbind /sys '$r/sys' &&
+                mount --rbind /dev '$r/dev' && mount -t tmpfs tmpfs '$r/tmp' &&
+                { [ ! -d /usr/share/datasets ] || mount --bind /usr/share/datasets '$r/usr/share/datasets'; } &&"
+    fi
     cat >"$h/sshd_config" <<EOF
 ListenAddress $addr
 HostKey $h/ssh_host_ed25519_key
@@ -117,6 +149,10 @@ EOF
     if [ -n "$setenv" ]; then
         echo "SetEnv$setenv" >>"$h/sshd_config"
     fi
+    if [ -n "${TEST_HOSTS_BARE-}" ]; then # sshd runs this with root's shell of this machine
+        echo "ForceCommand /usr/sbin/chroot '$h/root' /bin/sh -c \"\$SSH_ORIGINAL_COMMAND\"" \
+            >>"$h/sshd_config"
+    fi
     echo "$addr $(cut -d' ' -f1,2 "$h/ssh_host_ed25519_key.pub")" >>"$dir/known_hosts"
     echo "th$k-$i $addr $ns" >>"$dir/hosts.txt"
     # A test host is a fresh machine: root's shell start-up of this one is not its own. (A
@@ -125,7 +161,7 @@ EOF
     # exec` gives the host its own mount namespace, so the bind mount stays there.
     : >"$h/bashrc"
     ip netns exec "$ns" unshare --uts sh -c \
-        "if [ -e /root/.bashrc ]; then mount --bind '$h/bashrc' /root/.bashrc; fi &&
+        "if [ -e /root/.bashrc ]; then mount --bind '$h/bashrc' /root/.bashrc; fi && $mounts
          hostname th$k-$i && exec /usr/sbin/sshd -D -e -f '$h/sshd_config'" \
         >"$h/sshd.log" 2>&1 </dev/null &
 }

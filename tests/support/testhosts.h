@@ -16,12 +16,21 @@ namespace tessera::test {
 /// Brings `count` hosts up in a fresh folder and down again in its destructor.
 class TestHosts {
 public:
-    explicit TestHosts(int count) {
+    /// Full: sessions see this machine's files. Bare: sessions run chrooted in a root with only
+    /// BusyBox (test-hosts.sh's TEST_HOSTS_BARE), like a cloud image without Tessera's libraries.
+    enum Kind { Full, Bare };
+
+    explicit TestHosts(int count, Kind kind = Full) {
         if (!m_dir.isValid()) {
             m_error = QStringLiteral("cannot create a temporary folder");
             return;
         }
         QProcess p;
+        if (kind == Bare) {
+            auto env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("TEST_HOSTS_BARE"), QStringLiteral("1"));
+            p.setProcessEnvironment(env);
+        }
         p.start(script(), {QStringLiteral("up"), m_dir.path(), QString::number(count)});
         if (!p.waitForFinished(180000)) {
             p.kill();
