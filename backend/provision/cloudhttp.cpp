@@ -141,9 +141,21 @@ void CloudHttp::finished(std::shared_ptr<Call> call, QNetworkReply* reply) {
     if (r.status == 429) {
         call->rateLimitWaitedMs += waitMs;
     }
-    qCInfo(lcLease).noquote() << call->verb << call->path << "got"
-                              << (r.status ? QString::number(r.status) : r.networkError)
-                              << "; trying again in" << waitMs << "ms";
+    if (r.status == 429 && call->rateLimitWaitedMs >= kStormNoticeMs) {
+        // A long storm is said where a person sees it (a warning reaches tessera-ctl's stderr),
+        // so a rent that waits minutes does not look hung.
+        qCWarning(lcLease).noquote()
+            << QStringLiteral("the cloud's API has refused %1 %2 for %3 s so far (HTTP 429: too "
+                              "many requests): trying again in %4 s; Tessera gives up after %5 s")
+                   .arg(call->verb, call->path)
+                   .arg((call->rateLimitWaitedMs - waitMs) / 1000)
+                   .arg((waitMs + 999) / 1000)
+                   .arg(m_rateLimitBudgetMs / 1000);
+    } else {
+        qCInfo(lcLease).noquote() << call->verb << call->path << "got"
+                                  << (r.status ? QString::number(r.status) : r.networkError)
+                                  << "; trying again in" << waitMs << "ms";
+    }
     QTimer::singleShot(waitMs, this, [this, call] { attempt(call); });
 }
 

@@ -20,6 +20,18 @@ namespace {
 
 constexpr int kCloudRentsPerOffer = 16;
 
+/// The part of a cut-short lease's reason that sends the person to the lost instances; it
+/// becomes strayReleasedNote() once that instance is released.
+QString strayRunsNote(const QString& instanceId) {
+    return QStringLiteral("its instance %1 still runs: release it from the instances Tessera "
+                          "lost track of")
+        .arg(instanceId);
+}
+
+QString strayReleasedNote(const QString& instanceId) {
+    return QStringLiteral("its instance %1 was released later").arg(instanceId);
+}
+
 Offer offerOf(const QString& provider, const CloudInstanceType& t) {
     Offer o;
     o.provider = provider;
@@ -362,11 +374,7 @@ void CloudProvider::reconcile(const QList<CloudInstance>& instances) {
         } else {
             const QString why = markCutShort(l);
             end(l.id, LeaseState::Failed,
-                exists ? joinReasons(
-                             why, QStringLiteral("its instance %1 still runs: release it from the "
-                                                 "instances Tessera lost track of")
-                                      .arg(d.instanceId))
-                       : why);
+                exists ? joinReasons(why, strayRunsNote(d.instanceId)) : why);
         }
     }
     m_strays.clear();
@@ -400,11 +408,25 @@ Result<void> CloudProvider::releaseStray(const QString& instanceId) {
             return;
         }
         waitTerminated(instanceId, [=, this](const QString&) {
+            noteStrayReleased(m_strays.value(instanceId).tag(QString::fromLatin1(kLeaseTag)),
+                              instanceId);
             m_strays.remove(instanceId);
             Q_EMIT straysChanged();
         });
     });
     return {};
+}
+
+void CloudProvider::noteStrayReleased(const QString& leaseId, const QString& instanceId) {
+    Lease l = lease(leaseId);
+    if (l.id.isEmpty() && store()) {
+        l = store()->find(leaseId).value_or(Lease{});
+    }
+    if (l.id.isEmpty() || l.live() || !l.reason.contains(strayRunsNote(instanceId))) {
+        return;
+    }
+    l.reason.replace(strayRunsNote(instanceId), strayReleasedNote(instanceId));
+    update(l);
 }
 
 void CloudProvider::checkHealth() {

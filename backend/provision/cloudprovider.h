@@ -93,6 +93,9 @@ private:
     /// the cloud reports it terminated or no longer knows it, then calls `done`.
     void waitTerminated(const QString& instanceId, std::function<void(QString)> done,
                         int delayMs = 0);
+    /// The ended lease `leaseId` whose reason sent the person to the lost instance
+    /// `instanceId`: its reason now says the instance was released (saved).
+    void noteStrayReleased(const QString& leaseId, const QString& instanceId);
     void checkHealth();
     void setReason(const QString& leaseId, const QString& reason);
 

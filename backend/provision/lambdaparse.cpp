@@ -15,6 +15,16 @@ constexpr double kMaxCentsPerHour = 1e7; // $100,000/h: no instance type costs t
 constexpr int kMaxGpus = 1024;
 
 CloudResult<QJsonValue> dataOf(const QByteArray& body, const QString& call) {
+    // A web page instead of the API's JSON: a URL that names a site, not the API (a proxy's or a
+    // captive portal's page, a typo in the path), far likelier than a changed API.
+    if (body.trimmed().startsWith('<')) {
+        return cloudFail(CloudErrorKind::BadReply,
+                         QStringLiteral("Lambda Cloud's reply to %1 is a web page, not the API's "
+                                        "JSON: check the API URL (TESSERA_LAMBDA_API_URL, or "
+                                        "apiUrl in cloud/lambda.json in the data folder; the "
+                                        "default is https://cloud.lambda.ai/api/v1)")
+                             .arg(call));
+    }
     QJsonParseError err{};
     const QJsonDocument doc = QJsonDocument::fromJson(body, &err);
     if (err.error != QJsonParseError::NoError || !doc.isObject()) {

@@ -311,6 +311,12 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(second.provider.strays().isEmpty(), 60000);
         const QString status = fakeStatus(strays.first().id);
         QVERIFY2(status == QLatin1String("terminated") || status.isEmpty(), qPrintable(status));
+        // The lease no longer sends anyone to an instance that is gone, here and in the history.
+        const QString after = second.provider.lease(leaseId).reason;
+        QVERIFY2(after.contains(QLatin1String("was released later")) &&
+                     !after.contains(QLatin1String("still runs")),
+                 qPrintable(after));
+        QCOMPARE(second.store.find(leaseId)->reason, after);
     }
 
     // The app stops right after Release: the next start finishes the release (the instance is

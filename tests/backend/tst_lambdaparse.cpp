@@ -64,18 +64,23 @@ private Q_SLOTS:
 
     void badReplies_data() {
         QTest::addColumn<QByteArray>("body");
-        QTest::newRow("empty") << QByteArray();
-        QTest::newRow("html") << QByteArray("<html>502 Bad Gateway</html>");
-        QTest::newRow("array") << QByteArray("[1,2]");
-        QTest::newRow("no data") << QByteArray("{\"error\": {}}");
-        QTest::newRow("data is a list") << QByteArray("{\"data\": []}");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("empty") << QByteArray() << "update Tessera";
+        // A site's page where the API should answer: the URL is wrong, not Tessera.
+        QTest::newRow("html") << QByteArray("  <!DOCTYPE html><html>Lambda</html>")
+                              << "check the API URL (TESSERA_LAMBDA_API_URL";
+        QTest::newRow("array") << QByteArray("[1,2]") << "update Tessera";
+        QTest::newRow("no data") << QByteArray("{\"error\": {}}") << "update Tessera";
+        QTest::newRow("data is a list") << QByteArray("{\"data\": []}") << "update Tessera";
     }
     void badReplies() {
         QFETCH(QByteArray, body);
+        QFETCH(QString, says);
         const auto types = parseLambdaInstanceTypes(body);
         QVERIFY(!types);
         QCOMPARE(types.error().kind, CloudErrorKind::BadReply);
         QVERIFY(types.error().message.contains(QLatin1String("Lambda Cloud")));
+        QVERIFY2(types.error().message.contains(says), qPrintable(types.error().message));
     }
 
     void instancesWithTagsAndStatus() {
