@@ -115,19 +115,25 @@ Result<Autoscaler::Pick> Autoscaler::pickOffers(int shortfall, const DeviceNeed&
             }
         }
     }
-    // Cheapest per slot first; of equal price, the smaller node (rent exactly what is missing).
-    auto perSlot = [&](const Offer& o) {
-        return o.pricePerHour / fittingSlots(o, need);
-    };
-    std::stable_sort(offers.begin(), offers.end(), [&](const Offer& a, const Offer& b) {
-        const double pa = perSlot(a), pb = perSlot(b);
-        return pa != pb ? pa < pb : fittingSlots(a, need) < fittingSlots(b, need);
-    });
+    // Greedy cover: each next rent is the one that costs least per slot still missing (a node's
+    // slots beyond the shortfall are worth nothing to this job), so one missing rank rents the
+    // cheapest single node, not the cheapest-per-GPU 8-GPU node; of equal cost, the smaller node.
     Pick pick;
-    for (const Offer& o : offers) {
-        if (pick.slots >= shortfall) {
-            break;
+    while (pick.slots < shortfall && !offers.isEmpty()) {
+        const int missing = shortfall - pick.slots;
+        auto cost = [&](const Offer& o) {
+            const int nodes = std::max(1, o.nodesPerRent);
+            return o.pricePerHour * nodes / std::min(fittingSlots(o, need) * nodes, missing);
+        };
+        qsizetype best = 0;
+        for (qsizetype i = 1; i < offers.size(); ++i) {
+            const double ci = cost(offers[i]), cb = cost(offers[best]);
+            if (ci < cb ||
+                (ci == cb && fittingSlots(offers[i], need) < fittingSlots(offers[best], need))) {
+                best = i;
+            }
         }
+        const Offer o = offers.takeAt(best);
         const int nodes = std::max(1, o.nodesPerRent);
         pick.offers << o;
         pick.slots += fittingSlots(o, need) * nodes;

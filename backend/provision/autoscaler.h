@@ -51,13 +51,13 @@ public:
 
     /// Submits `spec` now when the idle ready nodes that fit its device need (deviceNeedOf: the
     /// layout's device kind, the planner's per-device memory) have its world size in slots.
-    /// Otherwise, with the policy enabled, rents the cheapest available offers that fit the need
-    /// and cover the shortfall, and submits when they are ready (jobSubmitted); returns a ticket
-    /// "wait-N" for it.
-    /// Errors: those of JobController::submit when it runs now or the policy is off; Unavailable
-    /// when the fitting offers cannot cover the shortfall (the message names the offers that do
-    /// not fit and why), or the budget or node cap would be exceeded: the message says how much
-    /// is missing (slots, dollars per hour, dollars, nodes).
+    /// Otherwise, with the policy enabled, rents available offers that fit the need and cover the
+    /// shortfall, cheapest first per slot still missing (greedy weighted set cover), and submits
+    /// when they are ready (jobSubmitted); returns a ticket "wait-N" for it. Errors: those of
+    /// JobController::submit when it runs now or the policy is off; Unavailable when the fitting
+    /// offers cannot cover the shortfall (the message names the offers that do not fit and why), or
+    /// the budget or node cap would be exceeded: the message says how much is missing (slots,
+    /// dollars per hour, dollars, nodes).
     Result<QString> submit(tessera::v1::JobSpec spec);
 
     /// Decisions so far, oldest first.

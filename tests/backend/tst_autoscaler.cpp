@@ -83,6 +83,34 @@ private Q_SLOTS:
                  refused.error().message.c_str());
     }
 
+    // The cheapest rent for what is missing, not the cheapest slot: one rank takes the $0.75
+    // single node, not the 8-slot node at $0.55 a slot ($4.40/h); eight ranks take that one.
+    void rentsTheCheapestCoverNotTheCheapestSlot_data() {
+        QTest::addColumn<int>("ranks");
+        QTest::addColumn<int>("eights");
+        QTest::addColumn<int>("singles");
+        QTest::newRow("1 rank") << 1 << 0 << 1;
+        QTest::newRow("8 ranks") << 8 << 1 << 0;
+        QTest::newRow("9 ranks") << 9 << 1 << 1;
+    }
+    void rentsTheCheapestCoverNotTheCheapestSlot() {
+        QFETCH(int, ranks);
+        QFETCH(int, eights);
+        QFETCH(int, singles);
+        ClusterRegistry registry;
+        JobController jobs(&registry, nullptr);
+        test::ScriptedProvider eight({4.40, 4.40}, false);
+        eight.makeGpu(QStringLiteral("eights"), QStringLiteral("NVIDIA V100"), 8, 16ULL << 30);
+        test::ScriptedProvider single({0.75, 0.75}, false);
+        single.makeGpu(QStringLiteral("singles"), QStringLiteral("NVIDIA A10"), 1, 24ULL << 30);
+        Autoscaler scaler(&registry, &jobs, {&eight, &single});
+        scaler.setPolicy({true, 0, 0, 8, 60});
+        auto r = scaler.submit(test::emitterJob(ranks, 5, 5));
+        QVERIFY2(r.has_value(), r ? "" : r.error().message.c_str());
+        QCOMPARE(eight.leases().size(), eights);
+        QCOMPARE(single.leases().size(), singles);
+    }
+
     void offWithoutNodesRefusesLikeTheController() {
         ClusterRegistry registry;
         JobController jobs(&registry, nullptr);
