@@ -24,6 +24,7 @@ struct CloudHttp::Call {
     std::function<void(const HttpReply&)> done;
     int attempts = 0;
     qint64 rateLimitWaitedMs = 0;
+    qint64 noticedAtMs = 0; ///< rateLimitWaitedMs when the storm was last said as a warning
 };
 
 CloudHttp::CloudHttp(const QUrl& base, QObject* parent)
@@ -141,7 +142,9 @@ void CloudHttp::finished(std::shared_ptr<Call> call, QNetworkReply* reply) {
     if (r.status == 429) {
         call->rateLimitWaitedMs += waitMs;
     }
-    if (r.status == 429 && call->rateLimitWaitedMs >= kStormNoticeMs) {
+    if (r.status == 429 && call->rateLimitWaitedMs >= kStormNoticeMs &&
+        (call->noticedAtMs == 0 || call->rateLimitWaitedMs - call->noticedAtMs >= 10000)) {
+        call->noticedAtMs = call->rateLimitWaitedMs;
         // A long storm is said where a person sees it (a warning reaches tessera-ctl's stderr),
         // so a rent that waits minutes does not look hung.
         qCWarning(lcLease).noquote()

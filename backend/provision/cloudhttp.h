@@ -31,7 +31,8 @@ class CloudHttp : public QObject {
     Q_OBJECT
 public:
     static constexpr qint64 kMaxReplyBytes = 16 * 1024 * 1024;
-    /// After this long refused with HTTP 429, each retry is logged as a warning, not info.
+    /// After this long refused with HTTP 429, a retry is logged as a warning (at most one per 10 s
+    /// of waiting), not as info.
     static constexpr int kStormNoticeMs = 30000;
 
     /// `base` e.g. https://cloud.lambda.ai/api/v1 (see checkBaseUrl).

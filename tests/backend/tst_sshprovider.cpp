@@ -4,6 +4,7 @@
 // death), end a ready lease whose host dies, survive an app restart, release.
 #include "backend/cluster/clusterregistry.h"
 #include "backend/cluster/workerclient.h"
+#include "backend/provision/bundlehash.h"
 #include "backend/provision/leasestore.h"
 #include "backend/provision/sshconnection.h"
 #include "backend/provision/sshprovider.h"
@@ -330,6 +331,71 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(ids.first()).live() &&
                                      !run.provider.lease(ids.last()).live(),
                                  20000);
+    }
+
+    /// A GPU node (a bare host whose nvidia-smi shows an A10, driver 580 with CUDA 13.0) gets the
+    /// bundle's CUDA runtime libraries once, beside the worker, and the GPU rank program links
+    /// them there; the next rent finds them. With a driver for CUDA 12.2 the check refuses it,
+    /// naming both versions, before anything is copied.
+    void gpuNodeGetsTheCudaPart() {
+        if (bundleCudaId().isEmpty()) {
+            QSKIP("this build has no GPU backend: its bundle has no CUDA part");
+        }
+        QTemporaryDir scripts;
+        const QString smi = scripts.filePath(QStringLiteral("nvidia-smi"));
+        auto writeSmi = [](const QString& path, const char* cuda) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(QStringLiteral("#!/bin/sh\ncase \"$*\" in\n"
+                                   "*name,memory.total*) echo 'NVIDIA A10, 23028' ;;\n"
+                                   "*driver_version*) echo 580.65.06 ;;\n"
+                                   "*) echo '| Driver Version: 580.65.06  CUDA Version: %1 |' ;;\n"
+                                   "esac\n")
+                        .arg(QLatin1String(cuda))
+                        .toUtf8());
+            f.setPermissions(f.permissions() | QFileDevice::ExeOwner);
+        };
+        writeSmi(smi, "13.0");
+        test::TestHosts gpu(1, test::TestHosts::Bare, smi);
+        if (gpu.missing()) {
+            QSKIP(qPrintable(QStringLiteral("no bare test hosts: ") + gpu.error()));
+        }
+        QVERIFY2(gpu.error().isEmpty(), qPrintable(gpu.error()));
+        Run run(db(), gpu.sshHosts(QStringLiteral("gpu-"), QStringLiteral(".cache/tst"), 0.5));
+        QSignalSpy changes(&run.provider, &Provider::leaseChanged);
+        const QString offer = run.provider.hosts().first().offerId();
+        for (int round = 0; round < 2; ++round) {
+            changes.clear();
+            const QString id = *run.provider.rent(offer);
+            QVERIFY(test::settled(run.provider, id, 300000));
+            QVERIFY2(run.provider.lease(id).state == LeaseState::Ready,
+                     qPrintable(run.provider.lease(id).reason));
+            QStringList steps;
+            for (const auto& args : changes) {
+                steps << args.first().value<Lease>().reason;
+            }
+            const bool copied =
+                steps.filter(QStringLiteral("copying the CUDA runtime libraries")).size() > 0;
+            QCOMPARE(copied, round == 0); // once per node
+            QVERIFY(run.provider.release(id).has_value());
+            QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(id).live(), 20000);
+        }
+        QCOMPARE(run.provider.hosts().first().gpus, 1);
+        const QString cuda = gpu.folder() + QStringLiteral("/h1/root/root/.cache/tst/1/cuda-") +
+                             bundleCudaId() + QStringLiteral("/libcublasLt.so.13");
+        QCOMPARE(QFileInfo(cuda).size(),
+                 QFileInfo(QFileInfo(workerBundleDir() + QStringLiteral("/cuda/libcublasLt.so.13"))
+                               .canonicalFilePath())
+                     .size());
+        // The same node with an older driver: refused by the check, saying what to do.
+        writeSmi(gpu.folder() + QStringLiteral("/h1/root/bin/nvidia-smi"), "12.2");
+        const QString id = *run.provider.rent(offer);
+        QVERIFY(test::settled(run.provider, id, 60000));
+        const QString why = run.provider.lease(id).reason;
+        QCOMPARE(run.provider.lease(id).state, LeaseState::Failed);
+        QVERIFY2(why.contains(QLatin1String("12.2")) && why.contains(QLatin1String("13.")) &&
+                     why.contains(QLatin1String("update the driver")),
+                 qPrintable(why));
     }
 
     void refusesAnUnknownHostKey() {

@@ -24,6 +24,9 @@
 #                                    else: no glibc, no Open MPI, no Debian library (plus /proc,
 #                                    /sys, /dev, a /tmp of its own and /usr/share/datasets, the
 #                                    data a user would have put there). Needs busybox-static.
+#   TEST_HOSTS_NVIDIA_SMI=FILE       with TEST_HOSTS_BARE: FILE (a script) is the bare hosts'
+#                                    /bin/nvidia-smi, so the SSH check sees the GPUs and driver it
+#                                    prints (tests of the GPU bootstrap without a GPU)
 #
 # Exit codes: 0 done, 2 usage, 3 something is missing (the message says what), 1 other failures.
 set -eu
@@ -67,6 +70,10 @@ bare_root() { # ROOT HOSTSFILE
     printf 'passwd: files\ngroup: files\nhosts: files dns\n' >"$r/etc/nsswitch.conf"
     cp "$2" "$r/etc/hosts"
     printf 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n' >"$r/etc/resolv.conf"
+    if [ -n "${TEST_HOSTS_NVIDIA_SMI-}" ]; then
+        cp "$TEST_HOSTS_NVIDIA_SMI" "$r/bin/nvidia-smi"
+        chmod 755 "$r/bin/nvidia-smi"
+    fi
 }
 
 # The host key of a host's sshd: the caller's (TEST_HOSTS_HOST_KEY) or a fresh one.

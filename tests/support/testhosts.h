@@ -20,7 +20,8 @@ public:
     /// BusyBox (test-hosts.sh's TEST_HOSTS_BARE), like a cloud image without Tessera's libraries.
     enum Kind { Full, Bare };
 
-    explicit TestHosts(int count, Kind kind = Full) {
+    /// `nvidiaSmi`: with Bare, a script that is the hosts' /bin/nvidia-smi (TEST_HOSTS_NVIDIA_SMI).
+    explicit TestHosts(int count, Kind kind = Full, const QString& nvidiaSmi = QString()) {
         if (!m_dir.isValid()) {
             m_error = QStringLiteral("cannot create a temporary folder");
             return;
@@ -29,6 +30,9 @@ public:
         if (kind == Bare) {
             auto env = QProcessEnvironment::systemEnvironment();
             env.insert(QStringLiteral("TEST_HOSTS_BARE"), QStringLiteral("1"));
+            if (!nvidiaSmi.isEmpty()) {
+                env.insert(QStringLiteral("TEST_HOSTS_NVIDIA_SMI"), nvidiaSmi);
+            }
             p.setProcessEnvironment(env);
         }
         p.start(script(), {QStringLiteral("up"), m_dir.path(), QString::number(count)});
