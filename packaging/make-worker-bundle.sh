@@ -10,19 +10,23 @@
 # OUT_DIR/worker/   the bundle. Programs at its top (tessera-worker, tessera-rsh, tessera-train,
 #                   tessera-rank, tessera-train-cuda, python/tessera/*.py); lib/ every library
 #                   and ld-linux-x86-64.so.2; openmpi/ and pmix/ the relocated Open MPI 4.1 and
-#                   PMIx trees (the worker sets OPAL_PREFIX and PMIX_PREFIX to them). Each ELF
+#                   PMIx trees (the worker sets OPAL_PREFIX, OPAL_SYSCONFDIR, PMIX_PREFIX,
+#                   PMIX_LIBDIR and PMIX_DATADIR to them: Debian's Open MPI has an absolute
+#                   sysconfdir, its PMIx an absolute libdir and datadir). Each ELF
 #                   file carries a DT_RPATH relative to itself ($ORIGIN/...), so the libraries are
 #                   found wherever the bundle lies; the dynamic loader, which must be an absolute
 #                   path, is set on the node by `relocate` (below) once the folder's final place is
 #                   known. cuda-id names the CUDA part that tessera-train-cuda looks for.
-# OUT_DIR/cuda/     links to the CUDA runtime libraries tessera-train-cuda was linked with (cudart, cuBLAS,
-#                   cuBLASLt, NCCL: redistributable under NVIDIA's CUDA EULA, attachment A), only
-#                   in builds with the GPU backend; copied to GPU nodes only, into a folder
-#                   cuda-<id> beside the bundle, which tessera-train-cuda's RPATH names.
+# OUT_DIR/cuda/     links to the CUDA runtime libraries tessera-train-cuda was linked with
+#                   (cudart, cuBLAS, cuBLASLt, NCCL: redistributable under NVIDIA's CUDA EULA,
+#                   attachment A), only in builds with the GPU backend; copied to GPU nodes only,
+#                   into a folder cuda-<id> beside the bundle, which tessera-train-cuda's RPATH
+#                   names.
 #
 # On the node: `sh relocate FINAL_DIR` in the unpacked bundle sets every program's interpreter to
 # FINAL_DIR/lib/ld-linux-x86-64.so.2 with the bundle's own patchelf, run by the bundle's own
-# loader. Needs here: patchelf, strip, ldd, sha256sum. Exit status 1 with a message naming what failed.
+# loader. Needs here: patchelf, strip, ldd, sha256sum. Exit status 1 with a message naming what
+# failed.
 set -eu
 
 die() {
@@ -63,6 +67,11 @@ cp "$orterun" "$w/openmpi/bin/orterun"
 ln -s orterun "$w/openmpi/bin/mpirun"
 cp "$orted" "$w/openmpi/bin/orted"
 cp -r "$ompi_data" "$w/openmpi/share/openmpi"
+# Its own MCA defaults, not those of an Open MPI the node may have (the worker sets
+# OPAL_SYSCONFDIR here: Debian's sysconfdir, /etc/openmpi, is absolute).
+mkdir -p "$w/openmpi/etc"
+cp /etc/openmpi/openmpi-mca-params.conf "$w/openmpi/etc/" 2>/dev/null ||
+    : >"$w/openmpi/etc/openmpi-mca-params.conf"
 cp "$ompi_pkglib"/*.so "$w/openmpi/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/"
 cp "$pmix_plugins"/*.so "$w/pmix/lib/pmix/"
 cp -r "$pmix_data" "$w/pmix/share"
@@ -110,7 +119,11 @@ for f in $executables $plugins; do
     patchelf --force-rpath --set-rpath "$(rel_lib "$f")" "$f"
 done
 for f in "$w"/lib/*.so*; do
-    case $f in */ld-linux-x86-64.so.2) continue ;; esac
+    case ${f##*/} in # glibc's own need nothing but each other: left as built
+    ld-linux-x86-64.so.2 | libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | librt.so.*)
+        continue
+        ;;
+    esac
     patchelf --force-rpath --set-rpath '$ORIGIN' "$f" 2>/dev/null || true
 done
 

@@ -130,7 +130,8 @@ up_host() { # DIR K I
         r=$h/root
         mounts="mount -t proc proc '$r/proc' && mount --rbind /sys '$r/sys' &&
                 mount --rbind /dev '$r/dev' && mount -t tmpfs tmpfs '$r/tmp' &&
-                { [ ! -d /usr/share/datasets ] || mount --bind /usr/share/datasets '$r/usr/share/datasets'; } &&"
+                { [ ! -d /usr/share/datasets ] ||
+                  mount --bind /usr/share/datasets '$r/usr/share/datasets'; } &&"
     fi
     cat >"$h/sshd_config" <<EOF
 ListenAddress $addr

@@ -53,6 +53,7 @@ std::string useBundledOpenMpi(const std::string& binDir) {
     // PMIx was configured with absolute libdir and datadir, which need their own variables
     // (both documented as installdirs overrides: opal/mca/installdirs/env, pinstalldirs/env).
     ::setenv("OPAL_PREFIX", ompi.c_str(), 1);
+    ::setenv("OPAL_SYSCONFDIR", (ompi + "/etc").c_str(), 1); // not the node's /etc/openmpi
     ::setenv("PMIX_PREFIX", pmix.c_str(), 1);
     ::setenv("PMIX_LIBDIR", (pmix + "/lib").c_str(), 1);
     ::setenv("PMIX_DATADIR", (pmix + "/share").c_str(), 1);

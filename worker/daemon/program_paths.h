@@ -14,10 +14,10 @@ std::string findProgram(const std::string& name);
 
 /// The Open MPI that the self-contained worker bundle (packaging/make-worker-bundle.sh) carries
 /// beside this binary: when `binDir`/openmpi/bin/orterun is executable, sets OPAL_PREFIX,
-/// PMIX_PREFIX, PMIX_LIBDIR and PMIX_DATADIR in this process's environment (which every program
-/// the worker starts inherits: mpirun, orted, the ranks) and returns the path of that mpirun.
-/// Returns "" and changes nothing otherwise (a build tree, a Debian install: the system's Open
-/// MPI is used). Not thread-safe (setenv): call before any thread starts.
+/// OPAL_SYSCONFDIR, PMIX_PREFIX, PMIX_LIBDIR and PMIX_DATADIR in this process's environment (which
+/// every program the worker starts inherits: mpirun, orted, the ranks) and returns the path of that
+/// mpirun. Returns "" and changes nothing otherwise (a build tree, a Debian install: the system's
+/// Open MPI is used). Not thread-safe (setenv): call before any thread starts.
 std::string useBundledOpenMpi(const std::string& binDir);
 
 /// Puts `binDir` first in this process's PATH (every program the worker starts inherits it).
