@@ -21,6 +21,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
 #include <csignal>
 #include <memory>
 
@@ -35,6 +36,17 @@ struct Run : test::ProviderRun<SshProvider> {
         provider.setHosts(hosts);
     }
 };
+
+/// Releases the leases `ids` of `run` and waits until none is live.
+void releaseAll(Run& run, const QStringList& ids) {
+    for (const QString& id : ids) {
+        QVERIFY(run.provider.release(id).has_value());
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(
+        std::none_of(ids.begin(), ids.end(),
+                     [&run](const QString& id) { return run.provider.lease(id).live(); }),
+        20000);
+}
 
 /// Bytes through a network interface of this namespace, both ways.
 qint64 linkBytes(const QString& link) {
@@ -283,12 +295,7 @@ private Q_SLOTS:
         const qint64 crossed = linkBytes(link) - before;
         qInfo("bytes through host 2's link during the job: %lld", crossed);
         QVERIFY(crossed > 60LL * 900000);
-        for (const QString& id : ids) {
-            QVERIFY(run.provider.release(id).has_value());
-        }
-        QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(ids.first()).live() &&
-                                     !run.provider.lease(ids.last()).live(),
-                                 20000);
+        releaseAll(run, ids);
     }
 
     /// Issue 21: the worker bundle carries everything it needs. Two hosts whose sessions are
@@ -325,12 +332,7 @@ private Q_SLOTS:
         const QString trained = test::trainFashionMnist(
             run.registry, m_data.filePath(QStringLiteral("bare-metrics.sqlite")), 20);
         QVERIFY2(trained.isEmpty(), qPrintable(trained));
-        for (const QString& id : ids) {
-            QVERIFY(run.provider.release(id).has_value());
-        }
-        QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(ids.first()).live() &&
-                                     !run.provider.lease(ids.last()).live(),
-                                 20000);
+        releaseAll(run, ids);
     }
 
     /// A GPU node (a bare host whose nvidia-smi shows an A10, driver 580 with CUDA 13.0) gets the

@@ -64,6 +64,19 @@ class TstCtlCloud : public QObject {
         return QJsonDocument::fromJson(out).object();
     }
 
+    /// `tessera-ctl rent gpu_1x_a10` started in `rent`, with the key stored and the fake holding
+    /// the launch reply; returns once the cloud has recorded the instance.
+    void startHeldRent(QProcess& rent) {
+        QCOMPARE(ctl({QStringLiteral("cloud-key")}, nullptr, kKey.toUtf8() + "\n"), 0);
+        m_fake->control(QStringLiteral("/_fake/hold-launch"), {{QStringLiteral("seconds"), 600}});
+        rent.setProcessEnvironment(env());
+        rent.start(QStringLiteral(TESSERA_BUILD_DIR "/bin/tessera-ctl"),
+                   {QStringLiteral("rent"), QStringLiteral("gpu_1x_a10")});
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !m_fake->api(QStringLiteral("/instances"), kKey).value("data").toArray().isEmpty(),
+            60000);
+    }
+
 private Q_SLOTS:
     void initTestCase() {
         m_fake = std::make_unique<test::FakeLambda>(kKey);
@@ -109,16 +122,11 @@ private Q_SLOTS:
     }
 
     void killedBetweenLaunchAndReply() {
-        QCOMPARE(ctl({QStringLiteral("cloud-key")}, nullptr, kKey.toUtf8() + "\n"), 0);
-        m_fake->control(QStringLiteral("/_fake/hold-launch"), {{QStringLiteral("seconds"), 600}});
         QProcess rent;
-        rent.setProcessEnvironment(env());
-        rent.start(QStringLiteral(TESSERA_BUILD_DIR "/bin/tessera-ctl"),
-                   {QStringLiteral("rent"), QStringLiteral("gpu_1x_a10")});
-        // The cloud has the instance, the reply has not come: kill tessera-ctl there.
-        QTRY_VERIFY_WITH_TIMEOUT(
-            !m_fake->api(QStringLiteral("/instances"), kKey).value("data").toArray().isEmpty(),
-            60000);
+        startHeldRent(rent); // the cloud has the instance, the reply has not come
+        if (QTest::currentTestFailed()) {
+            return;
+        }
         rent.kill();
         rent.waitForFinished();
         m_fake->control(QStringLiteral("/_fake/hold-launch"), {{QStringLiteral("seconds"), 0}});
@@ -138,15 +146,11 @@ private Q_SLOTS:
     // A second tessera-ctl beside a rent in progress leaves it alone (no "lost instance"), and
     // the interrupted rent terminates what it launched before it exits.
     void rentBesideLeasesAndInterrupted() {
-        QCOMPARE(ctl({QStringLiteral("cloud-key")}, nullptr, kKey.toUtf8() + "\n"), 0);
-        m_fake->control(QStringLiteral("/_fake/hold-launch"), {{QStringLiteral("seconds"), 600}});
         QProcess rent;
-        rent.setProcessEnvironment(env());
-        rent.start(QStringLiteral(TESSERA_BUILD_DIR "/bin/tessera-ctl"),
-                   {QStringLiteral("rent"), QStringLiteral("gpu_1x_a10")});
-        QTRY_VERIFY_WITH_TIMEOUT(
-            !m_fake->api(QStringLiteral("/instances"), kKey).value("data").toArray().isEmpty(),
-            60000);
+        startHeldRent(rent);
+        if (QTest::currentTestFailed()) {
+            return;
+        }
         const QString instance = m_fake->api(QStringLiteral("/instances"), kKey)
                                      .value("data")
                                      .toArray()
