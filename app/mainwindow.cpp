@@ -113,7 +113,9 @@ MainWindow::MainWindow(AppSession* session, QWidget* parent)
     if (!session->provisionError().isEmpty())
         m_log->appendMessage(tr("Renting: %1").arg(session->provisionError()));
     new StatusHint(this); // the status bar's hint: what to do next, action tips on hover
-    statusBar()->addPermanentWidget(new CostLabel(session->providers(), this));
+    auto* cost = new CostLabel(session->providers(), this);
+    statusBar()->addPermanentWidget(cost);
+    connect(session->autoscaler(), &Autoscaler::budgetAlert, cost, &CostLabel::setBudgetAlert);
 }
 
 QWidget* MainWindow::logWithFilter() {

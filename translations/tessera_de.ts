@@ -507,7 +507,12 @@
 <context>
     <name>tessera::Autoscaler</name>
     <message>
-        <location filename="../backend/provision/autoscaler.cpp" line="+225"/>
+        <location filename="../backend/provision/autoscaler.cpp" line="+59"/>
+        <source>adopted %1 (%2, %3): rented by the autoscaler before this start; released when idle past the idle timeout</source>
+        <translation>%1 (%2, %3) übernommen: vor diesem Start von der automatischen Bereitstellung gemietet; wird nach Ablauf der Leerlaufzeit freigegeben</translation>
+    </message>
+    <message>
+        <location line="+180"/>
         <source>%1 needs %2 rank(s) on %3: submitted as %4 on idle ready node(s) %5</source>
         <translation>%1 braucht %2 Rank(s) auf %3: als %4 auf den freien, bereiten Knoten %5 eingereicht</translation>
     </message>
@@ -517,7 +522,7 @@
         <translation>abgelehnt: %1</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+22"/>
         <source>renting %1 for %2 failed: %3</source>
         <translation>%1 für %2 zu mieten ist fehlgeschlagen: %3</translation>
     </message>
@@ -532,7 +537,7 @@
         <translation>%1 braucht %2 Rank(s) auf %3%4, freie bereite Knoten haben %5 solche Slot(s): miete %6 Knoten für die fehlenden %7: %8</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+30"/>
         <source>%1 is ready: %2 (%3 more to wait for)</source>
         <translation>%1 ist bereit: %2 (noch %3 ausstehend)</translation>
     </message>
@@ -552,12 +557,37 @@
         <translation>alle Knoten sind bereit: %1 als %2 auf %3 eingereicht</translation>
     </message>
     <message>
-        <location line="+29"/>
-        <source>releasing %1 (%2): idle for %3 s, timeout %4 s</source>
-        <translation>gebe %1 frei (%2): seit %3 s untätig, Grenze %4 s</translation>
+        <location line="+26"/>
+        <source>releasing %1 (%2): %3</source>
+        <translation>%1 (%2) wird freigegeben: %3</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+20"/>
+        <source>budget: %1</source>
+        <translation>Budget: %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 stopped waiting: the budget is reached</source>
+        <translation>%1 wartet nicht mehr: das Budget ist erreicht</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its job stopped waiting (budget reached)</source>
+        <translation>sein Job wartet nicht mehr (Budget erreicht)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>idle while the budget is reached</source>
+        <translation>im Leerlauf, während das Budget erreicht ist</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>idle for %1 s, timeout %2 s</source>
+        <translation>seit %1 s im Leerlauf, Zeitlimit %2 s</translation>
+    </message>
+    <message>
+        <location line="-62"/>
         <source>release of %1 failed: %2</source>
         <translation>Freigabe von %1 fehlgeschlagen: %2</translation>
     </message>
@@ -881,9 +911,19 @@
         <translation>Was die gemieteten Maschinen kosten: jetzt pro Stunde und seit der Miete</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Cluster $%1/h · $%2 so far</source>
         <translation>Cluster $%1/h · bisher $%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> · budget nearly spent</source>
+        <translation> · Budget fast aufgebraucht</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> · budget reached</source>
+        <translation> · Budget erreicht</translation>
     </message>
 </context>
 <context>
@@ -1297,7 +1337,7 @@
         <translation>starte einen Worker-Prozess</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>released while renting</source>
         <translation>während des Mietens freigegeben</translation>
     </message>
@@ -1430,7 +1470,7 @@
         <translation>Mieten: %1</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>&amp;Output of:</source>
         <translation>&amp;Ausgabe von:</translation>
     </message>
@@ -1882,7 +1922,7 @@
 <context>
     <name>tessera::Provider</name>
     <message>
-        <location filename="../backend/provision/provider.cpp" line="+91"/>
+        <location filename="../backend/provision/provider.cpp" line="+101"/>
         <source>Tessera stopped while this lease was %1</source>
         <translation>Tessera wurde beendet, während diese Miete „%1“ war</translation>
     </message>

@@ -507,7 +507,12 @@
 <context>
     <name>tessera::Autoscaler</name>
     <message>
-        <location filename="../backend/provision/autoscaler.cpp" line="+225"/>
+        <location filename="../backend/provision/autoscaler.cpp" line="+59"/>
+        <source>adopted %1 (%2, %3): rented by the autoscaler before this start; released when idle past the idle timeout</source>
+        <translation>已接管 %1（%2，%3）：本次启动前由自动扩缩器租用；空闲超过空闲超时后释放</translation>
+    </message>
+    <message>
+        <location line="+180"/>
         <source>%1 needs %2 rank(s) on %3: submitted as %4 on idle ready node(s) %5</source>
         <translation>%1 需要在 %3 上运行 %2 个 rank：已作为 %4 提交到空闲的就绪节点 %5</translation>
     </message>
@@ -517,7 +522,7 @@
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+22"/>
         <source>renting %1 for %2 failed: %3</source>
         <translation>为 %2 租用 %1 失败：%3</translation>
     </message>
@@ -532,7 +537,7 @@
         <translation>%1 需要在 %3%4 上运行 %2 个 rank，空闲就绪节点只有 %5 个此类槽位：为所缺的 %7 租用 %6 个节点：%8</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+30"/>
         <source>%1 is ready: %2 (%3 more to wait for)</source>
         <translation>%1 已就绪：%2（还需等待 %3 个）</translation>
     </message>
@@ -552,12 +557,37 @@
         <translation>所有节点均已就绪：%1 已作为 %2 提交到 %3</translation>
     </message>
     <message>
-        <location line="+29"/>
-        <source>releasing %1 (%2): idle for %3 s, timeout %4 s</source>
-        <translation>正在释放 %1（%2）：已空闲 %3 秒，超时 %4 秒</translation>
+        <location line="+26"/>
+        <source>releasing %1 (%2): %3</source>
+        <translation>正在释放 %1（%2）：%3</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+20"/>
+        <source>budget: %1</source>
+        <translation>预算：%1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 stopped waiting: the budget is reached</source>
+        <translation>%1 不再等待：已达到预算</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its job stopped waiting (budget reached)</source>
+        <translation>其作业不再等待（已达到预算）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>idle while the budget is reached</source>
+        <translation>已达到预算时处于空闲</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>idle for %1 s, timeout %2 s</source>
+        <translation>已空闲 %1 秒，超时 %2 秒</translation>
+    </message>
+    <message>
+        <location line="-62"/>
         <source>release of %1 failed: %2</source>
         <translation>释放 %1 失败：%2</translation>
     </message>
@@ -877,9 +907,19 @@
         <translation>已租用机器的费用：当前每小时费用，以及自租用以来的累计费用</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Cluster $%1/h · $%2 so far</source>
         <translation>集群 $%1/小时 · 累计 $%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> · budget nearly spent</source>
+        <translation> · 预算即将用完</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> · budget reached</source>
+        <translation> · 已达到预算</translation>
     </message>
 </context>
 <context>
@@ -1293,7 +1333,7 @@
         <translation>正在启动工作节点进程</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>released while renting</source>
         <translation>租用过程中被释放</translation>
     </message>
@@ -1426,7 +1466,7 @@
         <translation>租用：%1</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>&amp;Output of:</source>
         <translation>输出来源(&amp;O)：</translation>
     </message>
@@ -1878,7 +1918,7 @@
 <context>
     <name>tessera::Provider</name>
     <message>
-        <location filename="../backend/provision/provider.cpp" line="+91"/>
+        <location filename="../backend/provision/provider.cpp" line="+101"/>
         <source>Tessera stopped while this lease was %1</source>
         <translation>Tessera 停止时此租约处于“%1”状态</translation>
     </message>

@@ -47,4 +47,28 @@ Result<void> openSqlite(const QString& connection, const QString& path, const QS
     return {};
 }
 
+Result<void> addColumnIfMissing(const QString& connection, const QString& table,
+                                const QString& column, const QString& type) {
+    QSqlDatabase db = QSqlDatabase::database(connection, false);
+    QSqlQuery q(db);
+    // Names come from Tessera's own code, never from input: PRAGMA takes no bound parameters.
+    if (!q.exec(QStringLiteral("PRAGMA table_info(%1)").arg(table))) {
+        return fail(ErrorCode::Io, QStringLiteral("cannot read the columns of table %1: %2")
+                                       .arg(table, q.lastError().text())
+                                       .toStdString());
+    }
+    while (q.next()) {
+        if (q.value(1).toString() == column) {
+            return {};
+        }
+    }
+    if (!q.exec(QStringLiteral("ALTER TABLE %1 ADD COLUMN %2 %3").arg(table, column, type))) {
+        return fail(ErrorCode::Io, QStringLiteral("cannot add column %1 to table %2 of %3: %4; "
+                                                  "check that the file is writable")
+                                       .arg(column, table, db.databaseName(), q.lastError().text())
+                                       .toStdString());
+    }
+    return {};
+}
+
 } // namespace tessera

@@ -16,4 +16,10 @@ namespace tessera {
 Result<void> openSqlite(const QString& connection, const QString& path, const QString& what,
                         const QStringList& schema);
 
+/// Adds `column` of SQL `type` to `table` on the open connection `connection` when the table
+/// lacks it (a database written by an older Tessera); existing rows get NULL. Errors: Io naming
+/// the table, the column and SQLite's reason.
+Result<void> addColumnIfMissing(const QString& connection, const QString& table,
+                                const QString& column, const QString& type);
+
 } // namespace tessera

@@ -11,6 +11,7 @@
 #include <QLoggingCategory>
 
 #include <algorithm>
+#include <utility>
 
 namespace tessera {
 
@@ -33,20 +34,33 @@ Autoscaler::Autoscaler(ClusterRegistry* registry, JobController* jobs,
                        const QList<Provider*>& providers, QObject* parent)
     : QObject(parent), m_registry(registry), m_jobs(jobs), m_providers(providers) {
     qRegisterMetaType<tessera::AutoscaleDecision>();
+    qRegisterMetaType<tessera::BudgetVerdict::Level>();
     for (Provider* p : providers) {
         connect(p, &Provider::leaseChanged, this, &Autoscaler::onLeaseChanged);
+        for (const Lease& l : p->leases()) {
+            adopt(l);
+        }
     }
     m_check.setInterval(1000);
-    connect(&m_check, &QTimer::timeout, this, &Autoscaler::releaseIdle);
+    connect(&m_check, &QTimer::timeout, this, &Autoscaler::tick);
+    m_check.start();
 }
 
 void Autoscaler::setPolicy(const AutoscalePolicy& policy) {
     m_policy = policy;
-    if (policy.enabled) {
-        m_check.start();
-    } else {
-        m_check.stop();
+}
+
+void Autoscaler::adopt(const Lease& lease) {
+    if (!lease.live() || lease.owner != QLatin1String(kAutoscalerOwner) ||
+        m_held.contains(lease.id)) {
+        return;
     }
+    m_held.insert(lease.id);
+    say(tr("adopted %1 (%2, %3): rented by the autoscaler before this start; released when idle "
+           "past the idle timeout")
+            .arg(lease.id, lease.provider,
+                 lease.nodes.isEmpty() ? leaseStateName(lease.state)
+                                       : lease.nodes.join(QStringLiteral(", "))));
 }
 
 QStringList Autoscaler::heldLeases() const {
@@ -252,7 +266,10 @@ Result<QString> Autoscaler::rentFor(Ticket t, const Pick& pick, int world, int s
     int rentedNodes = 0;
     for (const Offer& o : pick.offers) {
         Provider* p = providerOf(o.provider);
-        Result<QString> lease = p ? p->rent(o.id) : fail(ErrorCode::NotFound, "no provider");
+        m_inRent = true; // its first leaseChanged is no lease to adopt
+        Result<QString> lease = p ? p->rentAs(o.id, QLatin1String(kAutoscalerOwner))
+                                  : fail(ErrorCode::NotFound, "no provider");
+        m_inRent = false;
         if (!lease) {
             say(tr("renting %1 for %2 failed: %3")
                     .arg(o.name, name, QString::fromStdString(lease.error().message)));
@@ -292,6 +309,9 @@ void Autoscaler::onLeaseChanged(const Lease& lease) {
     if (!lease.live()) {
         m_held.remove(lease.id);
         m_idleSince.remove(lease.id);
+        m_releasing.remove(lease.id);
+    } else if (!m_inRent) {
+        adopt(lease); // one a provider restored after this was built (a cloud's, once keyed)
     }
     for (qsizetype i = 0; i < m_waiting.size(); ++i) {
         Ticket& t = m_waiting[i];
@@ -331,11 +351,72 @@ void Autoscaler::submitTicket(Ticket t) {
     Q_EMIT jobSubmitted(t.id, *id);
 }
 
-void Autoscaler::releaseIdle() {
+QStringList Autoscaler::busyNodes() const {
     QStringList inUse = m_jobs->busyWorkers();
     for (const Ticket& t : m_waiting) {
         inUse += t.nodes;
     }
+    return inUse;
+}
+
+void Autoscaler::tick() {
+    watchBudget();
+    releaseIdle();
+}
+
+void Autoscaler::releaseNow(const QString& leaseId, const QString& why) {
+    m_held.remove(leaseId);
+    m_idleSince.remove(leaseId);
+    m_releasing.insert(leaseId);
+    for (Provider* p : m_providers) {
+        if (p->lease(leaseId).id.isEmpty()) {
+            continue;
+        }
+        say(tr("releasing %1 (%2): %3")
+                .arg(leaseId, p->lease(leaseId).nodes.join(QStringLiteral(", ")), why));
+        if (Result<void> r = p->release(leaseId); !r) {
+            say(tr("release of %1 failed: %2")
+                    .arg(leaseId, QString::fromStdString(r.error().message)));
+        }
+        return;
+    }
+}
+
+void Autoscaler::watchBudget() {
+    QList<Lease> leases;
+    for (Provider* p : m_providers) {
+        leases += p->leases();
+    }
+    const BudgetLimits limits{m_policy.maxPerHour, m_policy.maxTotal, QString()};
+    const BudgetVerdict v =
+        m_budget.check(limits, leases, busyNodes(), QDateTime::currentDateTimeUtc());
+    m_budgetLevel = v.level;
+    if (!v.alert.isEmpty()) {
+        say(tr("budget: %1").arg(v.alert));
+        Q_EMIT budgetAlert(v.level, v.alert);
+    }
+    if (v.level != BudgetVerdict::Level::Reached) {
+        return;
+    }
+    // No more rents: jobs still waiting for theirs give them back (their ready nodes go idle).
+    const QList<Ticket> waiting = std::exchange(m_waiting, {});
+    for (const Ticket& t : waiting) {
+        const QString why = tr("%1 stopped waiting: the budget is reached").arg(jobName(t.spec));
+        say(why);
+        for (const QString& id : t.leases) {
+            releaseNow(id, tr("its job stopped waiting (budget reached)"));
+        }
+        Q_EMIT ticketFailed(t.id, why);
+    }
+    for (const QString& id : v.release) {
+        if (!m_releasing.contains(id)) {
+            releaseNow(id, tr("idle while the budget is reached"));
+        }
+    }
+}
+
+void Autoscaler::releaseIdle() {
+    const QStringList inUse = busyNodes();
     const QDateTime now = QDateTime::currentDateTimeUtc();
     for (const QString& id : heldLeases()) {
         for (Provider* p : m_providers) {
@@ -355,16 +436,8 @@ void Autoscaler::releaseIdle() {
             if (idleSec < m_policy.idleTimeoutSec) {
                 continue;
             }
-            say(tr("releasing %1 (%2): idle for %3 s, timeout %4 s")
-                    .arg(id, l.nodes.join(QStringLiteral(", ")))
-                    .arg(idleSec)
-                    .arg(m_policy.idleTimeoutSec));
-            m_held.remove(id);
-            m_idleSince.remove(id);
-            if (Result<void> r = p->release(id); !r) {
-                say(tr("release of %1 failed: %2")
-                        .arg(id, QString::fromStdString(r.error().message)));
-            }
+            releaseNow(id,
+                       tr("idle for %1 s, timeout %2 s").arg(idleSec).arg(m_policy.idleTimeoutSec));
         }
     }
 }

@@ -1,9 +1,12 @@
 // The autoscaler: a job that needs more ranks than the cluster's idle ready nodes have gets the
 // missing nodes rented (cheapest first, within the budget and the node cap), runs once they are
-// ready, and the nodes it rented are released after they sit idle. Every decision is logged.
+// ready, and the nodes it rented are released after they sit idle. Its leases carry its name
+// (Lease::owner), so that a restarted backend re-adopts them and goes on releasing them. It also
+// watches the budget while leases bill (BudgetWatch). Every decision is logged.
 #pragma once
 
 #include "backend/jobs/jobcontroller.h" // tessera::v1::JobSpec, included safely next to Qt's keywords
+#include "backend/provision/budgetwatch.h"
 #include "backend/provision/devicefit.h"
 #include "backend/provision/lease.h"
 #include "worker/common/error.h"
@@ -40,13 +43,18 @@ struct AutoscaleDecision {
 class Autoscaler : public QObject {
     Q_OBJECT
 public:
-    /// Every argument must outlive the autoscaler.
+    /// Every argument must outlive the autoscaler. Live leases of `providers` whose owner is
+    /// kAutoscalerOwner (stored by an earlier run) are adopted now, those a provider restores
+    /// later (a cloud after its key is read) when they arrive: they are released after the idle
+    /// timeout like the ones it rents itself, counted from when it adopts them.
     Autoscaler(ClusterRegistry* registry, JobController* jobs, const QList<Provider*>& providers,
                QObject* parent = nullptr);
 
     void setPolicy(const AutoscalePolicy& policy);
     AutoscalePolicy policy() const { return m_policy; }
-    /// How often idle nodes are looked for, ms (default 1000).
+    /// How often idle nodes are looked for and the budget is checked, ms (default 1000). Both run
+    /// whether or not the policy is enabled: what it rented is released when idle after auto-
+    /// provision is switched off too, and the budget bounds every lease.
     void setCheckInterval(int ms) { m_check.setInterval(ms); }
 
     /// Submits `spec` now when the idle ready nodes that fit its device need (deviceNeedOf: the
@@ -62,15 +70,21 @@ public:
 
     /// Decisions so far, oldest first.
     QList<AutoscaleDecision> decisions() const { return m_log; }
-    /// Leases the autoscaler rented and has not released yet.
+    /// Leases the autoscaler rented (or re-adopted) and has not released yet.
     QStringList heldLeases() const;
+    /// The budget's level at the last check.
+    BudgetVerdict::Level budgetLevel() const { return m_budgetLevel; }
 
 Q_SIGNALS:
     void decided(tessera::AutoscaleDecision decision);
     /// A waiting ticket's job was submitted as `jobId`.
     void jobSubmitted(QString ticket, QString jobId);
-    /// A waiting ticket's job could not be run (a lease failed, or the submit was refused).
+    /// A waiting ticket's job could not be run (a lease failed, the submit was refused, or the
+    /// budget ran out while it waited).
     void ticketFailed(QString ticket, QString reason);
+    /// The budget's level changed (BudgetWatch): `text` says how much is spent and what follows;
+    /// also logged as a decision. For a warning a person should see.
+    void budgetAlert(tessera::BudgetVerdict::Level level, QString text);
 
 private:
     struct Ticket {
@@ -95,7 +109,12 @@ private:
     Provider* providerOf(const QString& id) const;
     void onLeaseChanged(const Lease& lease);
     void submitTicket(Ticket ticket);
+    void tick();
     void releaseIdle();
+    void watchBudget();
+    void adopt(const Lease& lease);
+    void releaseNow(const QString& leaseId, const QString& why);
+    QStringList busyNodes() const;
 
     ClusterRegistry* m_registry;
     JobController* m_jobs;
@@ -105,6 +124,10 @@ private:
     QList<Ticket> m_waiting;
     QSet<QString> m_held;                  ///< lease ids rented by the autoscaler, still live
     QHash<QString, QDateTime> m_idleSince; ///< lease id → when its nodes were first seen idle
+    bool m_inRent = false;                 ///< inside a provider's rent() call
+    QSet<QString> m_releasing;             ///< lease ids given back, not ended yet
+    BudgetWatch m_budget;
+    BudgetVerdict::Level m_budgetLevel = BudgetVerdict::Level::Fine;
     QTimer m_check;
     int m_nextTicket = 1;
 };

@@ -143,6 +143,7 @@ Result<QString> CloudProvider::rent(const QString& offerId) {
     l.offerId = offerId;
     l.pricePerHour = type->pricePerHour;
     l.created = QDateTime::currentDateTimeUtc();
+    l.owner = rentOwner();
     const QString node = id() + QLatin1Char('-') + l.id.right(4);
     if (m_registry->node(node)) {
         return fail(ErrorCode::Unavailable,

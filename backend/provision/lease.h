@@ -20,6 +20,9 @@ QString leaseStateText(LeaseState state);
 /// Inverse of leaseStateName; Failed for an unknown name (a damaged record is not trusted).
 LeaseState leaseStateFromName(const QString& name);
 
+/// Lease::owner of the leases the autoscaler rents (and releases when idle).
+inline constexpr const char* kAutoscalerOwner = "autoscaler";
+
 /// One lease. Billing runs from `created` to `ended` (or now while it lives), at
 /// `pricePerHour` per node.
 struct Lease {
@@ -32,6 +35,9 @@ struct Lease {
     double pricePerHour = 0;         ///< US dollars per node-hour at rent time
     QDateTime created, ready, ended; ///< UTC; ready/ended invalid until reached
     QString detail; ///< provider's own JSON (addresses, tokens, remote pids) to resume or release
+    /// Who rented it: empty for a person (the Rent dialog, `tessera-ctl cloud rent`), or
+    /// kAutoscalerOwner. Stored, so that a restarted backend re-adopts what it rented itself.
+    QString owner;
 
     /// True until the lease is Failed or Released.
     bool live() const { return state != LeaseState::Failed && state != LeaseState::Released; }

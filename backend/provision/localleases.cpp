@@ -62,6 +62,7 @@ Result<QString> LocalLeases::rent(const QString& offerId) {
     l.state = LeaseState::Booting;
     l.reason = tr("starting a worker process");
     l.created = QDateTime::currentDateTimeUtc();
+    l.owner = rentOwner();
     m_pending.append(l.id);
     update(l);
     Q_EMIT offersChanged();

@@ -38,7 +38,17 @@ Lease Provider::lease(const QString& id) const {
     return m_leases.value(id);
 }
 
+Result<QString> Provider::rentAs(const QString& offerId, const QString& owner) {
+    m_rentOwner = owner;
+    Result<QString> id = rent(offerId);
+    m_rentOwner.clear();
+    return id;
+}
+
 void Provider::update(Lease lease) {
+    if (!m_leases.contains(lease.id) && lease.owner.isEmpty()) {
+        lease.owner = m_rentOwner; // a lease rent() creates inside rentAs()
+    }
     if (m_store) {
         if (Result<void> saved = m_store->save(lease); !saved) {
             qCWarning(lcLease).noquote() << QString::fromStdString(saved.error().message);

@@ -47,6 +47,9 @@ public:
     /// progress and the end arrive as leaseChanged. Errors: NotFound (unknown offer),
     /// Unavailable (nothing of it left), Io (the lease could not be stored: nothing is started).
     virtual Result<QString> rent(const QString& offerId) = 0;
+    /// rent() with Lease::owner `owner` (e.g. kAutoscalerOwner) in the lease from its first save
+    /// on, so that a backend that stops right after still knows whose it is. Errors: rent()'s.
+    Result<QString> rentAs(const QString& offerId, const QString& owner);
     /// Gives a lease back: stops what it started, removes its nodes from the cluster, ends
     /// billing; leaseChanged(Released) follows. A lease still renting is rolled back (Failed).
     /// Errors: NotFound (not a live lease of this provider).
@@ -100,6 +103,9 @@ protected:
     /// those of RentBudget::allows.
     Result<void> checkBudget(const QString& what, double addPerHour) const;
 
+    /// The owner a lease rent() creates now gets (empty outside rentAs()); update() fills it in,
+    /// a provider that saves the new lease itself first sets it.
+    const QString& rentOwner() const { return m_rentOwner; }
     /// A new lease id: "lease-YYYYMMDD-hhmmss-xxxx".
     static QString newLeaseId();
     LeaseStore* store() const { return m_store; }
@@ -110,6 +116,7 @@ private:
     QList<QString> m_order;
     QHash<QString, Lease> m_leases;
     QHash<QString, QPointer<QObject>> m_renting; ///< lease id → rent in progress
+    QString m_rentOwner; ///< owner of the lease rent() is creating, while in rentAs()
 };
 
 } // namespace tessera

@@ -82,6 +82,7 @@ Result<QString> SlurmProvider::rent(const QString& offerId) {
     l.offerId = offerId;
     l.pricePerHour = it->pricePerNodeHour;
     l.created = QDateTime::currentDateTimeUtc();
+    l.owner = rentOwner();
     auto* r = new SlurmRent(*it, l.id, m_registry, this);
     SlurmJobDetail d;
     d.cluster = *it;

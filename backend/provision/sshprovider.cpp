@@ -87,6 +87,7 @@ Result<QString> SshProvider::rent(const QString& offerId) {
     l.offerId = offerId;
     l.pricePerHour = host->pricePerHour;
     l.created = QDateTime::currentDateTimeUtc();
+    l.owner = rentOwner();
     l.nodes = {host->nodeName()};
     SshWorkerDetail d;
     d.host = *host;

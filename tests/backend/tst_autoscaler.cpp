@@ -5,8 +5,10 @@
 #include "backend/cluster/clusterregistry.h"
 #include "backend/jobs/jobcontroller.h"
 #include "backend/provision/autoscaler.h"
+#include "backend/provision/leasestore.h"
 #include "backend/provision/sshprovider.h"
 #include "tests/backend/testcluster.h"
+#include "tests/support/autoscaledjob.h"
 #include "tests/support/scriptedprovider.h"
 #include "tests/support/testhosts.h"
 
@@ -128,6 +130,7 @@ private Q_SLOTS:
         QTest::newRow("one idle node") << 1;
     }
     void rentsExactlyWhatIsMissingRunsAndReleases();
+    void releasesWhatItRentedAfterARestart();
 };
 
 void TstAutoscaler::rentsExactlyWhatIsMissingRunsAndReleases() {
@@ -166,18 +169,17 @@ void TstAutoscaler::rentsExactlyWhatIsMissingRunsAndReleases() {
     }
     const int missing = 4 - byHand;
 
-    QSignalSpy submitted(&scaler, &Autoscaler::jobSubmitted);
-    QSignalSpy failed(&scaler, &Autoscaler::ticketFailed);
-    auto ticket = scaler.submit(test::emitterJob(4, 20, 20));
-    QVERIFY2(ticket.has_value(), ticket ? "" : ticket.error().message.c_str());
-    QVERIFY(ticket->startsWith(QLatin1String("wait-")));
-    QCOMPARE(scaler.heldLeases().size(), missing);
-    QTRY_VERIFY_WITH_TIMEOUT(!submitted.isEmpty() || !failed.isEmpty(), 120000);
-    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(1).toString()));
-    const QString job = submitted.first().at(1).toString();
-    QTRY_VERIFY_WITH_TIMEOUT(
-        jobs.state(job) == JobState::Succeeded || jobs.state(job) == JobState::Failed, 120000);
-    QCOMPARE(jobs.state(job), JobState::Succeeded);
+    QString ticket;
+    const auto ran =
+        test::runAutoscaled(scaler, jobs, test::emitterJob(4, 20, 20), 120000, 120000, &ticket);
+    QVERIFY2(ran.has_value(), ran ? "" : ran.error().message.c_str());
+    QVERIFY(ticket.startsWith(QLatin1String("wait-")));
+    const QString job = *ran;
+    int rentedByIt = 0; // exactly the missing nodes, in leases that carry its name
+    for (const Lease& l : ssh.leases()) {
+        rentedByIt += l.owner == QLatin1String(kAutoscalerOwner) ? 1 : 0;
+    }
+    QCOMPARE(rentedByIt, missing);
     QStringList placed;
     const v1::JobSpec launched = jobs.spec(job);
     for (const auto& slot : launched.placement().slots()) {
@@ -199,10 +201,7 @@ void TstAutoscaler::rentsExactlyWhatIsMissingRunsAndReleases() {
         QCOMPARE(ssh.lease(manual).state, LeaseState::Ready);
     }
 
-    QStringList log;
-    for (const AutoscaleDecision& d : scaler.decisions()) {
-        log << d.text;
-    }
+    const QStringList log = test::decisionTexts(scaler);
     qInfo().noquote() << "decision log:\n  " + log.join(QStringLiteral("\n  "));
     QVERIFY2(
         log.first().contains(QStringLiteral("renting %1 node(s) for the missing %1").arg(missing)),
@@ -214,6 +213,65 @@ void TstAutoscaler::rentsExactlyWhatIsMissingRunsAndReleases() {
         QVERIFY(ssh.release(manual).has_value());
         QTRY_VERIFY_WITH_TIMEOUT(!ssh.lease(manual).live(), 20000);
     }
+}
+
+// Issue 22, point 6: two SSH test hosts rented by the autoscaler for a job, the backend stops
+// (registry, provider and autoscaler gone; the workers on the hosts run on and bill), a new one
+// over the same lease store takes the leases back, adopts them, and releases them after the idle
+// timeout: the workers on the hosts are stopped and the stored leases end Released.
+void TstAutoscaler::releasesWhatItRentedAfterARestart() {
+    if (const QString m = test::missingPrograms(); !m.isEmpty()) {
+        QSKIP(qPrintable(m));
+    }
+    QTemporaryDir data;
+    test::useBuildAndData(data.path());
+    test::TestHosts hosts(2);
+    if (hosts.missing()) {
+        QSKIP(qPrintable(QStringLiteral("no test hosts: ") + hosts.error()));
+    }
+    QVERIFY2(hosts.error().isEmpty(), qPrintable(hosts.error()));
+    const QList<SshHost> config =
+        hosts.sshHosts(QStringLiteral("node-"), data.filePath(QStringLiteral("remote")), 0.10);
+    LeaseStore store;
+    QVERIFY(store.open(data.filePath(QStringLiteral("history.sqlite"))).has_value());
+    QStringList rented;
+    {
+        ClusterRegistry registry;
+        JobController jobs(&registry, nullptr);
+        SshProvider ssh(&registry, &store);
+        ssh.setHosts(config);
+        Autoscaler scaler(&registry, &jobs, {&ssh});
+        scaler.setPolicy({true, 0, 0, 8, 3600});
+        const auto job = test::runAutoscaled(scaler, jobs, test::emitterJob(2, 5, 5), 120000);
+        QVERIFY2(job.has_value(), job ? "" : job.error().message.c_str());
+        rented = scaler.heldLeases();
+        QCOMPARE(rented.size(), 2);
+    } // the backend stops with the leases held
+    for (const QString& id : rented) {
+        QCOMPARE(store.find(id)->state, LeaseState::Ready);
+        QCOMPARE(store.find(id)->owner, QString(kAutoscalerOwner));
+    }
+
+    ClusterRegistry registry;
+    registry.setProbeInterval(500);
+    JobController jobs(&registry, nullptr);
+    SshProvider ssh(&registry, &store);
+    ssh.setHosts(config);
+    ssh.restore();
+    QTRY_COMPARE_WITH_TIMEOUT(registry.readyNodes().size(), 2, 30000); // the workers ran on
+    Autoscaler scaler(&registry, &jobs, {&ssh});
+    scaler.setPolicy({true, 0, 0, 8, 2});
+    scaler.setCheckInterval(200);
+    QCOMPARE(scaler.heldLeases(), rented);
+    for (const QString& id : rented) {
+        QTRY_COMPARE_WITH_TIMEOUT(ssh.lease(id).state, LeaseState::Released, 30000);
+        QCOMPARE(store.find(id)->state, LeaseState::Released);
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(registry.nodes().size(), 0, 10000);
+    const QStringList log = test::decisionTexts(scaler);
+    qInfo().noquote() << "decision log after the restart:\n  " + log.join(QStringLiteral("\n  "));
+    QCOMPARE(log.filter(QStringLiteral("adopted lease-")).size(), 2);
+    QCOMPARE(log.filter(QStringLiteral("timeout 2 s")).size(), 2);
 }
 
 QTEST_GUILESS_MAIN(TstAutoscaler)

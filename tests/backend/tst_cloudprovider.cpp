@@ -13,6 +13,7 @@
 #include "backend/provision/leasestore.h"
 #include "backend/provision/rentbudget.h"
 #include "tests/backend/testcluster.h"
+#include "tests/support/autoscaledjob.h"
 #include "tests/support/fakelambda.h"
 #include "tests/support/providerrun.h"
 #include "tests/support/testtraining.h"
@@ -431,17 +432,8 @@ private Q_SLOTS:
         Autoscaler scaler(&run.registry, &jobs, {&run.provider});
         scaler.setPolicy({true, 5.0, 0.0, 2, 2});
         scaler.setCheckInterval(200);
-        QSignalSpy submitted(&scaler, &Autoscaler::jobSubmitted);
-        QSignalSpy failed(&scaler, &Autoscaler::ticketFailed);
-        auto ticket = scaler.submit(test::emitterJob(1, 5, 20));
-        QVERIFY2(ticket.has_value(), ticket ? "" : ticket.error().message.c_str());
-        QTRY_VERIFY_WITH_TIMEOUT(!submitted.isEmpty() || !failed.isEmpty(), 180000);
-        QVERIFY2(failed.isEmpty(),
-                 failed.isEmpty() ? "" : qPrintable(failed.first().at(1).toString()));
-        const QString job = submitted.first().at(1).toString();
-        QTRY_VERIFY_WITH_TIMEOUT(
-            jobs.state(job) == JobState::Succeeded || jobs.state(job) == JobState::Failed, 120000);
-        QCOMPARE(jobs.state(job), JobState::Succeeded);
+        const auto job = test::runAutoscaled(scaler, jobs, test::emitterJob(1, 5, 20), 180000);
+        QVERIFY2(job.has_value(), job ? "" : job.error().message.c_str());
         QCOMPARE(run.provider.leases().size(), 1);
         // The autoscaler's rule: cheapest per slot, of equal price the smaller node.
         const QList<Offer> offers = run.provider.offers();

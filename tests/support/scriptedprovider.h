@@ -1,8 +1,10 @@
 // A provider for tests that rents nothing real: offers with given prices and slots; rent()
 // makes a lease at once (state Requested, billing from an hour ago) and refuses ids containing
-// "busy"; release() ends it. makeGpu() turns its offers into GPU nodes.
+// "busy"; release() ends it. makeGpu() turns its offers into GPU nodes. With a LeaseStore its
+// leases are stored, and restore() takes the live ones back as they were (a restarted backend).
 #pragma once
 
+#include "backend/provision/leasestore.h"
 #include "backend/provision/provider.h"
 
 namespace tessera::test {
@@ -12,8 +14,8 @@ public:
     /// One offer per price: ids "busy-0" (when `firstBusy`) or "box-<i>", `nodesPerRent` nodes
     /// of `slots` slots per rent (nodes "<offer>" for one, else "<offer>-n0", "<offer>-n1", ...).
     explicit ScriptedProvider(const QList<double>& prices, bool firstBusy = true, int slots = 1,
-                              int nodesPerRent = 1)
-        : Provider(nullptr) {
+                              int nodesPerRent = 1, LeaseStore* store = nullptr)
+        : Provider(store) {
         for (qsizetype i = 0; i < prices.size(); ++i) {
             Offer o;
             o.provider = id();
@@ -65,7 +67,16 @@ public:
         update(l);
         return {};
     }
-    void restore() override {}
+    void restore() override {
+        if (store() == nullptr) {
+            return;
+        }
+        for (const Lease& l : store()->live()) {
+            if (l.provider == id() && lease(l.id).id.isEmpty()) {
+                update(l);
+            }
+        }
+    }
     /// Moves a lease to `state` (a rent that fails or becomes ready) and says it.
     void setState(const QString& leaseId, LeaseState state, const QString& reason = QString()) {
         Lease l = lease(leaseId);
