@@ -1038,7 +1038,7 @@
 <context>
     <name>tessera::JobController</name>
     <message>
-        <location filename="../backend/jobs/jobcontroller.cpp" line="+64"/>
+        <location filename="../backend/jobs/jobcontroller.cpp" line="+65"/>
         <source>the drawn layout runs ranks on worker &apos;%1&apos;, which is not a Ready worker of this job: rent it again, or redraw the layout on the live cluster (Designer → Use live cluster)</source>
         <translation>das gezeichnete Layout legt Ranks auf Worker „%1“, der kein bereiter Worker dieses Jobs ist: mieten Sie ihn erneut oder zeichnen Sie das Layout auf dem echten Cluster neu (Designer → Echten Cluster verwenden)</translation>
     </message>
@@ -1093,17 +1093,22 @@
         <translation>Start fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+15"/>
-        <source>lost the job: %1</source>
-        <translation>Job verloren: %1</translation>
+        <location line="+16"/>
+        <source>lost the job: rank 0&apos;s worker %1 stopped answering: %2</source>
+        <translation>Job verloren: der Worker %1 von Rang 0 antwortet nicht mehr: %2</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+34"/>
         <source>@tessera record not charted: %1 — %2%3</source>
         <translation>@tessera-Datensatz nicht gezeichnet: %1 — %2%3</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
+        <source>worker %1 died or stopped answering (%2); the job failed with it: %3</source>
+        <translation>Worker %1 ist ausgefallen oder antwortet nicht mehr (%2); der Job ist mit ihm gescheitert: %3</translation>
+    </message>
+    <message>
+        <location line="+37"/>
         <source>cannot cancel: worker %1 left the cluster</source>
         <translation>Abbruch nicht möglich: Worker %1 hat den Cluster verlassen</translation>
     </message>
@@ -1116,6 +1121,11 @@
         <location line="+53"/>
         <source>worker %1 died (%2) while the job was running</source>
         <translation>Worker %1 ist ausgefallen (%2), während der Job lief</translation>
+    </message>
+    <message>
+        <location filename="../backend/jobs/peercheck.cpp" line="+51"/>
+        <source>it left the cluster</source>
+        <translation>er hat den Cluster verlassen</translation>
     </message>
 </context>
 <context>
@@ -2913,7 +2923,7 @@ S%2</translation>
 <context>
     <name>tessera::WorkerClient</name>
     <message>
-        <location filename="../backend/cluster/workerclient.cpp" line="+65"/>
+        <location filename="../backend/cluster/workerclient.cpp" line="+73"/>
         <source>worker %1 closed the connection (%2): if it was started with --tls-cert, connect with the cluster&apos;s certificates (tessera-ctl --tls, or --tls-ca/--tls-cert/--tls-key)</source>
         <translation>Worker %1 hat die Verbindung geschlossen (%2): Wurde er mit --tls-cert gestartet, verbinden Sie sich mit den Zertifikaten des Clusters (tessera-ctl --tls oder --tls-ca/--tls-cert/--tls-key)</translation>
     </message>

@@ -1034,7 +1034,7 @@
 <context>
     <name>tessera::JobController</name>
     <message>
-        <location filename="../backend/jobs/jobcontroller.cpp" line="+64"/>
+        <location filename="../backend/jobs/jobcontroller.cpp" line="+65"/>
         <source>the drawn layout runs ranks on worker &apos;%1&apos;, which is not a Ready worker of this job: rent it again, or redraw the layout on the live cluster (Designer → Use live cluster)</source>
         <translation>绘制的布局把 rank 放在工作节点“%1”上，但它不是此作业的就绪工作节点：请重新租用它，或在实时集群上重新绘制布局（设计器 → 使用实时集群）</translation>
     </message>
@@ -1089,17 +1089,22 @@
         <translation>启动失败：%1</translation>
     </message>
     <message>
-        <location line="+15"/>
-        <source>lost the job: %1</source>
-        <translation>作业失去联系：%1</translation>
+        <location line="+16"/>
+        <source>lost the job: rank 0&apos;s worker %1 stopped answering: %2</source>
+        <translation>作业丢失：rank 0 的 worker %1 不再响应：%2</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+34"/>
         <source>@tessera record not charted: %1 — %2%3</source>
         <translation>@tessera 记录未绘入图表：%1 — %2%3</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
+        <source>worker %1 died or stopped answering (%2); the job failed with it: %3</source>
+        <translation>worker %1 已崩溃或不再响应（%2）；作业随之失败：%3</translation>
+    </message>
+    <message>
+        <location line="+37"/>
         <source>cannot cancel: worker %1 left the cluster</source>
         <translation>无法取消：工作节点 %1 已离开集群</translation>
     </message>
@@ -1112,6 +1117,11 @@
         <location line="+53"/>
         <source>worker %1 died (%2) while the job was running</source>
         <translation>作业运行期间工作节点 %1 退出了（%2）</translation>
+    </message>
+    <message>
+        <location filename="../backend/jobs/peercheck.cpp" line="+51"/>
+        <source>it left the cluster</source>
+        <translation>它已离开集群</translation>
     </message>
 </context>
 <context>
@@ -2902,7 +2912,7 @@ S%2</translation>
 <context>
     <name>tessera::WorkerClient</name>
     <message>
-        <location filename="../backend/cluster/workerclient.cpp" line="+65"/>
+        <location filename="../backend/cluster/workerclient.cpp" line="+73"/>
         <source>worker %1 closed the connection (%2): if it was started with --tls-cert, connect with the cluster&apos;s certificates (tessera-ctl --tls, or --tls-ca/--tls-cert/--tls-key)</source>
         <translation>工作节点 %1 关闭了连接（%2）：如果它以 --tls-cert 启动，请使用集群的证书连接（tessera-ctl --tls，或 --tls-ca/--tls-cert/--tls-key）</translation>
     </message>

@@ -7,6 +7,7 @@
 #include "backend/history/storebatcher.h"
 #include "backend/jobs/jobsides.h"
 #include "backend/jobs/jobwatcher.h"
+#include "backend/jobs/peercheck.h"
 #include "backend/jobs/workdirshipper.h"
 #include "backend/logging.h"
 #include "worker/common/spec_io.h"
@@ -375,7 +376,9 @@ void JobController::onLaunched(const QString& jobId, const QString& error, const
             });
     connect(watcher, &JobWatcher::lost, this, [this, jobId](const QString& reason) {
         if (!isTerminal(state(jobId))) {
-            setState(jobId, JobState::Failed, tr("lost the job: %1").arg(reason));
+            setState(jobId, JobState::Failed,
+                     tr("lost the job: rank 0's worker %1 stopped answering: %2")
+                         .arg(m_jobs.value(jobId).rank0, reason));
         }
     });
     watcher->start();
@@ -417,10 +420,48 @@ void JobController::onEvent(const QString& jobId, const v1::JobEvent& e) {
         Q_EMIT logLine(jobId, stream, text, rank);
     } else if (e.has_state()) {
         const JobState s = fromProto(e.state().state());
-        if (s != JobState::Queued && s != it->state) {
+        if (s == JobState::Failed) {
+            failNamingDeadPeers(jobId, QString::fromStdString(e.state().reason()));
+        } else if (s != JobState::Queued && s != it->state) {
             setState(jobId, s, QString::fromStdString(e.state().reason()));
         }
     }
+}
+
+void JobController::failNamingDeadPeers(const QString& jobId, const QString& reason) {
+    auto it = m_jobs.find(jobId);
+    if (it == m_jobs.end() || it->checkingPeers) {
+        return;
+    }
+    QList<JobPeer> peers;
+    QStringList seen{it->rank0}; // it just answered: the event came from it
+    for (const auto& slot : it->spec.placement().slots()) {
+        const QString name = QString::fromStdString(slot.worker());
+        if (!seen.contains(name)) {
+            seen << name;
+            peers << JobPeer{name, m_registry->client(name)};
+        }
+    }
+    if (peers.isEmpty()) {
+        setState(jobId, JobState::Failed, reason);
+        return;
+    }
+    it->checkingPeers = true;
+    findDeadPeers(&m_pool, this, peers, [this, jobId, reason](const QList<DeadPeer>& dead) {
+        if (dead.isEmpty()) {
+            setState(jobId, JobState::Failed, reason);
+            return;
+        }
+        QStringList names, whys;
+        for (const DeadPeer& d : dead) {
+            names << d.name;
+            whys << QStringLiteral("%1: %2").arg(d.name, d.why);
+        }
+        setState(
+            jobId, JobState::Failed,
+            tr("worker %1 died or stopped answering (%2); the job failed with it: %3")
+                .arg(names.join(QStringLiteral(", ")), whys.join(QStringLiteral("; ")), reason));
+    });
 }
 
 void JobController::setState(const QString& jobId, JobState s, const QString& reason) {

@@ -67,7 +67,10 @@ public:
 
     /// Reconnect policy of the WatchJob followers of jobs launched from now on: first delay and
     /// cap in ms (doubling), and how long the rank-0 worker may stay unreachable before the job is
-    /// marked Failed ("lost the job: ..."). Defaults 200, 5000, 120000 ms.
+    /// marked Failed ("lost the job: rank 0's worker W stopped answering: ..."). Defaults 200,
+    /// 1000, 6000 ms: a worker that refuses every reconnect (its process died) or stays silent
+    /// for 6 s is taken for dead, so a death is acted on within 10 s (issue 22); a worker whose
+    /// host went silent breaks the stream first, by WorkerClient's keepalive (within 4 s).
     void setWatchBackoff(int firstMs, int maxMs, int giveUpMs);
 
     /// Marks every unfinished job with a rank on `worker` Failed with "worker W died (`why`) while
@@ -100,6 +103,7 @@ private:
         quint64 lastSeq = 0;
         bool launched = false;
         bool cancelRequested = false;
+        bool checkingPeers = false; ///< failed; asking its other workers which one died
         JobWatcher* watcher = nullptr;
     };
     void launch(const QString& jobId, tessera::v1::LaunchJobRequest request);
@@ -107,6 +111,9 @@ private:
                     quint64 sent);
     void onEvent(const QString& jobId, const tessera::v1::JobEvent& event);
     void setState(const QString& jobId, JobState state, const QString& reason);
+    /// The worker said the job failed: asks the job's other workers first and names those that
+    /// are dead in the reason (mpirun's own message names the host it runs on).
+    void failNamingDeadPeers(const QString& jobId, const QString& reason);
     void sendCancel(const QString& jobId);
 
     ClusterRegistry* m_registry;
@@ -116,8 +123,8 @@ private:
     QStringList m_order;
     QMap<QString, QString> m_mca;
     int m_backoffFirstMs = 200;
-    int m_backoffMaxMs = 5000;
-    int m_giveUpMs = 120000;
+    int m_backoffMaxMs = 1000;
+    int m_giveUpMs = 6000;
     quint64 m_workdirBytesSent = 0;
     QThreadPool m_pool;
 };

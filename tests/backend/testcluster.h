@@ -56,17 +56,18 @@ inline QString rentAndWait(LocalWorkers& provider, ClusterRegistry& registry, in
     return ready ? QString() : QStringLiteral("workers did not become Ready");
 }
 
-/// Starts a one-slot tessera-worker named "solo" in `p`, listening on `listen` ("127.0.0.1:0" for
+/// Starts a one-slot tessera-worker named `name` in `p`, listening on `listen` ("127.0.0.1:0" for
 /// any port), with `dir`/token as its token file, `dir`/work as its work folder and its log
 /// appended to `dir`/worker.log. Returns the address it printed, or "" when it did not start.
-inline QString startDaemon(QProcess& p, const QString& dir, const QString& listen) {
+inline QString startDaemon(QProcess& p, const QString& dir, const QString& listen,
+                           const QString& name = QStringLiteral("solo")) {
     const QDir d(dir);
     p.setStandardErrorFile(d.filePath(QStringLiteral("worker.log")), QIODevice::Append);
     p.start(QDir(buildBin()).filePath(QStringLiteral("tessera-worker")),
             {QStringLiteral("--listen"), listen, QStringLiteral("--token-file"),
              d.filePath(QStringLiteral("token")), QStringLiteral("--work-dir"),
              d.filePath(QStringLiteral("work")), QStringLiteral("--slots"), QStringLiteral("1"),
-             QStringLiteral("--name"), QStringLiteral("solo")});
+             QStringLiteral("--name"), name});
     if (!QTest::qWaitFor([&] { return p.canReadLine(); }, 15000)) {
         return QString();
     }
