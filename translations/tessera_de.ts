@@ -1038,7 +1038,7 @@
 <context>
     <name>tessera::JobController</name>
     <message>
-        <location filename="../backend/jobs/jobcontroller.cpp" line="+65"/>
+        <location filename="../backend/jobs/jobcontroller.cpp" line="+66"/>
         <source>the drawn layout runs ranks on worker &apos;%1&apos;, which is not a Ready worker of this job: rent it again, or redraw the layout on the live cluster (Designer → Use live cluster)</source>
         <translation>das gezeichnete Layout legt Ranks auf Worker „%1“, der kein bereiter Worker dieses Jobs ist: mieten Sie ihn erneut oder zeichnen Sie das Layout auf dem echten Cluster neu (Designer → Echten Cluster verwenden)</translation>
     </message>
@@ -1058,7 +1058,12 @@
         <translation>die gezeichnete Platzierung hat %1 Ranks, das Layout braucht aber %2 (DP × PP × TP): zeichnen Sie das Layout neu</translation>
     </message>
     <message>
-        <location line="+127"/>
+        <location line="+98"/>
+        <source>the job hung: %1; its processes are being stopped on every node</source>
+        <translation>der Job hängt: %1; seine Prozesse werden auf allen Knoten beendet</translation>
+    </message>
+    <message>
+        <location line="+49"/>
         <source>the layout trains on GPUs (layout.device cuda) and needs %1 of them, but the ready workers have %2: rent GPU machines (Cluster → Rent machines…), turn on auto-provision, or set layout.device to cpu</source>
         <translation>das Layout trainiert auf GPUs (layout.device cuda) und braucht %1 davon, die bereiten Worker haben aber %2: mieten Sie GPU-Maschinen (Cluster → Maschinen mieten …), schalten Sie die automatische Bereitstellung ein oder setzen Sie layout.device auf cpu</translation>
     </message>
@@ -1068,7 +1073,7 @@
         <translation>der Job braucht %1 Ranks, die bereiten Worker haben aber %2 Slots: mieten Sie mehr Worker oder warten Sie, bis sie bereit sind</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+68"/>
         <source>cancelled before launch</source>
         <translation>vor dem Start abgebrochen</translation>
     </message>
@@ -1098,12 +1103,12 @@
         <translation>Job verloren: der Worker %1 von Rang 0 antwortet nicht mehr: %2</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>@tessera record not charted: %1 — %2%3</source>
         <translation>@tessera-Datensatz nicht gezeichnet: %1 — %2%3</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+51"/>
         <source>worker %1 died or stopped answering (%2); the job failed with it: %3</source>
         <translation>Worker %1 ist ausgefallen oder antwortet nicht mehr (%2); der Job ist mit ihm gescheitert: %3</translation>
     </message>

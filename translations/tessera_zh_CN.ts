@@ -1034,7 +1034,7 @@
 <context>
     <name>tessera::JobController</name>
     <message>
-        <location filename="../backend/jobs/jobcontroller.cpp" line="+65"/>
+        <location filename="../backend/jobs/jobcontroller.cpp" line="+66"/>
         <source>the drawn layout runs ranks on worker &apos;%1&apos;, which is not a Ready worker of this job: rent it again, or redraw the layout on the live cluster (Designer → Use live cluster)</source>
         <translation>绘制的布局把 rank 放在工作节点“%1”上，但它不是此作业的就绪工作节点：请重新租用它，或在实时集群上重新绘制布局（设计器 → 使用实时集群）</translation>
     </message>
@@ -1054,7 +1054,12 @@
         <translation>绘制的放置方案有 %1 个 rank，但布局需要 %2 个（DP × PP × TP）：请重新绘制布局</translation>
     </message>
     <message>
-        <location line="+127"/>
+        <location line="+98"/>
+        <source>the job hung: %1; its processes are being stopped on every node</source>
+        <translation>作业挂起：%1；正在所有节点上停止其进程</translation>
+    </message>
+    <message>
+        <location line="+49"/>
         <source>the layout trains on GPUs (layout.device cuda) and needs %1 of them, but the ready workers have %2: rent GPU machines (Cluster → Rent machines…), turn on auto-provision, or set layout.device to cpu</source>
         <translation>该布局在 GPU 上训练（layout.device cuda），需要 %1 块，但就绪的工作节点只有 %2 块：请租用 GPU 机器（集群 → 租用机器…）、开启自动供给，或将 layout.device 设为 cpu</translation>
     </message>
@@ -1064,7 +1069,7 @@
         <translation>该作业需要 %1 个 rank，但就绪的工作节点只有 %2 个槽位：请租用更多工作节点，或等待它们就绪</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+68"/>
         <source>cancelled before launch</source>
         <translation>启动前已取消</translation>
     </message>
@@ -1094,12 +1099,12 @@
         <translation>作业丢失：rank 0 的 worker %1 不再响应：%2</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>@tessera record not charted: %1 — %2%3</source>
         <translation>@tessera 记录未绘入图表：%1 — %2%3</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+51"/>
         <source>worker %1 died or stopped answering (%2); the job failed with it: %3</source>
         <translation>worker %1 已崩溃或不再响应（%2）；作业随之失败：%3</translation>
     </message>

@@ -5,6 +5,7 @@
 #include "backend/cluster/workerclient.h"
 #include "backend/history/metricstore.h"
 #include "backend/history/storebatcher.h"
+#include "backend/jobs/hangwatch.h"
 #include "backend/jobs/jobsides.h"
 #include "backend/jobs/jobwatcher.h"
 #include "backend/jobs/peercheck.h"
@@ -173,6 +174,26 @@ JobController::JobController(ClusterRegistry* registry, MetricStore* store, QObj
       m_batcher(new StoreBatcher(store, this)) {
     registerBackendMetaTypes();
     m_pool.setMaxThreadCount(4);
+    m_hangCheck.setInterval(1000);
+    connect(&m_hangCheck, &QTimer::timeout, this, &JobController::stopHungJobs);
+    m_hangCheck.start();
+}
+
+void JobController::stopHungJobs() {
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (const QString& jobId : std::as_const(m_order)) {
+        auto it = m_jobs.find(jobId);
+        if (it == m_jobs.end() || it->state != JobState::Running || it->checkingPeers) {
+            continue;
+        }
+        if (const std::optional<QString> why = it->hang.hung(now)) {
+            qCWarning(lcJobs).noquote() << jobId << "hung:" << *why;
+            setState(
+                jobId, JobState::Failed,
+                tr("the job hung: %1; its processes are being stopped on every node").arg(*why));
+            sendCancel(jobId);
+        }
+    }
 }
 
 JobController::~JobController() {
@@ -269,6 +290,7 @@ Result<QString> JobController::submit(v1::JobSpec spec, const QStringList& onNod
     Job job;
     job.spec = spec;
     job.rank0 = QString::fromStdString(request.peers(0).name());
+    job.hang = HangWatch(spec.recovery().hang_timeout_s());
     m_jobs.insert(jobId, job);
     m_order.append(jobId);
     if (m_store) {
@@ -403,6 +425,7 @@ void JobController::onEvent(const QString& jobId, const v1::JobEvent& e) {
         for (const auto& [key, value] : e.metric().values()) {
             p.values.insert(QString::fromStdString(key), value);
         }
+        it->hang.step(p.step, QDateTime::currentMSecsSinceEpoch());
         m_batcher->addPoint(p);
         Q_EMIT metricReceived(p);
     } else if (e.has_log()) {
@@ -420,6 +443,9 @@ void JobController::onEvent(const QString& jobId, const v1::JobEvent& e) {
         Q_EMIT logLine(jobId, stream, text, rank);
     } else if (e.has_state()) {
         const JobState s = fromProto(e.state().state());
+        if (s == JobState::Running) {
+            it->hang.started(QDateTime::currentMSecsSinceEpoch());
+        }
         if (s == JobState::Failed) {
             failNamingDeadPeers(jobId, QString::fromStdString(e.state().reason()));
         } else if (s != JobState::Queued && s != it->state) {

@@ -3,6 +3,7 @@
 // reports state, metric points and log lines as signals (and into the MetricStore, if given).
 #pragma once
 
+#include "backend/jobs/hangwatch.h"
 #include "backend/jobs/jobtypes.h"
 #include "worker/common/error.h"
 // Qt defines `slots` as a macro; protobuf's generated code has slots() accessors.
@@ -17,6 +18,7 @@
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
+#include <QTimer>
 
 namespace tessera {
 
@@ -104,6 +106,7 @@ private:
         bool launched = false;
         bool cancelRequested = false;
         bool checkingPeers = false; ///< failed; asking its other workers which one died
+        HangWatch hang;             ///< its step progress (recovery.hangTimeoutS)
         JobWatcher* watcher = nullptr;
     };
     void launch(const QString& jobId, tessera::v1::LaunchJobRequest request);
@@ -115,6 +118,9 @@ private:
     /// are dead in the reason (mpirun's own message names the host it runs on).
     void failNamingDeadPeers(const QString& jobId, const QString& reason);
     void sendCancel(const QString& jobId);
+    /// Fails every running job that made no step progress for its hang timeout (HangWatch) and
+    /// cancels it on its workers. Runs every second.
+    void stopHungJobs();
 
     ClusterRegistry* m_registry;
     MetricStore* m_store;
@@ -127,6 +133,7 @@ private:
     int m_giveUpMs = 6000;
     quint64 m_workdirBytesSent = 0;
     QThreadPool m_pool;
+    QTimer m_hangCheck;
 };
 
 } // namespace tessera

@@ -20,7 +20,19 @@ private Q_SLOTS:
     void everyExampleIsValid();
     void loadRefusesFoldersAndHugeFiles();
     void relativeDatasetPathIsResolvedAgainstTheSpec();
+    void recoveryAccepted();
 };
+
+void TestSpecValidation::recoveryAccepted() {
+    Result<v1::JobSpec> spec = parseJobSpec(
+        R"({"model":{"command":["/bin/true"]},"layout":{"dataParallel":1},
+            "recovery":{"hangTimeoutS":120,"onNodeLoss":"fail","maxRestarts":0}})",
+        "spec.json");
+    QVERIFY2(spec, spec ? "" : spec.error().message.c_str());
+    Result<void> ok = validateJobSpec(*spec);
+    QVERIFY2(ok, ok ? "" : ok.error().message.c_str());
+    QCOMPARE(spec->recovery().hang_timeout_s(), 120.0);
+}
 
 void TestSpecValidation::rejected_data() {
     QTest::addColumn<QString>("json");
@@ -187,6 +199,21 @@ void TestSpecValidation::rejected_data() {
     QTest::newRow("empty program")
         << QStringLiteral("{\"model\":{\"command\":[\"\"]},\"layout\":{\"dataParallel\":1}}")
         << QStringLiteral("command[0] is empty");
+    // recovery: what is not built yet is refused plainly, not accepted and ignored.
+    const QString program =
+        QStringLiteral("\"model\":{\"command\":[\"/bin/true\"]},\"layout\":{\"dataParallel\":1}");
+    QTest::newRow("negative hang timeout")
+        << QStringLiteral("{%1,\"recovery\":{\"hangTimeoutS\":-1}}").arg(program)
+        << QStringLiteral("recovery.hangTimeoutS is -1");
+    QTest::newRow("sub-second hang timeout")
+        << QStringLiteral("{%1,\"recovery\":{\"hangTimeoutS\":0.2}}").arg(program)
+        << QStringLiteral("from 1 to 604800");
+    QTest::newRow("restarts")
+        << QStringLiteral("{%1,\"recovery\":{\"maxRestarts\":3}}").arg(program)
+        << QStringLiteral("cannot relaunch a job yet");
+    QTest::newRow("replace a lost node")
+        << QStringLiteral("{%1,\"recovery\":{\"onNodeLoss\":\"replace\"}}").arg(program)
+        << QStringLiteral("recovery.onNodeLoss is \"replace\"");
 }
 
 void TestSpecValidation::rejected() {

@@ -1,7 +1,8 @@
 // A worker started by hand (no provider watches its process) dies mid-job: the job is failed
 // within 10 s, and the reason names the worker that died, whether it was rank 0's (the watch
 // stream breaks and every reconnect is refused) or another one (mpirun on rank 0 fails, naming
-// the survivor it runs on). Issue 22, point 3.
+// the survivor it runs on). And a rank that stops (SIGSTOP) is found hung and the job stopped on
+// every node. Issue 22, point 3.
 #include "backend/cluster/clusterregistry.h"
 #include "backend/jobs/jobcontroller.h"
 #include "backend/jobs/jobtypes.h"
@@ -11,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -23,7 +25,7 @@ namespace {
 
 /// Pids of the rank programs (tessera-test-emitter) whose environment holds `marker` (this
 /// test's TESSERA_HOLD_DIR): those of this test, whatever else runs beside it.
-QList<int> ranksWith(const QByteArray& marker) {
+QList<int> ranksWith(const QByteArray& marker, const QByteArray& also = QByteArray()) {
     QList<int> pids;
     for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
         bool isPid = false;
@@ -33,13 +35,30 @@ QList<int> ranksWith(const QByteArray& marker) {
         if (!isPid || !cmdline.open(QIODevice::ReadOnly) || !environ.open(QIODevice::ReadOnly)) {
             continue;
         }
-        if (cmdline.readAll().contains("tessera-test-emitter") &&
-            environ.readAll().contains(marker)) {
+        const QByteArray env = environ.readAll();
+        if (cmdline.readAll().contains("tessera-test-emitter") && env.contains(marker) &&
+            (also.isEmpty() || env.split('\0').contains(also))) {
             pids << pid;
         }
     }
     return pids;
 }
+
+/// A controller on `registry` whose jobs' failure reason and metric points are kept.
+struct FollowedJob {
+    explicit FollowedJob(ClusterRegistry* registry)
+        : controller(registry, nullptr), metrics(&controller, &JobController::metricReceived) {
+        QObject::connect(&controller, &JobController::jobStateChanged, &controller,
+                         [this](const QString&, JobState s, const QString& why) {
+                             if (s == JobState::Failed) {
+                                 reason = why;
+                             }
+                         });
+    }
+    JobController controller;
+    QSignalSpy metrics;
+    QString reason; ///< of the last job that failed
+};
 
 } // namespace
 
@@ -69,35 +88,15 @@ private Q_SLOTS:
         const QStringList names{QStringLiteral("alpha"), QStringLiteral("beta")};
         QProcess daemons[2];
         ClusterRegistry registry;
-        registry.setProbeInterval(500);
-        for (int i = 0; i < 2; ++i) {
-            const QString home = dir.filePath(names[i]);
-            QVERIFY(QDir().mkpath(home));
-            QFile token(QDir(home).filePath(QStringLiteral("token")));
-            QVERIFY(token.open(QIODevice::WriteOnly));
-            token.write("loss-token\n");
-            token.close();
-            const QString address =
-                test::startDaemon(daemons[i], home, QStringLiteral("127.0.0.1:0"), names[i]);
-            QVERIFY2(!address.isEmpty(), "a daemon did not print its address");
-            WorkerNode node;
-            node.name = names[i];
-            node.address = address;
-            node.token = QStringLiteral("loss-token");
-            node.provider = QStringLiteral("manual");
-            registry.addNode(node);
+        startWorkers(dir.path(), names, daemons, registry);
+        if (QTest::currentTestFailed()) {
+            return;
         }
-        QVERIFY(QTest::qWaitFor([&] { return registry.readyNodes().size() == 2; }, 15000));
 
-        JobController controller(&registry, nullptr);
-        QSignalSpy metrics(&controller, &JobController::metricReceived);
-        QString reason;
-        connect(&controller, &JobController::jobStateChanged, this,
-                [&](const QString&, JobState s, const QString& why) {
-                    if (s == JobState::Failed) {
-                        reason = why;
-                    }
-                });
+        FollowedJob followed(&registry);
+        JobController& controller = followed.controller;
+        const QString& reason = followed.reason;
+        QSignalSpy& metrics = followed.metrics;
         Result<QString> id = controller.submit(test::emitterJob(2, 100, 20));
         QVERIFY2(id, id ? "" : id.error().message.c_str());
         QVERIFY2(QTest::qWaitFor([&] { return metrics.count() >= 20; }, 60000),
@@ -137,7 +136,86 @@ private Q_SLOTS:
         }
     }
 
+    // SIGSTOP on rank 0 (the one that reports steps): with recovery.hangTimeoutS 3 the job is
+    // failed as hung within 3 + 10 s, and every process of it is gone, the stopped one too.
+    void hungRankIsStopped() {
+        QTemporaryDir dir;
+        const QString holds = dir.filePath(QStringLiteral("holds"));
+        test::JobHold hold(holds); // holds nothing: marks this test's processes
+        const QStringList names{QStringLiteral("gamma"), QStringLiteral("delta")};
+        QProcess daemons[2];
+        ClusterRegistry registry;
+        startWorkers(dir.path(), names, daemons, registry);
+        if (QTest::currentTestFailed()) {
+            return;
+        }
+        FollowedJob followed(&registry);
+        JobController& controller = followed.controller;
+        const QString& reason = followed.reason;
+        QSignalSpy& metrics = followed.metrics;
+        v1::JobSpec spec = test::emitterJob(2, 100000, 20); // paced: 2000 s unless stopped
+        spec.mutable_recovery()->set_hang_timeout_s(3);
+        Result<QString> id = controller.submit(spec);
+        QVERIFY2(id, id ? "" : id.error().message.c_str());
+        QVERIFY2(QTest::qWaitFor([&] { return metrics.count() >= 20; }, 60000),
+                 "no metric points arrived");
+        const QByteArray marker = "TESSERA_HOLD_DIR=" + QFile::encodeName(holds);
+        const QList<int> rank0 = ranksWith(marker, "OMPI_COMM_WORLD_RANK=0");
+        QCOMPARE(rank0.size(), 1);
+        QElapsedTimer clock;
+        clock.start();
+        QCOMPARE(::kill(rank0.first(), SIGSTOP), 0);
+        auto cont = qScopeGuard([&] { ::kill(rank0.first(), SIGCONT); });
+        QVERIFY2(QTest::qWaitFor([&] { return isTerminal(controller.state(*id)); }, 20000),
+                 "the hung job was not acted on within 20 s");
+        const qint64 ms = clock.elapsed();
+        qInfo().noquote() << QStringLiteral("rank 0 stopped: job ended %1 after %2 ms: %3")
+                                 .arg(jobStateName(controller.state(*id)))
+                                 .arg(ms)
+                                 .arg(reason);
+        QCOMPARE(controller.state(*id), JobState::Failed);
+        QVERIFY2(ms < 13000, qPrintable(QStringLiteral("acted on after %1 ms").arg(ms)));
+        QVERIFY2(reason.startsWith(QLatin1String("the job hung: no new step for ")) &&
+                     reason.contains(
+                         QLatin1String("(hang timeout 3 s: recovery.hangTimeoutS of the spec)")),
+                 qPrintable(reason));
+        QVERIFY2(QTest::qWaitFor([&] { return ranksWith(marker).isEmpty(); }, 10000),
+                 qPrintable(QStringLiteral("rank processes left: %1")
+                                .arg(QVariant::fromValue(ranksWith(marker))
+                                         .toStringList()
+                                         .join(QLatin1Char(' ')))));
+        for (QProcess& d : daemons) {
+            d.terminate();
+            d.waitForFinished(10000);
+        }
+    }
+
 private:
+    /// Starts one hand-made worker per name under `dir` and adds them to `registry`, Ready.
+    void startWorkers(const QString& dir, const QStringList& names, QProcess* daemons,
+                      ClusterRegistry& registry) {
+        registry.setProbeInterval(500);
+        for (qsizetype i = 0; i < names.size(); ++i) {
+            const QString home = QDir(dir).filePath(names[i]);
+            QVERIFY(QDir().mkpath(home));
+            QFile token(QDir(home).filePath(QStringLiteral("token")));
+            QVERIFY(token.open(QIODevice::WriteOnly));
+            token.write("loss-token\n");
+            token.close();
+            const QString address =
+                test::startDaemon(daemons[i], home, QStringLiteral("127.0.0.1:0"), names[i]);
+            QVERIFY2(!address.isEmpty(), "a daemon did not print its address");
+            WorkerNode node;
+            node.name = names[i];
+            node.address = address;
+            node.token = QStringLiteral("loss-token");
+            node.provider = QStringLiteral("manual");
+            registry.addNode(node);
+        }
+        QVERIFY(QTest::qWaitFor([&] { return registry.readyNodes().size() == int(names.size()); },
+                                15000));
+    }
+
     QTemporaryDir m_dir;
 };
 

@@ -253,9 +253,36 @@ Result<void> validateUserProgram(const v1::ModelSpec& model) {
     }
     return {};
 }
+// recovery: what is built so far (a hang timeout; failing the job), refused plainly otherwise.
+Result<void> validateRecovery(const v1::RecoveryPolicy& r) {
+    const double hang = r.hang_timeout_s();
+    if (!std::isfinite(hang) || hang < 0 || (hang > 0 && hang < 1) || hang > 7 * 86400.0) {
+        return fail(ErrorCode::InvalidArgument,
+                    "recovery.hangTimeoutS is " + std::to_string(hang) +
+                        ": give seconds from 1 to 604800 (a week), or 0 to derive it from the "
+                        "job's step times");
+    }
+    if (r.max_restarts() != 0) {
+        return fail(ErrorCode::InvalidArgument,
+                    "recovery.maxRestarts is " + std::to_string(r.max_restarts()) +
+                        ": this Tessera cannot relaunch a job yet (relaunch from the newest "
+                        "checkpoint is not built); leave it 0, the job then fails and can be "
+                        "resumed by hand (checkpoint.resumeFrom)");
+    }
+    if (const std::string& n = r.on_node_loss(); !n.empty() && n != "fail") {
+        return fail(ErrorCode::InvalidArgument,
+                    "recovery.onNodeLoss is \"" + n +
+                        "\": this Tessera only fails the job on a lost node (\"fail\"); "
+                        "\"replace\" and \"shrink\" need relaunch, which is not built yet");
+    }
+    return {};
+}
 } // namespace
 
 Result<void> validateJobSpec(const v1::JobSpec& spec) {
+    if (auto r = validateRecovery(spec.recovery()); !r) {
+        return r;
+    }
     if (spec.layout().data_parallel() < 1) {
         return fail(ErrorCode::InvalidArgument, "layout.dataParallel is " +
                                                     std::to_string(spec.layout().data_parallel()) +
