@@ -42,12 +42,13 @@ Autoscaler::Autoscaler(ClusterRegistry* registry, JobController* jobs,
         }
     }
     m_check.setInterval(1000);
-    connect(&m_check, &QTimer::timeout, this, &Autoscaler::tick);
+    connect(&m_check, &QTimer::timeout, this, &Autoscaler::check);
     m_check.start();
 }
 
 void Autoscaler::setPolicy(const AutoscalePolicy& policy) {
     m_policy = policy;
+    check();
 }
 
 void Autoscaler::adopt(const Lease& lease) {
@@ -359,7 +360,7 @@ QStringList Autoscaler::busyNodes() const {
     return inUse;
 }
 
-void Autoscaler::tick() {
+void Autoscaler::check() {
     watchBudget();
     releaseIdle();
 }

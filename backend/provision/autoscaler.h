@@ -68,6 +68,10 @@ public:
     /// dollars per hour, dollars, nodes).
     Result<QString> submit(tessera::v1::JobSpec spec);
 
+    /// Checks the budget and releases what sat idle past the timeout now, as the timer does
+    /// every interval; setPolicy() does it too, so that a lowered budget acts at once.
+    void check();
+
     /// Decisions so far, oldest first.
     QList<AutoscaleDecision> decisions() const { return m_log; }
     /// Leases the autoscaler rented (or re-adopted) and has not released yet.
@@ -109,7 +113,6 @@ private:
     Provider* providerOf(const QString& id) const;
     void onLeaseChanged(const Lease& lease);
     void submitTicket(Ticket ticket);
-    void tick();
     void releaseIdle();
     void watchBudget();
     void adopt(const Lease& lease);
