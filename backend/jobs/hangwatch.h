@@ -16,7 +16,10 @@ namespace tessera {
 /// Not thread-safe; one per job.
 class HangWatch {
 public:
-    static constexpr double kFloorS = 60;     ///< derived timeouts are at least this long, s
+    /// Derived timeouts are at least this long, s: an evaluation pass or a checkpoint write
+    /// between steps prints no step for minutes, and killing a healthy job costs more than
+    /// finding a hang a few minutes later (set recovery.hangTimeoutS for a tighter bound).
+    static constexpr double kFloorS = 300;
     static constexpr double kStepFactor = 10; ///< derived timeout = this × the median step time
     static constexpr int kWindow = 32;        ///< step times the median is taken over (newest)
 
@@ -35,8 +38,8 @@ public:
     std::optional<double> timeoutS() const;
     /// Seconds since the last progress (the newest step, or started()) at `nowMs`.
     double quietS(qint64 nowMs) const;
-    /// The reason when the job is hung at `nowMs`, e.g. "no new step for 63 s after step 41 (hang
-    /// timeout 60 s: 10 × the median step time 0.02 s, at least 60 s)"; nullopt otherwise.
+    /// The reason when the job is hung at `nowMs`, e.g. "no new step for 301 s after step 41 (hang
+    /// timeout 300 s: 10 × the median step time 0.02 s, at least 300 s)"; nullopt otherwise.
     std::optional<QString> hung(qint64 nowMs) const;
 
 private:

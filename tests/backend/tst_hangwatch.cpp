@@ -1,4 +1,4 @@
-// HangWatch: a derived timeout (10 × the median step time, at least 60 s) armed only after two
+// HangWatch: a derived timeout (10 × the median step time, at least 300 s) armed only after two
 // steps; the spec's override from the start; other ranks' records and replays are no progress;
 // skipped steps count per step; the reason says how the timeout was made.
 #include "backend/jobs/hangwatch.h"
@@ -19,11 +19,11 @@ private Q_SLOTS:
         QVERIFY(!w.timeoutS());
         w.step(2, 10'500); // 0.5 s per step: 10 × 0.5 = 5 s, below the floor
         QCOMPARE(*w.timeoutS(), HangWatch::kFloorS);
-        QVERIFY(!w.hung(10'500 + 60'000));
-        const auto why = w.hung(10'500 + 61'000);
+        QVERIFY(!w.hung(10'500 + 300'000));
+        const auto why = w.hung(10'500 + 301'000);
         QVERIFY(why);
-        QCOMPARE(*why, QStringLiteral("no new step for 61 s after step 2 (hang timeout 60 s: 10 × "
-                                      "the median step time 0.5 s, at least 60 s)"));
+        QCOMPARE(*why, QStringLiteral("no new step for 301 s after step 2 (hang timeout 300 s: 10 "
+                                      "× the median step time 0.5 s, at least 300 s)"));
     }
 
     void slowStepsGetALongerTimeout() {
@@ -31,12 +31,12 @@ private Q_SLOTS:
         w.started(0);
         qint64 t = 0;
         for (int s = 1; s <= 5; ++s) {
-            t += 20'000; // 20 s steps
+            t += 40'000; // 40 s steps
             w.step(s, t);
         }
-        QCOMPARE(*w.timeoutS(), 200.0);
-        QVERIFY(!w.hung(t + 199'000));
-        QVERIFY(w.hung(t + 201'000));
+        QCOMPARE(*w.timeoutS(), 400.0);
+        QVERIFY(!w.hung(t + 399'000));
+        QVERIFY(w.hung(t + 401'000));
     }
 
     void theMedianIgnoresOneSlowStep() {
@@ -44,10 +44,10 @@ private Q_SLOTS:
         qint64 t = 0;
         w.step(0, t);
         for (int s = 1; s <= 9; ++s) {
-            t += s == 5 ? 600'000 : 10'000; // one checkpoint write of 10 min among 10 s steps
+            t += s == 5 ? 3'600'000 : 60'000; // one checkpoint write of an hour among 1 min steps
             w.step(s, t);
         }
-        QCOMPARE(*w.timeoutS(), 100.0);
+        QCOMPARE(*w.timeoutS(), 600.0);
     }
 
     void sameStepAgainIsNoProgress() {
@@ -63,8 +63,8 @@ private Q_SLOTS:
     void skippedStepsCountPerStep() {
         HangWatch w;
         w.step(10, 0);
-        w.step(20, 100'000); // every 10th step reported: 10 s per step
-        QCOMPARE(*w.timeoutS(), 100.0);
+        w.step(20, 1'000'000); // every 10th step reported: 100 s per step
+        QCOMPARE(*w.timeoutS(), 1000.0);
     }
 
     void theOverrideHoldsFromTheStart() {
