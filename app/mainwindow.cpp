@@ -116,6 +116,9 @@ MainWindow::MainWindow(AppSession* session, QWidget* parent)
     auto* cost = new CostLabel(session->providers(), this);
     statusBar()->addPermanentWidget(cost);
     connect(session->autoscaler(), &Autoscaler::budgetAlert, cost, &CostLabel::setBudgetAlert);
+    // The session checked the budget already (restored leases may have spent most of it).
+    cost->setBudgetAlert(session->autoscaler()->budgetLevel(),
+                         session->autoscaler()->budgetAlertText());
 }
 
 QWidget* MainWindow::logWithFilter() {

@@ -393,6 +393,7 @@ void Autoscaler::watchBudget() {
         m_budget.check(limits, leases, busyNodes(), QDateTime::currentDateTimeUtc());
     m_budgetLevel = v.level;
     if (!v.alert.isEmpty()) {
+        m_budgetAlertText = v.alert;
         say(tr("budget: %1").arg(v.alert));
         Q_EMIT budgetAlert(v.level, v.alert);
     }

@@ -78,6 +78,8 @@ public:
     QStringList heldLeases() const;
     /// The budget's level at the last check.
     BudgetVerdict::Level budgetLevel() const { return m_budgetLevel; }
+    /// The last budgetAlert's text ("" before any): for a view connected after it was sent.
+    QString budgetAlertText() const { return m_budgetAlertText; }
 
 Q_SIGNALS:
     void decided(tessera::AutoscaleDecision decision);
@@ -131,6 +133,7 @@ private:
     QSet<QString> m_releasing;             ///< lease ids given back, not ended yet
     BudgetWatch m_budget;
     BudgetVerdict::Level m_budgetLevel = BudgetVerdict::Level::Fine;
+    QString m_budgetAlertText;
     QTimer m_check;
     int m_nextTicket = 1;
 };

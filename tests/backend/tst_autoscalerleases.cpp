@@ -114,6 +114,7 @@ private Q_SLOTS:
         QCOMPARE(provider.lease(QStringLiteral("lease-box-0")).state, LeaseState::Released);
         QCOMPARE(provider.lease(QStringLiteral("lease-box-2")).state, LeaseState::Released);
         QCOMPARE(scaler.budgetLevel(), BudgetVerdict::Level::Reached);
+        QCOMPARE(scaler.budgetAlertText(), said);
 
         const auto refused = scaler.submit(test::emitterJob(1, 5, 5));
         QVERIFY(!refused.has_value());
