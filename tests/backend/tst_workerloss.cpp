@@ -44,6 +44,48 @@ QList<int> ranksWith(const QByteArray& marker, const QByteArray& also = QByteArr
     return pids;
 }
 
+/// Two hand-started one-slot workers named `names` under `dir`, Ready in `registry`; `error`
+/// says what failed ("" when both run). Stopped when it goes.
+struct TwoWorkers {
+    TwoWorkers(const QString& dir, const QStringList& names) {
+        registry.setProbeInterval(500);
+        for (int i = 0; i < 2 && error.isEmpty(); ++i) {
+            const QString home = QDir(dir).filePath(names[i]);
+            QFile token(QDir(home).filePath(QStringLiteral("token")));
+            if (!QDir().mkpath(home) || !token.open(QIODevice::WriteOnly) ||
+                token.write("loss-token\n") < 0) {
+                error = QStringLiteral("cannot write ") + token.fileName();
+                break;
+            }
+            token.close();
+            WorkerNode node;
+            node.name = names[i];
+            node.address =
+                test::startDaemon(daemons[i], home, QStringLiteral("127.0.0.1:0"), names[i]);
+            node.token = QStringLiteral("loss-token");
+            node.provider = QStringLiteral("manual");
+            if (node.address.isEmpty()) {
+                error = QStringLiteral("worker %1 did not print its address").arg(names[i]);
+                break;
+            }
+            registry.addNode(node);
+        }
+        if (error.isEmpty() &&
+            !QTest::qWaitFor([&] { return registry.readyNodes().size() == 2; }, 15000)) {
+            error = QStringLiteral("the workers did not become Ready");
+        }
+    }
+    ~TwoWorkers() {
+        for (QProcess& d : daemons) {
+            d.terminate();
+            d.waitForFinished(10000);
+        }
+    }
+    QProcess daemons[2];
+    ClusterRegistry registry;
+    QString error;
+};
+
 /// A controller on `registry` whose jobs' failure reason and metric points are kept.
 struct FollowedJob {
     explicit FollowedJob(ClusterRegistry* registry)
@@ -86,17 +128,13 @@ private Q_SLOTS:
         test::JobHold hold(holds); // before the daemons start
         QVERIFY(hold.hold(21));    // the job surely runs when its worker dies
         const QStringList names{QStringLiteral("alpha"), QStringLiteral("beta")};
-        QProcess daemons[2];
-        ClusterRegistry registry;
-        startWorkers(dir.path(), names, daemons, registry);
-        if (QTest::currentTestFailed()) {
-            return;
-        }
-
-        FollowedJob followed(&registry);
+        TwoWorkers workers(dir.path(), names);
+        QVERIFY2(workers.error.isEmpty(), qPrintable(workers.error));
+        FollowedJob followed(&workers.registry);
         JobController& controller = followed.controller;
         const QString& reason = followed.reason;
         QSignalSpy& metrics = followed.metrics;
+        QProcess* daemons = workers.daemons;
         Result<QString> id = controller.submit(test::emitterJob(2, 100, 20));
         QVERIFY2(id, id ? "" : id.error().message.c_str());
         QVERIFY2(QTest::qWaitFor([&] { return metrics.count() >= 20; }, 60000),
@@ -130,10 +168,6 @@ private Q_SLOTS:
                                          .toStringList()
                                          .join(QLatin1Char(' ')))));
         hold.release(21);
-        for (QProcess& d : daemons) {
-            d.terminate();
-            d.waitForFinished(10000);
-        }
     }
 
     // SIGSTOP on rank 0 (the one that reports steps): with recovery.hangTimeoutS 3 the job is
@@ -143,13 +177,9 @@ private Q_SLOTS:
         const QString holds = dir.filePath(QStringLiteral("holds"));
         test::JobHold hold(holds); // holds nothing: marks this test's processes
         const QStringList names{QStringLiteral("gamma"), QStringLiteral("delta")};
-        QProcess daemons[2];
-        ClusterRegistry registry;
-        startWorkers(dir.path(), names, daemons, registry);
-        if (QTest::currentTestFailed()) {
-            return;
-        }
-        FollowedJob followed(&registry);
+        TwoWorkers workers(dir.path(), names);
+        QVERIFY2(workers.error.isEmpty(), qPrintable(workers.error));
+        FollowedJob followed(&workers.registry);
         JobController& controller = followed.controller;
         const QString& reason = followed.reason;
         QSignalSpy& metrics = followed.metrics;
@@ -184,38 +214,9 @@ private Q_SLOTS:
                                 .arg(QVariant::fromValue(ranksWith(marker))
                                          .toStringList()
                                          .join(QLatin1Char(' ')))));
-        for (QProcess& d : daemons) {
-            d.terminate();
-            d.waitForFinished(10000);
-        }
     }
 
 private:
-    /// Starts one hand-made worker per name under `dir` and adds them to `registry`, Ready.
-    void startWorkers(const QString& dir, const QStringList& names, QProcess* daemons,
-                      ClusterRegistry& registry) {
-        registry.setProbeInterval(500);
-        for (qsizetype i = 0; i < names.size(); ++i) {
-            const QString home = QDir(dir).filePath(names[i]);
-            QVERIFY(QDir().mkpath(home));
-            QFile token(QDir(home).filePath(QStringLiteral("token")));
-            QVERIFY(token.open(QIODevice::WriteOnly));
-            token.write("loss-token\n");
-            token.close();
-            const QString address =
-                test::startDaemon(daemons[i], home, QStringLiteral("127.0.0.1:0"), names[i]);
-            QVERIFY2(!address.isEmpty(), "a daemon did not print its address");
-            WorkerNode node;
-            node.name = names[i];
-            node.address = address;
-            node.token = QStringLiteral("loss-token");
-            node.provider = QStringLiteral("manual");
-            registry.addNode(node);
-        }
-        QVERIFY(QTest::qWaitFor([&] { return registry.readyNodes().size() == int(names.size()); },
-                                15000));
-    }
-
     QTemporaryDir m_dir;
 };
 
