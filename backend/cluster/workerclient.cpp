@@ -17,8 +17,6 @@ namespace tessera {
 
 namespace {
 
-constexpr int kKeepaliveMs = 2000;
-
 void setDeadline(grpc::ClientContext* context, int timeoutMs) {
     context->set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(timeoutMs));
 }
@@ -33,12 +31,6 @@ WorkerClient::WorkerClient(const QString& address, const QString& token,
     args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 200);
     args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 200);
     args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 2000);
-    // A host that goes silent (powered off, preempted, its network cut) sends no reset: without
-    // pings an open WatchJob stream would wait forever. A ping every 2 s on open calls, 2 s to
-    // answer: the stream breaks within 4 s. The worker allows pings this often (worker_main).
-    args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, kKeepaliveMs);
-    args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, kKeepaliveMs);
-    args.SetInt(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0); // a quiet job sends no data for long
     std::shared_ptr<grpc::ChannelCredentials> credentials = grpc::InsecureChannelCredentials();
     if (m_tls) {
         grpc::SslCredentialsOptions options;

@@ -71,8 +71,8 @@ public:
     /// cap in ms (doubling), and how long the rank-0 worker may stay unreachable before the job is
     /// marked Failed ("lost the job: rank 0's worker W stopped answering: ..."). Defaults 200,
     /// 1000, 6000 ms: a worker that refuses every reconnect (its process died) or stays silent
-    /// for 6 s is taken for dead, so a death is acted on within 10 s (issue 22); a worker whose
-    /// host went silent breaks the stream first, by WorkerClient's keepalive (within 4 s).
+    /// for 6 s is taken for dead, so a death is acted on within 10 s (issue 22). A host that goes
+    /// silent without a reset leaves the stream open: no keepalive yet (see the issue note).
     void setWatchBackoff(int firstMs, int maxMs, int giveUpMs);
 
     /// Marks every unfinished job with a rank on `worker` Failed with "worker W died (`why`) while

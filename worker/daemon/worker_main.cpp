@@ -235,10 +235,6 @@ int main(int argc, char** argv) {
     // gRPC sets SO_REUSEPORT by default: a second daemon would share the port and half the calls.
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     builder.SetMaxReceiveMessageSize(kMaxRequestBytes); // request_limits.h
-    // The backend pings open streams every 2 s to notice a silent host (WorkerClient); gRPC's
-    // server would answer pings more often than every 5 min without data with GOAWAY.
-    builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 1000);
-    builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, 0);
     int port = 0;
     builder.AddListeningPort(listenAddress->toString(), security->credentials, &port);
     builder.RegisterService(&service);
