@@ -44,6 +44,19 @@ QList<int> ranksWith(const QByteArray& marker, const QByteArray& also = QByteArr
     return pids;
 }
 
+/// Waits up to `ms` for the rank programs marked `marker` to be gone; "" when they are, else
+/// their pids.
+QString ranksLeftAfter(const QByteArray& marker, int ms) {
+    if (QTest::qWaitFor([&] { return ranksWith(marker).isEmpty(); }, ms)) {
+        return QString();
+    }
+    QStringList pids;
+    for (int pid : ranksWith(marker)) {
+        pids << QString::number(pid);
+    }
+    return pids.join(QLatin1Char(' '));
+}
+
 /// Two hand-started one-slot workers named `names` under `dir`, Ready in `registry`; `error`
 /// says what failed ("" when both run). Stopped when it goes.
 struct TwoWorkers {
@@ -162,11 +175,8 @@ private Q_SLOTS:
                  qPrintable(reason));
         // Nothing of the attempt is left on the surviving worker: its ranks wait before step 21
         // and would wait forever if orphaned.
-        QVERIFY2(QTest::qWaitFor([&] { return ranksWith(marker).isEmpty(); }, 10000),
-                 qPrintable(QStringLiteral("rank processes left: %1")
-                                .arg(QVariant::fromValue(ranksWith(marker))
-                                         .toStringList()
-                                         .join(QLatin1Char(' ')))));
+        const QString left = ranksLeftAfter(marker, 10000);
+        QVERIFY2(left.isEmpty(), qPrintable(QStringLiteral("rank processes left: ") + left));
         hold.release(21);
     }
 
@@ -209,11 +219,8 @@ private Q_SLOTS:
                      reason.contains(
                          QLatin1String("(hang timeout 3 s: recovery.hangTimeoutS of the spec)")),
                  qPrintable(reason));
-        QVERIFY2(QTest::qWaitFor([&] { return ranksWith(marker).isEmpty(); }, 10000),
-                 qPrintable(QStringLiteral("rank processes left: %1")
-                                .arg(QVariant::fromValue(ranksWith(marker))
-                                         .toStringList()
-                                         .join(QLatin1Char(' ')))));
+        const QString left = ranksLeftAfter(marker, 10000);
+        QVERIFY2(left.isEmpty(), qPrintable(QStringLiteral("rank processes left: ") + left));
     }
 
 private:
