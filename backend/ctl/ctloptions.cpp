@@ -1,6 +1,7 @@
 // tessera-ctl command line parsing (see ctloptions.h).
 #include "backend/ctl/ctloptions.h"
 
+#include "backend/cluster/clusterregistry.h"
 #include "backend/tls/clusterca.h"
 #include "worker/common/bearer_token.h"
 
@@ -16,6 +17,13 @@ const char* const kUsage =
     "commands:\n"
     "  run SPEC.json   run a job; without --workers it rents a local cluster of one-slot\n"
     "                  workers (as many as the spec's world size) and releases it afterwards\n"
+    "                  (--detach with --workers: exit once it runs, leaving it running)\n"
+    "  attach JOB      follow a job left running (run --detach, or the app quit with \"keep\n"
+    "                  running\") to its end: the points printed meanwhile are stored; needs\n"
+    "                  the job's --workers in the order of its run; Ctrl-C stops following\n"
+    "  cancel JOB      stop such a job on its --workers and wait until it is cancelled\n"
+    "  status [JOB]    the jobs the history records as not finished (or JOB): state, steps,\n"
+    "                  loss, workers, who launched them\n"
     "  nodes           workers of --workers probed with GetInfo, or the local ones used last\n"
     "  jobs            job history: id, name, state, last loss, test accuracy\n"
     "  logs JOB        a job's log lines from the history (\"[r3] ...\" for rank 3's,\n"
@@ -47,6 +55,7 @@ const char* const kUsage =
     "  --out D         certify: folder for worker.key (0600), worker.crt and ca.crt\n"
     "  --name N        certify: the worker's name in its certificate (default: the first host)\n"
     "  --timeout S     run: cancel the job after S seconds (exit code 1)\n"
+    "  --detach        run: exit 0 once the job runs on --workers, leaving it running\n"
     "  --verbose       run: also print the job's log lines\n"
     "  --ranks N       calibrate: probe ranks (default 4; with --workers, their slots)\n"
     "  --rounds N      calibrate: run the probes N times (default 1) and fit their pooled\n"
@@ -121,9 +130,10 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
     const QCommandLineOption json(QStringLiteral("json"));
     const QCommandLineOption provider(QStringLiteral("provider"), QString(), QStringLiteral("P"));
     const QCommandLineOption all(QStringLiteral("all"));
+    const QCommandLineOption detach(QStringLiteral("detach"));
     p.addOptions({workers, tokenFile, timeout, verbose, ranks,    rounds,  append,
                   rank,    follow,    help,    tls,     tlsCa,    tlsCert, tlsKey,
-                  hosts,   out,       name,    json,    provider, all});
+                  hosts,   out,       name,    json,    provider, all,     detach});
     auto bad = [](const QString& what) {
         return fail(ErrorCode::InvalidArgument,
                     "tessera-ctl: error: " + what.toStdString() + "\n" + std::string(kUsage));
@@ -153,6 +163,19 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
                                       "them), e.g. tessera-ctl logs job-20261202-150405-1"));
         }
         o.jobId = pos[1];
+    } else if (o.command == QLatin1String("attach") || o.command == QLatin1String("cancel")) {
+        if (pos.size() != 2) {
+            return bad(QStringLiteral("%1 takes exactly one job id (tessera-ctl status lists the "
+                                      "unfinished ones), e.g. tessera-ctl %1 "
+                                      "job-20261202-150405-1 --workers A,B --token-file F")
+                           .arg(o.command));
+        }
+        o.jobId = pos[1];
+    } else if (o.command == QLatin1String("status")) {
+        if (pos.size() > 2) {
+            return bad(QStringLiteral("status takes at most one job id"));
+        }
+        o.jobId = pos.value(1);
     } else if (o.command == QLatin1String("rent")) {
         if (pos.size() != 2) {
             return bad(QStringLiteral("rent takes exactly one offer (tessera-ctl offers lists "
@@ -177,8 +200,9 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
             return bad(o.command + QStringLiteral(" takes no arguments"));
         }
     } else {
-        return bad(QStringLiteral("unknown command '%1' (use run, nodes, jobs, logs, calibrate, "
-                                  "certify, offers, rent, leases, release, cost or cloud-key)")
+        return bad(QStringLiteral("unknown command '%1' (use run, attach, cancel, status, nodes, "
+                                  "jobs, logs, calibrate, certify, offers, rent, leases, release, "
+                                  "cost or cloud-key)")
                        .arg(o.command));
     }
     if (p.isSet(workers)) {
@@ -268,6 +292,15 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
     if (p.isSet(all) && o.command != QLatin1String("release")) {
         return bad(QStringLiteral("--all is an option of release"));
     }
+    o.detach = p.isSet(detach);
+    if (o.detach && (o.command != QLatin1String("run") || o.workers.isEmpty())) {
+        return bad(QStringLiteral("--detach is an option of run with --workers: a local cluster "
+                                  "ends with tessera-ctl, and its jobs with it"));
+    }
+    if (o.detach && p.isSet(timeout)) {
+        return bad(QStringLiteral("--detach and --timeout do not go together: a detached job is "
+                                  "not watched (cancel it with tessera-ctl cancel)"));
+    }
     if (p.isSet(timeout)) {
         bool ok = false;
         o.timeoutSeconds = p.value(timeout).toInt(&ok);
@@ -298,6 +331,17 @@ Result<QList<WorkerNode>> manualWorkers(const CtlOptions& options) {
         nodes.append(n);
     }
     return nodes;
+}
+
+Result<void> addManualWorkers(const CtlOptions& options, ClusterRegistry& registry) {
+    Result<QList<WorkerNode>> workers = manualWorkers(options);
+    if (!workers) {
+        return relay(workers);
+    }
+    for (const WorkerNode& n : *workers) {
+        registry.addNode(n);
+    }
+    return {};
 }
 
 } // namespace tessera::ctl

@@ -8,6 +8,10 @@
 #include <QString>
 #include <QStringList>
 
+namespace tessera {
+class ClusterRegistry;
+}
+
 namespace tessera::ctl {
 
 /// Exit codes of tessera-ctl.
@@ -20,8 +24,9 @@ enum ExitCode {
 
 /// Parsed command line.
 struct CtlOptions {
-    QString command;        ///< "run", "nodes", "jobs", "logs", "calibrate", "certify", "offers",
-                            ///< "rent", "leases", "release", "cost" or "cloud-key"
+    QString command;        ///< "run", "attach", "cancel", "status", "nodes", "jobs", "logs",
+                            ///< "calibrate", "certify", "offers", "rent", "leases", "release",
+                            ///< "cost" or "cloud-key"
     QString specPath;       ///< run: the spec file
     QStringList workers;    ///< --workers ADDR,ADDR...: use these workers instead of renting
     QString tokenFile;      ///< --token-file F: bearer token of the --workers
@@ -31,7 +36,8 @@ struct CtlOptions {
                             ///< of --workers together)
     int rounds = 1;         ///< calibrate --rounds N: probe jobs whose records are pooled
     bool append = false;    ///< calibrate --append: pool with the stored calibration's records
-    QString jobId;          ///< logs: the job
+    QString jobId;          ///< logs, attach, cancel: the job; status: the job or "" for all
+    bool detach = false;    ///< run --detach: exit once the job runs (needs --workers)
     int rank = -2;          ///< logs --rank R: that rank's lines, −1 ("none") those of no rank,
                             ///< −2 (default) all
     bool follow = false;    ///< logs --follow: print new lines until the job ends
@@ -57,5 +63,8 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments);
 /// `--tls-ca/--tls-cert/--tls-key`, else in plaintext. Errors: those of readBearerTokenFile,
 /// naming the token file; Io/InvalidArgument for a TLS file or the cluster CA.
 Result<QList<WorkerNode>> manualWorkers(const CtlOptions& options);
+
+/// Adds manualWorkers(options) to `registry` (each is probed). Errors: those of manualWorkers.
+Result<void> addManualWorkers(const CtlOptions& options, ClusterRegistry& registry);
 
 } // namespace tessera::ctl

@@ -3,6 +3,7 @@
 
 #include "backend/cluster/clusterregistry.h"
 #include "backend/history/metricstore.h"
+#include "worker/common/spec_io.h"
 
 #include <QDateTime>
 
@@ -123,6 +124,65 @@ int printJobs() {
             std::printf("    %s\n", qPrintable(j.reason.left(300)));
         }
     }
+    std::fflush(stdout);
+    return kExitOk;
+}
+
+namespace {
+
+/// The workers of a stored job's placement, rank 0's first; "" when the spec has none.
+QString placedWorkers(const JobRecord& job) {
+    QStringList names;
+    if (auto spec = parseJobSpec(job.specJson.toStdString(), job.id.toStdString())) {
+        for (const auto& slot : spec->placement().slots()) {
+            names << QString::fromStdString(slot.worker());
+        }
+    }
+    return names.join(QLatin1Char(','));
+}
+
+} // namespace
+
+int printStatus(const QString& jobId) {
+    MetricStore store;
+    if (Result<void> opened = store.open(MetricStore::defaultPath()); !opened) {
+        std::fprintf(stderr, "tessera-ctl: error: %s\n", opened.error().message.c_str());
+        return kExitBadInput;
+    }
+    QList<JobRecord> jobs;
+    if (!jobId.isEmpty()) {
+        const JobRecord one = store.job(jobId);
+        if (one.id.isEmpty()) {
+            std::fprintf(stderr, "tessera-ctl: error: no job %s in the history %s\n",
+                         qPrintable(jobId), qPrintable(store.path()));
+            return kExitBadInput;
+        }
+        jobs << one;
+    } else {
+        for (const JobRecord& j : store.jobs()) {
+            if (!isTerminal(j.state)) {
+                jobs << j;
+            }
+        }
+    }
+    if (jobs.isEmpty()) {
+        std::printf("no unfinished jobs (history: %s)\n", qPrintable(store.path()));
+        return kExitOk;
+    }
+    std::printf("%-26s %-30s %-10s %8s %9s %-12s %s\n", "ID", "NAME", "STATE", "STEPS", "LOSS",
+                "LAUNCHER", "WORKERS");
+    for (const JobRecord& j : jobs) {
+        const QString launcher = j.launcher.isEmpty() ? QStringLiteral("app") : j.launcher;
+        std::printf("%-26s %-30s %-10s %8lld %9s %-12s %s\n", qPrintable(j.id),
+                    qPrintable(j.name.left(30)), qPrintable(jobStateName(j.state)),
+                    static_cast<long long>(j.lastStep), qPrintable(number(j.lastLoss, 4)),
+                    qPrintable(launcher), qPrintable(placedWorkers(j)));
+        if (!j.reason.isEmpty()) {
+            std::printf("    %s\n", qPrintable(j.reason.left(300)));
+        }
+    }
+    std::printf("(states as recorded; `tessera-ctl attach JOB --workers A,B --token-file F` "
+                "follows a job left running)\n");
     std::fflush(stdout);
     return kExitOk;
 }

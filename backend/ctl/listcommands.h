@@ -27,4 +27,11 @@ private:
 /// code (2 if the history database cannot be opened).
 int printJobs();
 
+/// `status [JOB]`: the jobs the history records as not finished (queued, starting, running), or
+/// only `jobId` whatever its state: id, name, state as recorded, last step and loss, its
+/// workers (rank 0's first) and who launched it, with the command that follows it. The state is
+/// the history's, not asked from the workers (`attach` does that). Returns 0, or 2 when the
+/// history cannot be opened or has no job `jobId`.
+int printStatus(const QString& jobId);
+
 } // namespace tessera::ctl

@@ -1,5 +1,6 @@
 // tessera-ctl: Tessera's backend without a window — run a job, list workers, show job history
 // and a job's log lines.
+#include "backend/ctl/attachcommand.h"
 #include "backend/ctl/calibratecommand.h"
 #include "backend/ctl/certifycommand.h"
 #include "backend/ctl/cloudcommand.h"
@@ -45,6 +46,9 @@ int main(int argc, char** argv) {
     if (options->command == QLatin1String("certify")) {
         return certify(*options);
     }
+    if (options->command == QLatin1String("status")) {
+        return printStatus(options->jobId);
+    }
     int exitCode = kExitOk;
     auto quitWith = [&exitCode](int code) {
         exitCode = code;
@@ -84,6 +88,25 @@ int main(int argc, char** argv) {
             app.exec();
             return exitCode;
         }
+    }
+    if (options->command == QLatin1String("attach") ||
+        options->command == QLatin1String("cancel")) {
+        AttachCommand attach(*options, options->command == QLatin1String("cancel"));
+        QObject::connect(&attach, &AttachCommand::finished, &app, quitWith);
+        // Ctrl-C, TERM and HUP stop following; the job goes on.
+        std::signal(SIGINT, onSignal);
+        std::signal(SIGTERM, onSignal);
+        std::signal(SIGHUP, onSignal);
+        QTimer poll;
+        QObject::connect(&poll, &QTimer::timeout, &attach, [&] {
+            if (g_interrupts.load() > 0) {
+                attach.interrupt();
+            }
+        });
+        poll.start(200);
+        QTimer::singleShot(0, &attach, &AttachCommand::start);
+        app.exec();
+        return exitCode;
     }
     if (options->command == QLatin1String("calibrate")) {
         CalibrateCommand calibrate(*options);

@@ -64,6 +64,7 @@ void RunCommand::start() {
                      opened.error().message.c_str());
     }
     m_controller = std::make_unique<JobController>(&m_registry, m_haveStore ? &m_store : nullptr);
+    m_controller->setLauncher(QStringLiteral("tessera-ctl"));
 
     connect(m_controller.get(), &JobController::jobStateChanged, this, &RunCommand::onState);
     connect(m_controller.get(), &JobController::metricReceived, this, [this](const MetricPoint& p) {
@@ -115,13 +116,9 @@ void RunCommand::start() {
 
     const int world = worldSize(m_spec.layout());
     if (!m_options.workers.isEmpty()) {
-        Result<QList<WorkerNode>> workers = manualWorkers(m_options);
-        if (!workers) {
-            finish(kExitBadInput, QString::fromStdString(workers.error().message));
+        if (Result<void> added = addManualWorkers(m_options, m_registry); !added) {
+            finish(kExitBadInput, QString::fromStdString(added.error().message));
             return;
-        }
-        for (const WorkerNode& n : *workers) {
-            m_registry.addNode(n);
         }
     } else {
         const int cores = std::max(1, QThread::idealThreadCount());
@@ -202,6 +199,21 @@ void RunCommand::submit() {
 }
 
 void RunCommand::onState(const QString& jobId, JobState state, const QString& reason) {
+    if (jobId == m_jobId && state == JobState::Running && m_options.detach) {
+        m_printer->breakLine();
+        std::fprintf(stdout,
+                     "job %s runs on its workers; tessera-ctl exits and leaves it running.\n"
+                     "  follow it: tessera-ctl attach %s --workers %s --token-file %s\n"
+                     "  stop it:   tessera-ctl cancel %s --workers %s --token-file %s\n",
+                     qPrintable(jobId), qPrintable(jobId),
+                     qPrintable(m_options.workers.join(QLatin1Char(','))),
+                     qPrintable(m_options.tokenFile), qPrintable(jobId),
+                     qPrintable(m_options.workers.join(QLatin1Char(','))),
+                     qPrintable(m_options.tokenFile));
+        std::fflush(stdout);
+        finish(kExitOk);
+        return;
+    }
     if (jobId != m_jobId || !isTerminal(state)) {
         return;
     }

@@ -54,11 +54,12 @@ JobRecord jobFromQuery(const QSqlQuery& q) {
     r.lastStep = q.value(8).toLongLong();
     r.lastLoss = nullToNan(q.value(9));
     r.testAccuracy = nullToNan(q.value(10));
+    r.launcher = q.value(11).toString();
     return r;
 }
 
 constexpr const char* kJobColumns = "id, name, spec, state, reason, submitted_ms, started_ms, "
-                                    "finished_ms, last_step, last_loss, test_accuracy";
+                                    "finished_ms, last_step, last_loss, test_accuracy, launcher";
 
 } // namespace
 
@@ -106,6 +107,12 @@ void MetricStore::addMissingColumns() {
     if (!hasRank) {
         exec(QStringLiteral("ALTER TABLE logs ADD COLUMN rank INTEGER"));
     }
+    // Histories written before jobs were followed again after a restart: launcher NULL.
+    if (Result<void> added = addColumnIfMissing(m_connection, QStringLiteral("jobs"),
+                                                QStringLiteral("launcher"), QStringLiteral("TEXT"));
+        !added) {
+        qCWarning(lcStore).noquote() << QString::fromStdString(added.error().message);
+    }
 }
 
 bool MetricStore::exec(const QString& sql) const {
@@ -120,11 +127,11 @@ bool MetricStore::exec(const QString& sql) const {
 bool MetricStore::recordJob(const JobRecord& job) {
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
     q.prepare(QStringLiteral(
-        "INSERT INTO jobs (id, name, spec, state, reason, submitted_ms, started_ms, finished_ms) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET name=excluded.name, "
-        "spec=excluded.spec, state=excluded.state, reason=excluded.reason, "
+        "INSERT INTO jobs (id, name, spec, state, reason, submitted_ms, started_ms, finished_ms, "
+        "launcher) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
+        "name=excluded.name, spec=excluded.spec, state=excluded.state, reason=excluded.reason, "
         "submitted_ms=excluded.submitted_ms, started_ms=excluded.started_ms, "
-        "finished_ms=excluded.finished_ms"));
+        "finished_ms=excluded.finished_ms, launcher=excluded.launcher"));
     q.addBindValue(job.id);
     q.addBindValue(job.name);
     q.addBindValue(job.specJson);
@@ -133,6 +140,7 @@ bool MetricStore::recordJob(const JobRecord& job) {
     q.addBindValue(job.submittedMs);
     q.addBindValue(job.startedMs);
     q.addBindValue(job.finishedMs);
+    q.addBindValue(job.launcher.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : job.launcher);
     if (!q.exec()) {
         qCWarning(lcStore) << "cannot record job" << job.id << ":" << q.lastError().text();
         return false;
@@ -319,6 +327,19 @@ QList<JobRecord> MetricStore::jobs() const {
         out.append(jobFromQuery(q));
     }
     return out;
+}
+
+quint64 MetricStore::lastStoredSeq(const QString& jobId) const {
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(
+        QStringLiteral("SELECT MAX(s) FROM (SELECT MAX(seq) AS s FROM points WHERE job_id = ? "
+                       "UNION ALL SELECT MAX(seq) FROM logs WHERE job_id = ?)"));
+    q.addBindValue(jobId);
+    q.addBindValue(jobId);
+    if (q.exec() && q.next() && !q.value(0).isNull()) {
+        return q.value(0).toULongLong();
+    }
+    return 0;
 }
 
 JobRecord MetricStore::job(const QString& jobId) const {

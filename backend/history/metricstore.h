@@ -81,6 +81,10 @@ public:
                                    int limit) const;
     /// All jobs, newest first.
     QList<JobRecord> jobs() const;
+    /// Highest event seq stored for the job, over its metric points and log lines; 0 when none
+    /// (or on a database error). A follower that resumes the job's WatchJob from this + 1 stores
+    /// every later event once (state events are not stored: one may be delivered again).
+    quint64 lastStoredSeq(const QString& jobId) const;
     /// One job, or a record with an empty id if unknown.
     JobRecord job(const QString& jobId) const;
 

@@ -175,15 +175,22 @@ JobController::JobController(ClusterRegistry* registry, MetricStore* store, QObj
     registerBackendMetaTypes();
     m_pool.setMaxThreadCount(4);
     m_hangCheck.setInterval(1000);
-    connect(&m_hangCheck, &QTimer::timeout, this, &JobController::stopHungJobs);
+    connect(&m_hangCheck, &QTimer::timeout, this, &JobController::tick);
     m_hangCheck.start();
+    connect(registry, &ClusterRegistry::nodeAdded, this, &JobController::attachWaitingJobs);
+}
+
+void JobController::tick() {
+    stopHungJobs();
+    attachWaitingJobs();
 }
 
 void JobController::stopHungJobs() {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     for (const QString& jobId : std::as_const(m_order)) {
         auto it = m_jobs.find(jobId);
-        if (it == m_jobs.end() || it->state != JobState::Running || it->checkingPeers) {
+        if (it == m_jobs.end() || it->state != JobState::Running || it->checkingPeers ||
+            it->awaitWorkerUntilMs != 0) { // a reattached job not followed yet
             continue;
         }
         if (const std::optional<QString> why = it->hang.hung(now)) {
@@ -300,6 +307,7 @@ Result<QString> JobController::submit(v1::JobSpec spec, const QStringList& onNod
         record.specJson = QString::fromStdString(jobSpecToJson(spec));
         record.state = JobState::Queued;
         record.submittedMs = QDateTime::currentMSecsSinceEpoch();
+        record.launcher = m_launcher;
         m_store->recordJob(record);
     }
     qCInfo(lcJobs) << "submitted" << jobId << "with" << world << "ranks, rank 0 on" << job.rank0;
@@ -387,6 +395,14 @@ void JobController::onLaunched(const QString& jobId, const QString& error, const
         return;
     }
     it->launched = true;
+    startWatching(jobId);
+    if (it->cancelRequested) {
+        sendCancel(jobId);
+    }
+}
+
+void JobController::startWatching(const QString& jobId) {
+    auto it = m_jobs.find(jobId);
     auto* watcher = new JobWatcher(m_registry->client(it->rank0), jobId, it->lastSeq + 1);
     it->watcher = watcher;
     watcher->setBackoff(m_backoffFirstMs, m_backoffMaxMs, m_giveUpMs);
@@ -404,9 +420,6 @@ void JobController::onLaunched(const QString& jobId, const QString& error, const
         }
     });
     watcher->start();
-    if (it->cancelRequested) {
-        sendCancel(jobId);
-    }
 }
 
 void JobController::onEvent(const QString& jobId, const v1::JobEvent& e) {

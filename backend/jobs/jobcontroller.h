@@ -84,6 +84,35 @@ public:
     /// far: 0 more for a launch whose workers all had the bundle.
     quint64 workdirBytesSent() const { return m_workdirBytesSent; }
 
+    /// Who launches through this controller, recorded with each job (JobRecord::launcher):
+    /// "app" (the default) or "tessera-ctl". reattachUnfinished() takes over only jobs of the
+    /// same launcher: the app does not fail a job that `tessera-ctl run --detach` left on
+    /// workers the app's cluster does not have.
+    void setLauncher(const QString& launcher) { m_launcher = launcher; }
+
+    /// Follows again the jobs the history records as not finished (queued, starting, running)
+    /// of this controller's launcher that it does not know: an earlier app (or tessera-ctl)
+    /// launched them and ended without cancelling them, and they may still run on their
+    /// workers. Each job's rank-0 worker (the first worker of its stored placement) is looked
+    /// up in the registry by name and its WatchJob opened from the seq after the last one
+    /// stored (MetricStore::lastStoredSeq), so every point reaches the history once;
+    /// jobReattached() comes first, then the job's events and states as for a launched job (one
+    /// that ended meanwhile ends at once, its tail stored). A job whose rank-0 worker is not
+    /// registered yet (a lease still being restored) is tried again as nodes are added, for
+    /// `waitMs`; then it is marked Failed
+    /// ("lost while Tessera was closed: …"), as is a job recorded Queued (never launched) or
+    /// one whose worker no longer knows it (the watch gives up: NOT_FOUND). Without a store it
+    /// does nothing. Returns the ids taken over (followed now or waiting for their worker).
+    QStringList reattachUnfinished(int waitMs = 30000);
+
+    /// Follows again one stored unfinished job, whoever launched it (`tessera-ctl attach JOB`),
+    /// as reattachUnfinished() does. Errors, with the history left as it is: NotFound for a job
+    /// the history does not have; InvalidArgument for one that ended (its state and reason in
+    /// the message), that this controller follows already or whose stored spec cannot be read;
+    /// Unavailable when its rank-0 worker is not in the registry (the message names it and says
+    /// to pass the job's workers).
+    Result<void> attach(const QString& jobId);
+
     /// Breaks the job's WatchJob stream as a network cut would; it reconnects from last seq + 1.
     /// For tests and diagnostics. Returns false if the job has no open stream right now.
     bool interruptWatch(const QString& jobId);
@@ -96,6 +125,10 @@ Q_SIGNALS:
     void logLine(QString jobId, QString stream, QString text, int rank);
     /// The watch stream broke and is being re-opened from `fromSeq`.
     void watchReconnecting(QString jobId, quint64 fromSeq, QString reason);
+    /// reattachUnfinished() follows `jobId` again from event `fromSeq`: the history holds the
+    /// job's events before it (load them to draw the run so far), the stream brings the rest.
+    /// Emitted before any of the job's new events.
+    void jobReattached(QString jobId, quint64 fromSeq);
 
 private:
     struct Job {
@@ -105,11 +138,20 @@ private:
         quint64 lastSeq = 0;
         bool launched = false;
         bool cancelRequested = false;
-        bool checkingPeers = false; ///< failed; asking its other workers which one died
-        HangWatch hang;             ///< its step progress (recovery.hangTimeoutS)
+        bool checkingPeers = false;    ///< failed; asking its other workers which one died
+        qint64 awaitWorkerUntilMs = 0; ///< reattached, rank-0 worker not registered yet: until
+        HangWatch hang;                ///< its step progress (recovery.hangTimeoutS)
         JobWatcher* watcher = nullptr;
     };
     void launch(const QString& jobId, tessera::v1::LaunchJobRequest request);
+    /// Opens the job's WatchJob on its rank-0 worker from lastSeq + 1 (after a launch or a
+    /// reattach).
+    void startWatching(const QString& jobId);
+    /// Takes over a stored unfinished job (see reattachUnfinished); false if it was failed.
+    bool reattach(const JobRecord& record, qint64 deadlineMs);
+    /// Starts following the reattached jobs whose rank-0 worker is registered now, and fails
+    /// those whose wait is over. Runs when a node is added and every second.
+    void attachWaitingJobs();
     void onLaunched(const QString& jobId, const QString& error, const QString& shipped,
                     quint64 sent);
     void onEvent(const QString& jobId, const tessera::v1::JobEvent& event);
@@ -121,6 +163,8 @@ private:
     /// Fails every running job that made no step progress for its hang timeout (HangWatch) and
     /// cancels it on its workers. Runs every second.
     void stopHungJobs();
+    /// What the 1 s timer does: stopHungJobs() and attachWaitingJobs().
+    void tick();
 
     ClusterRegistry* m_registry;
     MetricStore* m_store;
@@ -128,6 +172,7 @@ private:
     QHash<QString, Job> m_jobs;
     QStringList m_order;
     QMap<QString, QString> m_mca;
+    QString m_launcher = QStringLiteral("app");
     int m_backoffFirstMs = 200;
     int m_backoffMaxMs = 1000;
     int m_giveUpMs = 6000;

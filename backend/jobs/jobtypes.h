@@ -53,6 +53,9 @@ struct JobRecord {
     qint64 lastStep = 0;    ///< step of the last metric point
     double lastLoss = std::numeric_limits<double>::quiet_NaN();     ///< NaN if none yet
     double testAccuracy = std::numeric_limits<double>::quiet_NaN(); ///< last one; NaN if none
+    /// Who launched it and follows it again after a restart: "app", "tessera-ctl" (a detached
+    /// run, followed by `tessera-ctl attach`); empty for jobs of earlier builds (the app's).
+    QString launcher;
 };
 
 /// Registers JobState, MetricPoint, JobRecord, NodeState, WorkerNode and the internal protobuf

@@ -7,6 +7,7 @@
 #include "worker/common/spec_io.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QSignalSpy>
@@ -72,6 +73,25 @@ inline QString startDaemon(QProcess& p, const QString& dir, const QString& liste
         return QString();
     }
     return QString::fromUtf8(p.readLine()).trimmed().section(' ', -1);
+}
+
+/// Writes `token` to `dir`/token and starts a one-slot tessera-worker named `name` in `p` on a
+/// loopback port (startDaemon). Returns its registry node (provider "manual"), whose address is
+/// "" when the worker did not start.
+inline WorkerNode startManualWorker(QProcess& p, const QString& dir, const QString& name,
+                                    const QString& token) {
+    WorkerNode node;
+    node.name = name;
+    node.token = token;
+    node.provider = QStringLiteral("manual");
+    QFile file(QDir(dir).filePath(QStringLiteral("token")));
+    if (!QDir().mkpath(dir) || !file.open(QIODevice::WriteOnly) ||
+        file.write(token.toUtf8() + '\n') < 0) {
+        return node;
+    }
+    file.close();
+    node.address = startDaemon(p, dir, QStringLiteral("127.0.0.1:0"), name);
+    return node;
 }
 
 /// A job running tessera-test-emitter on `ranks` ranks (rank 0 prints `lines` metric lines).
