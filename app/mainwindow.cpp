@@ -273,8 +273,7 @@ void MainWindow::connectRuns() {
                           m_session->controller()->jobIds().contains(id) && !isTerminal(state));
                 // The charts name the reopened run (the Job panel may show another one).
                 m_monitor->describeRun(RunText::summarize(m_session->store()->job(id)));
-                for (const MetricPoint& p : points)
-                    m_monitor->addPoint(p);
+                m_monitor->addHistory(id, points); // then the live points held meanwhile
                 m_monitor->metricsChart()->replotNow();
                 m_monitor->pipelineView()->replotNow();
                 m_log->appendMessage(
@@ -287,6 +286,7 @@ void MainWindow::connectRuns() {
                 m_monitor->utilizationChart()->replotNow();
             });
     connect(m_runs, &RunList::loadFailed, m_log, [this](const QString& id, const QString& error) {
+        m_monitor->addHistory(id, {}); // the live points held for it, if any
         m_log->appendMessage(tr("[%1] cannot load the run: %2").arg(id, error));
     });
 }
@@ -324,6 +324,19 @@ void MainWindow::connectBackend() {
     connect(controller, &JobController::jobStateChanged, m_log,
             [this](const QString& id, JobState state, const QString& reason) {
                 m_log->appendJobState(id, jobStateText(state), reason);
+            });
+    // A job an earlier start left running: its history is drawn, then what arrives live.
+    connect(controller, &JobController::jobReattached, this,
+            [this](const QString& id, quint64 fromSeq) {
+                m_log->appendMessage(tr("[%1] still running since Tessera's last start: "
+                                        "following it again from event %2")
+                                         .arg(id)
+                                         .arg(fromSeq));
+                if (!m_monitor->jobId().isEmpty() &&
+                    !isTerminal(m_session->controller()->state(m_monitor->jobId())))
+                    return; // the charts follow another live job
+                m_monitor->holdLive(id);
+                m_runs->open(id);
             });
     connect(controller, &JobController::watchReconnecting, m_log,
             [this](const QString& id, quint64 fromSeq, const QString& reason) {

@@ -41,6 +41,9 @@ AppSession::AppSession(const QString& storePath, QObject* parent)
     // A local worker whose process ended takes its jobs with it: fail them at once.
     connect(m_localWorkers.get(), &LocalWorkers::workerDied, m_controller.get(),
             &JobController::failJobsOnWorker);
+    // Jobs an earlier start left running ("quit, keep running") are followed again once the
+    // restored leases have registered their workers.
+    m_controller->reattachUnfinished();
 }
 
 QList<Provider*> AppSession::providers() const {

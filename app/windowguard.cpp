@@ -111,8 +111,8 @@ bool WindowGuard::mayClose() {
         q.choices = {Choice::Stop, Choice::Cancel};
     } else {
         q.details = tr("Their workers are on other machines: the jobs can go on after Tessera "
-                       "quits (it stops following them; their results stay on the workers), or "
-                       "be stopped first.");
+                       "quits, and it follows them again at its next start (the charts fill in "
+                       "what they printed meanwhile), or be stopped first.");
         q.choices = {Choice::Stop, Choice::KeepRunning, Choice::Cancel};
     }
     q.labels = {{Choice::Stop, tr("&Stop and quit")},

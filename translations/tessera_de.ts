@@ -398,7 +398,7 @@
 <context>
     <name>tessera::AppSession</name>
     <message>
-        <location filename="../app/session.cpp" line="+123"/>
+        <location filename="../app/session.cpp" line="+126"/>
         <source>tessera quit and stopped it</source>
         <translation>tessera wurde beendet und hat ihn gestoppt</translation>
     </message>
@@ -507,7 +507,7 @@
 <context>
     <name>tessera::Autoscaler</name>
     <message>
-        <location filename="../backend/provision/autoscaler.cpp" line="+59"/>
+        <location filename="../backend/provision/autoscaler.cpp" line="+60"/>
         <source>adopted %1 (%2, %3): rented by the autoscaler before this start; released when idle past the idle timeout</source>
         <translation>%1 (%2, %3) übernommen: vor diesem Start von der automatischen Bereitstellung gemietet; wird nach Ablauf der Leerlaufzeit freigegeben</translation>
     </message>
@@ -562,7 +562,7 @@
         <translation>%1 (%2) wird freigegeben: %3</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>budget: %1</source>
         <translation>Budget: %1</translation>
     </message>
@@ -587,7 +587,7 @@
         <translation>seit %1 s im Leerlauf, Zeitlimit %2 s</translation>
     </message>
     <message>
-        <location line="-62"/>
+        <location line="-63"/>
         <source>release of %1 failed: %2</source>
         <translation>Freigabe von %1 fehlgeschlagen: %2</translation>
     </message>
@@ -1058,7 +1058,7 @@
         <translation>die gezeichnete Platzierung hat %1 Ranks, das Layout braucht aber %2 (DP × PP × TP): zeichnen Sie das Layout neu</translation>
     </message>
     <message>
-        <location line="+98"/>
+        <location line="+104"/>
         <source>the job hung: %1; its processes are being stopped on every node</source>
         <translation>der Job hängt: %1; seine Prozesse werden auf allen Knoten beendet</translation>
     </message>
@@ -1073,7 +1073,7 @@
         <translation>der Job braucht %1 Ranks, die bereiten Worker haben aber %2 Slots: mieten Sie mehr Worker oder warten Sie, bis sie bereit sind</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+69"/>
         <source>cancelled before launch</source>
         <translation>vor dem Start abgebrochen</translation>
     </message>
@@ -1098,12 +1098,12 @@
         <translation>Start fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+24"/>
         <source>lost the job: rank 0&apos;s worker %1 stopped answering: %2</source>
         <translation>Job verloren: der Worker %1 von Rang 0 antwortet nicht mehr: %2</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+32"/>
         <source>@tessera record not charted: %1 — %2%3</source>
         <translation>@tessera-Datensatz nicht gezeichnet: %1 — %2%3</translation>
     </message>
@@ -1131,6 +1131,56 @@
         <location filename="../backend/jobs/peercheck.cpp" line="+51"/>
         <source>it left the cluster</source>
         <translation>er hat den Cluster verlassen</translation>
+    </message>
+    <message>
+        <location filename="../backend/jobs/jobreattach.cpp" line="+37"/>
+        <source>no job %1 in the history %2: `tessera-ctl jobs` lists them</source>
+        <translation>kein Job %1 in der Historie %2: `tessera-ctl jobs` listet sie auf</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(none open)</source>
+        <translation>(keine geöffnet)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>job %1 is followed already</source>
+        <translation>Job %1 wird bereits verfolgt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>job %1 %2 already%3</source>
+        <translation>Job %1 ist bereits %2%3</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>job %1 runs rank 0 on worker %2, which is not among the workers given: pass the job&apos;s workers with --workers, in the order of its run</source>
+        <translation>Job %1 führt Rank 0 auf Worker %2 aus, der nicht unter den angegebenen Workern ist: geben Sie die Worker des Jobs mit --workers an, in der Reihenfolge seines Laufs</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>job %1 cannot be followed: %2</source>
+        <translation>Job %1 kann nicht verfolgt werden: %2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>lost while Tessera was closed: %1</source>
+        <translation>verloren, während Tessera geschlossen war: %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>its stored spec cannot be read (%1)</source>
+        <translation>seine gespeicherte Spezifikation ist nicht lesbar (%1)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>it had not been launched yet; submit it again</source>
+        <translation>er war noch nicht gestartet; reichen Sie ihn erneut ein</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>lost while Tessera was closed: its rank-0 worker %1 is not in the cluster any more (its lease ended or was released); if the job still runs there, stop it on that machine</source>
+        <translation>verloren, während Tessera geschlossen war: sein Rank-0-Worker %1 ist nicht mehr im Cluster (sein Lease endete oder wurde freigegeben); falls der Job dort noch läuft, stoppen Sie ihn auf dieser Maschine</translation>
     </message>
 </context>
 <context>
@@ -1485,7 +1535,7 @@
         <translation>Mieten: %1</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>&amp;Output of:</source>
         <translation>&amp;Ausgabe von:</translation>
     </message>
@@ -1595,12 +1645,12 @@
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+40"/>
         <source>[%1] opened from the history: %2 point(s)</source>
         <translation>[%1] aus dem Verlauf geöffnet: %2 Punkt(e)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>[%1] cannot load the run: %2</source>
         <translation>[%1] Lauf kann nicht geladen werden: %2</translation>
     </message>
@@ -1610,7 +1660,12 @@
         <translation>[%1] Warnung: %2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
+        <source>[%1] still running since Tessera&apos;s last start: following it again from event %2</source>
+        <translation>[%1] läuft noch seit Tesseras letztem Start: wird ab Ereignis %2 wieder verfolgt</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>[%1] watch stream broke (%2); resuming from event %3</source>
         <translation>[%1] Beobachtungs-Stream unterbrochen (%2); weiter ab Ereignis %3</translation>
     </message>
@@ -1732,7 +1787,7 @@
 <context>
     <name>tessera::MonitorPanel</name>
     <message>
-        <location filename="../app/monitor/monitorpanel.cpp" line="+35"/>
+        <location filename="../app/monitor/monitorpanel.cpp" line="+38"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -1747,7 +1802,7 @@
         <translation>Pipeline</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+95"/>
         <source>⚠ %1: %2</source>
         <translation>⚠ %1: %2</translation>
     </message>
@@ -2849,8 +2904,8 @@ S%2</translation>
     </message>
     <message>
         <location line="+4"/>
-        <source>Their workers are on other machines: the jobs can go on after Tessera quits (it stops following them; their results stay on the workers), or be stopped first.</source>
-        <translation>Ihre Worker laufen auf anderen Maschinen: die Jobs können nach dem Beenden von Tessera weiterlaufen (Tessera verfolgt sie dann nicht mehr; ihre Ergebnisse bleiben auf den Workern) oder vorher gestoppt werden.</translation>
+        <source>Their workers are on other machines: the jobs can go on after Tessera quits, and it follows them again at its next start (the charts fill in what they printed meanwhile), or be stopped first.</source>
+        <translation>Ihre Worker sind auf anderen Maschinen: die Jobs können nach dem Beenden von Tessera weiterlaufen, und Tessera verfolgt sie beim nächsten Start wieder (die Diagramme ergänzen, was sie inzwischen ausgegeben haben), oder zuerst gestoppt werden.</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -2928,7 +2983,7 @@ S%2</translation>
 <context>
     <name>tessera::WorkerClient</name>
     <message>
-        <location filename="../backend/cluster/workerclient.cpp" line="+73"/>
+        <location filename="../backend/cluster/workerclient.cpp" line="+65"/>
         <source>worker %1 closed the connection (%2): if it was started with --tls-cert, connect with the cluster&apos;s certificates (tessera-ctl --tls, or --tls-ca/--tls-cert/--tls-key)</source>
         <translation>Worker %1 hat die Verbindung geschlossen (%2): Wurde er mit --tls-cert gestartet, verbinden Sie sich mit den Zertifikaten des Clusters (tessera-ctl --tls oder --tls-ca/--tls-cert/--tls-key)</translation>
     </message>

@@ -398,7 +398,7 @@
 <context>
     <name>tessera::AppSession</name>
     <message>
-        <location filename="../app/session.cpp" line="+123"/>
+        <location filename="../app/session.cpp" line="+126"/>
         <source>tessera quit and stopped it</source>
         <translation>tessera 已退出并停止了它</translation>
     </message>
@@ -507,7 +507,7 @@
 <context>
     <name>tessera::Autoscaler</name>
     <message>
-        <location filename="../backend/provision/autoscaler.cpp" line="+59"/>
+        <location filename="../backend/provision/autoscaler.cpp" line="+60"/>
         <source>adopted %1 (%2, %3): rented by the autoscaler before this start; released when idle past the idle timeout</source>
         <translation>已接管 %1（%2，%3）：本次启动前由自动扩缩器租用；空闲超过空闲超时后释放</translation>
     </message>
@@ -562,7 +562,7 @@
         <translation>正在释放 %1（%2）：%3</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>budget: %1</source>
         <translation>预算：%1</translation>
     </message>
@@ -587,7 +587,7 @@
         <translation>已空闲 %1 秒，超时 %2 秒</translation>
     </message>
     <message>
-        <location line="-62"/>
+        <location line="-63"/>
         <source>release of %1 failed: %2</source>
         <translation>释放 %1 失败：%2</translation>
     </message>
@@ -1054,7 +1054,7 @@
         <translation>绘制的放置方案有 %1 个 rank，但布局需要 %2 个（DP × PP × TP）：请重新绘制布局</translation>
     </message>
     <message>
-        <location line="+98"/>
+        <location line="+104"/>
         <source>the job hung: %1; its processes are being stopped on every node</source>
         <translation>作业挂起：%1；正在所有节点上停止其进程</translation>
     </message>
@@ -1069,7 +1069,7 @@
         <translation>该作业需要 %1 个 rank，但就绪的工作节点只有 %2 个槽位：请租用更多工作节点，或等待它们就绪</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+69"/>
         <source>cancelled before launch</source>
         <translation>启动前已取消</translation>
     </message>
@@ -1094,12 +1094,12 @@
         <translation>启动失败：%1</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+24"/>
         <source>lost the job: rank 0&apos;s worker %1 stopped answering: %2</source>
         <translation>作业丢失：rank 0 的 worker %1 不再响应：%2</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+32"/>
         <source>@tessera record not charted: %1 — %2%3</source>
         <translation>@tessera 记录未绘入图表：%1 — %2%3</translation>
     </message>
@@ -1127,6 +1127,56 @@
         <location filename="../backend/jobs/peercheck.cpp" line="+51"/>
         <source>it left the cluster</source>
         <translation>它已离开集群</translation>
+    </message>
+    <message>
+        <location filename="../backend/jobs/jobreattach.cpp" line="+37"/>
+        <source>no job %1 in the history %2: `tessera-ctl jobs` lists them</source>
+        <translation>历史记录 %2 中没有作业 %1：`tessera-ctl jobs` 会列出它们</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(none open)</source>
+        <translation>（未打开）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>job %1 is followed already</source>
+        <translation>作业 %1 已在跟踪中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>job %1 %2 already%3</source>
+        <translation>作业 %1 已经 %2%3</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>job %1 runs rank 0 on worker %2, which is not among the workers given: pass the job&apos;s workers with --workers, in the order of its run</source>
+        <translation>作业 %1 的 rank 0 运行在 worker %2 上，而它不在给定的 worker 中：请用 --workers 按其运行时的顺序给出该作业的 worker</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>job %1 cannot be followed: %2</source>
+        <translation>无法跟踪作业 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>lost while Tessera was closed: %1</source>
+        <translation>在 Tessera 关闭期间丢失：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>its stored spec cannot be read (%1)</source>
+        <translation>无法读取其保存的规格（%1）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>it had not been launched yet; submit it again</source>
+        <translation>它尚未启动；请重新提交</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>lost while Tessera was closed: its rank-0 worker %1 is not in the cluster any more (its lease ended or was released); if the job still runs there, stop it on that machine</source>
+        <translation>在 Tessera 关闭期间丢失：其 rank 0 的 worker %1 已不在集群中（其租约已结束或已释放）；如果作业仍在那里运行，请在那台机器上停止它</translation>
     </message>
 </context>
 <context>
@@ -1481,7 +1531,7 @@
         <translation>租用：%1</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>&amp;Output of:</source>
         <translation>输出来源(&amp;O)：</translation>
     </message>
@@ -1591,12 +1641,12 @@
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+40"/>
         <source>[%1] opened from the history: %2 point(s)</source>
         <translation>[%1] 已从历史记录打开：%2 个数据点</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>[%1] cannot load the run: %2</source>
         <translation>[%1] 无法加载该运行记录：%2</translation>
     </message>
@@ -1606,7 +1656,12 @@
         <translation>[%1] 警报：%2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
+        <source>[%1] still running since Tessera&apos;s last start: following it again from event %2</source>
+        <translation>[%1] 自 Tessera 上次启动以来仍在运行：从事件 %2 起重新跟踪</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>[%1] watch stream broke (%2); resuming from event %3</source>
         <translation>[%1] 监视流中断（%2）；从事件 %3 继续</translation>
     </message>
@@ -1728,7 +1783,7 @@
 <context>
     <name>tessera::MonitorPanel</name>
     <message>
-        <location filename="../app/monitor/monitorpanel.cpp" line="+35"/>
+        <location filename="../app/monitor/monitorpanel.cpp" line="+38"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
@@ -1743,7 +1798,7 @@
         <translation>流水线</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+95"/>
         <source>⚠ %1: %2</source>
         <translation>⚠ %1：%2</translation>
     </message>
@@ -2841,8 +2896,8 @@ S%2</translation>
     </message>
     <message>
         <location line="+4"/>
-        <source>Their workers are on other machines: the jobs can go on after Tessera quits (it stops following them; their results stay on the workers), or be stopped first.</source>
-        <translation>它们的工作节点在其他机器上：Tessera 退出后作业可以继续运行（Tessera 不再跟踪它们；结果保留在工作节点上），也可以先停止它们。</translation>
+        <source>Their workers are on other machines: the jobs can go on after Tessera quits, and it follows them again at its next start (the charts fill in what they printed meanwhile), or be stopped first.</source>
+        <translation>它们的 worker 在其他机器上：Tessera 退出后作业可以继续运行，下次启动时 Tessera 会重新跟踪它们（图表会补上其间输出的内容）；也可以先停止它们。</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -2917,7 +2972,7 @@ S%2</translation>
 <context>
     <name>tessera::WorkerClient</name>
     <message>
-        <location filename="../backend/cluster/workerclient.cpp" line="+73"/>
+        <location filename="../backend/cluster/workerclient.cpp" line="+65"/>
         <source>worker %1 closed the connection (%2): if it was started with --tls-cert, connect with the cluster&apos;s certificates (tessera-ctl --tls, or --tls-ca/--tls-cert/--tls-key)</source>
         <translation>工作节点 %1 关闭了连接（%2）：如果它以 --tls-cert 启动，请使用集群的证书连接（tessera-ctl --tls，或 --tls-ca/--tls-cert/--tls-key）</translation>
     </message>

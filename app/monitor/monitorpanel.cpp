@@ -1,6 +1,9 @@
 // The Training tab: alert bar, loss chart, step-time bars, pipeline timelines (see monitorpanel.h).
 #include "app/monitor/monitorpanel.h"
 
+#include <algorithm>
+#include <utility>
+
 #include "app/monitor/metricschart.h"
 #include "app/monitor/pipelineview.h"
 #include "app/monitor/runheading.h"
@@ -119,6 +122,37 @@ void MonitorPanel::setJobRunning(bool running) {
 }
 
 void MonitorPanel::addPoint(const MetricPoint& point) {
+    if (!m_heldJob.isEmpty() && point.jobId == m_heldJob) {
+        m_held.append(point);
+        return;
+    }
+    drawPoint(point);
+}
+
+void MonitorPanel::holdLive(const QString& jobId) {
+    m_heldJob = jobId;
+    m_held.clear();
+}
+
+void MonitorPanel::addHistory(const QString& jobId, const QList<MetricPoint>& points) {
+    quint64 last = 0;
+    for (const MetricPoint& p : points) {
+        drawPoint(p);
+        last = std::max(last, p.seq);
+    }
+    if (jobId != m_heldJob) {
+        return;
+    }
+    m_heldJob.clear();
+    const QList<MetricPoint> held = std::exchange(m_held, {});
+    for (const MetricPoint& p : held) {
+        if (p.seq > last) {
+            drawPoint(p);
+        }
+    }
+}
+
+void MonitorPanel::drawPoint(const MetricPoint& point) {
     m_chart->addPoint(point);
     m_steps->addPoint(point);
     m_throughput->addPoint(point);

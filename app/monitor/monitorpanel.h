@@ -50,6 +50,14 @@ public:
     void setJobRunning(bool running);
     /// A metric point of any job (others than the followed one are ignored).
     void addPoint(const tessera::MetricPoint& point);
+    /// Live points of `jobId` wait, in arrival order, until addHistory() for it: a run followed
+    /// again after a restart draws its stored points first, so the curves (and the smoothed
+    /// loss) are built in step order.
+    void holdLive(const QString& jobId);
+    /// Draws `points` (a run's history in seq order), then the held live points of `jobId`
+    /// with a higher seq than the last of them (those the history had already are dropped:
+    /// no step drawn twice), and ends the hold.
+    void addHistory(const QString& jobId, const QList<tessera::MetricPoint>& points);
 
     /// The alert bar's text, "" while hidden.
     QString alertText() const;
@@ -73,6 +81,7 @@ Q_SIGNALS:
 
 private:
     void showAlert(const MonitorAlert& alert);
+    void drawPoint(const tessera::MetricPoint& point);
 
     RunHeading* m_heading;
     RunSummary m_run;         ///< the followed run as far as known
@@ -87,6 +96,8 @@ private:
     PipelineView* m_pipeline;
     QTabWidget* m_tabs;
     AlertWatcher* m_alerts;
+    QString m_heldJob;                  ///< holdLive()'s job until addHistory()
+    QList<tessera::MetricPoint> m_held; ///< its live points meanwhile
 };
 
 } // namespace tessera
