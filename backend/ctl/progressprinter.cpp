@@ -41,6 +41,20 @@ void ProgressPrinter::breakLine() {
     }
 }
 
+void ProgressPrinter::recovery(int attempt, const QString& cause, qint64 resumeStep,
+                               const QStringList& workers) {
+    breakLine();
+    std::fflush(m_out);
+    const QString from = resumeStep > 0
+                             ? QStringLiteral("from its checkpoint of step %1").arg(resumeStep)
+                             : QStringLiteral("from its checkpoint folder or step 0");
+    std::fprintf(stderr,
+                 "tessera-ctl: attempt %d ended (%s); relaunching it as attempt %d on %s %s\n",
+                 attempt - 1, qPrintable(cause), attempt,
+                 qPrintable(workers.join(QStringLiteral(", "))), qPrintable(from));
+    std::fflush(stderr);
+}
+
 void ProgressPrinter::add(const MetricPoint& p) {
     m_lastStep = std::max(m_lastStep, p.step);
     if (p.values.contains(QStringLiteral("train_seconds"))) {

@@ -5,6 +5,7 @@
 #include "backend/jobs/jobtypes.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <cstdio>
 #include <limits>
@@ -29,6 +30,11 @@ public:
     /// accuracy, e.g. a GPT), steps and training time. Returns the last
     /// test accuracy (NaN if none was reported).
     double summary(const QString& jobId, const QString& stateName);
+
+    /// Ends a pending line and prints, on stderr, that the job is relaunched
+    /// (JobController::jobRecovering): "tessera-ctl: attempt 1 ended (CAUSE); relaunching it as
+    /// attempt 2 on alpha, gamma from its checkpoint of step 20".
+    void recovery(int attempt, const QString& cause, qint64 resumeStep, const QStringList& workers);
 
     /// The bar line for a training point, e.g.
     /// "step 120  epoch 0.13/2 [##--------]  loss 0.6123  12345 samples/s".

@@ -89,6 +89,13 @@ void RunCommand::start() {
                     std::fprintf(stderr, "[%s] %s\n", qPrintable(stream), qPrintable(text));
                 }
             });
+    connect(m_controller.get(), &JobController::jobRecovering, this,
+            [this](const QString&, int attempt, const QString& cause, qint64 resumeStep,
+                   const QStringList& workers) {
+                if (m_printer) {
+                    m_printer->recovery(attempt, cause, resumeStep, workers);
+                }
+            });
     connect(m_controller.get(), &JobController::watchReconnecting, this,
             [](const QString&, quint64 fromSeq, const QString& reason) {
                 std::fprintf(stderr, "tessera-ctl: stream broke (%s); resuming from event %llu\n",

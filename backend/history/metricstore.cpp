@@ -35,6 +35,10 @@ const char* const kSchema[] = {
     "CREATE TABLE IF NOT EXISTS nodes (pos INTEGER PRIMARY KEY, name TEXT, address TEXT, "
     "host TEXT, state TEXT, slots INTEGER, cores INTEGER, memory_bytes INTEGER, provider TEXT, "
     "last_error TEXT)",
+    "CREATE TABLE IF NOT EXISTS attempts (job_id TEXT NOT NULL, attempt INTEGER NOT NULL, "
+    "worker_job_id TEXT, failed_ms INTEGER, relaunched_ms INTEGER, cause TEXT, "
+    "resume_step INTEGER, last_step INTEGER, seq_base INTEGER, spec TEXT, "
+    "PRIMARY KEY (job_id, attempt))",
 };
 
 double nullToNan(const QVariant& v) {

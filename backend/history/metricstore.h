@@ -31,6 +31,22 @@ struct TelemetryRecord {
     QByteArray sample; ///< a serialized tessera.v1.TelemetrySample (see telemetryrecord.h)
 };
 
+/// A relaunch of a managed job (recovery.maxRestarts): attempt 2, 3, … as stored.
+struct AttemptRecord {
+    QString jobId;
+    int attempt = 2;         ///< 1 is the first launch (not stored as an attempt)
+    QString workerJobId;     ///< the id it runs under on its workers: "<jobId>.<attempt>"
+    qint64 failedMs = 0;     ///< Unix ms when the previous attempt was found dead or hung
+    qint64 relaunchedMs = 0; ///< Unix ms when this attempt was sent to its workers
+    QString cause;           ///< why the previous attempt ended, as a person reads it
+    qint64 resumeStep = 0;   ///< checkpoint step it resumes from; 0 = from the start
+    qint64 lastStep = 0;     ///< last step the previous attempt reported
+    quint64 seqBase = 0;     ///< its events are stored at seqBase + the worker's seq
+    QString specJson;        ///< its spec as launched (placement, resume folder)
+    /// Steps computed again: those the previous attempt made after its checkpoint.
+    qint64 stepsLost() const { return lastStep > resumeStep ? lastStep - resumeStep : 0; }
+};
+
 /// SQLite store. Use it from the thread that opened it (QtSql connections are per thread).
 class MetricStore {
 public:
@@ -87,6 +103,11 @@ public:
     quint64 lastStoredSeq(const QString& jobId) const;
     /// One job, or a record with an empty id if unknown.
     JobRecord job(const QString& jobId) const;
+
+    /// Stores a relaunch of a job (replacing a row of the same job and attempt).
+    bool recordAttempt(const AttemptRecord& attempt);
+    /// The job's relaunches, oldest first (empty for a job that ran once).
+    QList<AttemptRecord> attempts(const QString& jobId) const;
 
     /// Replaces the remembered node list (what `tessera-ctl nodes` shows without --workers).
     bool recordNodes(const QList<WorkerNode>& nodes);

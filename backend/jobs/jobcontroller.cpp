@@ -5,10 +5,12 @@
 #include "backend/cluster/workerclient.h"
 #include "backend/history/metricstore.h"
 #include "backend/history/storebatcher.h"
+#include "backend/jobs/checkpointlog.h"
 #include "backend/jobs/hangwatch.h"
 #include "backend/jobs/jobsides.h"
 #include "backend/jobs/jobwatcher.h"
 #include "backend/jobs/peercheck.h"
+#include "backend/jobs/rankplacement.h"
 #include "backend/jobs/workdirshipper.h"
 #include "backend/logging.h"
 #include "worker/common/spec_io.h"
@@ -101,72 +103,6 @@ Result<QList<QPair<WorkerNode, int>>> drawnNodes(const v1::JobSpec& spec,
     return out;
 }
 
-/// Fills spec.placement and the LaunchJob peers with `world` ranks on `ready` nodes in their
-/// order (one rank per usable slot, or `drawn[i]` ranks on node i when given), plus the MCA
-/// parameters the placement needs.
-v1::LaunchJobRequest placeRanks(v1::JobSpec& spec, const QList<WorkerNode>& ready, int world,
-                                const QList<int>& drawn = {}) {
-    const std::string device = spec.layout().device();
-    v1::LaunchJobRequest request;
-    int remaining = world;
-    bool allLoopback = true;
-    QSet<QString> hosts;
-    bool sharedHost = false;
-    for (int i = 0; i < ready.size(); ++i) {
-        const WorkerNode& n = ready[i];
-        if (remaining == 0) {
-            break;
-        }
-        const int ranks = i < drawn.size() ? std::min(drawn[i], remaining)
-                                           : std::min(usableSlots(n, device), remaining);
-        if (ranks == 0) {
-            continue;
-        }
-        remaining -= ranks;
-        auto* slot = spec.mutable_placement()->add_slots();
-        slot->set_worker(n.name.toStdString());
-        slot->set_ranks(ranks);
-        // A worker with a GPU per rank trains on them (tessera-train picks CudaOps + NCCL),
-        // unless the layout asks for CPUs.
-        slot->set_device(device != "cpu" && n.cudaDevices >= ranks ? "cuda" : "cpu");
-        auto* peer = request.add_peers();
-        peer->set_name(n.name.toStdString());
-        peer->set_address(n.address.toStdString());
-        peer->set_token(n.token.toStdString());
-        peer->set_slots(ranks);
-        allLoopback = allLoopback && isLoopbackAddress(n.address);
-        sharedHost = sharedHost || (!n.host.isEmpty() && hosts.contains(n.host));
-        hosts.insert(n.host);
-    }
-    auto& mca = *request.mutable_mca();
-    // Every orted talks to mpirun directly (that failure message recommends routed=direct). The
-    // message itself ("ORTE does not know how to route a message", mpirun exit 139/213) came from
-    // orteds of several workers on one host racing on a shared session directory; each worker now
-    // gives its orted a tree of its own (worker/daemon/ompi_tmpdir.h).
-    mca["routed"] = "direct";
-    if (allLoopback) {
-        // Several workers on this machine: keep MPI's out-of-band and TCP traffic on loopback.
-        mca["btl_tcp_if_include"] = "lo";
-        mca["oob_tcp_if_include"] = "lo";
-    }
-    if (allLoopback || sharedHost) {
-        // Each worker's orted believes it owns the whole machine and binds its first rank to
-        // core 0, so ranks of workers sharing a host would all share one core (measured: 2 ranks
-        // of the demo job at 2,500 samples/s bound, 39,000 unbound on 2 cores).
-        mca["hwloc_base_binding_policy"] = "none";
-        // Each orted also believes its ranks have a core of their own, so a rank waiting for a
-        // pipeline neighbour or an all-reduce busy-polls and starves the rank it waits for when
-        // ranks outnumber cores. Yielding while idle lets the others run.
-        mca["mpi_yield_when_idle"] = "1";
-        // The ranks of one orted talk through shared memory (vader) in a file named by host
-        // name, job and local rank: the first ranks of two workers on one host opened the same
-        // file and crashed (SIGSEGV in mca_btl_vader_poll_handle_frag at the first collective,
-        // 3 of 3 runs with 2 workers × 2 slots). Open MPI offers no per-orted name, so ranks on a
-        // shared host talk over loopback TCP instead.
-        mca["btl"] = "self,tcp";
-    }
-    return request;
-}
 } // namespace
 
 JobController::JobController(ClusterRegistry* registry, MetricStore* store, QObject* parent)
@@ -195,10 +131,16 @@ void JobController::stopHungJobs() {
         }
         if (const std::optional<QString> why = it->hang.hung(now)) {
             qCWarning(lcJobs).noquote() << jobId << "hung:" << *why;
-            setState(
-                jobId, JobState::Failed,
-                tr("the job hung: %1; its processes are being stopped on every node").arg(*why));
-            sendCancel(jobId);
+            const QString reason =
+                tr("the job hung: %1; its processes are being stopped on every node").arg(*why);
+            if (it->spec.recovery().max_restarts() > 0) {
+                dropWatcher(jobId); // the attempt's Cancelled must not end the job
+                sendCancel(jobId);
+                attemptLost(jobId, reason, {});
+            } else {
+                setState(jobId, JobState::Failed, reason);
+                sendCancel(jobId);
+            }
         }
     }
 }
@@ -403,7 +345,8 @@ void JobController::onLaunched(const QString& jobId, const QString& error, const
 
 void JobController::startWatching(const QString& jobId) {
     auto it = m_jobs.find(jobId);
-    auto* watcher = new JobWatcher(m_registry->client(it->rank0), jobId, it->lastSeq + 1);
+    auto* watcher = new JobWatcher(m_registry->client(it->rank0), it->workerJobId(jobId),
+                                   it->lastSeq - it->seqBase + 1);
     it->watcher = watcher;
     watcher->setBackoff(m_backoffFirstMs, m_backoffMaxMs, m_giveUpMs);
     connect(watcher, &JobWatcher::eventReceived, this,
@@ -414,9 +357,11 @@ void JobController::startWatching(const QString& jobId) {
             });
     connect(watcher, &JobWatcher::lost, this, [this, jobId](const QString& reason) {
         if (!isTerminal(state(jobId))) {
-            setState(jobId, JobState::Failed,
-                     tr("lost the job: rank 0's worker %1 stopped answering: %2")
-                         .arg(m_jobs.value(jobId).rank0, reason));
+            const QString rank0 = m_jobs.value(jobId).rank0;
+            attemptLost(
+                jobId,
+                tr("lost the job: rank 0's worker %1 stopped answering: %2").arg(rank0, reason),
+                {rank0});
         }
     });
     watcher->start();
@@ -424,14 +369,17 @@ void JobController::startWatching(const QString& jobId) {
 
 void JobController::onEvent(const QString& jobId, const v1::JobEvent& e) {
     auto it = m_jobs.find(jobId);
-    if (it == m_jobs.end() || e.seq() <= it->lastSeq) {
+    // A relaunch's events are numbered from 1 again on its workers: stored after the earlier
+    // attempts' (seqBase), so the history keeps one increasing seq per job.
+    const quint64 seq = it == m_jobs.end() ? 0 : it->seqBase + e.seq();
+    if (it == m_jobs.end() || seq <= it->lastSeq) {
         return; // never deliver a seq twice
     }
-    it->lastSeq = e.seq();
+    it->lastSeq = seq;
     if (e.has_metric()) {
         MetricPoint p;
         p.jobId = jobId;
-        p.seq = e.seq();
+        p.seq = seq;
         p.step = e.metric().step();
         p.rank = e.metric().rank();
         p.timeMs = e.time_unix_ms();
@@ -439,6 +387,7 @@ void JobController::onEvent(const QString& jobId, const v1::JobEvent& e) {
             p.values.insert(QString::fromStdString(key), value);
         }
         it->hang.step(p.step, QDateTime::currentMSecsSinceEpoch());
+        it->lastStep = std::max(it->lastStep, p.step);
         m_batcher->addPoint(p);
         Q_EMIT metricReceived(p);
     } else if (e.has_log()) {
@@ -452,7 +401,12 @@ void JobController::onEvent(const QString& jobId, const v1::JobEvent& e) {
                             text.size() > kShown ? QStringLiteral("…") : QString());
         }
         const int rank = e.log().has_rank() ? e.log().rank() : -1;
-        m_batcher->addLog(jobId, LogRecord{e.seq(), e.time_unix_ms(), stream, text, rank});
+        if (e.log().refused().empty()) { // rank 0 of tessera-train announces them
+            if (const auto ckpt = checkpointFromLogLine(text)) {
+                it->checkpointStep = std::max(it->checkpointStep, ckpt->step);
+            }
+        }
+        m_batcher->addLog(jobId, LogRecord{seq, e.time_unix_ms(), stream, text, rank});
         Q_EMIT logLine(jobId, stream, text, rank);
     } else if (e.has_state()) {
         const JobState s = fromProto(e.state().state());
@@ -496,10 +450,11 @@ void JobController::failNamingDeadPeers(const QString& jobId, const QString& rea
             names << d.name;
             whys << QStringLiteral("%1: %2").arg(d.name, d.why);
         }
-        setState(
-            jobId, JobState::Failed,
+        attemptLost(
+            jobId,
             tr("worker %1 died or stopped answering (%2); the job failed with it: %3")
-                .arg(names.join(QStringLiteral(", ")), whys.join(QStringLiteral("; ")), reason));
+                .arg(names.join(QStringLiteral(", ")), whys.join(QStringLiteral("; ")), reason),
+            names);
     });
 }
 
@@ -538,9 +493,10 @@ void JobController::sendCancel(const QString& jobId) {
                  tr("cannot cancel: worker %1 left the cluster").arg(it->rank0));
         return;
     }
-    qCInfo(lcJobs) << "cancelling" << jobId;
-    m_pool.start(tsanHandOff([this, jobId, client] {
-        Result<v1::JobState> r = client->cancelJob(jobId);
+    const QString attemptId = it->workerJobId(jobId);
+    qCInfo(lcJobs) << "cancelling" << attemptId;
+    m_pool.start(tsanHandOff([this, jobId, attemptId, client] {
+        Result<v1::JobState> r = client->cancelJob(attemptId);
         if (!r) {
             const QString error = QString::fromStdString(r.error().message);
             QMetaObject::invokeMethod(this, tsanHandOff([this, jobId, error] {
@@ -592,15 +548,9 @@ void JobController::failJobsOnWorker(const QString& worker, const QString& why) 
         if (!onWorker) {
             continue;
         }
-        if (JobWatcher* watcher = it->watcher) {
-            it->watcher = nullptr;
-            disconnect(watcher, nullptr, this, nullptr);
-            // stop() joins the watcher thread; do that off this thread. The destructor waits
-            // for the pool, so the watcher is gone before the controller.
-            m_pool.start(tsanHandOff([watcher] { delete watcher; }));
-        }
-        setState(jobId, JobState::Failed,
-                 tr("worker %1 died (%2) while the job was running").arg(worker, why));
+        dropWatcher(jobId);
+        attemptLost(jobId, tr("worker %1 died (%2) while the job was running").arg(worker, why),
+                    {worker});
     }
 }
 

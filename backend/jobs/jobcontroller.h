@@ -3,6 +3,7 @@
 // reports state, metric points and log lines as signals (and into the MetricStore, if given).
 #pragma once
 
+#include "backend/cluster/workernode.h"
 #include "backend/jobs/hangwatch.h"
 #include "backend/jobs/jobtypes.h"
 #include "worker/common/error.h"
@@ -129,6 +130,12 @@ Q_SIGNALS:
     /// job's events before it (load them to draw the run so far), the stream brings the rest.
     /// Emitted before any of the job's new events.
     void jobReattached(QString jobId, quint64 fromSeq);
+    /// Attempt `attempt` − 1 of a managed job (recovery.maxRestarts) ended because of `cause`
+    /// (a lost worker, a hang); attempt `attempt` is being launched on `workers` and resumes
+    /// after step `resumeStep` (0 = from the start). The job's state goes back to Starting. The
+    /// same is stored (MetricStore::recordAttempt) and logged on the job's "tessera" stream.
+    void jobRecovering(QString jobId, int attempt, QString cause, qint64 resumeStep,
+                       QStringList workers);
 
 private:
     struct Job {
@@ -142,6 +149,15 @@ private:
         qint64 awaitWorkerUntilMs = 0; ///< reattached, rank-0 worker not registered yet: until
         HangWatch hang;                ///< its step progress (recovery.hangTimeoutS)
         JobWatcher* watcher = nullptr;
+        int attempt = 1;           ///< 1 = the first launch; see workerJobId()
+        quint64 seqBase = 0;       ///< this attempt's events are stored at seqBase + seq
+        qint64 lastStep = 0;       ///< last step reported (by any attempt)
+        qint64 checkpointStep = 0; ///< newest complete checkpoint announced (0 = none)
+        /// The id the current attempt runs under on its workers: the job id for the first,
+        /// "<job id>.<attempt>" for a relaunch.
+        QString workerJobId(const QString& jobId) const {
+            return attempt <= 1 ? jobId : QStringLiteral("%1.%2").arg(jobId).arg(attempt);
+        }
     };
     void launch(const QString& jobId, tessera::v1::LaunchJobRequest request);
     /// Opens the job's WatchJob on its rank-0 worker from lastSeq + 1 (after a launch or a
@@ -160,6 +176,21 @@ private:
     /// are dead in the reason (mpirun's own message names the host it runs on).
     void failNamingDeadPeers(const QString& jobId, const QString& reason);
     void sendCancel(const QString& jobId);
+    /// The current attempt of `jobId` was lost: `dead` workers died or stopped answering, or
+    /// (`dead` empty) it hung. Relaunches it (relaunch()) when its recovery policy allows one,
+    /// else fails the job with `reason`.
+    void attemptLost(const QString& jobId, const QString& reason, const QStringList& dead);
+    /// Why the current attempt of `jobId` cannot be relaunched (no restart left, onNodeLoss
+    /// fail, cancelled); empty when it can.
+    QString noRelaunchBecause(const QString& jobId, const QStringList& dead) const;
+    /// The workers of the next attempt: the job's workers in rank order with each of `dead`
+    /// replaced by an idle Ready worker that fits its ranks. Errors: Unavailable naming the
+    /// worker that no idle Ready worker can replace.
+    Result<QList<WorkerNode>> replacementNodes(const QString& jobId, const QStringList& dead) const;
+    /// Launches the next attempt of `jobId` on `nodes` from its newest checkpoint.
+    void relaunch(const QString& jobId, const QString& cause, const QList<WorkerNode>& nodes);
+    /// Stops following the job's current attempt (its watcher is deleted off this thread).
+    void dropWatcher(const QString& jobId);
     /// Fails every running job that made no step progress for its hang timeout (HangWatch) and
     /// cancels it on its workers. Runs every second.
     void stopHungJobs();

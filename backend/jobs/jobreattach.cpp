@@ -2,11 +2,14 @@
 // workers (see JobController::reattachUnfinished).
 #include "backend/cluster/clusterregistry.h"
 #include "backend/history/metricstore.h"
+#include "backend/jobs/checkpointlog.h"
 #include "backend/jobs/jobcontroller.h"
 #include "backend/logging.h"
 #include "worker/common/spec_io.h"
 
 #include <QDateTime>
+
+#include <algorithm>
 
 namespace tessera {
 
@@ -52,6 +55,13 @@ Result<void> JobController::attach(const QString& jobId) {
     if (!spec) {
         return relay(spec);
     }
+    if (const QList<AttemptRecord> attempts = m_store->attempts(jobId); !attempts.isEmpty()) {
+        // relaunched: its newest attempt's workers are the ones to reach
+        spec = parseJobSpec(attempts.last().specJson.toStdString(), jobId.toStdString());
+        if (!spec) {
+            return relay(spec);
+        }
+    }
     const QString rank0 = spec->placement().slots().empty()
                               ? QString()
                               : QString::fromStdString(spec->placement().slots(0).worker());
@@ -88,6 +98,24 @@ bool JobController::reattach(const JobRecord& record, qint64 deadlineMs) {
         return lost(tr("it had not been launched yet; submit it again"));
     }
     Job job;
+    // A relaunched job runs as its newest attempt: that attempt's placement, worker-side id and
+    // seq offset (recovery.maxRestarts).
+    if (const QList<AttemptRecord> attempts = m_store->attempts(record.id); !attempts.isEmpty()) {
+        const AttemptRecord& last = attempts.last();
+        spec = parseJobSpec(last.specJson.toStdString(), last.workerJobId.toStdString());
+        if (!spec || spec->placement().slots().empty()) {
+            return lost(tr("the stored spec of its attempt %1 cannot be read").arg(last.attempt));
+        }
+        spec->set_job_id(record.id.toStdString());
+        job.attempt = last.attempt;
+        job.seqBase = last.seqBase;
+    }
+    for (const LogRecord& line : m_store->logLines(record.id)) {
+        if (const auto ckpt = checkpointFromLogLine(line.text)) {
+            job.checkpointStep = std::max(job.checkpointStep, ckpt->step);
+        }
+    }
+    job.lastStep = record.lastStep;
     job.spec = *spec;
     job.rank0 = QString::fromStdString(spec->placement().slots(0).worker());
     job.state = record.state;

@@ -1,6 +1,7 @@
 // MetricStore: replayed points (same job id + seq) are stored once, history survives a reopen,
 // job summaries follow the points, nodes round-trip, and an unusable path gives a clear error.
 #include "backend/history/metricstore.h"
+#include "backend/history/runcurve.h"
 #include "backend/history/storebatcher.h"
 
 #include <QSqlDatabase>
@@ -25,6 +26,9 @@ private Q_SLOTS:
     void logLinesKeepTheirRank();
     void oldHistoryGetsTheRankColumn();
     void batchesSkipReplaysAndFlushOnTimerAndExit();
+    void attemptsRoundTrip();
+    void relaunchedRunIsOneCurve_data();
+    void relaunchedRunIsOneCurve();
 
 private:
     static MetricPoint point(const QString& job, quint64 seq, qint64 step, double loss) {
@@ -70,6 +74,90 @@ void TestMetricStore::duplicatesIgnoredBySeq() {
         QCOMPARE(p.values.value(QStringLiteral("loss")), 1.0 / static_cast<double>(p.seq));
     }
     QCOMPARE(got, stored);
+}
+
+void TestMetricStore::attemptsRoundTrip() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("h.sqlite"));
+    AttemptRecord a;
+    a.jobId = QStringLiteral("job-r");
+    a.attempt = 2;
+    a.workerJobId = QStringLiteral("job-r.2");
+    a.failedMs = 1000;
+    a.relaunchedMs = 1200;
+    a.cause = QStringLiteral("worker beta died");
+    a.resumeStep = 20;
+    a.lastStep = 27;
+    a.seqBase = 61;
+    a.specJson = QStringLiteral("{\"name\":\"r\"}");
+    {
+        MetricStore store;
+        QVERIFY(store.open(path));
+        QVERIFY(store.attempts(a.jobId).isEmpty());
+        QVERIFY(store.recordAttempt(a));
+        AttemptRecord third = a;
+        third.attempt = 3;
+        third.seqBase = 90;
+        QVERIFY(store.recordAttempt(third));
+        QVERIFY(store.recordAttempt(a)); // the same attempt again replaces it
+    }
+    MetricStore again;
+    QVERIFY(again.open(path));
+    const QList<AttemptRecord> read = again.attempts(a.jobId);
+    QCOMPARE(read.size(), 2);
+    QCOMPARE(read[0].attempt, 2);
+    QCOMPARE(read[0].workerJobId, a.workerJobId);
+    QCOMPARE(read[0].failedMs, a.failedMs);
+    QCOMPARE(read[0].relaunchedMs, a.relaunchedMs);
+    QCOMPARE(read[0].cause, a.cause);
+    QCOMPARE(read[0].resumeStep, a.resumeStep);
+    QCOMPARE(read[0].lastStep, a.lastStep);
+    QCOMPARE(read[0].seqBase, a.seqBase);
+    QCOMPARE(read[0].specJson, a.specJson);
+    QCOMPARE(read[0].stepsLost(), 7);
+    QCOMPARE(read[1].attempt, 3);
+    QVERIFY(again.attempts(QStringLiteral("job-other")).isEmpty());
+}
+
+void TestMetricStore::relaunchedRunIsOneCurve_data() {
+    QTest::addColumn<QList<int>>("steps");      // of the points, in seq order (seq = index + 1)
+    QTest::addColumn<QList<int>>("relaunches"); // pairs: seqBase, resumeStep
+    QTest::addColumn<QList<int>>("kept");       // steps of the curve
+    QTest::newRow("never relaunched") << QList<int>{1, 2, 3} << QList<int>{} << QList<int>{1, 2, 3};
+    QTest::newRow("one relaunch from step 2")
+        << QList<int>{1, 2, 3, 4, 3, 4, 5} << QList<int>{4, 2} << QList<int>{1, 2, 3, 4, 5};
+    QTest::newRow("relaunch from the start")
+        << QList<int>{1, 2, 1, 2, 3} << QList<int>{2, 0} << QList<int>{1, 2, 3};
+    QTest::newRow("two relaunches") << QList<int>{1, 2, 3, 3, 4, 5, 5, 6} << QList<int>{3, 2, 6, 4}
+                                    << QList<int>{1, 2, 3, 4, 5, 6};
+    QTest::newRow("relaunched, nothing new yet")
+        << QList<int>{1, 2, 3, 4} << QList<int>{4, 2} << QList<int>{1, 2};
+}
+
+void TestMetricStore::relaunchedRunIsOneCurve() {
+    QFETCH(QList<int>, steps);
+    QFETCH(QList<int>, relaunches);
+    QFETCH(QList<int>, kept);
+    QList<MetricPoint> points;
+    for (int i = 0; i < steps.size(); ++i) {
+        points << point(QStringLiteral("j"), quint64(i + 1), steps[i], 1.0);
+    }
+    QList<AttemptRecord> attempts;
+    for (int i = 0; i + 1 < relaunches.size(); i += 2) {
+        AttemptRecord a;
+        a.attempt = 2 + i / 2;
+        a.seqBase = quint64(relaunches[i]);
+        a.resumeStep = relaunches[i + 1];
+        attempts << a;
+    }
+    QList<int> got;
+    quint64 lastSeq = 0;
+    for (const MetricPoint& p : continuousRun(points, attempts)) {
+        QVERIFY(p.seq > lastSeq); // seq order kept
+        lastSeq = p.seq;
+        got << int(p.step);
+    }
+    QCOMPARE(got, kept);
 }
 
 void TestMetricStore::historySurvivesReopen() {

@@ -24,14 +24,20 @@ private Q_SLOTS:
 };
 
 void TestSpecValidation::recoveryAccepted() {
-    Result<v1::JobSpec> spec = parseJobSpec(
-        R"({"model":{"command":["/bin/true"]},"layout":{"dataParallel":1},
-            "recovery":{"hangTimeoutS":120,"onNodeLoss":"fail","maxRestarts":0}})",
-        "spec.json");
-    QVERIFY2(spec, spec ? "" : spec.error().message.c_str());
-    Result<void> ok = validateJobSpec(*spec);
-    QVERIFY2(ok, ok ? "" : ok.error().message.c_str());
-    QCOMPARE(spec->recovery().hang_timeout_s(), 120.0);
+    for (const char* json : {R"({"model":{"command":["/bin/true"]},"layout":{"dataParallel":1},
+              "recovery":{"hangTimeoutS":120,"onNodeLoss":"fail","maxRestarts":0}})",
+                             R"({"model":{"command":["/bin/true"]},"layout":{"dataParallel":1},
+              "checkpoint":{"dir":"/shared/ckpt","everySteps":50},
+              "recovery":{"hangTimeoutS":120,"onNodeLoss":"replace","maxRestarts":100}})",
+                             R"({"model":{"command":["/bin/true"]},"layout":{"dataParallel":1},
+              "checkpoint":{"disabled":true},"recovery":{"maxRestarts":2}})"}) {
+        Result<v1::JobSpec> spec = parseJobSpec(json, "spec.json");
+        QVERIFY2(spec, spec ? "" : spec.error().message.c_str());
+        Result<void> ok = validateJobSpec(*spec);
+        QVERIFY2(ok, ok ? "" : ok.error().message.c_str());
+        QCOMPARE(spec->recovery().hang_timeout_s(),
+                 spec->recovery().max_restarts() == 2 ? 0.0 : 120.0);
+    }
 }
 
 void TestSpecValidation::rejected_data() {
@@ -208,12 +214,27 @@ void TestSpecValidation::rejected_data() {
     QTest::newRow("sub-second hang timeout")
         << QStringLiteral("{%1,\"recovery\":{\"hangTimeoutS\":0.2}}").arg(program)
         << QStringLiteral("from 1 to 604800");
-    QTest::newRow("restarts")
+    QTest::newRow("restarts without a shared checkpoint folder")
         << QStringLiteral("{%1,\"recovery\":{\"maxRestarts\":3}}").arg(program)
-        << QStringLiteral("cannot relaunch a job yet");
-    QTest::newRow("replace a lost node")
-        << QStringLiteral("{%1,\"recovery\":{\"onNodeLoss\":\"replace\"}}").arg(program)
-        << QStringLiteral("recovery.onNodeLoss is \"replace\"");
+        << QStringLiteral("checkpoint.dir is not set: a relaunch resumes from the newest");
+    QTest::newRow("restarts with a relative checkpoint folder")
+        << QStringLiteral("{%1,\"checkpoint\":{\"dir\":\"ck\"},\"recovery\":{\"maxRestarts\":1}}")
+               .arg(program)
+        << QStringLiteral("checkpoint.dir is \"ck\"");
+    QTest::newRow("too many restarts")
+        << QStringLiteral(
+               "{%1,\"checkpoint\":{\"disabled\":true},\"recovery\":{\"maxRestarts\":101}}")
+               .arg(program)
+        << QStringLiteral("recovery.maxRestarts is 101: give 0 (fail the job) to 100");
+    QTest::newRow("negative restarts")
+        << QStringLiteral("{%1,\"recovery\":{\"maxRestarts\":-1}}").arg(program)
+        << QStringLiteral("recovery.maxRestarts is -1");
+    QTest::newRow("shrink is not built")
+        << QStringLiteral("{%1,\"recovery\":{\"onNodeLoss\":\"shrink\"}}").arg(program)
+        << QStringLiteral("\"shrink\" (continue on fewer data-parallel replicas) is not built");
+    QTest::newRow("unknown node-loss policy")
+        << QStringLiteral("{%1,\"recovery\":{\"onNodeLoss\":\"retry\"}}").arg(program)
+        << QStringLiteral("recovery.onNodeLoss is \"retry\": use \"replace\" or \"fail\"");
 }
 
 void TestSpecValidation::rejected() {

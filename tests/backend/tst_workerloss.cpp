@@ -8,6 +8,7 @@
 #include "backend/jobs/jobtypes.h"
 #include "tests/backend/testcluster.h"
 #include "tests/support/jobhold.h"
+#include "tests/support/rankprocesses.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -20,42 +21,10 @@
 #include <csignal>
 
 using namespace tessera;
+using tessera::test::ranksLeftAfter;
+using tessera::test::ranksWith;
 
 namespace {
-
-/// Pids of the rank programs (tessera-test-emitter) whose environment holds `marker` (this
-/// test's TESSERA_HOLD_DIR): those of this test, whatever else runs beside it.
-QList<int> ranksWith(const QByteArray& marker, const QByteArray& also = QByteArray()) {
-    QList<int> pids;
-    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
-        bool isPid = false;
-        const int pid = entry.toInt(&isPid);
-        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(entry));
-        QFile environ(QStringLiteral("/proc/%1/environ").arg(entry));
-        if (!isPid || !cmdline.open(QIODevice::ReadOnly) || !environ.open(QIODevice::ReadOnly)) {
-            continue;
-        }
-        const QByteArray env = environ.readAll();
-        if (cmdline.readAll().contains("tessera-test-emitter") && env.contains(marker) &&
-            (also.isEmpty() || env.split('\0').contains(also))) {
-            pids << pid;
-        }
-    }
-    return pids;
-}
-
-/// Waits up to `ms` for the rank programs marked `marker` to be gone; "" when they are, else
-/// their pids.
-QString ranksLeftAfter(const QByteArray& marker, int ms) {
-    if (QTest::qWaitFor([&] { return ranksWith(marker).isEmpty(); }, ms)) {
-        return QString();
-    }
-    QStringList pids;
-    for (int pid : ranksWith(marker)) {
-        pids << QString::number(pid);
-    }
-    return pids.join(QLatin1Char(' '));
-}
 
 /// Two hand-started one-slot workers named `names` under `dir`, Ready in `registry`; `error`
 /// says what failed ("" when both run). Stopped when it goes.

@@ -253,8 +253,10 @@ Result<void> validateUserProgram(const v1::ModelSpec& model) {
     }
     return {};
 }
-// recovery: what is built so far (a hang timeout; failing the job), refused plainly otherwise.
-Result<void> validateRecovery(const v1::RecoveryPolicy& r) {
+// recovery: restarts within bounds, a node-loss policy that is built, and checkpoints that an
+// attempt on other workers can resume from.
+Result<void> validateRecovery(const v1::JobSpec& spec) {
+    const v1::RecoveryPolicy& r = spec.recovery();
     const double hang = r.hang_timeout_s();
     if (!std::isfinite(hang) || hang < 0 || (hang > 0 && hang < 1) || hang > 7 * 86400.0) {
         return fail(ErrorCode::InvalidArgument,
@@ -262,25 +264,38 @@ Result<void> validateRecovery(const v1::RecoveryPolicy& r) {
                         ": give seconds from 1 to 604800 (a week), or 0 to derive it from the "
                         "job's step times");
     }
-    if (r.max_restarts() != 0) {
+    if (r.max_restarts() < 0 || r.max_restarts() > kMaxRestarts) {
         return fail(ErrorCode::InvalidArgument,
                     "recovery.maxRestarts is " + std::to_string(r.max_restarts()) +
-                        ": this Tessera cannot relaunch a job yet (relaunch from the newest "
-                        "checkpoint is not built); leave it 0, the job then fails and can be "
-                        "resumed by hand (checkpoint.resumeFrom)");
+                        ": give 0 (fail the job) to " + std::to_string(kMaxRestarts));
     }
-    if (const std::string& n = r.on_node_loss(); !n.empty() && n != "fail") {
+    const std::string& n = r.on_node_loss();
+    if (n == "shrink") {
         return fail(ErrorCode::InvalidArgument,
-                    "recovery.onNodeLoss is \"" + n +
-                        "\": this Tessera only fails the job on a lost node (\"fail\"); "
-                        "\"replace\" and \"shrink\" need relaunch, which is not built yet");
+                    "recovery.onNodeLoss \"shrink\" (continue on fewer data-parallel replicas) "
+                    "is not built yet: use \"replace\" (an idle Ready worker takes the lost "
+                    "one's ranks) or \"fail\"");
+    }
+    if (!n.empty() && n != "replace" && n != "fail") {
+        return fail(ErrorCode::InvalidArgument,
+                    "recovery.onNodeLoss is \"" + n + "\": use \"replace\" or \"fail\"");
+    }
+    const v1::CheckpointPolicy& k = spec.checkpoint();
+    if (r.max_restarts() > 0 && !k.disabled() && (k.dir().empty() || k.dir()[0] != '/')) {
+        return fail(ErrorCode::InvalidArgument,
+                    "recovery.maxRestarts is " + std::to_string(r.max_restarts()) +
+                        " but checkpoint.dir is " +
+                        (k.dir().empty() ? std::string("not set") : "\"" + k.dir() + "\"") +
+                        ": a relaunch resumes from the newest checkpoint, so give an absolute "
+                        "folder that every worker of the job reaches at that path (shared "
+                        "storage such as NFS), or set checkpoint.disabled to restart from step 0");
     }
     return {};
 }
 } // namespace
 
 Result<void> validateJobSpec(const v1::JobSpec& spec) {
-    if (auto r = validateRecovery(spec.recovery()); !r) {
+    if (auto r = validateRecovery(spec); !r) {
         return r;
     }
     if (spec.layout().data_parallel() < 1) {

@@ -26,6 +26,8 @@ std::string jobSpecToJson(const v1::JobSpec& spec);
 
 /// Largest world size Tessera launches (validateJobSpec refuses more).
 inline constexpr int kMaxWorldSize = 65536;
+/// Most relaunches a job may ask for (recovery.maxRestarts).
+inline constexpr int kMaxRestarts = 100;
 
 /// Number of ranks the layout needs: DP × TP × max(1, stages), computed in 64 bits and capped at
 /// kMaxWorldSize + 1 (so an overflowing product never wraps). Values below 1 count as given
