@@ -285,6 +285,14 @@ void MainWindow::connectRuns() {
                 m_devices->addRecorded(records);
                 m_monitor->utilizationChart()->replotNow();
             });
+    connect(m_runs, &RunList::attemptsOpened, m_monitor,
+            [this](const QString& id, const QList<AttemptRecord>& attempts) {
+                if (m_monitor->metricsChart()->jobId() != id)
+                    return;
+                for (const AttemptRecord& a : attempts)
+                    m_monitor->metricsChart()->addRecoveryMarker(a.resumeStep, a.attempt, a.cause);
+                m_monitor->metricsChart()->replotNow();
+            });
     connect(m_runs, &RunList::loadFailed, m_log, [this](const QString& id, const QString& error) {
         m_monitor->addHistory(id, {}); // the live points held for it, if any
         m_log->appendMessage(tr("[%1] cannot load the run: %2").arg(id, error));
@@ -337,6 +345,18 @@ void MainWindow::connectBackend() {
                     return; // the charts follow another live job
                 m_monitor->holdLive(id);
                 m_runs->open(id);
+            });
+    // A managed job relaunched: its curve continues from the resume step, marked.
+    connect(controller, &JobController::jobRecovering, this,
+            [this](const QString& id, int attempt, const QString& cause, qint64 resumeStep,
+                   const QStringList& workers) {
+                m_log->appendMessage(
+                    tr("[%1] attempt %2 ended (%3); relaunched as attempt %4 on "
+                       "%5, resuming after step %6")
+                        .arg(id, QString::number(attempt - 1), cause, QString::number(attempt),
+                             workers.join(QStringLiteral(", ")), QString::number(resumeStep)));
+                if (m_monitor->metricsChart()->jobId() == id)
+                    m_monitor->metricsChart()->markRecovery(resumeStep, attempt, cause);
             });
     connect(controller, &JobController::watchReconnecting, m_log,
             [this](const QString& id, quint64 fromSeq, const QString& reason) {

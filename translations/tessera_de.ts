@@ -641,7 +641,7 @@
 <context>
     <name>tessera::CheckpointResume</name>
     <message>
-        <location filename="../app/jobs/checkpointresume.cpp" line="+61"/>
+        <location filename="../app/jobs/checkpointresume.cpp" line="+48"/>
         <source>its checkpoint folder &apos;%1&apos; is inside the job&apos;s folder on worker %2, which is not on this machine; resume it there with checkpoint.resumeFrom, or run it with an absolute checkpoint.dir</source>
         <translation>sein Checkpoint-Ordner „%1“ liegt im Job-Ordner auf Worker %2, der nicht auf diesem Rechner läuft; setzen Sie ihn dort mit checkpoint.resumeFrom fort oder starten Sie ihn mit einem absoluten checkpoint.dir</translation>
     </message>
@@ -1038,7 +1038,7 @@
 <context>
     <name>tessera::JobController</name>
     <message>
-        <location filename="../backend/jobs/jobcontroller.cpp" line="+66"/>
+        <location filename="../backend/jobs/jobcontroller.cpp" line="+68"/>
         <source>the drawn layout runs ranks on worker &apos;%1&apos;, which is not a Ready worker of this job: rent it again, or redraw the layout on the live cluster (Designer → Use live cluster)</source>
         <translation>das gezeichnete Layout legt Ranks auf Worker „%1“, der kein bereiter Worker dieses Jobs ist: mieten Sie ihn erneut oder zeichnen Sie das Layout auf dem echten Cluster neu (Designer → Echten Cluster verwenden)</translation>
     </message>
@@ -1058,12 +1058,12 @@
         <translation>die gezeichnete Platzierung hat %1 Ranks, das Layout braucht aber %2 (DP × PP × TP): zeichnen Sie das Layout neu</translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+38"/>
         <source>the job hung: %1; its processes are being stopped on every node</source>
         <translation>der Job hängt: %1; seine Prozesse werden auf allen Knoten beendet</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+56"/>
         <source>the layout trains on GPUs (layout.device cuda) and needs %1 of them, but the ready workers have %2: rent GPU machines (Cluster → Rent machines…), turn on auto-provision, or set layout.device to cpu</source>
         <translation>das Layout trainiert auf GPUs (layout.device cuda) und braucht %1 davon, die bereiten Worker haben aber %2: mieten Sie GPU-Maschinen (Cluster → Maschinen mieten …), schalten Sie die automatische Bereitstellung ein oder setzen Sie layout.device auf cpu</translation>
     </message>
@@ -1098,32 +1098,32 @@
         <translation>Start fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+27"/>
         <source>lost the job: rank 0&apos;s worker %1 stopped answering: %2</source>
         <translation>Job verloren: der Worker %1 von Rang 0 antwortet nicht mehr: %2</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+36"/>
         <source>@tessera record not charted: %1 — %2%3</source>
         <translation>@tessera-Datensatz nicht gezeichnet: %1 — %2%3</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+56"/>
         <source>worker %1 died or stopped answering (%2); the job failed with it: %3</source>
         <translation>Worker %1 ist ausgefallen oder antwortet nicht mehr (%2); der Job ist mit ihm gescheitert: %3</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>cannot cancel: worker %1 left the cluster</source>
         <translation>Abbruch nicht möglich: Worker %1 hat den Cluster verlassen</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>cancel failed: %1</source>
         <translation>Abbruch fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+46"/>
         <source>worker %1 died (%2) while the job was running</source>
         <translation>Worker %1 ist ausgefallen (%2), während der Job lief</translation>
     </message>
@@ -1133,7 +1133,7 @@
         <translation>er hat den Cluster verlassen</translation>
     </message>
     <message>
-        <location filename="../backend/jobs/jobreattach.cpp" line="+37"/>
+        <location filename="../backend/jobs/jobreattach.cpp" line="+40"/>
         <source>no job %1 in the history %2: `tessera-ctl jobs` lists them</source>
         <translation>kein Job %1 in der Historie %2: `tessera-ctl jobs` listet sie auf</translation>
     </message>
@@ -1153,17 +1153,17 @@
         <translation>Job %1 ist bereits %2%3</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+22"/>
         <source>job %1 runs rank 0 on worker %2, which is not among the workers given: pass the job&apos;s workers with --workers, in the order of its run</source>
         <translation>Job %1 führt Rank 0 auf Worker %2 aus, der nicht unter den angegebenen Workern ist: geben Sie die Worker des Jobs mit --workers an, in der Reihenfolge seines Laufs</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>job %1 cannot be followed: %2</source>
         <translation>Job %1 kann nicht verfolgt werden: %2</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>lost while Tessera was closed: %1</source>
         <translation>verloren, während Tessera geschlossen war: %1</translation>
     </message>
@@ -1178,9 +1178,70 @@
         <translation>er war noch nicht gestartet; reichen Sie ihn erneut ein</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+9"/>
+        <source>the stored spec of its attempt %1 cannot be read</source>
+        <translation>die gespeicherte Spezifikation seines Versuchs %1 ist nicht lesbar</translation>
+    </message>
+    <message>
+        <location line="+47"/>
         <source>lost while Tessera was closed: its rank-0 worker %1 is not in the cluster any more (its lease ended or was released); if the job still runs there, stop it on that machine</source>
         <translation>verloren, während Tessera geschlossen war: sein Rank-0-Worker %1 ist nicht mehr im Cluster (sein Lease endete oder wurde freigegeben); falls der Job dort noch läuft, stoppen Sie ihn auf dieser Maschine</translation>
+    </message>
+    <message>
+        <location filename="../backend/jobs/jobrecovery.cpp" line="+32"/>
+        <source>%1; not relaunched: %2</source>
+        <translation>%1; nicht neu gestartet: %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1; cannot relaunch: %2</source>
+        <translation>%1; Neustart nicht möglich: %2</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>it was being cancelled</source>
+        <translation>er wurde gerade abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>all %1 relaunches of recovery.maxRestarts are used</source>
+        <translation>alle %1 Neustarts von recovery.maxRestarts sind verbraucht</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>recovery.onNodeLoss is &quot;fail&quot;</source>
+        <translation>recovery.onNodeLoss ist „fail“</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+33"/>
+        <source>no idle Ready worker can take the %n rank(s) of worker %1: rent one (Cluster → Rent machines…, or turn on auto-provision) or give the job spare workers</source>
+        <translation>
+            <numerusform>kein freier bereiter Worker kann den %n Rank von Worker %1 übernehmen: mieten Sie einen (Cluster → Maschinen mieten…, oder automatisch mieten einschalten) oder geben Sie dem Job Reserve-Worker</numerusform>
+            <numerusform>kein freier bereiter Worker kann die %n Ranks von Worker %1 übernehmen: mieten Sie einen (Cluster → Maschinen mieten…, oder automatisch mieten einschalten) oder geben Sie dem Job Reserve-Worker</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+72"/>
+        <source>from its checkpoint of step %1</source>
+        <translation>ab seinem Checkpoint von Schritt %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>with TESSERA_RESUME_FROM=%1</source>
+        <translation>mit TESSERA_RESUME_FROM=%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>from step 0 (no checkpoint yet)</source>
+        <translation>ab Schritt 0 (noch kein Checkpoint)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>attempt %1 ended: %2. Relaunching it as attempt %3 of %4 on %5 %6 (%n step(s) computed again)</source>
+        <translation>
+            <numerusform>Versuch %1 beendet: %2. Neustart als Versuch %3 von %4 auf %5 %6 (%n Schritt wird neu berechnet)</numerusform>
+            <numerusform>Versuch %1 beendet: %2. Neustart als Versuch %3 von %4 auf %5 %6 (%n Schritte werden neu berechnet)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1650,7 +1711,7 @@
         <translation>[%1] aus dem Verlauf geöffnet: %2 Punkt(e)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+18"/>
         <source>[%1] cannot load the run: %2</source>
         <translation>[%1] Lauf kann nicht geladen werden: %2</translation>
     </message>
@@ -1665,7 +1726,12 @@
         <translation>[%1] läuft noch seit Tesseras letztem Start: wird ab Ereignis %2 wieder verfolgt</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
+        <source>[%1] attempt %2 ended (%3); relaunched as attempt %4 on %5, resuming after step %6</source>
+        <translation>[%1] Versuch %2 beendet (%3); als Versuch %4 auf %5 neu gestartet, weiter nach Schritt %6</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>[%1] watch stream broke (%2); resuming from event %3</source>
         <translation>[%1] Beobachtungs-Stream unterbrochen (%2); weiter ab Ereignis %3</translation>
     </message>
@@ -1688,7 +1754,7 @@
 <context>
     <name>tessera::MetricsChart</name>
     <message>
-        <location filename="../app/monitor/metricschart.cpp" line="+61"/>
+        <location filename="../app/monitor/metricschart.cpp" line="+65"/>
         <source>Smoothing</source>
         <translation>Glättung</translation>
     </message>
@@ -1759,7 +1825,7 @@
         <translation>%1 (Testgenauigkeit)</translation>
     </message>
     <message>
-        <location line="+167"/>
+        <location line="+189"/>
         <source>Export chart</source>
         <translation>Diagramm exportieren</translation>
     </message>
@@ -2011,6 +2077,16 @@
     </message>
 </context>
 <context>
+    <name>tessera::RecoveryMarkers</name>
+    <message>
+        <location filename="../app/monitor/recoverymarkers.cpp" line="+36"/>
+        <source>↻ attempt %1
+%2</source>
+        <translation>↻ Versuch %1
+%2</translation>
+    </message>
+</context>
+<context>
     <name>tessera::RentDialog</name>
     <message>
         <location filename="../app/rent/rentdialog.cpp" line="+66"/>
@@ -2223,7 +2299,7 @@
 <context>
     <name>tessera::RunList</name>
     <message>
-        <location filename="../app/monitor/runlist.cpp" line="+63"/>
+        <location filename="../app/monitor/runlist.cpp" line="+66"/>
         <source>Filter by name, layout or state</source>
         <translation>Nach Name, Layout oder Zustand filtern</translation>
     </message>

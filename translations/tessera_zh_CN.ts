@@ -641,7 +641,7 @@
 <context>
     <name>tessera::CheckpointResume</name>
     <message>
-        <location filename="../app/jobs/checkpointresume.cpp" line="+61"/>
+        <location filename="../app/jobs/checkpointresume.cpp" line="+48"/>
         <source>its checkpoint folder &apos;%1&apos; is inside the job&apos;s folder on worker %2, which is not on this machine; resume it there with checkpoint.resumeFrom, or run it with an absolute checkpoint.dir</source>
         <translation>它的检查点文件夹“%1”位于工作节点 %2 上的作业文件夹中，而该节点不在本机；请在那里用 checkpoint.resumeFrom 续训，或使用绝对路径的 checkpoint.dir 运行</translation>
     </message>
@@ -1034,7 +1034,7 @@
 <context>
     <name>tessera::JobController</name>
     <message>
-        <location filename="../backend/jobs/jobcontroller.cpp" line="+66"/>
+        <location filename="../backend/jobs/jobcontroller.cpp" line="+68"/>
         <source>the drawn layout runs ranks on worker &apos;%1&apos;, which is not a Ready worker of this job: rent it again, or redraw the layout on the live cluster (Designer → Use live cluster)</source>
         <translation>绘制的布局把 rank 放在工作节点“%1”上，但它不是此作业的就绪工作节点：请重新租用它，或在实时集群上重新绘制布局（设计器 → 使用实时集群）</translation>
     </message>
@@ -1054,12 +1054,12 @@
         <translation>绘制的放置方案有 %1 个 rank，但布局需要 %2 个（DP × PP × TP）：请重新绘制布局</translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+38"/>
         <source>the job hung: %1; its processes are being stopped on every node</source>
         <translation>作业挂起：%1；正在所有节点上停止其进程</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+56"/>
         <source>the layout trains on GPUs (layout.device cuda) and needs %1 of them, but the ready workers have %2: rent GPU machines (Cluster → Rent machines…), turn on auto-provision, or set layout.device to cpu</source>
         <translation>该布局在 GPU 上训练（layout.device cuda），需要 %1 块，但就绪的工作节点只有 %2 块：请租用 GPU 机器（集群 → 租用机器…）、开启自动供给，或将 layout.device 设为 cpu</translation>
     </message>
@@ -1094,32 +1094,32 @@
         <translation>启动失败：%1</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+27"/>
         <source>lost the job: rank 0&apos;s worker %1 stopped answering: %2</source>
         <translation>作业丢失：rank 0 的 worker %1 不再响应：%2</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+36"/>
         <source>@tessera record not charted: %1 — %2%3</source>
         <translation>@tessera 记录未绘入图表：%1 — %2%3</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+56"/>
         <source>worker %1 died or stopped answering (%2); the job failed with it: %3</source>
         <translation>worker %1 已崩溃或不再响应（%2）；作业随之失败：%3</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>cannot cancel: worker %1 left the cluster</source>
         <translation>无法取消：工作节点 %1 已离开集群</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>cancel failed: %1</source>
         <translation>取消失败：%1</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+46"/>
         <source>worker %1 died (%2) while the job was running</source>
         <translation>作业运行期间工作节点 %1 退出了（%2）</translation>
     </message>
@@ -1129,7 +1129,7 @@
         <translation>它已离开集群</translation>
     </message>
     <message>
-        <location filename="../backend/jobs/jobreattach.cpp" line="+37"/>
+        <location filename="../backend/jobs/jobreattach.cpp" line="+40"/>
         <source>no job %1 in the history %2: `tessera-ctl jobs` lists them</source>
         <translation>历史记录 %2 中没有作业 %1：`tessera-ctl jobs` 会列出它们</translation>
     </message>
@@ -1149,17 +1149,17 @@
         <translation>作业 %1 已经 %2%3</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+22"/>
         <source>job %1 runs rank 0 on worker %2, which is not among the workers given: pass the job&apos;s workers with --workers, in the order of its run</source>
         <translation>作业 %1 的 rank 0 运行在 worker %2 上，而它不在给定的 worker 中：请用 --workers 按其运行时的顺序给出该作业的 worker</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>job %1 cannot be followed: %2</source>
         <translation>无法跟踪作业 %1：%2</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>lost while Tessera was closed: %1</source>
         <translation>在 Tessera 关闭期间丢失：%1</translation>
     </message>
@@ -1174,9 +1174,68 @@
         <translation>它尚未启动；请重新提交</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+9"/>
+        <source>the stored spec of its attempt %1 cannot be read</source>
+        <translation>无法读取其第 %1 次尝试所存储的规格</translation>
+    </message>
+    <message>
+        <location line="+47"/>
         <source>lost while Tessera was closed: its rank-0 worker %1 is not in the cluster any more (its lease ended or was released); if the job still runs there, stop it on that machine</source>
         <translation>在 Tessera 关闭期间丢失：其 rank 0 的 worker %1 已不在集群中（其租约已结束或已释放）；如果作业仍在那里运行，请在那台机器上停止它</translation>
+    </message>
+    <message>
+        <location filename="../backend/jobs/jobrecovery.cpp" line="+32"/>
+        <source>%1; not relaunched: %2</source>
+        <translation>%1；未重新启动：%2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1; cannot relaunch: %2</source>
+        <translation>%1；无法重新启动：%2</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>it was being cancelled</source>
+        <translation>它正在被取消</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>all %1 relaunches of recovery.maxRestarts are used</source>
+        <translation>recovery.maxRestarts 的全部 %1 次重新启动均已用完</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>recovery.onNodeLoss is &quot;fail&quot;</source>
+        <translation>recovery.onNodeLoss 为 "fail"</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+33"/>
+        <source>no idle Ready worker can take the %n rank(s) of worker %1: rent one (Cluster → Rent machines…, or turn on auto-provision) or give the job spare workers</source>
+        <translation>
+            <numerusform>没有空闲的就绪 worker 能接管 worker %1 的 %n 个 rank：租用一台（集群 → 租用机器…，或打开自动租用），或为作业提供备用 worker</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+72"/>
+        <source>from its checkpoint of step %1</source>
+        <translation>从其第 %1 步的检查点</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>with TESSERA_RESUME_FROM=%1</source>
+        <translation>使用 TESSERA_RESUME_FROM=%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>from step 0 (no checkpoint yet)</source>
+        <translation>从第 0 步（尚无检查点）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>attempt %1 ended: %2. Relaunching it as attempt %3 of %4 on %5 %6 (%n step(s) computed again)</source>
+        <translation>
+            <numerusform>第 %1 次尝试结束：%2。作为第 %3 次尝试（共 %4 次）在 %5 上重新启动，%6（重新计算 %n 步）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1646,7 +1705,7 @@
         <translation>[%1] 已从历史记录打开：%2 个数据点</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+18"/>
         <source>[%1] cannot load the run: %2</source>
         <translation>[%1] 无法加载该运行记录：%2</translation>
     </message>
@@ -1661,7 +1720,12 @@
         <translation>[%1] 自 Tessera 上次启动以来仍在运行：从事件 %2 起重新跟踪</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
+        <source>[%1] attempt %2 ended (%3); relaunched as attempt %4 on %5, resuming after step %6</source>
+        <translation>[%1] 第 %2 次尝试结束（%3）；已作为第 %4 次尝试在 %5 上重新启动，从第 %6 步之后继续</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>[%1] watch stream broke (%2); resuming from event %3</source>
         <translation>[%1] 监视流中断（%2）；从事件 %3 继续</translation>
     </message>
@@ -1684,7 +1748,7 @@
 <context>
     <name>tessera::MetricsChart</name>
     <message>
-        <location filename="../app/monitor/metricschart.cpp" line="+61"/>
+        <location filename="../app/monitor/metricschart.cpp" line="+65"/>
         <source>Smoothing</source>
         <translation>平滑</translation>
     </message>
@@ -1755,7 +1819,7 @@
         <translation>%1（测试准确率）</translation>
     </message>
     <message>
-        <location line="+167"/>
+        <location line="+189"/>
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
@@ -2007,6 +2071,16 @@
     </message>
 </context>
 <context>
+    <name>tessera::RecoveryMarkers</name>
+    <message>
+        <location filename="../app/monitor/recoverymarkers.cpp" line="+36"/>
+        <source>↻ attempt %1
+%2</source>
+        <translation>↻ 第 %1 次尝试
+%2</translation>
+    </message>
+</context>
+<context>
     <name>tessera::RentDialog</name>
     <message>
         <location filename="../app/rent/rentdialog.cpp" line="+66"/>
@@ -2218,7 +2292,7 @@
 <context>
     <name>tessera::RunList</name>
     <message>
-        <location filename="../app/monitor/runlist.cpp" line="+63"/>
+        <location filename="../app/monitor/runlist.cpp" line="+66"/>
         <source>Filter by name, layout or state</source>
         <translation>按名称、布局或状态筛选</translation>
     </message>

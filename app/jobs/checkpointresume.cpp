@@ -16,19 +16,6 @@ struct Text {
 };
 } // namespace
 
-std::optional<CheckpointRef> checkpointFromLogLine(const QString& text) {
-    static const QRegularExpression re(
-        QStringLiteral("checkpoint of step (\\d+) written to (\\S.*?)\\s*$"));
-    const QRegularExpressionMatch m = re.match(text);
-    if (!m.hasMatch())
-        return std::nullopt;
-    bool ok = false;
-    const qint64 step = m.captured(1).toLongLong(&ok);
-    if (!ok)
-        return std::nullopt;
-    return CheckpointRef{step, m.captured(2)};
-}
-
 std::optional<CheckpointRef> latestCheckpoint(const QList<LogRecord>& lines) {
     std::optional<CheckpointRef> best;
     for (const LogRecord& line : lines)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "backend/history/metricstore.h"
+#include "backend/jobs/checkpointlog.h"
 #include "tessera/v1/job.pb.h"
 
 #include <QList>
@@ -14,15 +15,6 @@
 
 namespace tessera {
 
-/// A complete checkpoint as tessera-train announces it on rank 0 ("checkpoint of step N
-/// written to DIR", after every shard and the manifest are on disk).
-struct CheckpointRef {
-    qint64 step = 0;
-    QString path; ///< the step folder on rank 0's worker, ".../step-N"
-};
-
-/// The checkpoint a log line announces; nullopt for any other line.
-std::optional<CheckpointRef> checkpointFromLogLine(const QString& text);
 /// The newest checkpoint announced in `lines` (highest step); nullopt when there is none.
 std::optional<CheckpointRef> latestCheckpoint(const QList<LogRecord>& lines);
 

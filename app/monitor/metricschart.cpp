@@ -8,6 +8,7 @@
 #include "app/monitor/chartexport.h"
 #include "app/monitor/chartlegend.h"
 #include "app/monitor/chartticks.h"
+#include "app/monitor/recoverymarkers.h"
 #include "backend/jobs/jobtypes.h"
 
 #include "app/monitor/customplot.h"
@@ -46,6 +47,7 @@ MetricsChart::MetricsChart(QWidget* parent)
     setMinimumSize(240, 150);
     makeGraphs();
     m_crosshair = new ChartCrosshair(m_plot);
+    m_recoveries = std::make_unique<RecoveryMarkers>(m_plot);
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] { ++m_replots; });
 
     m_timer = new QTimer(this);
@@ -53,6 +55,8 @@ MetricsChart::MetricsChart(QWidget* parent)
     connect(m_timer, &QTimer::timeout, this, &MetricsChart::onReplotTimer);
     m_timer->start();
 }
+
+MetricsChart::~MetricsChart() = default;
 
 QWidget* MetricsChart::makeControls() {
     auto* bar = new QWidget(this);
@@ -268,9 +272,31 @@ void MetricsChart::clear() {
     for (QCPGraph* g : {m_loss, m_lossSmooth, m_testLoss, m_accuracy})
         g->data()->clear();
     m_crosshair->hide(); // it would name the old numbers until the mouse moves
+    m_recoveries->clear();
     m_smoother.reset();
     m_lossRank = std::numeric_limits<int>::max();
     m_dirty = true;
+}
+
+void MetricsChart::markRecovery(qint64 resumeStep, int attempt, const QString& cause) {
+    const double after = static_cast<double>(resumeStep);
+    for (QCPGraph* g : {m_loss, m_testLoss, m_accuracy})
+        g->data()->removeAfter(after);
+    resmooth(); // the smoothed curve and the smoother's state end at the resume step
+    addRecoveryMarker(resumeStep, attempt, cause);
+}
+
+void MetricsChart::addRecoveryMarker(qint64 resumeStep, int attempt, const QString& cause) {
+    m_recoveries->add(resumeStep, attempt, cause);
+    m_dirty = true;
+}
+
+QList<qint64> MetricsChart::recoverySteps() const {
+    return m_recoveries->steps();
+}
+
+QStringList MetricsChart::recoveryLabels() const {
+    return m_recoveries->labels();
 }
 
 void MetricsChart::setReplotInterval(int ms) {

@@ -12,6 +12,7 @@
 #include <QWidget>
 
 #include <limits>
+#include <memory>
 
 class QCheckBox;
 class QCustomPlot;
@@ -25,6 +26,7 @@ namespace tessera {
 
 struct MetricPoint;
 class ChartCrosshair;
+class RecoveryMarkers;
 
 /// A QCustomPlot with four graphs: "train loss" (raw, faint) and its smoothed curve, "test loss"
 /// on the left axis (nats, mean softmax cross-entropy) and "test accuracy" on the right axis
@@ -35,6 +37,7 @@ class MetricsChart : public QWidget {
     Q_OBJECT
 public:
     explicit MetricsChart(QWidget* parent = nullptr);
+    ~MetricsChart() override;
 
     /// Follows `jobId` from now on: clears its graphs (and hides the crosshair) and accepts only
     /// that job's points. Overlays of other runs stay: they are compared with whatever is shown.
@@ -49,8 +52,22 @@ public:
     /// curve restarts with it. No replot here: the timer does it.
     void addPoint(const tessera::MetricPoint& point);
 
-    /// Removes every point of the followed job and hides the crosshair (the job stays selected).
+    /// Removes every point of the followed job and its recovery markers and hides the crosshair
+    /// (the job stays selected).
     void clear();
+
+    /// A relaunch of the followed job (recovery.maxRestarts) as it happens: attempt `attempt`
+    /// resumes after step `resumeStep` (0 = from the start), so the points after it — the
+    /// earlier attempt's lost tail — are removed (the relaunch's points replace them, one curve)
+    /// and a marker is drawn at that step (addRecoveryMarker).
+    void markRecovery(qint64 resumeStep, int attempt, const QString& cause);
+    /// Only the marker of a relaunch, labelled with the attempt and `cause`: for a run drawn from
+    /// the history, whose points are one curve already (continuousRun).
+    void addRecoveryMarker(qint64 resumeStep, int attempt, const QString& cause);
+    /// The steps of the recovery markers, in the order they were drawn.
+    QList<qint64> recoverySteps() const;
+    /// Their labels ("↻ attempt 2\n<cause>"), in the same order.
+    QStringList recoveryLabels() const;
 
     /// Sets the replot period in milliseconds (default 100).
     void setReplotInterval(int ms);
@@ -138,6 +155,7 @@ private:
     QCheckBox* m_logBox = nullptr;
     QToolButton* m_export = nullptr;
     ChartCrosshair* m_crosshair = nullptr;
+    std::unique_ptr<RecoveryMarkers> m_recoveries;
     QTimer* m_timer = nullptr;
     struct Overlay {
         QString id;

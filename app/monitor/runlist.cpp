@@ -1,6 +1,8 @@
 // Runs of the history database as a sortable, filtered table; overlay and open (see runlist.h).
 #include "app/monitor/runlist.h"
 
+#include "backend/history/runcurve.h"
+
 #include "app/monitor/runtablemodel.h"
 #include "backend/history/metricstore.h"
 
@@ -27,7 +29,8 @@ RunList::Loaded readRun(const QString& path, const QString& jobId, bool withTele
         loaded.error = QString::fromStdString(opened.error().message);
         return loaded;
     }
-    loaded.points = store.points(jobId);
+    loaded.attempts = store.attempts(jobId);
+    loaded.points = continuousRun(store.points(jobId), loaded.attempts);
     if (withTelemetry) {
         loaded.telemetry = store.telemetry(jobId);
     }
@@ -267,6 +270,7 @@ void RunList::open(const QString& jobId) {
     load(jobId, true, [this, jobId](const Loaded& loaded) {
         Q_EMIT opened(jobId, loaded.points);
         Q_EMIT telemetryOpened(jobId, loaded.telemetry);
+        Q_EMIT attemptsOpened(jobId, loaded.attempts);
     });
 }
 

@@ -64,6 +64,7 @@ public:
     struct Loaded {
         QList<MetricPoint> points;
         QList<TelemetryRecord> telemetry; ///< only when opening a run
+        QList<AttemptRecord> attempts;    ///< its relaunches (recovery.maxRestarts)
         QString error;                    ///< the database could not be opened
     };
 
@@ -74,6 +75,10 @@ Q_SIGNALS:
     void opened(QString jobId, QList<tessera::MetricPoint> points);
     /// Right after opened(): the run's recorded telemetry (MetricStore::telemetry).
     void telemetryOpened(QString jobId, QList<tessera::TelemetryRecord> telemetry);
+    /// Right after opened(): the run's relaunches, oldest first (empty for most runs). The
+    /// points of opened() are already one curve (continuousRun): a relaunch's replace the
+    /// steps it computed again.
+    void attemptsOpened(QString jobId, QList<tessera::AttemptRecord> attempts);
     /// The table shows the jobs as the database held them when it was read.
     void refreshed();
     /// A load failed (the database could not be opened from the loading thread).

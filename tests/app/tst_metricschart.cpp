@@ -49,7 +49,41 @@ private Q_SLOTS:
     void csvExportHoldsEveryPoint();
     void pngExportAndErrors();
     void logScaleAndCrosshair();
+    void recoveryReplacesTheLostTail();
 };
+
+// A relaunch resumes after step 20: the earlier attempt's steps 21–30 leave the curve, the
+// relaunch's 21–40 take their place (one point per step), and a marker stands at step 20 until
+// the chart shows another job.
+void TestMetricsChart::recoveryReplacesTheLostTail() {
+    MetricsChart chart;
+    const QString job = QStringLiteral("job-r");
+    chart.showJob(job);
+    for (qint64 s = 1; s <= 30; ++s)
+        chart.addPoint(point(job, s, Values{{"loss", 3.0 - 0.01 * double(s)}}));
+    chart.addPoint(point(job, 25, Values{{"test_accuracy", 0.5}}));
+    chart.markRecovery(20, 2, QStringLiteral("worker beta died or stopped answering"));
+    QCOMPARE(chart.lossPointCount(), 20);
+    QCOMPARE(chart.smoothedLossPoints().size(), 20);
+    QCOMPARE(chart.accuracyPointCount(), 0); // its step 25 was lost too
+    QCOMPARE(chart.recoverySteps(), QList<qint64>{20});
+    QVERIFY2(chart.recoveryLabels().first().startsWith(QStringLiteral("↻ attempt 2\nworker beta")),
+             qPrintable(chart.recoveryLabels().first()));
+    for (qint64 s = 21; s <= 40; ++s)
+        chart.addPoint(point(job, s, Values{{"loss", 2.0 - 0.01 * double(s)}}));
+    const QList<QPointF> loss = chart.lossPoints();
+    QCOMPARE(loss.size(), 40);
+    for (int i = 0; i < loss.size(); ++i)
+        QCOMPARE(loss[i].x(), double(i + 1)); // each step once, in order
+    QCOMPARE(loss[20].y(), 2.0 - 0.21);       // step 21 is the relaunch's
+    QCOMPARE(chart.smoothedLossPoints().size(), 40);
+    chart.addRecoveryMarker(35, 3, QStringLiteral("the job hung"));
+    QCOMPARE(chart.lossPointCount(), 40); // a history marker removes nothing
+    QCOMPARE(chart.recoverySteps(), (QList<qint64>{20, 35}));
+    chart.replotNow();
+    chart.showJob(QStringLiteral("job-other"));
+    QVERIFY(chart.recoverySteps().isEmpty());
+}
 
 void TestMetricsChart::graphsUseTheRightAxes() {
     MetricsChart chart;
