@@ -507,7 +507,7 @@
 <context>
     <name>tessera::Autoscaler</name>
     <message>
-        <location filename="../backend/provision/autoscaler.cpp" line="+60"/>
+        <location filename="../backend/provision/autoscaler.cpp" line="+67"/>
         <source>adopted %1 (%2, %3): rented by the autoscaler before this start; released when idle past the idle timeout</source>
         <translation>%1 (%2, %3) übernommen: vor diesem Start von der automatischen Bereitstellung gemietet; wird nach Ablauf der Leerlaufzeit freigegeben</translation>
     </message>
@@ -518,16 +518,27 @@
     </message>
     <message>
         <location line="+13"/>
+        <location line="+46"/>
         <source>refused: %1</source>
         <translation>abgelehnt: %1</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="-26"/>
         <source>renting %1 for %2 failed: %3</source>
         <translation>%1 für %2 zu mieten ist fehlgeschlagen: %3</translation>
     </message>
     <message>
         <location line="+19"/>
+        <source>auto-provision is off (Cluster → Auto-provision… rents replacements)</source>
+        <translation>automatisches Mieten ist aus (Cluster → Automatisch mieten… mietet Ersatz)</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>%1 lost a worker: renting %2 node(s) for its %3 rank(s) on %4: %5</source>
+        <translation>%1 hat einen Worker verloren: miete %2 Knoten für seine %3 Rank(s) auf %4: %5</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source> (memory not checked: %1)</source>
         <translation> (Speicher nicht geprüft: %1)</translation>
     </message>
@@ -1058,12 +1069,12 @@
         <translation>die gezeichnete Platzierung hat %1 Ranks, das Layout braucht aber %2 (DP × PP × TP): zeichnen Sie das Layout neu</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+40"/>
         <source>the job hung: %1; its processes are being stopped on every node</source>
         <translation>der Job hängt: %1; seine Prozesse werden auf allen Knoten beendet</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+49"/>
         <source>the layout trains on GPUs (layout.device cuda) and needs %1 of them, but the ready workers have %2: rent GPU machines (Cluster → Rent machines…), turn on auto-provision, or set layout.device to cpu</source>
         <translation>das Layout trainiert auf GPUs (layout.device cuda) und braucht %1 davon, die bereiten Worker haben aber %2: mieten Sie GPU-Maschinen (Cluster → Maschinen mieten …), schalten Sie die automatische Bereitstellung ein oder setzen Sie layout.device auf cpu</translation>
     </message>
@@ -1098,7 +1109,7 @@
         <translation>Start fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+44"/>
         <source>lost the job: rank 0&apos;s worker %1 stopped answering: %2</source>
         <translation>Job verloren: der Worker %1 von Rang 0 antwortet nicht mehr: %2</translation>
     </message>
@@ -1108,12 +1119,17 @@
         <translation>@tessera-Datensatz nicht gezeichnet: %1 — %2%3</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+66"/>
         <source>worker %1 died or stopped answering (%2); the job failed with it: %3</source>
         <translation>Worker %1 ist ausgefallen oder antwortet nicht mehr (%2); der Job ist mit ihm gescheitert: %3</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+31"/>
+        <source>cancelled while waiting for a replacement worker</source>
+        <translation>abgebrochen, während auf einen Ersatz-Worker gewartet wurde</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>cannot cancel: worker %1 left the cluster</source>
         <translation>Abbruch nicht möglich: Worker %1 hat den Cluster verlassen</translation>
     </message>
@@ -1188,14 +1204,44 @@
         <translation>verloren, während Tessera geschlossen war: sein Rank-0-Worker %1 ist nicht mehr im Cluster (sein Lease endete oder wurde freigegeben); falls der Job dort noch läuft, stoppen Sie ihn auf dieser Maschine</translation>
     </message>
     <message>
-        <location filename="../backend/jobs/jobrecovery.cpp" line="+32"/>
+        <location filename="../backend/jobs/jobrecovery.cpp" line="+38"/>
         <source>%1; not relaunched: %2</source>
         <translation>%1; nicht neu gestartet: %2</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+10"/>
+        <source>stopping attempt %1 on its workers before relaunching it</source>
+        <translation>Versuch %1 wird auf seinen Workern beendet, bevor er neu gestartet wird</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>%1; cannot relaunch: %2</source>
         <translation>%1; Neustart nicht möglich: %2</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1; renting one failed: %2</source>
+        <translation>%1; Mieten eines Ersatzes fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>attempt %1 ended: %2. Waiting up to %3 s for a worker being rented to replace %4</source>
+        <translation>Versuch %1 beendet: %2. Warte bis zu %3 s auf einen gemieteten Worker als Ersatz für %4</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>waiting for a worker to replace %1</source>
+        <translation>wartet auf einen Worker als Ersatz für %1</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>worker %1 stopped answering while the job was running: %2</source>
+        <translation>Worker %1 antwortet nicht mehr, während der Job lief: %2</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>%1; cannot relaunch: no replacement became Ready within %2 s (%3)</source>
+        <translation>%1; Neustart nicht möglich: kein Ersatz wurde innerhalb von %2 s bereit (%3)</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -1213,7 +1259,7 @@
         <translation>recovery.onNodeLoss ist „fail“</translation>
     </message>
     <message numerus="yes">
-        <location line="+33"/>
+        <location line="+51"/>
         <source>no idle Ready worker can take the %n rank(s) of worker %1: rent one (Cluster → Rent machines…, or turn on auto-provision) or give the job spare workers</source>
         <translation>
             <numerusform>kein freier bereiter Worker kann den %n Rank von Worker %1 übernehmen: mieten Sie einen (Cluster → Maschinen mieten…, oder automatisch mieten einschalten) oder geben Sie dem Job Reserve-Worker</numerusform>
@@ -1221,7 +1267,7 @@
         </translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+71"/>
         <source>from its checkpoint of step %1</source>
         <translation>ab seinem Checkpoint von Schritt %1</translation>
     </message>
@@ -1726,12 +1772,12 @@
         <translation>[%1] läuft noch seit Tesseras letztem Start: wird ab Ereignis %2 wieder verfolgt</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>[%1] attempt %2 ended (%3); relaunched as attempt %4 on %5, resuming after step %6</source>
         <translation>[%1] Versuch %2 beendet (%3); als Versuch %4 auf %5 neu gestartet, weiter nach Schritt %6</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+9"/>
         <source>[%1] watch stream broke (%2); resuming from event %3</source>
         <translation>[%1] Beobachtungs-Stream unterbrochen (%2); weiter ab Ereignis %3</translation>
     </message>

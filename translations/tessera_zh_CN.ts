@@ -507,7 +507,7 @@
 <context>
     <name>tessera::Autoscaler</name>
     <message>
-        <location filename="../backend/provision/autoscaler.cpp" line="+60"/>
+        <location filename="../backend/provision/autoscaler.cpp" line="+67"/>
         <source>adopted %1 (%2, %3): rented by the autoscaler before this start; released when idle past the idle timeout</source>
         <translation>已接管 %1（%2，%3）：本次启动前由自动扩缩器租用；空闲超过空闲超时后释放</translation>
     </message>
@@ -518,16 +518,27 @@
     </message>
     <message>
         <location line="+13"/>
+        <location line="+46"/>
         <source>refused: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="-26"/>
         <source>renting %1 for %2 failed: %3</source>
         <translation>为 %2 租用 %1 失败：%3</translation>
     </message>
     <message>
         <location line="+19"/>
+        <source>auto-provision is off (Cluster → Auto-provision… rents replacements)</source>
+        <translation>自动租用已关闭（集群 → 自动租用… 会租用替换机器）</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>%1 lost a worker: renting %2 node(s) for its %3 rank(s) on %4: %5</source>
+        <translation>%1 失去了一个 worker：为其 %3 个 rank 在 %4 上租用 %2 个节点：%5</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source> (memory not checked: %1)</source>
         <translation>（未检查内存：%1）</translation>
     </message>
@@ -1054,12 +1065,12 @@
         <translation>绘制的放置方案有 %1 个 rank，但布局需要 %2 个（DP × PP × TP）：请重新绘制布局</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+40"/>
         <source>the job hung: %1; its processes are being stopped on every node</source>
         <translation>作业挂起：%1；正在所有节点上停止其进程</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+49"/>
         <source>the layout trains on GPUs (layout.device cuda) and needs %1 of them, but the ready workers have %2: rent GPU machines (Cluster → Rent machines…), turn on auto-provision, or set layout.device to cpu</source>
         <translation>该布局在 GPU 上训练（layout.device cuda），需要 %1 块，但就绪的工作节点只有 %2 块：请租用 GPU 机器（集群 → 租用机器…）、开启自动供给，或将 layout.device 设为 cpu</translation>
     </message>
@@ -1094,7 +1105,7 @@
         <translation>启动失败：%1</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+44"/>
         <source>lost the job: rank 0&apos;s worker %1 stopped answering: %2</source>
         <translation>作业丢失：rank 0 的 worker %1 不再响应：%2</translation>
     </message>
@@ -1104,12 +1115,17 @@
         <translation>@tessera 记录未绘入图表：%1 — %2%3</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+66"/>
         <source>worker %1 died or stopped answering (%2); the job failed with it: %3</source>
         <translation>worker %1 已崩溃或不再响应（%2）；作业随之失败：%3</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+31"/>
+        <source>cancelled while waiting for a replacement worker</source>
+        <translation>在等待替换 worker 时被取消</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>cannot cancel: worker %1 left the cluster</source>
         <translation>无法取消：工作节点 %1 已离开集群</translation>
     </message>
@@ -1184,14 +1200,44 @@
         <translation>在 Tessera 关闭期间丢失：其 rank 0 的 worker %1 已不在集群中（其租约已结束或已释放）；如果作业仍在那里运行，请在那台机器上停止它</translation>
     </message>
     <message>
-        <location filename="../backend/jobs/jobrecovery.cpp" line="+32"/>
+        <location filename="../backend/jobs/jobrecovery.cpp" line="+38"/>
         <source>%1; not relaunched: %2</source>
         <translation>%1；未重新启动：%2</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+10"/>
+        <source>stopping attempt %1 on its workers before relaunching it</source>
+        <translation>正在重新启动前停止其 worker 上的第 %1 次尝试</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>%1; cannot relaunch: %2</source>
         <translation>%1；无法重新启动：%2</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>%1; renting one failed: %2</source>
+        <translation>%1；租用替换机器失败：%2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>attempt %1 ended: %2. Waiting up to %3 s for a worker being rented to replace %4</source>
+        <translation>第 %1 次尝试结束：%2。最多等待 %3 秒，等候租用的 worker 替换 %4</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>waiting for a worker to replace %1</source>
+        <translation>正在等待替换 %1 的 worker</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>worker %1 stopped answering while the job was running: %2</source>
+        <translation>worker %1 在作业运行时停止响应：%2</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>%1; cannot relaunch: no replacement became Ready within %2 s (%3)</source>
+        <translation>%1；无法重新启动：%2 秒内没有替换机器就绪（%3）</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -1206,17 +1252,17 @@
     <message>
         <location line="+3"/>
         <source>recovery.onNodeLoss is &quot;fail&quot;</source>
-        <translation>recovery.onNodeLoss 为 "fail"</translation>
+        <translation>recovery.onNodeLoss 为 &quot;fail&quot;</translation>
     </message>
     <message numerus="yes">
-        <location line="+33"/>
+        <location line="+51"/>
         <source>no idle Ready worker can take the %n rank(s) of worker %1: rent one (Cluster → Rent machines…, or turn on auto-provision) or give the job spare workers</source>
         <translation>
             <numerusform>没有空闲的就绪 worker 能接管 worker %1 的 %n 个 rank：租用一台（集群 → 租用机器…，或打开自动租用），或为作业提供备用 worker</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+71"/>
         <source>from its checkpoint of step %1</source>
         <translation>从其第 %1 步的检查点</translation>
     </message>
@@ -1720,12 +1766,12 @@
         <translation>[%1] 自 Tessera 上次启动以来仍在运行：从事件 %2 起重新跟踪</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>[%1] attempt %2 ended (%3); relaunched as attempt %4 on %5, resuming after step %6</source>
         <translation>[%1] 第 %2 次尝试结束（%3）；已作为第 %4 次尝试在 %5 上重新启动，从第 %6 步之后继续</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+9"/>
         <source>[%1] watch stream broke (%2); resuming from event %3</source>
         <translation>[%1] 监视流中断（%2）；从事件 %3 继续</translation>
     </message>

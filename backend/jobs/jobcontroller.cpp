@@ -114,11 +114,13 @@ JobController::JobController(ClusterRegistry* registry, MetricStore* store, QObj
     connect(&m_hangCheck, &QTimer::timeout, this, &JobController::tick);
     m_hangCheck.start();
     connect(registry, &ClusterRegistry::nodeAdded, this, &JobController::attachWaitingJobs);
+    connect(registry, &ClusterRegistry::nodeChanged, this, &JobController::onNodeChanged);
 }
 
 void JobController::tick() {
     stopHungJobs();
     attachWaitingJobs();
+    relaunchWaitingJobs();
 }
 
 void JobController::stopHungJobs() {
@@ -133,14 +135,7 @@ void JobController::stopHungJobs() {
             qCWarning(lcJobs).noquote() << jobId << "hung:" << *why;
             const QString reason =
                 tr("the job hung: %1; its processes are being stopped on every node").arg(*why);
-            if (it->spec.recovery().max_restarts() > 0) {
-                dropWatcher(jobId); // the attempt's Cancelled must not end the job
-                sendCancel(jobId);
-                attemptLost(jobId, reason, {});
-            } else {
-                setState(jobId, JobState::Failed, reason);
-                sendCancel(jobId);
-            }
+            attemptLost(jobId, reason, {}); // cancels it on its workers
         }
     }
 }
@@ -349,14 +344,31 @@ void JobController::startWatching(const QString& jobId) {
                                    it->lastSeq - it->seqBase + 1);
     it->watcher = watcher;
     watcher->setBackoff(m_backoffFirstMs, m_backoffMaxMs, m_giveUpMs);
+    // A dropped watcher's queued events may still arrive after a relaunch: only the current
+    // attempt's count (its seqs are offset by a seqBase of their own).
+    const int attempt = it->attempt;
+    auto current = [this, jobId, attempt] {
+        const auto job = m_jobs.constFind(jobId);
+        return job != m_jobs.cend() && job->attempt == attempt;
+    };
     connect(watcher, &JobWatcher::eventReceived, this,
-            [this, jobId](const v1::JobEvent& e) { onEvent(jobId, e); });
-    connect(watcher, &JobWatcher::reconnecting, this,
-            [this, jobId](quint64 fromSeq, int, const QString& reason) {
-                Q_EMIT watchReconnecting(jobId, fromSeq, reason);
+            [this, jobId, current](const v1::JobEvent& e) {
+                if (current()) {
+                    onEvent(jobId, e);
+                }
             });
-    connect(watcher, &JobWatcher::lost, this, [this, jobId](const QString& reason) {
-        if (!isTerminal(state(jobId))) {
+    connect(watcher, &JobWatcher::reconnecting, this,
+            [this, jobId, current](quint64 fromSeq, int, const QString& reason) {
+                if (current()) {
+                    Q_EMIT watchReconnecting(jobId, fromSeq, reason);
+                }
+            });
+    connect(watcher, &JobWatcher::lost, this, [this, jobId, current](const QString& reason) {
+        if (current() && m_jobs.value(jobId).drainUntilMs != 0) {
+            auto job = m_jobs.find(jobId); // its rank-0 worker died too: replace it as well
+            job->lostWorkers << job->rank0;
+            attemptDrained(jobId, JobState::Failed, reason);
+        } else if (current() && !isTerminal(state(jobId))) {
             const QString rank0 = m_jobs.value(jobId).rank0;
             attemptLost(
                 jobId,
@@ -413,7 +425,12 @@ void JobController::onEvent(const QString& jobId, const v1::JobEvent& e) {
         if (s == JobState::Running) {
             it->hang.started(QDateTime::currentMSecsSinceEpoch());
         }
-        if (s == JobState::Failed) {
+        it->attemptEnded = it->attemptEnded || isTerminal(s);
+        if (it->drainUntilMs != 0) {
+            if (isTerminal(s)) { // the lost attempt ended: relaunch now
+                attemptDrained(jobId, s, QString::fromStdString(e.state().reason()));
+            }
+        } else if (s == JobState::Failed) {
             failNamingDeadPeers(jobId, QString::fromStdString(e.state().reason()));
         } else if (s != JobState::Queued && s != it->state) {
             setState(jobId, s, QString::fromStdString(e.state().reason()));
@@ -440,22 +457,27 @@ void JobController::failNamingDeadPeers(const QString& jobId, const QString& rea
         return;
     }
     it->checkingPeers = true;
-    findDeadPeers(&m_pool, this, peers, [this, jobId, reason](const QList<DeadPeer>& dead) {
-        if (dead.isEmpty()) {
-            setState(jobId, JobState::Failed, reason);
-            return;
-        }
-        QStringList names, whys;
-        for (const DeadPeer& d : dead) {
-            names << d.name;
-            whys << QStringLiteral("%1: %2").arg(d.name, d.why);
-        }
-        attemptLost(
-            jobId,
-            tr("worker %1 died or stopped answering (%2); the job failed with it: %3")
-                .arg(names.join(QStringLiteral(", ")), whys.join(QStringLiteral("; ")), reason),
-            names);
-    });
+    const int attempt = it->attempt;
+    findDeadPeers(
+        &m_pool, this, peers, [this, jobId, reason, attempt](const QList<DeadPeer>& dead) {
+            if (m_jobs.value(jobId).attempt != attempt) {
+                return; // relaunched meanwhile (a registry probe found the dead worker first)
+            }
+            if (dead.isEmpty()) {
+                setState(jobId, JobState::Failed, reason);
+                return;
+            }
+            QStringList names, whys;
+            for (const DeadPeer& d : dead) {
+                names << d.name;
+                whys << QStringLiteral("%1: %2").arg(d.name, d.why);
+            }
+            attemptLost(
+                jobId,
+                tr("worker %1 died or stopped answering (%2); the job failed with it: %3")
+                    .arg(names.join(QStringLiteral(", ")), whys.join(QStringLiteral("; ")), reason),
+                names);
+        });
 }
 
 void JobController::setState(const QString& jobId, JobState s, const QString& reason) {
@@ -480,7 +502,11 @@ void JobController::cancel(const QString& jobId) {
         return;
     }
     it->cancelRequested = true;
-    if (it->launched) {
+    if (it->awaitReplacementUntilMs != 0) { // nothing runs: its attempt was lost
+        it->awaitReplacementUntilMs = 0;
+        setState(jobId, JobState::Cancelled,
+                 tr("cancelled while waiting for a replacement worker"));
+    } else if (it->launched) {
         sendCancel(jobId);
     } // else: launch() / onLaunched() act on cancelRequested
 }

@@ -21,6 +21,8 @@
 #include <QThreadPool>
 #include <QTimer>
 
+#include <functional>
+
 namespace tessera {
 
 class ClusterRegistry;
@@ -114,6 +116,21 @@ public:
     /// to pass the job's workers).
     Result<void> attach(const QString& jobId);
 
+    /// Rents the workers a relaunch misses: called with the job, its spec as last launched and
+    /// the ranks that no idle Ready worker can take (after a lost worker, onNodeLoss replace).
+    /// Returns once the rent has started (the job then waits for a new Ready worker that fits),
+    /// or why nothing is rented (the job then fails with that reason). The autoscaler installs
+    /// one (Autoscaler::rentReplacement).
+    using ReplacementRenter = std::function<Result<void>(
+        const QString& jobId, const tessera::v1::JobSpec& spec, int ranks)>;
+    /// Sets the renter (empty: none, a job without an idle replacement fails) and how long a job
+    /// waits for the rented worker to become Ready (default 10 minutes: a cloud machine boots
+    /// and installs in 2–5).
+    void setReplacementRenter(ReplacementRenter renter, int waitMs = 600000) {
+        m_renter = std::move(renter);
+        m_replacementWaitMs = waitMs;
+    }
+
     /// Breaks the job's WatchJob stream as a network cut would; it reconnects from last seq + 1.
     /// For tests and diagnostics. Returns false if the job has no open stream right now.
     bool interruptWatch(const QString& jobId);
@@ -149,10 +166,15 @@ private:
         qint64 awaitWorkerUntilMs = 0; ///< reattached, rank-0 worker not registered yet: until
         HangWatch hang;                ///< its step progress (recovery.hangTimeoutS)
         JobWatcher* watcher = nullptr;
-        int attempt = 1;           ///< 1 = the first launch; see workerJobId()
-        quint64 seqBase = 0;       ///< this attempt's events are stored at seqBase + seq
-        qint64 lastStep = 0;       ///< last step reported (by any attempt)
-        qint64 checkpointStep = 0; ///< newest complete checkpoint announced (0 = none)
+        int attempt = 1;                    ///< 1 = the first launch; see workerJobId()
+        quint64 seqBase = 0;                ///< this attempt's events are stored at seqBase + seq
+        qint64 lastStep = 0;                ///< last step reported (by any attempt)
+        qint64 checkpointStep = 0;          ///< newest complete checkpoint announced (0 = none)
+        qint64 awaitReplacementUntilMs = 0; ///< lost a worker, waiting for a rented one: until
+        QString lostCause;                  ///< why the attempt ended, while waiting
+        QStringList lostWorkers;            ///< the workers it lost, while waiting
+        qint64 drainUntilMs = 0;   ///< lost, its cancel sent: relaunch when it ended, or then
+        bool attemptEnded = false; ///< the current attempt's worker reported its end
         /// The id the current attempt runs under on its workers: the job id for the first,
         /// "<job id>.<attempt>" for a relaunch.
         QString workerJobId(const QString& jobId) const {
@@ -180,13 +202,38 @@ private:
     /// (`dead` empty) it hung. Relaunches it (relaunch()) when its recovery policy allows one,
     /// else fails the job with `reason`.
     void attemptLost(const QString& jobId, const QString& reason, const QStringList& dead);
+    /// What a lost attempt that may still run gets to end (cancel: TERM, 5 s, KILL) before
+    /// the relaunch goes ahead anyway.
+    static constexpr int kDrainMs = 15000;
+    /// The lost attempt being stopped before a relaunch ended (`ended`, the worker's reason
+    /// `how`), or its drain time is over (Failed): relaunches it (replaceAndRelaunch), or marks
+    /// the job Succeeded when the attempt finished first.
+    void attemptDrained(const QString& jobId, JobState ended, const QString& how);
+    /// The workers for the next attempt (replacementNodes), else waits for a rented one
+    /// (waitForReplacement), else fails the job; then relaunch().
+    void replaceAndRelaunch(const QString& jobId, const QString& reason, const QStringList& dead);
     /// Why the current attempt of `jobId` cannot be relaunched (no restart left, onNodeLoss
     /// fail, cancelled); empty when it can.
     QString noRelaunchBecause(const QString& jobId, const QStringList& dead) const;
     /// The workers of the next attempt: the job's workers in rank order with each of `dead`
     /// replaced by an idle Ready worker that fits its ranks. Errors: Unavailable naming the
     /// worker that no idle Ready worker can replace.
-    Result<QList<WorkerNode>> replacementNodes(const QString& jobId, const QStringList& dead) const;
+    /// `missingRanks` (if given) is set to the ranks no idle worker can take.
+    Result<QList<WorkerNode>> replacementNodes(const QString& jobId, const QStringList& dead,
+                                               int* missingRanks = nullptr) const;
+    /// No idle worker replaces the lost ones: has the renter rent what is missing and makes the
+    /// job wait for it (relaunchWaitingJobs()); false when there is no renter or it refused
+    /// (`why` says why).
+    bool waitForReplacement(const QString& jobId, const QString& cause, const QStringList& dead,
+                            int missingRanks, QString* why);
+    /// Relaunches the jobs waiting for a replacement that a Ready worker now fits, and fails
+    /// those whose wait is over. Runs when a node is added or changes, and every second.
+    void relaunchWaitingJobs();
+    /// The registry found worker `name` unreachable (its periodic GetInfo failed): a host that
+    /// vanished without a reset breaks no stream and makes mpirun fail only much later. Each
+    /// running job on it asks it once more (findDeadPeers, 1.5 s); if it still does not answer,
+    /// the job lost it (attemptLost). Then relaunchWaitingJobs().
+    void onNodeChanged(const QString& name);
     /// Launches the next attempt of `jobId` on `nodes` from its newest checkpoint.
     void relaunch(const QString& jobId, const QString& cause, const QList<WorkerNode>& nodes);
     /// Stops following the job's current attempt (its watcher is deleted off this thread).
@@ -210,6 +257,8 @@ private:
     quint64 m_workdirBytesSent = 0;
     QThreadPool m_pool;
     QTimer m_hangCheck;
+    ReplacementRenter m_renter;
+    int m_replacementWaitMs = 600000;
 };
 
 } // namespace tessera

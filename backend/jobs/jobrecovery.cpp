@@ -6,6 +6,7 @@
 #include "backend/jobs/jobcontroller.h"
 #include "backend/jobs/jobsides.h"
 #include "backend/jobs/jobwatcher.h"
+#include "backend/jobs/peercheck.h"
 #include "backend/jobs/rankplacement.h"
 #include "backend/logging.h"
 #include "worker/common/spec_io.h"
@@ -24,6 +25,11 @@ void JobController::attemptLost(const QString& jobId, const QString& reason,
     if (it == m_jobs.end() || isTerminal(it->state)) {
         return;
     }
+    if (it->launched && !dead.contains(it->rank0)) {
+        // Nothing of the attempt may stay on the survivors: ranks blocked in a collective with a
+        // silent host wait for ever (mpirun ends them; a cancel of an ended attempt is a no-op).
+        sendCancel(jobId);
+    }
     if (it->spec.recovery().max_restarts() <= 0) {
         setState(jobId, JobState::Failed, reason);
         return;
@@ -32,14 +38,140 @@ void JobController::attemptLost(const QString& jobId, const QString& reason,
         setState(jobId, JobState::Failed, tr("%1; not relaunched: %2").arg(reason, why));
         return;
     }
-    Result<QList<WorkerNode>> nodes = replacementNodes(jobId, dead);
+    if (it->launched && !it->attemptEnded && !dead.contains(it->rank0) && it->watcher) {
+        // Its processes may still run (a silent worker's, those on the survivors) and write to
+        // the checkpoint folder the relaunch resumes from: relaunch once the cancel ended it.
+        it->drainUntilMs = QDateTime::currentMSecsSinceEpoch() + kDrainMs;
+        it->lostCause = reason;
+        it->lostWorkers = dead;
+        setState(jobId, JobState::Starting,
+                 tr("stopping attempt %1 on its workers before relaunching it")
+                     .arg(QString::number(it->attempt)));
+        return;
+    }
+    replaceAndRelaunch(jobId, reason, dead);
+}
+
+void JobController::attemptDrained(const QString& jobId, JobState ended, const QString& how) {
+    auto it = m_jobs.find(jobId);
+    if (it == m_jobs.end() || it->drainUntilMs == 0) {
+        return;
+    }
+    it->drainUntilMs = 0;
+    if (ended == JobState::Succeeded) { // it finished before the cancel reached it
+        setState(jobId, JobState::Succeeded, how);
+        return;
+    }
+    replaceAndRelaunch(jobId, it->lostCause, it->lostWorkers);
+}
+
+void JobController::replaceAndRelaunch(const QString& jobId, const QString& reason,
+                                       const QStringList& dead) {
+    int missing = 0;
+    Result<QList<WorkerNode>> nodes = replacementNodes(jobId, dead, &missing);
     if (!nodes) {
-        setState(jobId, JobState::Failed,
-                 tr("%1; cannot relaunch: %2")
-                     .arg(reason, QString::fromStdString(nodes.error().message)));
+        QString why = QString::fromStdString(nodes.error().message);
+        if (missing > 0 && waitForReplacement(jobId, reason, dead, missing, &why)) {
+            return;
+        }
+        setState(jobId, JobState::Failed, tr("%1; cannot relaunch: %2").arg(reason, why));
         return;
     }
     relaunch(jobId, reason, *nodes);
+}
+
+bool JobController::waitForReplacement(const QString& jobId, const QString& cause,
+                                       const QStringList& dead, int missingRanks, QString* why) {
+    if (!m_renter) {
+        return false;
+    }
+    auto it = m_jobs.find(jobId);
+    if (Result<void> rented = m_renter(jobId, it->spec, missingRanks); !rented) {
+        *why = tr("%1; renting one failed: %2")
+                   .arg(*why, QString::fromStdString(rented.error().message));
+        return false;
+    }
+    dropWatcher(jobId);
+    it->awaitReplacementUntilMs = QDateTime::currentMSecsSinceEpoch() + m_replacementWaitMs;
+    it->lostCause = cause;
+    it->lostWorkers = dead;
+    const QString line =
+        tr("attempt %1 ended: %2. Waiting up to %3 s for a worker being rented to replace %4")
+            .arg(QString::number(it->attempt), cause, QString::number(m_replacementWaitMs / 1000),
+                 dead.join(QStringLiteral(", ")));
+    qCWarning(lcJobs).noquote() << jobId << line;
+    Q_EMIT logLine(jobId, QStringLiteral("tessera"), line, -1);
+    setState(jobId, JobState::Starting,
+             tr("waiting for a worker to replace %1").arg(dead.join(QStringLiteral(", "))));
+    return true;
+}
+
+void JobController::onNodeChanged(const QString& name) {
+    if (const std::optional<WorkerNode> node = m_registry->node(name);
+        node && node->state == NodeState::Unreachable) {
+        for (const QString& jobId : std::as_const(m_order)) {
+            auto it = m_jobs.find(jobId);
+            if (it == m_jobs.end() || it->state != JobState::Running || it->checkingPeers ||
+                it->awaitWorkerUntilMs != 0 || it->awaitReplacementUntilMs != 0) {
+                continue;
+            }
+            bool onIt = false;
+            for (const auto& slot : it->spec.placement().slots()) {
+                onIt = onIt || QString::fromStdString(slot.worker()) == name;
+            }
+            if (!onIt) {
+                continue;
+            }
+            it->checkingPeers = true; // one question at a time; relaunch() clears it
+            const int attempt = it->attempt;
+            findDeadPeers(&m_pool, this, {JobPeer{name, m_registry->client(name)}},
+                          [this, jobId, name, attempt](const QList<DeadPeer>& dead) {
+                              auto job = m_jobs.find(jobId);
+                              if (job == m_jobs.end() || job->attempt != attempt) {
+                                  return;
+                              }
+                              job->checkingPeers = false;
+                              if (dead.isEmpty() || isTerminal(job->state)) {
+                                  return; // it answers again: a blip
+                              }
+                              attemptLost(jobId,
+                                          tr("worker %1 stopped answering while the job was "
+                                             "running: %2")
+                                              .arg(name, dead.first().why),
+                                          {name});
+                          });
+        }
+    }
+    relaunchWaitingJobs();
+}
+
+void JobController::relaunchWaitingJobs() {
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const QStringList order = m_order; // relaunch() signals; receivers may submit jobs
+    for (const QString& jobId : order) {
+        auto it = m_jobs.find(jobId);
+        if (it != m_jobs.end() && it->drainUntilMs != 0 && now >= it->drainUntilMs) {
+            qCWarning(lcJobs).noquote()
+                << jobId << "attempt" << it->attempt << "did not end" << kDrainMs << "ms after "
+                << "its cancel; relaunching anyway";
+            attemptDrained(jobId, JobState::Failed, QString());
+            continue;
+        }
+        if (it == m_jobs.end() || it->awaitReplacementUntilMs == 0) {
+            continue;
+        }
+        Result<QList<WorkerNode>> nodes = replacementNodes(jobId, it->lostWorkers);
+        if (nodes) {
+            it->awaitReplacementUntilMs = 0;
+            relaunch(jobId, it->lostCause, *nodes);
+        } else if (now >= it->awaitReplacementUntilMs) {
+            it->awaitReplacementUntilMs = 0;
+            setState(jobId, JobState::Failed,
+                     tr("%1; cannot relaunch: no replacement became Ready within %2 s (%3)")
+                         .arg(it->lostCause, QString::number(m_replacementWaitMs / 1000),
+                              QString::fromStdString(nodes.error().message)));
+        }
+    }
 }
 
 QString JobController::noRelaunchBecause(const QString& jobId, const QStringList& dead) const {
@@ -58,7 +190,8 @@ QString JobController::noRelaunchBecause(const QString& jobId, const QStringList
 }
 
 Result<QList<WorkerNode>> JobController::replacementNodes(const QString& jobId,
-                                                          const QStringList& dead) const {
+                                                          const QStringList& dead,
+                                                          int* missingRanks) const {
     const Job& job = *m_jobs.constFind(jobId);
     const QList<WorkerNode> ready = m_registry->readyNodes();
     QStringList mine;
@@ -68,6 +201,9 @@ Result<QList<WorkerNode>> JobController::replacementNodes(const QString& jobId,
     const QStringList busy = busyWorkers(); // this job's workers among them
     QSet<QString> taken;
     QList<WorkerNode> out;
+    int missing = 0;
+    QString firstMissing;
+    int firstMissingRanks = 0;
     for (const auto& slot : job.spec.placement().slots()) {
         const QString name = QString::fromStdString(slot.worker());
         auto same = std::find_if(ready.begin(), ready.end(),
@@ -84,16 +220,27 @@ Result<QList<WorkerNode>> JobController::replacementNodes(const QString& jobId,
                    usableSlots(n, device) >= slot.ranks();
         });
         if (spare == ready.end()) {
-            return fail(ErrorCode::Unavailable,
-                        tr("no idle Ready worker can take the %n rank(s) of worker %1: rent one "
-                           "(Cluster → Rent machines…, or turn on auto-provision) or give the "
-                           "job spare workers",
-                           nullptr, slot.ranks())
-                            .arg(name)
-                            .toStdString());
+            missing += slot.ranks();
+            if (firstMissing.isEmpty()) {
+                firstMissing = name;
+                firstMissingRanks = slot.ranks();
+            }
+            continue;
         }
         out << *spare;
         taken << spare->name;
+    }
+    if (missingRanks) {
+        *missingRanks = missing;
+    }
+    if (missing > 0) {
+        return fail(ErrorCode::Unavailable,
+                    tr("no idle Ready worker can take the %n rank(s) of worker %1: rent one "
+                       "(Cluster → Rent machines…, or turn on auto-provision) or give the "
+                       "job spare workers",
+                       nullptr, firstMissingRanks)
+                        .arg(firstMissing)
+                        .toStdString());
     }
     if (const QString mixed = mixedSidesProblem(out); !mixed.isEmpty()) {
         return fail(ErrorCode::Unavailable, mixed.toStdString());
@@ -154,7 +301,9 @@ void JobController::relaunch(const QString& jobId, const QString& cause,
     it->seqBase = it->lastSeq;
     it->rank0 = workers.first();
     it->launched = false;
+    it->attemptEnded = false;
     it->checkingPeers = false;
+    it->awaitReplacementUntilMs = 0;
     it->hang = HangWatch(spec.recovery().hang_timeout_s());
     const QString from =
         resumeStep > 0 ? tr("from its checkpoint of step %1").arg(resumeStep)

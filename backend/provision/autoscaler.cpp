@@ -44,6 +44,13 @@ Autoscaler::Autoscaler(ClusterRegistry* registry, JobController* jobs,
     m_check.setInterval(1000);
     connect(&m_check, &QTimer::timeout, this, &Autoscaler::check);
     m_check.start();
+    jobs->setReplacementRenter([this](const QString& jobId, const v1::JobSpec& spec, int ranks) {
+        return rentReplacement(jobId, spec, ranks);
+    });
+}
+
+Autoscaler::~Autoscaler() {
+    m_jobs->setReplacementRenter({});
 }
 
 void Autoscaler::setPolicy(const AutoscalePolicy& policy) {
@@ -260,11 +267,9 @@ Result<QString> Autoscaler::submit(v1::JobSpec spec) {
     return rentFor(t, *pick, world, shortfall, need);
 }
 
-Result<QString> Autoscaler::rentFor(Ticket t, const Pick& pick, int world, int shortfall,
-                                    const DeviceNeed& need) {
-    const QString name = jobName(t.spec);
+QStringList Autoscaler::rentPicked(const Pick& pick, const QString& name, QStringList* leases,
+                                   int* nodes) {
     QStringList names;
-    int rentedNodes = 0;
     for (const Offer& o : pick.offers) {
         Provider* p = providerOf(o.provider);
         m_inRent = true; // its first leaseChanged is no lease to adopt
@@ -277,14 +282,48 @@ Result<QString> Autoscaler::rentFor(Ticket t, const Pick& pick, int world, int s
             continue; // what was rented stays held and is released when idle
         }
         m_held.insert(*lease);
-        t.leases << *lease;
-        rentedNodes += std::max(1, o.nodesPerRent);
+        *leases << *lease;
+        *nodes += std::max(1, o.nodesPerRent);
         names << (o.nodesPerRent > 1 ? QStringLiteral("%1 × %2 (%3, %4/h each)")
                                            .arg(o.nodesPerRent)
                                            .arg(o.name, o.provider, money(o.pricePerHour))
                                      : QStringLiteral("%1 (%2, %3/h)")
                                            .arg(o.name, o.provider, money(o.pricePerHour)));
     }
+    return names;
+}
+
+Result<void> Autoscaler::rentReplacement(const QString& jobId, const v1::JobSpec& spec, int ranks) {
+    if (!m_policy.enabled) {
+        return fail(ErrorCode::Unavailable,
+                    tr("auto-provision is off (Cluster → Auto-provision… rents replacements)")
+                        .toStdString());
+    }
+    const QString name = QStringLiteral("%1 (%2)").arg(jobName(spec), jobId);
+    const DeviceNeed need = deviceNeedOf(spec);
+    Result<Pick> pick = pickOffers(ranks, need, name);
+    if (!pick) {
+        say(tr("refused: %1").arg(QString::fromStdString(pick.error().message)));
+        return relay(pick);
+    }
+    QStringList leases;
+    int nodes = 0;
+    const QStringList names = rentPicked(*pick, name, &leases, &nodes);
+    if (leases.isEmpty()) {
+        return fail(ErrorCode::Unavailable,
+                    QStringLiteral("no rent could start for %1").arg(name).toStdString());
+    }
+    say(tr("%1 lost a worker: renting %2 node(s) for its %3 rank(s) on %4: %5")
+            .arg(name, QString::number(nodes), QString::number(ranks), need.describe(),
+                 names.join(QStringLiteral(", "))));
+    return {};
+}
+
+Result<QString> Autoscaler::rentFor(Ticket t, const Pick& pick, int world, int shortfall,
+                                    const DeviceNeed& need) {
+    const QString name = jobName(t.spec);
+    int rentedNodes = 0;
+    const QStringList names = rentPicked(pick, name, &t.leases, &rentedNodes);
     if (t.leases.isEmpty()) {
         return fail(ErrorCode::Unavailable,
                     QStringLiteral("cannot run %1: no rent could start").arg(name).toStdString());

@@ -49,6 +49,8 @@ public:
     /// timeout like the ones it rents itself, counted from when it adopts them.
     Autoscaler(ClusterRegistry* registry, JobController* jobs, const QList<Provider*>& providers,
                QObject* parent = nullptr);
+    /// Stops renting replacements for the controller's jobs.
+    ~Autoscaler() override;
 
     void setPolicy(const AutoscalePolicy& policy);
     AutoscalePolicy policy() const { return m_policy; }
@@ -67,6 +69,14 @@ public:
     /// the budget or node cap would be exceeded: the message says how much is missing (slots,
     /// dollars per hour, dollars, nodes).
     Result<QString> submit(tessera::v1::JobSpec spec);
+
+    /// Rents what a managed job that lost a worker misses (JobController's replacement renter,
+    /// installed by the constructor): offers that fit its device need (deviceNeedOf) for
+    /// `ranks` ranks, cheapest cover first, within the policy; they are held like any rent and
+    /// the job takes them when Ready (an unused one goes back after the idle timeout). Errors:
+    /// Unavailable when auto-provision is off, or as submit() when no offer fits or the budget
+    /// or node cap would be exceeded.
+    Result<void> rentReplacement(const QString& jobId, const tessera::v1::JobSpec& spec, int ranks);
 
     /// Checks the budget and releases what sat idle past the timeout now, as the timer does
     /// every interval; setPolicy() does it too, so that a lowered budget acts at once.
@@ -110,6 +120,9 @@ private:
     int slotsOf(const QStringList& nodes, const DeviceNeed& need) const;
     Result<Pick> pickOffers(int shortfall, const DeviceNeed& need, const QString& job) const;
     Result<void> withinPolicy(const Pick& pick, const QString& job) const;
+    /// Rents the picked offers for `name` (its lease ids appended to `leases`, its node count
+    /// added to `nodes`); returns their descriptions. A failed rent is said and skipped.
+    QStringList rentPicked(const Pick& pick, const QString& name, QStringList* leases, int* nodes);
     Result<QString> rentFor(Ticket t, const Pick& pick, int world, int shortfall,
                             const DeviceNeed& need);
     Provider* providerOf(const QString& id) const;

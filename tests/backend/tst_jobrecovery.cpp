@@ -54,10 +54,35 @@ struct Workers {
             d->waitForFinished(10000);
         }
     }
-    /// Kills worker `name`'s daemon with SIGKILL (its orted and ranks lose their parent).
+    /// Worker `name`'s machine dies: its daemon and every process under it (the orted and ranks
+    /// it runs, mpirun and its agents when it holds rank 0) are killed with SIGKILL at once.
     bool kill(const QString& name) {
         const int i = int(names().indexOf(name));
-        return i >= 0 && ::kill(static_cast<pid_t>(daemons[i]->processId()), SIGKILL) == 0;
+        if (i < 0) {
+            return false;
+        }
+        const qint64 daemon = daemons[i]->processId();
+        QList<qint64> tree{daemon};
+        for (qsizetype k = 0; k < tree.size(); ++k) { // breadth first: children of tree[k]
+            for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+                QFile stat(QStringLiteral("/proc/%1/stat").arg(entry));
+                if (!stat.open(QIODevice::ReadOnly)) {
+                    continue;
+                }
+                const QByteArray s = stat.readAll();
+                const QList<QByteArray> after = s.mid(s.lastIndexOf(')') + 2).split(' ');
+                if (after.size() > 1 && after[1].toLongLong() == tree[k]) {
+                    tree << entry.toLongLong();
+                }
+            }
+        }
+        for (qint64 pid : tree) {
+            ::kill(static_cast<pid_t>(pid), SIGSTOP); // no one forks or reacts meanwhile
+        }
+        for (qint64 pid : tree) {
+            ::kill(static_cast<pid_t>(pid), SIGKILL);
+        }
+        return true;
     }
     QStringList names() const {
         QStringList out;
@@ -173,6 +198,7 @@ private Q_SLOTS:
             managed.controller.submit(managedJob(dir.filePath(QStringLiteral("ckpt"))));
         QVERIFY2(id, id ? "" : id.error().message.c_str());
         QTRY_VERIFY_WITH_TIMEOUT(managed.checkpoint20 && lossAt(managed.points, 25) > 0, 120000);
+        // The old attempt is held before step 26: it cannot write a checkpoint after step 20.
         const v1::JobSpec first = managed.controller.spec(*id);
         const QString rank0 = QString::fromStdString(first.placement().slots(0).worker());
         const QString other = QString::fromStdString(first.placement().slots(1).worker());
@@ -242,6 +268,11 @@ private Q_SLOTS:
         QCOMPARE(lossSteps(continuousRun(stored, attempts)), oneCurve);
         QCOMPARE(lossAt(stored, 40), resumed);
         QCOMPARE(store.job(*id).state, JobState::Succeeded);
+        // Nothing is left of either attempt, the lost worker's orphaned rank included.
+        const QByteArray marker =
+            "TESSERA_HOLD_DIR=" + QFile::encodeName(dir.filePath(QStringLiteral("holds")));
+        const QString left = test::ranksLeftAfter(marker, 15000, "tessera-train");
+        QVERIFY2(left.isEmpty(), qPrintable(QStringLiteral("rank processes left: ") + left));
     }
 
     // SIGSTOP on rank 0 of a job that may restart from step 0 (checkpoint.disabled): it is found

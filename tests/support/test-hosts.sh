@@ -148,7 +148,7 @@ EOF
     # and tsan: report exit code, suppression files), as the tests' local workers do; sshd would
     # start them with a clean environment. (sshd takes the first SetEnv line only: one line.)
     setenv=
-    for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS TSAN_OPTIONS; do
+    for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS TSAN_OPTIONS TESSERA_HOLD_DIR; do
         eval "val=\${$v-}"
         if [ -n "$val" ]; then
             setenv="$setenv \"$v=$val\""

@@ -2,6 +2,8 @@
 // kill.
 #include "worker/daemon/process.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
@@ -171,6 +173,13 @@ void Process::waitLoop() {
         ex.code = 128 + ex.signal;
     } else {
         ex.code = WEXITSTATUS(status);
+    }
+    // What is left of its group outlived the leader: orphans (ranks of an mpirun that crashed
+    // while aborting kept training and writing checkpoints with nobody reading them). A job's
+    // processes end with their leader, as systemd's KillMode=control-group has it.
+    if (processGroupAlive(m_pid)) {
+        spdlog::warn("process group {} outlived its leader: killing what is left of it", m_pid);
+        ::kill(-m_pid, SIGKILL);
     }
     {
         std::lock_guard lock(m_mutex);

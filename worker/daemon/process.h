@@ -49,6 +49,8 @@ public:
     using ExitHandler = std::function<void(ProcessExit)>;
 
     /// Spawns the child as leader of a new process group with default signal dispositions.
+    /// When the leader ends, whatever is left of its group is killed (SIGKILL): a job's
+    /// processes never outlive it.
     /// Errors: InvalidArgument for an empty argv, Io naming the program when it cannot start.
     static Result<std::shared_ptr<Process>> start(const SpawnOptions& opts, OutputHandler onOutput,
                                                   ExitHandler onExit);

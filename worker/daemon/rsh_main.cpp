@@ -10,6 +10,7 @@
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/credentials.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
         return die(cmd.error().message);
     }
 
+    const pid_t parent = ::getppid();
     // Stop signals are handled by one thread that cancels the call (the worker then kills the
     // program); block them before any other thread starts.
     sigset_t stopSignals;
@@ -103,6 +105,15 @@ int main(int argc, char** argv) {
     std::thread([&ctx, stopSignals] {
         int sig = 0;
         sigwait(&stopSignals, &sig);
+        ctx.TryCancel();
+    }).detach();
+    // mpirun gone (crashed while aborting, or its worker killed): nothing may keep the remote
+    // orted, and with it the ranks, alive. Polled rather than PR_SET_PDEATHSIG, which fires when
+    // the *thread* that forked us ends.
+    std::thread([&ctx, parent] {
+        while (::getppid() == parent) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        }
         ctx.TryCancel();
     }).detach();
 

@@ -3,6 +3,7 @@
 #include "worker/daemon/process.h"
 
 #include <QDir>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -50,6 +51,26 @@ private Q_SLOTS:
         QCOMPARE(ex.code, 3);
         QCOMPARE(ex.signal, 0);
         QCOMPARE(out, std::string("hello\n"));
+    }
+
+    // A child that leaves a process of its group behind (an mpirun that crashed while its ranks
+    // ran): the leftover is killed when the leader ends.
+    void leftoversOfTheGroupAreKilled() {
+        const auto [ex, out] =
+            runToEnd({"/bin/sh", "-c", "sleep 1000 >/dev/null 2>&1 </dev/null & echo $!"});
+        QCOMPARE(ex.code, 0);
+        const pid_t orphan = static_cast<pid_t>(std::stol(out));
+        QVERIFY(orphan > 0);
+        auto gone = [orphan] {
+            QFile stat(QStringLiteral("/proc/%1/stat").arg(orphan));
+            if (!stat.open(QIODevice::ReadOnly)) {
+                return true;
+            }
+            const QByteArray s = stat.readAll();
+            const qsizetype close = s.lastIndexOf(')');
+            return close >= 0 && s.size() > close + 2 && s.at(close + 2) == 'Z'; // a zombie
+        };
+        QVERIFY2(QTest::qWaitFor(gone, 5000), "the orphaned sleep still runs");
     }
 
     void reportsTheSignal() {
