@@ -145,8 +145,9 @@ UsePAM no
 StrictModes no
 EOF
     # Sessions on a test host get the sanitizer options of the run that made it (presets asan
-    # and tsan: report exit code, suppression files), as the tests' local workers do; sshd would
-    # start them with a clean environment. (sshd takes the first SetEnv line only: one line.)
+    # and tsan: report exit code, suppression files) and its step holds (TESSERA_HOLD_DIR,
+    # tests/support/jobhold.h), as the tests' local workers do; sshd would start them with a
+    # clean environment. (sshd takes the first SetEnv line only: one line.)
     setenv=
     for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS TSAN_OPTIONS TESSERA_HOLD_DIR; do
         eval "val=\${$v-}"
