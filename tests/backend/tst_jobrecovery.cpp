@@ -10,6 +10,7 @@
 #include "backend/jobs/jobtypes.h"
 #include "tests/backend/testcluster.h"
 #include "tests/support/jobhold.h"
+#include "tests/support/managedjob.h"
 #include "tests/support/rankprocesses.h"
 #include "tests/support/testexamples.h"
 #include "worker/common/spec_io.h"
@@ -96,33 +97,6 @@ struct Workers {
     QString error;
 };
 
-/// The Fashion-MNIST MLP on DP2: 40 steps, loss every step, a checkpoint every 10 steps into
-/// `checkpointDir`, relaunched at most once.
-v1::JobSpec managedJob(const QString& checkpointDir, const std::string& onNodeLoss = "replace") {
-    auto spec = loadJobSpec(TESSERA_SOURCE_DIR "/resources/examples/fashion-mnist-mlp.json");
-    Q_ASSERT(spec);
-    spec->mutable_training()->set_epochs(0);
-    spec->mutable_training()->set_max_steps(40);
-    spec->mutable_training()->set_log_every(1);
-    spec->mutable_checkpoint()->set_every_steps(10);
-    spec->mutable_checkpoint()->set_dir(checkpointDir.toStdString());
-    spec->mutable_recovery()->set_max_restarts(1);
-    spec->mutable_recovery()->set_on_node_loss(onNodeLoss);
-    return *spec;
-}
-
-/// Rank 0's loss at `step` among `points`; NaN if absent (the last one wins: a relaunch
-/// computes again the steps after its checkpoint).
-double lossAt(const QList<MetricPoint>& points, qint64 step) {
-    double loss = std::nan("");
-    for (const MetricPoint& p : points) {
-        if (p.step == step && p.rank == 0 && p.values.contains(QStringLiteral("loss"))) {
-            loss = p.values.value(QStringLiteral("loss"));
-        }
-    }
-    return loss;
-}
-
 /// Follows one controller's jobs: failure reasons, metric points, recoveries.
 struct Followed {
     Followed(ClusterRegistry* registry, MetricStore* store)
@@ -182,22 +156,23 @@ private Q_SLOTS:
         double reference = std::nan("");
         {
             Followed plain(&workers.registry, nullptr);
-            v1::JobSpec spec = managedJob(dir.filePath(QStringLiteral("plain-ckpt")));
+            v1::JobSpec spec = test::managedFashionJob(dir.filePath(QStringLiteral("plain-ckpt")));
             spec.clear_recovery();
             Result<QString> id = plain.controller.submit(spec);
             QVERIFY2(id, id ? "" : id.error().message.c_str());
             QTRY_VERIFY_WITH_TIMEOUT(isTerminal(plain.controller.state(*id)), 120000);
             QCOMPARE(plain.controller.state(*id), JobState::Succeeded);
-            reference = lossAt(plain.points, 40);
+            reference = test::lossAt(plain.points, 40);
             QVERIFY(std::isfinite(reference));
         }
 
         QVERIFY(hold.hold(26)); // the job surely runs, its step-20 checkpoint written, when hit
         Followed managed(&workers.registry, &store);
-        Result<QString> id =
-            managed.controller.submit(managedJob(dir.filePath(QStringLiteral("ckpt"))));
+        Result<QString> id = managed.controller.submit(
+            test::managedFashionJob(dir.filePath(QStringLiteral("ckpt"))));
         QVERIFY2(id, id ? "" : id.error().message.c_str());
-        QTRY_VERIFY_WITH_TIMEOUT(managed.checkpoint20 && lossAt(managed.points, 25) > 0, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(managed.checkpoint20 && test::lossAt(managed.points, 25) > 0,
+                                 120000);
         // The old attempt is held before step 26: it cannot write a checkpoint after step 20.
         const v1::JobSpec first = managed.controller.spec(*id);
         const QString rank0 = QString::fromStdString(first.placement().slots(0).worker());
@@ -230,7 +205,7 @@ private Q_SLOTS:
 
         QTRY_VERIFY_WITH_TIMEOUT(isTerminal(managed.controller.state(*id)), 120000);
         QVERIFY2(managed.controller.state(*id) == JobState::Succeeded, qPrintable(managed.reason));
-        const double resumed = lossAt(managed.points, 40);
+        const double resumed = test::lossAt(managed.points, 40);
         qInfo() << "final loss: uninterrupted" << reference << "relaunched" << resumed;
         QVERIFY2(std::abs(resumed - reference) <= 1e-5 * std::abs(reference),
                  qPrintable(QStringLiteral("%1 vs %2").arg(resumed).arg(reference)));
@@ -266,7 +241,7 @@ private Q_SLOTS:
             oneCurve << s;
         }
         QCOMPARE(lossSteps(continuousRun(stored, attempts)), oneCurve);
-        QCOMPARE(lossAt(stored, 40), resumed);
+        QCOMPARE(test::lossAt(stored, 40), resumed);
         QCOMPARE(store.job(*id).state, JobState::Succeeded);
         // Nothing is left of either attempt, the lost worker's orphaned rank included.
         const QByteArray marker =
@@ -350,7 +325,7 @@ private Q_SLOTS:
         QVERIFY2(workers.error.isEmpty(), qPrintable(workers.error));
         Followed managed(&workers.registry, nullptr);
         Result<QString> id = managed.controller.submit(
-            managedJob(dir.filePath(QStringLiteral("ckpt")), policy.toStdString()));
+            test::managedFashionJob(dir.filePath(QStringLiteral("ckpt")), policy.toStdString()));
         QVERIFY2(id, id ? "" : id.error().message.c_str());
         QTRY_VERIFY_WITH_TIMEOUT(managed.checkpoint20, 120000);
         const QString other =

@@ -12,6 +12,7 @@
 #include "tests/backend/testcluster.h"
 #include "tests/support/autoscaledjob.h"
 #include "tests/support/jobhold.h"
+#include "tests/support/managedjob.h"
 #include "tests/support/testexamples.h"
 #include "tests/support/testhosts.h"
 #include "worker/common/spec_io.h"
@@ -24,21 +25,6 @@
 #include <cmath>
 
 using namespace tessera;
-
-namespace {
-
-/// Rank 0's loss at `step` (the last reported); NaN when none.
-double lossAt(const QList<MetricPoint>& points, qint64 step) {
-    double loss = std::nan("");
-    for (const MetricPoint& p : points) {
-        if (p.step == step && p.rank == 0 && p.values.contains(QStringLiteral("loss"))) {
-            loss = p.values.value(QStringLiteral("loss"));
-        }
-    }
-    return loss;
-}
-
-} // namespace
 
 class TestRecoveryHosts : public QObject {
     Q_OBJECT
@@ -81,23 +67,15 @@ private Q_SLOTS:
         QSignalSpy submitted(&scaler, &Autoscaler::jobSubmitted);
         QSignalSpy recovering(&jobs, &JobController::jobRecovering);
 
-        auto spec = loadJobSpec(TESSERA_SOURCE_DIR "/resources/examples/fashion-mnist-mlp.json");
-        QVERIFY(spec);
-        spec->mutable_training()->set_epochs(0);
-        spec->mutable_training()->set_max_steps(40);
-        spec->mutable_training()->set_log_every(1);
-        spec->mutable_checkpoint()->set_every_steps(10);
-        spec->mutable_checkpoint()->set_dir(data.filePath(QStringLiteral("ckpt")).toStdString());
-        spec->mutable_recovery()->set_max_restarts(1);
-        spec->mutable_recovery()->set_on_node_loss("replace");
-        Result<QString> ticket = scaler.submit(*spec);
+        v1::JobSpec spec = test::managedFashionJob(data.filePath(QStringLiteral("ckpt")));
+        Result<QString> ticket = scaler.submit(spec);
         QVERIFY2(ticket, ticket ? "" : ticket.error().message.c_str());
         QTRY_VERIFY_WITH_TIMEOUT(!submitted.isEmpty(), 180000);
         const QString job = submitted.first().at(1).toString();
         auto wrote20 = [&] {
             return lines.filter(QStringLiteral("checkpoint of step 20 written")).size() == 1;
         };
-        QTRY_VERIFY_WITH_TIMEOUT(wrote20() && lossAt(points, 25) > 0, 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(wrote20() && test::lossAt(points, 25) > 0, 120000);
 
         const QString lost =
             QString::fromStdString(jobs.spec(job).placement().slots(1).worker()); // "node-N"
@@ -126,15 +104,15 @@ private Q_SLOTS:
         QCOMPARE(decisions.filter(QStringLiteral("lost a worker: renting 1 node(s)")).size(), 1);
 
         // The uninterrupted run of the same seed on the same two hosts.
-        spec->clear_recovery();
-        spec->mutable_checkpoint()->set_dir(data.filePath(QStringLiteral("plain")).toStdString());
+        spec.clear_recovery();
+        spec.mutable_checkpoint()->set_dir(data.filePath(QStringLiteral("plain")).toStdString());
         const qsizetype before = points.size();
-        Result<QString> plain = jobs.submit(*spec, next);
+        Result<QString> plain = jobs.submit(spec, next);
         QVERIFY2(plain, plain ? "" : plain.error().message.c_str());
         QTRY_VERIFY_WITH_TIMEOUT(isTerminal(jobs.state(*plain)), 120000);
         QCOMPARE(jobs.state(*plain), JobState::Succeeded);
-        const double reference = lossAt(points.mid(before), 40);
-        const double resumed = lossAt(store.points(job), 40);
+        const double reference = test::lossAt(points.mid(before), 40);
+        const double resumed = test::lossAt(store.points(job), 40);
         qInfo() << "final loss: uninterrupted" << reference << "relaunched" << resumed;
         QVERIFY2(std::abs(resumed - reference) <= 1e-5 * std::abs(reference),
                  qPrintable(QStringLiteral("%1 vs %2").arg(resumed).arg(reference)));
