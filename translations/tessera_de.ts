@@ -1214,7 +1214,7 @@
         <translation>Versuch %1 wird auf seinen Workern beendet, bevor er neu gestartet wird</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+36"/>
         <source>%1; cannot relaunch: %2</source>
         <translation>%1; Neustart nicht möglich: %2</translation>
     </message>
@@ -1266,8 +1266,16 @@
             <numerusform>kein freier bereiter Worker kann die %n Ranks von Worker %1 übernehmen: mieten Sie einen (Cluster → Maschinen mieten…, oder automatisch mieten einschalten) oder geben Sie dem Job Reserve-Worker</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location line="+42"/>
+        <source>cannot shrink either: the surviving workers have %n slot(s), one data-parallel replica needs %1</source>
+        <translation>
+            <numerusform>auch Verkleinern geht nicht: die verbleibenden Worker haben %n Slot, ein datenparalleles Replikat braucht %1</numerusform>
+            <numerusform>auch Verkleinern geht nicht: die verbleibenden Worker haben %n Slots, ein datenparalleles Replikat braucht %1</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+71"/>
+        <location line="+72"/>
         <source>from its checkpoint of step %1</source>
         <translation>ab seinem Checkpoint von Schritt %1</translation>
     </message>
@@ -1288,6 +1296,11 @@
             <numerusform>Versuch %1 beendet: %2. Neustart als Versuch %3 von %4 auf %5 %6 (%n Schritt wird neu berechnet)</numerusform>
             <numerusform>Versuch %1 beendet: %2. Neustart als Versuch %3 von %4 auf %5 %6 (%n Schritte werden neu berechnet)</numerusform>
         </translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>; no idle worker replaces the lost one, so it goes on with data parallel %1 instead of %2 (recovery.onNodeLoss shrink; the global batch stays)</source>
+        <translation>; kein freier Worker ersetzt den verlorenen, daher geht es mit Datenparallelität %1 statt %2 weiter (recovery.onNodeLoss shrink; die globale Batch-Größe bleibt)</translation>
     </message>
 </context>
 <context>

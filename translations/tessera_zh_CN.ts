@@ -1210,7 +1210,7 @@
         <translation>正在重新启动前停止其 worker 上的第 %1 次尝试</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+36"/>
         <source>%1; cannot relaunch: %2</source>
         <translation>%1；无法重新启动：%2</translation>
     </message>
@@ -1261,8 +1261,15 @@
             <numerusform>没有空闲的就绪 worker 能接管 worker %1 的 %n 个 rank：租用一台（集群 → 租用机器…，或打开自动租用），或为作业提供备用 worker</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location line="+42"/>
+        <source>cannot shrink either: the surviving workers have %n slot(s), one data-parallel replica needs %1</source>
+        <translation>
+            <numerusform>也无法缩减：剩余的 worker 共有 %n 个槽位，一个数据并行副本需要 %1 个</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+71"/>
+        <location line="+72"/>
         <source>from its checkpoint of step %1</source>
         <translation>从其第 %1 步的检查点</translation>
     </message>
@@ -1282,6 +1289,11 @@
         <translation>
             <numerusform>第 %1 次尝试结束：%2。作为第 %3 次尝试（共 %4 次）在 %5 上重新启动，%6（重新计算 %n 步）</numerusform>
         </translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>; no idle worker replaces the lost one, so it goes on with data parallel %1 instead of %2 (recovery.onNodeLoss shrink; the global batch stays)</source>
+        <translation>；没有空闲 worker 能替换失去的那台，因此以数据并行度 %1（原为 %2）继续（recovery.onNodeLoss shrink；全局批大小不变）</translation>
     </message>
 </context>
 <context>

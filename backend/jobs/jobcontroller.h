@@ -234,8 +234,18 @@ private:
     /// running job on it asks it once more (findDeadPeers, 1.5 s); if it still does not answer,
     /// the job lost it (attemptLost). Then relaunchWaitingJobs().
     void onNodeChanged(const QString& name);
-    /// Launches the next attempt of `jobId` on `nodes` from its newest checkpoint.
-    void relaunch(const QString& jobId, const QString& cause, const QList<WorkerNode>& nodes);
+    /// Launches the next attempt of `jobId` on `nodes` from its newest checkpoint; with
+    /// `dataParallel` > 0 on that many data-parallel replicas instead (shrunk, placed afresh).
+    void relaunch(const QString& jobId, const QString& cause, const QList<WorkerNode>& nodes,
+                  int dataParallel = 0);
+    /// What a job that lost `dead` goes on with under recovery.onNodeLoss shrink.
+    struct Shrunk {
+        QList<WorkerNode> nodes; ///< its surviving Ready workers, in rank order
+        int dataParallel = 0;    ///< fewer replicas than before, ≥ 1
+    };
+    /// The most data-parallel replicas (fewer than now) the surviving workers have slots for and
+    /// whose micro-batches divide the global batch. Errors: Unavailable when not even one fits.
+    Result<Shrunk> shrunkLayout(const QString& jobId, const QStringList& dead) const;
     /// Stops following the job's current attempt (its watcher is deleted off this thread).
     void dropWatcher(const QString& jobId);
     /// Fails every running job that made no step progress for its hang timeout (HangWatch) and

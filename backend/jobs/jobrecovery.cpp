@@ -71,7 +71,14 @@ void JobController::replaceAndRelaunch(const QString& jobId, const QString& reas
     Result<QList<WorkerNode>> nodes = replacementNodes(jobId, dead, &missing);
     if (!nodes) {
         QString why = QString::fromStdString(nodes.error().message);
-        if (missing > 0 && waitForReplacement(jobId, reason, dead, missing, &why)) {
+        if (missing > 0 && m_jobs.value(jobId).spec.recovery().on_node_loss() == "shrink") {
+            const Result<Shrunk> shrunk = shrunkLayout(jobId, dead);
+            if (shrunk) {
+                relaunch(jobId, reason, shrunk->nodes, shrunk->dataParallel);
+                return;
+            }
+            why += QStringLiteral("; ") + QString::fromStdString(shrunk.error().message);
+        } else if (missing > 0 && waitForReplacement(jobId, reason, dead, missing, &why)) {
             return;
         }
         setState(jobId, JobState::Failed, tr("%1; cannot relaunch: %2").arg(reason, why));
@@ -248,19 +255,62 @@ Result<QList<WorkerNode>> JobController::replacementNodes(const QString& jobId,
     return out;
 }
 
+Result<JobController::Shrunk> JobController::shrunkLayout(const QString& jobId,
+                                                          const QStringList& dead) const {
+    const Job& job = *m_jobs.constFind(jobId);
+    const v1::Layout& layout = job.spec.layout();
+    const int replica = worldSize(layout) / std::max(1, layout.data_parallel()); // PP × TP ranks
+    const std::string device = layout.device();
+    Shrunk out;
+    int slots = 0;
+    for (const WorkerNode& n : m_registry->readyNodes()) { // the job's survivors, rank order kept
+        bool mine = false;
+        for (const auto& slot : job.spec.placement().slots()) {
+            mine = mine || QString::fromStdString(slot.worker()) == n.name;
+        }
+        if (mine && !dead.contains(n.name) && usableSlots(n, device) > 0) {
+            out.nodes << n;
+            slots += usableSlots(n, device);
+        }
+    }
+    // The most replicas the survivors hold whose micro-batches still split the global batch.
+    const int micro = std::max(1, layout.micro_batches());
+    const int batch = job.spec.training().global_batch();
+    for (out.dataParallel = std::min(layout.data_parallel() - 1, slots / std::max(1, replica));
+         out.dataParallel >= 1; --out.dataParallel) {
+        if (batch <= 0 || batch % (out.dataParallel * micro) == 0) {
+            break;
+        }
+    }
+    if (out.dataParallel < 1) {
+        return fail(ErrorCode::Unavailable,
+                    tr("cannot shrink either: the surviving workers have %n slot(s), one "
+                       "data-parallel replica needs %1",
+                       nullptr, slots)
+                        .arg(replica)
+                        .toStdString());
+    }
+    return out;
+}
+
 void JobController::relaunch(const QString& jobId, const QString& cause,
-                             const QList<WorkerNode>& nodes) {
+                             const QList<WorkerNode>& nodes, int dataParallel) {
     auto it = m_jobs.find(jobId);
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     dropWatcher(jobId);
     v1::JobSpec spec = it->spec;
     const int next = it->attempt + 1;
     spec.set_job_id(QStringLiteral("%1.%2").arg(jobId).arg(next).toStdString());
-    QList<int> ranks;
+    QList<int> ranks; // each worker keeps its ranks; a shrunk job is placed afresh
     for (const auto& slot : spec.placement().slots()) {
         ranks << slot.ranks();
     }
-    const bool asDrawn = spec.placement().as_drawn();
+    const int shrunkFrom = spec.layout().data_parallel();
+    if (dataParallel > 0) {
+        spec.mutable_layout()->set_data_parallel(dataParallel);
+        ranks.clear();
+    }
+    const bool asDrawn = spec.placement().as_drawn() && dataParallel == 0;
     spec.clear_placement();
     v1::LaunchJobRequest request = placeRanks(spec, nodes, worldSize(spec.layout()), ranks);
     spec.mutable_placement()->set_as_drawn(asDrawn);
@@ -311,12 +361,18 @@ void JobController::relaunch(const QString& jobId, const QString& cause,
             ? tr("with TESSERA_RESUME_FROM=%1").arg(QString::fromStdString(spec.checkpoint().dir()))
             : tr("from step 0 (no checkpoint yet)");
     // One arg() call: a cause holding "%3" must not take a later argument's place.
-    const QString line = tr("attempt %1 ended: %2. Relaunching it as attempt %3 of %4 on %5 %6 "
-                            "(%n step(s) computed again)",
-                            nullptr, int(record.stepsLost()))
-                             .arg(QString::number(next - 1), cause, QString::number(next),
-                                  QString::number(spec.recovery().max_restarts() + 1),
-                                  workers.join(QStringLiteral(", ")), from);
+    QString line = tr("attempt %1 ended: %2. Relaunching it as attempt %3 of %4 on %5 %6 "
+                      "(%n step(s) computed again)",
+                      nullptr, int(record.stepsLost()))
+                       .arg(QString::number(next - 1), cause, QString::number(next),
+                            QString::number(spec.recovery().max_restarts() + 1),
+                            workers.join(QStringLiteral(", ")), from);
+    if (dataParallel > 0) {
+        line += tr("; no idle worker replaces the lost one, so it goes on with data parallel %1 "
+                   "instead of %2 (recovery.onNodeLoss shrink; the global batch stays)")
+                    .arg(dataParallel)
+                    .arg(shrunkFrom);
+    }
     qCWarning(lcJobs).noquote() << jobId << line;
     Q_EMIT logLine(jobId, QStringLiteral("tessera"), line, -1);
     Q_EMIT jobRecovering(jobId, next, cause, resumeStep, workers);

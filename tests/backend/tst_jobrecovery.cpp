@@ -123,6 +123,20 @@ struct Followed {
     bool checkpoint20 = false;
 };
 
+/// Rank 0's final loss of the managed job run without recovery on `registry`'s first two
+/// workers, checkpointing into `checkpointDir`; NaN when it did not succeed within 2 minutes.
+double uninterruptedLoss(ClusterRegistry* registry, const QString& checkpointDir) {
+    Followed plain(registry, nullptr);
+    v1::JobSpec spec = test::managedFashionJob(checkpointDir);
+    spec.clear_recovery();
+    Result<QString> id = plain.controller.submit(spec);
+    if (!id || !QTest::qWaitFor([&] { return isTerminal(plain.controller.state(*id)); }, 120000) ||
+        plain.controller.state(*id) != JobState::Succeeded) {
+        return std::nan("");
+    }
+    return test::lossAt(plain.points, 40);
+}
+
 } // namespace
 
 class TestJobRecovery : public QObject {
@@ -153,18 +167,8 @@ private Q_SLOTS:
         QVERIFY(store.open(dir.filePath(QStringLiteral("history.sqlite"))));
 
         // The uninterrupted run of the same seed, on the workers the managed one ends on.
-        double reference = std::nan("");
-        {
-            Followed plain(&workers.registry, nullptr);
-            v1::JobSpec spec = test::managedFashionJob(dir.filePath(QStringLiteral("plain-ckpt")));
-            spec.clear_recovery();
-            Result<QString> id = plain.controller.submit(spec);
-            QVERIFY2(id, id ? "" : id.error().message.c_str());
-            QTRY_VERIFY_WITH_TIMEOUT(isTerminal(plain.controller.state(*id)), 120000);
-            QCOMPARE(plain.controller.state(*id), JobState::Succeeded);
-            reference = test::lossAt(plain.points, 40);
-            QVERIFY(std::isfinite(reference));
-        }
+        const double reference = uninterruptedLoss(&workers.registry, dir.filePath("plain"));
+        QVERIFY(std::isfinite(reference));
 
         QVERIFY(hold.hold(26)); // the job surely runs, its step-20 checkpoint written, when hit
         Followed managed(&workers.registry, &store);
@@ -298,6 +302,41 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(managed.controller.state(*id), JobState::Cancelled, 30000);
         const QString left = test::ranksLeftAfter(marker, 10000);
         QVERIFY2(left.isEmpty(), qPrintable(QStringLiteral("rank processes left: ") + left));
+    }
+
+    // onNodeLoss shrink and no idle worker: the job goes on at once on the survivor with data
+    // parallel 1 instead of 2, from its step-20 checkpoint resharded, the global batch kept, and
+    // ends with the loss of the uninterrupted DP2 run.
+    void shrinksWhenNoWorkerIsIdle() {
+        QTemporaryDir dir;
+        test::JobHold hold(dir.filePath(QStringLiteral("holds")));
+        Workers workers(dir.path(), {QStringLiteral("iota"), QStringLiteral("kappa")});
+        QVERIFY2(workers.error.isEmpty(), qPrintable(workers.error));
+        const double reference = uninterruptedLoss(&workers.registry, dir.filePath("plain"));
+        QVERIFY(std::isfinite(reference));
+        QVERIFY(hold.hold(26));
+        Followed managed(&workers.registry, nullptr);
+        Result<QString> id = managed.controller.submit(
+            test::managedFashionJob(dir.filePath(QStringLiteral("ckpt")), "shrink"));
+        QVERIFY2(id, id ? "" : id.error().message.c_str());
+        QTRY_VERIFY_WITH_TIMEOUT(managed.checkpoint20 && test::lossAt(managed.points, 25) > 0,
+                                 120000);
+        const v1::JobSpec first = managed.controller.spec(*id);
+        const QString rank0 = QString::fromStdString(first.placement().slots(0).worker());
+        QVERIFY(workers.kill(QString::fromStdString(first.placement().slots(1).worker())));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            managed.recovering.count() > 0 || isTerminal(managed.controller.state(*id)), 20000);
+        QVERIFY2(managed.recovering.count() == 1, qPrintable(managed.reason));
+        QCOMPARE(managed.recovering.first().at(4).toStringList(), QStringList{rank0});
+        QCOMPARE(managed.recovering.first().at(3).toLongLong(), 20);
+        QCOMPARE(managed.controller.spec(*id).layout().data_parallel(), 1);
+        hold.release(26);
+        QTRY_VERIFY_WITH_TIMEOUT(isTerminal(managed.controller.state(*id)), 120000);
+        QVERIFY2(managed.controller.state(*id) == JobState::Succeeded, qPrintable(managed.reason));
+        const double shrunk = test::lossAt(managed.points, 40);
+        qInfo() << "final loss: uninterrupted DP2" << reference << "shrunk to DP1" << shrunk;
+        QVERIFY2(std::abs(shrunk - reference) <= 1e-5 * std::abs(reference),
+                 qPrintable(QStringLiteral("%1 vs %2").arg(shrunk).arg(reference)));
     }
 
     // No idle worker to take the lost one's ranks, or a policy that says fail: the job fails

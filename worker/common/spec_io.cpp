@@ -270,15 +270,12 @@ Result<void> validateRecovery(const v1::JobSpec& spec) {
                         ": give 0 (fail the job) to " + std::to_string(kMaxRestarts));
     }
     const std::string& n = r.on_node_loss();
-    if (n == "shrink") {
+    if (!n.empty() && n != "replace" && n != "shrink" && n != "fail") {
         return fail(ErrorCode::InvalidArgument,
-                    "recovery.onNodeLoss \"shrink\" (continue on fewer data-parallel replicas) "
-                    "is not built yet: use \"replace\" (an idle Ready worker takes the lost "
-                    "one's ranks) or \"fail\"");
-    }
-    if (!n.empty() && n != "replace" && n != "fail") {
-        return fail(ErrorCode::InvalidArgument,
-                    "recovery.onNodeLoss is \"" + n + "\": use \"replace\" or \"fail\"");
+                    "recovery.onNodeLoss is \"" + n +
+                        "\": use \"replace\" (an idle worker takes the lost one's ranks), "
+                        "\"shrink\" (go on with fewer data-parallel replicas when none is idle) "
+                        "or \"fail\"");
     }
     const v1::CheckpointPolicy& k = spec.checkpoint();
     if (r.max_restarts() > 0 && !k.disabled() && (k.dir().empty() || k.dir()[0] != '/')) {

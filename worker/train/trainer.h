@@ -110,6 +110,16 @@ private:
     // trainer_checkpoint.cpp
     Result<void> saveCheckpoint(std::int64_t step, const DataPosition& position);
     Result<DataPosition> restoreCheckpoint(std::int64_t* step);
+    /// Resumes from checkpoint `dir` written by the same job with `oldDp` data-parallel
+    /// replicas instead of this run's (a job that shrank after losing a node): the parameters
+    /// come from old replica 0 of this rank's (stage, tp) place, the optimizer state from it or,
+    /// with ZeRO-1, from the old replicas' slices put together and cut again for this run's DP
+    /// rank. The global batch and the data position are the job's, so training goes on with
+    /// the same samples per step. Errors: NotFound / InvalidArgument naming the shard file or
+    /// section that is missing or of the wrong size.
+    Result<DataPosition> restoreResharded(const std::string& dir,
+                                          const CheckpointManifest& manifest, int oldDp,
+                                          std::int64_t* step);
     std::string perfLine(std::int64_t step);
     /// True when `step` records its op timeline: a perf-line step on DP rank 0, TP rank 0 (one
     /// row per stage).

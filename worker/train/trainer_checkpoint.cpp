@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include <climits>
+#include <cstdlib>
 
 namespace tessera::train {
 
@@ -15,6 +16,23 @@ namespace {
 Result<void> barrier(Communicator& comm) {
     int x = 0;
     return comm.allReduceMin(&x, 1);
+}
+
+// The data-parallel degree a layout fingerprint names (" dp=N "), 0 when it names none.
+int fingerprintDp(const std::string& f) {
+    const std::size_t at = f.find(" dp=");
+    return at == std::string::npos ? 0 : std::atoi(f.c_str() + at + 4);
+}
+
+// `f` with its data-parallel degree set to `dp`.
+std::string withDp(std::string f, int dp) {
+    const std::size_t at = f.find(" dp=");
+    if (at == std::string::npos) {
+        return f;
+    }
+    const std::size_t end = f.find(' ', at + 1);
+    return f.replace(at, (end == std::string::npos ? f.size() : end) - at,
+                     " dp=" + std::to_string(dp));
 }
 
 } // namespace
@@ -72,7 +90,13 @@ Result<DataPosition> Trainer::restoreCheckpoint(std::int64_t* step) {
     if (!manifest) {
         return relay(manifest);
     }
-    if (auto r = checkLayoutMatches(*dir, manifest->layout, layoutFingerprint(false)); !r) {
+    const std::string mine = layoutFingerprint(false);
+    const int oldDp = fingerprintDp(manifest->layout);
+    if (manifest->layout != mine && oldDp > 0 && oldDp != m_config.grid.dp &&
+        withDp(mine, oldDp) == manifest->layout) {
+        return restoreResharded(*dir, *manifest, oldDp, step); // the same job on fewer replicas
+    }
+    if (auto r = checkLayoutMatches(*dir, manifest->layout, mine); !r) {
         return relay(r);
     }
     auto ck = readRankCheckpoint(*dir, m_groups.worldRank, layoutFingerprint(true));
@@ -104,6 +128,68 @@ Result<DataPosition> Trainer::restoreCheckpoint(std::int64_t* step) {
     spdlog::info("resumed from {} at step {} (epoch {}, batch {})", *dir, ck->step,
                  ck->position.epoch, ck->position.batchInEpoch);
     return ck->position;
+}
+
+Result<DataPosition> Trainer::restoreResharded(const std::string& dir,
+                                               const CheckpointManifest& manifest, int oldDp,
+                                               std::int64_t* step) {
+    // The shards of this rank's (stage, tp) place in the old grid, in old DP order: replica 0
+    // holds the parameters every replica had; with ZeRO-1 each holds its slice of the state.
+    const GridShape& now = m_config.grid;
+    std::vector<RankCheckpoint> old;
+    for (int d = 0; d < oldDp; ++d) {
+        const int rank = (d * now.pp + m_groups.stage) * now.tp + m_groups.tpRank;
+        auto ck = readRankCheckpoint(dir, rank);
+        if (!ck) {
+            return relay(ck);
+        }
+        old.push_back(std::move(*ck));
+        if (m_config.zeroStage == 0) {
+            break; // every replica's state is the same: the first one's is enough
+        }
+    }
+    const std::size_t n = m_stage->paramCount();
+    // The full n floats of `name`: replica 0's, or the old ZeRO-1 slices put back together.
+    auto full = [&](const std::string& name) -> Result<std::vector<float>> {
+        std::vector<float> out;
+        for (std::size_t d = 0; d < old.size(); ++d) {
+            const CheckpointSection* sec = old[d].find(name);
+            const auto [b, e] = m_config.zeroStage == 0 || name == "params"
+                                    ? std::pair<std::size_t, std::size_t>{0, n}
+                                    : Optimizer::shardRange(n, int(d), oldDp);
+            if (sec == nullptr || sec->data.size() != e - b) {
+                return fail(ErrorCode::InvalidArgument,
+                            "checkpoint " + dir + " (data parallel " + std::to_string(oldDp) +
+                                "): section '" + name + "' of replica " + std::to_string(d) +
+                                " is missing or has " + std::to_string(sec ? sec->data.size() : 0) +
+                                " floats instead of " + std::to_string(e - b));
+            }
+            out.insert(out.end(), sec->data.begin(), sec->data.end());
+            if (name == "params") {
+                break;
+            }
+        }
+        return out;
+    };
+    auto params = full("params");
+    if (!params) {
+        return relay(params);
+    }
+    m_ops.upload(m_stage->params(), params->data(), n);
+    for (const OptimizerState& s : m_optimizer->state()) {
+        auto state = full(s.name);
+        if (!state) {
+            return relay(state);
+        }
+        m_ops.upload(s.data, state->data() + m_optimizer->begin(), s.count);
+    }
+    m_optimizer->setStepCount(manifest.step);
+    *step = manifest.step;
+    spdlog::info("resumed from {} at step {} (epoch {}, batch {}), resharded from data parallel "
+                 "{} to {}",
+                 dir, manifest.step, manifest.position.epoch, manifest.position.batchInEpoch, oldDp,
+                 now.dp);
+    return manifest.position;
 }
 
 } // namespace tessera::train

@@ -1,6 +1,7 @@
 // Integration test of checkpoints on a DP2×PP2 layout (4 ranks): 10 steps, then a resumed run
 // to step 20, gives the same losses as 20 uninterrupted steps; a step folder left without a
-// manifest (a job killed while writing) is ignored on resume.
+// manifest (a job killed while writing) is ignored on resume; the checkpoint resumes on DP1×PP2
+// (a job shrunk after losing a node) with the losses of the DP2 run.
 #include "tests/worker/train/train_runner.h"
 
 #include <QDirIterator>
@@ -122,6 +123,37 @@ private Q_SLOTS:
         const TrainRun resumed = train(path, {"--resume", dir});
         QVERIFY2(resumed.exitCode == 0, qPrintable(describeRun(resumed)));
         compareFrom(lossByStep(resumed), 11);
+    }
+
+    // A job that lost a node goes on with fewer data-parallel replicas: DP2×PP2's step-10
+    // checkpoint (ZeRO-1: each replica holds half of AdamW's state) resumed on DP1×PP2 (2 ranks)
+    // gathers the state again and trains on with the same global batch, so its losses follow
+    // the uninterrupted DP2 run (measured: equal to the last bit here; the order of float sums
+    // may differ, hence a tolerance).
+    void fewerReplicasResume() {
+        QJsonObject s = spec(m_dir.filePath("shrunk"));
+        QJsonObject layout = s.value("layout").toObject();
+        layout.insert("dataParallel", 1);
+        s.insert("layout", layout);
+        const QString path = writeSpecObject(m_dir.path(), s, "shrunk.json");
+        const TrainRun run =
+            runProgram(m_mpirun,
+                       mpirunArgs(2) << trainProgram() << "--spec" << path << "--resume"
+                                     << m_dir.filePath("full/step-10"),
+                       kTimeoutMs);
+        QVERIFY2(run.exitCode == 0, qPrintable(describeRun(run)));
+        QVERIFY2(run.stderrText.contains("resharded from data parallel 2 to 1"),
+                 qPrintable(run.stderrText));
+        const QMap<int, double> resumed = lossByStep(run);
+        QCOMPARE(resumed.firstKey(), 11);
+        QCOMPARE(resumed.lastKey(), 20);
+        double worst = 0;
+        for (int step = 11; step <= 20; ++step) {
+            const double a = m_full.value(step);
+            worst = std::max(worst, std::abs(a - resumed.value(step)) / std::abs(a));
+        }
+        qInfo() << "largest relative loss difference, DP2 vs resumed on DP1:" << worst;
+        QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
     }
 
     // Resuming with another layout is refused with both fingerprints, before training.
