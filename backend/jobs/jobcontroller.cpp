@@ -574,7 +574,9 @@ void JobController::failJobsOnWorker(const QString& worker, const QString& why) 
         if (!onWorker) {
             continue;
         }
-        dropWatcher(jobId);
+        if (it->rank0 == worker) {
+            dropWatcher(jobId); // its stream is gone; another's may yet report the attempt's end
+        }
         attemptLost(jobId, tr("worker %1 died (%2) while the job was running").arg(worker, why),
                     {worker});
     }

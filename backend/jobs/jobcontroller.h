@@ -75,12 +75,14 @@ public:
     /// marked Failed ("lost the job: rank 0's worker W stopped answering: ..."). Defaults 200,
     /// 1000, 6000 ms: a worker that refuses every reconnect (its process died) or stays silent
     /// for 6 s is taken for dead, so a death is acted on within 10 s (issue 22). A host that goes
-    /// silent without a reset leaves the stream open: no keepalive yet (see the issue note).
+    /// silent without a reset leaves the stream open: the registry's probe finds it
+    /// (onNodeChanged).
     void setWatchBackoff(int firstMs, int maxMs, int giveUpMs);
 
-    /// Marks every unfinished job with a rank on `worker` Failed with "worker W died (`why`) while
-    /// the job was running" and stops following it; for a worker known to be gone (its process
-    /// ended), so that nobody waits for the reconnect give-up. Never blocks.
+    /// Every unfinished job with a rank on `worker` lost it: "worker W died (`why`) while the job
+    /// was running" (attemptLost: relaunched under its recovery policy, else Failed); for a
+    /// worker known to be gone (its process ended), so that nobody waits for the reconnect
+    /// give-up. Never blocks.
     void failJobsOnWorker(const QString& worker, const QString& why);
 
     /// Bytes of user-program code (model.workdir bundles) sent to workers by this controller so
