@@ -165,6 +165,7 @@ private:
         bool launched = false;
         bool cancelRequested = false;
         bool checkingPeers = false;    ///< failed; asking its other workers which one died
+        bool probingWorker = false;    ///< the registry found one unreachable; asking it again
         qint64 awaitWorkerUntilMs = 0; ///< reattached, rank-0 worker not registered yet: until
         HangWatch hang;                ///< its step progress (recovery.hangTimeoutS)
         JobWatcher* watcher = nullptr;

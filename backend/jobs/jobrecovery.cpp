@@ -119,7 +119,7 @@ void JobController::onNodeChanged(const QString& name) {
         for (const QString& jobId : std::as_const(m_order)) {
             auto it = m_jobs.find(jobId);
             if (it == m_jobs.end() || it->state != JobState::Running || it->checkingPeers ||
-                it->awaitWorkerUntilMs != 0 || it->awaitReplacementUntilMs != 0) {
+                it->probingWorker || it->awaitWorkerUntilMs != 0) {
                 continue;
             }
             bool onIt = false;
@@ -129,7 +129,7 @@ void JobController::onNodeChanged(const QString& name) {
             if (!onIt) {
                 continue;
             }
-            it->checkingPeers = true; // one question at a time; relaunch() clears it
+            it->probingWorker = true; // one question at a time
             const int attempt = it->attempt;
             findDeadPeers(&m_pool, this, {JobPeer{name, m_registry->client(name)}},
                           [this, jobId, name, attempt](const QList<DeadPeer>& dead) {
@@ -137,9 +137,11 @@ void JobController::onNodeChanged(const QString& name) {
                               if (job == m_jobs.end() || job->attempt != attempt) {
                                   return;
                               }
-                              job->checkingPeers = false;
-                              if (dead.isEmpty() || isTerminal(job->state)) {
-                                  return; // it answers again: a blip
+                              job->probingWorker = false;
+                              if (dead.isEmpty() || job->state != JobState::Running ||
+                                  job->checkingPeers) {
+                                  return; // it answers again (a blip), or the job's own end
+                                          // is being handled (failNamingDeadPeers, a drain)
                               }
                               attemptLost(jobId,
                                           tr("worker %1 stopped answering while the job was "
@@ -353,6 +355,7 @@ void JobController::relaunch(const QString& jobId, const QString& cause,
     it->launched = false;
     it->attemptEnded = false;
     it->checkingPeers = false;
+    it->probingWorker = false;
     it->awaitReplacementUntilMs = 0;
     it->hang = HangWatch(spec.recovery().hang_timeout_s());
     const QString from =
