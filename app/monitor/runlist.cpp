@@ -1,10 +1,9 @@
 // Runs of the history database as a sortable, filtered table; overlay and open (see runlist.h).
 #include "app/monitor/runlist.h"
 
-#include "backend/history/runcurve.h"
-
 #include "app/monitor/runtablemodel.h"
 #include "backend/history/metricstore.h"
+#include "backend/history/runcurve.h"
 
 #include <QAction>
 #include <QFutureWatcher>
