@@ -79,6 +79,11 @@ public:
     /// (onNodeChanged).
     void setWatchBackoff(int firstMs, int maxMs, int giveUpMs);
 
+    /// The backend is closing (BackendSession's destructor): from now on a job that loses a worker
+    /// fails with its reason instead of being relaunched ("…; not relaunched: Tessera was
+    /// closing"), so nothing is rented or relaunched while the objects go.
+    void closeDown() { m_closing = true; }
+
     /// Every unfinished job with a rank on `worker` lost it: "worker W died (`why`) while the job
     /// was running" (attemptLost: relaunched under its recovery policy, else Failed); for a
     /// worker known to be gone (its process ended), so that nobody waits for the reconnect
@@ -264,6 +269,7 @@ private:
     QStringList m_order;
     QMap<QString, QString> m_mca;
     QString m_launcher = QStringLiteral("app");
+    bool m_closing = false; ///< closeDown(): no relaunch any more
     int m_backoffFirstMs = 200;
     int m_backoffMaxMs = 1000;
     int m_giveUpMs = 6000;

@@ -189,6 +189,9 @@ QString JobController::noRelaunchBecause(const QString& jobId, const QStringList
     if (job.cancelRequested) {
         return tr("it was being cancelled");
     }
+    if (m_closing) {
+        return tr("Tessera was closing");
+    }
     if (job.attempt > policy.max_restarts()) {
         return tr("all %1 relaunches of recovery.maxRestarts are used").arg(policy.max_restarts());
     }

@@ -8,6 +8,7 @@
 #include "backend/provision/provider.h"
 #include "worker/common/spec_io.h"
 
+#include <QHostAddress>
 #include <QLoggingCategory>
 
 #include <algorithm>
@@ -117,14 +118,42 @@ int Autoscaler::slotsOf(const QStringList& nodes, const DeviceNeed& need) const 
     return slots;
 }
 
+Autoscaler::Reach Autoscaler::reachOf(const QStringList& workers) const {
+    int here = 0, there = 0;
+    for (const WorkerNode& n : m_registry->nodes()) {
+        if (workers.contains(n.name)) {
+            const QString host = n.address.section(QLatin1Char(':'), 0, -2)
+                                     .remove(QLatin1Char('['))
+                                     .remove(QLatin1Char(']'));
+            const bool loopback =
+                host == QLatin1String("localhost") || QHostAddress(host).isLoopback();
+            ++(loopback ? here : there);
+        }
+    }
+    return there > 0 ? Reach::OtherMachines : here > 0 ? Reach::ThisMachine : Reach::Any;
+}
+
 Result<Autoscaler::Pick> Autoscaler::pickOffers(int shortfall, const DeviceNeed& need,
-                                                const QString& job) const {
+                                                const QString& job, Reach reach) const {
     QList<Offer> offers;
     QStringList unfit;
     for (Provider* p : m_providers) {
         for (const Offer& o : p->offers()) {
             if (const QString why = whyNotFitting(o, need); !why.isEmpty()) {
                 unfit << why;
+                continue;
+            }
+            const bool local = o.provider == QLatin1String("local");
+            if (reach == Reach::OtherMachines && local) {
+                unfit << QStringLiteral("%1: a worker on this machine (loopback), and the job's "
+                                        "other workers are on other machines")
+                             .arg(o.id);
+                continue;
+            }
+            if (reach == Reach::ThisMachine && !local) {
+                unfit << QStringLiteral("%1: on another machine, and the job's other workers "
+                                        "are on this one (loopback)")
+                             .arg(o.id);
                 continue;
             }
             if (o.available <= 0) {
@@ -301,7 +330,11 @@ Result<void> Autoscaler::rentReplacement(const QString& jobId, const v1::JobSpec
     }
     const QString name = QStringLiteral("%1 (%2)").arg(jobName(spec), jobId);
     const DeviceNeed need = deviceNeedOf(spec);
-    Result<Pick> pick = pickOffers(ranks, need, name);
+    QStringList placed;
+    for (const auto& slot : spec.placement().slots()) {
+        placed << QString::fromStdString(slot.worker());
+    }
+    Result<Pick> pick = pickOffers(ranks, need, name, reachOf(placed));
     if (!pick) {
         say(tr("refused: %1").arg(QString::fromStdString(pick.error().message)));
         return relay(pick);

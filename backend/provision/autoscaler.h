@@ -118,7 +118,13 @@ private:
     void say(const QString& text);
     QStringList idleReadyNodes(const DeviceNeed& need) const;
     int slotsOf(const QStringList& nodes, const DeviceNeed& need) const;
-    Result<Pick> pickOffers(int shortfall, const DeviceNeed& need, const QString& job) const;
+    /// Where a job's nodes may be: a rank on a loopback worker reaches only this machine's, and
+    /// the others reach it not at all, so a job's nodes are all on this machine or none is.
+    enum class Reach { Any, ThisMachine, OtherMachines };
+    /// The Reach of a job placed on `workers` (registry names; unknown ones are skipped).
+    Reach reachOf(const QStringList& workers) const;
+    Result<Pick> pickOffers(int shortfall, const DeviceNeed& need, const QString& job,
+                            Reach reach = Reach::Any) const;
     Result<void> withinPolicy(const Pick& pick, const QString& job) const;
     /// Rents the picked offers for `name` (its lease ids appended to `leases`, its node count
     /// added to `nodes`); returns their descriptions. A failed rent is said and skipped.
