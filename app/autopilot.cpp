@@ -7,10 +7,10 @@
 #include "app/mainwindow.h"
 #include "app/monitor/logpane.h"
 #include "app/monitor/metricschart.h"
-#include "app/session.h"
 #include "backend/cluster/clusterregistry.h"
 #include "backend/cluster/localworkers.h"
 #include "backend/jobs/jobcontroller.h"
+#include "backend/service/backendsession.h"
 #include "worker/common/spec_io.h"
 
 #include <QLoggingCategory>
@@ -24,7 +24,7 @@ namespace tessera {
 
 Q_LOGGING_CATEGORY(lcAutopilot, "tessera.app.autopilot")
 
-Autopilot::Autopilot(AppSession* session, MainWindow* window, StartupOptions options,
+Autopilot::Autopilot(BackendSession* session, MainWindow* window, StartupOptions options,
                      QObject* parent)
     : QObject(parent), m_session(session), m_window(window), m_options(std::move(options)),
       m_timeout(new QTimer(this)) {

@@ -12,7 +12,7 @@ class QTimer;
 
 namespace tessera {
 
-class AppSession;
+class BackendSession;
 class MainWindow;
 
 /// Drives `window` as a user would: rents local workers, selects the spec, presses Launch once
@@ -23,7 +23,7 @@ class Autopilot : public QObject {
     Q_OBJECT
 public:
     /// `session` and `window` must outlive the autopilot.
-    Autopilot(AppSession* session, MainWindow* window, StartupOptions options,
+    Autopilot(BackendSession* session, MainWindow* window, StartupOptions options,
               QObject* parent = nullptr);
 
     /// Starts the sequence (call once the event loop is about to run).
@@ -40,7 +40,7 @@ private:
     void takeScreenshotAndQuit();
     void finish(int exitCode, const QString& error = QString());
 
-    AppSession* m_session;
+    BackendSession* m_session;
     MainWindow* m_window;
     StartupOptions m_options;
     QTimer* m_timeout;

@@ -2,13 +2,18 @@
 #include "app/autopilot.h"
 #include "app/mainwindow.h"
 #include "app/quitonsignal.h"
-#include "app/session.h"
 #include "app/startupoptions.h"
+#include "backend/paths.h"
+#include "backend/service/backendclient.h"
+#include "backend/service/backendserver.h"
+#include "backend/service/backendsession.h"
+#include "backend/service/datafolderlock.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QMessageBox>
 #include <QTimer>
 #include <QTranslator>
 
@@ -73,7 +78,27 @@ int main(int argc, char** argv) {
                           QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QApplication::installTranslator(&qtTranslator);
 
-    tessera::AppSession session;
+    // One backend per data folder: a `tessera-ctl serve` hands it over (and follows the jobs again
+    // once this window closes); another window keeps it.
+    tessera::DataFolderLock folder(tessera::dataDir());
+    if (auto claimed =
+            tessera::claimDataFolder(folder, QLatin1String(tessera::DataFolderLock::kApp));
+        !claimed) {
+        const QString why =
+            QCoreApplication::translate("main", "%1. Close it first, or start this one with "
+                                                "another data folder (--data-dir).")
+                .arg(QString::fromStdString(claimed.error().message));
+        std::fprintf(stderr, "tessera: error: %s\n", qPrintable(why));
+        if (!options->unattended())
+            QMessageBox::critical(nullptr, QCoreApplication::translate("main", "Tessera"), why);
+        return 2;
+    }
+    tessera::BackendSession session;
+    // tessera-ctl attach, cancel and run reach this session through it while the window is open.
+    tessera::BackendServer control(&session, QLatin1String(tessera::DataFolderLock::kApp),
+                                   folder.socketPath());
+    if (auto listening = control.start(); !listening)
+        std::fprintf(stderr, "tessera: warning: %s\n", listening.error().message.c_str());
     tessera::MainWindow window(&session);
     window.show();
 

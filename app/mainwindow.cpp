@@ -17,7 +17,6 @@
 #include "app/monitor/utilizationchart.h"
 #include "app/rent/costlabel.h"
 #include "app/rent/rentdialog.h"
-#include "app/session.h"
 #include "app/settings/autoscalesettings.h"
 #include "app/statushint.h"
 #include "app/windowguard.h"
@@ -25,6 +24,7 @@
 #include "backend/jobs/jobcontroller.h"
 #include "backend/provision/autoscaler.h"
 #include "backend/provision/sshprovider.h"
+#include "backend/service/backendsession.h"
 #include "backend/telemetry/telemetrymonitor.h"
 #include "worker/common/spec_io.h"
 
@@ -61,7 +61,7 @@ MetricsChart* MainWindow::chart() const {
     return m_monitor->metricsChart();
 }
 
-MainWindow::MainWindow(AppSession* session, QWidget* parent)
+MainWindow::MainWindow(BackendSession* session, QWidget* parent)
     : QMainWindow(parent), m_session(session),
       m_cluster(new ClusterPanel(session->registry(), session->localWorkers(), this)),
       m_jobs(new JobPanel(session->controller(), this)), m_monitor(new MonitorPanel(this)),
@@ -157,7 +157,7 @@ void MainWindow::createDocks() {
 
 RentDialog* MainWindow::rentDialog() {
     if (!m_rentDialog) {
-        m_rentDialog = new RentDialog(m_session->providers(), AppSession::sshHostsPath(), this);
+        m_rentDialog = new RentDialog(m_session->providers(), BackendSession::sshHostsPath(), this);
         connect(m_rentDialog, &RentDialog::message, m_log, &LogPane::appendMessage);
     }
     return m_rentDialog;

@@ -12,7 +12,7 @@ class QAction;
 
 namespace tessera {
 
-class AppSession;
+class BackendSession;
 class AutoscaleSettingsDialog;
 class DeviceFeed;
 class ClusterPanel;
@@ -39,7 +39,7 @@ class JobSpec;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(AppSession* session, QWidget* parent = nullptr);
+    explicit MainWindow(BackendSession* session, QWidget* parent = nullptr);
 
     ClusterPanel* clusterPanel() const { return m_cluster; }
     JobPanel* jobPanel() const { return m_jobs; }
@@ -88,7 +88,7 @@ private:
     /// drawn as it comes.
     void followJob(const QString& id, const v1::JobSpec& spec, bool live);
 
-    AppSession* m_session;
+    BackendSession* m_session;
     ClusterPanel* m_cluster;
     JobPanel* m_jobs;
     MonitorPanel* m_monitor;

@@ -4,9 +4,11 @@
 #include "app/cluster/clusterpanel.h"
 #include "app/designer/designerpanel.h"
 #include "app/designer/plandocument.h"
-#include "app/session.h"
 #include "backend/cluster/localworkers.h"
 #include "backend/jobs/jobcontroller.h"
+#include "backend/paths.h"
+#include "backend/service/backendsession.h"
+#include "backend/service/datafolderlock.h"
 
 #include <QFileInfo>
 #include <QTimer>
@@ -14,7 +16,7 @@
 
 namespace tessera {
 
-WindowGuard::WindowGuard(AppSession* session, designer::DesignerPanel* designer,
+WindowGuard::WindowGuard(BackendSession* session, designer::DesignerPanel* designer,
                          ClusterPanel* cluster, QWidget* window)
     : QObject(window), m_session(session), m_designer(designer), m_cluster(cluster),
       m_window(window), m_stopTimer(new QTimer(this)) {
@@ -113,6 +115,16 @@ bool WindowGuard::mayClose() {
         q.details = tr("Their workers are on other machines: the jobs can go on after Tessera "
                        "quits, and it follows them again at its next start (the charts fill in "
                        "what they printed meanwhile), or be stopped first.");
+        if (const auto serve = DataFolderLock(dataDir()).servePresent())
+            q.details += QLatin1Char(' ') +
+                         tr("Meanwhile tessera-ctl serve (pid %1) follows them: it relaunches a "
+                            "job that loses a node and releases rented machines left idle.")
+                             .arg(*serve);
+        else
+            q.details += QLatin1Char(' ') +
+                         tr("Meanwhile nobody follows them: no relaunch after a node loss, no "
+                            "release of idle rented machines. `tessera-ctl serve` does that "
+                            "(systemctl --user enable --now tessera-backend).");
         q.choices = {Choice::Stop, Choice::KeepRunning, Choice::Cancel};
     }
     q.labels = {{Choice::Stop, tr("&Stop and quit")},

@@ -16,7 +16,7 @@ class QWidget;
 
 namespace tessera {
 
-class AppSession;
+class BackendSession;
 class ClusterPanel;
 namespace designer {
 class DesignerPanel;
@@ -28,7 +28,7 @@ class WindowGuard : public QObject {
 public:
     /// `window` is the parent of the question boxes and is closed again once jobs stopped for a
     /// close; `designer` may be null (no planner).
-    WindowGuard(AppSession* session, designer::DesignerPanel* designer, ClusterPanel* cluster,
+    WindowGuard(BackendSession* session, designer::DesignerPanel* designer, ClusterPanel* cluster,
                 QWidget* window);
 
     /// Replaces how questions are asked (default: askWithMessageBox over the window). Tests
@@ -69,7 +69,7 @@ private:
     void stopThen(const QStringList& jobs, std::function<void()> then);
     void checkStopped();
 
-    AppSession* m_session;
+    BackendSession* m_session;
     designer::DesignerPanel* m_designer;
     ClusterPanel* m_cluster;
     QWidget* m_window;

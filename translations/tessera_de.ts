@@ -2,6 +2,74 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>BackendClient</name>
+    <message>
+        <location filename="../backend/service/backendclient.cpp" line="+38"/>
+        <source>the backend at %1 did not answer: %2</source>
+        <translation>das Backend unter %1 hat nicht geantwortet: %2</translation>
+    </message>
+</context>
+<context>
+    <name>DataFolderLock</name>
+    <message>
+        <location line="+72"/>
+        <source>%1 owns the data folder but did not hand it over (%2): stop it (systemctl --user stop tessera-backend, or kill %3) and start again</source>
+        <translation>%1 hat den Datenordner, hat ihn aber nicht übergeben (%2): beenden Sie es (systemctl --user stop tessera-backend oder kill %3) und starten Sie erneut</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>%1 agreed to hand the data folder over but still holds it after %2 s: stop it (systemctl --user stop tessera-backend, or kill %3) and start again</source>
+        <translation>%1 hat der Übergabe des Datenordners zugestimmt, hält ihn aber nach %2 s noch: beenden Sie es (systemctl --user stop tessera-backend oder kill %3) und starten Sie erneut</translation>
+    </message>
+    <message>
+        <location filename="../backend/service/datafolderlock.cpp" line="+28"/>
+        <source>tessera-ctl serve</source>
+        <translation>tessera-ctl serve</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the Tessera window</source>
+        <translation>das Tessera-Fenster</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+52"/>
+        <source>another process</source>
+        <translation>ein anderer Prozess</translation>
+    </message>
+    <message>
+        <location line="-51"/>
+        <source>%1 (pid %2)</source>
+        <translation>%1 (PID %2)</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <location line="+51"/>
+        <source>cannot open the lock file %1: %2</source>
+        <translation>die Sperrdatei %1 kann nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <location line="-40"/>
+        <source>cannot lock %1: %2</source>
+        <translation>%1 kann nicht gesperrt werden: %2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the data folder %1 is owned by %2</source>
+        <translation>der Datenordner %1 gehört %2</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>cannot write the lock file %1: %2</source>
+        <translation>die Sperrdatei %1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>%1 serves %2 already</source>
+        <translation>%1 bedient %2 bereits</translation>
+    </message>
+</context>
+<context>
     <name>DeviceTelemetry</name>
     <message>
         <location filename="../app/monitor/devicetelemetry.cpp" line="+71"/>
@@ -163,6 +231,19 @@
         <location line="+33"/>
         <source>World size: %1 rank(s)</source>
         <translation>World Size: %1 Rank(s)</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <location filename="../app/main.cpp" line="+88"/>
+        <source>%1. Close it first, or start this one with another data folder (--data-dir).</source>
+        <translation>%1. Schließen Sie es zuerst, oder starten Sie dieses mit einem anderen Datenordner (--data-dir).</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Tessera</source>
+        <translation>Tessera</translation>
     </message>
 </context>
 <context>
@@ -396,14 +477,6 @@
     </message>
 </context>
 <context>
-    <name>tessera::AppSession</name>
-    <message>
-        <location filename="../app/session.cpp" line="+126"/>
-        <source>tessera quit and stopped it</source>
-        <translation>tessera wurde beendet und hat ihn gestoppt</translation>
-    </message>
-</context>
-<context>
     <name>tessera::Autopilot</name>
     <message>
         <location filename="../app/autopilot.cpp" line="+34"/>
@@ -449,7 +522,7 @@
 <context>
     <name>tessera::AutoscaleSettingsDialog</name>
     <message>
-        <location filename="../app/settings/autoscalesettings.cpp" line="+44"/>
+        <location filename="../app/settings/autoscalesettings.cpp" line="+21"/>
         <source>Auto-provision</source>
         <translation>Automatisch mieten</translation>
     </message>
@@ -507,23 +580,23 @@
 <context>
     <name>tessera::Autoscaler</name>
     <message>
-        <location filename="../backend/provision/autoscaler.cpp" line="+67"/>
+        <location filename="../backend/provision/autoscaler.cpp" line="+68"/>
         <source>adopted %1 (%2, %3): rented by the autoscaler before this start; released when idle past the idle timeout</source>
         <translation>%1 (%2, %3) übernommen: vor diesem Start von der automatischen Bereitstellung gemietet; wird nach Ablauf der Leerlaufzeit freigegeben</translation>
     </message>
     <message>
-        <location line="+180"/>
+        <location line="+207"/>
         <source>%1 needs %2 rank(s) on %3: submitted as %4 on idle ready node(s) %5</source>
         <translation>%1 braucht %2 Rank(s) auf %3: als %4 auf den freien, bereiten Knoten %5 eingereicht</translation>
     </message>
     <message>
         <location line="+13"/>
-        <location line="+46"/>
+        <location line="+50"/>
         <source>refused: %1</source>
         <translation>abgelehnt: %1</translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="-30"/>
         <source>renting %1 for %2 failed: %3</source>
         <translation>%1 für %2 zu mieten ist fehlgeschlagen: %3</translation>
     </message>
@@ -533,7 +606,7 @@
         <translation>automatisches Mieten ist aus (Cluster → Automatisch mieten… mietet Ersatz)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+21"/>
         <source>%1 lost a worker: renting %2 node(s) for its %3 rank(s) on %4: %5</source>
         <translation>%1 hat einen Worker verloren: miete %2 Knoten für seine %3 Rank(s) auf %4: %5</translation>
     </message>
@@ -601,6 +674,48 @@
         <location line="-63"/>
         <source>release of %1 failed: %2</source>
         <translation>Freigabe von %1 fehlgeschlagen: %2</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::BackendServer</name>
+    <message>
+        <location filename="../backend/service/backendserver.cpp" line="+119"/>
+        <source>the control socket %1 is longer than the 107 bytes a Unix socket path may have: use a shorter data folder (TESSERA_DATA_DIR)</source>
+        <translation>der Steuer-Socket %1 ist länger als die 107 Bytes, die ein Unix-Socket-Pfad haben darf: verwenden Sie einen kürzeren Datenordner (TESSERA_DATA_DIR)</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>cannot listen on the control socket %1 (is its folder writable?)</source>
+        <translation>auf dem Steuer-Socket %1 kann nicht gelauscht werden (ist sein Ordner beschreibbar?)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>the backend stopped following the job (it was closed or handed the data folder over); the job goes on</source>
+        <translation>das Backend verfolgt den Job nicht mehr (es wurde geschlossen oder hat den Datenordner übergeben); der Job läuft weiter</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>the data folder %1 is in use by %2: close it first (or use another data folder, TESSERA_DATA_DIR)</source>
+        <translation>der Datenordner %1 wird von %2 verwendet: schließen Sie es zuerst (oder verwenden Sie einen anderen Datenordner, TESSERA_DATA_DIR)</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <location line="+21"/>
+        <source>job %1 is not followed by this backend (`tessera-ctl status` lists the jobs)</source>
+        <translation>Job %1 wird nicht von diesem Backend verfolgt (`tessera-ctl status` listet die Jobs)</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <source>job %1 %2 already</source>
+        <translation>Job %1 ist bereits %2</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::BackendSession</name>
+    <message>
+        <location filename="../backend/service/backendsession.cpp" line="+128"/>
+        <source>tessera quit and stopped it</source>
+        <translation>Tessera wurde beendet und hat ihn gestoppt</translation>
     </message>
 </context>
 <context>
@@ -1139,7 +1254,7 @@
         <translation>Abbruch fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+48"/>
         <source>worker %1 died (%2) while the job was running</source>
         <translation>Worker %1 ist ausgefallen (%2), während der Job lief</translation>
     </message>
@@ -1234,7 +1349,7 @@
         <translation>wartet auf einen Worker als Ersatz für %1</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+35"/>
         <source>worker %1 stopped answering while the job was running: %2</source>
         <translation>Worker %1 antwortet nicht mehr, während der Job lief: %2</translation>
     </message>
@@ -1247,6 +1362,11 @@
         <location line="+11"/>
         <source>it was being cancelled</source>
         <translation>er wurde gerade abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Tessera was closing</source>
+        <translation>Tessera wurde gerade geschlossen</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1275,7 +1395,7 @@
         </translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+73"/>
         <source>from its checkpoint of step %1</source>
         <translation>ab seinem Checkpoint von Schritt %1</translation>
     </message>
@@ -2358,7 +2478,7 @@
 <context>
     <name>tessera::RunList</name>
     <message>
-        <location filename="../app/monitor/runlist.cpp" line="+66"/>
+        <location filename="../app/monitor/runlist.cpp" line="+65"/>
         <source>Filter by name, layout or state</source>
         <translation>Nach Name, Layout oder Zustand filtern</translation>
     </message>
@@ -2987,7 +3107,7 @@ S%2</translation>
 <context>
     <name>tessera::WindowGuard</name>
     <message numerus="yes">
-        <location filename="../app/windowguard.cpp" line="+28"/>
+        <location filename="../app/windowguard.cpp" line="+30"/>
         <source>%n job(s) did not stop within %1 s: going on without them (%2).</source>
         <translation>
             <numerusform>%n Job hat nicht innerhalb von %1 s angehalten: es geht ohne ihn weiter (%2).</numerusform>
@@ -3041,6 +3161,16 @@ S%2</translation>
         <location line="+4"/>
         <source>Their workers are on other machines: the jobs can go on after Tessera quits, and it follows them again at its next start (the charts fill in what they printed meanwhile), or be stopped first.</source>
         <translation>Ihre Worker sind auf anderen Maschinen: die Jobs können nach dem Beenden von Tessera weiterlaufen, und Tessera verfolgt sie beim nächsten Start wieder (die Diagramme ergänzen, was sie inzwischen ausgegeben haben), oder zuerst gestoppt werden.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Meanwhile tessera-ctl serve (pid %1) follows them: it relaunches a job that loses a node and releases rented machines left idle.</source>
+        <translation>Währenddessen verfolgt tessera-ctl serve (PID %1) sie: es startet einen Job neu, der einen Knoten verliert, und gibt untätige gemietete Maschinen frei.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Meanwhile nobody follows them: no relaunch after a node loss, no release of idle rented machines. `tessera-ctl serve` does that (systemctl --user enable --now tessera-backend).</source>
+        <translation>Währenddessen verfolgt sie niemand: kein Neustart nach einem Knotenverlust, keine Freigabe untätiger gemieteter Maschinen. Das übernimmt `tessera-ctl serve` (systemctl --user enable --now tessera-backend).</translation>
     </message>
     <message>
         <location line="+5"/>

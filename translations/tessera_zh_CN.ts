@@ -2,6 +2,74 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>BackendClient</name>
+    <message>
+        <location filename="../backend/service/backendclient.cpp" line="+38"/>
+        <source>the backend at %1 did not answer: %2</source>
+        <translation>位于 %1 的后端没有响应：%2</translation>
+    </message>
+</context>
+<context>
+    <name>DataFolderLock</name>
+    <message>
+        <location line="+72"/>
+        <source>%1 owns the data folder but did not hand it over (%2): stop it (systemctl --user stop tessera-backend, or kill %3) and start again</source>
+        <translation>%1 占用数据文件夹但没有移交（%2）：请停止它（systemctl --user stop tessera-backend，或 kill %3）后重新启动</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>%1 agreed to hand the data folder over but still holds it after %2 s: stop it (systemctl --user stop tessera-backend, or kill %3) and start again</source>
+        <translation>%1 同意移交数据文件夹，但 %2 秒后仍占用它：请停止它（systemctl --user stop tessera-backend，或 kill %3）后重新启动</translation>
+    </message>
+    <message>
+        <location filename="../backend/service/datafolderlock.cpp" line="+28"/>
+        <source>tessera-ctl serve</source>
+        <translation>tessera-ctl serve</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the Tessera window</source>
+        <translation>Tessera 窗口</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+52"/>
+        <source>another process</source>
+        <translation>另一个进程</translation>
+    </message>
+    <message>
+        <location line="-51"/>
+        <source>%1 (pid %2)</source>
+        <translation>%1（PID %2）</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <location line="+51"/>
+        <source>cannot open the lock file %1: %2</source>
+        <translation>无法打开锁文件 %1：%2</translation>
+    </message>
+    <message>
+        <location line="-40"/>
+        <source>cannot lock %1: %2</source>
+        <translation>无法锁定 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the data folder %1 is owned by %2</source>
+        <translation>数据文件夹 %1 被 %2 占用</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>cannot write the lock file %1: %2</source>
+        <translation>无法写入锁文件 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>%1 serves %2 already</source>
+        <translation>%1 已在服务 %2</translation>
+    </message>
+</context>
+<context>
     <name>DeviceTelemetry</name>
     <message>
         <location filename="../app/monitor/devicetelemetry.cpp" line="+71"/>
@@ -163,6 +231,19 @@
         <location line="+2"/>
         <source>World size: %1 rank(s)</source>
         <translation>总进程数：%1 个 rank</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <location filename="../app/main.cpp" line="+88"/>
+        <source>%1. Close it first, or start this one with another data folder (--data-dir).</source>
+        <translation>%1。请先关闭它，或用另一个数据文件夹启动本实例（--data-dir）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Tessera</source>
+        <translation>Tessera</translation>
     </message>
 </context>
 <context>
@@ -396,14 +477,6 @@
     </message>
 </context>
 <context>
-    <name>tessera::AppSession</name>
-    <message>
-        <location filename="../app/session.cpp" line="+126"/>
-        <source>tessera quit and stopped it</source>
-        <translation>tessera 已退出并停止了它</translation>
-    </message>
-</context>
-<context>
     <name>tessera::Autopilot</name>
     <message>
         <location filename="../app/autopilot.cpp" line="+34"/>
@@ -449,7 +522,7 @@
 <context>
     <name>tessera::AutoscaleSettingsDialog</name>
     <message>
-        <location filename="../app/settings/autoscalesettings.cpp" line="+44"/>
+        <location filename="../app/settings/autoscalesettings.cpp" line="+21"/>
         <source>Auto-provision</source>
         <translation>自动供给</translation>
     </message>
@@ -507,23 +580,23 @@
 <context>
     <name>tessera::Autoscaler</name>
     <message>
-        <location filename="../backend/provision/autoscaler.cpp" line="+67"/>
+        <location filename="../backend/provision/autoscaler.cpp" line="+68"/>
         <source>adopted %1 (%2, %3): rented by the autoscaler before this start; released when idle past the idle timeout</source>
         <translation>已接管 %1（%2，%3）：本次启动前由自动扩缩器租用；空闲超过空闲超时后释放</translation>
     </message>
     <message>
-        <location line="+180"/>
+        <location line="+207"/>
         <source>%1 needs %2 rank(s) on %3: submitted as %4 on idle ready node(s) %5</source>
         <translation>%1 需要在 %3 上运行 %2 个 rank：已作为 %4 提交到空闲的就绪节点 %5</translation>
     </message>
     <message>
         <location line="+13"/>
-        <location line="+46"/>
+        <location line="+50"/>
         <source>refused: %1</source>
         <translation>已拒绝：%1</translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="-30"/>
         <source>renting %1 for %2 failed: %3</source>
         <translation>为 %2 租用 %1 失败：%3</translation>
     </message>
@@ -533,7 +606,7 @@
         <translation>自动租用已关闭（集群 → 自动租用… 会租用替换机器）</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+21"/>
         <source>%1 lost a worker: renting %2 node(s) for its %3 rank(s) on %4: %5</source>
         <translation>%1 失去了一个 worker：为其 %3 个 rank 在 %4 上租用 %2 个节点：%5</translation>
     </message>
@@ -601,6 +674,48 @@
         <location line="-63"/>
         <source>release of %1 failed: %2</source>
         <translation>释放 %1 失败：%2</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::BackendServer</name>
+    <message>
+        <location filename="../backend/service/backendserver.cpp" line="+119"/>
+        <source>the control socket %1 is longer than the 107 bytes a Unix socket path may have: use a shorter data folder (TESSERA_DATA_DIR)</source>
+        <translation>控制套接字 %1 超过 Unix 套接字路径允许的 107 字节：请使用更短的数据文件夹（TESSERA_DATA_DIR）</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>cannot listen on the control socket %1 (is its folder writable?)</source>
+        <translation>无法在控制套接字 %1 上监听（其文件夹可写吗？）</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>the backend stopped following the job (it was closed or handed the data folder over); the job goes on</source>
+        <translation>后端已停止跟踪该作业（它已关闭或移交了数据文件夹）；作业继续运行</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>the data folder %1 is in use by %2: close it first (or use another data folder, TESSERA_DATA_DIR)</source>
+        <translation>数据文件夹 %1 正被 %2 使用：请先关闭它（或使用另一个数据文件夹，TESSERA_DATA_DIR）</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <location line="+21"/>
+        <source>job %1 is not followed by this backend (`tessera-ctl status` lists the jobs)</source>
+        <translation>此后端未跟踪作业 %1（`tessera-ctl status` 列出作业）</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <source>job %1 %2 already</source>
+        <translation>作业 %1 已经%2</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::BackendSession</name>
+    <message>
+        <location filename="../backend/service/backendsession.cpp" line="+128"/>
+        <source>tessera quit and stopped it</source>
+        <translation>Tessera 退出并停止了它</translation>
     </message>
 </context>
 <context>
@@ -1135,7 +1250,7 @@
         <translation>取消失败：%1</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+48"/>
         <source>worker %1 died (%2) while the job was running</source>
         <translation>作业运行期间工作节点 %1 退出了（%2）</translation>
     </message>
@@ -1230,7 +1345,7 @@
         <translation>正在等待替换 %1 的 worker</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+35"/>
         <source>worker %1 stopped answering while the job was running: %2</source>
         <translation>worker %1 在作业运行时停止响应：%2</translation>
     </message>
@@ -1243,6 +1358,11 @@
         <location line="+11"/>
         <source>it was being cancelled</source>
         <translation>它正在被取消</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Tessera was closing</source>
+        <translation>Tessera 正在关闭</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1269,7 +1389,7 @@
         </translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+73"/>
         <source>from its checkpoint of step %1</source>
         <translation>从其第 %1 步的检查点</translation>
     </message>
@@ -2350,7 +2470,7 @@
 <context>
     <name>tessera::RunList</name>
     <message>
-        <location filename="../app/monitor/runlist.cpp" line="+66"/>
+        <location filename="../app/monitor/runlist.cpp" line="+65"/>
         <source>Filter by name, layout or state</source>
         <translation>按名称、布局或状态筛选</translation>
     </message>
@@ -2978,7 +3098,7 @@ S%2</translation>
 <context>
     <name>tessera::WindowGuard</name>
     <message numerus="yes">
-        <location filename="../app/windowguard.cpp" line="+28"/>
+        <location filename="../app/windowguard.cpp" line="+30"/>
         <source>%n job(s) did not stop within %1 s: going on without them (%2).</source>
         <translation>
             <numerusform>%n 个作业未能在 %1 秒内停止：不再等待它们（%2）。</numerusform>
@@ -3030,6 +3150,16 @@ S%2</translation>
         <location line="+4"/>
         <source>Their workers are on other machines: the jobs can go on after Tessera quits, and it follows them again at its next start (the charts fill in what they printed meanwhile), or be stopped first.</source>
         <translation>它们的 worker 在其他机器上：Tessera 退出后作业可以继续运行，下次启动时 Tessera 会重新跟踪它们（图表会补上其间输出的内容）；也可以先停止它们。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Meanwhile tessera-ctl serve (pid %1) follows them: it relaunches a job that loses a node and releases rented machines left idle.</source>
+        <translation>在此期间 tessera-ctl serve（PID %1）会跟踪它们：作业丢失节点时重新启动它，并释放闲置的租用机器。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Meanwhile nobody follows them: no relaunch after a node loss, no release of idle rented machines. `tessera-ctl serve` does that (systemctl --user enable --now tessera-backend).</source>
+        <translation>在此期间没有人跟踪它们：节点丢失后不会重新启动，闲置的租用机器也不会释放。`tessera-ctl serve` 可以做到（systemctl --user enable --now tessera-backend）。</translation>
     </message>
     <message>
         <location line="+5"/>

@@ -1,4 +1,4 @@
-// Auto-provision settings dialog and their QSettings storage (see autoscalesettings.h).
+// The Auto-provision settings dialog (see autoscalesettings.h).
 #include "app/settings/autoscalesettings.h"
 
 #include <QCheckBox>
@@ -7,35 +7,12 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <cmath>
 
 namespace tessera {
-
-AutoscalePolicy loadAutoscalePolicy() {
-    QSettings s;
-    s.beginGroup(QStringLiteral("autoscale"));
-    AutoscalePolicy p;
-    p.enabled = s.value(QStringLiteral("enabled"), p.enabled).toBool();
-    p.maxPerHour = s.value(QStringLiteral("maxPerHour"), p.maxPerHour).toDouble();
-    p.maxTotal = s.value(QStringLiteral("maxTotal"), p.maxTotal).toDouble();
-    p.maxNodes = s.value(QStringLiteral("maxNodes"), p.maxNodes).toInt();
-    p.idleTimeoutSec = s.value(QStringLiteral("idleTimeoutSec"), p.idleTimeoutSec).toInt();
-    return p;
-}
-
-void saveAutoscalePolicy(const AutoscalePolicy& p) {
-    QSettings s;
-    s.beginGroup(QStringLiteral("autoscale"));
-    s.setValue(QStringLiteral("enabled"), p.enabled);
-    s.setValue(QStringLiteral("maxPerHour"), p.maxPerHour);
-    s.setValue(QStringLiteral("maxTotal"), p.maxTotal);
-    s.setValue(QStringLiteral("maxNodes"), p.maxNodes);
-    s.setValue(QStringLiteral("idleTimeoutSec"), p.idleTimeoutSec);
-}
 
 AutoscaleSettingsDialog::AutoscaleSettingsDialog(Autoscaler* autoscaler, QWidget* parent)
     : QDialog(parent), m_autoscaler(autoscaler), m_enabled(new QCheckBox(this)),

@@ -2,7 +2,7 @@
 // the idle timeout, kept with QSettings (group "autoscale") and applied to the Autoscaler.
 #pragma once
 
-#include "backend/provision/autoscaler.h"
+#include "backend/provision/autoscalepolicyio.h"
 
 #include <QDialog>
 
@@ -12,11 +12,6 @@ class QDoubleSpinBox;
 class QSpinBox;
 
 namespace tessera {
-
-/// Reads the policy QSettings holds (defaults: off, no budget caps, 8 nodes, 5 min idle).
-AutoscalePolicy loadAutoscalePolicy();
-/// Stores `policy` in QSettings.
-void saveAutoscalePolicy(const AutoscalePolicy& policy);
 
 /// Non-modal dialog over one Autoscaler. OK stores the fields, hands them to the autoscaler and
 /// closes; Apply does the same and stays open (enabled only while the fields differ from the

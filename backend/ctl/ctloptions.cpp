@@ -17,13 +17,20 @@ const char* const kUsage =
     "commands:\n"
     "  run SPEC.json   run a job; without --workers it rents a local cluster of one-slot\n"
     "                  workers (as many as the spec's world size) and releases it afterwards\n"
-    "                  (--detach with --workers: exit once it runs, leaving it running)\n"
+    "                  (--detach with --workers: exit once it runs, leaving it running);\n"
+    "                  with serve or the app running (and no --workers), it is submitted to\n"
+    "                  their cluster and followed through them (--detach: exit at once)\n"
     "  attach JOB      follow a job left running (run --detach, or the app quit with \"keep\n"
-    "                  running\") to its end: the points printed meanwhile are stored; needs\n"
-    "                  the job's --workers in the order of its run; Ctrl-C stops following\n"
-    "  cancel JOB      stop such a job on its --workers and wait until it is cancelled\n"
+    "                  running\") to its end: the points printed meanwhile are stored; with\n"
+    "                  serve or the app running, through them; else it needs the job's\n"
+    "                  --workers in the order of its run; Ctrl-C stops following\n"
+    "  cancel JOB      stop such a job (as attach finds it) and wait until it is cancelled\n"
+    "  serve           the backend of the data folder without a window, as a service: follows\n"
+    "                  its jobs (recovery, relaunch), re-adopts its leases (idle release,\n"
+    "                  budget), records the history; hands the folder to the app when it\n"
+    "                  starts and takes it back when it closes; TERM stops it (jobs go on)\n"
     "  status [JOB]    the jobs the history records as not finished (or JOB): state, steps,\n"
-    "                  loss, workers, who launched them\n"
+    "                  loss, workers, who launched them; who owns the data folder now\n"
     "  nodes           workers of --workers probed with GetInfo, or the local ones used last\n"
     "  jobs            job history: id, name, state, last loss, test accuracy\n"
     "  logs JOB        a job's log lines from the history (\"[r3] ...\" for rank 3's,\n"
@@ -55,7 +62,8 @@ const char* const kUsage =
     "  --out D         certify: folder for worker.key (0600), worker.crt and ca.crt\n"
     "  --name N        certify: the worker's name in its certificate (default: the first host)\n"
     "  --timeout S     run: cancel the job after S seconds (exit code 1)\n"
-    "  --detach        run: exit 0 once the job runs on --workers, leaving it running\n"
+    "  --detach        run: exit 0 once the job runs on --workers (or was submitted to\n"
+    "                  serve or the app), leaving it running\n"
     "  --verbose       run: also print the job's log lines\n"
     "  --ranks N       calibrate: probe ranks (default 4; with --workers, their slots)\n"
     "  --rounds N      calibrate: run the probes N times (default 1) and fit their pooled\n"
@@ -195,15 +203,17 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
             return bad(o.command + QStringLiteral(" takes no arguments"));
         }
     } else if (o.command == QLatin1String("nodes") || o.command == QLatin1String("jobs") ||
-               o.command == QLatin1String("calibrate") || o.command == QLatin1String("certify")) {
+               o.command == QLatin1String("serve") || o.command == QLatin1String("calibrate") ||
+               o.command == QLatin1String("certify")) {
         if (pos.size() != 1) {
             return bad(o.command + QStringLiteral(" takes no arguments"));
         }
     } else {
-        return bad(QStringLiteral("unknown command '%1' (use run, attach, cancel, status, nodes, "
-                                  "jobs, logs, calibrate, certify, offers, rent, leases, release, "
-                                  "cost or cloud-key)")
-                       .arg(o.command));
+        return bad(
+            QStringLiteral("unknown command '%1' (use run, attach, cancel, status, serve, nodes, "
+                           "jobs, logs, calibrate, certify, offers, rent, leases, release, "
+                           "cost or cloud-key)")
+                .arg(o.command));
     }
     if (p.isSet(workers)) {
         for (const QString& a : p.value(workers).split(',', Qt::SkipEmptyParts)) {
@@ -293,9 +303,8 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
         return bad(QStringLiteral("--all is an option of release"));
     }
     o.detach = p.isSet(detach);
-    if (o.detach && (o.command != QLatin1String("run") || o.workers.isEmpty())) {
-        return bad(QStringLiteral("--detach is an option of run with --workers: a local cluster "
-                                  "ends with tessera-ctl, and its jobs with it"));
+    if (o.detach && o.command != QLatin1String("run")) {
+        return bad(QStringLiteral("--detach is an option of run"));
     }
     if (o.detach && p.isSet(timeout)) {
         return bad(QStringLiteral("--detach and --timeout do not go together: a detached job is "

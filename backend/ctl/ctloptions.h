@@ -24,12 +24,12 @@ enum ExitCode {
 
 /// Parsed command line.
 struct CtlOptions {
-    QString command;        ///< "run", "attach", "cancel", "status", "nodes", "jobs", "logs",
-                            ///< "calibrate", "certify", "offers", "rent", "leases", "release",
-                            ///< "cost" or "cloud-key"
-    QString specPath;       ///< run: the spec file
-    QStringList workers;    ///< --workers ADDR,ADDR...: use these workers instead of renting
-    QString tokenFile;      ///< --token-file F: bearer token of the --workers
+    QString command;     ///< "run", "attach", "cancel", "status", "serve", "nodes", "jobs", "logs",
+                         ///< "calibrate", "certify", "offers", "rent", "leases", "release",
+                         ///< "cost" or "cloud-key"
+    QString specPath;    ///< run: the spec file
+    QStringList workers; ///< --workers ADDR,ADDR...: use these workers instead of renting
+    QString tokenFile;   ///< --token-file F: bearer token of the --workers
     int timeoutSeconds = 0; ///< --timeout S: cancel the job after S seconds; 0 = none
     bool verbose = false;   ///< --verbose: also print the job's log lines
     int ranks = 4;          ///< calibrate --ranks N: probe ranks (local workers, or the slots
@@ -37,7 +37,7 @@ struct CtlOptions {
     int rounds = 1;         ///< calibrate --rounds N: probe jobs whose records are pooled
     bool append = false;    ///< calibrate --append: pool with the stored calibration's records
     QString jobId;          ///< logs, attach, cancel: the job; status: the job or "" for all
-    bool detach = false;    ///< run --detach: exit once the job runs (needs --workers)
+    bool detach = false;    ///< run --detach: exit once the job runs (--workers or an owner)
     int rank = -2;          ///< logs --rank R: that rank's lines, −1 ("none") those of no rank,
                             ///< −2 (default) all
     bool follow = false;    ///< logs --follow: print new lines until the job ends

@@ -3,6 +3,8 @@
 
 #include "backend/cluster/clusterregistry.h"
 #include "backend/history/metricstore.h"
+#include "backend/paths.h"
+#include "backend/service/datafolderlock.h"
 #include "worker/common/spec_io.h"
 
 #include <QDateTime>
@@ -165,14 +167,26 @@ int printStatus(const QString& jobId) {
             }
         }
     }
+    const std::optional<FolderOwner> owner = DataFolderLock(dataDir()).otherOwner();
+    if (owner) {
+        std::printf("backend of %s: %s\n", qPrintable(dataDir()), qPrintable(owner->describe()));
+    } else {
+        std::printf("backend of %s: none (jobs left running are followed again once tessera-ctl "
+                    "serve or the app starts)\n",
+                    qPrintable(dataDir()));
+    }
     if (jobs.isEmpty()) {
         std::printf("no unfinished jobs (history: %s)\n", qPrintable(store.path()));
         return kExitOk;
     }
     std::printf("%-26s %-30s %-10s %8s %9s %-12s %s\n", "ID", "NAME", "STATE", "STEPS", "LOSS",
                 "LAUNCHER", "WORKERS");
-    for (const JobRecord& j : jobs) {
+    for (JobRecord j : jobs) {
         const QString launcher = j.launcher.isEmpty() ? QStringLiteral("app") : j.launcher;
+        if (const QList<AttemptRecord> attempts = store.attempts(j.id); !attempts.isEmpty()) {
+            j.specJson = attempts.last().specJson; // relaunched: the newest attempt's workers
+            j.name = j.name.left(25) + QStringLiteral(" #%1").arg(attempts.last().attempt);
+        }
         std::printf("%-26s %-30s %-10s %8lld %9s %-12s %s\n", qPrintable(j.id),
                     qPrintable(j.name.left(30)), qPrintable(jobStateName(j.state)),
                     static_cast<long long>(j.lastStep), qPrintable(number(j.lastLoss, 4)),
@@ -181,8 +195,13 @@ int printStatus(const QString& jobId) {
             std::printf("    %s\n", qPrintable(j.reason.left(300)));
         }
     }
-    std::printf("(states as recorded; `tessera-ctl attach JOB --workers A,B --token-file F` "
-                "follows a job left running)\n");
+    if (owner) {
+        std::printf("(states as recorded; `tessera-ctl attach JOB` follows one through %s)\n",
+                    qPrintable(owner->describe()));
+    } else {
+        std::printf("(states as recorded; `tessera-ctl attach JOB --workers A,B --token-file F` "
+                    "follows a job left running)\n");
+    }
     std::fflush(stdout);
     return kExitOk;
 }

@@ -1,5 +1,5 @@
-// tessera-ctl: Tessera's backend without a window — run a job, list workers, show job history
-// and a job's log lines.
+// tessera-ctl: Tessera's backend without a window — run a job, serve the data folder, list
+// workers, show job history and a job's log lines.
 #include "backend/ctl/attachcommand.h"
 #include "backend/ctl/calibratecommand.h"
 #include "backend/ctl/certifycommand.h"
@@ -7,7 +7,12 @@
 #include "backend/ctl/ctloptions.h"
 #include "backend/ctl/listcommands.h"
 #include "backend/ctl/logscommand.h"
+#include "backend/ctl/remoteattach.h"
 #include "backend/ctl/runcommand.h"
+#include "backend/ctl/servecommand.h"
+#include "backend/paths.h"
+#include "backend/service/backendclient.h"
+#include "backend/service/datafolderlock.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -16,12 +21,59 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 
 namespace {
 std::atomic<int> g_interrupts{0};
 extern "C" void onSignal(int) {
     g_interrupts.fetch_add(1);
 }
+
+/// Who follows `jobId` as the data folder's backend ("tessera-ctl serve (pid 12)"); "" if nobody.
+QString followedByOwner(const QString& jobId) {
+    const auto owner = tessera::DataFolderLock(tessera::dataDir()).otherOwner();
+    if (!owner) {
+        return {};
+    }
+    const auto described = tessera::BackendClient(owner->endpoint).describe(3000);
+    if (!described) {
+        return {};
+    }
+    for (const std::string& id : described->followed_jobs()) {
+        if (QString::fromStdString(id) == jobId) {
+            return owner->describe();
+        }
+    }
+    return {};
+}
+/// Runs `command` (its start() queued; its finished(int) ends the event loop) and returns its
+/// exit code. With `onInterrupt`, every SIGINT, SIGTERM and SIGHUP calls it once (polled every
+/// 200 ms: nothing but an atomic counter is touched in the handler).
+template <typename Command>
+int execute(Command& command, const std::function<void()>& onInterrupt = {}) {
+    int exitCode = tessera::ctl::kExitOk;
+    QObject::connect(&command, &Command::finished, &command, [&exitCode](int code) {
+        exitCode = code;
+        QCoreApplication::exit(code);
+    });
+    QTimer poll;
+    int seen = 0;
+    if (onInterrupt) {
+        std::signal(SIGINT, onSignal);
+        std::signal(SIGTERM, onSignal);
+        std::signal(SIGHUP, onSignal);
+        QObject::connect(&poll, &QTimer::timeout, &command, [&] {
+            for (const int n = g_interrupts.load(); seen < n; ++seen) {
+                onInterrupt();
+            }
+        });
+        poll.start(200);
+    }
+    QTimer::singleShot(0, &command, &Command::start);
+    QCoreApplication::exec();
+    return exitCode;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -49,91 +101,68 @@ int main(int argc, char** argv) {
     if (options->command == QLatin1String("status")) {
         return printStatus(options->jobId);
     }
-    int exitCode = kExitOk;
-    auto quitWith = [&exitCode](int code) {
-        exitCode = code;
-        QCoreApplication::exit(code);
-    };
     if (options->command == QLatin1String("nodes")) {
         NodesCommand nodes(*options);
-        QObject::connect(&nodes, &NodesCommand::finished, &app, quitWith);
-        nodes.start();
-        app.exec();
-        return exitCode;
+        return execute(nodes);
     }
     if (options->command == QLatin1String("logs")) {
         LogsCommand logs(*options);
-        QObject::connect(&logs, &LogsCommand::finished, &app, quitWith);
-        QTimer::singleShot(0, &logs, &LogsCommand::start);
-        app.exec();
-        return exitCode;
+        return execute(logs);
     }
     for (const char* cloud : {"offers", "rent", "leases", "release", "cost", "cloud-key"}) {
         if (options->command == QLatin1String(cloud)) {
-            CloudCommand command(*options);
-            QObject::connect(&command, &CloudCommand::finished, &app, quitWith);
             // A rent interrupted by Ctrl-C, TERM or HUP terminates what it launched first.
-            std::signal(SIGINT, onSignal);
-            std::signal(SIGTERM, onSignal);
-            std::signal(SIGHUP, onSignal);
-            QTimer poll;
-            int seen = 0;
-            QObject::connect(&poll, &QTimer::timeout, &command, [&] {
-                for (const int n = g_interrupts.load(); seen < n; ++seen) {
-                    command.interrupt();
-                }
-            });
-            poll.start(200);
-            QTimer::singleShot(0, &command, &CloudCommand::start);
-            app.exec();
-            return exitCode;
+            CloudCommand command(*options);
+            return execute(command, [&] { command.interrupt(); });
         }
     }
-    if (options->command == QLatin1String("attach") ||
-        options->command == QLatin1String("cancel")) {
-        AttachCommand attach(*options, options->command == QLatin1String("cancel"));
-        QObject::connect(&attach, &AttachCommand::finished, &app, quitWith);
+    const bool run = options->command == QLatin1String("run");
+    const bool cancel = options->command == QLatin1String("cancel");
+    if ((run || cancel || options->command == QLatin1String("attach")) &&
+        options->workers.isEmpty()) {
+        if (const auto owner = tessera::DataFolderLock(tessera::dataDir()).otherOwner()) {
+            // The data folder's backend follows its jobs: through it, never beside it.
+            RemoteAttach attach(*options,
+                                run      ? RemoteAttach::Mode::Run
+                                : cancel ? RemoteAttach::Mode::Cancel
+                                         : RemoteAttach::Mode::Attach,
+                                *owner);
+            return execute(attach, [&] { attach.interrupt(); });
+        }
+    }
+    if (cancel || options->command == QLatin1String("attach")) {
+        if (const QString owner = followedByOwner(options->jobId); !owner.isEmpty()) {
+            std::fprintf(stderr,
+                         "tessera-ctl: error: job %s is followed by %s: %s it without --workers, "
+                         "through it\n",
+                         qPrintable(options->jobId), qPrintable(owner),
+                         qPrintable(options->command));
+            return kExitBadInput;
+        }
         // Ctrl-C, TERM and HUP stop following; the job goes on.
-        std::signal(SIGINT, onSignal);
-        std::signal(SIGTERM, onSignal);
-        std::signal(SIGHUP, onSignal);
-        QTimer poll;
-        QObject::connect(&poll, &QTimer::timeout, &attach, [&] {
-            if (g_interrupts.load() > 0) {
-                attach.interrupt();
-            }
-        });
-        poll.start(200);
-        QTimer::singleShot(0, &attach, &AttachCommand::start);
-        app.exec();
-        return exitCode;
+        AttachCommand attach(*options, cancel);
+        return execute(attach, [&] { attach.interrupt(); });
+    }
+    if (options->command == QLatin1String("serve")) {
+        // TERM (systemctl stop), INT and HUP: stop following; the jobs go on.
+        ServeCommand serve(*options);
+        return execute(serve, [&] { serve.interrupt(); });
     }
     if (options->command == QLatin1String("calibrate")) {
         CalibrateCommand calibrate(*options);
-        QObject::connect(&calibrate, &CalibrateCommand::finished, &app, quitWith);
-        QTimer::singleShot(0, &calibrate, &CalibrateCommand::start);
-        app.exec();
-        return exitCode;
+        return execute(calibrate);
     }
-    RunCommand run(*options);
-    QObject::connect(&run, &RunCommand::finished, &app, quitWith);
+    if (options->detach && options->workers.isEmpty()) {
+        std::fprintf(stderr, "tessera-ctl: error: --detach is an option of run with --workers, or "
+                             "with the data folder's backend running (tessera-ctl serve or the "
+                             "app): a local cluster ends with tessera-ctl, and its jobs with it\n");
+        return kExitBadInput;
+    }
     // Ctrl-C, TERM and HUP (terminal closed) cancel the job and release the local workers before
     // exiting, so that no worker, mpirun or rank outlives tessera-ctl.
-    std::signal(SIGINT, onSignal);
-    std::signal(SIGTERM, onSignal);
-    std::signal(SIGHUP, onSignal);
-    QTimer poll;
-    int seen = 0;
-    QObject::connect(&poll, &QTimer::timeout, &run, [&] {
-        const int n = g_interrupts.load();
-        if (n != seen) {
-            seen = n;
-            std::fprintf(stderr, "\ntessera-ctl: interrupted; cancelling the job\n");
-            run.interrupt();
-        }
+    RunCommand runCommand(*options);
+    return execute(runCommand, [&] {
+        std::fprintf(stderr, "\ntessera-ctl: interrupted; cancelling the job\n");
+        runCommand.interrupt();
     });
-    poll.start(200);
-    QTimer::singleShot(0, &run, &RunCommand::start);
-    app.exec();
-    return exitCode;
 }

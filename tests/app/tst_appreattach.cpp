@@ -6,10 +6,10 @@
 #include "app/mainwindow.h"
 #include "app/monitor/metricschart.h"
 #include "app/monitor/monitorpanel.h"
-#include "app/session.h"
 #include "backend/cluster/clusterregistry.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
+#include "backend/service/backendsession.h"
 #include "tests/backend/testcluster.h"
 #include "tests/support/jobhold.h"
 
@@ -43,7 +43,7 @@ private Q_SLOTS:
 
         QString id;
         {
-            AppSession session;
+            BackendSession session;
             MainWindow window(&session);
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -57,7 +57,7 @@ private Q_SLOTS:
         QVERIFY(hold.hold(46));
         hold.release(31); // steps 31..45 while no app runs
 
-        AppSession session;
+        BackendSession session;
         MainWindow window(&session);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));

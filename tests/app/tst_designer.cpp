@@ -20,8 +20,8 @@
 #include "app/mainwindow.h"
 #include "app/monitor/metricschart.h"
 #include "app/monitor/monitorpanel.h"
-#include "app/session.h"
 #include "backend/planner/calibration.h"
+#include "backend/service/backendsession.h"
 #include "worker/common/spec_io.h"
 
 #include <QAbstractItemModelTester>
@@ -477,7 +477,7 @@ void TestDesigner::problemsNameTheCause() {
 }
 
 void TestDesigner::mainWindowTabAndLaunchPath() {
-    AppSession session;
+    BackendSession session;
     MainWindow window(&session);
     QVERIFY(window.designer());
     auto* tabs = qobject_cast<QTabWidget*>(window.centralWidget());

@@ -9,7 +9,7 @@
 #include "app/designer/estimatepanel.h"
 #include "app/designer/plandocument.h"
 #include "app/mainwindow.h"
-#include "app/session.h"
+#include "backend/service/backendsession.h"
 
 #include <QDir>
 #include <QGraphicsView>
@@ -141,7 +141,7 @@ void TestDesignerScreenshot::llama2InTheWindowAt1366x768() {
     QVERIFY(data.isValid());
     qputenv("TESSERA_DATA_DIR", data.path().toLocal8Bit());
     qputenv("TESSERA_EXAMPLES_DIR", TESSERA_SOURCE_DIR "/resources/examples");
-    AppSession session;
+    BackendSession session;
     MainWindow window(&session);
     window.resize(1366 - 8, 768 - 40);
     window.show();
@@ -175,7 +175,7 @@ void TestDesignerScreenshot::designerTabInTheMainWindow() {
     QTemporaryDir data;
     QVERIFY(data.isValid());
     qputenv("TESSERA_DATA_DIR", data.path().toLocal8Bit());
-    AppSession session;
+    BackendSession session;
     MainWindow window(&session);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));

@@ -13,9 +13,9 @@
 #include "app/designer/programlaunchdialog.h"
 #include "app/jobs/jobpanel.h"
 #include "app/mainwindow.h"
-#include "app/session.h"
 #include "backend/cluster/localworkers.h"
 #include "backend/history/metricstore.h"
+#include "backend/service/backendsession.h"
 #include "tests/support/testexamples.h"
 
 #include <QComboBox>
@@ -79,7 +79,7 @@ private Q_SLOTS:
     }
 
     void pipelineExampleFromADrawnLayout() {
-        AppSession session;
+        BackendSession session;
         MainWindow window(&session);
         window.resize(1300, 820);
         window.show();

@@ -7,10 +7,10 @@
 #include "app/cluster/clustertablemodel.h"
 #include "app/jobs/jobpanel.h"
 #include "app/mainwindow.h"
-#include "app/session.h"
 #include "app/windowguard.h"
 #include "backend/cluster/localworkers.h"
 #include "backend/jobs/jobcontroller.h"
+#include "backend/service/backendsession.h"
 #include "tests/support/testexamples.h"
 
 #include <QAction>
@@ -34,7 +34,7 @@ private Q_SLOTS:
 private:
     /// Rents `workers` through `provider`, launches the emitter spec and waits until it runs.
     /// Returns the job id, or "" (test failed).
-    QString launchEmitter(MainWindow& window, AppSession& session, LocalWorkers* provider);
+    QString launchEmitter(MainWindow& window, BackendSession& session, LocalWorkers* provider);
     QTemporaryDir m_dir;
     QString m_spec;
     QList<Choice> m_answers;
@@ -62,7 +62,7 @@ void TestJobGuard::initTestCase() {
                 .toUtf8());
 }
 
-QString TestJobGuard::launchEmitter(MainWindow& window, AppSession& session,
+QString TestJobGuard::launchEmitter(MainWindow& window, BackendSession& session,
                                     LocalWorkers* provider) {
     window.setAsker([this](const Question&) {
         return m_answers.isEmpty() ? Choice::Cancel : m_answers.takeFirst();
@@ -84,7 +84,7 @@ QString TestJobGuard::launchEmitter(MainWindow& window, AppSession& session,
 }
 
 void TestJobGuard::closeWithALocalJob() {
-    AppSession session;
+    BackendSession session;
     MainWindow window(&session);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -110,7 +110,7 @@ void TestJobGuard::closeWithALocalJob() {
 }
 
 void TestJobGuard::releaseWithALocalJob() {
-    AppSession session;
+    BackendSession session;
     MainWindow window(&session);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -136,7 +136,7 @@ void TestJobGuard::releaseWithALocalJob() {
 }
 
 void TestJobGuard::closeWithAJobElsewhereMayKeepIt() {
-    AppSession session;
+    BackendSession session;
     // Workers of another provider (here a second local pool the window does not own): they
     // outlive the window, so its job can go on.
     LocalWorkers elsewhere(session.registry());

@@ -3,7 +3,7 @@
 #include "app/jobs/checkpointresume.h"
 #include "app/jobs/jobpanel.h"
 #include "app/jobs/resumecontroller.h"
-#include "app/session.h"
+#include "backend/service/backendsession.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -51,7 +51,7 @@ QString TestJobPanel::writeSpec(const QString& name, const QByteArray& json) {
 }
 
 void TestJobPanel::listsExamplesAndSummarises() {
-    AppSession session;
+    BackendSession session;
     JobPanel panel(session.controller());
     auto* combo = panel.findChild<QComboBox*>(QStringLiteral("specCombo"));
     QVERIFY(combo);
@@ -78,7 +78,7 @@ void TestJobPanel::badSpecFiles_data() {
 void TestJobPanel::badSpecFiles() {
     QFETCH(QByteArray, json);
     QFETCH(QString, mentions);
-    AppSession session;
+    BackendSession session;
     JobPanel panel(session.controller());
     QVERIFY(panel.addSpecFile(writeSpec(QStringLiteral("bad.json"), json)));
     QVERIFY(!panel.currentSpec().has_value());
@@ -91,14 +91,14 @@ void TestJobPanel::badSpecFiles() {
 }
 
 void TestJobPanel::missingFileIsReported() {
-    AppSession session;
+    BackendSession session;
     JobPanel panel(session.controller());
     QVERIFY(!panel.addSpecFile(m_dir.filePath(QStringLiteral("missing.json"))));
     QVERIFY(panel.messageText().contains(QStringLiteral("missing.json")));
 }
 
 void TestJobPanel::launchWithoutWorkersFailsInline() {
-    AppSession session;
+    BackendSession session;
     JobPanel panel(session.controller());
     QVERIFY(panel.selectSpec(QStringLiteral("fashion")));
     QSignalSpy failed(&panel, &JobPanel::launchFailed);
@@ -214,7 +214,7 @@ void TestJobPanel::resumedSpecNamesItsOrigin() {
 }
 
 void TestJobPanel::resumeIsOffWithAReason() {
-    AppSession session;
+    BackendSession session;
     JobPanel panel(session.controller());
     auto* button = panel.findChild<QPushButton*>(QStringLiteral("resumeButton"));
     QVERIFY(button);

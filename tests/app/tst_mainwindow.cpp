@@ -5,7 +5,7 @@
 #include "app/mainwindow.h"
 #include "app/monitor/logpane.h"
 #include "app/monitor/metricschart.h"
-#include "app/session.h"
+#include "backend/service/backendsession.h"
 
 #include <QAction>
 #include <QApplication>
@@ -37,7 +37,7 @@ void TestMainWindow::initTestCase() {
 }
 
 void TestMainWindow::panelsInTheirPlaces() {
-    AppSession session;
+    BackendSession session;
     MainWindow window(&session);
     // The chart is the centre (the first tab when the layout designer is built).
     QVERIFY(window.centralWidget() == window.chart() ||
@@ -52,7 +52,7 @@ void TestMainWindow::panelsInTheirPlaces() {
 }
 
 void TestMainWindow::everyMenuActionHasAShortcut() {
-    AppSession session;
+    BackendSession session;
     MainWindow window(&session);
     int actions = 0;
     for (QAction* menu : window.menuBar()->actions()) {
@@ -67,7 +67,7 @@ void TestMainWindow::everyMenuActionHasAShortcut() {
 }
 
 void TestMainWindow::launchShortcutWithoutWorkersReportsInline() {
-    AppSession session;
+    BackendSession session;
     MainWindow window(&session);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));

@@ -9,8 +9,8 @@
 #include "app/monitor/metricschart.h"
 #include "app/monitor/monitorpanel.h"
 #include "app/monitor/steptimechart.h"
-#include "app/session.h"
 #include "backend/cluster/localworkers.h"
+#include "backend/service/backendsession.h"
 #include "tests/support/jobhold.h"
 #include "tests/support/testexamples.h"
 #include "worker/common/spec_io.h"
@@ -68,7 +68,7 @@ void TestMainWindowE2E::rentLaunchWatchCancelRelease() {
     // cancel (the workers pass TESSERA_HOLD_DIR on to the ranks).
     test::JobHold hold(m_dir.filePath(QStringLiteral("holds")));
     QVERIFY(hold.hold(41));
-    AppSession session;
+    BackendSession session;
     MainWindow window(&session);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));

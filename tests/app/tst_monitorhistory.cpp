@@ -14,8 +14,8 @@
 #include "app/monitor/runtablemodel.h"
 #include "app/monitor/steptimechart.h"
 #include "app/monitor/utilizationchart.h"
-#include "app/session.h"
 #include "backend/cluster/localworkers.h"
+#include "backend/service/backendsession.h"
 #include "tests/support/jobhold.h"
 #include "tests/support/testexamples.h"
 
@@ -67,7 +67,7 @@ void TestMonitorHistory::reopenedAppShowsTheSameCurves() {
     {
         test::JobHold hold(m_dir.filePath(QStringLiteral("holds")));
         QVERIFY(hold.hold(61));
-        AppSession session;
+        BackendSession session;
         MainWindow window(&session);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -107,7 +107,7 @@ void TestMonitorHistory::reopenedAppShowsTheSameCurves() {
         QTRY_VERIFY_WITH_TIMEOUT(!released.isEmpty(), 20000);
     } // the app closes
 
-    AppSession session;
+    BackendSession session;
     MainWindow window(&session);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));

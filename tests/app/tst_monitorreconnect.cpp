@@ -10,10 +10,10 @@
 #include "app/monitor/metricschart.h"
 #include "app/monitor/monitorpanel.h"
 #include "app/monitor/utilizationchart.h"
-#include "app/session.h"
 #include "backend/cluster/localworkers.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
+#include "backend/service/backendsession.h"
 #include "backend/telemetry/telemetrymonitor.h"
 #include "tests/support/appjob.h"
 #include "tests/support/jobhold.h"
@@ -50,7 +50,7 @@ void TestMonitorReconnect::cutStreamsLoseNoPointAndRepeatNone() {
     // Before the workers start: they pass TESSERA_HOLD_DIR on to the ranks.
     test::JobHold hold(m_dir.filePath(QStringLiteral("holds")));
     QVERIFY(hold.hold(201) && hold.hold(601));
-    AppSession session;
+    BackendSession session;
     // Each cut keeps the backend away for 1.5 s while the ranks go on printing.
     session.controller()->setWatchBackoff(1500, 1500, 120000);
     MainWindow window(&session);

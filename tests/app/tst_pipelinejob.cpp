@@ -11,8 +11,8 @@
 #include "app/monitor/pipelineview.h"
 #include "app/monitor/runlist.h"
 #include "app/monitor/runtablemodel.h"
-#include "app/session.h"
 #include "backend/cluster/localworkers.h"
+#include "backend/service/backendsession.h"
 #include "tests/support/testexamples.h"
 #include "worker/common/spec_io.h"
 
@@ -109,7 +109,7 @@ void TestPipelineJob::initTestCase() {
 }
 
 void TestPipelineJob::measuredBesidePredicted() {
-    AppSession session;
+    BackendSession session;
     MainWindow window(&session);
     window.resize(1300, 820);
     window.show();

@@ -12,7 +12,6 @@
 #include "app/rent/leasetablemodel.h"
 #include "app/rent/offertablemodel.h"
 #include "app/rent/rentdialog.h"
-#include "app/session.h"
 #include "app/settings/autoscalesettings.h"
 #include "backend/cluster/clusterregistry.h"
 #include "backend/cluster/localworkers.h"
@@ -22,6 +21,7 @@
 #include "backend/provision/localleases.h"
 #include "backend/provision/sshhost.h"
 #include "backend/provision/sshprovider.h"
+#include "backend/service/backendsession.h"
 #include "tests/support/scriptedprovider.h"
 #include "tests/support/testexamples.h"
 #include "tests/support/testhosts.h"
@@ -283,12 +283,12 @@ void TstRent::oneClickTurnsTwoSshHostsIntoNodesThatTrain() {
     const QList<SshHost> config =
         hosts.sshHosts(QStringLiteral("ssh-box-"), dir.filePath(QStringLiteral("remote")), 0.25);
     QVERIFY(QDir().mkpath(data));
-    QVERIFY(saveSshHosts(AppSession::sshHostsPath(), config).has_value());
+    QVERIFY(saveSshHosts(BackendSession::sshHostsPath(), config).has_value());
     const QString example =
         test::useFashionMnistExample(dir.filePath(QStringLiteral("examples")), 5, 400);
     QVERIFY2(example.isEmpty(), qPrintable(example));
 
-    AppSession session;
+    BackendSession session;
     QVERIFY2(session.provisionError().isEmpty(), qPrintable(session.provisionError()));
     MainWindow window(&session);
     window.show();

@@ -6,8 +6,8 @@
 #include "app/jobs/jobpanel.h"
 #include "app/jobs/resumecontroller.h"
 #include "app/mainwindow.h"
-#include "app/session.h"
 #include "backend/jobs/jobcontroller.h"
+#include "backend/service/backendsession.h"
 #include "tests/support/appjob.h"
 #include "tests/support/jobhold.h"
 #include "tests/support/testexamples.h"
@@ -46,7 +46,7 @@ void TestResume::initTestCase() {
 void TestResume::cancelledRunResumesFromItsCheckpoint() {
     test::JobHold hold(m_dir.filePath(QStringLiteral("holds")));
     QVERIFY(hold.hold(41));
-    AppSession session;
+    BackendSession session;
     MainWindow window(&session);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));

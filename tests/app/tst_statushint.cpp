@@ -7,9 +7,9 @@
 #include "app/jobs/jobpanel.h"
 #include "app/mainwindow.h"
 #include "app/question.h"
-#include "app/session.h"
 #include "app/statushint.h"
 #include "backend/jobs/jobcontroller.h"
+#include "backend/service/backendsession.h"
 
 #include <QAction>
 #include <QApplication>
@@ -32,7 +32,7 @@ private Q_SLOTS:
     }
 
     void hintFollowsContext() {
-        AppSession session;
+        BackendSession session;
         MainWindow window(&session);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));

@@ -12,8 +12,8 @@
 #include "app/monitor/alertwatcher.h"
 #include "app/monitor/monitorpanel.h"
 #include "app/monitor/steptimechart.h"
-#include "app/session.h"
 #include "backend/cluster/localworkers.h"
+#include "backend/service/backendsession.h"
 #include "tests/support/appjob.h"
 #include "tests/support/rankthrottle.h"
 #include "tests/support/testexamples.h"
@@ -58,7 +58,7 @@ void TestStraggler::initTestCase() {
 }
 
 void TestStraggler::slowedRankRaisesTheAlert() {
-    AppSession session;
+    BackendSession session;
     MainWindow window(&session);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));

@@ -6,10 +6,10 @@
 #include "app/cluster/clusterpanel.h"
 #include "app/jobs/jobpanel.h"
 #include "app/jobs/specsummary.h"
-#include "app/session.h"
 #include "backend/cluster/workernode.h"
 #include "backend/jobs/jobtypes.h"
 #include "backend/provision/localleases.h"
+#include "backend/service/backendsession.h"
 #include "worker/common/spec_io.h"
 
 #include <QAction>
@@ -78,7 +78,7 @@ void TestTranslations::germanWidgets() {
     QVERIFY(data.isValid());
     qputenv("TESSERA_DATA_DIR", data.path().toLocal8Bit());
 
-    AppSession session;
+    BackendSession session;
     ClusterPanel cluster(session.registry(), session.localWorkers());
     QCOMPARE(cluster.rentAction()->text(), QStringLiteral("Lokale Worker &anmieten"));
     JobPanel jobs(session.controller());
@@ -105,7 +105,7 @@ void TestTranslations::chineseWidgets() {
     QVERIFY(data.isValid());
     qputenv("TESSERA_DATA_DIR", data.path().toLocal8Bit());
 
-    AppSession session;
+    BackendSession session;
     ClusterPanel cluster(session.registry(), session.localWorkers());
     QCOMPARE(cluster.rentAction()->text(), QStringLiteral("租用本地工作节点(&R)"));
     JobPanel jobs(session.controller());

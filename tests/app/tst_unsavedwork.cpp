@@ -8,8 +8,8 @@
 #include "app/designer/modelcatalog.h"
 #include "app/designer/plandocument.h"
 #include "app/mainwindow.h"
-#include "app/session.h"
 #include "app/windowguard.h"
+#include "backend/service/backendsession.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -43,7 +43,7 @@ private:
     /// One edit of the layout (micro-batches + 1): the plan now has unsaved changes.
     static void edit(MainWindow& window);
     QTemporaryDir m_dir;
-    std::unique_ptr<AppSession> m_session;
+    std::unique_ptr<BackendSession> m_session;
     std::unique_ptr<MainWindow> m_window;
     QList<Choice> m_answers; ///< what the asker answers next, first to last
 };
@@ -58,7 +58,7 @@ void TestUnsavedWork::initTestCase() {
 
 void TestUnsavedWork::init() {
     m_window.reset();
-    m_session = std::make_unique<AppSession>();
+    m_session = std::make_unique<BackendSession>();
     m_window = std::make_unique<MainWindow>(m_session.get());
     m_answers.clear();
     m_window->setAsker([this](const Question& q) {

@@ -17,10 +17,10 @@
 #include "app/mainwindow.h"
 #include "app/rent/addsshhostdialog.h"
 #include "app/rent/rentdialog.h"
-#include "app/session.h"
 #include "app/settings/autoscalesettings.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
+#include "backend/service/backendsession.h"
 #include "tests/app/pseudotranslator.h"
 #include "tests/app/untranslatedwalker.h"
 
@@ -113,7 +113,7 @@ private:
         m_walker = std::make_unique<UntranslatedWalker>(resourceData());
         QStringList& out = m_problems;
         {
-            AppSession session;
+            BackendSession session;
             MainWindow window(&session);
             window.resize(1366, 768);
             window.show();

@@ -12,10 +12,10 @@
 #include "app/monitor/metricschart.h"
 #include "app/rent/offertablemodel.h"
 #include "app/rent/rentdialog.h"
-#include "app/session.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
 #include "backend/provision/sshhost.h"
+#include "backend/service/backendsession.h"
 #include "tests/support/testhosts.h"
 
 #include <QDirIterator>
@@ -114,9 +114,9 @@ private Q_SLOTS:
         const QString remote = m_dir.filePath(QStringLiteral("remote"));
         const QList<SshHost> config = hosts.sshHosts(QStringLiteral("gpu-box-"), remote, 0.5);
         QVERIFY(QDir().mkpath(m_dir.filePath(QStringLiteral("data"))));
-        QVERIFY(saveSshHosts(AppSession::sshHostsPath(), config).has_value());
+        QVERIFY(saveSshHosts(BackendSession::sshHostsPath(), config).has_value());
 
-        AppSession session;
+        BackendSession session;
         QVERIFY2(session.provisionError().isEmpty(), qPrintable(session.provisionError()));
         MainWindow window(&session);
         window.resize(1300, 820);

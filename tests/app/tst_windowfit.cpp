@@ -3,7 +3,7 @@
 // (QSettings, here in a temporary folder).
 #include "app/designer/designerpanel.h"
 #include "app/mainwindow.h"
-#include "app/session.h"
+#include "backend/service/backendsession.h"
 
 #include <QApplication>
 #include <QDockWidget>
@@ -35,7 +35,7 @@ void TestWindowFit::initTestCase() {
 }
 
 void TestWindowFit::minimumFitsALaptop() {
-    AppSession session;
+    BackendSession session;
     MainWindow window(&session);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -74,7 +74,7 @@ QDockWidget* dock(MainWindow& window, const char* name) {
 
 void TestWindowFit::dockLayoutComesBack() {
     QSettings().clear();
-    AppSession session;
+    BackendSession session;
     QSize size;
     {
         MainWindow window(&session);
@@ -101,7 +101,7 @@ void TestWindowFit::dockLayoutComesBack() {
 
 void TestWindowFit::designerTabKeepsTheSideDocks() {
     QSettings().clear();
-    AppSession session;
+    BackendSession session;
     {
         MainWindow window(&session);
         window.show();

@@ -1,13 +1,14 @@
-// The backend objects of the app, created and destroyed in dependency order.
-#include "app/session.h"
+// The backend objects of the app and `tessera-ctl serve`, created and destroyed in dependency
+// order.
+#include "backend/service/backendsession.h"
 
-#include "app/settings/autoscalesettings.h"
 #include "backend/cluster/clusterregistry.h"
 #include "backend/cluster/localworkers.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
 #include "backend/jobs/jobtypes.h"
 #include "backend/paths.h"
+#include "backend/provision/autoscalepolicyio.h"
 #include "backend/provision/autoscaler.h"
 #include "backend/provision/cloudprovider.h"
 #include "backend/provision/cloudsettings.h"
@@ -24,7 +25,7 @@
 
 namespace tessera {
 
-AppSession::AppSession(const QString& storePath, QObject* parent)
+BackendSession::BackendSession(const QString& storePath, QObject* parent)
     : QObject(parent), m_store(std::make_unique<MetricStore>()),
       m_registry(std::make_unique<ClusterRegistry>()),
       m_localWorkers(std::make_unique<LocalWorkers>(m_registry.get())) {
@@ -46,19 +47,19 @@ AppSession::AppSession(const QString& storePath, QObject* parent)
     m_controller->reattachUnfinished();
 }
 
-QList<Provider*> AppSession::providers() const {
+QList<Provider*> BackendSession::providers() const {
     return {m_localLeases.get(), m_ssh.get(), m_slurm.get(), m_cloud.get()};
 }
 
-QString AppSession::slurmClustersPath() {
+QString BackendSession::slurmClustersPath() {
     return QDir(dataDir()).filePath(QStringLiteral("slurm-clusters.json"));
 }
 
-QString AppSession::sshHostsPath() {
+QString BackendSession::sshHostsPath() {
     return QDir(dataDir()).filePath(QStringLiteral("ssh-hosts.json"));
 }
 
-void AppSession::openProvisioning(const QString& storePath) {
+void BackendSession::openProvisioning(const QString& storePath) {
     m_leases = std::make_unique<LeaseStore>();
     QStringList errors;
     if (Result<void> opened = m_leases->open(storePath); !opened) {
@@ -119,9 +120,10 @@ void AppSession::openProvisioning(const QString& storePath) {
     }
 }
 
-AppSession::~AppSession() {
+BackendSession::~BackendSession() {
     // The provider below stops the local workers, and with them every job running there: record
-    // those jobs as failed instead of leaving them `running` in the history.
+    // those jobs as failed instead of leaving them `running` in the history (not relaunched).
+    m_controller->closeDown();
     for (const QString& name : m_localWorkers->names())
         m_controller->failJobsOnWorker(name, tr("tessera quit and stopped it"));
     m_autoscaler.reset();

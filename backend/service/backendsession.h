@@ -1,5 +1,6 @@
-// The backend objects one app window works with: metric store, cluster registry, local
-// provider and job controller, created and destroyed in the right order.
+// The backend objects of one data folder: metric store, cluster registry, providers, autoscaler
+// and job controller, created and destroyed in the right order. The app window and
+// `tessera-ctl serve` each host one (never both at once: see DataFolderLock).
 #pragma once
 
 #include <QList>
@@ -24,17 +25,17 @@ class SlurmProvider;
 class SshProvider;
 class TelemetryMonitor;
 
-/// Owns the backend for the app. Destruction order: autoscaler, SSH provider (its workers keep
-/// running: their leases are restored at the next start), telemetry, controller, local workers
-/// (stops the local workers, bounded wait), registry, stores.
-class AppSession : public QObject {
+/// Owns the backend of the app or of `tessera-ctl serve`. Destruction order: autoscaler, SSH
+/// provider (its workers keep running: their leases are restored at the next start), telemetry,
+/// controller, local workers (stops the local workers, bounded wait), registry, stores.
+class BackendSession : public QObject {
     Q_OBJECT
 public:
     /// Opens the SQLite history at `storePath` (empty = MetricStore::defaultPath(), which honours
     /// TESSERA_DATA_DIR). If that fails the app still works without history: store() is null
     /// and storeError() says why.
-    explicit AppSession(const QString& storePath = QString(), QObject* parent = nullptr);
-    ~AppSession() override;
+    explicit BackendSession(const QString& storePath = QString(), QObject* parent = nullptr);
+    ~BackendSession() override;
 
     /// Why the history could not be opened; empty when it is open.
     QString storeError() const { return m_storeError; }

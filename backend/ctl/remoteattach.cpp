@@ -1,0 +1,305 @@
+// attach / cancel through the data folder's backend (see remoteattach.h).
+#include "backend/ctl/remoteattach.h"
+
+#include "backend/history/metricstore.h"
+#include "backend/paths.h"
+#include "backend/service/backendclient.h"
+#include "worker/common/spec_io.h"
+
+#include <QDateTime>
+
+#include <grpcpp/client_context.h>
+
+#include <cstdio>
+#include <unistd.h>
+
+namespace tessera::ctl {
+
+namespace bv1 = tessera::backend::v1;
+
+namespace {
+/// How long a stream cut by its owner going away waits for the folder's next owner.
+constexpr qint64 kNextOwnerMs = 30000;
+} // namespace
+
+RemoteAttach::RemoteAttach(const CtlOptions& options, Mode mode, FolderOwner owner, QObject* parent)
+    : QObject(parent), m_options(options), m_mode(mode), m_jobId(options.jobId),
+      m_owner(std::move(owner)) {
+    m_search.setInterval(250);
+    connect(&m_search, &QTimer::timeout, this, &RemoteAttach::lookForOwner);
+}
+
+RemoteAttach::~RemoteAttach() {
+    stopReading();
+}
+
+void RemoteAttach::start() {
+    if (m_mode == Mode::Run) {
+        submit();
+        return;
+    }
+    // As a local attach: a job the history has not, or has as finished, is refused here.
+    MetricStore store;
+    if (Result<void> opened = store.open(MetricStore::defaultPath()); !opened) {
+        finish(kExitBadInput, QString::fromStdString(opened.error().message));
+        return;
+    }
+    const JobRecord record = store.job(m_options.jobId);
+    if (record.id.isEmpty()) {
+        finish(kExitBadInput, QStringLiteral("no job %1 in the history %2: `tessera-ctl jobs` "
+                                             "lists them")
+                                  .arg(m_options.jobId, store.path()));
+        return;
+    }
+    if (isTerminal(record.state)) {
+        finish(
+            kExitBadInput,
+            QStringLiteral("job %1 %2 already%3")
+                .arg(m_options.jobId, jobStateName(record.state),
+                     record.reason.isEmpty() ? QString() : QStringLiteral(": ") + record.reason));
+        return;
+    }
+    watch();
+}
+
+void RemoteAttach::submit() {
+    Result<v1::JobSpec> spec = loadJobSpec(m_options.specPath.toStdString());
+    if (!spec) {
+        finish(kExitBadInput, QString::fromStdString(spec.error().message));
+        return;
+    }
+    m_client = std::make_unique<BackendClient>(m_owner.endpoint);
+    Result<bv1::SubmitJobReply> submitted = m_client->submit(jobSpecToJson(*spec));
+    if (!submitted) {
+        finish(submitted.error().code == ErrorCode::Unavailable ? kExitUnreachable : kExitBadInput,
+               QString::fromStdString(submitted.error().message));
+        return;
+    }
+    m_jobId = QString::fromStdString(submitted->job_id());
+    if (submitted->queued()) {
+        std::fprintf(stdout, "queued at %s as %s: its autoscaler rents the workers it misses\n",
+                     qPrintable(m_owner.describe()), qPrintable(m_jobId));
+    } else {
+        std::fprintf(stdout, "job %s submitted to %s\n", qPrintable(m_jobId),
+                     qPrintable(m_owner.describe()));
+    }
+    std::fflush(stdout);
+    if (m_options.detach) {
+        std::fprintf(stdout,
+                     "%s goes on without tessera-ctl: `tessera-ctl attach %s` follows it, "
+                     "`tessera-ctl status` lists it\n",
+                     qPrintable(m_jobId), qPrintable(m_jobId));
+        finish(kExitOk);
+        return;
+    }
+    watch();
+}
+
+void RemoteAttach::watch() {
+    stopReading();
+    m_client = std::make_unique<BackendClient>(m_owner.endpoint);
+    m_context = std::make_unique<grpc::ClientContext>();
+    m_reader = std::thread(
+        [this, context = m_context.get(), client = m_client.get(), jobId = m_jobId.toStdString()] {
+            bv1::WatchJobRequest request;
+            request.set_job_id(jobId);
+            auto stream = client->stub().WatchJob(context, request);
+            bv1::JobUpdate update;
+            while (stream->Read(&update)) {
+                QMetaObject::invokeMethod(
+                    this, [this, update] { onUpdate(update); }, Qt::QueuedConnection);
+            }
+            const grpc::Status end = stream->Finish();
+            QMetaObject::invokeMethod(
+                this,
+                [this, code = int(end.error_code()),
+                 message = QString::fromStdString(end.error_message())] { onEnded(code, message); },
+                Qt::QueuedConnection);
+        });
+}
+
+void RemoteAttach::stopReading() {
+    if (m_context) {
+        m_context->TryCancel();
+    }
+    if (m_reader.joinable()) {
+        m_reader.join();
+    }
+    m_context.reset();
+}
+
+void RemoteAttach::onUpdate(const bv1::JobUpdate& update) {
+    if (m_finishing) {
+        return;
+    }
+    if (update.has_metric()) {
+        MetricPoint p;
+        p.jobId = m_jobId;
+        p.seq = update.metric().seq();
+        p.step = update.metric().step();
+        p.rank = update.metric().rank();
+        p.timeMs = update.metric().time_ms();
+        for (const auto& [key, value] : update.metric().values()) {
+            p.values.insert(QString::fromStdString(key), value);
+        }
+        if (m_printer) {
+            m_printer->add(p);
+        }
+    } else if (update.has_log()) {
+        if (m_options.verbose) {
+            if (m_printer) {
+                m_printer->breakLine();
+            }
+            std::fprintf(stdout, "%s\n", update.log().text().c_str());
+        }
+    } else if (update.has_recovery()) {
+        if (m_printer) {
+            QStringList workers;
+            for (const std::string& w : update.recovery().workers()) {
+                workers << QString::fromStdString(w);
+            }
+            m_printer->recovery(update.recovery().attempt(),
+                                QString::fromStdString(update.recovery().cause()),
+                                update.recovery().resume_step(), workers);
+        }
+    } else if (update.has_state()) {
+        const bv1::StateUpdate& s = update.state();
+        const QString state = QString::fromStdString(s.state());
+        if (const QString id = QString::fromStdString(s.job_id()); !id.isEmpty() && id != m_jobId) {
+            std::fprintf(stdout, "%s: its workers are ready; it runs as job %s\n",
+                         qPrintable(m_jobId), qPrintable(id));
+            m_jobId = id; // the queued ticket became the job
+            m_printer.reset();
+            m_announced = false;
+        }
+        if (!m_announced) { // first, and after a change of owner
+            m_announced = true;
+            if (m_printer) {
+                m_printer->breakLine();
+            }
+            std::fprintf(stdout, "job %s: %s; following it through %s (step %lld stored)\n",
+                         qPrintable(m_jobId), qPrintable(state), qPrintable(m_owner.describe()),
+                         static_cast<long long>(s.last_step()));
+            std::fflush(stdout);
+        }
+        if (!m_printer) {
+            m_printer = std::make_unique<ProgressPrinter>(stdout, int(s.epochs()),
+                                                          isatty(fileno(stdout)) != 0);
+        }
+        const JobState js = jobStateFromName(state);
+        if (isTerminal(js)) {
+            m_printer->summary(m_jobId, state);
+            if (m_mode == Mode::Cancel ? js == JobState::Cancelled : js == JobState::Succeeded) {
+                finish(kExitOk);
+            } else {
+                finish(kExitJobFailed,
+                       QStringLiteral("job %1 %2: %3")
+                           .arg(m_jobId, state,
+                                s.reason().empty() ? QStringLiteral("no reason given")
+                                                   : QString::fromStdString(s.reason())));
+            }
+            return;
+        }
+        if ((m_mode == Mode::Cancel || m_interrupted) && !m_cancelSent && js != JobState::Queued) {
+            m_cancelSent = true;
+            if (Result<void> asked = m_client->cancel(m_jobId); !asked) {
+                finish(asked.error().code == ErrorCode::Unavailable ? kExitUnreachable
+                                                                    : kExitBadInput,
+                       QString::fromStdString(asked.error().message));
+            }
+        }
+    }
+}
+
+void RemoteAttach::onEnded(int code, const QString& message) {
+    if (m_finishing) {
+        return;
+    }
+    if (code == grpc::StatusCode::NOT_FOUND) {
+        finish(kExitBadInput,
+               QStringLiteral("%1: %2 does not follow it; a job `tessera-ctl run --detach` started "
+                              "is followed with its --workers")
+                   .arg(message, m_owner.describe()));
+        return;
+    }
+    if (code == grpc::StatusCode::OK) {
+        return; // the terminal state came with it
+    }
+    if (m_printer) {
+        m_printer->breakLine();
+    }
+    std::fprintf(stderr,
+                 "tessera-ctl: %s stopped following %s (%s); looking for the data folder's next "
+                 "backend\n",
+                 qPrintable(m_owner.describe()), qPrintable(m_jobId), qPrintable(message));
+    m_searchUntilMs = QDateTime::currentMSecsSinceEpoch() + kNextOwnerMs;
+    m_search.start();
+}
+
+void RemoteAttach::lookForOwner() {
+    const std::optional<FolderOwner> next = DataFolderLock(dataDir()).otherOwner();
+    if (next && !next->endpoint.isEmpty() && next->pid != m_owner.pid) {
+        m_search.stop();
+        m_owner = *next;
+        m_announced = false;
+        watch();
+        return;
+    }
+    if (QDateTime::currentMSecsSinceEpoch() >= m_searchUntilMs) {
+        m_search.stop();
+        finish(kExitUnreachable,
+               QStringLiteral("nobody follows job %1 now (it goes on on its workers): start "
+                              "tessera-ctl serve or the app, then attach again")
+                   .arg(m_jobId));
+    }
+}
+
+void RemoteAttach::interrupt() {
+    if (m_printer) {
+        m_printer->breakLine();
+    }
+    if (m_mode == Mode::Run && !m_interrupted && !m_jobId.isEmpty() && m_client) {
+        m_interrupted = true; // the next state update (or this one) cancels it
+        std::fprintf(stderr, "\ntessera-ctl: interrupted; cancelling job %s\n",
+                     qPrintable(m_jobId));
+        if (Result<void> asked = m_client->cancel(m_jobId); asked) {
+            m_cancelSent = true;
+        } else if (asked.error().code != ErrorCode::AlreadyExists) {
+            // still queued (no job to cancel yet) or gone: nothing to wait for
+            finish(kExitJobFailed,
+                   m_jobId.startsWith(QLatin1String("wait-"))
+                       ? QStringLiteral("%1 is still queued at %2 and runs once its workers are "
+                                        "ready: cancel it then (tessera-ctl status lists it)")
+                             .arg(m_jobId, m_owner.describe())
+                       : QString::fromStdString(asked.error().message));
+        }
+        return;
+    }
+    if (m_mode == Mode::Run) {
+        finish(kExitJobFailed, QStringLiteral("interrupted again; job %1 goes on").arg(m_jobId));
+        return;
+    }
+    std::fprintf(stderr,
+                 "tessera-ctl: stopped following %s; it goes on (attach again or cancel it with "
+                 "tessera-ctl)\n",
+                 qPrintable(m_jobId));
+    finish(kExitOk);
+}
+
+void RemoteAttach::finish(int code, const QString& message) {
+    if (m_finishing) {
+        return;
+    }
+    m_finishing = true;
+    m_search.stop();
+    if (!message.isEmpty()) {
+        std::fprintf(stderr, "tessera-ctl: error: %s\n", qPrintable(message));
+        std::fflush(stderr);
+    }
+    QTimer::singleShot(0, this, [this, code] {
+        stopReading();
+        Q_EMIT finished(code);
+    });
+}
+
+} // namespace tessera::ctl

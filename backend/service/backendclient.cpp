@@ -1,0 +1,129 @@
+// Calls to a data folder's backend (see backendclient.h).
+#include "backend/service/backendclient.h"
+
+#include "backend/service/datafolderlock.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QThread>
+
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
+
+#include <unistd.h>
+
+namespace tessera {
+
+namespace bv1 = tessera::backend::v1;
+
+namespace {
+
+std::chrono::system_clock::time_point after(int ms) {
+    return std::chrono::system_clock::now() + std::chrono::milliseconds(ms);
+}
+
+} // namespace
+
+Error backendCallError(const grpc::Status& status, const QString& endpoint) {
+    const QString message = QString::fromStdString(status.error_message());
+    switch (status.error_code()) {
+    case grpc::INVALID_ARGUMENT:
+        return {ErrorCode::InvalidArgument, message.toStdString()};
+    case grpc::NOT_FOUND:
+        return {ErrorCode::NotFound, message.toStdString()};
+    case grpc::FAILED_PRECONDITION:
+        return {ErrorCode::AlreadyExists, message.toStdString()};
+    default:
+        return {ErrorCode::Unavailable,
+                QCoreApplication::translate("BackendClient", "the backend at %1 did not answer: %2")
+                    .arg(endpoint, message)
+                    .toStdString()};
+    }
+}
+
+BackendClient::BackendClient(const QString& endpoint)
+    : m_endpoint(endpoint), m_stub(bv1::BackendService::NewStub(grpc::CreateChannel(
+                                endpoint.toStdString(), grpc::InsecureChannelCredentials()))) {}
+
+template <typename Reply, typename Request, typename Method>
+Result<Reply> BackendClient::call(Method method, const Request& request, int timeoutMs) {
+    grpc::ClientContext context;
+    context.set_deadline(after(timeoutMs));
+    Reply reply;
+    if (const grpc::Status s = ((*m_stub).*method)(&context, request, &reply); !s.ok()) {
+        return std::unexpected(backendCallError(s, m_endpoint));
+    }
+    return reply;
+}
+
+Result<bv1::DescribeReply> BackendClient::describe(int timeoutMs) {
+    return call<bv1::DescribeReply>(&Stub::Describe, bv1::DescribeRequest(), timeoutMs);
+}
+
+Result<void> BackendClient::handOver(const QString& requester, int timeoutMs) {
+    bv1::HandOverRequest request;
+    request.set_requester(requester.toStdString());
+    if (auto r = call<bv1::HandOverReply>(&Stub::HandOver, request, timeoutMs); !r) {
+        return relay(r);
+    }
+    return {};
+}
+
+Result<bv1::SubmitJobReply> BackendClient::submit(const std::string& specJson, int timeoutMs) {
+    bv1::SubmitJobRequest request;
+    request.set_spec_json(specJson);
+    return call<bv1::SubmitJobReply>(&Stub::SubmitJob, request, timeoutMs);
+}
+
+Result<void> BackendClient::cancel(const QString& jobId, int timeoutMs) {
+    bv1::CancelJobRequest request;
+    request.set_job_id(jobId.toStdString());
+    if (auto r = call<bv1::CancelJobReply>(&Stub::CancelJob, request, timeoutMs); !r) {
+        return relay(r);
+    }
+    return {};
+}
+
+Result<void> claimDataFolder(DataFolderLock& lock, const QString& role, int waitMs) {
+    Result<void> claimed = lock.tryClaim(role);
+    if (claimed || claimed.error().code != ErrorCode::AlreadyExists) {
+        return claimed;
+    }
+    const std::optional<FolderOwner> owner = lock.otherOwner();
+    if (!owner || owner->role != QLatin1String(DataFolderLock::kServe) ||
+        role == QLatin1String(DataFolderLock::kServe)) {
+        return claimed;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    const FolderOwner me{::getpid(), role, QString()};
+    if (Result<void> asked = BackendClient(owner->endpoint).handOver(me.describe(), waitMs);
+        !asked) {
+        return fail(ErrorCode::Unavailable,
+                    QCoreApplication::translate("DataFolderLock",
+                                                "%1 owns the data folder but did not hand it over "
+                                                "(%2): stop it (systemctl --user stop "
+                                                "tessera-backend, or kill %3) and start again")
+                        .arg(owner->describe(), QString::fromStdString(asked.error().message))
+                        .arg(owner->pid)
+                        .toStdString());
+    }
+    while (clock.elapsed() < waitMs) {
+        if (Result<void> again = lock.tryClaim(role);
+            again || again.error().code != ErrorCode::AlreadyExists) {
+            return again;
+        }
+        QThread::msleep(50);
+    }
+    return fail(ErrorCode::Unavailable,
+                QCoreApplication::translate("DataFolderLock",
+                                            "%1 agreed to hand the data folder over but still "
+                                            "holds it after %2 s: stop it (systemctl --user stop "
+                                            "tessera-backend, or kill %3) and start again")
+                    .arg(owner->describe())
+                    .arg(waitMs / 1000)
+                    .arg(owner->pid)
+                    .toStdString());
+}
+
+} // namespace tessera

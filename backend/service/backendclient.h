@@ -1,0 +1,55 @@
+// The client side of a data folder's control socket (backend.proto): what `tessera-ctl` and a
+// starting app ask the backend that owns the folder.
+#pragma once
+
+#include "tessera/backend/v1/backend.grpc.pb.h"
+#include "worker/common/error.h"
+
+#include <QString>
+
+#include <memory>
+
+namespace tessera {
+
+class DataFolderLock;
+
+/// Unary calls to one backend (blocking, each with its own deadline). Errors: Unavailable when
+/// nothing answers at the endpoint (naming it and gRPC's reason); the backend's own refusals keep
+/// their message (InvalidArgument, NotFound, AlreadyExists for FAILED_PRECONDITION).
+class BackendClient {
+public:
+    /// `endpoint`: a gRPC target, as FolderOwner::endpoint ("unix:/…/backend.sock").
+    explicit BackendClient(const QString& endpoint);
+
+    Result<tessera::backend::v1::DescribeReply> describe(int timeoutMs = 5000);
+    /// Asks the owner to hand the folder over; OK once it agreed (it releases it right after).
+    Result<void> handOver(const QString& requester, int timeoutMs = 10000);
+    Result<tessera::backend::v1::SubmitJobReply> submit(const std::string& specJson,
+                                                        int timeoutMs = 30000);
+    Result<void> cancel(const QString& jobId, int timeoutMs = 10000);
+
+    /// The stub, for streaming calls (WatchJob).
+    tessera::backend::v1::BackendService::Stub& stub() { return *m_stub; }
+    QString endpoint() const { return m_endpoint; }
+
+private:
+    using Stub = tessera::backend::v1::BackendService::Stub;
+    /// One unary call with a deadline of `timeoutMs`; errors as backendCallError.
+    template <typename Reply, typename Request, typename Method>
+    Result<Reply> call(Method method, const Request& request, int timeoutMs);
+
+    QString m_endpoint;
+    std::unique_ptr<tessera::backend::v1::BackendService::Stub> m_stub;
+};
+
+/// The Result of a failed call to `endpoint` (see BackendClient).
+Error backendCallError(const grpc::Status& status, const QString& endpoint);
+
+/// Claims `lock` for `role` (DataFolderLock::kApp/kServe). When `tessera-ctl serve` holds the
+/// folder and `role` is the app, asks it to hand the folder over and waits at most `waitMs` for
+/// the claim. Errors: AlreadyExists naming the owner (another window; a serve asked by a serve);
+/// Unavailable when the serve neither answered nor let go in time (naming it and how to stop it);
+/// Io from the lock file.
+Result<void> claimDataFolder(DataFolderLock& lock, const QString& role, int waitMs = 20000);
+
+} // namespace tessera

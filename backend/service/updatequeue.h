@@ -1,0 +1,78 @@
+// One WatchJob stream's queue of updates, filled on the backend's thread and drained by the gRPC
+// thread that writes the stream.
+#pragma once
+
+#include "tessera/backend/v1/backend.pb.h"
+
+#include <grpcpp/support/status.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <optional>
+
+namespace tessera {
+
+/// Unbounded FIFO of JobUpdates with an end. push/close from one thread, pop from another.
+class UpdateQueue {
+public:
+    /// Appends `update` unless the queue was closed.
+    void push(tessera::backend::v1::JobUpdate update) {
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_closed) {
+                return;
+            }
+            m_items.push_back(std::move(update));
+        }
+        m_ready.notify_one();
+    }
+    /// Ends the stream with `status` once the updates queued before are taken.
+    void close(grpc::Status status) {
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_closed) {
+                return;
+            }
+            m_closed = true;
+            m_end = std::move(status);
+        }
+        m_ready.notify_one();
+    }
+    /// Waits at most `wait` for the next update; nullopt when none came (see closed()).
+    std::optional<tessera::backend::v1::JobUpdate> pop(std::chrono::milliseconds wait) {
+        std::unique_lock lock(m_mutex);
+        m_ready.wait_for(lock, wait, [this] { return !m_items.empty() || m_closed; });
+        if (m_items.empty()) {
+            return std::nullopt;
+        }
+        tessera::backend::v1::JobUpdate next = std::move(m_items.front());
+        m_items.pop_front();
+        return next;
+    }
+    /// Closed and drained: the stream ends with end().
+    bool finished() const {
+        std::lock_guard lock(m_mutex);
+        return m_closed && m_items.empty();
+    }
+    /// close() was called (updates may still wait to be taken).
+    bool closed() const {
+        std::lock_guard lock(m_mutex);
+        return m_closed;
+    }
+    /// How the stream ends (valid once closed()).
+    grpc::Status end() const {
+        std::lock_guard lock(m_mutex);
+        return m_end;
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    std::condition_variable m_ready;
+    std::deque<tessera::backend::v1::JobUpdate> m_items;
+    bool m_closed = false;
+    grpc::Status m_end;
+};
+
+} // namespace tessera
