@@ -84,12 +84,15 @@ int main(int argc, char** argv) {
     if (auto claimed =
             tessera::claimDataFolder(folder, QLatin1String(tessera::DataFolderLock::kApp));
         !claimed) {
-        const QString why =
-            QCoreApplication::translate("main", "%1. Close it first, or start this one with "
-                                                "another data folder (--data-dir).")
-                .arg(QString::fromStdString(claimed.error().message));
+        QString why = QString::fromStdString(claimed.error().message);
+        if (!why.isEmpty() && !why.startsWith(QLatin1String("tessera-ctl")))
+            why[0] = why[0].toUpper(); // the backend's messages start in lower case
+        if (claimed.error().code == tessera::ErrorCode::AlreadyExists) // another window
+            why = QCoreApplication::translate("main", "%1. Close it first, or start this one with "
+                                                      "another data folder (--data-dir).")
+                      .arg(why);
         std::fprintf(stderr, "tessera: error: %s\n", qPrintable(why));
-        if (!options->unattended())
+        if (!options->unattended() && options->timeoutSeconds == 0)
             QMessageBox::critical(nullptr, QCoreApplication::translate("main", "Tessera"), why);
         return 2;
     }
@@ -97,8 +100,10 @@ int main(int argc, char** argv) {
     // tessera-ctl attach, cancel and run reach this session through it while the window is open.
     tessera::BackendServer control(&session, QLatin1String(tessera::DataFolderLock::kApp),
                                    folder.socketPath());
-    if (auto listening = control.start(); !listening)
+    if (auto listening = control.start(); !listening) {
         std::fprintf(stderr, "tessera: warning: %s\n", listening.error().message.c_str());
+        folder.clearEndpoint(); // tessera-ctl says so instead of dialling nothing
+    }
     tessera::MainWindow window(&session);
     window.show();
 

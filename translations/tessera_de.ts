@@ -4,7 +4,7 @@
 <context>
     <name>BackendClient</name>
     <message>
-        <location filename="../backend/service/backendclient.cpp" line="+38"/>
+        <location filename="../backend/service/backendclient.cpp" line="+39"/>
         <source>the backend at %1 did not answer: %2</source>
         <translation>das Backend unter %1 hat nicht geantwortet: %2</translation>
     </message>
@@ -12,7 +12,7 @@
 <context>
     <name>DataFolderLock</name>
     <message>
-        <location line="+72"/>
+        <location line="+75"/>
         <source>%1 owns the data folder but did not hand it over (%2): stop it (systemctl --user stop tessera-backend, or kill %3) and start again</source>
         <translation>%1 hat den Datenordner, hat ihn aber nicht übergeben (%2): beenden Sie es (systemctl --user stop tessera-backend oder kill %3) und starten Sie erneut</translation>
     </message>
@@ -22,7 +22,17 @@
         <translation>%1 hat der Übergabe des Datenordners zugestimmt, hält ihn aber nach %2 s noch: beenden Sie es (systemctl --user stop tessera-backend oder kill %3) und starten Sie erneut</translation>
     </message>
     <message>
-        <location filename="../backend/service/datafolderlock.cpp" line="+28"/>
+        <location filename="../backend/service/datafolderlock.cpp" line="+24"/>
+        <source>it is a symbolic link (remove it; Tessera makes its own)</source>
+        <translation>es ist ein symbolischer Link (entfernen Sie ihn; Tessera legt einen eigenen an)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>cannot create the data folder %1 (is its parent writable, and a folder?)</source>
+        <translation>der Datenordner %1 kann nicht angelegt werden (ist sein übergeordneter Ordner beschreibbar und ein Ordner?)</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>tessera-ctl serve</source>
         <translation>tessera-ctl serve</translation>
     </message>
@@ -33,23 +43,23 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+52"/>
+        <location line="+54"/>
         <source>another process</source>
         <translation>ein anderer Prozess</translation>
     </message>
     <message>
-        <location line="-51"/>
+        <location line="-53"/>
         <source>%1 (pid %2)</source>
         <translation>%1 (PID %2)</translation>
     </message>
     <message>
-        <location line="+30"/>
-        <location line="+51"/>
+        <location line="+32"/>
+        <location line="+64"/>
         <source>cannot open the lock file %1: %2</source>
         <translation>die Sperrdatei %1 kann nicht geöffnet werden: %2</translation>
     </message>
     <message>
-        <location line="-40"/>
+        <location line="-53"/>
         <source>cannot lock %1: %2</source>
         <translation>%1 kann nicht gesperrt werden: %2</translation>
     </message>
@@ -59,12 +69,12 @@
         <translation>der Datenordner %1 gehört %2</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+11"/>
         <source>cannot write the lock file %1: %2</source>
         <translation>die Sperrdatei %1 kann nicht geschrieben werden: %2</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+44"/>
         <source>%1 serves %2 already</source>
         <translation>%1 bedient %2 bereits</translation>
     </message>
@@ -236,7 +246,7 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/main.cpp" line="+88"/>
+        <location filename="../app/main.cpp" line="+91"/>
         <source>%1. Close it first, or start this one with another data folder (--data-dir).</source>
         <translation>%1. Schließen Sie es zuerst, oder starten Sie dieses mit einem anderen Datenordner (--data-dir).</translation>
     </message>
@@ -585,7 +595,7 @@
         <translation>%1 (%2, %3) übernommen: vor diesem Start von der automatischen Bereitstellung gemietet; wird nach Ablauf der Leerlaufzeit freigegeben</translation>
     </message>
     <message>
-        <location line="+207"/>
+        <location line="+208"/>
         <source>%1 needs %2 rank(s) on %3: submitted as %4 on idle ready node(s) %5</source>
         <translation>%1 braucht %2 Rank(s) auf %3: als %4 auf den freien, bereiten Knoten %5 eingereicht</translation>
     </message>
@@ -684,7 +694,7 @@
         <translation>der Steuer-Socket %1 ist länger als die 107 Bytes, die ein Unix-Socket-Pfad haben darf: verwenden Sie einen kürzeren Datenordner (TESSERA_DATA_DIR)</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+24"/>
         <source>cannot listen on the control socket %1 (is its folder writable?)</source>
         <translation>auf dem Steuer-Socket %1 kann nicht gelauscht werden (ist sein Ordner beschreibbar?)</translation>
     </message>
@@ -713,7 +723,7 @@
 <context>
     <name>tessera::BackendSession</name>
     <message>
-        <location filename="../backend/service/backendsession.cpp" line="+128"/>
+        <location filename="../backend/service/backendsession.cpp" line="+132"/>
         <source>tessera quit and stopped it</source>
         <translation>Tessera wurde beendet und hat ihn gestoppt</translation>
     </message>

@@ -4,7 +4,7 @@
 <context>
     <name>BackendClient</name>
     <message>
-        <location filename="../backend/service/backendclient.cpp" line="+38"/>
+        <location filename="../backend/service/backendclient.cpp" line="+39"/>
         <source>the backend at %1 did not answer: %2</source>
         <translation>位于 %1 的后端没有响应：%2</translation>
     </message>
@@ -12,7 +12,7 @@
 <context>
     <name>DataFolderLock</name>
     <message>
-        <location line="+72"/>
+        <location line="+75"/>
         <source>%1 owns the data folder but did not hand it over (%2): stop it (systemctl --user stop tessera-backend, or kill %3) and start again</source>
         <translation>%1 占用数据文件夹但没有移交（%2）：请停止它（systemctl --user stop tessera-backend，或 kill %3）后重新启动</translation>
     </message>
@@ -22,7 +22,17 @@
         <translation>%1 同意移交数据文件夹，但 %2 秒后仍占用它：请停止它（systemctl --user stop tessera-backend，或 kill %3）后重新启动</translation>
     </message>
     <message>
-        <location filename="../backend/service/datafolderlock.cpp" line="+28"/>
+        <location filename="../backend/service/datafolderlock.cpp" line="+24"/>
+        <source>it is a symbolic link (remove it; Tessera makes its own)</source>
+        <translation>它是一个符号链接（请删除它；Tessera 会自己创建）</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>cannot create the data folder %1 (is its parent writable, and a folder?)</source>
+        <translation>无法创建数据文件夹 %1（其上级是否可写且是文件夹？）</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>tessera-ctl serve</source>
         <translation>tessera-ctl serve</translation>
     </message>
@@ -33,23 +43,23 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+52"/>
+        <location line="+54"/>
         <source>another process</source>
         <translation>另一个进程</translation>
     </message>
     <message>
-        <location line="-51"/>
+        <location line="-53"/>
         <source>%1 (pid %2)</source>
         <translation>%1（PID %2）</translation>
     </message>
     <message>
-        <location line="+30"/>
-        <location line="+51"/>
+        <location line="+32"/>
+        <location line="+64"/>
         <source>cannot open the lock file %1: %2</source>
         <translation>无法打开锁文件 %1：%2</translation>
     </message>
     <message>
-        <location line="-40"/>
+        <location line="-53"/>
         <source>cannot lock %1: %2</source>
         <translation>无法锁定 %1：%2</translation>
     </message>
@@ -59,12 +69,12 @@
         <translation>数据文件夹 %1 被 %2 占用</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+11"/>
         <source>cannot write the lock file %1: %2</source>
         <translation>无法写入锁文件 %1：%2</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+44"/>
         <source>%1 serves %2 already</source>
         <translation>%1 已在服务 %2</translation>
     </message>
@@ -236,7 +246,7 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/main.cpp" line="+88"/>
+        <location filename="../app/main.cpp" line="+91"/>
         <source>%1. Close it first, or start this one with another data folder (--data-dir).</source>
         <translation>%1。请先关闭它，或用另一个数据文件夹启动本实例（--data-dir）。</translation>
     </message>
@@ -585,7 +595,7 @@
         <translation>已接管 %1（%2，%3）：本次启动前由自动扩缩器租用；空闲超过空闲超时后释放</translation>
     </message>
     <message>
-        <location line="+207"/>
+        <location line="+208"/>
         <source>%1 needs %2 rank(s) on %3: submitted as %4 on idle ready node(s) %5</source>
         <translation>%1 需要在 %3 上运行 %2 个 rank：已作为 %4 提交到空闲的就绪节点 %5</translation>
     </message>
@@ -684,7 +694,7 @@
         <translation>控制套接字 %1 超过 Unix 套接字路径允许的 107 字节：请使用更短的数据文件夹（TESSERA_DATA_DIR）</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+24"/>
         <source>cannot listen on the control socket %1 (is its folder writable?)</source>
         <translation>无法在控制套接字 %1 上监听（其文件夹可写吗？）</translation>
     </message>
@@ -713,7 +723,7 @@
 <context>
     <name>tessera::BackendSession</name>
     <message>
-        <location filename="../backend/service/backendsession.cpp" line="+128"/>
+        <location filename="../backend/service/backendsession.cpp" line="+132"/>
         <source>tessera quit and stopped it</source>
         <translation>Tessera 退出并停止了它</translation>
     </message>

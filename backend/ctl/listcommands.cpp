@@ -9,6 +9,7 @@
 
 #include <QDateTime>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -195,9 +196,15 @@ int printStatus(const QString& jobId) {
             std::printf("    %s\n", qPrintable(j.reason.left(300)));
         }
     }
+    const bool detachedRuns = std::any_of(jobs.cbegin(), jobs.cend(), [](const JobRecord& j) {
+        return j.launcher == QLatin1String("tessera-ctl");
+    });
     if (owner) {
-        std::printf("(states as recorded; `tessera-ctl attach JOB` follows one through %s)\n",
-                    qPrintable(owner->describe()));
+        std::printf("(states as recorded; `tessera-ctl attach JOB` follows a job through %s%s)\n",
+                    qPrintable(owner->describe()),
+                    detachedRuns ? ", one launched by tessera-ctl with its --workers A,B "
+                                   "--token-file F"
+                                 : "");
     } else {
         std::printf("(states as recorded; `tessera-ctl attach JOB --workers A,B --token-file F` "
                     "follows a job left running)\n");

@@ -121,6 +121,14 @@ int main(int argc, char** argv) {
     if ((run || cancel || options->command == QLatin1String("attach")) &&
         options->workers.isEmpty()) {
         if (const auto owner = tessera::DataFolderLock(tessera::dataDir()).otherOwner()) {
+            if (owner->endpoint.isEmpty()) {
+                std::fprintf(stderr,
+                             "tessera-ctl: error: %s owns the data folder %s but has no control "
+                             "socket (it said why when it started): close it, or give the job's "
+                             "--workers\n",
+                             qPrintable(owner->describe()), qPrintable(tessera::dataDir()));
+                return kExitBadInput;
+            }
             // The data folder's backend follows its jobs: through it, never beside it.
             RemoteAttach attach(*options,
                                 run      ? RemoteAttach::Mode::Run

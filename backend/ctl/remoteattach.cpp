@@ -51,6 +51,14 @@ void RemoteAttach::start() {
                                   .arg(m_options.jobId, store.path()));
         return;
     }
+    if (record.launcher == QLatin1String("tessera-ctl")) {
+        finish(kExitBadInput,
+               QStringLiteral("job %1 was started by `tessera-ctl run --detach --workers …`, on "
+                              "workers of its own, and %2 does not follow it: %3 it with its "
+                              "--workers (in the order of its run) and --token-file")
+                   .arg(m_options.jobId, m_owner.describe(), m_options.command));
+        return;
+    }
     if (isTerminal(record.state)) {
         finish(
             kExitBadInput,
@@ -71,8 +79,20 @@ void RemoteAttach::submit() {
     m_client = std::make_unique<BackendClient>(m_owner.endpoint);
     Result<bv1::SubmitJobReply> submitted = m_client->submit(jobSpecToJson(*spec));
     if (!submitted) {
-        finish(submitted.error().code == ErrorCode::Unavailable ? kExitUnreachable : kExitBadInput,
-               QString::fromStdString(submitted.error().message));
+        const QString why = QString::fromStdString(submitted.error().message);
+        if (submitted.error().code == ErrorCode::Unavailable) {
+            finish(kExitUnreachable, why);
+        } else if (submitted.error().code == ErrorCode::InvalidArgument) {
+            finish(kExitBadInput, why); // the spec
+        } else {
+            finish(kExitBadInput,
+                   QStringLiteral("%1 cannot run it on its cluster: %2. Its cluster is the "
+                                  "machines rented for this data folder (the app's Cluster "
+                                  "panel; with auto-provision on, it rents what is missing); "
+                                  "`--workers A,B --token-file F` runs the job on workers you "
+                                  "started instead")
+                       .arg(m_owner.describe(), why));
+        }
         return;
     }
     m_jobId = QString::fromStdString(submitted->job_id());
@@ -84,15 +104,35 @@ void RemoteAttach::submit() {
                      qPrintable(m_owner.describe()));
     }
     std::fflush(stdout);
-    if (m_options.detach) {
-        std::fprintf(stdout,
-                     "%s goes on without tessera-ctl: `tessera-ctl attach %s` follows it, "
-                     "`tessera-ctl status` lists it\n",
-                     qPrintable(m_jobId), qPrintable(m_jobId));
-        finish(kExitOk);
+    if (m_options.timeoutSeconds > 0) {
+        // As a local run: past --timeout the job is cancelled and the run exits 1.
+        QTimer::singleShot(std::chrono::seconds(m_options.timeoutSeconds), this, [this] {
+            if (m_finishing) {
+                return;
+            }
+            if (m_printer) {
+                m_printer->breakLine();
+            }
+            std::fprintf(stderr,
+                         "tessera-ctl: error: the job did not finish within --timeout %d s; "
+                         "cancelling it\n",
+                         m_options.timeoutSeconds);
+            interrupt();
+        });
+    }
+    if (m_options.detach && !submitted->queued()) {
+        detached();
         return;
     }
-    watch();
+    watch(); // --detach with a queued ticket: until the job it becomes runs
+}
+
+void RemoteAttach::detached() {
+    std::fprintf(stdout,
+                 "job %s goes on without tessera-ctl: `tessera-ctl attach %s` follows it, "
+                 "`tessera-ctl status` lists it\n",
+                 qPrintable(m_jobId), qPrintable(m_jobId));
+    finish(kExitOk);
 }
 
 void RemoteAttach::watch() {
@@ -171,6 +211,10 @@ void RemoteAttach::onUpdate(const bv1::JobUpdate& update) {
             m_jobId = id; // the queued ticket became the job
             m_printer.reset();
             m_announced = false;
+            if (m_options.detach) {
+                detached();
+                return;
+            }
         }
         if (!m_announced) { // first, and after a change of owner
             m_announced = true;
@@ -238,7 +282,10 @@ void RemoteAttach::onEnded(int code, const QString& message) {
 
 void RemoteAttach::lookForOwner() {
     const std::optional<FolderOwner> next = DataFolderLock(dataDir()).otherOwner();
-    if (next && !next->endpoint.isEmpty() && next->pid != m_owner.pid) {
+    // Another owner, or the same one serving again (it took the folder back, or woke up).
+    const bool answers = next && !next->endpoint.isEmpty() &&
+                         (next->pid != m_owner.pid || BackendClient(next->endpoint).describe(1000));
+    if (answers) {
         m_search.stop();
         m_owner = *next;
         m_announced = false;
@@ -248,9 +295,14 @@ void RemoteAttach::lookForOwner() {
     if (QDateTime::currentMSecsSinceEpoch() >= m_searchUntilMs) {
         m_search.stop();
         finish(kExitUnreachable,
-               QStringLiteral("nobody follows job %1 now (it goes on on its workers): start "
-                              "tessera-ctl serve or the app, then attach again")
-                   .arg(m_jobId));
+               next ? QStringLiteral("%1 holds the data folder but does not answer (stopped or "
+                                     "hung?); job %2 goes on on its workers: restart it "
+                                     "(systemctl --user restart tessera-backend), then attach "
+                                     "again")
+                          .arg(next->describe(), m_jobId)
+                    : QStringLiteral("nobody follows job %1 now (it goes on on its workers): "
+                                     "start tessera-ctl serve or the app, then attach again")
+                          .arg(m_jobId));
     }
 }
 

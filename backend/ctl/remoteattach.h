@@ -32,11 +32,12 @@ namespace tessera::ctl {
 /// (progress, relaunches, summary). Cancel asks CancelJob once the stream is open and waits for
 /// the Cancelled state. Run submits the spec file first (SubmitJob: placed on the owner's
 /// workers, or queued while its autoscaler rents them) and follows the job (--detach: exits 0
-/// once submitted); interrupted, it cancels the job as a local run does. When the owner goes away
-/// (closed, or handed the folder over) the stream is picked up again from the folder's next owner
-/// within 30 s. Exit codes as AttachCommand and RunCommand: 0 succeeded (cancel: cancelled) or
-/// attach interrupted, 1 ended otherwise, 2 bad spec or unknown/finished job or refused submit,
-/// 3 nobody follows it any more. start() returns at once; finished() follows exactly once.
+/// once it is submitted to workers, after the rent of a queued one); interrupted, it cancels the
+/// job as a local run does. When the owner goes away (closed, or handed the folder over) the stream
+/// is picked up again from the folder's next owner within 30 s. Exit codes as AttachCommand and
+/// RunCommand: 0 succeeded (cancel: cancelled) or attach interrupted, 1 ended otherwise, 2 bad spec
+/// or unknown/finished job or refused submit, 3 nobody follows it any more. start() returns at
+/// once; finished() follows exactly once.
 class RemoteAttach : public QObject {
     Q_OBJECT
 public:
@@ -56,6 +57,8 @@ Q_SIGNALS:
 
 private:
     void submit();
+    /// --detach: prints how to follow the job and exits 0.
+    void detached();
     void watch();
     void stopReading();
     void onUpdate(const tessera::backend::v1::JobUpdate& update);

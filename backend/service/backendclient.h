@@ -18,6 +18,10 @@ class DataFolderLock;
 /// their message (InvalidArgument, NotFound, AlreadyExists for FAILED_PRECONDITION).
 class BackendClient {
 public:
+    /// Interval of the keepalive pings on a client's channel, ms (BackendServer accepts pings
+    /// this often).
+    static constexpr int kKeepaliveMs = 10000;
+
     /// `endpoint`: a gRPC target, as FolderOwner::endpoint ("unix:/…/backend.sock").
     explicit BackendClient(const QString& endpoint);
 
@@ -46,10 +50,10 @@ private:
 Error backendCallError(const grpc::Status& status, const QString& endpoint);
 
 /// Claims `lock` for `role` (DataFolderLock::kApp/kServe). When `tessera-ctl serve` holds the
-/// folder and `role` is the app, asks it to hand the folder over and waits at most `waitMs` for
-/// the claim. Errors: AlreadyExists naming the owner (another window; a serve asked by a serve);
-/// Unavailable when the serve neither answered nor let go in time (naming it and how to stop it);
-/// Io from the lock file.
+/// folder and `role` is the app, asks it to hand the folder over (at most 5 s for its answer) and
+/// waits at most `waitMs` for the claim. Errors: AlreadyExists naming the owner (another window; a
+/// serve asked by a serve); Unavailable when the serve neither answered nor let go in time (naming
+/// it and how to stop it); Io from the lock file.
 Result<void> claimDataFolder(DataFolderLock& lock, const QString& role, int waitMs = 20000);
 
 } // namespace tessera

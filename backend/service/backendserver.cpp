@@ -6,6 +6,7 @@
 #include "backend/logging.h"
 #include "backend/paths.h"
 #include "backend/provision/autoscaler.h"
+#include "backend/service/backendclient.h"
 #include "backend/service/backendrpc.h"
 #include "backend/service/backendsession.h"
 #include "backend/service/datafolderlock.h"
@@ -113,19 +114,29 @@ BackendServer::~BackendServer() {
     stop();
 }
 
+QString BackendServer::socketPathProblem(const QString& socketPath) {
+    if (QFile::encodeName(socketPath).size() > kMaxSocketPath) {
+        return tr("the control socket %1 is longer than the 107 bytes a Unix socket path may "
+                  "have: use a shorter data folder (TESSERA_DATA_DIR)")
+            .arg(socketPath);
+    }
+    return {};
+}
+
 Result<void> BackendServer::start() {
-    if (m_socketPath.toLocal8Bit().size() > kMaxSocketPath) {
-        return fail(ErrorCode::Io,
-                    tr("the control socket %1 is longer than the 107 bytes a Unix socket path may "
-                       "have: use a shorter data folder (TESSERA_DATA_DIR)")
-                        .arg(m_socketPath)
-                        .toStdString());
+    if (const QString problem = socketPathProblem(m_socketPath); !problem.isEmpty()) {
+        return fail(ErrorCode::Io, problem.toStdString());
     }
     QFile::remove(m_socketPath); // a crashed owner's; this one holds the folder's lock
     grpc::ServerBuilder builder;
     builder.AddListeningPort("unix:" + m_socketPath.toStdString(),
                              grpc::InsecureServerCredentials());
     builder.RegisterService(m_rpc.get());
+    // The clients' keepalive pings (BackendClient) are welcome, with or without a call open.
+    builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,
+                               BackendClient::kKeepaliveMs / 2);
+    builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+    builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, 0);
     m_server = builder.BuildAndStart();
     if (!m_server) {
         return fail(ErrorCode::Io,

@@ -43,6 +43,9 @@ public:
                   QObject* parent = nullptr);
     ~BackendServer() override;
 
+    /// Why a control socket cannot be at `socketPath` (longer than a Unix socket path may be);
+    /// "" when it can.
+    static QString socketPathProblem(const QString& socketPath);
     /// Removes a leftover socket file (the caller holds the folder's lock, so it is stale) and
     /// listens. Errors: Io naming the socket when gRPC cannot listen there.
     Result<void> start();

@@ -25,7 +25,7 @@
 
 namespace tessera {
 
-BackendSession::BackendSession(const QString& storePath, QObject* parent)
+BackendSession::BackendSession(const QString& storePath, QObject* parent, Host host)
     : QObject(parent), m_store(std::make_unique<MetricStore>()),
       m_registry(std::make_unique<ClusterRegistry>()),
       m_localWorkers(std::make_unique<LocalWorkers>(m_registry.get())) {
@@ -38,7 +38,7 @@ BackendSession::BackendSession(const QString& storePath, QObject* parent)
     m_controller = std::make_unique<JobController>(m_registry.get(), m_store.get());
     m_telemetry = std::make_unique<TelemetryMonitor>(m_registry.get(), m_store.get());
     m_telemetry->followJobs(m_controller.get());
-    openProvisioning(path);
+    openProvisioning(path, host);
     // A local worker whose process ended takes its jobs with it: fail them at once.
     connect(m_localWorkers.get(), &LocalWorkers::workerDied, m_controller.get(),
             &JobController::failJobsOnWorker);
@@ -59,7 +59,7 @@ QString BackendSession::sshHostsPath() {
     return QDir(dataDir()).filePath(QStringLiteral("ssh-hosts.json"));
 }
 
-void BackendSession::openProvisioning(const QString& storePath) {
+void BackendSession::openProvisioning(const QString& storePath, Host host) {
     m_leases = std::make_unique<LeaseStore>();
     QStringList errors;
     if (Result<void> opened = m_leases->open(storePath); !opened) {
@@ -101,7 +101,11 @@ void BackendSession::openProvisioning(const QString& storePath) {
         m_cloud->refreshOffers();
     });
     m_provisionError = errors.join(QLatin1Char('\n'));
-    m_autoscaler = std::make_unique<Autoscaler>(m_registry.get(), m_controller.get(), providers());
+    QList<Provider*> rentable = providers();
+    if (host == Host::Service) {
+        rentable.removeOne(m_localLeases.get());
+    }
+    m_autoscaler = std::make_unique<Autoscaler>(m_registry.get(), m_controller.get(), rentable);
     m_autoscaler->setPolicy(loadAutoscalePolicy());
     // The Auto-provision dialog's budget bounds every rent, by hand too.
     m_budget = std::make_unique<RentBudget>(

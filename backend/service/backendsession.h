@@ -34,7 +34,12 @@ public:
     /// Opens the SQLite history at `storePath` (empty = MetricStore::defaultPath(), which honours
     /// TESSERA_DATA_DIR). If that fails the app still works without history: store() is null
     /// and storeError() says why.
-    explicit BackendSession(const QString& storePath = QString(), QObject* parent = nullptr);
+    /// Who hosts it: the app window, or `tessera-ctl serve`, whose autoscaler rents no local
+    /// workers (they would end with serve, and with every hand-over of the folder to the app).
+    enum class Host { Window, Service };
+
+    explicit BackendSession(const QString& storePath = QString(), QObject* parent = nullptr,
+                            Host host = Host::Window);
     ~BackendSession() override;
 
     /// Why the history could not be opened; empty when it is open.
@@ -67,7 +72,7 @@ public:
     TelemetryMonitor* telemetry() const { return m_telemetry.get(); }
 
 private:
-    void openProvisioning(const QString& storePath);
+    void openProvisioning(const QString& storePath, Host host);
 
     std::unique_ptr<MetricStore> m_store;
     std::unique_ptr<ClusterRegistry> m_registry;

@@ -17,8 +17,27 @@ namespace tessera {
 
 namespace {
 
+/// The system's reason for the last failure; a symbolic link where a lock file belongs (O_NOFOLLOW:
+/// its target is never written) is named as such.
 QString errnoText() {
+    if (errno == ELOOP) {
+        return QCoreApplication::translate("DataFolderLock",
+                                           "it is a symbolic link (remove it; Tessera makes its "
+                                           "own)");
+    }
     return QString::fromLocal8Bit(std::strerror(errno));
+}
+
+Result<void> makeFolder(const QString& folder) {
+    if (!QDir().mkpath(folder)) {
+        return fail(ErrorCode::Io,
+                    QCoreApplication::translate("DataFolderLock",
+                                                "cannot create the data folder %1 (is its parent "
+                                                "writable, and a folder?)")
+                        .arg(QDir::toNativeSeparators(folder))
+                        .toStdString());
+    }
+    return {};
 }
 
 } // namespace
@@ -55,9 +74,11 @@ Result<void> DataFolderLock::tryClaim(const QString& role) {
     if (m_fd >= 0) {
         return {};
     }
-    QDir().mkpath(m_folder);
+    if (Result<void> made = makeFolder(m_folder); !made) {
+        return made;
+    }
     const QByteArray path = QFile::encodeName(lockPath());
-    const int fd = ::open(path.constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    const int fd = ::open(path.constData(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) {
         return fail(ErrorCode::Io, QCoreApplication::translate("DataFolderLock",
                                                                "cannot open the lock file %1: %2")
@@ -83,32 +104,45 @@ Result<void> DataFolderLock::tryClaim(const QString& role) {
                            : QCoreApplication::translate("DataFolderLock", "another process"))
                 .toStdString());
     }
-    const QByteArray content =
-        QJsonDocument(
-            QJsonObject{{QStringLiteral("pid"), qint64(::getpid())},
-                        {QStringLiteral("role"), role},
-                        {QStringLiteral("endpoint"), QStringLiteral("unix:") + socketPath()}})
-            .toJson(QJsonDocument::Compact);
-    if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, content.constData(), content.size(), 0) !=
-                                       static_cast<ssize_t>(content.size())) {
+    m_fd = fd;
+    m_role = role;
+    if (!writeOwner(role, QStringLiteral("unix:") + socketPath())) {
         const QString why = errnoText();
-        ::close(fd);
+        release();
         return fail(ErrorCode::Io, QCoreApplication::translate("DataFolderLock",
                                                                "cannot write the lock file %1: %2")
                                        .arg(lockPath(), why)
                                        .toStdString());
     }
-    m_fd = fd;
     return {};
+}
+
+bool DataFolderLock::writeOwner(const QString& role, const QString& endpoint) {
+    const QByteArray content =
+        QJsonDocument(QJsonObject{{QStringLiteral("pid"), qint64(::getpid())},
+                                  {QStringLiteral("role"), role},
+                                  {QStringLiteral("endpoint"), endpoint}})
+            .toJson(QJsonDocument::Compact);
+    return ::ftruncate(m_fd, 0) == 0 && ::pwrite(m_fd, content.constData(), content.size(), 0) ==
+                                            static_cast<ssize_t>(content.size());
+}
+
+void DataFolderLock::clearEndpoint() {
+    if (m_fd >= 0) {
+        (void)writeOwner(m_role, QString());
+    }
 }
 
 Result<void> DataFolderLock::holdServeMark() {
     if (m_serveFd >= 0) {
         return {};
     }
-    QDir().mkpath(m_folder);
+    if (Result<void> made = makeFolder(m_folder); !made) {
+        return made;
+    }
     const QString mark = QDir(m_folder).filePath(QStringLiteral("backend.serve"));
-    const int fd = ::open(QFile::encodeName(mark).constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    const int fd = ::open(QFile::encodeName(mark).constData(),
+                          O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) {
         return fail(ErrorCode::Io, QCoreApplication::translate("DataFolderLock",
                                                                "cannot open the lock file %1: %2")
@@ -135,7 +169,7 @@ std::optional<qint64> DataFolderLock::servePresent() const {
         return qint64(::getpid());
     }
     const QString mark = QDir(m_folder).filePath(QStringLiteral("backend.serve"));
-    const int fd = ::open(QFile::encodeName(mark).constData(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(QFile::encodeName(mark).constData(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         return std::nullopt;
     }
@@ -167,7 +201,7 @@ std::optional<FolderOwner> DataFolderLock::otherOwner() const {
         return std::nullopt;
     }
     const QByteArray path = QFile::encodeName(lockPath());
-    const int fd = ::open(path.constData(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(path.constData(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         return std::nullopt; // never claimed
     }

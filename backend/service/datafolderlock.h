@@ -41,6 +41,9 @@ public:
     Result<void> tryClaim(const QString& role);
     /// Whether this object holds the claim.
     bool isClaimed() const { return m_fd >= 0; }
+    /// Records that the owner has no control socket (it could not listen): clients then say so
+    /// instead of dialling it. Nothing if not claimed.
+    void clearEndpoint();
     /// Gives the claim up (nothing if not claimed); a serve mark stays.
     void release();
 
@@ -61,7 +64,11 @@ public:
     QString socketPath() const;
 
 private:
+    /// Writes the owner's description (pid, `role`, `endpoint`) into the claimed lock file.
+    bool writeOwner(const QString& role, const QString& endpoint);
+
     QString m_folder;
+    QString m_role;
     int m_fd = -1;
     int m_serveFd = -1;
 };

@@ -3,7 +3,9 @@
 // backend stops. The client calls block, so they run on another thread while this one serves.
 #include "backend/cluster/clusterregistry.h"
 #include "backend/cluster/localworkers.h"
+#include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
+#include "backend/provision/autoscaler.h"
 #include "backend/service/backendclient.h"
 #include "backend/service/backendserver.h"
 #include "backend/service/backendsession.h"
@@ -13,6 +15,7 @@
 #include "worker/common/spec_io.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -217,7 +220,10 @@ private Q_SLOTS:
         QVERIFY(job);
         Watch watch(endpoint, *job);
         QTRY_VERIFY_WITH_TIMEOUT(watch.metrics() >= 1, 60000);
+        QElapsedTimer stopClock;
+        stopClock.start();
         owner.server.reset();
+        qInfo() << "stopped with a stream open in" << stopClock.elapsed() << "ms";
         QTRY_VERIFY_WITH_TIMEOUT(watch.ended(), 10000);
         QCOMPARE(watch.end().error_code(), grpc::StatusCode::UNAVAILABLE);
         QVERIFY2(watch.end().error_message().find("stopped following") != std::string::npos,
@@ -283,6 +289,15 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(attach.ended(), 30000);
         QCOMPARE(attach.exitCode(), 1);
 
+        // --timeout through the owner: cancelled past it, exit 1 (the job cannot end sooner).
+        test::CtlProcess timed(
+            {QStringLiteral("run"), longJob, QStringLiteral("--timeout"), QStringLiteral("2")});
+        QTRY_VERIFY_WITH_TIMEOUT(timed.ended(), 60000);
+        QCOMPARE(timed.exitCode(), 1);
+        QVERIFY2(timed.output().contains(QStringLiteral("--timeout 2 s")),
+                 qPrintable(timed.output()));
+        QVERIFY2(timed.output().contains(QStringLiteral("cancelled")), qPrintable(timed.output()));
+
         // Bad input through the owner is named as without it.
         const QString broken = QDir(m_data.path()).filePath(QStringLiteral("broken.json"));
         QFile f(broken);
@@ -297,6 +312,71 @@ private Q_SLOTS:
         QCOMPARE(finished.exitCode(), 2);
         QVERIFY2(finished.output().contains(QStringLiteral("cancelled already")),
                  qPrintable(finished.output()));
+    }
+
+    void serveRentsNoLocalWorkers() {
+        // Auto-provision on, only the local provider to rent from: serve's autoscaler refuses
+        // (the window's rents one: detachedRunWaitsUntilItsQueuedJobRuns), since a local worker
+        // would end with serve and with every hand-over of the folder.
+        BackendSession service(QString(), nullptr, BackendSession::Host::Service);
+        service.autoscaler()->setPolicy({true, 0.0, 0.0, 8, 600});
+        Result<QString> refused = service.autoscaler()->submit(test::emitterJob(1, 10, 5));
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.find("offers that fit have 0") != std::string::npos,
+                 refused.error().message.c_str());
+        QVERIFY(service.localWorkers()->names().isEmpty());
+    }
+
+    void detachedRunWaitsUntilItsQueuedJobRuns() {
+        Owner owner(m_data.path());
+        QVERIFY(owner.started);
+        owner.session.autoscaler()->setPolicy({true, 0.0, 0.0, 8, 600});
+        const QString spec = writeSpec(QStringLiteral("queued.json"), test::emitterJob(1, 20, 5));
+        test::CtlProcess run({QStringLiteral("run"), spec, QStringLiteral("--detach")});
+        QTRY_VERIFY_WITH_TIMEOUT(run.ended(), 60000);
+        QVERIFY2(run.exitCode() == 0, qPrintable(run.output()));
+        QVERIFY2(run.output().contains(QStringLiteral("queued at the Tessera window")),
+                 qPrintable(run.output()));
+        // The id it leaves the user with is the job's, one the owner follows.
+        const QStringList jobs = owner.jobs()->jobIds();
+        QCOMPARE(jobs.size(), 1);
+        QVERIFY2(run.output().contains(QStringLiteral("job %1 goes on").arg(jobs.first())),
+                 qPrintable(run.output()));
+        QTRY_VERIFY_WITH_TIMEOUT(isTerminal(owner.jobs()->state(jobs.first())), 60000);
+        QCOMPARE(owner.jobs()->state(jobs.first()), JobState::Succeeded);
+    }
+
+    void aDetachedCtlRunIsLeftToItsWorkers() {
+        Owner owner(m_data.path());
+        QVERIFY(owner.started);
+        JobRecord own;
+        own.id = QStringLiteral("job-ctl-1");
+        own.name = QStringLiteral("detached by tessera-ctl");
+        own.specJson = QString::fromStdString(jobSpecToJson(test::emitterJob(1, 10, 5)));
+        own.state = JobState::Running;
+        own.launcher = QStringLiteral("tessera-ctl");
+        QVERIFY(owner.session.store()->recordJob(own));
+        test::CtlProcess attach({QStringLiteral("attach"), own.id});
+        QTRY_VERIFY_WITH_TIMEOUT(attach.ended(), 30000);
+        QCOMPARE(attach.exitCode(), 2);
+        QVERIFY2(attach.output().contains(QStringLiteral("with its --workers")),
+                 qPrintable(attach.output()));
+        test::CtlProcess status({QStringLiteral("status")});
+        QTRY_VERIFY_WITH_TIMEOUT(status.ended(), 30000);
+        QVERIFY2(status.output().contains(QStringLiteral("one launched by tessera-ctl with its "
+                                                         "--workers")),
+                 qPrintable(status.output()));
+    }
+
+    void serveRefusesASocketPathTooLong() {
+        const QString deep = m_data.path() + QStringLiteral("/") + QString(110, QLatin1Char('d'));
+        qputenv("TESSERA_DATA_DIR", deep.toUtf8());
+        test::CtlProcess serve({QStringLiteral("serve")});
+        QTRY_VERIFY_WITH_TIMEOUT(serve.ended(), 30000);
+        qputenv("TESSERA_DATA_DIR", m_data.path().toUtf8());
+        QCOMPARE(serve.exitCode(), 2);
+        QVERIFY2(serve.output().contains(QStringLiteral("longer than the 107 bytes")),
+                 qPrintable(serve.output()));
     }
 
 private:

@@ -3,6 +3,7 @@
 #include "backend/service/datafolderlock.h"
 
 #include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -95,9 +96,27 @@ private Q_SLOTS:
         Result<void> claimed = lock.tryClaim(QLatin1String(DataFolderLock::kApp));
         QVERIFY(!claimed);
         QCOMPARE(claimed.error().code, ErrorCode::Io);
-        QVERIFY2(claimed.error().message.find("/proc/tessera-no-such-folder/backend.lock") !=
+        QVERIFY2(claimed.error().message.find(
+                     "cannot create the data folder /proc/tessera-no-such-folder") !=
                      std::string::npos,
                  claimed.error().message.c_str());
+    }
+
+    void aSymbolicLinkIsNeverWrittenThrough() {
+        QTemporaryDir dir;
+        const QString victim = dir.filePath(QStringLiteral("precious.txt"));
+        QFile f(victim);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write("keep me") == 7);
+        f.close();
+        QVERIFY(QFile::link(victim, dir.filePath(QStringLiteral("backend.lock"))));
+        DataFolderLock lock(dir.path());
+        Result<void> claimed = lock.tryClaim(QLatin1String(DataFolderLock::kServe));
+        QVERIFY(!claimed);
+        QCOMPARE(claimed.error().code, ErrorCode::Io);
+        QVERIFY2(claimed.error().message.find("symbolic link") != std::string::npos,
+                 claimed.error().message.c_str());
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("keep me"));
     }
 };
 

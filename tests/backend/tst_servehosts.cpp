@@ -158,8 +158,17 @@ private Q_SLOTS:
 
         // The app reopens: serve hands the folder over; the app follows attempt 2.
         app = std::make_unique<DataFolderLock>(data.path());
+        QElapsedTimer handOver;
+        handOver.start();
         Result<void> claimed = claimDataFolder(*app, QLatin1String(DataFolderLock::kApp));
         QVERIFY2(claimed, claimed ? "" : claimed.error().message.c_str());
+        qInfo() << "serve handed the data folder over in" << handOver.elapsed() << "ms";
+        QTRY_VERIFY_WITH_TIMEOUT(serve.count(QStringLiteral("handed the data folder")) == 1, 10000);
+        for (const QString& line : serve.output().split(QLatin1Char('\n'))) {
+            if (line.contains(QStringLiteral("handed the data folder"))) {
+                qInfo().noquote() << line;
+            }
+        }
         QTRY_VERIFY_WITH_TIMEOUT(serve.count(QStringLiteral("handed the data folder to the "
                                                             "Tessera window")) == 1,
                                  10000);
