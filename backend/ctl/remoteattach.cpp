@@ -1,4 +1,4 @@
-// attach / cancel through the data folder's backend (see remoteattach.h).
+// run / attach / cancel through the data folder's backend (see remoteattach.h).
 #include "backend/ctl/remoteattach.h"
 
 #include "backend/history/metricstore.h"
