@@ -16,6 +16,8 @@
 
 #ifdef Q_OS_LINUX
 #include <csignal>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 #endif
@@ -80,12 +82,31 @@ qint64 LocalWorkers::processId(const QString& name) const {
     return 0;
 }
 
+namespace {
+
+/// Whether a tessera-worker of another process holds the work folder of local worker folder
+/// `folder` (its flock on work/worker.lock, worker/daemon/work_dir_lock.h): the app and a
+/// `tessera-ctl run --local` on one data folder each start their own local workers.
+bool heldElsewhere(const QString& folder) {
+    const QByteArray lock = QFile::encodeName(folder + QStringLiteral("/work/worker.lock"));
+    const int fd = ::open(lock.constData(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) {
+        return false;
+    }
+    const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0;
+    ::close(fd);
+    return held;
+}
+
+} // namespace
+
 QString LocalWorkers::nextFreeName() const {
     for (int i = 1;; ++i) {
         const QString name = QStringLiteral("local-%1").arg(i);
         const bool used = m_registry->node(name).has_value() ||
                           std::any_of(m_workers.begin(), m_workers.end(),
-                                      [&](const Worker& w) { return w.name == name; });
+                                      [&](const Worker& w) { return w.name == name; }) ||
+                          heldElsewhere(workerFolder(name));
         if (!used) {
             return name;
         }

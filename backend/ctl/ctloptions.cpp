@@ -19,7 +19,8 @@ const char* const kUsage =
     "                  workers (as many as the spec's world size) and releases it afterwards\n"
     "                  (--detach with --workers: exit once it runs, leaving it running);\n"
     "                  with serve or the app running (and no --workers), it is submitted to\n"
-    "                  their cluster and followed through them (--detach: exit at once)\n"
+    "                  their cluster and followed through them (--detach: exit once it\n"
+    "                  runs); --local rents a local cluster for it even then\n"
     "  attach JOB      follow a job left running (run --detach, or the app quit with \"keep\n"
     "                  running\") to its end: the points printed meanwhile are stored; with\n"
     "                  serve or the app running, through them; else it needs the job's\n"
@@ -62,6 +63,7 @@ const char* const kUsage =
     "  --out D         certify: folder for worker.key (0600), worker.crt and ca.crt\n"
     "  --name N        certify: the worker's name in its certificate (default: the first host)\n"
     "  --timeout S     run: cancel the job after S seconds (exit code 1)\n"
+    "  --local         run: a local cluster of its own, even with serve or the app running\n"
     "  --detach        run: exit 0 once the job runs on --workers (or was submitted to\n"
     "                  serve or the app), leaving it running\n"
     "  --verbose       run: also print the job's log lines\n"
@@ -139,9 +141,10 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
     const QCommandLineOption provider(QStringLiteral("provider"), QString(), QStringLiteral("P"));
     const QCommandLineOption all(QStringLiteral("all"));
     const QCommandLineOption detach(QStringLiteral("detach"));
-    p.addOptions({workers, tokenFile, timeout, verbose, ranks,    rounds,  append,
-                  rank,    follow,    help,    tls,     tlsCa,    tlsCert, tlsKey,
-                  hosts,   out,       name,    json,    provider, all,     detach});
+    const QCommandLineOption local(QStringLiteral("local"));
+    p.addOptions({workers, tokenFile, timeout,  verbose, ranks,   rounds, append, rank,
+                  follow,  help,      tls,      tlsCa,   tlsCert, tlsKey, hosts,  out,
+                  name,    json,      provider, all,     detach,  local});
     auto bad = [](const QString& what) {
         return fail(ErrorCode::InvalidArgument,
                     "tessera-ctl: error: " + what.toStdString() + "\n" + std::string(kUsage));
@@ -301,6 +304,10 @@ Result<CtlOptions> parseCtlOptions(const QStringList& arguments) {
     }
     if (p.isSet(all) && o.command != QLatin1String("release")) {
         return bad(QStringLiteral("--all is an option of release"));
+    }
+    o.local = p.isSet(local);
+    if (o.local && (o.command != QLatin1String("run") || !o.workers.isEmpty())) {
+        return bad(QStringLiteral("--local is an option of run without --workers"));
     }
     o.detach = p.isSet(detach);
     if (o.detach && o.command != QLatin1String("run")) {

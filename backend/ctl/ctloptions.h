@@ -37,6 +37,7 @@ struct CtlOptions {
     int rounds = 1;         ///< calibrate --rounds N: probe jobs whose records are pooled
     bool append = false;    ///< calibrate --append: pool with the stored calibration's records
     QString jobId;          ///< logs, attach, cancel: the job; status: the job or "" for all
+    bool local = false;     ///< run --local: a local cluster even with the folder's backend running
     bool detach = false;    ///< run --detach: exit once the job runs (--workers or an owner)
     int rank = -2;          ///< logs --rank R: that rank's lines, −1 ("none") those of no rank,
                             ///< −2 (default) all

@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
     const bool run = options->command == QLatin1String("run");
     const bool cancel = options->command == QLatin1String("cancel");
     if ((run || cancel || options->command == QLatin1String("attach")) &&
-        options->workers.isEmpty()) {
+        options->workers.isEmpty() && !options->local) {
         if (const auto owner = tessera::DataFolderLock(tessera::dataDir()).otherOwner()) {
             if (owner->endpoint.isEmpty()) {
                 std::fprintf(stderr,

@@ -89,8 +89,8 @@ void RemoteAttach::submit() {
                    QStringLiteral("%1 cannot run it on its cluster: %2. Its cluster is the "
                                   "machines rented for this data folder (the app's Cluster "
                                   "panel; with auto-provision on, it rents what is missing); "
-                                  "`--workers A,B --token-file F` runs the job on workers you "
-                                  "started instead")
+                                  "`--local` runs the job on a local cluster of its own, "
+                                  "`--workers A,B --token-file F` on workers you started")
                        .arg(m_owner.describe(), why));
         }
         return;

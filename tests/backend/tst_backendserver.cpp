@@ -250,6 +250,15 @@ private Q_SLOTS:
                      QStringLiteral("submitted to the Tessera window (pid %1)").arg(::getpid())),
                  qPrintable(run.output()));
 
+        // run --local: a local cluster of its own beside the owner, which does not see the job.
+        const int owned = int(owner.jobs()->jobIds().size());
+        test::CtlProcess local({QStringLiteral("run"), shortJob, QStringLiteral("--local")});
+        QTRY_VERIFY_WITH_TIMEOUT(local.ended(), 120000);
+        QVERIFY2(local.exitCode() == 0, qPrintable(local.output()));
+        QVERIFY2(!local.output().contains(QStringLiteral("submitted to")),
+                 qPrintable(local.output()));
+        QCOMPARE(int(owner.jobs()->jobIds().size()), owned);
+
         // run --detach: exits once submitted; the owner follows the job.
         test::CtlProcess detached({QStringLiteral("run"), longJob, QStringLiteral("--detach")});
         QTRY_VERIFY_WITH_TIMEOUT(detached.ended(), 30000);
