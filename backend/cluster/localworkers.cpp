@@ -88,7 +88,8 @@ namespace {
 /// `folder` (its flock on work/worker.lock, worker/daemon/work_dir_lock.h): the app and a
 /// `tessera-ctl run --local` on one data folder each start their own local workers.
 bool heldElsewhere(const QString& folder) {
-    const QByteArray lock = QFile::encodeName(folder + QStringLiteral("/work/worker.lock"));
+    const QByteArray lock =
+        QFile::encodeName(QDir(folder).filePath(QStringLiteral("work/worker.lock")));
     const int fd = ::open(lock.constData(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         return false;
