@@ -38,13 +38,15 @@ Autopilot::Autopilot(BackendSession* session, MainWindow* window, StartupOptions
 }
 
 void Autopilot::start() {
-    if (m_options.timeoutSeconds > 0)
+    if (m_options.timeoutSeconds > 0) {
         m_timeout->start(m_options.timeoutSeconds * 1000);
+    }
     JobPanel* jobs = m_window->jobPanel();
     ClusterPanel* cluster = m_window->clusterPanel();
 
-    if (!m_options.spec.isEmpty() && !jobs->addSpecFile(m_options.spec))
+    if (!m_options.spec.isEmpty() && !jobs->addSpecFile(m_options.spec)) {
         return finish(1, jobs->messageText());
+    }
 
     if (m_options.launch) {
         ClusterTableModel* model = cluster->model();
@@ -55,11 +57,12 @@ void Autopilot::start() {
         connect(m_session->controller(), &JobController::jobStateChanged, this,
                 [this, jobs](const QString& id, JobState state, const QString& reason) {
                     if (id == jobs->currentJobId() && isTerminal(state) && !m_capturing &&
-                        m_options.unattended())
+                        m_options.unattended()) {
                         finish(1, tr("job %1 ended (%2) before %3 loss points arrived: %4")
                                       .arg(id, jobStateText(state))
                                       .arg(m_options.quitAfterPoints)
                                       .arg(reason));
+                    }
                 });
         connect(m_window->chart(), &MetricsChart::lossPointAdded, this, &Autopilot::onLossPoints);
     }
@@ -70,18 +73,21 @@ void Autopilot::start() {
         cluster->setSlotsPerWorker(m_options.slotsPerWorker);
         cluster->rent();
     }
-    if (m_options.launch)
+    if (m_options.launch) {
         tryLaunch();
+    }
 }
 
 void Autopilot::tryLaunch() {
-    if (m_launched || m_finished)
+    if (m_launched || m_finished) {
         return;
+    }
     const auto& spec = m_window->jobPanel()->currentSpec();
-    if (!spec)
+    if (!spec) {
         return finish(
             1,
             tr("--launch: no valid spec selected (%1)").arg(m_window->jobPanel()->messageText()));
+    }
     const int needed = worldSize(spec->layout());
     const int ready = m_window->clusterPanel()->model()->readySlots();
     if (ready < needed || ready == 0) {
@@ -119,8 +125,9 @@ void Autopilot::onLossPoints(int count) {
                     static_cast<long long>(m_sinceLaunch.elapsed()));
         std::fflush(stdout);
     }
-    if (!m_options.unattended() || m_capturing || count < m_options.quitAfterPoints)
+    if (!m_options.unattended() || m_capturing || count < m_options.quitAfterPoints) {
         return;
+    }
     m_capturing = true;
     // Let the chart's replot timer and the event loop settle, then capture.
     QTimer::singleShot(300, this, &Autopilot::takeScreenshotAndQuit);
@@ -129,10 +136,11 @@ void Autopilot::onLossPoints(int count) {
 void Autopilot::takeScreenshotAndQuit() {
     if (!m_options.screenshot.isEmpty()) {
         m_window->chart()->replotNow();
-        if (!m_window->grab().save(m_options.screenshot))
+        if (!m_window->grab().save(m_options.screenshot)) {
             return finish(1, tr("cannot write the screenshot '%1': check the folder exists and is "
                                 "writable")
                                  .arg(m_options.screenshot));
+        }
         std::printf("tessera: screenshot with %d loss points saved to %s\n",
                     m_window->chart()->lossPointCount(), qPrintable(m_options.screenshot));
         std::fflush(stdout);
@@ -141,21 +149,25 @@ void Autopilot::takeScreenshotAndQuit() {
 }
 
 void Autopilot::finish(int exitCode, const QString& error) {
-    if (m_finished)
+    if (m_finished) {
         return;
+    }
     m_finished = true;
     m_timeout->stop();
     if (!error.isEmpty()) {
         std::fprintf(stderr, "tessera: error: %s\n", qPrintable(error));
         m_window->logPane()->appendMessage(tr("Autopilot stopped: %1").arg(error));
     }
-    if (!m_options.unattended() && exitCode == 0)
+    if (!m_options.unattended() && exitCode == 0) {
         return;
-    if (!error.isEmpty() && !m_options.unattended() && !m_timedOut)
+    }
+    if (!error.isEmpty() && !m_options.unattended() && !m_timedOut) {
         return; // interactive: leave the window open with the error in the log (--timeout exits)
+    }
     JobPanel* jobs = m_window->jobPanel();
-    if (!jobs->currentJobId().isEmpty() && !isTerminal(jobs->currentJobState()))
+    if (!jobs->currentJobId().isEmpty() && !isTerminal(jobs->currentJobState())) {
         jobs->cancel();
+    }
     // Give the cancel a moment to reach the worker; the provider's release stops the daemons.
     auto done = [this, exitCode] {
         if (!m_emitted) {
@@ -165,8 +177,9 @@ void Autopilot::finish(int exitCode, const QString& error) {
     };
     QTimer::singleShot(500, this, [this, done] {
         LocalWorkers* provider = m_session->localWorkers();
-        if (provider->names().isEmpty())
+        if (provider->names().isEmpty()) {
             return done();
+        }
         connect(provider, &LocalWorkers::stopped, this, done);
         QTimer::singleShot(5000, this, done);
         provider->stopAll();

@@ -33,8 +33,9 @@ bool noDisplay() {
 /// (zh_SG, zh_Hans_*) gets tessera_zh_CN; Traditional Chinese stays English. False: English.
 bool loadTranslation(QTranslator& translator, const QLocale& locale) {
     if (translator.load(locale, QStringLiteral("tessera"), QStringLiteral("_"),
-                        QStringLiteral(":/i18n")))
+                        QStringLiteral(":/i18n"))) {
         return true;
+    }
     return locale.language() == QLocale::Chinese &&
            locale.script() != QLocale::TraditionalChineseScript &&
            translator.load(QStringLiteral(":/i18n/tessera_zh_CN.qm"));
@@ -69,14 +70,16 @@ int main(int argc, char** argv) {
     }
 
     QTranslator translator;
-    if (loadTranslation(translator, QLocale()))
+    if (loadTranslation(translator, QLocale())) {
         QApplication::installTranslator(&translator);
+    }
     // Qt's own strings (dialog buttons, standard menus) from Debian's qt6-translations-l10n;
     // without it they stay English.
     QTranslator qtTranslator;
     if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
-                          QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+                          QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
         QApplication::installTranslator(&qtTranslator);
+    }
 
     // One backend per data folder: a `tessera-ctl serve` hands it over (and follows the jobs again
     // once this window closes); another window keeps it.
@@ -85,15 +88,18 @@ int main(int argc, char** argv) {
             tessera::claimDataFolder(folder, QLatin1String(tessera::DataFolderLock::kApp));
         !claimed) {
         QString why = QString::fromStdString(claimed.error().message);
-        if (!why.isEmpty() && !why.startsWith(QLatin1String("tessera-ctl")))
+        if (!why.isEmpty() && !why.startsWith(QLatin1String("tessera-ctl"))) {
             why[0] = why[0].toUpper(); // the backend's messages start in lower case
-        if (claimed.error().code == tessera::ErrorCode::AlreadyExists) // another window
+        }
+        if (claimed.error().code == tessera::ErrorCode::AlreadyExists) { // another window
             why = QCoreApplication::translate("main", "%1. Close it first, or start this one with "
                                                       "another data folder (--data-dir).")
                       .arg(why);
+        }
         std::fprintf(stderr, "tessera: error: %s\n", qPrintable(why));
-        if (!options->unattended() && options->timeoutSeconds == 0)
+        if (!options->unattended() && options->timeoutSeconds == 0) {
             QMessageBox::critical(nullptr, QCoreApplication::translate("main", "Tessera"), why);
+        }
         return 2;
     }
     tessera::BackendSession session;
@@ -112,7 +118,8 @@ int main(int argc, char** argv) {
     QTimer::singleShot(0, &autopilot, &tessera::Autopilot::start);
     // TERM, HUP and Ctrl-C end the event loop; the session's destructor then records the running
     // jobs of the local workers as failed and stops the workers.
-    if (!tessera::quitOnTerminationSignals(&app))
+    if (!tessera::quitOnTerminationSignals(&app)) {
         std::fprintf(stderr, "tessera: warning: cannot watch for SIGTERM/SIGHUP\n");
+    }
     return QApplication::exec();
 }

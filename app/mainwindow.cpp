@@ -91,8 +91,9 @@ MainWindow::MainWindow(BackendSession* session, QWidget* parent)
     // come back as they were (View menu, Ctrl+1/Ctrl+2, shows them any time).
     connect(tabs, &QTabWidget::currentChanged, this, [this, tabs] {
         const bool designing = tabs->currentWidget() == m_designer;
-        if (designing)
+        if (designing) {
             m_stateBeforeDesigner = saveState(kDockStateVersion); // kept if it closes now
+        }
         for (const char* name : {"clusterDock", "jobDock", "runsDock"}) {
             auto* dock = findChild<QDockWidget*>(QLatin1String(name));
             if (designing) {
@@ -108,10 +109,12 @@ MainWindow::MainWindow(BackendSession* session, QWidget* parent)
     connectBackend();
     connectWorkGuards();
     restoreLayout();
-    if (!session->storeError().isEmpty())
+    if (!session->storeError().isEmpty()) {
         m_log->appendMessage(tr("History is off: %1").arg(session->storeError()));
-    if (!session->provisionError().isEmpty())
+    }
+    if (!session->provisionError().isEmpty()) {
         m_log->appendMessage(tr("Renting: %1").arg(session->provisionError()));
+    }
     new StatusHint(this); // the status bar's hint: what to do next, action tips on hover
     auto* cost = new CostLabel(session->providers(), this);
     statusBar()->addPermanentWidget(cost);
@@ -180,15 +183,20 @@ void MainWindow::createMenusAndToolbar() {
     m_newLayout->setShortcut(QKeySequence(tr("Ctrl+N")));
     m_newLayout->setToolTip(tr("Start the Designer over with the default model and machines"));
     connect(m_newLayout, &QAction::triggered, this, [this] {
-        if (m_designer->newLayout())
-            if (auto* tabs = qobject_cast<QTabWidget*>(centralWidget()))
+        if (m_designer->newLayout()) {
+            if (auto* tabs = qobject_cast<QTabWidget*>(centralWidget())) {
                 tabs->setCurrentWidget(m_designer);
+            }
+        }
     });
     file->addAction(m_newLayout);
-    for (const char* name : {"designerOpen", "designerSave", "designerSaveAs"})
-        for (QAction* a : m_designer->designerActions())
-            if (a->objectName() == QLatin1String(name))
+    for (const char* name : {"designerOpen", "designerSave", "designerSaveAs"}) {
+        for (QAction* a : m_designer->designerActions()) {
+            if (a->objectName() == QLatin1String(name)) {
                 file->addAction(a);
+            }
+        }
+    }
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(tr("Ctrl+Q")));
@@ -266,8 +274,9 @@ void MainWindow::connectRuns() {
             [this](const QString& id, const QList<MetricPoint>& points) {
                 v1::JobSpec spec;
                 if (auto s = parseJobSpec(m_session->store()->job(id).specJson.toStdString(),
-                                          id.toStdString()))
+                                          id.toStdString())) {
                     spec = *s;
+                }
                 const JobState state = m_session->controller()->state(id);
                 followJob(id, spec,
                           m_session->controller()->jobIds().contains(id) && !isTerminal(state));
@@ -287,10 +296,12 @@ void MainWindow::connectRuns() {
             });
     connect(m_runs, &RunList::attemptsOpened, m_monitor,
             [this](const QString& id, const QList<AttemptRecord>& attempts) {
-                if (m_monitor->metricsChart()->jobId() != id)
+                if (m_monitor->metricsChart()->jobId() != id) {
                     return;
-                for (const AttemptRecord& a : attempts)
+                }
+                for (const AttemptRecord& a : attempts) {
                     m_monitor->metricsChart()->addRecoveryMarker(a.resumeStep, a.attempt, a.cause);
+                }
                 m_monitor->metricsChart()->replotNow();
             });
     connect(m_runs, &RunList::loadFailed, m_log, [this](const QString& id, const QString& error) {
@@ -314,9 +325,10 @@ void MainWindow::connectBackend() {
     connect(m_predictor, &PipelinePredictor::predicted, m_monitor,
             [this](const QString& jobId, const std::vector<GanttBox>& boxes, int stages,
                    bool seconds, const QString& title, const QString& emptyText) {
-                if (jobId == m_monitor->pipelineView()->jobId()) // not an older job's
+                if (jobId == m_monitor->pipelineView()->jobId()) { // not an older job's
                     m_monitor->pipelineView()->setPrediction(boxes, stages, seconds, title,
                                                              emptyText);
+                }
             });
     connect(m_jobs, &JobPanel::jobLaunched, m_monitor,
             [this, controller](const QString& id) { followJob(id, controller->spec(id), true); });
@@ -341,8 +353,9 @@ void MainWindow::connectBackend() {
                                          .arg(id)
                                          .arg(fromSeq));
                 if (!m_monitor->jobId().isEmpty() &&
-                    !isTerminal(m_session->controller()->state(m_monitor->jobId())))
+                    !isTerminal(m_session->controller()->state(m_monitor->jobId()))) {
                     return; // the charts follow another live job
+                }
                 m_monitor->holdLive(id);
                 m_runs->open(id);
             });
@@ -355,8 +368,9 @@ void MainWindow::connectBackend() {
                        "%5, resuming after step %6")
                         .arg(id, QString::number(attempt - 1), cause, QString::number(attempt),
                              workers.join(QStringLiteral(", ")), QString::number(resumeStep)));
-                if (m_monitor->metricsChart()->jobId() == id)
+                if (m_monitor->metricsChart()->jobId() == id) {
                     m_monitor->metricsChart()->markRecovery(resumeStep, attempt, cause);
+                }
             });
     connect(controller, &JobController::watchReconnecting, m_log,
             [this](const QString& id, quint64 fromSeq, const QString& reason) {
@@ -376,10 +390,12 @@ void MainWindow::connectBackend() {
     // Launch from the designer goes through the job panel, the same path as its Launch button.
     connect(m_designer, &designer::DesignerPanel::launchRequested, this,
             [this](const QString& path) {
-                if (m_jobs->addSpecFile(path))
+                if (m_jobs->addSpecFile(path)) {
                     m_jobs->launch();
-                if (auto* tabs = qobject_cast<QTabWidget*>(centralWidget()))
+                }
+                if (auto* tabs = qobject_cast<QTabWidget*>(centralWidget())) {
                     tabs->setCurrentIndex(0); // Training
+                }
             });
 }
 

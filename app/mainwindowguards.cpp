@@ -40,17 +40,19 @@ void MainWindow::connectWorkGuards() {
     // Assign stays with the page: it acts on the layer list's selection.
     auto* tabs = qobject_cast<QTabWidget*>(centralWidget());
     for (QAction* a : m_designer->designerActions()) {
-        if (a == m_designer->assignAction())
+        if (a == m_designer->assignAction()) {
             continue;
+        }
         a->setShortcutContext(Qt::WindowShortcut);
         static const QStringList kShowDesigner = {
             QStringLiteral("designerOpen"),   QStringLiteral("designerUndo"),
             QStringLiteral("designerRedo"),   QStringLiteral("designerImport"),
             QStringLiteral("designerLive"),   QStringLiteral("designerAutoPlan"),
             QStringLiteral("designerExport"), QStringLiteral("designerLaunchProgram")};
-        if (tabs && kShowDesigner.contains(a->objectName()))
+        if (tabs && kShowDesigner.contains(a->objectName())) {
             connect(a, &QAction::triggered, this,
                     [this, tabs] { tabs->setCurrentWidget(m_designer); });
+        }
     }
 
     QUndoStack* undo = m_designer->document()->undoStack();
@@ -71,12 +73,14 @@ void MainWindow::restoreLayout() {
     // First start: 1280 × 800, or less on a smaller screen (a 1366 × 768 laptop), leaving room
     // for the title bar and a taskbar. The offscreen platform (tests) has no real screen.
     QSize size(1280, 800);
-    if (QGuiApplication::platformName() != QLatin1String("offscreen") && screen())
+    if (QGuiApplication::platformName() != QLatin1String("offscreen") && screen()) {
         size = size.boundedTo(screen()->availableGeometry().size() - QSize(8, 40));
+    }
     resize(size.expandedTo(minimumSizeHint()));
     // The log gets less of a short screen: the charts above it need the height more.
-    if (auto* log = findChild<QDockWidget*>(QStringLiteral("logDock")))
+    if (auto* log = findChild<QDockWidget*>(QStringLiteral("logDock"))) {
         resizeDocks({log}, {size.height() < 860 ? 120 : 180}, Qt::Vertical);
+    }
     QSettings settings;
     restoreGeometry(settings.value(QLatin1String(kGeometryKey)).toByteArray());
     restoreState(settings.value(QLatin1String(kStateKey)).toByteArray(), kDockStateVersion);

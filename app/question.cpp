@@ -40,8 +40,9 @@ Choice askWithMessageBox(QWidget* parent, const Question& question) {
             button = cancel = box.addButton(QMessageBox::Cancel);
             break;
         }
-        if (const QString label = question.labels.value(c); !label.isEmpty())
+        if (const QString label = question.labels.value(c); !label.isEmpty()) {
             button->setText(label);
+        }
         answers.insert(button, c);
     }
     if (cancel) {

@@ -15,13 +15,14 @@ std::string text(const QString& s) {
 Result<int> intValue(const QCommandLineParser& p, const QString& name, int min, int max) {
     bool ok = false;
     const int v = p.value(name).toInt(&ok);
-    if (!ok || v < min || v > max)
+    if (!ok || v < min || v > max) {
         return fail(ErrorCode::InvalidArgument,
                     text(QStringLiteral("--%1 needs a whole number from %2 to %3, not '%4'")
                              .arg(name)
                              .arg(min)
                              .arg(max)
                              .arg(p.value(name))));
+    }
     return v;
 }
 
@@ -60,46 +61,54 @@ QString StartupOptions::helpText() {
 Result<StartupOptions> StartupOptions::parse(const QStringList& arguments) {
     QCommandLineParser p;
     configure(p);
-    if (!p.parse(arguments))
+    if (!p.parse(arguments)) {
         return fail(ErrorCode::InvalidArgument, text(p.errorText()));
-    if (!p.positionalArguments().isEmpty())
+    }
+    if (!p.positionalArguments().isEmpty()) {
         return fail(ErrorCode::InvalidArgument,
                     text(QStringLiteral("unexpected argument '%1' (a spec file goes after --spec)")
                              .arg(p.positionalArguments().constFirst())));
+    }
 
     StartupOptions o;
     o.help = p.isSet(QStringLiteral("help"));
-    if (o.help)
+    if (o.help) {
         return o;
+    }
     if (p.isSet(QStringLiteral("rent-local"))) {
         auto v = intValue(p, QStringLiteral("rent-local"), 1, 64);
-        if (!v)
+        if (!v) {
             return relay(v);
+        }
         o.rentLocal = *v;
     }
     auto slots = intValue(p, QStringLiteral("slots-per-worker"), 1, 64);
-    if (!slots)
+    if (!slots) {
         return relay(slots);
+    }
     o.slotsPerWorker = *slots;
     o.spec = p.value(QStringLiteral("spec"));
     o.launch = p.isSet(QStringLiteral("launch"));
     o.screenshot = p.value(QStringLiteral("screenshot"));
     if (p.isSet(QStringLiteral("quit-after-points"))) {
         auto v = intValue(p, QStringLiteral("quit-after-points"), 1, 1000000);
-        if (!v)
+        if (!v) {
             return relay(v);
+        }
         o.quitAfterPoints = *v;
     } else if (!o.screenshot.isEmpty()) {
         o.quitAfterPoints = 5;
     }
     auto timeout = intValue(p, QStringLiteral("timeout"), 0, 86400);
-    if (!timeout)
+    if (!timeout) {
         return relay(timeout);
+    }
     o.timeoutSeconds = *timeout;
     o.dataDir = p.value(QStringLiteral("data-dir"));
-    if (o.unattended() && !o.launch)
+    if (o.unattended() && !o.launch) {
         return fail(ErrorCode::InvalidArgument,
                     "--screenshot / --quit-after-points wait for loss points: add --launch");
+    }
     return o;
 }
 

@@ -25,8 +25,9 @@ WindowGuard::WindowGuard(BackendSession* session, designer::DesignerPanel* desig
     };
     m_stopTimer->setSingleShot(true);
     connect(m_stopTimer, &QTimer::timeout, this, [this] {
-        if (m_waitingFor.isEmpty())
+        if (m_waitingFor.isEmpty()) {
             return;
+        }
         Q_EMIT message(tr("%n job(s) did not stop within %1 s: going on without them (%2).",
                           nullptr, int(m_waitingFor.size()))
                            .arg(m_stopTimeoutMs / 1000)
@@ -36,8 +37,9 @@ WindowGuard::WindowGuard(BackendSession* session, designer::DesignerPanel* desig
     });
     connect(session->controller(), &JobController::jobStateChanged, this,
             [this](const QString& id, JobState state) {
-                if (isTerminal(state) && m_waitingFor.removeAll(id) > 0)
+                if (isTerminal(state) && m_waitingFor.removeAll(id) > 0) {
                     checkStopped();
+                }
             });
 }
 
@@ -50,9 +52,11 @@ Choice WindowGuard::ask(const Question& question) {
 QStringList WindowGuard::activeJobs() const {
     QStringList out;
     const JobController* controller = m_session->controller();
-    for (const QString& id : controller->jobIds())
-        if (!isTerminal(controller->state(id)))
+    for (const QString& id : controller->jobIds()) {
+        if (!isTerminal(controller->state(id))) {
             out << id;
+        }
+    }
     return out;
 }
 
@@ -61,18 +65,20 @@ QStringList WindowGuard::jobsOnLocalWorkers() const {
     QStringList out;
     for (const QString& id : activeJobs()) {
         const v1::JobSpec spec = m_session->controller()->spec(id); // the loop needs it alive
-        for (const auto& slot : spec.placement().slots())
+        for (const auto& slot : spec.placement().slots()) {
             if (local.contains(QString::fromStdString(slot.worker()))) {
                 out << id;
                 break;
             }
+        }
     }
     return out;
 }
 
 bool WindowGuard::confirmDiscard(const QString& what) {
-    if (!m_designer || !m_designer->isModified())
+    if (!m_designer || !m_designer->isModified()) {
         return true;
+    }
     const QString path = m_designer->document()->path();
     Question q;
     q.title = tr("Unsaved layout");
@@ -95,13 +101,16 @@ bool WindowGuard::confirmDiscard(const QString& what) {
 }
 
 bool WindowGuard::mayClose() {
-    if (m_closeApproved || isStopping())
+    if (m_closeApproved || isStopping()) {
         return true; // approved, or a second close while the jobs stop: close now
-    if (!confirmDiscard(tr("quit")))
+    }
+    if (!confirmDiscard(tr("quit"))) {
         return false;
+    }
     const QStringList jobs = activeJobs();
-    if (jobs.isEmpty())
+    if (jobs.isEmpty()) {
         return true;
+    }
     const bool local = !jobsOnLocalWorkers().isEmpty();
     Question q;
     q.title = tr("Quit Tessera");
@@ -115,16 +124,17 @@ bool WindowGuard::mayClose() {
         q.details = tr("Their workers are on other machines: the jobs can go on after Tessera "
                        "quits, and it follows them again at its next start (the charts fill in "
                        "what they printed meanwhile), or be stopped first.");
-        if (const auto serve = DataFolderLock(dataDir()).servePresent())
+        if (const auto serve = DataFolderLock(dataDir()).servePresent()) {
             q.details += QLatin1Char(' ') +
                          tr("Meanwhile tessera-ctl serve (pid %1) follows them: it relaunches a "
                             "job that loses a node and releases rented machines left idle.")
                              .arg(*serve);
-        else
+        } else {
             q.details += QLatin1Char(' ') +
                          tr("Meanwhile nobody follows them: no relaunch after a node loss, no "
                             "release of idle rented machines. `tessera-ctl serve` does that "
                             "(systemctl --user enable --now tessera-backend).");
+        }
         q.choices = {Choice::Stop, Choice::KeepRunning, Choice::Cancel};
     }
     q.labels = {{Choice::Stop, tr("&Stop and quit")},
@@ -145,11 +155,13 @@ bool WindowGuard::mayClose() {
 }
 
 bool WindowGuard::mayRelease() {
-    if (isStopping())
+    if (isStopping()) {
         return false; // a release or close is on its way already
+    }
     const QStringList jobs = jobsOnLocalWorkers();
-    if (jobs.isEmpty())
+    if (jobs.isEmpty()) {
         return true;
+    }
     Question q;
     q.title = tr("Release workers");
     q.text = tr("%n job(s) run on the local workers: %1.", nullptr, int(jobs.size()))
@@ -158,15 +170,17 @@ bool WindowGuard::mayRelease() {
                    "or cancel to keep them running.");
     q.choices = {Choice::Stop, Choice::Cancel};
     q.labels = {{Choice::Stop, tr("&Stop and release")}};
-    if (ask(q) != Choice::Stop)
+    if (ask(q) != Choice::Stop) {
         return false;
+    }
     Q_EMIT message(
         tr("Stopping %n job(s) before releasing the workers…", nullptr, int(jobs.size())));
     stopThen(jobs, [this] {
         const QStringList workers = m_session->localWorkers()->names();
         m_cluster->releaseNow();
-        for (const QString& w : workers) // any job that did not stop in time ends with them
+        for (const QString& w : workers) { // any job that did not stop in time ends with them
             m_session->controller()->failJobsOnWorker(w, tr("its workers were released"));
+        }
     });
     return false;
 }
@@ -174,8 +188,9 @@ bool WindowGuard::mayRelease() {
 void WindowGuard::stopThen(const QStringList& jobs, std::function<void()> then) {
     m_waitingFor = jobs;
     m_then = std::move(then);
-    for (const QString& id : jobs)
+    for (const QString& id : jobs) {
         m_session->controller()->cancel(id);
+    }
     m_stopTimer->start(m_stopTimeoutMs);
     // A job whose state changed meanwhile (cancel of one not launched yet ends it at once).
     QTimer::singleShot(0, this, [this] {
@@ -186,8 +201,9 @@ void WindowGuard::stopThen(const QStringList& jobs, std::function<void()> then) 
 }
 
 void WindowGuard::checkStopped() {
-    if (!m_waitingFor.isEmpty() || !m_then)
+    if (!m_waitingFor.isEmpty() || !m_then) {
         return;
+    }
     m_stopTimer->stop();
     auto then = std::move(m_then);
     m_then = nullptr;

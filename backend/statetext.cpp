@@ -59,8 +59,9 @@ template <std::size_t N> QString text(const std::array<Noop, N>& table, std::siz
 
 QString providerText(const QString& providerId) {
     // "ssh" and "slurm" name the tools; code and tests match them in the offer table.
-    if (providerId == QLatin1String("local"))
+    if (providerId == QLatin1String("local")) {
         return QCoreApplication::translate(kContext, "local", "provider of local workers");
+    }
     return providerId;
 }
 

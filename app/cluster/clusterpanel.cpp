@@ -118,8 +118,9 @@ void ClusterPanel::setSlotsPerWorker(int slots) {
 }
 
 void ClusterPanel::rent() {
-    if (m_renting)
+    if (m_renting) {
         return;
+    }
     const int workers = m_workers->value();
     const int slots = m_slots->value();
     setBusy(true, tr("Starting %n local worker(s)…", nullptr, workers));
@@ -127,8 +128,9 @@ void ClusterPanel::rent() {
 }
 
 void ClusterPanel::release() {
-    if (m_releaseGuard && !m_releaseGuard())
+    if (m_releaseGuard && !m_releaseGuard()) {
         return;
+    }
     releaseNow();
 }
 

@@ -14,8 +14,9 @@ namespace tessera {
 namespace {
 
 QString formatMemory(quint64 bytes) {
-    if (bytes == 0)
+    if (bytes == 0) {
         return QStringLiteral("–");
+    }
     const double gib = static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0);
     return QStringLiteral("%1 GiB").arg(QLocale().toString(gib, 'f', 1));
 }
@@ -38,8 +39,9 @@ QColor stateColor(NodeState state) {
 
 ClusterTableModel::ClusterTableModel(ClusterRegistry* registry, QObject* parent)
     : QAbstractTableModel(parent), m_registry(registry) {
-    if (!registry)
+    if (!registry) {
         return;
+    }
     m_nodes = registry->nodes();
     connect(registry, &ClusterRegistry::nodeAdded, this, &ClusterTableModel::onNodeAdded);
     connect(registry, &ClusterRegistry::nodeChanged, this, &ClusterTableModel::onNodeChanged);
@@ -55,8 +57,9 @@ int ClusterTableModel::columnCount(const QModelIndex& parent) const {
 }
 
 QVariant ClusterTableModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
         return {};
+    }
     const WorkerNode& n = m_nodes.at(index.row());
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
@@ -90,18 +93,22 @@ QVariant ClusterTableModel::data(const QModelIndex& index, int role) const {
             return data(index, Qt::DisplayRole);
         }
     }
-    if (role == Qt::ForegroundRole && (index.column() == State || index.column() == Problem))
+    if (role == Qt::ForegroundRole && (index.column() == State || index.column() == Problem)) {
         return QBrush(stateColor(n.state));
-    if (role == Qt::ToolTipRole && !n.lastError.isEmpty())
+    }
+    if (role == Qt::ToolTipRole && !n.lastError.isEmpty()) {
         return n.lastError;
-    if (role == Qt::TextAlignmentRole && index.column() >= Slots && index.column() <= Memory)
+    }
+    if (role == Qt::TextAlignmentRole && index.column() >= Slots && index.column() <= Memory) {
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    }
     return {};
 }
 
 QVariant ClusterTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
         return QAbstractTableModel::headerData(section, orientation, role);
+    }
     switch (section) {
     case Name:
         return tr("Name");
@@ -132,18 +139,22 @@ int ClusterTableModel::readyCount() const {
 
 int ClusterTableModel::readySlots() const {
     int slots = 0;
-    for (const WorkerNode& n : m_nodes)
-        if (n.state == NodeState::Ready)
+    for (const WorkerNode& n : m_nodes) {
+        if (n.state == NodeState::Ready) {
             slots += n.slots;
+        }
+    }
     return slots;
 }
 
 void ClusterTableModel::onNodeAdded(const QString& name) {
-    if (!m_registry || rowOf(name) >= 0)
+    if (!m_registry || rowOf(name) >= 0) {
         return onNodeChanged(name);
+    }
     const auto node = m_registry->node(name);
-    if (!node)
+    if (!node) {
         return;
+    }
     const int row = static_cast<int>(m_nodes.size());
     beginInsertRows({}, row, row);
     m_nodes.append(*node);
@@ -151,8 +162,9 @@ void ClusterTableModel::onNodeAdded(const QString& name) {
 }
 
 void ClusterTableModel::onNodeChanged(const QString& name) {
-    if (!m_registry)
+    if (!m_registry) {
         return;
+    }
     const auto node = m_registry->node(name);
     const int row = rowOf(name);
     if (!node) {
@@ -169,17 +181,20 @@ void ClusterTableModel::onNodeChanged(const QString& name) {
 
 void ClusterTableModel::onNodeRemoved(const QString& name) {
     const int row = rowOf(name);
-    if (row < 0)
+    if (row < 0) {
         return;
+    }
     beginRemoveRows({}, row, row);
     m_nodes.removeAt(row);
     endRemoveRows();
 }
 
 int ClusterTableModel::rowOf(const QString& name) const {
-    for (int i = 0; i < m_nodes.size(); ++i)
-        if (m_nodes.at(i).name == name)
+    for (int i = 0; i < m_nodes.size(); ++i) {
+        if (m_nodes.at(i).name == name) {
             return i;
+        }
+    }
     return -1;
 }
 

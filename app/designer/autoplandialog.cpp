@@ -22,14 +22,16 @@ namespace tessera::designer {
 
 QString describeLayout(const v1::Layout& layout) {
     QStringList ranges;
-    for (const v1::Stage& s : layout.stages())
+    for (const v1::Stage& s : layout.stages()) {
         ranges << QStringLiteral("%1–%2").arg(s.first_layer()).arg(s.last_layer());
+    }
     QString text = AutoPlanDialog::tr("DP %1 × TP %2 × PP %3")
                        .arg(dpDegree(layout))
                        .arg(tpWidth(layout))
                        .arg(stageCount(layout));
-    if (ranges.size() > 1)
+    if (ranges.size() > 1) {
         text += AutoPlanDialog::tr(" (layers %1)").arg(ranges.join(QStringLiteral(" | ")));
+    }
     text += AutoPlanDialog::tr(", %1 micro-batches, %2")
                 .arg(std::max(1, layout.micro_batches()))
                 .arg(layout.schedule() == v1::PIPELINE_SCHEDULE_GPIPE ? QStringLiteral("GPipe")
@@ -89,8 +91,9 @@ AutoPlanDialog::~AutoPlanDialog() {
 }
 
 void AutoPlanDialog::search() {
-    if (searching())
+    if (searching()) {
         return;
+    }
     const planner::PlanModel* model = m_document->model();
     if (!model) {
         m_status->setText(m_document->modelError());
@@ -125,22 +128,25 @@ void AutoPlanDialog::onFinished() {
             m_list);
         item->setToolTip(describeLayout(p.layout));
     }
-    if (!found)
+    if (!found) {
         m_status->setText(tr("Auto-plan cannot estimate this cluster: %1")
                               .arg(QString::fromStdString(found.error().message)));
-    else
+    } else {
         m_status->setText(m_results.empty()
                               ? tr("No layout fits these machines: add devices, use ZeRO or "
                                    "recompute, or pick a smaller model.")
                               : tr("Pick a layout and Apply it; you can keep editing it after."));
-    if (!m_results.empty())
+    }
+    if (!m_results.empty()) {
         m_list->setCurrentRow(0);
+    }
     Q_EMIT searchFinished();
 }
 
 bool AutoPlanDialog::apply(int index) {
-    if (index < 0 || index >= static_cast<int>(m_results.size()))
+    if (index < 0 || index >= static_cast<int>(m_results.size())) {
         return false;
+    }
     const planner::RankedPlan& p = m_results[static_cast<std::size_t>(index)];
     v1::PlanFile next = m_document->file();
     v1::Layout layout = p.layout;

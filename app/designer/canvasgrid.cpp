@@ -22,13 +22,15 @@ CanvasGrid CanvasGrid::choose(const std::vector<int>& devices, const QSizeF& vie
                               double minNodeWidth, double maxScale) {
     const int nodes = int(devices.size());
     int most = 1;
-    for (int d : devices)
+    for (int d : devices) {
         most = std::max(most, d);
+    }
     CanvasGrid best;
     double bestScore = -1;
     for (int perRow : {1, 2, 4, 8, 16}) {
-        if (perRow > most && perRow != 1 && perRow / 2 >= most)
+        if (perRow > most && perRow != 1 && perRow / 2 >= most) {
             continue; // wider than the largest node needs
+        }
         const int rows = (most + perRow - 1) / perRow;
         const int across = std::min(perRow, most);
         const QSizeF node(
@@ -36,8 +38,9 @@ CanvasGrid CanvasGrid::choose(const std::vector<int>& devices, const QSizeF& vie
             kHeader + kPad + rows * DeviceItem::kHeight + (rows - 1) * kGap + kPad);
         for (int columns = 1; columns <= std::max(1, nodes); ++columns) {
             const int lines = (std::max(1, nodes) + columns - 1) / columns;
-            if (columns > 1 && lines * columns - nodes >= columns)
+            if (columns > 1 && lines * columns - nodes >= columns) {
                 continue; // a whole empty column
+            }
             const QSizeF scene(columns * node.width() + (columns - 1) * kNodeGap,
                                lines * node.height() + (lines - 1) * kNodeGap);
             const double fit = std::min(view.width() / (scene.width() + 2 * kPad),

@@ -37,8 +37,9 @@ QString ClusterScene::nodeTitle(const planner::PlanNode& node) {
                         .arg(node.devices)
                         .arg(type ? QString::fromStdString(planner::deviceDisplayName(*type))
                                   : QString::fromStdString(node.deviceId));
-    if (node.pricePerHour > 0)
+    if (node.pricePerHour > 0) {
         title += tr(" · $%1/h").arg(QLocale().toString(node.pricePerHour, 'f', 2));
+    }
     return title;
 }
 
@@ -63,8 +64,9 @@ void ClusterScene::setCluster(const planner::PlanCluster& cluster) {
         addItem(box);
         m_nodes.append(box);
         m_nodeDevices.push_back(node.devices);
-        for (int d = 0; d < node.devices; ++d, ++index)
+        for (int d = 0; d < node.devices; ++d, ++index) {
             m_devices.append(new DeviceItem(index, d, box));
+        }
     }
     arrange(m_view);
 }
@@ -80,8 +82,9 @@ double ClusterScene::arrange(const QSizeF& view) {
         box->setRect(QRectF(QPointF(0, 0), m_grid.node));
         box->setPos(m_grid.nodeAt(box->index()));
     }
-    for (DeviceItem* item : m_devices)
+    for (DeviceItem* item : m_devices) {
         item->setPos(m_grid.deviceAt(item->local()));
+    }
     setSceneRect(
         QRectF(QPointF(0, 0), m_grid.scene)
             .adjusted(-CanvasGrid::kPad, -CanvasGrid::kPad, CanvasGrid::kPad, CanvasGrid::kPad));
@@ -94,8 +97,9 @@ void ClusterScene::setRoles(const std::vector<DeviceRole>& roles, int layers) {
         const std::size_t i = static_cast<std::size_t>(item->index());
         item->setRole(i < roles.size() ? roles[i] : DeviceRole{}, layers);
     }
-    for (NodeItem* box : m_nodes)
+    for (NodeItem* box : m_nodes) {
         box->setSummary(nodeSummary(box));
+    }
     drawTensorGroups();
 }
 
@@ -109,8 +113,9 @@ void ClusterScene::drawTensorGroups() {
         int width = 1;
         for (QGraphicsItem* child : box->childItems()) {
             const auto* device = dynamic_cast<const DeviceItem*>(child);
-            if (!device || device->role().rank < 0)
+            if (!device || device->role().rank < 0) {
                 continue;
+            }
             const DeviceRole& r = device->role();
             width = std::max(width, r.tp + 1);
             const QPair<int, int> key{r.stage, r.dp};
@@ -124,8 +129,9 @@ void ClusterScene::drawTensorGroups() {
                               std::max(ranks[key].second, r.rank)};
             }
         }
-        if (width < 2)
+        if (width < 2) {
             continue; // TP 1: every card is its own group
+        }
         for (auto it = groups.cbegin(); it != groups.cend(); ++it) {
             auto* outline = new QGraphicsRectItem(it.value().adjusted(-4, -4, 4, 4), box);
             outline->setPen(QPen(stageColor(it.key().first).darker(170), 2, Qt::DashLine));
@@ -147,8 +153,9 @@ int ClusterScene::tensorGroupCount() const {
 
 QList<QRectF> ClusterScene::tensorGroupRects() const {
     QList<QRectF> rects;
-    for (const QGraphicsRectItem* outline : m_groups)
+    for (const QGraphicsRectItem* outline : m_groups) {
         rects.append(outline->mapRectToScene(outline->rect()));
+    }
     return rects;
 }
 
@@ -157,8 +164,9 @@ QString ClusterScene::nodeSummary(const NodeItem* box) const {
     QList<int> stages;
     for (QGraphicsItem* child : box->childItems()) {
         const auto* device = dynamic_cast<const DeviceItem*>(child);
-        if (!device)
+        if (!device) {
             continue;
+        }
         const DeviceRole& r = device->role();
         if (r.rank < 0) {
             ++idle;
@@ -166,26 +174,30 @@ QString ClusterScene::nodeSummary(const NodeItem* box) const {
         }
         lowRank = lowRank < 0 ? r.rank : std::min(lowRank, r.rank);
         highRank = std::max(highRank, r.rank);
-        if (!stages.contains(r.stage))
+        if (!stages.contains(r.stage)) {
             stages << r.stage;
+        }
     }
     std::sort(stages.begin(), stages.end());
     QStringList stageText;
-    for (int s : stages)
+    for (int s : stages) {
         stageText << QString::number(s);
+    }
     QString text = lowRank < 0 ? tr("no ranks")
                                : tr("ranks %1–%2 · stages %3")
                                      .arg(lowRank)
                                      .arg(highRank)
                                      .arg(stageText.join(QStringLiteral(", ")));
-    if (idle > 0)
+    if (idle > 0) {
         text += tr(" · %1 idle").arg(idle);
+    }
     return text;
 }
 
 void ClusterScene::setDropPreview(int device, const QString& text, bool refused) {
-    if (DeviceItem* item = this->device(device))
+    if (DeviceItem* item = this->device(device)) {
         item->setDropPreview(text, refused);
+    }
 }
 
 void ClusterScene::setEstimate(const planner::Estimate* estimate) {
@@ -200,16 +212,20 @@ DeviceItem* ClusterScene::device(int index) const {
 }
 
 int ClusterScene::deviceAt(const QPointF& scenePos) const {
-    for (DeviceItem* item : m_devices)
-        if (item->sceneBoundingRect().contains(scenePos))
+    for (DeviceItem* item : m_devices) {
+        if (item->sceneBoundingRect().contains(scenePos)) {
             return item->index();
+        }
+    }
     return -1;
 }
 
 int ClusterScene::selectedDevice() const {
-    for (QGraphicsItem* item : selectedItems())
-        if (auto* device = dynamic_cast<DeviceItem*>(item))
+    for (QGraphicsItem* item : selectedItems()) {
+        if (auto* device = dynamic_cast<DeviceItem*>(item)) {
             return device->index();
+        }
+    }
     return -1;
 }
 
@@ -222,23 +238,26 @@ void ClusterScene::selectDevice(int index) {
 }
 
 void ClusterScene::setHover(int device, int first, int last) {
-    if (device == m_hover)
+    if (device == m_hover) {
         return;
+    }
     if (DeviceItem* old = this->device(m_hover)) {
         old->setDropTarget(false);
         old->setDropPreview(QString(), false);
     }
     m_hover = device;
-    if (DeviceItem* now = this->device(device))
+    if (DeviceItem* now = this->device(device)) {
         now->setDropTarget(true);
+    }
     Q_EMIT dragHover(device, first, last);
 }
 
 void ClusterScene::dragEnterEvent(QGraphicsSceneDragDropEvent* event) {
     const auto [first, last] = LayerPaletteModel::rangeFromMime(event->mimeData());
     event->setAccepted(first >= 0);
-    if (first >= 0)
+    if (first >= 0) {
         dragMoveEvent(event);
+    }
 }
 
 void ClusterScene::dragMoveEvent(QGraphicsSceneDragDropEvent* event) {
@@ -277,8 +296,9 @@ void ClusterScene::contextMenuEvent(QGraphicsSceneContextMenuEvent* event) {
     const int device = event->reason() == QGraphicsSceneContextMenuEvent::Keyboard
                            ? selectedDevice()
                            : deviceAt(event->scenePos());
-    if (device < 0)
+    if (device < 0) {
         return;
+    }
     selectDevice(device);
     Q_EMIT deviceMenuRequested(device, event->screenPos());
     event->accept();

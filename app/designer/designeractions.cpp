@@ -109,8 +109,9 @@ void DesignerPanel::createActions() {
     connect(m_assign, &QAction::triggered, this,
             [this] { assignSelectionTo(m_deviceCombo->currentIndex()); });
     for (QAction* a : {m_open, m_save, m_saveAs, m_undo, m_redo, m_import, m_live, m_autoPlanAction,
-                       m_exportAction, m_launch, m_launchProgram})
+                       m_exportAction, m_launch, m_launchProgram}) {
         m_toolbar->addAction(a);
+    }
     m_toolbar->insertSeparator(m_undo);
     m_toolbar->insertSeparator(m_import);
     m_toolbar->insertSeparator(m_autoPlanAction);
@@ -122,8 +123,9 @@ QList<QAction*> DesignerPanel::designerActions() const {
 }
 
 void DesignerPanel::onModelChosen(int index) {
-    if (index < 0 || index >= m_models.size())
+    if (index < 0 || index >= m_models.size()) {
         return;
+    }
     const ModelEntry& entry = m_models[index];
     v1::PlanFile next = m_document->file();
     if (entry.builtin) {
@@ -151,12 +153,13 @@ void DesignerPanel::onModelChosen(int index) {
 }
 
 bool DesignerPanel::selectModel(const QString& fragment) {
-    for (int i = 0; i < m_models.size(); ++i)
+    for (int i = 0; i < m_models.size(); ++i) {
         if (m_models[i].label.contains(fragment, Qt::CaseInsensitive)) {
             m_modelCombo->setCurrentIndex(i);
             onModelChosen(i);
             return true;
         }
+    }
     return false;
 }
 
@@ -210,12 +213,14 @@ bool DesignerPanel::setHypotheticalCluster(const QString& text) {
         showMessage(tr("Machines: %1").arg(QString::fromStdString(cluster.error().message)), true);
         return false;
     }
-    for (planner::PlanNode& n : cluster->nodes)
+    for (planner::PlanNode& n : cluster->nodes) {
         n.pricePerHour = price;
+    }
     v1::PlanFile next = m_document->file();
     next.clear_nodes();
-    for (const v1::PlanNode& n : nodesFromCluster(*cluster))
+    for (const v1::PlanNode& n : nodesFromCluster(*cluster)) {
         *next.add_nodes() = n;
+    }
     m_document->edit(next, tr("Plan on %1").arg(text));
     showMessage(tr("Planning on %1.").arg(text), false);
     return true;
@@ -232,8 +237,9 @@ bool DesignerPanel::useLiveCluster() {
     }
     v1::PlanFile next = m_document->file();
     next.clear_nodes();
-    for (const v1::PlanNode& n : nodes)
+    for (const v1::PlanNode& n : nodes) {
         *next.add_nodes() = n;
+    }
     m_document->edit(next, tr("Plan on the live cluster"));
     showMessage(tr("Planning on the live cluster: %1 workers.").arg(nodes.size()), false);
     return true;
@@ -256,8 +262,9 @@ bool DesignerPanel::openFile(const QString& path) {
         showMessage(tr("Open failed: %1").arg(QString::fromStdString(plan.error().message)), true);
         return false;
     }
-    if (!mayReplacePlan(tr("open %1").arg(QFileInfo(path).fileName())))
+    if (!mayReplacePlan(tr("open %1").arg(QFileInfo(path).fileName()))) {
         return false;
+    }
     m_document->reset(*plan);
     m_document->setPath(path);
     showMessage(tr("Opened %1.").arg(path), false);
@@ -297,8 +304,9 @@ ProgramLaunchDialog* DesignerPanel::programDialog() {
     if (!m_programDialog) {
         m_programDialog = new ProgramLaunchDialog(this);
         connect(m_programDialog, &QDialog::accepted, this, [this] {
-            if (auto c = m_programDialog->choice())
+            if (auto c = m_programDialog->choice()) {
                 launchWithProgram(*c);
+            }
         });
     }
     return m_programDialog;
@@ -323,14 +331,16 @@ bool DesignerPanel::launchSpec(const v1::JobSpec& spec, const QString& what) {
 }
 
 AutoPlanDialog* DesignerPanel::autoPlanDialog() {
-    if (!m_autoPlan)
+    if (!m_autoPlan) {
         m_autoPlan = new AutoPlanDialog(m_document, this);
+    }
     return m_autoPlan;
 }
 
 ExportDialog* DesignerPanel::exportDialog() {
-    if (!m_exportDialog)
+    if (!m_exportDialog) {
         m_exportDialog = new ExportDialog(m_document, this);
+    }
     return m_exportDialog;
 }
 
@@ -338,8 +348,9 @@ void DesignerPanel::openDialog() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open layout"), QFileInfo(m_document->path()).path(),
         tr("Layout files (*%1);;JSON (*.json)").arg(QLatin1String(kPlanSuffix)));
-    if (!path.isEmpty())
+    if (!path.isEmpty()) {
         openFile(path);
+    }
 }
 
 bool DesignerPanel::saveDialog(bool askPath) {
@@ -348,10 +359,12 @@ bool DesignerPanel::saveDialog(bool askPath) {
         path =
             QFileDialog::getSaveFileName(this, tr("Save layout"), path,
                                          tr("Layout files (*%1)").arg(QLatin1String(kPlanSuffix)));
-        if (path.isEmpty())
+        if (path.isEmpty()) {
             return false;
-        if (!path.endsWith(QLatin1String(".json")))
+        }
+        if (!path.endsWith(QLatin1String(".json"))) {
             path += QLatin1String(kPlanSuffix);
+        }
     }
     return saveFile(path);
 }
@@ -359,8 +372,9 @@ bool DesignerPanel::saveDialog(bool askPath) {
 void DesignerPanel::importDialog() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Import config.json"), QString(),
                                                       tr("Hugging Face config (*.json)"));
-    if (!path.isEmpty())
+    if (!path.isEmpty()) {
         importModel(path);
+    }
 }
 
 bool DesignerPanel::importModel(const QString& path) {
@@ -372,16 +386,18 @@ bool DesignerPanel::importModel(const QString& path) {
     // The same model imported again (or one the list has already) is chosen, not listed twice.
     bool added = false;
     const int index = ModelCatalog::add(&m_models, *entry, &added);
-    if (added)
+    if (added) {
         m_modelCombo->addItem(m_models[index].label, m_models[index].path);
+    }
     m_modelCombo->setCurrentIndex(index);
     onModelChosen(index);
-    if (!m_document->model())
+    if (!m_document->model()) {
         showMessage(m_document->modelError(), true);
-    else if (!added)
+    } else if (!added) {
         showMessage(tr("%1 is in the model list already, as '%2'.")
                         .arg(QFileInfo(path).fileName(), m_models[index].label),
                     false);
+    }
     return true;
 }
 

@@ -18,8 +18,9 @@ bool DesignerPanel::saveLayout() {
 }
 
 bool DesignerPanel::newLayout() {
-    if (!mayReplacePlan(tr("start a new layout")))
+    if (!mayReplacePlan(tr("start a new layout"))) {
         return false;
+    }
     m_document->reset(defaultPlan());
     m_document->setPath(QString());
     showMessage(tr("New layout."), false);

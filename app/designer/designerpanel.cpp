@@ -114,8 +114,9 @@ DesignerPanel::DesignerPanel(ClusterRegistry* registry, QWidget* parent)
     connect(m_scene, &ClusterScene::deviceMenuRequested, this, &DesignerPanel::showDeviceMenu);
     connect(m_scene, &QGraphicsScene::selectionChanged, this, [this] {
         const int device = m_scene->selectedDevice();
-        if (device >= 0)
+        if (device >= 0) {
             m_deviceCombo->setCurrentIndex(device);
+        }
     });
     connect(m_modelCombo, &QComboBox::activated, this, &DesignerPanel::onModelChosen);
     connect(m_clusterEdit, &QLineEdit::returnPressed, this,
@@ -123,19 +124,22 @@ DesignerPanel::DesignerPanel(ClusterRegistry* registry, QWidget* parent)
 
     const QString examples = SpecCatalog::examplesDir();
     m_models = ModelCatalog::load(examples, ModelCatalog::configDir(examples));
-    for (const ModelEntry& e : m_models)
+    for (const ModelEntry& e : m_models) {
         m_modelCombo->addItem(e.label, e.path);
+    }
     m_document->reset(defaultPlan());
 }
 
 v1::PlanFile DesignerPanel::defaultPlan() const {
     v1::PlanFile initial;
     if (auto cluster = planner::parseHypotheticalCluster(kDefaultCluster)) {
-        for (const v1::PlanNode& n : nodesFromCluster(*cluster))
+        for (const v1::PlanNode& n : nodesFromCluster(*cluster)) {
             *initial.add_nodes() = n;
+        }
     }
-    if (!m_models.isEmpty())
+    if (!m_models.isEmpty()) {
         initial = planFromJobSpec(initial, m_models.first().spec);
+    }
     return initial;
 }
 
@@ -212,18 +216,20 @@ void DesignerPanel::onClusterChanged() {
     // Identical hypothetical nodes read back as the text that makes them ("4x8 h100-sxm").
     const v1::PlanFile& f = m_document->file();
     bool uniform = f.nodes_size() > 0;
-    for (const v1::PlanNode& n : f.nodes())
+    for (const v1::PlanNode& n : f.nodes()) {
         uniform = uniform && n.hypothetical() && n.device() == f.nodes(0).device() &&
                   n.devices() == f.nodes(0).devices() &&
                   n.price_per_hour() == f.nodes(0).price_per_hour();
+    }
     QString text;
     if (uniform) {
         text = QStringLiteral("%1x%2 %3")
                    .arg(f.nodes_size())
                    .arg(f.nodes(0).devices())
                    .arg(QString::fromStdString(f.nodes(0).device()));
-        if (f.nodes(0).price_per_hour() > 0)
+        if (f.nodes(0).price_per_hour() > 0) {
             text += QStringLiteral(" @ %1/h").arg(f.nodes(0).price_per_hour());
+        }
     }
     m_clusterEdit->setText(text);
 }
@@ -232,8 +238,9 @@ void DesignerPanel::fitCanvas() {
     // Whole machines in sight: the nodes are arranged to fill the view, then zoomed to fit (at
     // most 1:1). After the person zooms, resizing keeps their zoom and arrangement.
     const QSize port = m_view->viewport()->size();
-    if (port.isEmpty() || !m_autoFit)
+    if (port.isEmpty() || !m_autoFit) {
         return;
+    }
     const double scale = m_scene->arrange(QSizeF(port));
     m_view->setSceneRect(m_scene->sceneRect());
     m_view->setTransform(QTransform::fromScale(scale, scale));
@@ -281,8 +288,9 @@ void DesignerPanel::createZoomActions() {
 }
 
 bool DesignerPanel::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize) {
         fitCanvas(); // window resized or splitter moved
+    }
     if (watched == m_view->viewport() && event->type() == QEvent::Wheel) {
         const auto* wheel = static_cast<QWheelEvent*>(event);
         if (wheel->modifiers() & Qt::ControlModifier && wheel->angleDelta().y() != 0) {
@@ -331,10 +339,11 @@ void DesignerPanel::requestEstimate(const v1::PlanFile& plan, bool preview) {
 
 void DesignerPanel::onEstimateReady() {
     const EstimateOutput& out = m_runner->output();
-    if (!out.preview)
+    if (!out.preview) {
         m_committed = out;
-    else if (!m_previewing)
+    } else if (!m_previewing) {
         return; // the drag ended before its preview arrived
+    }
     showOutput(out, m_requestPlan);
 }
 
@@ -406,8 +415,9 @@ void DesignerPanel::onDrop(int device, int first, int last) {
 
 void DesignerPanel::setHint(const QString& text, bool error) {
     // The message line without the log pane: a hover's refusal is not an event worth logging.
-    if (text.isEmpty() && !m_hinting)
+    if (text.isEmpty() && !m_hinting) {
         return;
+    }
     m_hinting = !text.isEmpty();
     m_message->setText(text);
     m_message->setStyleSheet(error ? QStringLiteral("color: #c62828;") : QString());
@@ -480,13 +490,14 @@ QStringList DesignerPanel::deviceLabels() const {
     const std::vector<DeviceRole> roles =
         DrawnLayout::read(m_document->file(), m_document->layerCount(), devices).roles(devices);
     int index = 0;
-    for (const planner::PlanNode& n : m_document->cluster().nodes)
+    for (const planner::PlanNode& n : m_document->cluster().nodes) {
         for (int d = 0; d < n.devices; ++d, ++index) {
             const int rank = index < int(roles.size()) ? roles[std::size_t(index)].rank : -1;
             labels << (rank < 0
                            ? tr("%1 #%2").arg(QString::fromStdString(n.name)).arg(d)
                            : tr("%1 #%2 r%3").arg(QString::fromStdString(n.name)).arg(d).arg(rank));
         }
+    }
     return labels;
 }
 

@@ -31,8 +31,9 @@ DeviceItem::DeviceItem(int index, int local, QGraphicsItem* parent)
 void DeviceItem::setRole(const DeviceRole& role, int layers) {
     if (m_hasRole && layers == m_layers && role.rank == m_role.rank && role.stage == m_role.stage &&
         role.tp == m_role.tp && role.dp == m_role.dp && role.first == m_role.first &&
-        role.last == m_role.last)
+        role.last == m_role.last) {
         return; // a hover re-sets every device's role: most stay as they were
+    }
     m_hasRole = true;
     m_role = role;
     m_layers = layers;
@@ -63,8 +64,9 @@ void DeviceItem::setRole(const DeviceRole& role, int layers) {
 }
 
 void DeviceItem::setDropPreview(const QString& text, bool refused) {
-    if (text == m_preview && refused == m_refused)
+    if (text == m_preview && refused == m_refused) {
         return;
+    }
     m_preview = text;
     m_refused = refused;
     update();
@@ -77,8 +79,9 @@ void DeviceItem::setMemory(const planner::DeviceEstimate* estimate) {
 }
 
 void DeviceItem::setDropTarget(bool on) {
-    if (m_dropTarget == on)
+    if (m_dropTarget == on) {
         return;
+    }
     m_dropTarget = on;
     update();
 }
@@ -99,10 +102,12 @@ void DeviceItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setBrush(idle ? QColor(0xee, 0xee, 0xee) : stageColor(m_role.stage));
     QPen pen(QColor(0x55, 0x55, 0x55), 1);
-    if (option->state & QStyle::State_Selected)
+    if (option->state & QStyle::State_Selected) {
         pen = QPen(QColor(0x1f, 0x5f, 0xbf), 3);
-    if (m_dropTarget)
+    }
+    if (m_dropTarget) {
         pen = QPen(Qt::black, 3, Qt::DashLine);
+    }
     painter->setPen(pen);
     painter->drawRoundedRect(box, 5, 5);
 
@@ -134,14 +139,16 @@ void DeviceItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
     paintMemoryBar(painter, QRectF(6, 46, kWidth - 12, 10));
     const QRectF line3(6, 57, kWidth - 12, 15);
     QString memText = trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "no estimate"));
-    if (m_hasMemory && m_memory.capacity > 0)
+    if (m_hasMemory && m_memory.capacity > 0) {
         memText = trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "%1 / %2"))
                       .arg(formatBytes(m_memory.total()), formatBytes(m_memory.capacity));
+    }
     painter->setPen(m_hasMemory && m_memory.total() > m_memory.capacity ? QColor(0xb7, 0x1c, 0x1c)
                                                                         : QColor(Qt::black));
     painter->drawText(line3, Qt::AlignLeft | Qt::AlignVCenter, memText);
-    if (!m_preview.isEmpty())
+    if (!m_preview.isEmpty()) {
         paintPreview(painter, box);
+    }
 }
 
 void DeviceItem::paintCompact(QPainter* painter, const QRectF& box, qreal lod,
@@ -216,8 +223,9 @@ void DeviceItem::paintMemoryBar(QPainter* painter, const QRectF& bar) const {
     painter->setPen(Qt::NoPen);
     painter->setBrush(QColor(0xff, 0xff, 0xff));
     painter->drawRect(bar);
-    if (!m_hasMemory || m_memory.capacity <= 0)
+    if (!m_hasMemory || m_memory.capacity <= 0) {
         return;
+    }
     const bool over = m_memory.total() > m_memory.capacity;
     // Scale: the capacity fills the bar, or the total when it is larger (then a red mark shows
     // where the capacity ends).

@@ -29,12 +29,15 @@ QString layerText(int first, int last) {
 /// [a] minus [b] for inclusive intervals: 0, 1 or 2 pieces, in order.
 std::vector<Interval> minus(Interval a, Interval b) {
     std::vector<Interval> out;
-    if (b.second < a.first || b.first > a.second)
+    if (b.second < a.first || b.first > a.second) {
         return {a};
-    if (a.first < b.first)
+    }
+    if (a.first < b.first) {
         out.emplace_back(a.first, b.first - 1);
-    if (b.second < a.second)
+    }
+    if (b.second < a.second) {
         out.emplace_back(b.second + 1, a.second);
+    }
     return out;
 }
 
@@ -48,17 +51,21 @@ struct Piece {
 /// The layers [0, layers − 1] that no piece covers, as maximal intervals.
 std::vector<Interval> uncovered(const std::vector<Piece>& pieces, int layers) {
     std::vector<bool> covered(std::size_t(layers), false);
-    for (const Piece& p : pieces)
-        for (int l = std::max(0, p.range.first); l <= std::min(layers - 1, p.range.second); ++l)
+    for (const Piece& p : pieces) {
+        for (int l = std::max(0, p.range.first); l <= std::min(layers - 1, p.range.second); ++l) {
             covered[std::size_t(l)] = true;
+        }
+    }
     std::vector<Interval> out;
     for (int l = 0; l < layers; ++l) {
-        if (covered[std::size_t(l)])
+        if (covered[std::size_t(l)]) {
             continue;
-        if (!out.empty() && out.back().second == l - 1)
+        }
+        if (!out.empty() && out.back().second == l - 1) {
             out.back().second = l;
-        else
+        } else {
             out.emplace_back(l, l);
+        }
     }
     return out;
 }
@@ -68,33 +75,38 @@ std::vector<int> takeIdle(std::set<int>& used, int deviceCount, int start, int c
     std::vector<int> out;
     for (int k = 0; k < deviceCount && int(out.size()) < count; ++k) {
         const int d = (start + k) % deviceCount;
-        if (!used.count(d))
+        if (!used.count(d)) {
             out.push_back(d);
+        }
     }
-    if (int(out.size()) == count)
+    if (int(out.size()) == count) {
         used.insert(out.begin(), out.end());
+    }
     return out;
 }
 
 /// An orphaned interval joins the non-target piece it touches (the one before it first).
 bool joinNeighbour(std::vector<Piece>& pieces, Interval orphan) {
-    for (Piece& p : pieces)
+    for (Piece& p : pieces) {
         if (!p.target && !p.devices.empty() && p.range.second == orphan.first - 1) {
             p.range.second = orphan.second;
             return true;
         }
-    for (Piece& p : pieces)
+    }
+    for (Piece& p : pieces) {
         if (!p.target && !p.devices.empty() && p.range.first == orphan.second + 1) {
             p.range.first = orphan.first;
             return true;
         }
+    }
     return false;
 }
 
 QString notEnoughIdle(Interval range, int need, int idle, int dp, int tp) {
     QString layersText = layerText(range.first, range.second);
-    if (!layersText.isEmpty())
+    if (!layersText.isEmpty()) {
         layersText[0] = layersText[0].toUpper(); // it starts the sentence
+    }
     return trDrawn(QT_TRANSLATE_NOOP(
                        "tessera::designer::DrawnLayout",
                        "%1 would be in no stage: a stage of their own needs %2 idle devices (DP "
@@ -125,8 +137,9 @@ DrawnLayout DrawnLayout::read(const v1::PlanFile& plan, int layers, int deviceCo
     DrawnLayout d;
     d.dp = dpDegree(layout);
     d.tp = tpWidth(layout);
-    for (const v1::Stage& s : layout.stages())
+    for (const v1::Stage& s : layout.stages()) {
         d.stages.push_back({s.first_layer(), s.last_layer(), std::vector<int>(d.dp * d.tp, -1)});
+    }
     const std::vector<int> devices = effectiveRankDevices(plan, layers, deviceCount);
     const int pp = int(d.stages.size());
     for (int r = 0; r < int(devices.size()); ++r) {
@@ -141,23 +154,28 @@ std::vector<int> effectiveRankDevices(const v1::PlanFile& plan, int layers, int 
     std::vector<int> out(plan.rank_devices().begin(), plan.rank_devices().end());
     std::set<int> seen;
     bool valid = int(out.size()) == world;
-    for (int d : out)
+    for (int d : out) {
         valid = valid && d >= 0 && d < deviceCount && seen.insert(d).second;
+    }
     if (!valid) {
         out.assign(std::size_t(world), -1);
-        for (int r = 0; r < world; ++r)
+        for (int r = 0; r < world; ++r) {
             out[std::size_t(r)] = r < deviceCount ? r : -1;
+        }
     }
     return out;
 }
 
 std::vector<int> DrawnLayout::rankDevices() const {
     std::vector<int> out(std::size_t(worldSize()), -1);
-    for (int s = 0; s < int(stages.size()); ++s)
-        for (int p = 0; p < dp; ++p)
-            for (int t = 0; t < tp; ++t)
+    for (int s = 0; s < int(stages.size()); ++s) {
+        for (int p = 0; p < dp; ++p) {
+            for (int t = 0; t < tp; ++t) {
                 out[std::size_t(rankOf(s, p, t))] =
                     stages[std::size_t(s)].devices[std::size_t(p * tp + t)];
+            }
+        }
+    }
     return out;
 }
 
@@ -177,21 +195,25 @@ v1::PlanFile DrawnLayout::written(const v1::PlanFile& plan) const {
         identity = identity && devices[std::size_t(r)] == r;
         complete = complete && devices[std::size_t(r)] >= 0;
     }
-    if (!identity && complete)
-        for (int d : devices)
+    if (!identity && complete) {
+        for (int d : devices) {
             out.add_rank_devices(d);
+        }
+    }
     return out;
 }
 
 DeviceRole DrawnLayout::roleOf(int device) const {
     DeviceRole role;
-    if (device < 0)
+    if (device < 0) {
         return role;
+    }
     for (int s = 0; s < int(stages.size()); ++s) {
         const std::vector<int>& devs = stages[std::size_t(s)].devices;
         const auto it = std::find(devs.begin(), devs.end(), device);
-        if (it == devs.end())
+        if (it == devs.end()) {
             continue;
+        }
         const int slot = int(it - devs.begin());
         role.stage = s;
         role.dp = slot / tp;
@@ -206,11 +228,12 @@ DeviceRole DrawnLayout::roleOf(int device) const {
 
 std::vector<DeviceRole> DrawnLayout::roles(int deviceCount) const {
     std::vector<DeviceRole> out(std::size_t(std::max(0, deviceCount)));
-    for (int s = 0; s < int(stages.size()); ++s)
+    for (int s = 0; s < int(stages.size()); ++s) {
         for (int slot = 0; slot < int(stages[std::size_t(s)].devices.size()); ++slot) {
             const int d = stages[std::size_t(s)].devices[std::size_t(slot)];
-            if (d < 0 || d >= deviceCount)
+            if (d < 0 || d >= deviceCount) {
                 continue;
+            }
             DeviceRole& role = out[std::size_t(d)];
             role.stage = s;
             role.dp = slot / tp;
@@ -219,13 +242,16 @@ std::vector<DeviceRole> DrawnLayout::roles(int deviceCount) const {
             role.first = stages[std::size_t(s)].first;
             role.last = stages[std::size_t(s)].last;
         }
+    }
     return out;
 }
 
 int DrawnLayout::stageOfLayer(int layer) const {
-    for (int s = 0; s < int(stages.size()); ++s)
-        if (layer >= stages[std::size_t(s)].first && layer <= stages[std::size_t(s)].last)
+    for (int s = 0; s < int(stages.size()); ++s) {
+        if (layer >= stages[std::size_t(s)].first && layer <= stages[std::size_t(s)].last) {
             return s;
+        }
+    }
     return -1;
 }
 
@@ -241,8 +267,9 @@ DropOutcome dropLayers(const v1::PlanFile& plan, int layers, int deviceCount, in
     }
     first = std::clamp(first, 0, layers - 1);
     last = std::clamp(last, 0, layers - 1);
-    if (first > last)
+    if (first > last) {
         std::swap(first, last);
+    }
     const Interval range{first, last};
     const DrawnLayout drawn = DrawnLayout::read(plan, layers, deviceCount);
     const int group = drawn.dp * drawn.tp;
@@ -252,11 +279,13 @@ DropOutcome dropLayers(const v1::PlanFile& plan, int layers, int deviceCount, in
     std::vector<Piece> pieces;
     for (int s = 0; s < int(drawn.stages.size()); ++s) {
         const DrawnStage& st = drawn.stages[std::size_t(s)];
-        if (s == target)
+        if (s == target) {
             continue;
+        }
         const auto rest = minus({st.first, st.last}, range);
-        if (rest.empty())
+        if (rest.empty()) {
             continue; // every layer of the stage moved: its devices are idle now
+        }
         pieces.push_back({rest.front(), st.devices, false});
         used.insert(st.devices.begin(), st.devices.end());
     }
@@ -283,8 +312,9 @@ DropOutcome dropLayers(const v1::PlanFile& plan, int layers, int deviceCount, in
     }
     pieces.push_back(dropped);
     for (const Interval& orphan : uncovered(pieces, layers)) {
-        if (joinNeighbour(pieces, orphan))
+        if (joinNeighbour(pieces, orphan)) {
             continue;
+        }
         std::vector<int> devices = takeIdle(used, deviceCount, 0, group);
         if (int(devices.size()) < group) {
             out.refusal = notEnoughIdle(orphan, group, int(devices.size()), drawn.dp, drawn.tp);
@@ -301,8 +331,9 @@ DropOutcome dropLayers(const v1::PlanFile& plan, int layers, int deviceCount, in
     for (int i = 0; i < int(pieces.size()); ++i) {
         const Piece& p = pieces[std::size_t(i)];
         next.stages.push_back({p.range.first, p.range.second, p.devices});
-        if (p.target)
+        if (p.target) {
             out.stage = i;
+        }
     }
     out.brief = trDrawn(QT_TRANSLATE_NOOP("tessera::designer::DrawnLayout", "→ stage %1 · %2"))
                     .arg(out.stage)
@@ -315,28 +346,33 @@ DropOutcome dropLayers(const v1::PlanFile& plan, int layers, int deviceCount, in
 v1::PlanFile moveRank(const v1::PlanFile& plan, int layers, int deviceCount, int rank, int device) {
     const DrawnLayout drawn = DrawnLayout::read(plan, layers, deviceCount);
     std::vector<int> devices = drawn.rankDevices();
-    if (rank < 0 || rank >= int(devices.size()) || device < 0 || device >= deviceCount)
+    if (rank < 0 || rank >= int(devices.size()) || device < 0 || device >= deviceCount) {
         return plan;
+    }
     const auto other = std::find(devices.begin(), devices.end(), device);
-    if (other != devices.end())
+    if (other != devices.end()) {
         *other = devices[std::size_t(rank)]; // the two swap
+    }
     devices[std::size_t(rank)] = device;
     v1::PlanFile next = plan;
     next.clear_rank_devices();
-    for (int d : devices)
+    for (int d : devices) {
         next.add_rank_devices(d);
+    }
     return DrawnLayout::read(next, layers, deviceCount).written(next); // identity → cleared
 }
 
 v1::PlanFile removeDrawnStage(const v1::PlanFile& plan, int layers, int deviceCount, int stage) {
     DrawnLayout drawn = DrawnLayout::read(plan, layers, deviceCount);
-    if (drawn.stages.size() <= 1 || stage < 0 || stage >= int(drawn.stages.size()))
+    if (drawn.stages.size() <= 1 || stage < 0 || stage >= int(drawn.stages.size())) {
         return plan;
+    }
     const DrawnStage removed = drawn.stages[std::size_t(stage)];
-    if (stage > 0)
+    if (stage > 0) {
         drawn.stages[std::size_t(stage - 1)].last = removed.last;
-    else
+    } else {
         drawn.stages[1].first = removed.first;
+    }
     drawn.stages.erase(drawn.stages.begin() + stage);
     return drawn.written(plan);
 }
@@ -349,18 +385,21 @@ Result<v1::Placement> drawnPlacement(const v1::PlanFile& plan) {
     v1::Placement placement;
     std::vector<int> nodeOf; // device → plan node
     for (int n = 0; n < plan.nodes_size(); ++n) {
-        if (plan.nodes(n).hypothetical())
+        if (plan.nodes(n).hypothetical()) {
             return placement;
-        for (int d = 0; d < std::max(1, plan.nodes(n).devices()); ++d)
+        }
+        for (int d = 0; d < std::max(1, plan.nodes(n).devices()); ++d) {
             nodeOf.push_back(n);
+        }
     }
-    if (nodeOf.empty())
+    if (nodeOf.empty()) {
         return placement;
+    }
     const std::vector<int> devices = effectiveRankDevices(plan, 1, int(nodeOf.size()));
     std::vector<int> lastRankOn(std::size_t(plan.nodes_size()), -1);
     for (int r = 0; r < int(devices.size()); ++r) {
         const int d = devices[std::size_t(r)];
-        if (d < 0)
+        if (d < 0) {
             return fail(ErrorCode::InvalidArgument,
                         trDrawn(QT_TRANSLATE_NOOP("tessera::designer::DrawnLayout",
                                                   "The layout needs %1 ranks but the workers "
@@ -369,9 +408,10 @@ Result<v1::Placement> drawnPlacement(const v1::PlanFile& plan) {
                             .arg(devices.size())
                             .arg(nodeOf.size())
                             .toStdString());
+        }
         const int n = nodeOf[std::size_t(d)];
         const int previous = lastRankOn[std::size_t(n)];
-        if (previous >= 0 && previous != r - 1)
+        if (previous >= 0 && previous != r - 1) {
             return fail(ErrorCode::InvalidArgument,
                         trDrawn(QT_TRANSLATE_NOOP(
                                     "tessera::designer::DrawnLayout",
@@ -385,11 +425,12 @@ Result<v1::Placement> drawnPlacement(const v1::PlanFile& plan) {
                             .arg(r)
                             .arg(previous + 1)
                             .toStdString());
+        }
         lastRankOn[std::size_t(n)] = r;
-        if (previous == r - 1 && previous >= 0)
+        if (previous == r - 1 && previous >= 0) {
             placement.mutable_slots(placement.slots_size() - 1)
                 ->set_ranks(placement.slots(placement.slots_size() - 1).ranks() + 1);
-        else {
+        } else {
             v1::Placement::Slot* slot = placement.add_slots();
             slot->set_worker(plan.nodes(n).name());
             slot->set_ranks(1);

@@ -16,10 +16,12 @@
 namespace tessera::designer {
 
 QString formatSeconds(double seconds) {
-    if (seconds >= 1.0)
+    if (seconds >= 1.0) {
         return QStringLiteral("%1 s").arg(QLocale().toString(seconds, 'f', seconds >= 100 ? 0 : 2));
-    if (seconds >= 1e-3)
+    }
+    if (seconds >= 1e-3) {
         return QStringLiteral("%1 ms").arg(QLocale().toString(seconds * 1e3, 'f', 1));
+    }
     return QStringLiteral("%1 µs").arg(QLocale().toString(seconds * 1e6, 'f', 0));
 }
 
@@ -90,14 +92,16 @@ void EstimatePanel::showEstimate(const planner::Estimate& e, int seqLen, bool pr
                               formatSeconds(e.optimizerSeconds + e.lossSyncSeconds)));
     m_bubble->setText(tr("%1 %").arg(QLocale().toString(e.bubbleFraction * 100, 'f', 1)));
     QString throughput = tr("%1 samples/s").arg(formatCount(e.samplesPerSecond));
-    if (seqLen > 1)
+    if (seqLen > 1) {
         throughput += tr(" · %1 tokens/s").arg(formatCount(e.tokensPerSecond));
+    }
     m_throughput->setText(throughput);
     m_mfu->setText(tr("%1 %").arg(QLocale().toString(e.mfu * 100, 'f', 1)));
     if (e.costPerHour > 0) {
         QString cost = tr("%1/h · %2/step").arg(formatUsd(e.costPerHour), formatUsd(e.costPerStep));
-        if (e.costPerEpoch > 0)
+        if (e.costPerEpoch > 0) {
             cost += tr(" · %1/epoch").arg(formatUsd(e.costPerEpoch));
+        }
         m_cost->setText(cost);
     } else {
         m_cost->setText(tr("unknown (no prices for these machines)"));
@@ -108,14 +112,16 @@ void EstimatePanel::showEstimate(const planner::Estimate& e, int seqLen, bool pr
         auto* item = new QListWidgetItem(QString::fromStdString(p), m_problems);
         item->setForeground(QColor(0xb7, 0x1c, 0x1c));
     }
-    if (e.problems.empty())
+    if (e.problems.empty()) {
         m_problems->addItem(tr("No problems: the layout can run."));
+    }
 }
 
 void EstimatePanel::showUnavailable(const QString& reason) {
     m_mode->setVisible(false);
-    for (QLabel* l : {m_step, m_split, m_bubble, m_throughput, m_mfu, m_cost})
+    for (QLabel* l : {m_step, m_split, m_bubble, m_throughput, m_mfu, m_cost}) {
         l->setText(QStringLiteral("—"));
+    }
     m_bars->setDevices({}, {});
     m_problems->clear();
     auto* item = new QListWidgetItem(reason, m_problems);
@@ -128,8 +134,9 @@ QString EstimatePanel::stepTimeText() const {
 
 QStringList EstimatePanel::problems() const {
     QStringList out;
-    for (int i = 0; i < m_problems->count(); ++i)
+    for (int i = 0; i < m_problems->count(); ++i) {
         out << m_problems->item(i)->text();
+    }
     return out;
 }
 

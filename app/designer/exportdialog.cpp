@@ -98,13 +98,15 @@ void ExportDialog::refresh() {
                         ? tab.text
                         : tr("%1 cannot express this layout:").arg(titles[i]) + QLatin1Char('\n') +
                               QString::fromStdString(results[i].error().message);
-        if (tab.view->toPlainText() != tab.shown)
+        if (tab.view->toPlainText() != tab.shown) {
             tab.view->setPlainText(tab.shown);
+        }
     }
     const Result<QString> notes = deepSpeedNotes(plan);
     const QString notesText = notes ? *notes : QString();
-    if (m_notes->toPlainText() != notesText)
+    if (m_notes->toPlainText() != notesText) {
         m_notes->setPlainText(notesText);
+    }
     updateButtons();
 }
 
@@ -152,16 +154,18 @@ QString ExportDialog::fileName(Format format) {
 
 void ExportDialog::copyCurrent() {
     const Format format = currentFormat();
-    if (!exportable(format))
+    if (!exportable(format)) {
         return;
+    }
     QGuiApplication::clipboard()->setText(exportText(format));
     m_status->setText(tr("Copied the %1 text.").arg(m_tabs->tabText(format)));
 }
 
 void ExportDialog::saveCurrent() {
     const Format format = currentFormat();
-    if (!exportable(format))
+    if (!exportable(format)) {
         return;
+    }
     const QString dir =
         m_document->path().isEmpty() ? QDir::homePath() : QFileInfo(m_document->path()).path();
     auto* dialog = new QFileDialog(this, tr("Save the %1 export").arg(m_tabs->tabText(format)),
@@ -198,13 +202,15 @@ void ExportDialog::saveTo(Format format, const QString& path) {
         }
     });
     // The reason when the system gives none, translated here: the worker thread only copies it.
-    watcher->setFuture(QtConcurrent::run([path, bytes = exportText(format).toUtf8(),
-                                          unknown = tr("write failed")]() -> QString {
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
-            return file.errorString().isEmpty() ? unknown : file.errorString();
-        return {};
-    }));
+    watcher->setFuture(QtConcurrent::run(
+        [path, bytes = exportText(format).toUtf8(), unknown = tr("write failed")]() -> QString {
+            QSaveFile file(path);
+            if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() ||
+                !file.commit()) {
+                return file.errorString().isEmpty() ? unknown : file.errorString();
+            }
+            return {};
+        }));
 }
 
 } // namespace tessera::designer

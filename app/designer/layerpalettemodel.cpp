@@ -13,23 +13,29 @@ namespace tessera::designer {
 
 QString formatCount(double value) {
     const double a = std::abs(value);
-    if (a >= 1e9)
+    if (a >= 1e9) {
         return QStringLiteral("%1 B").arg(QLocale().toString(value / 1e9, 'f', 2));
-    if (a >= 1e6)
+    }
+    if (a >= 1e6) {
         return QStringLiteral("%1 M").arg(QLocale().toString(value / 1e6, 'f', 1));
-    if (a >= 1e3)
+    }
+    if (a >= 1e3) {
         return QStringLiteral("%1 k").arg(QLocale().toString(value / 1e3, 'f', 1));
+    }
     return QLocale().toString(value, 'f', 0);
 }
 
 QString formatBytes(double bytes) {
     const double a = std::abs(bytes);
-    if (a >= 1e9)
+    if (a >= 1e9) {
         return QStringLiteral("%1 GB").arg(QLocale().toString(bytes / 1e9, 'f', 1));
-    if (a >= 1e6)
+    }
+    if (a >= 1e6) {
         return QStringLiteral("%1 MB").arg(QLocale().toString(bytes / 1e6, 'f', 1));
-    if (a >= 1e3)
+    }
+    if (a >= 1e3) {
         return QStringLiteral("%1 kB").arg(QLocale().toString(bytes / 1e3, 'f', 1));
+    }
     return QStringLiteral("%1 B").arg(QLocale().toString(bytes, 'f', 0));
 }
 
@@ -44,9 +50,10 @@ void LayerPaletteModel::setModel(const planner::PlanModel* model, const v1::Layo
 
 void LayerPaletteModel::setLayout(const v1::Layout& layout) {
     m_layout = layout;
-    if (!m_layers.empty())
+    if (!m_layers.empty()) {
         Q_EMIT dataChanged(index(0), index(rowCount() - 1),
                            {Qt::DecorationRole, Qt::ToolTipRole, StageRole});
+    }
 }
 
 int LayerPaletteModel::rowCount(const QModelIndex& parent) const {
@@ -54,15 +61,18 @@ int LayerPaletteModel::rowCount(const QModelIndex& parent) const {
 }
 
 int LayerPaletteModel::stageOf(int layer) const {
-    for (int s = 0; s < m_layout.stages_size(); ++s)
-        if (layer >= m_layout.stages(s).first_layer() && layer <= m_layout.stages(s).last_layer())
+    for (int s = 0; s < m_layout.stages_size(); ++s) {
+        if (layer >= m_layout.stages(s).first_layer() && layer <= m_layout.stages(s).last_layer()) {
             return s;
+        }
+    }
     return m_layout.stages_size() == 0 ? 0 : -1;
 }
 
 QVariant LayerPaletteModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
         return {};
+    }
     const int row = index.row();
     const planner::PlanLayer& layer = m_layers[static_cast<std::size_t>(row)];
     switch (role) {
@@ -93,8 +103,9 @@ QVariant LayerPaletteModel::data(const QModelIndex& index, int role) const {
 }
 
 Qt::ItemFlags LayerPaletteModel::flags(const QModelIndex& index) const {
-    if (!index.isValid())
+    if (!index.isValid()) {
         return Qt::NoItemFlags;
+    }
     return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsDragEnabled |
            Qt::ItemNeverHasChildren;
 }
@@ -106,13 +117,15 @@ QStringList LayerPaletteModel::mimeTypes() const {
 QMimeData* LayerPaletteModel::mimeData(const QModelIndexList& indexes) const {
     int first = -1, last = -1;
     for (const QModelIndex& i : indexes) {
-        if (!i.isValid())
+        if (!i.isValid()) {
             continue;
+        }
         first = first < 0 ? i.row() : std::min(first, i.row());
         last = std::max(last, i.row());
     }
-    if (first < 0)
+    if (first < 0) {
         return nullptr;
+    }
     auto* mime = new QMimeData;
     mime->setData(QLatin1String(kMimeType), QStringLiteral("%1,%2").arg(first).arg(last).toUtf8());
     mime->setText(tr("layers %1–%2").arg(first).arg(last));
@@ -120,13 +133,15 @@ QMimeData* LayerPaletteModel::mimeData(const QModelIndexList& indexes) const {
 }
 
 std::pair<int, int> LayerPaletteModel::rangeFromMime(const QMimeData* mime) {
-    if (!mime || !mime->hasFormat(QLatin1String(kMimeType)))
+    if (!mime || !mime->hasFormat(QLatin1String(kMimeType))) {
         return {-1, -1};
+    }
     const QList<QByteArray> parts = mime->data(QLatin1String(kMimeType)).split(',');
     bool ok1 = false, ok2 = false;
     const int first = parts.value(0).toInt(&ok1), last = parts.value(1).toInt(&ok2);
-    if (parts.size() != 2 || !ok1 || !ok2 || first < 0 || last < first)
+    if (parts.size() != 2 || !ok1 || !ok2 || first < 0 || last < first) {
         return {-1, -1};
+    }
     return {first, last};
 }
 

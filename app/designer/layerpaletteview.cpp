@@ -50,12 +50,14 @@ QPoint LayerPaletteView::dragHotSpot() {
 
 void LayerPaletteView::startDrag(Qt::DropActions supportedActions) {
     const QModelIndexList rows = selectedIndexes();
-    if (rows.isEmpty() || !model())
+    if (rows.isEmpty() || !model()) {
         return;
+    }
     std::unique_ptr<QMimeData> mime(model()->mimeData(rows));
     const auto [first, last] = LayerPaletteModel::rangeFromMime(mime.get());
-    if (first < 0)
+    if (first < 0) {
         return;
+    }
     auto* drag = new QDrag(this);
     drag->setMimeData(mime.release());
     drag->setPixmap(dragPixmap(first, last, devicePixelRatioF()));

@@ -24,8 +24,9 @@ int worldSize(const v1::Layout& layout) {
 
 DeviceRole roleOf(const v1::Layout& layout, int device) {
     DeviceRole role;
-    if (device < 0 || device >= worldSize(layout))
+    if (device < 0 || device >= worldSize(layout)) {
         return role;
+    }
     const int tp = tpWidth(layout), pp = stageCount(layout);
     role.rank = device;
     role.tp = device % tp;

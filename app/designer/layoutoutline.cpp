@@ -34,9 +34,11 @@ LayoutOutline::LayoutOutline(PlanDocument* document, QWidget* parent)
 
 QStringList LayoutOutline::deviceNames() const {
     QStringList names;
-    for (const planner::PlanNode& n : m_document->cluster().nodes)
-        for (int d = 0; d < n.devices; ++d)
+    for (const planner::PlanNode& n : m_document->cluster().nodes) {
+        for (int d = 0; d < n.devices; ++d) {
             names << QStringLiteral("%1 #%2").arg(QString::fromStdString(n.name)).arg(d);
+        }
+    }
     return names;
 }
 
@@ -44,9 +46,11 @@ void LayoutOutline::refresh() {
     m_filling = true;
     // Keep the expanded stages and the current row across the rebuild.
     QList<int> expanded;
-    for (int i = 0; i < topLevelItemCount(); ++i)
-        if (topLevelItem(i)->isExpanded())
+    for (int i = 0; i < topLevelItemCount(); ++i) {
+        if (topLevelItem(i)->isExpanded()) {
             expanded << i;
+        }
+    }
     const QModelIndex current = currentIndex();
     const int currentRow = current.isValid() && !current.parent().isValid() ? current.row() : -1;
     clear();
@@ -81,8 +85,9 @@ void LayoutOutline::refresh() {
         }
         stage->setExpanded(expanded.contains(s) || drawn.stages.size() * drawn.dp * drawn.tp <= 16);
     }
-    if (currentRow >= 0 && currentRow < topLevelItemCount())
+    if (currentRow >= 0 && currentRow < topLevelItemCount()) {
         setCurrentItem(topLevelItem(currentRow));
+    }
     m_filling = false;
     // Qt 6.4's reset repaints only the rows whose selection changed when the rebuild follows a
     // key press (seen under X11: rows of a removed stage stayed on screen): repaint them all.
@@ -96,17 +101,17 @@ bool LayoutOutline::setStageLayers(int stage, const QString& range, QString* why
     const DrawnLayout drawn =
         DrawnLayout::read(m_document->file(), m_document->layerCount(), devices);
     QString reason;
-    if (!m.hasMatch())
+    if (!m.hasMatch()) {
         reason = tr("Stage %1: '%2' is not a layer range; write it as 3-5").arg(stage).arg(range);
-    else if (stage < 0 || stage >= int(drawn.stages.size()))
+    } else if (stage < 0 || stage >= int(drawn.stages.size())) {
         reason = tr("There is no stage %1.").arg(stage);
-    else {
+    } else {
         const int first = m.captured(1).toInt();
         const int last = m.captured(2).isEmpty() ? first : m.captured(2).toInt();
         const int layers = m_document->layerCount();
-        if (first >= layers || last >= layers)
+        if (first >= layers || last >= layers) {
             reason = tr("Stage %1: the model has layers 0-%2.").arg(stage).arg(layers - 1);
-        else {
+        } else {
             const DropOutcome drop =
                 dropLayers(m_document->file(), layers, devices,
                            drawn.stages[std::size_t(stage)].devices.front(), first, last);
@@ -117,8 +122,9 @@ bool LayoutOutline::setStageLayers(int stage, const QString& range, QString* why
             }
         }
     }
-    if (why)
+    if (why) {
         *why = reason;
+    }
     Q_EMIT refused(reason);
     refresh();
     return false;
@@ -133,8 +139,9 @@ bool LayoutOutline::setRankDevice(int rank, int device, QString* why) {
                                    .arg(device)
                                    .arg(devices)
                                    .arg(devices - 1);
-        if (why)
+        if (why) {
             *why = reason;
+        }
         Q_EMIT refused(reason);
         refresh();
         return false;
@@ -147,15 +154,17 @@ bool LayoutOutline::setRankDevice(int rank, int device, QString* why) {
 bool LayoutOutline::removeStage(int stage) {
     const v1::PlanFile next = removeDrawnStage(m_document->file(), m_document->layerCount(),
                                                m_document->cluster().deviceCount(), stage);
-    if (next.SerializeAsString() == m_document->file().SerializeAsString())
+    if (next.SerializeAsString() == m_document->file().SerializeAsString()) {
         return false;
+    }
     m_document->edit(next, tr("Remove stage %1").arg(stage));
     return true;
 }
 
 void LayoutOutline::onItemChanged(QTreeWidgetItem* item, int column) {
-    if (m_filling || column != 1)
+    if (m_filling || column != 1) {
         return;
+    }
     const int kind = item->data(0, kKindRole).toInt(), index = item->data(0, kIndexRole).toInt();
     const QString text = item->text(1);
     // After the tree is done with the item: the edit rebuilds the tree (and deletes the item).

@@ -34,8 +34,9 @@ double MemoryBars::used(int i) const {
 }
 
 bool MemoryBars::overCapacity(int i) const {
-    if (i < 0 || i >= deviceCount())
+    if (i < 0 || i >= deviceCount()) {
         return false;
+    }
     const planner::DeviceEstimate& d = m_devices[static_cast<std::size_t>(i)];
     return d.total() > d.capacity;
 }

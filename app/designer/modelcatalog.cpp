@@ -18,8 +18,9 @@ QList<ModelEntry> ModelCatalog::load(const QString& examplesDir, const QString& 
     const QStringList json = {QStringLiteral("*.json")};
     for (const QFileInfo& info : QDir(examplesDir).entryInfoList(json, QDir::Files, QDir::Name)) {
         Result<v1::JobSpec> spec = loadJobSpec(info.absoluteFilePath().toStdString());
-        if (!spec || spec->model().family().empty())
+        if (!spec || spec->model().family().empty()) {
             continue;
+        }
         ModelEntry e;
         e.builtin = true;
         e.path = info.absoluteFilePath();
@@ -29,31 +30,37 @@ QList<ModelEntry> ModelCatalog::load(const QString& examplesDir, const QString& 
         e.spec = std::move(*spec);
         add(&entries, std::move(e));
     }
-    if (!configDir.isEmpty())
-        for (const QFileInfo& info : QDir(configDir).entryInfoList(json, QDir::Files, QDir::Name))
-            if (auto e = importConfig(info.absoluteFilePath()))
+    if (!configDir.isEmpty()) {
+        for (const QFileInfo& info : QDir(configDir).entryInfoList(json, QDir::Files, QDir::Name)) {
+            if (auto e = importConfig(info.absoluteFilePath())) {
                 add(&entries, std::move(*e));
+            }
+        }
+    }
     return entries;
 }
 
 QString ModelCatalog::configDir(const QString& examplesDir) {
-    if (examplesDir.isEmpty())
+    if (examplesDir.isEmpty()) {
         return {};
+    }
     const QString dir = QDir(examplesDir).absoluteFilePath(QStringLiteral("../planner/models"));
     return QFileInfo(dir).isDir() ? QDir::cleanPath(dir) : QString();
 }
 
 std::expected<ModelEntry, QString> ModelCatalog::importConfig(const QString& path) {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
+    if (!file.open(QIODevice::ReadOnly)) {
         return std::unexpected(
             QCoreApplication::translate("tessera::designer::ModelCatalog", "Cannot read '%1': %2")
                 .arg(path, file.errorString()));
-    if (file.size() > 1024 * 1024)
+    }
+    if (file.size() > 1024 * 1024) {
         return std::unexpected(QCoreApplication::translate("tessera::designer::ModelCatalog",
                                                            "'%1' is larger than 1 MiB: not a "
                                                            "config.json")
                                    .arg(path));
+    }
     ModelEntry e;
     e.path = QFileInfo(path).absoluteFilePath();
     e.config = QString::fromUtf8(file.readAll());
@@ -65,24 +72,29 @@ std::expected<ModelEntry, QString> ModelCatalog::importConfig(const QString& pat
 }
 
 bool ModelCatalog::sameModel(const ModelEntry& a, const ModelEntry& b) {
-    if (a.builtin != b.builtin)
+    if (a.builtin != b.builtin) {
         return false;
-    if (a.builtin)
+    }
+    if (a.builtin) {
         return google::protobuf::util::MessageDifferencer::Equals(a.spec, b.spec); // training too
-    if (a.config == b.config)
+    }
+    if (a.config == b.config) {
         return true;
+    }
     const QJsonDocument ja = QJsonDocument::fromJson(a.config.toUtf8());
     const QJsonDocument jb = QJsonDocument::fromJson(b.config.toUtf8());
     return !ja.isNull() && ja == jb;
 }
 
 int ModelCatalog::add(QList<ModelEntry>* entries, ModelEntry entry, bool* added) {
-    for (int i = 0; i < entries->size(); ++i)
+    for (int i = 0; i < entries->size(); ++i) {
         if (sameModel(entries->at(i), entry)) {
-            if (added)
+            if (added) {
                 *added = false;
+            }
             return i;
         }
+    }
     const auto taken = [entries](const QString& label) {
         return std::any_of(entries->cbegin(), entries->cend(),
                            [&](const ModelEntry& e) { return e.label == label; });
@@ -90,17 +102,20 @@ int ModelCatalog::add(QList<ModelEntry>* entries, ModelEntry entry, bool* added)
     if (taken(entry.label) && !entry.builtin) {
         const QString folder = QFileInfo(entry.path).dir().dirName();
         QString label = entry.label;
-        if (label.endsWith(QLatin1Char(')')))
+        if (label.endsWith(QLatin1Char(')'))) {
             label.insert(label.size() - 1, QStringLiteral(", ") + folder); // "… (config.json, dir)"
-        else
+        } else {
             label += QStringLiteral(" (%1)").arg(folder);
-        for (int n = 2; taken(label); ++n)
+        }
+        for (int n = 2; taken(label); ++n) {
             label = entry.label + QStringLiteral(" %1").arg(n);
+        }
         entry.label = label;
     }
     entries->append(std::move(entry));
-    if (added)
+    if (added) {
         *added = true;
+    }
     return int(entries->size()) - 1;
 }
 

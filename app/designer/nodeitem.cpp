@@ -26,8 +26,9 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     painter->setPen(QPen(QColor(0x60, 0x60, 0x60), lod < 0.3 ? 0 : 1)); // 0 = cosmetic hairline
     painter->setBrush(brush());
     painter->drawRect(rect());
-    if (13 * lod < 7)
+    if (13 * lod < 7) {
         return; // unreadable: the tooltip has it
+    }
     QFont font = painter->font();
     font.setPixelSize(13);
     font.setBold(true);

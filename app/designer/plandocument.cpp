@@ -24,16 +24,19 @@ namespace {
 v1::PlanFile withoutStaleDrawing(const v1::PlanFile& current, v1::PlanFile next) {
     if (next.rank_devices_size() == 0 ||
         !std::equal(next.rank_devices().begin(), next.rank_devices().end(),
-                    current.rank_devices().begin(), current.rank_devices().end()))
+                    current.rank_devices().begin(), current.rank_devices().end())) {
         return next;
+    }
     const v1::Layout &a = current.layout(), &b = next.layout();
     bool same = sameModel(current, next) && dpDegree(a) == dpDegree(b) &&
                 tpWidth(a) == tpWidth(b) && stageCount(a) == stageCount(b) &&
                 current.nodes_size() == next.nodes_size();
-    for (int i = 0; same && i < next.nodes_size(); ++i)
+    for (int i = 0; same && i < next.nodes_size(); ++i) {
         same = MessageDifferencer::Equals(current.nodes(i), next.nodes(i));
-    if (!same)
+    }
+    if (!same) {
         next.clear_rank_devices();
+    }
     return next;
 }
 } // namespace
@@ -65,8 +68,9 @@ v1::Layout PlanDocument::layout() const {
 
 void PlanDocument::edit(const v1::PlanFile& edited, const QString& text, int mergeId) {
     const v1::PlanFile next = withoutStaleDrawing(m_file, edited);
-    if (MessageDifferencer::Equals(next, m_file))
+    if (MessageDifferencer::Equals(next, m_file)) {
         return;
+    }
     m_undo.push(new PlanEditCommand(this, m_file, next, text, mergeId));
 }
 
@@ -78,8 +82,9 @@ void PlanDocument::reset(const v1::PlanFile& file) {
 void PlanDocument::setFile(const v1::PlanFile& file) {
     const bool modelDiffers = !sameModel(file, m_file) || !m_model;
     bool nodesDiffer = file.nodes_size() != m_file.nodes_size();
-    for (int i = 0; !nodesDiffer && i < file.nodes_size(); ++i)
+    for (int i = 0; !nodesDiffer && i < file.nodes_size(); ++i) {
         nodesDiffer = !MessageDifferencer::Equals(file.nodes(i), m_file.nodes(i));
+    }
     m_file = file;
     if (modelDiffers) {
         rebuildModel();
@@ -96,11 +101,11 @@ void PlanDocument::rebuildModel() {
     m_model.reset();
     m_modelError.clear();
     Result<planner::PlanModel> model = planner::PlanModel{};
-    if (!m_file.hf_config_json().empty())
+    if (!m_file.hf_config_json().empty()) {
         model = planner::modelFromHfConfig(m_file.hf_config_json(), m_file.seq_len());
-    else if (!m_file.model().family().empty())
+    } else if (!m_file.model().family().empty()) {
         model = planner::modelFromSpec(m_file.model(), m_file.model().vocab_size());
-    else {
+    } else {
         m_modelError = tr("No model chosen: pick one from the Model list or import a config.json.");
         return;
     }

@@ -19,8 +19,9 @@ void PlanEditCommand::redo() {
 }
 
 bool PlanEditCommand::mergeWith(const QUndoCommand* other) {
-    if (other->id() != m_mergeId || m_mergeId < 0)
+    if (other->id() != m_mergeId || m_mergeId < 0) {
         return false;
+    }
     m_after = static_cast<const PlanEditCommand*>(other)->m_after;
     return true;
 }

@@ -33,12 +33,14 @@ Result<v1::PlanFile> parsePlan(const std::string& json, const std::string& origi
     opts.ignore_unknown_fields = false;
     v1::PlanFile plan;
     const auto status = google::protobuf::util::JsonStringToMessage(json, &plan, opts);
-    if (!status.ok())
+    if (!status.ok()) {
         return fail(ErrorCode::InvalidArgument,
                     origin + ": not a layout file: " + std::string(status.message()));
+    }
     // The designer draws every device: a file with a billion of them must not open.
-    if (const std::string big = planner::clusterTooLarge(planCluster(plan)); !big.empty())
+    if (const std::string big = planner::clusterTooLarge(planCluster(plan)); !big.empty()) {
         return fail(ErrorCode::InvalidArgument, origin + ": " + big);
+    }
     return plan;
 }
 
@@ -48,33 +50,37 @@ Result<void> savePlan(const v1::PlanFile& plan, const QString& path) {
     if (!file.open(QIODevice::WriteOnly) ||
         file.write(json.data(), static_cast<qint64>(json.size())) !=
             static_cast<qint64>(json.size()) ||
-        !file.commit())
+        !file.commit()) {
         return fail(ErrorCode::Io,
                     trPlan(QT_TRANSLATE_NOOP("tessera::designer::PlanIo", "cannot write '%1': %2"))
                         .arg(path, file.errorString())
                         .toStdString());
+    }
     return {};
 }
 
 Result<v1::PlanFile> loadPlan(const QString& path) {
     QFile file(path);
-    if (!file.exists())
+    if (!file.exists()) {
         return fail(ErrorCode::NotFound,
                     trPlan(QT_TRANSLATE_NOOP("tessera::designer::PlanIo",
                                              "layout file '%1' does not exist"))
                         .arg(path)
                         .toStdString());
-    if (!file.open(QIODevice::ReadOnly))
+    }
+    if (!file.open(QIODevice::ReadOnly)) {
         return fail(ErrorCode::Io,
                     trPlan(QT_TRANSLATE_NOOP("tessera::designer::PlanIo", "cannot read '%1': %2"))
                         .arg(path, file.errorString())
                         .toStdString());
-    if (file.size() > 16 * 1024 * 1024)
+    }
+    if (file.size() > 16 * 1024 * 1024) {
         return fail(ErrorCode::InvalidArgument,
                     trPlan(QT_TRANSLATE_NOOP("tessera::designer::PlanIo",
                                              "'%1' is larger than 16 MiB: not a layout file"))
                         .arg(path)
                         .toStdString());
+    }
     const QByteArray bytes = file.readAll();
     return parsePlan(bytes.toStdString(), path.toStdString());
 }
@@ -101,13 +107,16 @@ v1::PlanFile planFromJobSpec(v1::PlanFile plan, const v1::JobSpec& spec) {
 planner::PlanOptions planOptions(const v1::PlanFile& plan, std::vector<int> rankDevices) {
     const v1::PlanSettings& s = plan.settings();
     planner::PlanOptions o;
-    if (s.global_batch() > 0)
+    if (s.global_batch() > 0) {
         o.globalBatch = s.global_batch();
-    if (!s.optimizer().empty())
+    }
+    if (!s.optimizer().empty()) {
         o.optimizer = s.optimizer();
+    }
     o.zeroStage = s.zero_stage();
-    if (!s.recompute().empty())
+    if (!s.recompute().empty()) {
         o.recompute = s.recompute();
+    }
     o.sequenceParallel = s.sequence_parallel();
     o.precision = s.precision();
     o.datasetSamples = s.dataset_samples();
@@ -145,8 +154,9 @@ QList<v1::PlanNode> nodesFromCluster(const planner::PlanCluster& cluster) {
 QList<v1::PlanNode> nodesFromWorkers(const QList<WorkerNode>& workers, const QString& gpuDevice) {
     QList<v1::PlanNode> nodes;
     for (const WorkerNode& w : workers) {
-        if (w.state != NodeState::Ready)
+        if (w.state != NodeState::Ready) {
             continue;
+        }
         v1::PlanNode node;
         node.set_name(w.name.toStdString());
         const bool gpu = w.cudaDevices > 0;
@@ -164,43 +174,51 @@ std::string runName(const std::string& what, const v1::Layout& layout) {
     const int dp = std::max(1, layout.data_parallel()), pp = std::max(1, layout.stages_size()),
               tp = std::max(1, layout.tensor_parallel());
     std::string degrees = "DP" + std::to_string(dp) + " × PP" + std::to_string(pp);
-    if (tp > 1)
+    if (tp > 1) {
         degrees += " × TP" + std::to_string(tp);
+    }
     return what + " · " + degrees + " (designer)";
 }
 
 QString launchBlocker(const v1::PlanFile& plan) {
-    if (!plan.hf_config_json().empty())
+    if (!plan.hf_config_json().empty()) {
         return trPlan(QT_TRANSLATE_NOOP(
             "tessera::designer::PlanIo",
             "Imported config.json models are for planning only: tessera-train runs the "
             "built-in MLP, ViT and GPT. Pick a built-in model to launch."));
-    if (plan.model().family().empty())
+    }
+    if (plan.model().family().empty()) {
         return trPlan(QT_TRANSLATE_NOOP("tessera::designer::PlanIo", "No built-in model chosen."));
-    if (plan.settings().zero_stage() > 1)
+    }
+    if (plan.settings().zero_stage() > 1) {
         return trPlan(
             QT_TRANSLATE_NOOP("tessera::designer::PlanIo",
                               "The engine runs ZeRO stage 0 or 1; set ZeRO to 0 or 1 to launch."));
-    if (Result<v1::Placement> placement = drawnPlacement(plan); !placement)
+    }
+    if (Result<v1::Placement> placement = drawnPlacement(plan); !placement) {
         return QString::fromStdString(placement.error().message);
+    }
     return {};
 }
 
 Result<v1::JobSpec> jobSpecFromPlan(const v1::PlanFile& plan) {
     const QString blocker = launchBlocker(plan);
-    if (!blocker.isEmpty())
+    if (!blocker.isEmpty()) {
         return fail(ErrorCode::InvalidArgument, blocker.toStdString());
+    }
     v1::JobSpec spec = plan.job();
     spec.clear_job_id();
     spec.clear_placement();
     *spec.mutable_model() = plan.model();
     // Named after what it runs, not after the example the plan started from.
     std::string model = plan.model().family();
-    if (!spec.dataset().name().empty())
+    if (!spec.dataset().name().empty()) {
         model += " on " + spec.dataset().name();
+    }
     spec.set_name(runName(model, plan.layout()));
-    if (Result<void> drawn = applyDrawnLayout(plan, &spec); !drawn)
+    if (Result<void> drawn = applyDrawnLayout(plan, &spec); !drawn) {
         return relay(drawn);
+    }
     return spec;
 }
 
@@ -212,16 +230,20 @@ Result<void> applyDrawnLayout(const v1::PlanFile& plan, v1::JobSpec* spec) {
     const bool allGpu = !plan.nodes().empty() &&
                         std::all_of(plan.nodes().begin(), plan.nodes().end(),
                                     [](const v1::PlanNode& n) { return n.device() != "cpu"; });
-    if (spec->layout().device().empty() && allGpu)
+    if (spec->layout().device().empty() && allGpu) {
         spec->mutable_layout()->set_device("cuda");
-    if (plan.settings().global_batch() > 0)
+    }
+    if (plan.settings().global_batch() > 0) {
         spec->mutable_training()->set_global_batch(plan.settings().global_batch());
-    if (!plan.settings().optimizer().empty())
+    }
+    if (!plan.settings().optimizer().empty()) {
         spec->mutable_training()->set_optimizer(plan.settings().optimizer());
+    }
     // Drawn on live workers: each rank runs where it was drawn.
     Result<v1::Placement> placement = drawnPlacement(plan);
-    if (!placement)
+    if (!placement) {
         return relay(placement);
+    }
     *spec->mutable_placement() = std::move(*placement);
     return {};
 }

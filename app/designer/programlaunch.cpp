@@ -54,8 +54,9 @@ Result<QStringList> splitArguments(const QString& text) {
             word += text[++i];
             inWord = true;
         } else if (c.isSpace()) {
-            if (inWord)
+            if (inWord) {
                 out << word;
+            }
             word.clear();
             inWord = false;
         } else {
@@ -63,48 +64,58 @@ Result<QStringList> splitArguments(const QString& text) {
             inWord = true;
         }
     }
-    if (!quote.isNull())
+    if (!quote.isNull()) {
         return fail(
             ErrorCode::InvalidArgument,
             QStringLiteral("the arguments have an unterminated %1 quote").arg(quote).toStdString());
-    if (inWord)
+    }
+    if (inWord) {
         out << word;
+    }
     return out;
 }
 
 Result<v1::JobSpec> jobSpecForProgram(const v1::PlanFile& plan, const ProgramChoice& choice) {
-    if (choice.program.trimmed().isEmpty())
+    if (choice.program.trimmed().isEmpty()) {
         return relay(invalid(QStringLiteral("Program: name the program to run on every rank, "
                                             "e.g. /usr/bin/python3")));
-    if (choice.launcher != QLatin1String("mpirun") && choice.launcher != QLatin1String("torchrun"))
+    }
+    if (choice.launcher != QLatin1String("mpirun") &&
+        choice.launcher != QLatin1String("torchrun")) {
         return relay(invalid(
             QStringLiteral("Launcher '%1' is not mpirun or torchrun").arg(choice.launcher)));
+    }
     if (!choice.workdir.isEmpty() &&
-        (!QDir::isAbsolutePath(choice.workdir) || !QFileInfo(choice.workdir).isDir()))
+        (!QDir::isAbsolutePath(choice.workdir) || !QFileInfo(choice.workdir).isDir())) {
         return relay(invalid(QStringLiteral("Working folder '%1' is not a folder on this "
                                             "computer; choose the folder with the program's code")
                                  .arg(choice.workdir)));
+    }
     auto config = modelConfig(plan);
-    if (!config)
+    if (!config) {
         return relay(config);
+    }
     v1::JobSpec spec = plan.job();
     spec.clear_job_id();
     spec.clear_placement();
     // "python3 train.py": the program and the script it runs, when the first argument is one.
     std::string program = QFileInfo(choice.program.trimmed()).fileName().toStdString();
-    if (!choice.arguments.isEmpty() && !choice.arguments.first().startsWith(QLatin1Char('-')))
+    if (!choice.arguments.isEmpty() && !choice.arguments.first().startsWith(QLatin1Char('-'))) {
         program += " " + QFileInfo(choice.arguments.first()).fileName().toStdString();
+    }
     spec.set_name(runName(program, plan.layout()));
     v1::ModelSpec* model = spec.mutable_model();
     model->Clear();
     model->add_command(choice.program.trimmed().toStdString());
-    for (const QString& a : choice.arguments)
+    for (const QString& a : choice.arguments) {
         model->add_command(a.toStdString());
+    }
     model->set_launcher(choice.launcher.toStdString());
     model->set_workdir(choice.workdir.toStdString());
     *model->mutable_config() = std::move(*config);
-    if (Result<void> drawn = applyDrawnLayout(plan, &spec); !drawn)
+    if (Result<void> drawn = applyDrawnLayout(plan, &spec); !drawn) {
         return relay(drawn);
+    }
     return spec;
 }
 

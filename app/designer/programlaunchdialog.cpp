@@ -88,8 +88,9 @@ ProgramLaunchDialog::ProgramLaunchDialog(QWidget* parent)
 
 Result<ProgramChoice> ProgramLaunchDialog::choice() const {
     auto args = splitArguments(m_arguments->text());
-    if (!args)
+    if (!args) {
         return relay(args);
+    }
     ProgramChoice c;
     c.program = m_program->text().trimmed();
     c.arguments = *args;
@@ -102,12 +103,13 @@ Result<ProgramChoice> ProgramLaunchDialog::choice() const {
 void ProgramLaunchDialog::setChoice(const ProgramChoice& choice) {
     m_program->setText(choice.program);
     QStringList quoted;
-    for (const QString& a : choice.arguments)
+    for (const QString& a : choice.arguments) {
         quoted << (a.isEmpty() || a.contains(QRegularExpression(QStringLiteral("[\\s'\"\\\\]")))
                        ? QLatin1Char('\'') +
                              QString(a).replace(QLatin1Char('\''), QStringLiteral("'\\''")) +
                              QLatin1Char('\'')
                        : a);
+    }
     m_arguments->setText(quoted.join(QLatin1Char(' ')));
     m_workdir->setText(choice.workdir);
     m_launcher->setCurrentIndex(std::max(0, m_launcher->findData(choice.launcher)));
@@ -121,10 +123,11 @@ QString ProgramLaunchDialog::errorText() const {
 void ProgramLaunchDialog::accept() {
     QString error;
     auto c = choice();
-    if (!c)
+    if (!c) {
         error = tr("Arguments: %1").arg(QString::fromStdString(c.error().message));
-    else if (!c->workdir.isEmpty() && !QFileInfo(c->workdir).isDir())
+    } else if (!c->workdir.isEmpty() && !QFileInfo(c->workdir).isDir()) {
         error = tr("Working folder '%1' does not exist on this computer.").arg(c->workdir);
+    }
     if (!error.isEmpty()) {
         m_error->setText(error);
         m_error->show();
@@ -152,8 +155,9 @@ void ProgramLaunchDialog::browse() {
 }
 
 void ProgramLaunchDialog::updateOk() {
-    if (m_ok)
+    if (m_ok) {
         m_ok->setEnabled(!m_program->text().trimmed().isEmpty());
+    }
 }
 
 } // namespace tessera::designer

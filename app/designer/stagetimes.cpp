@@ -20,18 +20,21 @@ PredictedPipeline predictPipeline(const planner::PlanModel* model, const v1::Lay
     for (int s = 0; model && s < layout.stages_size(); ++s) {
         double flops = 0;
         for (int l = std::max(0, layout.stages(s).first_layer());
-             l <= std::min(layers - 1, layout.stages(s).last_layer()); ++l)
+             l <= std::min(layers - 1, layout.stages(s).last_layer()); ++l) {
             flops += model->layers[static_cast<std::size_t>(l)].forwardFlops;
+        }
         fwd[static_cast<std::size_t>(s)] = flops;
     }
     const double slowest = *std::max_element(fwd.begin(), fwd.end()) * 3 * micro;
     out.seconds = computeSeconds > 0 && slowest > 0;
-    for (double& f : fwd)
+    for (double& f : fwd) {
         f = out.seconds ? f * computeSeconds / slowest
                         : (slowest > 0 ? f / slowest * 3 * micro : 1);
+    }
     std::vector<double> bwd(fwd);
-    for (double& b : bwd)
+    for (double& b : bwd) {
         b *= 2;
+    }
     out.boxes = pipelineTimeline(out.kind, micro, fwd, bwd);
     return out;
 }

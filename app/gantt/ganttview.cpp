@@ -64,8 +64,9 @@ void GanttView::setSpan(double end) {
 
 double GanttView::lastEnd() const {
     double end = 0;
-    for (const GanttBox& b : m_boxes)
+    for (const GanttBox& b : m_boxes) {
         end = std::max(end, b.end);
+    }
     return end;
 }
 
@@ -103,24 +104,27 @@ int GanttView::boxAt(const QPoint& pos) const {
         const GanttBox& b = m_boxes[i];
         // A very short box is still hit within a pixel of it.
         if (b.stage >= 0 && b.stage < m_stages &&
-            boxRect(b).adjusted(-1, 0, 1, 0).contains(QPointF(pos)))
+            boxRect(b).adjusted(-1, 0, 1, 0).contains(QPointF(pos))) {
             return int(i);
+        }
     }
     return -1;
 }
 
 QString GanttView::boxText(int index) const {
-    if (index < 0 || index >= int(m_boxes.size()))
+    if (index < 0 || index >= int(m_boxes.size())) {
         return {};
+    }
     const GanttBox& b = m_boxes[std::size_t(index)];
     const QString what = b.backward ? tr("backward") : tr("forward");
     const QString head =
         tr("stage %1 · micro-batch %2 · %3").arg(b.stage).arg(b.microBatch).arg(what);
-    if (!m_seconds)
+    if (!m_seconds) {
         return head + QLatin1Char('\n') +
                tr("start %1 · length %2 (relative units)")
                    .arg(QLocale().toString(b.start, 'g', 3))
                    .arg(QLocale().toString(b.end - b.start, 'g', 3));
+    }
     return head + QLatin1Char('\n') +
            tr("start %1 · duration %2").arg(span(b.start), span(b.end - b.start));
 }
@@ -129,10 +133,11 @@ bool GanttView::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const int index = boxAt(help->pos());
-        if (index >= 0)
+        if (index >= 0) {
             QToolTip::showText(help->globalPos(), boxText(index), this);
-        else
+        } else {
             QToolTip::hideText();
+        }
         return true;
     }
     return QWidget::event(event);
@@ -165,12 +170,14 @@ void GanttView::paintEvent(QPaintEvent*) {
     small.setPixelSize(10);
     p.setFont(small);
     for (const GanttBox& b : m_boxes) {
-        if (b.stage < 0 || b.stage >= m_stages)
+        if (b.stage < 0 || b.stage >= m_stages) {
             continue;
+        }
         const QRectF r = boxRect(b);
         QColor c = microBatchColor(b.microBatch);
-        if (b.backward)
+        if (b.backward) {
             c = c.darker(125);
+        }
         p.setPen(QPen(QColor(0x40, 0x40, 0x40), 0.5));
         p.setBrush(c);
         p.drawRect(r);

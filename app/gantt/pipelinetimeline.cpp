@@ -10,16 +10,20 @@ std::vector<GanttBox> pipelineTimeline(train::PipelineKind kind, int microBatche
                                        const std::vector<double>& forward,
                                        const std::vector<double>& backward) {
     const int stages = static_cast<int>(forward.size());
-    if (stages < 1 || microBatches < 1 || backward.size() != forward.size())
+    if (stages < 1 || microBatches < 1 || backward.size() != forward.size()) {
         return {};
+    }
     std::vector<std::vector<train::PipeOp>> ops(static_cast<std::size_t>(stages));
     for (int s = 0; s < stages; ++s) {
         auto list = train::pipelineSchedule(kind, stages, s, microBatches);
-        if (!list)
+        if (!list) {
             return {};
-        for (const train::PipeOp& op : *list)
-            if (op.kind == train::PipeOp::Forward || op.kind == train::PipeOp::Backward)
+        }
+        for (const train::PipeOp& op : *list) {
+            if (op.kind == train::PipeOp::Forward || op.kind == train::PipeOp::Backward) {
                 ops[static_cast<std::size_t>(s)].push_back(op);
+            }
+        }
     }
     // End times of finished ops: (stage, micro-batch, backward) → end.
     std::map<std::tuple<int, int, bool>, double> done;
@@ -38,8 +42,9 @@ std::vector<GanttBox> pipelineTimeline(train::PipelineKind kind, int microBatche
                 const int dep = bwd ? s + 1 : s - 1;
                 if (dep >= 0 && dep < stages) {
                     auto it = done.find({dep, op.microBatch, bwd});
-                    if (it == done.end())
+                    if (it == done.end()) {
                         break; // wait for the neighbour
+                    }
                     ready = std::max(ready, it->second);
                 }
                 const double length = bwd ? backward[su] : forward[su];

@@ -18,9 +18,11 @@ struct Text {
 
 std::optional<CheckpointRef> latestCheckpoint(const QList<LogRecord>& lines) {
     std::optional<CheckpointRef> best;
-    for (const LogRecord& line : lines)
-        if (auto c = checkpointFromLogLine(line.text); c && (!best || c->step >= best->step))
+    for (const LogRecord& line : lines) {
+        if (auto c = checkpointFromLogLine(line.text); c && (!best || c->step >= best->step)) {
             best = c;
+        }
+    }
     return best;
 }
 
@@ -59,15 +61,17 @@ ResumeSource resumeSource(const v1::JobSpec& launched, const QString& jobId,
         return out;
     }
     int world = 0;
-    for (const auto& slot : slots)
+    for (const auto& slot : slots) {
         world += slot.ranks();
+    }
     const QString stepName = QFileInfo(folder).fileName();
     const auto shard = [](int rank) {
         return QStringLiteral("rank-%1.bin").arg(rank);
     };
     bool complete = QFileInfo::exists(QDir(folder).filePath(QStringLiteral("manifest.json")));
-    for (int r = 0; complete && r < std::max(world, 1); ++r)
+    for (int r = 0; complete && r < std::max(world, 1); ++r) {
         complete = QFileInfo::exists(QDir(folder).filePath(shard(r)));
+    }
     if (complete) {
         out.resumeFrom = folder; // every shard in one folder: the usual case
         return out;
@@ -83,11 +87,13 @@ ResumeSource resumeSource(const v1::JobSpec& launched, const QString& jobId,
         const QString from =
             s == 0 ? folder
                    : QDir(jobFolder(s)).filePath(QStringLiteral("checkpoints/") + stepName);
-        if (s > 0 && workDirOf(s).isEmpty())
+        if (s > 0 && workDirOf(s).isEmpty()) {
             remote << QString::fromStdString(slots[s].worker());
-        for (int r = 0; r < slots[s].ranks(); ++r, ++rank)
+        }
+        for (int r = 0; r < slots[s].ranks(); ++r, ++rank) {
             out.copies.append(
                 {QDir(from).filePath(shard(rank)), QDir(target).filePath(shard(rank))});
+        }
     }
     if (!remote.isEmpty()) {
         out.copies.clear();
@@ -105,20 +111,25 @@ ResumeSource resumeSource(const v1::JobSpec& launched, const QString& jobId,
 QString gatherCheckpoint(const ResumeSource& source) {
     for (const auto& [from, to] : source.copies) {
         const QFileInfo in(from);
-        if (!in.isFile())
+        if (!in.isFile()) {
             return Text::tr("the checkpoint file '%1' is missing; was the worker's folder cleaned?")
                 .arg(from);
-        if (QFileInfo(to).size() == in.size())
+        }
+        if (QFileInfo(to).size() == in.size()) {
             continue; // gathered by an earlier Resume
-        if (!QDir().mkpath(QFileInfo(to).path()))
+        }
+        if (!QDir().mkpath(QFileInfo(to).path())) {
             return Text::tr("cannot create the folder '%1'").arg(QFileInfo(to).path());
+        }
         QFile::remove(to + QStringLiteral(".part"));
         QFile file(from);
-        if (!file.copy(to + QStringLiteral(".part")))
+        if (!file.copy(to + QStringLiteral(".part"))) {
             return Text::tr("cannot copy '%1' to '%2': %3").arg(from, to, file.errorString());
+        }
         QFile::remove(to);
-        if (!QFile::rename(to + QStringLiteral(".part"), to))
+        if (!QFile::rename(to + QStringLiteral(".part"), to)) {
             return Text::tr("cannot rename '%1' to '%2'").arg(to + QStringLiteral(".part"), to);
+        }
     }
     return QString();
 }
@@ -127,16 +138,18 @@ v1::JobSpec resumedSpec(const v1::JobSpec& launched, const QString& jobId,
                         const QString& resumeFrom) {
     v1::JobSpec spec = launched;
     spec.clear_job_id();
-    if (!launched.placement().as_drawn())
+    if (!launched.placement().as_drawn()) {
         spec.clear_placement(); // placed afresh; a drawn placement is kept as drawn
+    }
     spec.mutable_checkpoint()->set_resume_from(resumeFrom.toStdString());
     // "… (resumed from job-20250101-120000-ab12)": a resumed resume names only its last origin.
     static const QRegularExpression earlier(
         QStringLiteral("\\s*\\([^()]*job-\\d{8}-\\d{6}-[0-9A-Za-z]+\\)$"));
     QString name = QString::fromStdString(launched.name());
     name.remove(earlier);
-    if (name.isEmpty())
+    if (name.isEmpty()) {
         name = jobId;
+    }
     spec.set_name(Text::tr("%1 (resumed from %2)").arg(name, jobId).toStdString());
     return spec;
 }

@@ -71,8 +71,9 @@ JobPanel::JobPanel(JobController* controller, QWidget* parent)
     connect(m_resume, &ResumeController::specReady, this,
             [this](const QString& path, const QString& from) {
                 showMessage(tr("Resuming %1 from its checkpoint.").arg(from), false);
-                if (addSpecFile(path))
+                if (addSpecFile(path)) {
                     launch();
+                }
             });
     connect(m_resume, &ResumeController::failed, this,
             [this](const QString&, const QString& reason) { showMessage(reason, true); });
@@ -92,18 +93,20 @@ JobPanel::JobPanel(JobController* controller, QWidget* parent)
     layout->addLayout(buttons);
     layout->addWidget(m_message);
 
-    for (const QString& path : SpecCatalog::specFiles(SpecCatalog::examplesDir()))
+    for (const QString& path : SpecCatalog::specFiles(SpecCatalog::examplesDir())) {
         m_combo->addItem(QFileInfo(path).completeBaseName(), path);
+    }
     connect(m_combo, &QComboBox::currentIndexChanged, this, &JobPanel::loadSelected);
     connect(m_controller, &JobController::jobStateChanged, this, &JobPanel::onJobStateChanged);
     connect(m_controller, &JobController::metricReceived, this, &JobPanel::onMetric);
 
     m_state->setText(tr("none launched"));
-    if (m_combo->count() == 0)
+    if (m_combo->count() == 0) {
         showMessage(tr("No example specs found in '%1'. Open a spec file (Ctrl+O) or set "
                        "TESSERA_EXAMPLES_DIR.")
                         .arg(SpecCatalog::examplesDir()),
                     true);
+    }
     loadSelected();
 }
 
@@ -131,10 +134,11 @@ bool JobPanel::addSpecFile(const QString& path) {
         m_combo->addItem(info.completeBaseName(), abs);
         index = m_combo->count() - 1;
     }
-    if (m_combo->currentIndex() == index)
+    if (m_combo->currentIndex() == index) {
         loadSelected();
-    else
+    } else {
         m_combo->setCurrentIndex(index);
+    }
     return true;
 }
 
@@ -221,8 +225,9 @@ void JobPanel::adopt(const Result<QString>& id) {
 }
 
 void JobPanel::cancel() {
-    if (m_jobId.isEmpty() || isTerminal(m_jobState))
+    if (m_jobId.isEmpty() || isTerminal(m_jobState)) {
         return;
+    }
     m_controller->cancel(m_jobId);
     showMessage(tr("Cancelling job %1…").arg(m_jobId), false);
 }
@@ -230,8 +235,9 @@ void JobPanel::cancel() {
 void JobPanel::openSpecDialog() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open job spec"), SpecCatalog::examplesDir(), tr("Job specs (*.json)"));
-    if (!path.isEmpty())
+    if (!path.isEmpty()) {
         addSpecFile(path);
+    }
 }
 
 void JobPanel::loadSelected() {
@@ -256,22 +262,25 @@ void JobPanel::loadSelected() {
 }
 
 void JobPanel::onJobStateChanged(const QString& jobId, JobState state, const QString& reason) {
-    if (jobId != m_jobId)
+    if (jobId != m_jobId) {
         return;
+    }
     m_jobState = state;
     QString text = QStringLiteral("%1 — %2").arg(m_jobId, jobStateText(state));
     m_state->setText(text);
-    if (state == JobState::Failed)
+    if (state == JobState::Failed) {
         showMessage(tr("Job %1 failed: %2").arg(m_jobId, reason), true);
-    else if (isTerminal(state))
+    } else if (isTerminal(state)) {
         showMessage(tr("Job %1 %2.").arg(m_jobId, jobStateText(state)), false);
+    }
     updateActions();
     Q_EMIT currentJobStateChanged(state);
 }
 
 void JobPanel::onMetric(const MetricPoint& point) {
-    if (point.jobId != m_jobId)
+    if (point.jobId != m_jobId) {
         return;
+    }
     const auto& v = point.values;
     if (v.contains(QStringLiteral("loss"))) {
         m_trainProgress =
@@ -281,11 +290,13 @@ void JobPanel::onMetric(const MetricPoint& point) {
                 .arg(QLocale().toString(v.value(QStringLiteral("loss")), 'f', 4))
                 .arg(QLocale().toString(v.value(QStringLiteral("samples_per_s")), 'f', 0));
     }
-    if (v.contains(QStringLiteral("test_accuracy")))
+    if (v.contains(QStringLiteral("test_accuracy"))) {
         m_testAccuracy = v.value(QStringLiteral("test_accuracy"));
+    }
     QString text = m_trainProgress;
-    if (m_testAccuracy >= 0.0)
+    if (m_testAccuracy >= 0.0) {
         text += tr(" · test accuracy %1").arg(QLocale().toString(m_testAccuracy, 'f', 3));
+    }
     m_progress->setText(text);
 }
 

@@ -35,12 +35,14 @@ HistoryRun readHistoryRun(const QString& path, const QString& jobId) {
         return run;
     }
     const JobRecord record = store.job(jobId);
-    if (record.id.isEmpty())
+    if (record.id.isEmpty()) {
         return run;
+    }
     run.found = true;
     run.state = record.state;
-    if (auto spec = parseJobSpec(record.specJson.toStdString(), jobId.toStdString()))
+    if (auto spec = parseJobSpec(record.specJson.toStdString(), jobId.toStdString())) {
         run.spec = std::move(*spec);
+    }
     run.checkpoint = latestCheckpoint(store.logLines(jobId));
     return run;
 }
@@ -57,17 +59,21 @@ ResumeController::ResumeController(JobController* controller, QObject* parent)
     connect(m_controller, &JobController::logLine, this,
             [this](const QString& jobId, const QString&, const QString& text, int) {
                 auto c = checkpointFromLogLine(text);
-                if (!c)
+                if (!c) {
                     return;
+                }
                 if (auto it = m_checkpoints.constFind(jobId);
-                    it == m_checkpoints.cend() || it->step <= c->step)
+                    it == m_checkpoints.cend() || it->step <= c->step) {
                     m_checkpoints.insert(jobId, *c);
-                if (jobId == m_candidate)
+                }
+                if (jobId == m_candidate) {
                     update();
+                }
             });
     connect(m_controller, &JobController::jobStateChanged, this, [this](const QString& jobId) {
-        if (jobId == m_candidate)
+        if (jobId == m_candidate) {
             update();
+        }
     });
     update();
 }
@@ -82,12 +88,14 @@ void ResumeController::setCandidate(const QString& jobId) {
         connect(watcher, &QFutureWatcher<HistoryRun>::finished, this, [this, watcher, jobId] {
             const HistoryRun run = watcher->result();
             watcher->deleteLater();
-            if (run.checkpoint)
+            if (run.checkpoint) {
                 m_checkpoints.insert(jobId, *run.checkpoint);
+            }
             m_history.insert(jobId, run.found ? std::optional(std::pair(run.state, run.spec))
                                               : std::nullopt);
-            if (jobId == m_candidate)
+            if (jobId == m_candidate) {
                 update();
+            }
         });
         watcher->setFuture(QtConcurrent::run(readHistoryRun, m_store->path(), jobId));
     }
@@ -101,8 +109,9 @@ bool ResumeController::lookUp(const QString& jobId, JobState* state, v1::JobSpec
         return true;
     }
     const auto it = m_history.constFind(jobId);
-    if (it == m_history.cend() || !it->has_value())
+    if (it == m_history.cend() || !it->has_value()) {
         return false;
+    }
     *state = (*it)->first;
     *spec = (*it)->second;
     return true;
@@ -114,27 +123,33 @@ std::optional<CheckpointRef> ResumeController::checkpointOf(const QString& jobId
 }
 
 QString ResumeController::blocker() const {
-    if (m_candidate.isEmpty())
+    if (m_candidate.isEmpty()) {
         return tr("Nothing to resume: a stopped or failed run that wrote a checkpoint can be "
                   "resumed (the Job panel's last job, or one opened from the Runs list).");
-    if (m_busy)
+    }
+    if (m_busy) {
         return tr("Preparing the resume of %1…").arg(m_candidate);
+    }
     JobState state = JobState::Failed;
     v1::JobSpec spec;
-    if (!lookUp(m_candidate, &state, &spec))
+    if (!lookUp(m_candidate, &state, &spec)) {
         return m_history.contains(m_candidate) || !m_store
                    ? tr("%1 is not in the history: nothing to resume.").arg(m_candidate)
                    : tr("Reading %1 from the history…").arg(m_candidate);
-    if (state == JobState::Succeeded)
+    }
+    if (state == JobState::Succeeded) {
         return tr("%1 succeeded: there is nothing left to resume.").arg(m_candidate);
-    if (!isTerminal(state))
+    }
+    if (!isTerminal(state)) {
         return tr("%1 is %2: Resume is for a run that was stopped or failed.")
             .arg(m_candidate, jobStateText(state));
+    }
     const auto ckpt = m_checkpoints.constFind(m_candidate);
-    if (ckpt == m_checkpoints.cend())
+    if (ckpt == m_checkpoints.cend()) {
         return tr("%1 wrote no checkpoint to resume from (set checkpoint.everySteps in its spec "
                   "to write some).")
             .arg(m_candidate);
+    }
     return QString();
 }
 
@@ -154,8 +169,9 @@ void ResumeController::update() {
 }
 
 void ResumeController::resume() {
-    if (!blocker().isEmpty())
+    if (!blocker().isEmpty()) {
         return;
+    }
     const QString jobId = m_candidate;
     JobState state = JobState::Failed;
     v1::JobSpec launched;

@@ -9,28 +9,33 @@ namespace tessera {
 
 QString SpecCatalog::examplesDir() {
     const QString env = qEnvironmentVariable("TESSERA_EXAMPLES_DIR");
-    if (!env.isEmpty())
+    if (!env.isEmpty()) {
         return QDir(env).absolutePath();
+    }
     QStringList candidates;
 #ifdef TESSERA_EXAMPLES_SOURCE_DIR
     candidates << QStringLiteral(TESSERA_EXAMPLES_SOURCE_DIR);
 #endif
     candidates << QCoreApplication::applicationDirPath() +
                       QStringLiteral("/../share/tessera/examples");
-    for (const QString& dir : candidates)
-        if (QFileInfo(dir).isDir())
+    for (const QString& dir : candidates) {
+        if (QFileInfo(dir).isDir()) {
             return QDir(dir).absolutePath();
+        }
+    }
     return {};
 }
 
 QStringList SpecCatalog::specFiles(const QString& dir) {
-    if (dir.isEmpty())
+    if (dir.isEmpty()) {
         return {};
+    }
     QStringList files;
     const QDir d(dir);
     const QStringList names = d.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
-    for (const QString& name : names)
+    for (const QString& name : names) {
         files << d.absoluteFilePath(name);
+    }
     return files;
 }
 

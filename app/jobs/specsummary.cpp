@@ -17,8 +17,9 @@ QString qs(const std::string& s) {
 
 QString mlpShape(const v1::ModelSpec& model) {
     QStringList widths{QStringLiteral("784")};
-    for (int h : model.hidden())
+    for (int h : model.hidden()) {
         widths << QString::number(h);
+    }
     widths << QStringLiteral("10");
     return widths.join(QStringLiteral(" → "));
 }
@@ -27,8 +28,9 @@ QString mlpShape(const v1::ModelSpec& model) {
 QString SpecSummary::modelLine(const v1::ModelSpec& model) {
     if (model.command_size() > 0) {
         QStringList argv;
-        for (const std::string& a : model.command())
+        for (const std::string& a : model.command()) {
             argv << qs(a);
+        }
         return tr("Command: %1").arg(argv.join(QLatin1Char(' ')));
     }
     QString shape;
@@ -67,12 +69,15 @@ QString SpecSummary::optimizerLine(const v1::TrainingSpec& t) {
                              .arg(QLocale().toString(t.learning_rate()))
                              .arg(QLocale().toString(t.momentum()))
                              .arg(QLocale().toString(t.weight_decay()));
-    if (t.lr_schedule() == "cosine")
+    if (t.lr_schedule() == "cosine") {
         line += tr(", cosine schedule");
-    if (t.warmup_steps() > 0)
+    }
+    if (t.warmup_steps() > 0) {
         line += tr(", %1 warm-up steps").arg(t.warmup_steps());
-    if (t.grad_clip() > 0)
+    }
+    if (t.grad_clip() > 0) {
         line += tr(", gradient norm clipped to %1").arg(QLocale().toString(t.grad_clip()));
+    }
     return line;
 }
 
@@ -83,16 +88,18 @@ QString SpecSummary::layoutLine(const v1::Layout& l) {
                        .arg(std::max(1, l.stages_size()));
     if (l.stages_size() > 1) {
         QStringList ranges;
-        for (const auto& s : l.stages())
+        for (const auto& s : l.stages()) {
             ranges << QStringLiteral("%1–%2").arg(s.first_layer()).arg(s.last_layer());
+        }
         const bool gpipe = l.schedule() == v1::PIPELINE_SCHEDULE_GPIPE;
         line += tr(" (layers %1; %2 micro-batches, %3)")
                     .arg(ranges.join(QStringLiteral(", ")))
                     .arg(std::max(1, l.micro_batches()))
                     .arg(gpipe ? QStringLiteral("GPipe") : QStringLiteral("1F1B"));
     }
-    if (l.zero_stage() == 1)
+    if (l.zero_stage() == 1) {
         line += tr(", ZeRO-1");
+    }
     return line;
 }
 
@@ -104,8 +111,9 @@ QString SpecSummary::text(const v1::JobSpec& spec) {
 
     const v1::TrainingSpec& t = spec.training();
     QString length = tr("%1 epoch(s)").arg(t.epochs());
-    if (t.max_steps() > 0)
+    if (t.max_steps() > 0) {
         length += tr(", at most %1 steps").arg(t.max_steps());
+    }
     lines << tr("Training: %1, global batch %2").arg(length).arg(t.global_batch());
     lines << optimizerLine(t);
     lines << tr("Seed %1, metrics every %2 step(s)").arg(t.seed()).arg(std::max(1, t.log_every()));

@@ -33,8 +33,9 @@ bool ChartCrosshair::eventFilter(QObject* watched, QEvent* event) {
 }
 
 void ChartCrosshair::refresh() {
-    if (isVisible())
+    if (isVisible()) {
         showAt(m_key);
+    }
 }
 
 void ChartCrosshair::onMouseMove(QMouseEvent* event) {

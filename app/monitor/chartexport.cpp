@@ -34,12 +34,14 @@ void exportWithDialog(QCustomPlot* plot, const QString& fileBase, bool png,
         fileBase + (png ? QStringLiteral(".png") : QStringLiteral(".csv")),
         png ? QCoreApplication::translate("tessera::ChartExport", "PNG images (*.png)")
             : QCoreApplication::translate("tessera::ChartExport", "CSV files (*.csv)"));
-    if (path.isEmpty())
+    if (path.isEmpty()) {
         return;
+    }
     const QString error = png ? savePlotPng(plot, path) : writeTextFile(path, csv());
-    if (!error.isEmpty())
+    if (!error.isEmpty()) {
         QMessageBox::warning(
             plot, QCoreApplication::translate("tessera::ChartExport", "Export failed"), error);
+    }
 }
 
 } // namespace
@@ -80,8 +82,9 @@ void addExportMenu(QCustomPlot* plot, const QString& fileBase, std::function<QSt
                              "tessera::ChartExport", "Export chart as PNG…"));
                          menu.addAction(QCoreApplication::translate("tessera::ChartExport",
                                                                     "Export data as CSV…"));
-                         if (QAction* chosen = menu.exec(plot->mapToGlobal(pos)))
+                         if (QAction* chosen = menu.exec(plot->mapToGlobal(pos))) {
                              exportWithDialog(plot, fileBase, chosen == png, csv);
+                         }
                      });
 }
 

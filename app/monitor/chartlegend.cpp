@@ -47,12 +47,15 @@ QString ChartLegend::fullName(const QCPAbstractPlottable* plottable) {
 void ChartLegend::fit() {
     QCPLegend* legend = m_plot->legend;
     QList<int> widths; // of the entries in fill order (the grid's last row may have empty cells)
-    for (int i = 0; i < legend->itemCount(); ++i)
-        if (QCPLayoutElement* item = legend->item(i))
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        if (QCPLayoutElement* item = legend->item(i)) {
             widths << item->minimumOuterSizeHint().width();
+        }
+    }
     const int count = int(widths.size());
-    if (count == 0)
+    if (count == 0) {
         return;
+    }
     const QMargins m = legend->margins();
     const int available = m_plot->viewport().width() - m.left() - m.right();
     int columns = 1;
@@ -60,8 +63,9 @@ void ChartLegend::fit() {
         int total = (n - 1) * legend->columnSpacing();
         for (int c = 0; c < n; ++c) {
             int widest = 0;
-            for (int i = c; i < count; i += n)
+            for (int i = c; i < count; i += n) {
                 widest = std::max(widest, widths[i]);
+            }
             total += widest;
         }
         if (total <= available) {
@@ -78,12 +82,14 @@ void ChartLegend::fit() {
 
 QString ChartLegend::toolTipAt(const QPoint& pos) const {
     QCPLegend* legend = m_plot->legend;
-    if (!legend->visible() || !legend->outerRect().contains(pos))
+    if (!legend->visible() || !legend->outerRect().contains(pos)) {
         return {};
+    }
     for (int i = 0; i < legend->itemCount(); ++i) {
         auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i));
-        if (item != nullptr && item->rect().contains(pos))
+        if (item != nullptr && item->rect().contains(pos)) {
             return fullName(item->plottable());
+        }
     }
     return {};
 }

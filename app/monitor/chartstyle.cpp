@@ -16,8 +16,9 @@ QTimer* startReplotTimer(QCustomPlot* plot, int ms, bool* dirty, std::function<v
     auto* timer = new QTimer(plot);
     timer->setInterval(ms);
     QObject::connect(timer, &QTimer::timeout, plot, [plot, dirty, update = std::move(update)] {
-        if (!*dirty)
+        if (!*dirty) {
             return;
+        }
         *dirty = false;
         update();
         plot->replot(QCustomPlot::rpQueuedReplot);

@@ -12,12 +12,14 @@ namespace tessera {
 DeviceFeed::DeviceFeed(TelemetryMonitor* telemetry, JobController* controller,
                        UtilizationChart* chart, QObject* parent)
     : QObject(parent), m_chart(chart) {
-    if (telemetry)
+    if (telemetry) {
         connect(telemetry, &TelemetryMonitor::sampleReceived, this, &DeviceFeed::onSample);
+    }
     connect(controller, &JobController::jobStateChanged, this,
             [this](const QString& id, JobState state) {
-                if (id == m_jobId && isTerminal(state))
+                if (id == m_jobId && isTerminal(state)) {
                     m_nodes.clear();
+                }
             });
 }
 
@@ -34,8 +36,9 @@ int DeviceFeed::addRecorded(const QList<TelemetryRecord>& records) {
     int shown = 0;
     QList<DeviceSample> samples;
     for (const TelemetryRecord& r : records) {
-        if (r.jobId != m_jobId)
+        if (r.jobId != m_jobId) {
             continue;
+        }
         if (const auto sample = telemetrySample(r)) {
             samples << deviceSamples(r.node, *sample);
             ++shown;
@@ -46,8 +49,9 @@ int DeviceFeed::addRecorded(const QList<TelemetryRecord>& records) {
 }
 
 void DeviceFeed::onSample(const QString& node, const v1::TelemetrySample& sample) {
-    if (m_nodes.contains(node))
+    if (m_nodes.contains(node)) {
         m_chart->addSamples(deviceSamples(node, sample));
+    }
 }
 
 } // namespace tessera

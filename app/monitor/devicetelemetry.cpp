@@ -17,16 +17,21 @@ DeviceSample gpuSample(const QString& node, qint64 timeMs, const v1::GpuSample& 
     d.device = QStringLiteral("GPU %1").arg(g.index());
     d.model = QString::fromStdString(g.name());
     d.timeMs = timeMs;
-    if (g.has_utilization_percent())
+    if (g.has_utilization_percent()) {
         d.utilizationPercent = g.utilization_percent();
-    if (g.has_memory_used_bytes())
+    }
+    if (g.has_memory_used_bytes()) {
         d.memoryUsedBytes = double(g.memory_used_bytes());
-    if (g.has_memory_total_bytes())
+    }
+    if (g.has_memory_total_bytes()) {
         d.memoryTotalBytes = double(g.memory_total_bytes());
-    if (g.has_power_watts())
+    }
+    if (g.has_power_watts()) {
         d.powerWatts = g.power_watts();
-    if (g.has_temperature_celsius())
+    }
+    if (g.has_temperature_celsius()) {
         d.temperatureCelsius = g.temperature_celsius();
+    }
     return d;
 }
 
@@ -42,8 +47,9 @@ QList<DeviceSample> deviceSamples(const QString& node, const v1::TelemetrySample
     cpu.memoryUsedBytes = double(sample.memory_used_bytes());
     cpu.memoryTotalBytes = double(sample.memory_total_bytes());
     out << cpu;
-    for (const v1::GpuSample& g : sample.gpus())
+    for (const v1::GpuSample& g : sample.gpus()) {
         out << gpuSample(node, sample.time_unix_ms(), g);
+    }
     return out;
 }
 
@@ -71,8 +77,9 @@ QMap<QString, QString> deviceRoles(const v1::JobSpec& spec, const QMap<int, QStr
             QString text = QCoreApplication::translate("DeviceTelemetry", "rank %1: stage %2")
                                .arg(rank)
                                .arg(stage);
-            if (!layers.isEmpty())
+            if (!layers.isEmpty()) {
                 text += QStringLiteral(" (%1)").arg(layers);
+            }
             text += QCoreApplication::translate("DeviceTelemetry", ", dp %1, tp %2")
                         .arg(rank / (tp * pp))
                         .arg(rank % tp);
@@ -82,9 +89,10 @@ QMap<QString, QString> deviceRoles(const v1::JobSpec& spec, const QMap<int, QStr
     QMap<QString, QString> roles;
     for (auto it = lines.cbegin(); it != lines.cend(); ++it) {
         QStringList l = it.value();
-        if (more.value(it.key()) > 0)
+        if (more.value(it.key()) > 0) {
             l << QCoreApplication::translate("DeviceTelemetry", "… and %1 more ranks")
                      .arg(more.value(it.key()));
+        }
         roles.insert(it.key(), l.join(QLatin1Char('\n')));
     }
     return roles;

@@ -27,22 +27,29 @@ constexpr qsizetype kHeadChars = 200;
 /// A log level word ("warning", "ERR", "Critical"), or Normal for "info", "debug", anything else.
 std::optional<Severity> levelWord(QStringView w) {
     w = w.trimmed();
-    for (const char* s : {"warning", "warn"})
-        if (w.compare(QLatin1String(s), Qt::CaseInsensitive) == 0)
+    for (const char* s : {"warning", "warn"}) {
+        if (w.compare(QLatin1String(s), Qt::CaseInsensitive) == 0) {
             return Severity::Warning;
-    for (const char* s : {"error", "err", "critical", "crit", "fatal"})
-        if (w.compare(QLatin1String(s), Qt::CaseInsensitive) == 0)
+        }
+    }
+    for (const char* s : {"error", "err", "critical", "crit", "fatal"}) {
+        if (w.compare(QLatin1String(s), Qt::CaseInsensitive) == 0) {
             return Severity::Error;
-    for (const char* s : {"info", "debug", "trace", "notice"})
-        if (w.compare(QLatin1String(s), Qt::CaseInsensitive) == 0)
+        }
+    }
+    for (const char* s : {"info", "debug", "trace", "notice"}) {
+        if (w.compare(QLatin1String(s), Qt::CaseInsensitive) == 0) {
             return Severity::Normal;
+        }
+    }
     return std::nullopt;
 }
 
 /// glog's and PyTorch's one-letter levels: "W1202 12:00:00.1 …", "E …", "F …"; "I …" is Normal.
 std::optional<Severity> glogLetter(QStringView s) {
-    if (s.size() < 2 || !(s[1].isDigit() || s[1] == QLatin1Char(' ')))
+    if (s.size() < 2 || !(s[1].isDigit() || s[1] == QLatin1Char(' '))) {
         return std::nullopt;
+    }
     switch (s[0].unicode()) {
     case 'W':
         return Severity::Warning;
@@ -60,26 +67,33 @@ std::optional<Severity> glogLetter(QStringView s) {
 /// "[12:00:00.123] [rank 0] [info] …", PyTorch's "[rank0]:[W1202 …] …" or "[W socket.cpp:464] …".
 std::optional<Severity> bracketLevel(QStringView head) {
     qsizetype open = 0;
-    while (open < head.size() && head[open].isSpace())
+    while (open < head.size() && head[open].isSpace()) {
         ++open;
-    if (open >= head.size() || head[open] != QLatin1Char('['))
+    }
+    if (open >= head.size() || head[open] != QLatin1Char('[')) {
         return std::nullopt;
+    }
     for (int groups = 0; open >= 0 && groups < 6; ++groups) {
         const qsizetype close = head.indexOf(QLatin1Char(']'), open + 1);
-        if (close < 0)
+        if (close < 0) {
             return std::nullopt;
+        }
         const QStringView inside = head.mid(open + 1, close - open - 1);
-        if (auto s = levelWord(inside))
+        if (auto s = levelWord(inside)) {
             return s;
-        if (auto s = glogLetter(inside); s && inside.size() >= 2 && inside.size() < 120)
+        }
+        if (auto s = glogLetter(inside); s && inside.size() >= 2 && inside.size() < 120) {
             return s;
+        }
         // Only a run of groups at the start counts: "[a] [b] text [error]" is text.
         qsizetype next = close + 1;
         while (next < head.size() &&
-               (head[next] == QLatin1Char(' ') || head[next] == QLatin1Char(':')))
+               (head[next] == QLatin1Char(' ') || head[next] == QLatin1Char(':'))) {
             ++next;
-        if (next >= head.size() || head[next] != QLatin1Char('['))
+        }
+        if (next >= head.size() || head[next] != QLatin1Char('[')) {
             return std::nullopt;
+        }
         open = next;
     }
     return std::nullopt;
@@ -126,8 +140,9 @@ const std::vector<Pattern>& patterns() {
 
 /// Drops ANSI escape sequences: CSI ("ESC [ … final byte") and two-byte ones ("ESC x").
 QString withoutEscapes(const QString& text) {
-    if (!text.contains(QChar(0x1B)))
+    if (!text.contains(QChar(0x1B))) {
         return text;
+    }
     QString out;
     out.reserve(text.size());
     for (qsizetype i = 0; i < text.size(); ++i) {
@@ -137,8 +152,9 @@ QString withoutEscapes(const QString& text) {
         }
         if (i + 1 < text.size() && text[i + 1] == QLatin1Char('[')) {
             qsizetype j = i + 2;
-            while (j < text.size() && !(text[j].unicode() >= 0x40 && text[j].unicode() <= 0x7E))
+            while (j < text.size() && !(text[j].unicode() >= 0x40 && text[j].unicode() <= 0x7E)) {
                 ++j;
+            }
             i = j; // the final byte (or the end)
         } else {
             ++i; // ESC and the one after it
@@ -149,10 +165,11 @@ QString withoutEscapes(const QString& text) {
 
 QTextCharFormat formatOf(Severity s) {
     QTextCharFormat f;
-    if (s == Severity::Warning)
+    if (s == Severity::Warning) {
         f.setForeground(QColor(0xB0, 0x5A, 0x00)); // dark orange, legible on white
-    else if (s == Severity::Error)
+    } else if (s == Severity::Error) {
         f.setForeground(QColor(0xC0, 0x10, 0x10));
+    }
     return f;
 }
 
@@ -168,25 +185,33 @@ LogPane::LogPane(QWidget* parent, int maxLines) : QPlainTextEdit(parent), m_maxL
 
 LogPane::Severity LogPane::severityOf(const QString& text) {
     const QString head = withoutEscapes(text.left(kHeadChars * 2)).left(kHeadChars);
-    if (auto s = bracketLevel(head))
+    if (auto s = bracketLevel(head)) {
         return *s;
-    if (auto s = glogLetter(head); s && head.size() > 5 && head[1].isDigit() && head[4].isDigit())
+    }
+    if (auto s = glogLetter(head); s && head.size() > 5 && head[1].isDigit() && head[4].isDigit()) {
         return *s;
-    for (const Pattern& p : patterns())
-        if (p.re.match(head).hasMatch())
+    }
+    for (const Pattern& p : patterns()) {
+        if (p.re.match(head).hasMatch()) {
             return p.severity;
+        }
+    }
     return Severity::Normal;
 }
 
 QString LogPane::displayText(const QString& text) {
     QString t = withoutEscapes(text);
-    while (t.endsWith(QLatin1Char('\r')) || t.endsWith(QLatin1Char('\n')))
+    while (t.endsWith(QLatin1Char('\r')) || t.endsWith(QLatin1Char('\n'))) {
         t.chop(1);
-    if (const qsizetype cr = t.lastIndexOf(QLatin1Char('\r')); cr >= 0)
+    }
+    if (const qsizetype cr = t.lastIndexOf(QLatin1Char('\r')); cr >= 0) {
         t = t.mid(cr + 1); // a progress bar's last update
-    for (QChar& c : t)
-        if ((c.unicode() < 0x20 && c != QLatin1Char('\t')) || c.unicode() == 0x7F)
+    }
+    for (QChar& c : t) {
+        if ((c.unicode() < 0x20 && c != QLatin1Char('\t')) || c.unicode() == 0x7F) {
             c = QChar(QChar::ReplacementCharacter);
+        }
+    }
     return t;
 }
 
@@ -195,8 +220,9 @@ void LogPane::appendJobLine(const QString& jobId, const QString& stream, const Q
     const QString shownText = displayText(text);
     Severity severity = severityOf(shownText);
     // The worker daemon's own notes on a job (log limit reached, cancel failed) need a look.
-    if (severity == Severity::Normal && stream == QLatin1String("worker"))
+    if (severity == Severity::Normal && stream == QLatin1String("worker")) {
         severity = Severity::Warning;
+    }
     const QString marker = severity == Severity::Error     ? QStringLiteral(" !!")
                            : severity == Severity::Warning ? QStringLiteral(" !")
                                                            : QString();
@@ -208,9 +234,10 @@ void LogPane::appendJobLine(const QString& jobId, const QString& stream, const Q
 void LogPane::appendJobState(const QString& jobId, const QString& stateName,
                              const QString& reason) {
     QString line = tr("[%1] state → %2").arg(jobId, stateName);
-    if (!reason.isEmpty())
+    if (!reason.isEmpty()) {
         //: between a job's new state and the reason for it
         line += tr(": %1").arg(displayText(reason));
+    }
     append(line, kNoRank, false, Severity::Normal);
 }
 
@@ -225,16 +252,18 @@ QList<int> LogPane::ranksSeen() const {
 }
 
 void LogPane::setRankFilter(int rank) {
-    if (rank == m_filter)
+    if (rank == m_filter) {
         return;
+    }
     m_filter = rank;
     clear();
     bool first = true;
-    for (const Entry& e : m_entries)
+    for (const Entry& e : m_entries) {
         if (shown(e)) {
             show(e, first);
             first = false;
         }
+    }
     verticalScrollBar()->setValue(verticalScrollBar()->maximum());
 }
 
@@ -242,8 +271,9 @@ void LogPane::show(const Entry& e, bool first) {
     QTextCursor cursor(document());
     cursor.movePosition(QTextCursor::End);
     cursor.beginEditBlock();
-    if (!first)
+    if (!first) {
         cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+    }
     cursor.insertText(e.line, formatOf(e.severity));
     cursor.endEditBlock();
 }
@@ -252,19 +282,22 @@ void LogPane::append(const QString& text, int rank, bool jobLine, Severity sever
     Entry e{QTime::currentTime().toString(QStringLiteral("HH:mm:ss ")) + text, rank, jobLine,
             severity};
     m_entries.push_back(e);
-    if (int(m_entries.size()) > m_maxLines)
+    if (int(m_entries.size()) > m_maxLines) {
         m_entries.pop_front();
+    }
     if (jobLine && !m_ranks.contains(rank)) {
         m_ranks.insert(rank);
         Q_EMIT rankSeen(rank);
     }
-    if (!shown(e))
+    if (!shown(e)) {
         return;
+    }
     QScrollBar* bar = verticalScrollBar();
     const bool atEnd = bar->value() >= bar->maximum() - 2;
     show(e, document()->isEmpty());
-    if (atEnd)
+    if (atEnd) {
         bar->setValue(bar->maximum());
+    }
 }
 
 } // namespace tessera

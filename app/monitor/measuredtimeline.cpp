@@ -18,8 +18,9 @@ constexpr int kMaxMicro = 100000; // likewise for micro_batches
 
 bool finiteValue(const QHash<QString, double>& values, const QString& key, double* out) {
     const auto it = values.constFind(key);
-    if (it == values.cend() || !std::isfinite(it.value()))
+    if (it == values.cend() || !std::isfinite(it.value())) {
         return false;
+    }
     *out = it.value();
     return true;
 }
@@ -38,8 +39,9 @@ void MeasuredTimeline::clear() {
 
 bool MeasuredTimeline::addPoint(const MetricPoint& point) {
     double marker = 0;
-    if (!finiteValue(point.values, QStringLiteral("timeline"), &marker) || marker != 1.0)
+    if (!finiteValue(point.values, QStringLiteral("timeline"), &marker) || marker != 1.0) {
         return false;
+    }
     double stage = -1, anchor = 0;
     if (!finiteValue(point.values, QStringLiteral("stage"), &stage)) {
         m_ignored[point.step] << tr("a record of rank %1 names no stage (ignored)").arg(point.rank);
@@ -54,11 +56,13 @@ bool MeasuredTimeline::addPoint(const MetricPoint& point) {
         m_steps[point.step].insert(int(stage), Record{point.rank, anchor, point.values});
         m_maxStage = std::max(m_maxStage, int(stage));
     }
-    while (m_steps.size() > kKeptSteps)
+    while (m_steps.size() > kKeptSteps) {
         m_steps.erase(m_steps.begin());
+    }
     while (m_ignored.size() > kKeptSteps || (!m_ignored.isEmpty() && !m_steps.isEmpty() &&
-                                             m_ignored.firstKey() < m_steps.firstKey()))
+                                             m_ignored.firstKey() < m_steps.firstKey())) {
         m_ignored.erase(m_ignored.begin());
+    }
     return true;
 }
 
@@ -74,11 +78,13 @@ bool MeasuredTimeline::complete(qint64 step) const {
 qint64 MeasuredTimeline::shownStep() const {
     for (auto it = m_steps.cend(); it != m_steps.cbegin();) {
         --it;
-        if (complete(it.key()))
+        if (complete(it.key())) {
             return it.key();
+        }
     }
-    if (!m_steps.isEmpty())
+    if (!m_steps.isEmpty()) {
         return m_steps.lastKey();
+    }
     return m_ignored.isEmpty() ? -1 : m_ignored.lastKey();
 }
 
@@ -92,8 +98,9 @@ void MeasuredTimeline::opsOf(const Record& record, int stage, double offsetUs,
     int found = 0, broken = 0;
     for (auto it = record.values.cbegin(); it != record.values.cend(); ++it) {
         const QRegularExpressionMatch m = startKey.match(it.key());
-        if (!m.hasMatch())
+        if (!m.hasMatch()) {
             continue;
+        }
         const bool backward = m.captured(1) == QLatin1String("b");
         const int micro = m.captured(2).toInt();
         double end = 0;
@@ -115,24 +122,28 @@ void MeasuredTimeline::opsOf(const Record& record, int stage, double offsetUs,
         return;
     }
     const int ops = 2 * int(micro);
-    if (found < ops || broken > 0)
+    if (found < ops || broken > 0) {
         problems->append(tr("stage %1: %2 of %3 forward/backward ops missing or invalid")
                              .arg(stage)
                              .arg(std::max(ops - found, broken))
                              .arg(ops));
+    }
 }
 
 std::vector<GanttBox> MeasuredTimeline::boxes() const {
     std::vector<GanttBox> out;
     const auto it = m_steps.constFind(shownStep());
-    if (it == m_steps.cend() || it->isEmpty())
+    if (it == m_steps.cend() || it->isEmpty()) {
         return out;
+    }
     double earliest = it->cbegin()->anchorUs;
-    for (const Record& r : *it)
+    for (const Record& r : *it) {
         earliest = std::min(earliest, r.anchorUs);
+    }
     QStringList ignored;
-    for (auto s = it->cbegin(); s != it->cend(); ++s)
+    for (auto s = it->cbegin(); s != it->cend(); ++s) {
         opsOf(*s, s.key(), s->anchorUs - earliest, &out, &ignored);
+    }
     std::sort(out.begin(), out.end(), [](const GanttBox& a, const GanttBox& b) {
         return a.stage != b.stage ? a.stage < b.stage : a.start < b.start;
     });
@@ -141,21 +152,26 @@ std::vector<GanttBox> MeasuredTimeline::boxes() const {
 
 QStringList MeasuredTimeline::problems() const {
     const qint64 step = shownStep();
-    if (step < 0)
+    if (step < 0) {
         return {};
+    }
     QStringList out = m_ignored.value(step);
     const QMap<int, Record> records = m_steps.value(step);
-    for (int s = 0; s < stages(); ++s)
-        if (!records.contains(s))
+    for (int s = 0; s < stages(); ++s) {
+        if (!records.contains(s)) {
             out << tr("stage %1 sent no timeline for step %2").arg(s).arg(step);
+        }
+    }
     std::vector<GanttBox> unused;
-    for (auto it = records.cbegin(); it != records.cend(); ++it)
+    for (auto it = records.cbegin(); it != records.cend(); ++it) {
         opsOf(*it, it.key(), 0, &unused, &out);
-    if (!m_steps.isEmpty() && m_steps.lastKey() > step)
+    }
+    if (!m_steps.isEmpty() && m_steps.lastKey() > step) {
         out << tr("step %1 is incomplete so far (%2 of %3 stages)")
                    .arg(m_steps.lastKey())
                    .arg(m_steps.last().size())
                    .arg(stages());
+    }
     return out;
 }
 

@@ -122,8 +122,9 @@ void MetricsChart::makeGraphs() {
 
     placeLegendAbove(m_plot);
     m_plot->xAxis->setTicker(QSharedPointer<CompactTicker>::create()); // "120k" steps
-    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2})
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2}) {
         keepTickLabelsApart(axis, axis == m_plot->xAxis ? 6 : 5);
+    }
 }
 
 void MetricsChart::showJob(const QString& jobId) {
@@ -145,8 +146,9 @@ void setSmoothed(QCPGraph* graph, const QList<QPointF>& raw, double weight) {
     EmaSmoother ema(weight);
     QVector<QCPGraphData> data;
     data.reserve(raw.size());
-    for (const QPointF& p : raw)
+    for (const QPointF& p : raw) {
         data.append(QCPGraphData(p.x(), ema.add(p.y())));
+    }
     graph->data()->set(data, false);
 }
 } // namespace
@@ -161,8 +163,9 @@ void MetricsChart::addOverlay(const QString& runId, const QString& label,
                            [&c](const Overlay& o) { return o.graph->pen().color() == c; });
     };
     int colorIndex = 0;
-    while (colorIndex < kOverlayColors && taken(overlayColor(colorIndex)))
+    while (colorIndex < kOverlayColors && taken(overlayColor(colorIndex))) {
         ++colorIndex;
+    }
     const QColor color = overlayColor(colorIndex);
     const QString full = fullName.isEmpty() ? label : fullName;
     Overlay o{runId, m_plot->addGraph(m_plot->xAxis, m_plot->yAxis), nullptr, loss};
@@ -179,8 +182,9 @@ void MetricsChart::addOverlay(const QString& runId, const QString& label,
         o.accuracy->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
         o.accuracy->removeFromLegend(); // one legend entry per run: its loss colour
         QVector<QCPGraphData> data;
-        for (const QPointF& p : accuracy)
+        for (const QPointF& p : accuracy) {
             data.append(QCPGraphData(p.x(), p.y()));
+        }
         o.accuracy->data()->set(data, false);
     }
     m_overlays.append(o);
@@ -190,18 +194,22 @@ void MetricsChart::addOverlay(const QString& runId, const QString& label,
 void MetricsChart::addOverlayPoints(const QString& runId, const QString& label,
                                     const QList<MetricPoint>& points, const QString& fullName) {
     int lossRank = std::numeric_limits<int>::max();
-    for (const MetricPoint& p : points)
-        if (p.values.contains(QStringLiteral("loss")))
+    for (const MetricPoint& p : points) {
+        if (p.values.contains(QStringLiteral("loss"))) {
             lossRank = std::min(lossRank, p.rank);
+        }
+    }
     QList<QPointF> loss, accuracy;
     for (const MetricPoint& p : points) {
         const double x = double(p.step);
         const auto l = p.values.constFind(QStringLiteral("loss"));
-        if (l != p.values.cend() && p.rank == lossRank && std::isfinite(l.value()))
+        if (l != p.values.cend() && p.rank == lossRank && std::isfinite(l.value())) {
             loss.append(QPointF(x, l.value()));
+        }
         const auto a = p.values.constFind(QStringLiteral("test_accuracy"));
-        if (a != p.values.cend() && std::isfinite(a.value()))
+        if (a != p.values.cend() && std::isfinite(a.value())) {
             accuracy.append(QPointF(x, a.value()));
+        }
     }
     addOverlay(runId, label, loss, accuracy, fullName);
 }
@@ -210,8 +218,9 @@ void MetricsChart::removeOverlay(const QString& runId) {
     for (qsizetype i = 0; i < m_overlays.size(); ++i) {
         if (m_overlays[i].id == runId) {
             m_plot->removeGraph(m_overlays[i].graph);
-            if (m_overlays[i].accuracy != nullptr)
+            if (m_overlays[i].accuracy != nullptr) {
                 m_plot->removeGraph(m_overlays[i].accuracy);
+            }
             m_overlays.removeAt(i);
             m_dirty = true;
             return;
@@ -220,27 +229,32 @@ void MetricsChart::removeOverlay(const QString& runId) {
 }
 
 QCPGraph* MetricsChart::overlayGraph(const QString& runId) const {
-    for (const Overlay& o : m_overlays)
-        if (o.id == runId)
+    for (const Overlay& o : m_overlays) {
+        if (o.id == runId) {
             return o.graph;
+        }
+    }
     return nullptr;
 }
 
 QStringList MetricsChart::overlays() const {
     QStringList ids;
-    for (const Overlay& o : m_overlays)
+    for (const Overlay& o : m_overlays) {
         ids << o.id;
+    }
     return ids;
 }
 
 void MetricsChart::addPoint(const MetricPoint& point) {
-    if (m_jobId.isEmpty() || point.jobId != m_jobId)
+    if (m_jobId.isEmpty() || point.jobId != m_jobId) {
         return;
+    }
     const double x = static_cast<double>(point.step);
     auto value = [&](const char* key, double* out) {
         const auto it = point.values.constFind(QString::fromLatin1(key));
-        if (it == point.values.constEnd() || !std::isfinite(it.value()))
+        if (it == point.values.constEnd() || !std::isfinite(it.value())) {
             return false;
+        }
         *out = it.value();
         m_dirty = true;
         return true;
@@ -260,17 +274,21 @@ void MetricsChart::addPoint(const MetricPoint& point) {
         m_loss->addData(x, v);
         m_lossSmooth->addData(x, m_smoother.add(v));
     }
-    if (value("test_loss", &v))
+    if (value("test_loss", &v)) {
         m_testLoss->addData(x, v);
-    if (value("test_accuracy", &v))
+    }
+    if (value("test_accuracy", &v)) {
         m_accuracy->addData(x, v);
-    if (hasLoss)
+    }
+    if (hasLoss) {
         Q_EMIT lossPointAdded(lossPointCount());
+    }
 }
 
 void MetricsChart::clear() {
-    for (QCPGraph* g : {m_loss, m_lossSmooth, m_testLoss, m_accuracy})
+    for (QCPGraph* g : {m_loss, m_lossSmooth, m_testLoss, m_accuracy}) {
         g->data()->clear();
+    }
     m_crosshair->hide(); // it would name the old numbers until the mouse moves
     m_recoveries->clear();
     m_smoother.reset();
@@ -280,8 +298,9 @@ void MetricsChart::clear() {
 
 void MetricsChart::markRecovery(qint64 resumeStep, int attempt, const QString& cause) {
     const double after = static_cast<double>(resumeStep);
-    for (QCPGraph* g : {m_loss, m_testLoss, m_accuracy})
+    for (QCPGraph* g : {m_loss, m_testLoss, m_accuracy}) {
         g->data()->removeAfter(after);
+    }
     resmooth(); // the smoothed curve and the smoother's state end at the resume step
     addRecoveryMarker(resumeStep, attempt, cause);
 }
@@ -322,11 +341,13 @@ void MetricsChart::resmooth() {
     m_smoother.reset();
     QVector<QCPGraphData> smoothed;
     smoothed.reserve(m_loss->dataCount());
-    for (auto it = m_loss->data()->constBegin(); it != m_loss->data()->constEnd(); ++it)
+    for (auto it = m_loss->data()->constBegin(); it != m_loss->data()->constEnd(); ++it) {
         smoothed.append(QCPGraphData(it->key, m_smoother.add(it->value)));
+    }
     m_lossSmooth->data()->set(smoothed, true);
-    for (const Overlay& o : std::as_const(m_overlays))
+    for (const Overlay& o : std::as_const(m_overlays)) {
         setSmoothed(o.graph, o.raw, m_smoother.weight());
+    }
     m_dirty = true;
 }
 
@@ -334,10 +355,11 @@ void MetricsChart::setLogScale(bool on) {
     const QSignalBlocker quiet(m_logBox);
     m_logBox->setChecked(on);
     m_plot->yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    if (on)
+    if (on) {
         m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-    else
+    } else {
         m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    }
     m_dirty = true;
 }
 
@@ -353,8 +375,9 @@ QString MetricsChart::exportCsv(const QString& path) const {
     QList<const QCPGraph*> graphs{m_loss, m_lossSmooth, m_testLoss, m_accuracy};
     for (const Overlay& o : m_overlays) {
         graphs << o.graph;
-        if (o.accuracy != nullptr)
+        if (o.accuracy != nullptr) {
             graphs << o.accuracy;
+        }
     }
     return writeTextFile(path, graphsToCsv(graphs));
 }
@@ -365,11 +388,13 @@ void MetricsChart::exportWithDialog(bool png) {
     const QString path =
         QFileDialog::getSaveFileName(this, png ? tr("Export chart") : tr("Export chart data"), name,
                                      png ? tr("PNG images (*.png)") : tr("CSV files (*.csv)"));
-    if (path.isEmpty())
+    if (path.isEmpty()) {
         return;
+    }
     const QString error = png ? exportPng(path) : exportCsv(path);
-    if (!error.isEmpty())
+    if (!error.isEmpty()) {
         QMessageBox::warning(this, tr("Export failed"), error);
+    }
 }
 
 int MetricsChart::lossPointCount() const {
@@ -386,8 +411,9 @@ namespace {
 QList<QPointF> pointsOf(const QCPGraph* graph) {
     QList<QPointF> points;
     points.reserve(graph->dataCount());
-    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
         points.append(QPointF(it->key, it->value));
+    }
     return points;
 }
 } // namespace
@@ -401,22 +427,27 @@ QList<QPointF> MetricsChart::smoothedLossPoints() const {
 }
 
 QList<QPointF> MetricsChart::overlayPoints(const QString& runId) const {
-    for (const Overlay& o : m_overlays)
-        if (o.id == runId)
+    for (const Overlay& o : m_overlays) {
+        if (o.id == runId) {
             return pointsOf(o.graph);
+        }
+    }
     return {};
 }
 
 QList<QPointF> MetricsChart::overlayAccuracyPoints(const QString& runId) const {
-    for (const Overlay& o : m_overlays)
-        if (o.id == runId && o.accuracy != nullptr)
+    for (const Overlay& o : m_overlays) {
+        if (o.id == runId && o.accuracy != nullptr) {
             return pointsOf(o.accuracy);
+        }
+    }
     return {};
 }
 
 void MetricsChart::onReplotTimer() {
-    if (!m_dirty)
+    if (!m_dirty) {
         return;
+    }
     m_dirty = false;
     rescale();
     thinPensForLongCurves();
@@ -443,30 +474,35 @@ void MetricsChart::thinPensForLongCurves() {
 
 void MetricsChart::rescale() {
     if (m_loss->dataCount() == 0 && m_testLoss->dataCount() == 0 && m_accuracy->dataCount() == 0 &&
-        m_overlays.isEmpty())
+        m_overlays.isEmpty()) {
         return;
+    }
     // x: every graph; left y: both loss graphs (from 0, or from the smallest loss on a log
     // axis); right y stays 0..1 (accuracy is a fraction).
     m_plot->xAxis->rescale(true);
     const QCP::SignDomain domain = logScale() ? QCP::sdPositive : QCP::sdBoth;
     bool found = false;
     QCPRange left = m_loss->getValueRange(found, domain);
-    if (!found)
+    if (!found) {
         left = QCPRange(logScale() ? 0.1 : 0.0, 1.0);
+    }
     bool foundTest = false;
     const QCPRange test = m_testLoss->getValueRange(foundTest, domain);
-    if (foundTest)
+    if (foundTest) {
         left.expand(test);
+    }
     for (const Overlay& o : std::as_const(m_overlays)) {
         bool foundRun = false;
         const QCPRange run = o.graph->getValueRange(foundRun, domain);
-        if (foundRun)
+        if (foundRun) {
             left.expand(run);
+        }
     }
-    if (logScale())
+    if (logScale()) {
         m_plot->yAxis->setRange(left.lower / 1.2, left.upper * 1.2);
-    else
+    } else {
         m_plot->yAxis->setRange(0.0, left.upper * 1.05);
+    }
     m_plot->yAxis2->setRange(0.0, 1.0);
 }
 

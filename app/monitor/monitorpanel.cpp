@@ -55,8 +55,9 @@ MonitorPanel::MonitorPanel(QWidget* parent)
     bottom->addWidget(m_throughput);
     bottom->addWidget(m_steps);
     bottom->addWidget(m_devices);
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < 3; ++i) {
         bottom->setStretchFactor(i, 1);
+    }
     bottom->setChildrenCollapsible(false);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->setObjectName(QStringLiteral("chartsSplitter"));
@@ -102,16 +103,18 @@ void MonitorPanel::showJob(const QString& jobId, const QMap<int, QString>& stage
 }
 
 void MonitorPanel::describeRun(const RunSummary& run) {
-    if (run.id.isEmpty() || run.id != m_run.id)
+    if (run.id.isEmpty() || run.id != m_run.id) {
         return;
+    }
     m_run = run;
     m_described = true;
     m_heading->setRun(m_run);
 }
 
 void MonitorPanel::setJobState(const QString& jobId, JobState state) {
-    if (jobId.isEmpty() || jobId != m_run.id)
+    if (jobId.isEmpty() || jobId != m_run.id) {
         return;
+    }
     setJobRunning(state == JobState::Running);
     m_run.state = state;
     m_heading->setRun(m_run); // "job-… · running" while nothing more is known

@@ -35,8 +35,9 @@ PipelineView::PipelineView(QWidget* parent)
     showJob(QString(), 0);
     m_timer->setInterval(kRebuildMs);
     connect(m_timer, &QTimer::timeout, this, [this] {
-        if (m_dirty)
+        if (m_dirty) {
             rebuild();
+        }
     });
     m_timer->start();
 }
@@ -54,17 +55,20 @@ void PipelineView::showJob(const QString& jobId, int stages) {
 
 void PipelineView::setPrediction(std::vector<GanttBox> boxes, int stages, bool seconds,
                                  const QString& title, const QString& emptyText) {
-    if (!emptyText.isEmpty())
+    if (!emptyText.isEmpty()) {
         m_predicted->setEmptyText(emptyText);
+    }
     m_predicted->setTimeline(std::move(boxes), stages, seconds, title);
     matchScales();
 }
 
 void PipelineView::addPoint(const MetricPoint& point) {
-    if (m_jobId.isEmpty() || point.jobId != m_jobId)
+    if (m_jobId.isEmpty() || point.jobId != m_jobId) {
         return;
-    if (m_timeline.addPoint(point))
+    }
+    if (m_timeline.addPoint(point)) {
         m_dirty = true;
+    }
 }
 
 void PipelineView::replotNow() {
@@ -80,12 +84,13 @@ void PipelineView::rebuild() {
     m_shownStep = m_timeline.shownStep();
     const int stages = m_timeline.stages();
     QString title = tr("Measured");
-    if (m_shownStep >= 0)
+    if (m_shownStep >= 0) {
         title = tr("Measured at step %1 (%2 of %3 stages reported; 0 = the earliest stage's step "
                    "start)")
                     .arg(m_shownStep)
                     .arg(m_timeline.reportedStages())
                     .arg(stages);
+    }
     m_measured->setEmptyText(
         m_jobId.isEmpty() ? tr("No job is followed.")
                           : tr("No measured timeline yet: tessera-train sends one per stage with "

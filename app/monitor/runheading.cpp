@@ -18,10 +18,11 @@ RunHeading::RunHeading(QWidget* parent) : QWidget(parent) {
 }
 
 void RunHeading::setRun(const RunSummary& run) {
-    if (run.id.isEmpty())
+    if (run.id.isEmpty()) {
         setRunId(QString());
-    else
+    } else {
         setText(tr("Showing %1").arg(RunText::headingText(run)));
+    }
 }
 
 void RunHeading::setRunId(const QString& id) {

@@ -45,8 +45,9 @@ RunRead readRuns(const QString& path) {
     MetricStore store;
     RunRead read;
     if (Result<void> opened = store.open(path); opened) {
-        for (const JobRecord& job : store.jobs())
+        for (const JobRecord& job : store.jobs()) {
             read.runs << RunText::summarize(job);
+        }
     } else {
         read.error = QString::fromStdString(opened.error().message);
     }
@@ -104,8 +105,9 @@ void RunList::setUpColumns() {
     header->setStretchLastSection(false);
     header->setSectionsMovable(true);
     header->setHighlightSections(false);
-    for (int c = 0; c < RunTableModel::ColumnCount; ++c)
+    for (int c = 0; c < RunTableModel::ColumnCount; ++c) {
         header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    }
     // The name takes what is left (and elides); the others are as wide as their contents.
     header->setSectionResizeMode(RunTableModel::Name, QHeaderView::Stretch);
     header->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -138,39 +140,44 @@ void RunList::fitColumns() {
                m_view->fontMetrics().averageCharWidth() * kNameChars;
     for (RunTableModel::Column c : kByNeed) {
         if (m_chosenColumns.contains(c)) {
-            if (!m_view->isColumnHidden(c))
+            if (!m_view->isColumnHidden(c)) {
                 left -= neededWidth(c);
+            }
             continue;
         }
         const int width = neededWidth(c);
         const bool fits = width <= left;
         m_view->setColumnHidden(c, !fits);
-        if (fits)
+        if (fits) {
             left -= width;
-        else
+        } else {
             left = -1; // keep the order: no less needed column before a more needed one
+        }
     }
 }
 
 void RunList::setColumnShown(int column, bool shown) {
-    if (column <= RunTableModel::Name || column >= RunTableModel::ColumnCount)
+    if (column <= RunTableModel::Name || column >= RunTableModel::ColumnCount) {
         return; // the name always stays
+    }
     m_chosenColumns.insert(column);
     m_view->setColumnHidden(column, !shown);
     fitColumns();
 }
 
 bool RunList::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize) {
         fitColumns();
+    }
     return QWidget::eventFilter(watched, event);
 }
 
 void RunList::showHeaderMenu(const QPoint& pos) {
     QMenu menu(this);
     for (int c = 0; c < RunTableModel::ColumnCount; ++c) {
-        if (c == RunTableModel::Name)
+        if (c == RunTableModel::Name) {
             continue; // the name always stays
+        }
         QAction* a = menu.addAction(m_model->headerData(c, Qt::Horizontal).toString());
         a->setCheckable(true);
         a->setChecked(!m_view->isColumnHidden(c));
@@ -183,8 +190,9 @@ void RunList::showHeaderMenu(const QPoint& pos) {
 void RunList::showRowMenu(const QPoint& pos) {
     const QModelIndex index = m_view->indexAt(pos);
     const QString id = index.isValid() ? jobIdAt(index.row()) : QString();
-    if (id.isEmpty())
+    if (id.isEmpty()) {
         return;
+    }
     QMenu menu(this);
     menu.addAction(tr("&Open in the charts"), this, [this, id] { open(id); });
     QAction* overlay = menu.addAction(tr("&Overlay on the chart"));
@@ -240,8 +248,9 @@ void RunList::fill(const QList<RunSummary>& runs) {
     const QString selected = current.isValid() ? jobIdAt(current.row()) : QString();
     m_model->setRuns(runs);
     fitColumns(); // the contents' widths changed
-    if (selected.isEmpty())
+    if (selected.isEmpty()) {
         return;
+    }
     const int row = m_model->rowOf(selected);
     if (row >= 0) {
         const QModelIndex at = m_proxy->mapFromSource(m_model->index(row, RunTableModel::Name));
@@ -263,8 +272,9 @@ void RunList::onOverlayToggled(const QString& id, bool on) {
 }
 
 void RunList::open(const QString& jobId) {
-    if (jobId.isEmpty())
+    if (jobId.isEmpty()) {
         return;
+    }
     m_model->setShownRun(jobId);
     load(jobId, true, [this, jobId](const Loaded& loaded) {
         Q_EMIT opened(jobId, loaded.points);

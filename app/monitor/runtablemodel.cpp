@@ -24,11 +24,13 @@ RunTableModel::RunTableModel(QObject* parent)
       m_tick(new QTimer(this)) {
     m_tick->setInterval(kTickMs);
     connect(m_tick, &QTimer::timeout, this, [this] {
-        for (int row = 0; row < m_runs.size(); ++row)
+        for (int row = 0; row < m_runs.size(); ++row) {
             if (m_runs[row].startMs > 0 && m_runs[row].finishMs == 0 &&
-                !isTerminal(m_runs[row].state))
+                !isTerminal(m_runs[row].state)) {
                 Q_EMIT dataChanged(index(row, Duration), index(row, Duration),
                                    {Qt::DisplayRole, SortRole});
+            }
+        }
     });
     m_tick->start();
 }
@@ -38,8 +40,9 @@ void RunTableModel::setRuns(const QList<RunSummary>& runs) {
     m_runs = runs;
     m_placeholder.clear();
     QSet<QString> listed;
-    for (const RunSummary& r : runs)
+    for (const RunSummary& r : runs) {
         listed.insert(r.id);
+    }
     m_checked.intersect(listed);
     endResetModel();
 }
@@ -53,35 +56,42 @@ void RunTableModel::setPlaceholder(const QString& text) {
 }
 
 int RunTableModel::rowOf(const QString& id) const {
-    for (int row = 0; row < m_runs.size(); ++row)
-        if (m_runs[row].id == id)
+    for (int row = 0; row < m_runs.size(); ++row) {
+        if (m_runs[row].id == id) {
             return row;
+        }
+    }
     return -1;
 }
 
 void RunTableModel::setShownRun(const QString& id) {
     const int before = rowOf(m_shown);
     m_shown = id;
-    for (int row : {before, rowOf(id)})
-        if (row >= 0)
+    for (int row : {before, rowOf(id)}) {
+        if (row >= 0) {
             Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1), {Qt::FontRole});
+        }
+    }
 }
 
 void RunTableModel::setOverlay(const QString& id, bool on) {
     const int row = rowOf(id);
-    if (row < 0 || m_checked.contains(id) == on)
+    if (row < 0 || m_checked.contains(id) == on) {
         return;
-    if (on)
+    }
+    if (on) {
         m_checked.insert(id);
-    else
+    } else {
         m_checked.remove(id);
+    }
     Q_EMIT dataChanged(index(row, Name), index(row, Name), {Qt::CheckStateRole});
     Q_EMIT overlayToggled(id, on);
 }
 
 int RunTableModel::rowCount(const QModelIndex& parent) const {
-    if (parent.isValid())
+    if (parent.isValid()) {
         return 0;
+    }
     return m_placeholder.isEmpty() ? int(m_runs.size()) : 1;
 }
 
@@ -126,8 +136,9 @@ QVariant RunTableModel::sortValue(const RunSummary& run, int column) const {
 
 QString RunTableModel::toolTip(const RunSummary& run) const {
     QStringList lines{run.title(), run.id};
-    if (!run.layout.isEmpty())
+    if (!run.layout.isEmpty()) {
         lines << run.layout;
+    }
     lines << tr("%1 · started %2 · ran %3")
                  .arg(RunText::stateText(run.state), RunText::dateTimeText(run.startMs),
                       RunText::durationText(run.durationMs(m_now())));
@@ -139,12 +150,14 @@ QString RunTableModel::toolTip(const RunSummary& run) const {
 }
 
 QVariant RunTableModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rowCount())
+    if (!index.isValid() || index.row() >= rowCount()) {
         return {};
-    if (!m_placeholder.isEmpty())
+    }
+    if (!m_placeholder.isEmpty()) {
         return index.column() == Name && (role == Qt::DisplayRole || role == Qt::ToolTipRole)
                    ? QVariant(m_placeholder)
                    : QVariant();
+    }
     const RunSummary& run = m_runs[index.row()];
     switch (role) {
     case Qt::DisplayRole:
@@ -160,12 +173,14 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole:
         return toolTip(run); // with the whole layout, "DP2 × PP1 × TP1"
     case Qt::CheckStateRole:
-        if (index.column() == Name)
+        if (index.column() == Name) {
             return m_checked.contains(run.id) ? Qt::Checked : Qt::Unchecked;
+        }
         return {};
     case Qt::TextAlignmentRole:
-        if (index.column() == Loss || index.column() == Accuracy || index.column() == Duration)
+        if (index.column() == Loss || index.column() == Accuracy || index.column() == Duration) {
             return int(Qt::AlignRight | Qt::AlignVCenter);
+        }
         return {};
     case Qt::FontRole:
         if (run.id == m_shown && !m_shown.isEmpty()) {
@@ -181,27 +196,32 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
 
 bool RunTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
     if (!index.isValid() || index.column() != Name || role != Qt::CheckStateRole ||
-        !m_placeholder.isEmpty() || index.row() >= m_runs.size())
+        !m_placeholder.isEmpty() || index.row() >= m_runs.size()) {
         return false;
+    }
     setOverlay(m_runs[index.row()].id,
                value.value<Qt::CheckState>() == Qt::Checked || value.toInt() == Qt::Checked);
     return true;
 }
 
 Qt::ItemFlags RunTableModel::flags(const QModelIndex& index) const {
-    if (!index.isValid())
+    if (!index.isValid()) {
         return Qt::NoItemFlags;
-    if (!m_placeholder.isEmpty())
+    }
+    if (!m_placeholder.isEmpty()) {
         return Qt::ItemIsEnabled;
+    }
     Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
-    if (index.column() == Name)
+    if (index.column() == Name) {
         f |= Qt::ItemIsUserCheckable;
+    }
     return f;
 }
 
 QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal)
+    if (orientation != Qt::Horizontal) {
         return {};
+    }
     if (role == Qt::DisplayRole) {
         switch (section) {
         case Name:

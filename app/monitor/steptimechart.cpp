@@ -72,8 +72,9 @@ void StepTimeChart::showJob(const QString& jobId) {
 
 void StepTimeChart::addPoint(const MetricPoint& point) {
     if (m_jobId.isEmpty() || point.jobId != m_jobId ||
-        !point.values.contains(QStringLiteral("step_ms")))
+        !point.values.contains(QStringLiteral("step_ms"))) {
         return;
+    }
     auto v = [&](const char* key) {
         return point.values.value(QString::fromLatin1(key));
     };
@@ -108,9 +109,10 @@ void StepTimeChart::rebuild() {
         comm << it->commMs;
         bubble << it->bubbleMs;
         top = std::max(top, it->computeMs + it->commMs + it->bubbleMs);
-        if (it.key() % every == 0) // the stage under the rank when there is a pipeline
+        if (it.key() % every == 0) { // the stage under the rank when there is a pipeline
             ticker->addTick(it.key(), pipeline ? tr("%1\nS%2").arg(it.key()).arg(it->stage)
                                                : QString::number(it.key()));
+        }
     }
     m_compute->setData(keys, compute, true);
     m_comm->setData(keys, comm, true);
@@ -128,15 +130,17 @@ void StepTimeChart::replotNow() {
 
 QString StepTimeChart::rankText(int rank) const {
     const auto it = m_ranks.constFind(rank);
-    if (it == m_ranks.cend())
+    if (it == m_ranks.cend()) {
         return {};
+    }
     QString text = tr("rank %1: stage %2, data-parallel rank %3, tensor-parallel rank %4")
                        .arg(rank)
                        .arg(it->stage)
                        .arg(it->dpRank)
                        .arg(it->tpRank);
-    if (const QString layers = m_layers.value(it->stage); !layers.isEmpty())
+    if (const QString layers = m_layers.value(it->stage); !layers.isEmpty()) {
         text += QLatin1Char('\n') + layers;
+    }
     text += QLatin1Char('\n') +
             tr("step %1 ms = compute %2 + exposed communication %3 + bubble %4 (at step %5)")
                 .arg(QLocale().toString(it->stepMs, 'f', 2))
@@ -154,17 +158,20 @@ int StepTimeChart::rankAt(int x) const {
 }
 
 bool StepTimeChart::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == m_plot && event->type() == QEvent::Resize)
+    if (watched == m_plot && event->type() == QEvent::Resize) {
         m_dirty = true; // how many rank labels fit changes with the width
+    }
     if (watched == m_plot && event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        if (!ChartLegend::of(m_plot)->toolTipAt(help->pos()).isEmpty())
+        if (!ChartLegend::of(m_plot)->toolTipAt(help->pos()).isEmpty()) {
             return false; // the legend's own tooltip
+        }
         const int rank = rankAt(help->pos().x());
-        if (rank >= 0)
+        if (rank >= 0) {
             QToolTip::showText(help->globalPos(), rankText(rank), m_plot);
-        else
+        } else {
             QToolTip::hideText();
+        }
         return true;
     }
     return QWidget::eventFilter(watched, event);

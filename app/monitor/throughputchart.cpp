@@ -43,8 +43,9 @@ ThroughputChart::ThroughputChart(QWidget* parent) : QWidget(parent), m_plot(new 
     placeLegendAbove(m_plot);
     m_plot->xAxis->setTicker(QSharedPointer<CompactTicker>::create()); // "120k" steps
     m_plot->yAxis->setTicker(QSharedPointer<CompactTicker>::create()); // "12k" samples/s
-    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2})
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis, m_plot->yAxis2}) {
         keepTickLabelsApart(axis, axis == m_plot->xAxis ? 6 : 5);
+    }
     m_crosshair = new ChartCrosshair(m_plot);
     addExportMenu(m_plot, QStringLiteral("throughput"), [this] { return csv(); });
     startReplotTimer(m_plot, 250, &m_dirty, [this] { rescale(); });
@@ -59,23 +60,28 @@ void ThroughputChart::showJob(const QString& jobId) {
 }
 
 void ThroughputChart::addPoint(const MetricPoint& point) {
-    if (m_jobId.isEmpty() || point.jobId != m_jobId)
+    if (m_jobId.isEmpty() || point.jobId != m_jobId) {
         return;
+    }
     const auto lr = point.values.constFind(QStringLiteral("lr"));
-    if (lr == point.values.cend())
+    if (lr == point.values.cend()) {
         return;
+    }
     const double step = double(point.step);
-    if (std::isfinite(lr.value()))
+    if (std::isfinite(lr.value())) {
         m_lr->addData(step, lr.value());
+    }
     const auto rate = point.values.constFind(QStringLiteral("samples_per_s"));
-    if (rate != point.values.cend() && std::isfinite(rate.value()))
+    if (rate != point.values.cend() && std::isfinite(rate.value())) {
         m_throughput->addData(step, rate.value());
+    }
     m_dirty = true;
 }
 
 void ThroughputChart::rescale() {
-    if (m_throughput->data()->isEmpty() && m_lr->data()->isEmpty())
+    if (m_throughput->data()->isEmpty() && m_lr->data()->isEmpty()) {
         return;
+    }
     m_plot->xAxis->rescale(true);
     bool found = false;
     const QCPRange rate = m_throughput->getValueRange(found);

@@ -36,8 +36,9 @@ bool isCpu(const QString& device) {
 
 /// Orders CPU before GPUs, GPUs by index ("GPU 2" < "GPU 10").
 bool deviceBefore(const QString& a, const QString& b) {
-    if (isCpu(a) != isCpu(b))
+    if (isCpu(a) != isCpu(b)) {
         return isCpu(a);
+    }
     const int ia = a.section(QLatin1Char(' '), 1).toInt();
     const int ib = b.section(QLatin1Char(' '), 1).toInt();
     return ia != ib ? ia < ib : a < b;
@@ -110,9 +111,11 @@ void UtilizationChart::showJob(const QString& jobId, qint64 startMs) {
 }
 
 void UtilizationChart::setNodeOrder(const QStringList& nodes) {
-    for (const QString& node : nodes)
-        if (!m_nodes.contains(node))
+    for (const QString& node : nodes) {
+        if (!m_nodes.contains(node)) {
             m_nodes << node;
+        }
+    }
 }
 
 bool UtilizationChart::before(const DeviceSample& a, const DeviceSample& b) const {
@@ -122,11 +125,13 @@ bool UtilizationChart::before(const DeviceSample& a, const DeviceSample& b) cons
 }
 
 void UtilizationChart::insertInOrder(const DeviceSample& sample) {
-    if (!m_nodes.contains(sample.node))
+    if (!m_nodes.contains(sample.node)) {
         m_nodes << sample.node;
+    }
     qsizetype at = 0;
-    while (at < m_order.size() && !before(sample, m_series[m_order[at]].latest))
+    while (at < m_order.size() && !before(sample, m_series[m_order[at]].latest)) {
         ++at;
+    }
     m_order.insert(at, sample.key());
 }
 
@@ -135,8 +140,9 @@ void UtilizationChart::rebuildLegend() {
     QString node;
     for (const QString& key : std::as_const(m_order)) {
         const Series& s = m_series[key];
-        if (s.latest.node != node) // one entry per node: its colour
+        if (s.latest.node != node) { // one entry per node: its colour
             s.utilization->addToLegend();
+        }
         node = s.latest.node;
     }
 }
@@ -144,8 +150,9 @@ void UtilizationChart::rebuildLegend() {
 UtilizationChart::Series& UtilizationChart::seriesFor(const DeviceSample& sample) {
     const QString key = sample.key();
     auto it = m_series.find(key);
-    if (it != m_series.end())
+    if (it != m_series.end()) {
         return *it;
+    }
     insertInOrder(sample);
     const QColor color = nodeColor(int(m_nodes.indexOf(sample.node)));
     QPen pen(color, 1.2, isCpu(sample.device) ? Qt::DashLine : Qt::SolidLine);
@@ -167,28 +174,33 @@ UtilizationChart::Series& UtilizationChart::seriesFor(const DeviceSample& sample
 }
 
 void UtilizationChart::addSamples(const QList<DeviceSample>& samples) {
-    if (m_jobId.isEmpty())
+    if (m_jobId.isEmpty()) {
         return;
+    }
     for (const DeviceSample& sample : samples) {
-        if (m_startMs == 0)
+        if (m_startMs == 0) {
             m_startMs = sample.timeMs;
+        }
         Series& s = seriesFor(sample);
         const double t = double(sample.timeMs - m_startMs) / 1000.0;
-        if (std::isfinite(sample.utilizationPercent))
+        if (std::isfinite(sample.utilizationPercent)) {
             s.utilization->addData(t, sample.utilizationPercent);
+        }
         if (std::isfinite(sample.memoryUsedBytes)) {
             s.memory->addData(t, sample.memoryUsedBytes / kGiB);
             m_memoryTopGiB = std::max(m_memoryTopGiB, sample.memoryUsedBytes / kGiB);
         }
-        if (sample.timeMs >= s.latest.timeMs)
+        if (sample.timeMs >= s.latest.timeMs) {
             s.latest = sample;
+        }
         m_dirty = true;
     }
 }
 
 void UtilizationChart::rescale() {
-    if (m_series.isEmpty())
+    if (m_series.isEmpty()) {
         return;
+    }
     QCPAxisRect* util = m_plot->axisRect();
     util->axis(QCPAxis::atBottom)->rescale(true);
     // Scaled to what is used (the installed total is in the tooltip): a 2 GiB job on a 141 GiB
@@ -215,8 +227,9 @@ QCPGraph* UtilizationChart::memoryGraph(const QString& key) const {
 
 QString UtilizationChart::deviceText(const QString& key) const {
     const auto it = m_series.constFind(key);
-    if (it == m_series.cend())
+    if (it == m_series.cend()) {
         return {};
+    }
     const DeviceSample& d = it->latest;
     QStringList lines;
     lines << (d.model.isEmpty() ? tr("%1 · %2").arg(d.node, d.device)
@@ -224,10 +237,12 @@ QString UtilizationChart::deviceText(const QString& key) const {
     QString now = tr("utilization %1 · memory %2 / %3 GiB")
                       .arg(percentText(d.utilizationPercent), gibText(d.memoryUsedBytes),
                            gibText(d.memoryTotalBytes));
-    if (std::isfinite(d.powerWatts))
+    if (std::isfinite(d.powerWatts)) {
         now += tr(" · %1 W").arg(QLocale().toString(d.powerWatts, 'f', 0));
-    if (std::isfinite(d.temperatureCelsius))
+    }
+    if (std::isfinite(d.temperatureCelsius)) {
         now += tr(" · %1 °C").arg(QLocale().toString(d.temperatureCelsius, 'f', 0));
+    }
     lines << now;
     const QString role = m_roles.value(key);
     lines << (role.isEmpty() ? tr("holds no rank of this job") : role);
@@ -252,13 +267,15 @@ QString UtilizationChart::deviceAt(const QPoint& pos) const {
 bool UtilizationChart::eventFilter(QObject* watched, QEvent* event) {
     if (watched == m_plot && event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        if (!ChartLegend::of(m_plot)->toolTipAt(help->pos()).isEmpty())
+        if (!ChartLegend::of(m_plot)->toolTipAt(help->pos()).isEmpty()) {
             return false; // the legend's own tooltip
+        }
         const QString key = deviceAt(help->pos());
-        if (key.isEmpty())
+        if (key.isEmpty()) {
             QToolTip::hideText();
-        else
+        } else {
             QToolTip::showText(help->globalPos(), deviceText(key), m_plot);
+        }
         return true;
     }
     return QWidget::eventFilter(watched, event);

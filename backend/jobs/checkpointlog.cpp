@@ -9,12 +9,14 @@ std::optional<CheckpointRef> checkpointFromLogLine(const QString& text) {
     static const QRegularExpression re(
         QStringLiteral("checkpoint of step (\\d+) written to (\\S.*?)\\s*$"));
     const QRegularExpressionMatch m = re.match(text);
-    if (!m.hasMatch())
+    if (!m.hasMatch()) {
         return std::nullopt;
+    }
     bool ok = false;
     const qint64 step = m.captured(1).toLongLong(&ok);
-    if (!ok)
+    if (!ok) {
         return std::nullopt;
+    }
     return CheckpointRef{step, m.captured(2)};
 }
 

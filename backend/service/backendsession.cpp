@@ -128,8 +128,9 @@ BackendSession::~BackendSession() {
     // The provider below stops the local workers, and with them every job running there: record
     // those jobs as failed instead of leaving them `running` in the history (not relaunched).
     m_controller->closeDown();
-    for (const QString& name : m_localWorkers->names())
+    for (const QString& name : m_localWorkers->names()) {
         m_controller->failJobsOnWorker(name, tr("tessera quit and stopped it"));
+    }
     m_autoscaler.reset();
     for (Provider* p : providers()) {
         p->setBudget(nullptr);

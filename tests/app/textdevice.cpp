@@ -45,8 +45,9 @@ QStringList TextDevice::Engine::lines() const {
     QStringList out;
     for (const auto& [y, row] : m_items) {
         QStringList parts;
-        for (const auto& [x, text] : row)
+        for (const auto& [x, text] : row) {
             parts << text;
+        }
         out << parts.join(' ');
     }
     return out;

@@ -22,12 +22,16 @@ const QString kBin = qEnvironmentVariableIsEmpty("TESSERA_BIN_DIR")
 } // namespace
 
 void TestAppScreenshot::screenshotAfterLossPoints() {
-    for (const char* program : {"tessera", "tessera-worker", "tessera-rsh", "tessera-train"})
-        if (!QFileInfo(kBin + QLatin1Char('/') + QLatin1String(program)).isExecutable())
+    for (const char* program : {"tessera", "tessera-worker", "tessera-rsh", "tessera-train"}) {
+        if (!QFileInfo(kBin + QLatin1Char('/') + QLatin1String(program)).isExecutable()) {
             QSKIP(qPrintable(QStringLiteral("%1 is not built; build the whole project first")
                                  .arg(QLatin1String(program))));
-    if (!QFileInfo::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR "/train-images-idx3-ubyte.gz")))
+        }
+    }
+    if (!QFileInfo::exists(
+            QStringLiteral(TESSERA_FASHION_MNIST_DIR "/train-images-idx3-ubyte.gz"))) {
         QSKIP("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist");
+    }
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString png = dir.filePath(QStringLiteral("tessera.png"));
@@ -52,8 +56,9 @@ void TestAppScreenshot::screenshotAfterLossPoints() {
 }
 
 void TestAppScreenshot::badFlagExitsWithTwo() {
-    if (!QFileInfo(kBin + QStringLiteral("/tessera")).isExecutable())
+    if (!QFileInfo(kBin + QStringLiteral("/tessera")).isExecutable()) {
         QSKIP("tessera is not built");
+    }
     QProcess app;
     app.setProcessChannelMode(QProcess::MergedChannels);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

@@ -32,12 +32,14 @@ QList<qint64> processesMentioning(const QString& fragment) {
     for (const QString& entry : entries) {
         bool isPid = false;
         const qint64 pid = entry.toLongLong(&isPid);
-        if (!isPid)
+        if (!isPid) {
             continue;
+        }
         QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(entry));
         if (cmdline.open(QIODevice::ReadOnly) &&
-            QString::fromLocal8Bit(cmdline.readAll()).contains(fragment))
+            QString::fromLocal8Bit(cmdline.readAll()).contains(fragment)) {
             pids.append(pid);
+        }
     }
     return pids;
 }
@@ -61,10 +63,12 @@ QProcessEnvironment appEnvironment() {
 } // namespace
 
 void TestAppSignals::initTestCase() {
-    for (const char* program : {"tessera", "tessera-worker"})
-        if (!QFileInfo(kBin + QLatin1Char('/') + QLatin1String(program)).isExecutable())
+    for (const char* program : {"tessera", "tessera-worker"}) {
+        if (!QFileInfo(kBin + QLatin1Char('/') + QLatin1String(program)).isExecutable()) {
             QSKIP(qPrintable(QStringLiteral("%1 is not built; build the whole project first")
                                  .arg(QLatin1String(program))));
+        }
+    }
 }
 
 void TestAppSignals::signalStopsWorkers_data() {
@@ -108,9 +112,11 @@ void TestAppSignals::signalStopsWorkers() {
 }
 
 void TestAppSignals::runningJobRecordedFailedOnSignal() {
-    for (const char* program : {"tessera-ctl", "tessera-rsh", "tessera-test-emitter"})
-        if (!QFileInfo(kBin + QLatin1Char('/') + QLatin1String(program)).isExecutable())
+    for (const char* program : {"tessera-ctl", "tessera-rsh", "tessera-test-emitter"}) {
+        if (!QFileInfo(kBin + QLatin1Char('/') + QLatin1String(program)).isExecutable()) {
             QSKIP(qPrintable(QStringLiteral("%1 is not built").arg(QLatin1String(program))));
+        }
+    }
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString data = dir.filePath(QStringLiteral("data"));

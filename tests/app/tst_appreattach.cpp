@@ -25,8 +25,9 @@ class TestAppReattach : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void jobOutlivesTheAppAndIsDrawnWhole() {
-        if (const QString missing = test::missingPrograms(); !missing.isEmpty())
+        if (const QString missing = test::missingPrograms(); !missing.isEmpty()) {
             QSKIP(qPrintable(missing));
+        }
         QTemporaryDir dir;
         test::useBuildAndData(dir.filePath(QStringLiteral("data")));
         test::JobHold hold(dir.filePath(QStringLiteral("holds"))); // before the worker starts
@@ -71,8 +72,9 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(window.chart()->lossPointCount(), 60, 10000);
 
         QList<QPointF> stored;
-        for (const MetricPoint& p : session.store()->points(id))
+        for (const MetricPoint& p : session.store()->points(id)) {
             stored << QPointF(double(p.step), p.values.value(QStringLiteral("loss")));
+        }
         QCOMPARE(stored.size(), 60);
         QCOMPARE(window.chart()->lossPoints(), stored); // each step once, in step order
         QCOMPARE(session.store()->job(id).state, JobState::Succeeded);

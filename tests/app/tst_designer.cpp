@@ -127,8 +127,9 @@ void TestDesigner::rolesFollowMegatronOrder() {
     QFETCH(int, tpRank);
     QFETCH(int, dpRank);
     std::vector<std::pair<int, int>> ranges;
-    for (int s = 0; s < stages; ++s)
+    for (int s = 0; s < stages; ++s) {
         ranges.push_back({s, s});
+    }
     const DeviceRole role = roleOf(layout(dp, tp, ranges), device);
     if (stage < 0) {
         QCOMPARE(role.rank, -1);
@@ -166,11 +167,14 @@ void TestDesigner::timelineOrdersOps() {
     for (const GanttBox& box : boxes) {
         end = std::max(end, box.end);
         // A forward never starts before the previous stage's forward of its micro-batch ends.
-        if (!box.backward && box.stage > 0)
-            for (const GanttBox& prev : boxes)
+        if (!box.backward && box.stage > 0) {
+            for (const GanttBox& prev : boxes) {
                 if (!prev.backward && prev.stage == box.stage - 1 &&
-                    prev.microBatch == box.microBatch)
+                    prev.microBatch == box.microBatch) {
                     QVERIFY(box.start >= prev.end);
+                }
+            }
+        }
     }
     QCOMPARE(end, makespan);
     QVERIFY(pipelineTimeline(train::PipelineKind::GPipe, 0, f, b).empty());
@@ -398,8 +402,9 @@ void TestDesigner::autoPlanApplies() {
     QVERIFY(finished.wait(20000));
     QVERIFY(!dialog->results().empty());
     const int before = panel.document()->undoStack()->count();
-    for (const planner::RankedPlan& p : dialog->results())
+    for (const planner::RankedPlan& p : dialog->results()) {
         qInfo("%s: %s", qPrintable(describeLayout(p.layout)), p.reason.c_str());
+    }
     QVERIFY(dialog->apply(0));
     const v1::Layout& best = dialog->results()[0].layout;
     const v1::Layout& applied = panel.document()->file().layout();
@@ -416,8 +421,9 @@ void TestDesigner::asyncEstimateIsLatestWins() {
     v1::PlanFile plan;
     plan.set_hf_config_json(kTinyLlama);
     for (const v1::PlanNode& n :
-         nodesFromCluster(*planner::parseHypotheticalCluster("1x4 h100-sxm")))
+         nodesFromCluster(*planner::parseHypotheticalCluster("1x4 h100-sxm"))) {
         *plan.add_nodes() = n;
+    }
     doc.reset(plan);
     QVERIFY(doc.model());
     EstimateRunner runner;
@@ -432,15 +438,17 @@ void TestDesigner::asyncEstimateIsLatestWins() {
     QCOMPARE(ready.count(), 1); // the first result was dropped: only the newest arrives
     QVERIFY(runner.output().estimate.has_value());
     int ranks = 0;
-    for (const planner::DeviceEstimate& d : runner.output().estimate->devices)
+    for (const planner::DeviceEstimate& d : runner.output().estimate->devices) {
         ranks += d.rank >= 0;
+    }
     QCOMPARE(ranks, 4);
 }
 
 void TestDesigner::overCapacityIsRed() {
     DesignerPanel panel(nullptr);
-    if (!panel.selectModel(QStringLiteral("llama-2-13b")))
+    if (!panel.selectModel(QStringLiteral("llama-2-13b"))) {
         QSKIP("resources/planner/models/llama-2-13b.json is missing");
+    }
     QVERIFY(panel.setHypotheticalCluster(QStringLiteral("1x2 rtx4090")));
     QTRY_VERIFY(panel.estimatePanel()->memoryBars()->deviceCount() == 2);
     // 13 B parameters with Adam (16 B each) on one 24 GB card: far past its memory.
@@ -496,8 +504,9 @@ void TestDesigner::mainWindowTabAndLaunchPath() {
 
 void TestDesigner::germanStrings() {
     const QString qm = QStringLiteral(TESSERA_BUILD_DIR "/app/tessera_de.qm");
-    if (!QFileInfo::exists(qm))
+    if (!QFileInfo::exists(qm)) {
         QSKIP("tessera_de.qm was not built (Qt6 LinguistTools missing: install qt6-l10n-tools)");
+    }
     QTranslator translator;
     QVERIFY(translator.load(qm));
     QCoreApplication::installTranslator(&translator);

@@ -41,13 +41,16 @@ namespace {
 /// replicas, 16 micro-batches of 1F1B, ZeRO-1, selective recompute, sequence parallel; the
 /// global batch is 32 sequences per replica. Returns false when the model file is missing.
 bool planHybridLlama2(DesignerPanel& panel, const QString& cluster, int dp) {
-    if (!panel.selectModel(QStringLiteral("llama-2-13b")))
+    if (!panel.selectModel(QStringLiteral("llama-2-13b"))) {
         return false;
-    if (!panel.setHypotheticalCluster(cluster))
+    }
+    if (!panel.setHypotheticalCluster(cluster)) {
         return false;
+    }
     PlanDocument* doc = panel.document();
-    if (!doc->model())
+    if (!doc->model()) {
         return false;
+    }
     const int layers = doc->layerCount();
     v1::PlanFile plan = doc->file();
     v1::Layout* l = plan.mutable_layout();
@@ -74,11 +77,13 @@ bool planHybridLlama2(DesignerPanel& panel, const QString& cluster, int dp) {
 /// Saves `image` as `name` in the build folder and, with TESSERA_UPDATE_SCREENSHOTS=1, over the
 /// README's copy in resources/screenshots/.
 bool saveScreenshot(const QImage& image, const QString& name) {
-    if (image.isNull() || !image.save(QStringLiteral(TESSERA_BUILD_DIR "/") + name))
+    if (image.isNull() || !image.save(QStringLiteral(TESSERA_BUILD_DIR "/") + name)) {
         return false;
+    }
     if (qEnvironmentVariableIntValue("TESSERA_UPDATE_SCREENSHOTS") == 1 &&
-        !image.save(QStringLiteral(TESSERA_SOURCE_DIR "/resources/screenshots/") + name))
+        !image.save(QStringLiteral(TESSERA_SOURCE_DIR "/resources/screenshots/") + name)) {
         return false;
+    }
     qInfo("wrote %s", qPrintable(name));
     return true;
 }
@@ -101,8 +106,9 @@ void TestDesignerScreenshot::hybridLlama2On4x8H100() {
     panel.resize(1720, 1000);
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
-    if (!planHybridLlama2(panel, QStringLiteral("4x8 h100-sxm @ 23.92/h"), 2))
+    if (!planHybridLlama2(panel, QStringLiteral("4x8 h100-sxm @ 23.92/h"), 2)) {
         QSKIP("resources/planner/models/llama-2-13b.json is missing");
+    }
     QVERIFY(panel.document()->layerCount() >= 42); // embedding, 40 blocks, norm, head
     panel.scene()->selectDevice(8);
 
@@ -150,8 +156,9 @@ void TestDesignerScreenshot::llama2InTheWindowAt1366x768() {
     QVERIFY(tabs);
     tabs->setCurrentWidget(window.designer());
     DesignerPanel& panel = *window.designer();
-    if (!planHybridLlama2(panel, cluster, dp))
+    if (!planHybridLlama2(panel, cluster, dp)) {
         QSKIP("resources/planner/models/llama-2-13b.json is missing");
+    }
     const int devices = panel.scene()->deviceCount();
     QCOMPARE(devices, 16 * dp);
     QTRY_VERIFY(panel.estimatePanel()->stepTimeText() != QStringLiteral("—"));
@@ -192,9 +199,11 @@ void TestDesignerScreenshot::designerTabInTheMainWindow() {
             .center();
     };
     const auto allInSight = [&] {
-        for (int d = 0; d < window.designer()->scene()->deviceCount(); ++d)
-            if (!view->viewport()->rect().contains(boxCentre(d)))
+        for (int d = 0; d < window.designer()->scene()->deviceCount(); ++d) {
+            if (!view->viewport()->rect().contains(boxCentre(d))) {
                 return false;
+            }
+        }
         return true;
     };
     QTRY_VERIFY_WITH_TIMEOUT(allInSight(), 10000);

@@ -104,8 +104,9 @@ private Q_SLOTS:
             for (int d = 0; d < panel.scene()->deviceCount(); ++d) {
                 const QPointF centre = panel.scene()->device(d)->sceneBoundingRect().center();
                 int holding = 0;
-                for (const QRectF& r : rects)
+                for (const QRectF& r : rects) {
                     holding += r.contains(centre) ? 1 : 0;
+                }
                 QVERIFY2(holding == 1, qPrintable(QStringLiteral("device %1 at %2 x %3")
                                                       .arg(d)
                                                       .arg(size.width())

@@ -60,8 +60,9 @@ v1::PlanFile plan(int nodes, int perNode, int dp, int tp, std::vector<std::pair<
 
 int devicesOf(const v1::PlanFile& p) {
     int n = 0;
-    for (const v1::PlanNode& node : p.nodes())
+    for (const v1::PlanNode& node : p.nodes()) {
         n += node.devices();
+    }
     return n;
 }
 
@@ -72,15 +73,17 @@ bool sameDrawing(const v1::PlanFile& p, int layers, const std::vector<Expected>&
     QStringList got;
     for (const DrawnStage& s : d.stages) {
         QStringList devs;
-        for (int dev : s.devices)
+        for (int dev : s.devices) {
             devs << QString::number(dev);
+        }
         got << QStringLiteral("[%1..%2 on %3]").arg(s.first).arg(s.last).arg(devs.join(u','));
     }
     QStringList want;
     for (const Expected& e : expected) {
         QStringList devs;
-        for (int dev : e.devices)
+        for (int dev : e.devices) {
             devs << QString::number(dev);
+        }
         want << QStringLiteral("[%1..%2 on %3]").arg(e.first).arg(e.last).arg(devs.join(u','));
     }
     *why = QStringLiteral("got %1, want %2").arg(got.join(u' '), want.join(u' '));
@@ -216,12 +219,14 @@ private Q_SLOTS:
     // rank_devices that do not give each rank its own device are ignored (rank r on device r).
     void invalidRankDevicesMeanTheDefault() {
         v1::PlanFile p = plan(4, 1, 2, 1, {});
-        for (int d : {1, 1})
+        for (int d : {1, 1}) {
             p.add_rank_devices(d);
+        }
         QCOMPARE(effectiveRankDevices(p, 8, 4), (std::vector<int>{0, 1}));
         p.clear_rank_devices();
-        for (int d : {3, 7})
+        for (int d : {3, 7}) {
             p.add_rank_devices(d);
+        }
         QCOMPARE(effectiveRankDevices(p, 8, 4), (std::vector<int>{0, 1}));
         p.clear_rank_devices();
         p.add_rank_devices(3);
@@ -292,8 +297,9 @@ private Q_SLOTS:
         QVERIFY2(placement, placement ? "" : placement.error().message.c_str());
         QVERIFY(placement->as_drawn());
         QStringList slots;
-        for (const auto& s : placement->slots())
+        for (const auto& s : placement->slots()) {
             slots << QStringLiteral("%1:%2").arg(QString::fromStdString(s.worker())).arg(s.ranks());
+        }
         QCOMPARE(slots, (QStringList{"w0:1", "w2:1", "w1:1", "w3:1"}));
         // Two 2-device workers, stage 0 on w0's, stage 1 on w1's, DP 2: w0 runs ranks 0 and 2,
         // which Open MPI cannot start as one block: refused, naming the worker and the ranks.

@@ -55,11 +55,13 @@ bool hasTorch() {
 std::map<qint64, double> lossesOf(const QByteArray& output) {
     std::map<qint64, double> out;
     for (const QByteArray& line : output.split('\n')) {
-        if (!line.startsWith("@tessera "))
+        if (!line.startsWith("@tessera ")) {
             continue;
+        }
         const QJsonObject o = QJsonDocument::fromJson(line.mid(9)).object();
-        if (o.contains("loss"))
+        if (o.contains("loss")) {
             out[o["step"].toInteger()] = o["loss"].toDouble();
+        }
     }
     return out;
 }
@@ -71,8 +73,9 @@ class TestDesignerProgram : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        if (!hasTorch())
+        if (!hasTorch()) {
             QSKIP("/usr/bin/python3 has no torch with gloo: apt-get install python3-torch");
+        }
         QVERIFY(m_dir.isValid());
         test::useBuildAndDataDir(m_dir.filePath(QStringLiteral("data")));
         qputenv("TESSERA_EXAMPLES_DIR", TESSERA_SOURCE_DIR "/resources/examples");
@@ -145,9 +148,11 @@ private Q_SLOTS:
 
         // Each rank built its drawn stage only, and said so (kept in the history with its rank).
         QStringList stagesSaid;
-        for (const LogRecord& l : session.store()->logLines(jobId))
-            if (l.text.contains(QStringLiteral(": stage ")))
+        for (const LogRecord& l : session.store()->logLines(jobId)) {
+            if (l.text.contains(QStringLiteral(": stage "))) {
                 stagesSaid << QStringLiteral("%1|%2").arg(l.rank).arg(l.text.section(',', 0, 0));
+            }
+        }
         stagesSaid.sort();
         QCOMPARE(stagesSaid.size(), 2);
         QVERIFY2(stagesSaid[0].startsWith("0|rank 0: stage 0 layers 0..2"),
@@ -157,9 +162,11 @@ private Q_SLOTS:
 
         // The charted losses, from the history: one per step, from the last stage.
         std::map<qint64, double> pipeline;
-        for (const MetricPoint& p : session.store()->points(jobId))
-            if (p.values.contains(QStringLiteral("loss")))
+        for (const MetricPoint& p : session.store()->points(jobId)) {
+            if (p.values.contains(QStringLiteral("loss"))) {
                 pipeline[p.step] = p.values.value(QStringLiteral("loss"));
+            }
+        }
         QCOMPARE(int(pipeline.size()), 8);
 
         // The same program in one process on the layout file the ranks read.
@@ -168,8 +175,9 @@ private Q_SLOTS:
                         QDirIterator::Subdirectories);
         while (it.hasNext() && layoutFile.isEmpty()) {
             const QString path = it.next();
-            if (path.contains(QStringLiteral("/jobs/") + jobId + QLatin1Char('/')))
+            if (path.contains(QStringLiteral("/jobs/") + jobId + QLatin1Char('/'))) {
                 layoutFile = path;
+            }
         }
         QVERIFY2(!layoutFile.isEmpty(), "no layout.json of the job under the workers' folders");
         QProcess reference;

@@ -43,9 +43,11 @@ private:
 void TestJobGuard::initTestCase() {
     const QString emitter = QStringLiteral(TESSERA_BUILD_DIR "/bin/tessera-test-emitter");
     for (const QString& program : {QStringLiteral(TESSERA_BUILD_DIR "/bin/tessera-worker"),
-                                   QStringLiteral(TESSERA_BUILD_DIR "/bin/tessera-rsh"), emitter})
-        if (!QFileInfo(program).isExecutable())
+                                   QStringLiteral(TESSERA_BUILD_DIR "/bin/tessera-rsh"), emitter}) {
+        if (!QFileInfo(program).isExecutable()) {
             QSKIP(qPrintable(program + QStringLiteral(" is not built; build the whole project")));
+        }
+    }
     QVERIFY(m_dir.isValid());
     test::useBuildAndDataDir(m_dir.filePath(QStringLiteral("data")));
     qputenv("TESSERA_EXAMPLES_DIR", TESSERA_SOURCE_DIR "/resources/examples");
@@ -70,16 +72,20 @@ QString TestJobGuard::launchEmitter(MainWindow& window, BackendSession& session,
     QSignalSpy started(provider, &LocalWorkers::started);
     provider->start(1, 1);
     if (!started.wait(60000) ||
-        !QTest::qWaitFor([&] { return window.clusterPanel()->model()->readyCount() >= 1; }, 30000))
+        !QTest::qWaitFor([&] { return window.clusterPanel()->model()->readyCount() >= 1; },
+                         30000)) {
         return QString();
-    if (!window.jobPanel()->addSpecFile(m_spec))
+    }
+    if (!window.jobPanel()->addSpecFile(m_spec)) {
         return QString();
+    }
     window.jobPanel()->launch();
     const QString id = window.jobPanel()->currentJobId();
     if (id.isEmpty() ||
         !QTest::qWaitFor([&] { return session.controller()->state(id) == JobState::Running; },
-                         60000))
+                         60000)) {
         return QString();
+    }
     return id;
 }
 

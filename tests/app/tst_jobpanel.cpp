@@ -45,8 +45,9 @@ void TestJobPanel::initTestCase() {
 QString TestJobPanel::writeSpec(const QString& name, const QByteArray& json) {
     const QString path = m_dir.filePath(name);
     QFile f(path);
-    if (f.open(QIODevice::WriteOnly))
+    if (f.open(QIODevice::WriteOnly)) {
         f.write(json);
+    }
     return path;
 }
 
@@ -158,8 +159,9 @@ void TestJobPanel::resumeFindsTheShards() {
     // Both ranks wrote into rank 0's job folder (local workers share it): resumed from there.
     const QString folder =
         root + QStringLiteral("/local-1/jobs/") + job + QStringLiteral("/checkpoints/step-40");
-    for (const char* f : {"manifest.json", "rank-0.bin", "rank-1.bin"})
+    for (const char* f : {"manifest.json", "rank-0.bin", "rank-1.bin"}) {
         QVERIFY(touch(folder + QLatin1Char('/') + QLatin1String(f)));
+    }
     const v1::JobSpec two =
         placedOn({{QStringLiteral("local-1"), 1}, {QStringLiteral("local-2"), 1}});
     ResumeSource s = resumeSource(two, job, rel, gather, workDir);
@@ -175,8 +177,9 @@ void TestJobPanel::resumeFindsTheShards() {
     QCOMPARE(s.resumeFrom, gather + QLatin1Char('/') + job + QStringLiteral("/step-40"));
     QCOMPARE(s.copies.size(), 3);
     QCOMPARE(gatherCheckpoint(s), QString());
-    for (const char* f : {"manifest.json", "rank-0.bin", "rank-1.bin"})
+    for (const char* f : {"manifest.json", "rank-0.bin", "rank-1.bin"}) {
         QVERIFY2(QFileInfo::exists(s.resumeFrom + QLatin1Char('/') + QLatin1String(f)), f);
+    }
     QVERIFY(QFile::remove(folder + QStringLiteral("/rank-0.bin")));
     QVERIFY(QFile::remove(s.resumeFrom + QStringLiteral("/rank-0.bin")));
     QVERIFY(gatherCheckpoint(s).contains(QStringLiteral("rank-0.bin"))); // names what is missing

@@ -109,8 +109,9 @@ v1::PlanFile mlp(const Draw& d) {
 /// A model from resources/planner/models/ (the published config.json).
 v1::PlanFile imported(const char* file, const char* name, const Draw& d) {
     QFile f(QStringLiteral(TESSERA_SOURCE_DIR "/resources/planner/models/") + QLatin1String(file));
-    if (!f.open(QIODevice::ReadOnly))
+    if (!f.open(QIODevice::ReadOnly)) {
         qFatal("cannot read %s", file);
+    }
     v1::PlanFile plan;
     plan.set_name(name);
     plan.set_hf_config_json(f.readAll().toStdString());
@@ -155,21 +156,24 @@ bool checkGolden(const QString& name, const QString& ext, const Result<QString>&
             QStringLiteral("%1 exists, but the export %2; expected %3 (TESSERA_UPDATE_GOLDEN=1 "
                            "rewrites the goldens)")
                 .arg(other, result ? QStringLiteral("succeeded") : QStringLiteral("failed"), path);
-        if (!result)
+        if (!result) {
             *failure += QStringLiteral(": ") + actual;
+        }
         return false;
     }
     const QString expected = readFile(path);
-    if (expected == actual)
+    if (expected == actual) {
         return true;
+    }
     const QString actualDir = QStringLiteral(TESSERA_BUILD_DIR "/tests/app/layoutexport-actual");
     QDir().mkpath(actualDir);
     const QString actualPath = actualDir + QLatin1Char('/') + QFileInfo(path).fileName();
     writeFile(actualPath, actual);
     const QStringList e = expected.split(QLatin1Char('\n')), a = actual.split(QLatin1Char('\n'));
     int line = 0;
-    while (line < e.size() && line < a.size() && e[line] == a[line])
+    while (line < e.size() && line < a.size() && e[line] == a[line]) {
         ++line;
+    }
     *failure = QStringLiteral("%1 differs at line %2:\n  expected: %3\n  actual:   %4\n"
                               "diff -u %1 %5   (TESSERA_UPDATE_GOLDEN=1 rewrites the goldens)")
                    .arg(QFile::exists(path) ? path : path + QStringLiteral(" (missing)"))
@@ -252,14 +256,16 @@ void TestLayoutExport::goldens() {
     QStringList failures;
     for (const auto& [ext, result] : files) {
         QString failure;
-        if (!checkGolden(name, ext, result, &failure))
+        if (!checkGolden(name, ext, result, &failure)) {
             failures << failure;
+        }
     }
     // The notes travel with the JSON (an error there is the JSON's error).
     QString failure;
-    if (deepSpeed &&
-        !checkGolden(name, QStringLiteral(".deepspeed-notes.txt"), deepSpeedNotes(plan), &failure))
+    if (deepSpeed && !checkGolden(name, QStringLiteral(".deepspeed-notes.txt"),
+                                  deepSpeedNotes(plan), &failure)) {
         failures << failure;
+    }
     QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QStringLiteral("\n"))));
     if (deepSpeed) {
         QJsonParseError error;
@@ -311,8 +317,9 @@ void TestLayoutExport::refusalsNameTheNumbers() {
         const Result<QString> r = f(uneven);
         QVERIFY(!r.has_value());
         QCOMPARE(r.error().code, ErrorCode::InvalidArgument);
-        for (const char* n : {"30", "DP 2", "4 micro-batches", "multiple of 8"})
+        for (const char* n : {"30", "DP 2", "4 micro-batches", "multiple of 8"}) {
             QVERIFY2(r.error().message.find(n) != std::string::npos, r.error().message.c_str());
+        }
     }
     // Stages with a gap, and no model at all.
     v1::PlanFile gap = gpt(4, {.stages = {{0, 2}, {4, 6}}});

@@ -13,8 +13,9 @@ using namespace tessera;
 namespace {
 QStringList shownLines(const LogPane& pane) {
     QStringList out;
-    for (const QString& l : pane.toPlainText().split('\n', Qt::SkipEmptyParts))
+    for (const QString& l : pane.toPlainText().split('\n', Qt::SkipEmptyParts)) {
         out << l.mid(9); // without "HH:mm:ss "
+    }
     return out;
 }
 } // namespace
@@ -36,8 +37,9 @@ private Q_SLOTS:
                                                 "[job-1 r2] two again", "rent finished"}));
         // Listed ascending after "All ranks", "No rank" last, as they appeared.
         QStringList items;
-        for (int i = 0; i < filter.count(); ++i)
+        for (int i = 0; i < filter.count(); ++i) {
             items << filter.itemText(i);
+        }
         QCOMPARE(items,
                  (QStringList{"All ranks", "Rank 0", "Rank 2", "No rank (launcher, Tessera)"}));
 
@@ -129,8 +131,9 @@ private Q_SLOTS:
                                    : severity == int(LogPane::Severity::Warning) ? " !] "
                                                                                  : "] ";
             QVERIFY2(shown.contains("[job-1 r0" + marker), qPrintable(shown.left(200)));
-            for (QChar c : shown)
+            for (QChar c : shown) {
                 QVERIFY2(c.unicode() >= 0x20 || c == '\t', "a control character is shown");
+            }
             QCOMPARE(pane.blockCount(), 1);
         }
     }
@@ -158,8 +161,9 @@ private Q_SLOTS:
 
     void paneStaysBounded() {
         LogPane pane(nullptr, 100);
-        for (int i = 0; i < 1000; ++i)
+        for (int i = 0; i < 1000; ++i) {
             pane.appendJobLine("job-1", "stdout", QString::number(i), i % 2);
+        }
         pane.setRankFilter(1);
         const QStringList lines = shownLines(pane);
         QCOMPARE(lines.size(), 50); // the newest 100 lines, of which rank 1 printed half

@@ -57,8 +57,9 @@ void TestMainWindow::everyMenuActionHasAShortcut() {
     int actions = 0;
     for (QAction* menu : window.menuBar()->actions()) {
         for (QAction* a : menu->menu()->actions()) {
-            if (a->isSeparator())
+            if (a->isSeparator()) {
                 continue;
+            }
             ++actions;
             QVERIFY2(!a->shortcut().isEmpty(), qPrintable(a->text()));
         }

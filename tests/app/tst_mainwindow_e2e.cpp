@@ -43,15 +43,21 @@ private:
 void TestMainWindowE2E::initTestCase() {
     // The programs of this build, or those in TESSERA_BIN_DIR (the contract's override).
     QString bin = qEnvironmentVariable("TESSERA_BIN_DIR");
-    if (bin.isEmpty())
+    if (bin.isEmpty()) {
         bin = QStringLiteral(TESSERA_BUILD_DIR "/bin");
-    for (const char* program : {"tessera-worker", "tessera-rsh", "tessera-train"})
-        if (!QFileInfo(bin + QLatin1Char('/') + QLatin1String(program)).isExecutable())
+    }
+    for (const char* program : {"tessera-worker", "tessera-rsh", "tessera-train"}) {
+        if (!QFileInfo(bin + QLatin1Char('/') + QLatin1String(program)).isExecutable()) {
             QSKIP(qPrintable(QStringLiteral("%1 is not built in %2; build the whole project first")
                                  .arg(QLatin1String(program), bin)));
-    for (const char* file : {"train-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"})
-        if (!QFileInfo::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR "/") + QLatin1String(file)))
+        }
+    }
+    for (const char* file : {"train-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"}) {
+        if (!QFileInfo::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR "/") +
+                               QLatin1String(file))) {
             QSKIP("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist");
+        }
+    }
     QVERIFY(m_dir.isValid());
     qputenv("TESSERA_BIN_DIR", bin.toLocal8Bit());
     qputenv("TESSERA_DATA_DIR", m_dir.filePath(QStringLiteral("data")).toLocal8Bit());
@@ -100,8 +106,9 @@ void TestMainWindowE2E::rentLaunchWatchCancelRelease() {
     QElapsedTimer sinceLaunch;
     qint64 firstPointMs = -1;
     connect(window.chart(), &MetricsChart::lossPointAdded, this, [&](int count) {
-        if (count == 1)
+        if (count == 1) {
             firstPointMs = sinceLaunch.elapsed();
+        }
     });
     sinceLaunch.start();
     QTest::mouseClick(launchButton, Qt::LeftButton);
@@ -133,10 +140,11 @@ void TestMainWindowE2E::rentLaunchWatchCancelRelease() {
     // Every rank's perf line reaches the step-time bars (the example runs 2 ranks).
     const int world = window.jobPanel()->currentSpec()->layout().data_parallel();
     QTRY_COMPARE_WITH_TIMEOUT(window.monitor()->stepTimeChart()->ranks().size(), world, 30000);
-    for (const RankStepTime& t : window.monitor()->stepTimeChart()->ranks())
+    for (const RankStepTime& t : window.monitor()->stepTimeChart()->ranks()) {
         QVERIFY2(
             t.stepMs > 0 && t.computeMs > 0 && t.computeMs <= t.stepMs * 1.01,
             qPrintable(QStringLiteral("step %1 ms, compute %2 ms").arg(t.stepMs).arg(t.computeMs)));
+    }
     qInfo("progress: %s", qPrintable(window.jobPanel()->progressText()));
     QVERIFY(cancelButton->isEnabled());
 

@@ -59,8 +59,9 @@ void TestMetricsChart::recoveryReplacesTheLostTail() {
     MetricsChart chart;
     const QString job = QStringLiteral("job-r");
     chart.showJob(job);
-    for (qint64 s = 1; s <= 30; ++s)
+    for (qint64 s = 1; s <= 30; ++s) {
         chart.addPoint(point(job, s, Values{{"loss", 3.0 - 0.01 * double(s)}}));
+    }
     chart.addPoint(point(job, 25, Values{{"test_accuracy", 0.5}}));
     chart.markRecovery(20, 2, QStringLiteral("worker beta died or stopped answering"));
     QCOMPARE(chart.lossPointCount(), 20);
@@ -69,13 +70,15 @@ void TestMetricsChart::recoveryReplacesTheLostTail() {
     QCOMPARE(chart.recoverySteps(), QList<qint64>{20});
     QVERIFY2(chart.recoveryLabels().first().startsWith(QStringLiteral("↻ attempt 2\nworker beta")),
              qPrintable(chart.recoveryLabels().first()));
-    for (qint64 s = 21; s <= 40; ++s)
+    for (qint64 s = 21; s <= 40; ++s) {
         chart.addPoint(point(job, s, Values{{"loss", 2.0 - 0.01 * double(s)}}));
+    }
     const QList<QPointF> loss = chart.lossPoints();
     QCOMPARE(loss.size(), 40);
-    for (int i = 0; i < loss.size(); ++i)
+    for (int i = 0; i < loss.size(); ++i) {
         QCOMPARE(loss[i].x(), double(i + 1)); // each step once, in order
-    QCOMPARE(loss[20].y(), 2.0 - 0.21);       // step 21 is the relaunch's
+    }
+    QCOMPARE(loss[20].y(), 2.0 - 0.21); // step 21 is the relaunch's
     QCOMPARE(chart.smoothedLossPoints().size(), 40);
     chart.addRecoveryMarker(35, 3, QStringLiteral("the job hung"));
     QCOMPARE(chart.lossPointCount(), 40); // a history marker removes nothing
@@ -197,8 +200,9 @@ void TestMetricsChart::replotsOnTimerNotPerPoint() {
     chart.showJob(QStringLiteral("job-1"));
     QVERIFY(waitTicks(2));
     const int before = chart.replotCount();
-    for (int step = 1; step <= 500; ++step)
+    for (int step = 1; step <= 500; ++step) {
         chart.addPoint(point(QStringLiteral("job-1"), step, {{"loss", 2.3 / step}}));
+    }
     QCOMPARE(chart.replotCount(), before); // nothing drawn synchronously
     QTRY_VERIFY_WITH_TIMEOUT(chart.replotCount() > before, 30000);
     QVERIFY(waitTicks(3));
@@ -257,11 +261,14 @@ void TestMetricsChart::smoothingSliderDrawsTensorBoardsEma() {
     auto check = [&](double w) {
         const QList<double> want = tensorBoardEma(raw, w);
         const QList<QPointF> got = chart.smoothedLossPoints();
-        if (got.size() != want.size())
+        if (got.size() != want.size()) {
             return false;
-        for (int i = 0; i < got.size(); ++i)
-            if (std::abs(got[i].y() - want[i]) > 1e-12 || got[i].x() != i + 1)
+        }
+        for (int i = 0; i < got.size(); ++i) {
+            if (std::abs(got[i].y() - want[i]) > 1e-12 || got[i].x() != i + 1) {
                 return false;
+            }
+        }
         return true;
     };
     QVERIFY(check(0.6));
@@ -271,8 +278,9 @@ void TestMetricsChart::smoothingSliderDrawsTensorBoardsEma() {
     QCOMPARE(chart.smoothing(), 0.0);
     QVERIFY(check(0.0));
     // Ten steps right: 0.10; PageUp adds a page (10 steps): 0.20.
-    for (int i = 0; i < 10; ++i)
+    for (int i = 0; i < 10; ++i) {
         QTest::keyClick(slider, Qt::Key_Right);
+    }
     QCOMPARE(slider->value(), 10);
     QVERIFY(check(0.1));
     QTest::keyClick(slider, Qt::Key_PageUp);
@@ -343,8 +351,9 @@ void TestMetricsChart::logScaleAndCrosshair() {
     chart.show();
     QVERIFY(QTest::qWaitForWindowExposed(&chart));
     chart.showJob(QStringLiteral("job-1"));
-    for (int step = 1; step <= 100; ++step)
+    for (int step = 1; step <= 100; ++step) {
         chart.addPoint(point(QStringLiteral("job-1"), step, {{"loss", 10.0 / step}}));
+    }
     QTest::mouseClick(chart.logScaleBox(), Qt::LeftButton);
     QVERIFY(chart.logScale());
     chart.replotNow();

@@ -136,9 +136,11 @@ private Q_SLOTS:
         AlertWatcher w;
         w.followJob(QStringLiteral("job-1"));
         QSignalSpy spy(&w, &AlertWatcher::alertRaised);
-        for (int round = 0; round < 5; ++round) // reported once, not per window
-            for (int r = 0; r < compute.size(); ++r)
+        for (int round = 0; round < 5; ++round) { // reported once, not per window
+            for (int r = 0; r < compute.size(); ++r) {
                 w.addPoint(perf(r, stages[r], compute[r]));
+            }
+        }
         QCOMPARE(spy.count(), straggler < 0 ? 0 : 1);
         if (straggler >= 0) {
             const MonitorAlert a = spy.at(0).at(0).value<MonitorAlert>();

@@ -34,8 +34,9 @@ namespace {
 /// Points per device series of the utilisation chart, by device key.
 QMap<QString, int> devicePoints(const tessera::UtilizationChart* chart) {
     QMap<QString, int> out;
-    for (const QString& key : chart->devices())
+    for (const QString& key : chart->devices()) {
         out.insert(key, chart->utilizationGraph(key)->data()->size());
+    }
     return out;
 }
 } // namespace
@@ -54,8 +55,9 @@ private:
 
 void TestMonitorHistory::initTestCase() {
     const QString missing = test::missingForTraining();
-    if (!missing.isEmpty())
+    if (!missing.isEmpty()) {
         QSKIP(qPrintable(missing));
+    }
     QVERIFY(m_dir.isValid());
     const QString error = test::useAppTestFolders(m_dir.path(), 5, 120);
     QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -142,8 +144,9 @@ void TestMonitorHistory::reopenedAppShowsTheSameCurves() {
     QTRY_COMPARE_WITH_TIMEOUT(telemetryOpened.count(), 1, 10000);
     const auto recorded = telemetryOpened.first().at(1).value<QList<TelemetryRecord>>();
     QMap<QString, int> perNode;
-    for (const TelemetryRecord& r : recorded)
+    for (const TelemetryRecord& r : recorded) {
         ++perNode[r.node + QStringLiteral("/CPU")];
+    }
     QCOMPARE(devicePoints(window.monitor()->utilizationChart()), perNode);
     QCOMPARE(perNode.keys(),
              (QStringList{QStringLiteral("local-1/CPU"), QStringLiteral("local-2/CPU")}));
@@ -156,8 +159,9 @@ void TestMonitorHistory::reopenedAppShowsTheSameCurves() {
     QCOMPARE(window.chart()->overlayPoints(jobId), window.chart()->smoothedLossPoints());
     QList<QPointF> accuracy;
     for (auto it = window.chart()->accuracyGraph()->data()->constBegin();
-         it != window.chart()->accuracyGraph()->data()->constEnd(); ++it)
+         it != window.chart()->accuracyGraph()->data()->constEnd(); ++it) {
         accuracy.append(QPointF(it->key, it->value));
+    }
     QVERIFY(!accuracy.isEmpty());
     QCOMPARE(window.chart()->overlayAccuracyPoints(jobId), accuracy);
     // Its legend entry names the run (with its start time), not two letters of it.

@@ -43,13 +43,14 @@ void feed(MonitorPanel& panel, const QString& job, qint64 steps, int ranks) {
                               {"samples_per_s", 12345.0},
                               {"test_accuracy", 0.8},
                               {"test_loss", 0.5}}));
-        for (int r = 0; r < ranks; ++r)
+        for (int r = 0; r < ranks; ++r) {
             panel.addPoint(point(job, s, r,
                                  {{"step_ms", 30.0},
                                   {"compute_ms", 20.0},
                                   {"comm_ms", 6.0},
                                   {"bubble_ms", 4.0},
                                   {"stage", double(r % 2)}}));
+        }
     }
 }
 
@@ -67,8 +68,9 @@ QList<DeviceSample> samples(const QString& node, qint64 timeMs) {
 
 /// Runs the replots the charts queued (a tick count corrected to the length the layout gave).
 void drainReplots() {
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < 3; ++i) {
         QCoreApplication::processEvents();
+    }
 }
 
 /// The plot has its widget's size (a resize of a shown window arrives through the platform).
@@ -83,15 +85,18 @@ QStringList clippedEntries(const QCustomPlot* plot) {
     const QCPLegend* legend = plot->legend;
     for (int i = 0; i < legend->itemCount(); ++i) {
         auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i));
-        if (item == nullptr)
+        if (item == nullptr) {
             continue;
+        }
         const QString name = item->plottable()->name();
         const int needed = legend->iconSize().width() + legend->iconTextPadding() +
                            QFontMetrics(item->font()).horizontalAdvance(name);
-        if (item->rect().width() < needed)
+        if (item->rect().width() < needed) {
             bad << QStringLiteral("%1 (%2 < %3)").arg(name).arg(item->rect().width()).arg(needed);
-        if (item->outerRect().right() > plot->viewport().right() + 1 || item->rect().left() < 0)
+        }
+        if (item->outerRect().right() > plot->viewport().right() + 1 || item->rect().left() < 0) {
             bad << QStringLiteral("%1 (outside the plot)").arg(name);
+        }
     }
     return bad;
 }
@@ -99,20 +104,23 @@ QStringList clippedEntries(const QCustomPlot* plot) {
 /// Pairs of tick labels of `axis` closer than 4 px side by side, or overlapping one above the
 /// other, as text; "" when none.
 QString overlappingLabels(const QCPAxis* axis) {
-    if (!axis->visible() || !axis->tickLabels())
+    if (!axis->visible() || !axis->tickLabels()) {
         return {};
+    }
     const QVector<QRect> rects = tickLabelRects(axis);
     const QVector<QString> labels = axis->tickVectorLabels();
     QStringList bad;
     const bool vertical = axis->orientation() == Qt::Vertical;
-    for (int i = 1; i < rects.size(); ++i)
+    for (int i = 1; i < rects.size(); ++i) {
         if (vertical ? rects[i].top() - rects[i - 1].bottom() < 1
-                     : rects[i].left() - rects[i - 1].right() < 5)
+                     : rects[i].left() - rects[i - 1].right() < 5) {
             bad << QStringLiteral("[%1,%2] vs [%3,%4]")
                        .arg(rects[i - 1].left())
                        .arg(rects[i - 1].right())
                        .arg(rects[i].left())
                        .arg(rects[i].right());
+        }
+    }
     return bad.join(QStringLiteral("; "));
 }
 
@@ -239,9 +247,11 @@ void TestMonitorLegibility::legendsKeepTheirWholeTextAtLaptopSize() {
                                              {{10, 2.0}, {2000, 0.3}}, {{2000, 0.85}},
                                              RunText::headingText(other));
         }
-        for (const char* node : {"local-1", "local-2", "local-3"})
-            for (qint64 t = 0; t <= 120000; t += 5000)
+        for (const char* node : {"local-1", "local-2", "local-3"}) {
+            for (qint64 t = 0; t <= 120000; t += 5000) {
                 panel.utilizationChart()->addSamples(samples(QLatin1String(node), 1000 + t));
+            }
+        }
         const QList<QCustomPlot*> plots{panel.metricsChart()->plot(), panel.stepTimeChart()->plot(),
                                         panel.throughputChart()->plot(),
                                         panel.utilizationChart()->plot()};
@@ -305,10 +315,12 @@ void TestMonitorLegibility::overlayLegendNamesTheRun() {
     chart.replotNow();
     auto* legend = chart.plot()->legend;
     QCPAbstractLegendItem* entry = nullptr;
-    for (int i = 0; i < legend->itemCount(); ++i)
+    for (int i = 0; i < legend->itemCount(); ++i) {
         if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i));
-            item && item->plottable() == graph)
+            item && item->plottable() == graph) {
             entry = item;
+        }
+    }
     QVERIFY(entry);
     const QString tip = ChartLegend::of(chart.plot())->toolTipAt(entry->rect().center());
     QVERIFY2(tip.contains(run.id) && tip.contains(run.name), qPrintable(tip));
@@ -343,8 +355,9 @@ void TestMonitorLegibility::tickLabelsNeverOverlapWhenNarrow() {
         metrics.addPoint(p);
         throughput.addPoint(p);
     }
-    for (qint64 t = 0; t <= steps * 10; t += steps / 5) // seconds to hours
+    for (qint64 t = 0; t <= steps * 10; t += steps / 5) { // seconds to hours
         devices.addSamples(samples(QStringLiteral("n"), 1000 + t));
+    }
     for (QWidget* w : {static_cast<QWidget*>(&metrics), static_cast<QWidget*>(&throughput),
                        static_cast<QWidget*>(&devices)}) {
         w->resize(std::max(width, w->minimumWidth()), 240);
@@ -373,8 +386,9 @@ void TestMonitorLegibility::tickLabelsNeverOverlapWhenNarrow() {
         QVERIFY2(bad.isEmpty(), qPrintable(bad));
     }
     // Wide, there are more ticks than narrow.
-    if (width >= 900)
+    if (width >= 900) {
         QVERIFY(tickLabelRects(throughput.plot()->xAxis).size() >= 4);
+    }
 }
 
 void TestMonitorLegibility::stepTimeRankLabelsThinOut() {
@@ -384,9 +398,10 @@ void TestMonitorLegibility::stepTimeRankLabelsThinOut() {
     QVERIFY(QTest::qWaitForWindowExposed(&chart));
     QTRY_VERIFY(settled(chart.plot()) && chart.plot()->width() == 240);
     chart.showJob(QStringLiteral("job-1"));
-    for (int r = 0; r < 64; ++r)
+    for (int r = 0; r < 64; ++r) {
         chart.addPoint(point(QStringLiteral("job-1"), 10, r,
                              {{"step_ms", 30.0}, {"compute_ms", 30.0}, {"stage", double(r / 8)}}));
+    }
     chart.replotNow();
     drainReplots();
     QCOMPARE(chart.ranks().size(), 64); // every rank's bar is drawn
@@ -408,8 +423,9 @@ void TestMonitorLegibility::minimumSizeIsSmall() {
     QVERIFY2(min.width() <= 540 && min.height() <= 460,
              qPrintable(QStringLiteral("%1×%2").arg(min.width()).arg(min.height())));
     for (QWidget* chart : {static_cast<QWidget*>(panel.metricsChart()),
-                           static_cast<QWidget*>(panel.utilizationChart())})
+                           static_cast<QWidget*>(panel.utilizationChart())}) {
         QVERIFY(chart->minimumSizeHint().expandedTo(chart->minimumSize()).width() >= 160);
+    }
 }
 
 QTEST_MAIN(TestMonitorLegibility)

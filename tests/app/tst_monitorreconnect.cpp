@@ -39,8 +39,9 @@ private:
 
 void TestMonitorReconnect::initTestCase() {
     const QString missing = test::missingForTraining();
-    if (!missing.isEmpty())
+    if (!missing.isEmpty()) {
         QSKIP(qPrintable(missing));
+    }
     QVERIFY(m_dir.isValid());
     const QString error = test::useAppTestFolders(m_dir.path(), 10, 1800);
     QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -85,25 +86,30 @@ void TestMonitorReconnect::cutStreamsLoseNoPointAndRepeatNone() {
     // Every loss line once, in order: steps 10, 20, ..., 1800 (two epochs would be 1870).
     const QList<QPointF> live = window.chart()->lossPoints();
     QList<double> steps;
-    for (const QPointF& p : live)
+    for (const QPointF& p : live) {
         steps << p.x();
+    }
     QList<double> expected;
-    for (int s = 10; s <= 1800; s += 10)
+    for (int s = 10; s <= 1800; s += 10) {
         expected << double(s);
+    }
     QCOMPARE(steps, expected);
     // The same points as the history.
     QList<QPointF> stored;
-    for (const MetricPoint& p : session.store()->points(jobId))
-        if (p.values.contains(QStringLiteral("loss")))
+    for (const MetricPoint& p : session.store()->points(jobId)) {
+        if (p.values.contains(QStringLiteral("loss"))) {
             stored << QPointF(double(p.step), p.values.value(QStringLiteral("loss")));
+        }
+    }
     QCOMPARE(stored, live);
     // No telemetry sample twice: each device's times strictly increase.
     const UtilizationChart* util = window.monitor()->utilizationChart();
     QVERIFY(!util->devices().isEmpty());
     for (const QString& key : util->devices()) {
         const QSharedPointer<QCPGraphDataContainer> data = util->utilizationGraph(key)->data();
-        for (int i = 1; i < data->size(); ++i)
+        for (int i = 1; i < data->size(); ++i) {
             QVERIFY2(data->at(i)->key > data->at(i - 1)->key, qPrintable(key));
+        }
     }
 
     QSignalSpy released(session.localWorkers(), &LocalWorkers::stopped);

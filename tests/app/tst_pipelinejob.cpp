@@ -42,24 +42,31 @@ constexpr double kClockSlack = 3e-6;
 /// Checks one measured timeline of the 2-stage job; returns "" or what is wrong.
 QString checkBoxes(const std::vector<GanttBox>& boxes) {
     std::map<std::tuple<int, int, bool>, GanttBox> byOp;
-    for (const GanttBox& b : boxes)
+    for (const GanttBox& b : boxes) {
         byOp[{b.stage, b.microBatch, b.backward}] = b;
-    if (boxes.size() != 2 * 2 * kMicro || byOp.size() != boxes.size())
+    }
+    if (boxes.size() != 2 * 2 * kMicro || byOp.size() != boxes.size()) {
         return QStringLiteral("%1 boxes, %2 distinct").arg(boxes.size()).arg(byOp.size());
-    for (std::size_t i = 1; i < boxes.size(); ++i) // sorted by stage, then start
-        if (boxes[i].stage == boxes[i - 1].stage && boxes[i].start < boxes[i - 1].end)
+    }
+    for (std::size_t i = 1; i < boxes.size(); ++i) { // sorted by stage, then start
+        if (boxes[i].stage == boxes[i - 1].stage && boxes[i].start < boxes[i - 1].end) {
             return QStringLiteral("stage %1: overlap at box %2").arg(boxes[i].stage).arg(i);
+        }
+    }
     for (int m = 0; m < kMicro; ++m) {
         const GanttBox f0 = byOp[{0, m, false}], f1 = byOp[{1, m, false}];
         const GanttBox b0 = byOp[{0, m, true}], b1 = byOp[{1, m, true}];
-        if (f1.start < f0.end - kClockSlack)
+        if (f1.start < f0.end - kClockSlack) {
             return QStringLiteral("F%1 on stage 1 starts %2 µs before it ends on stage 0")
                 .arg(m)
                 .arg((f0.end - f1.start) * 1e6);
-        if (b0.start < b1.end - kClockSlack)
+        }
+        if (b0.start < b1.end - kClockSlack) {
             return QStringLiteral("B%1 on stage 0 starts before it ends on stage 1").arg(m);
-        if (f0.end <= f0.start || b1.end <= b1.start)
+        }
+        if (f0.end <= f0.start || b1.end <= b1.start) {
             return QStringLiteral("empty box of micro-batch %1").arg(m);
+        }
     }
     return {};
 }
@@ -77,8 +84,9 @@ private:
 };
 
 void TestPipelineJob::initTestCase() {
-    if (const QString missing = test::missingForTraining(); !missing.isEmpty())
+    if (const QString missing = test::missingForTraining(); !missing.isEmpty()) {
         QSKIP(qPrintable(missing));
+    }
     QVERIFY(m_dir.isValid());
     test::useBuildAndDataDir(m_dir.filePath(QStringLiteral("data")));
     // The demo MLP with three hidden layers cut into two pipeline stages of similar FLOPs.
@@ -86,8 +94,9 @@ void TestPipelineJob::initTestCase() {
     QVERIFY2(spec.has_value(), spec ? "" : spec.error().message.c_str());
     spec->set_name("Fashion-MNIST MLP, 2 pipeline stages (test)");
     spec->mutable_model()->clear_hidden();
-    for (int width : {256, 256, 256})
+    for (int width : {256, 256, 256}) {
         spec->mutable_model()->add_hidden(width);
+    }
     spec->mutable_training()->set_log_every(5);
     spec->mutable_training()->set_max_steps(20);
     v1::Layout* layout = spec->mutable_layout();
@@ -145,17 +154,21 @@ void TestPipelineJob::measuredBesidePredicted() {
     QVERIFY2(view->noteText().isEmpty(), qPrintable(view->noteText()));
     QVERIFY(view->measuredView()->title().contains(QStringLiteral("step 20")));
     double handOver = 1.0; // smallest gap between a stage's op end and its neighbour's start
-    for (const GanttBox& a : live)
-        for (const GanttBox& b : live)
+    for (const GanttBox& a : live) {
+        for (const GanttBox& b : live) {
             if (a.microBatch == b.microBatch && a.backward == b.backward &&
-                b.stage == a.stage + (a.backward ? -1 : 1))
+                b.stage == a.stage + (a.backward ? -1 : 1)) {
                 handOver = std::min(handOver, b.start - a.end);
+            }
+        }
+    }
     qInfo("measured step: %.2f ms (predicted %.2f ms), smallest stage hand-over %.1f us",
           view->measuredView()->lastEnd() * 1e3, view->predictedView()->lastEnd() * 1e3,
           handOver * 1e6);
     const QString shot = qEnvironmentVariable("TESSERA_PIPELINE_SHOT");
-    if (!shot.isEmpty())
+    if (!shot.isEmpty()) {
         QVERIFY(window.grab().save(shot));
+    }
 
     // The same boxes come back from the history (Runs dock, double-click).
     QTableView* runs = window.runList()->view();
@@ -171,9 +184,10 @@ void TestPipelineJob::measuredBesidePredicted() {
     QCOMPARE(view->shownStep(), qint64(20));
     const std::vector<GanttBox> reopened = view->measuredView()->boxes();
     QCOMPARE(reopened.size(), live.size());
-    for (std::size_t i = 0; i < live.size(); ++i)
+    for (std::size_t i = 0; i < live.size(); ++i) {
         QVERIFY(reopened[i].stage == live[i].stage && reopened[i].start == live[i].start &&
                 reopened[i].end == live[i].end && reopened[i].backward == live[i].backward);
+    }
 
     QSignalSpy released(session.localWorkers(), &LocalWorkers::stopped);
     QTest::mouseClick(window.findChild<QToolButton*>(QStringLiteral("releaseButton")),

@@ -52,10 +52,12 @@ QList<MetricPoint> recordsOf(const std::vector<GanttBox>& boxes, int stages, int
     for (int s = 0; s < stages; ++s) {
         const double anchor = anchor0 + 700.0 * s;
         std::map<QString, std::pair<double, double>> ops;
-        for (const GanttBox& b : boxes)
-            if (b.stage == s)
+        for (const GanttBox& b : boxes) {
+            if (b.stage == s) {
                 ops[QStringLiteral("%1%2").arg(b.backward ? 'b' : 'f').arg(b.microBatch)] = {
                     b.start * 1e6 - 700.0 * s, b.end * 1e6 - 700.0 * s};
+            }
+        }
         out << record(step, s, anchor, ops, micro);
     }
     return out;
@@ -63,9 +65,11 @@ QList<MetricPoint> recordsOf(const std::vector<GanttBox>& boxes, int stages, int
 
 QString opsOfStage(const std::vector<GanttBox>& boxes, int stage) {
     QStringList ops;
-    for (const GanttBox& b : boxes)
-        if (b.stage == stage)
+    for (const GanttBox& b : boxes) {
+        if (b.stage == stage) {
             ops << QStringLiteral("%1%2").arg(b.backward ? 'B' : 'F').arg(b.microBatch);
+        }
+    }
     return ops.join(QLatin1Char(' '));
 }
 
@@ -150,17 +154,20 @@ void TestPipelineView::scheduleOrder() {
     const std::vector<GanttBox> played = pipelineTimeline(k, micro, fwd, bwd);
     MeasuredTimeline t;
     t.setStages(stages);
-    for (const MetricPoint& p : recordsOf(played, stages, micro, 40, 1764554400000000.0))
+    for (const MetricPoint& p : recordsOf(played, stages, micro, 40, 1764554400000000.0)) {
         QVERIFY(t.addPoint(p));
+    }
     const std::vector<GanttBox> boxes = t.boxes();
     QCOMPARE(boxes.size(), played.size());
     for (int s = 0; s < stages; ++s) {
         auto ops = train::pipelineSchedule(k, stages, s, micro);
         QVERIFY(ops.has_value());
         std::vector<train::PipeOp> compute;
-        for (const train::PipeOp& op : *ops)
-            if (op.kind == train::PipeOp::Forward || op.kind == train::PipeOp::Backward)
+        for (const train::PipeOp& op : *ops) {
+            if (op.kind == train::PipeOp::Forward || op.kind == train::PipeOp::Backward) {
                 compute.push_back(op);
+            }
+        }
         QCOMPARE(opsOfStage(boxes, s),
                  QString::fromStdString(train::describe(compute)).simplified());
     }
@@ -272,9 +279,11 @@ void TestPipelineView::viewShowsStepTooltipAndOneScale() {
     // Tooltip of stage 1's backward: stage, micro-batch, direction, start and duration.
     GanttView* m = view.measuredView();
     int b1 = -1;
-    for (int i = 0; i < int(m->boxes().size()); ++i)
-        if (m->boxes()[std::size_t(i)].stage == 1 && m->boxes()[std::size_t(i)].backward)
+    for (int i = 0; i < int(m->boxes().size()); ++i) {
+        if (m->boxes()[std::size_t(i)].stage == 1 && m->boxes()[std::size_t(i)].backward) {
             b1 = i;
+        }
+    }
     QVERIFY(b1 >= 0);
     const QString tip = m->boxText(b1);
     QVERIFY2(tip.contains("stage 1") && tip.contains("micro-batch 0") && tip.contains("backward") &&
@@ -286,9 +295,11 @@ void TestPipelineView::viewShowsStepTooltipAndOneScale() {
     const double end = m->lastEnd();
     const int x = 62 + int((box.start + box.end) / 2 / end * (m->width() - 62 - 8));
     int hit = -1;
-    for (int y = 0; y < m->height() && hit < 0; ++y)
-        if (m->boxAt(QPoint(x, y)) == b1)
+    for (int y = 0; y < m->height() && hit < 0; ++y) {
+        if (m->boxAt(QPoint(x, y)) == b1) {
             hit = y;
+        }
+    }
     QVERIFY2(hit >= 0, "the backward box of stage 1 is not under the mouse anywhere");
 
     // A prediction in seconds: both views share one scale (the longer of the two).
@@ -318,10 +329,12 @@ void TestPipelineView::otherChartsIgnoreTimelines() {
     // alert may come of it; only the Pipeline tab takes it.
     MonitorPanel panel;
     panel.showJob(kJob, {{0, QStringLiteral("layers 0–1")}, {1, QStringLiteral("layers 2–4")}});
-    for (int step = 10; step <= 200; step += 10)
-        for (int stage = 0; stage < 2; ++stage)
+    for (int step = 10; step <= 200; step += 10) {
+        for (int stage = 0; stage < 2; ++stage) {
             panel.addPoint(record(step, stage, 1764554400000000.0 + step * 1e5,
                                   {{"f0", {0, 10}}, {"b0", {20, 30}}}, 1));
+        }
+    }
     panel.metricsChart()->replotNow();
     panel.stepTimeChart()->replotNow();
     panel.pipelineView()->replotNow();

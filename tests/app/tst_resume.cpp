@@ -32,8 +32,9 @@ private:
 
 void TestResume::initTestCase() {
     const QString missing = test::missingForTraining();
-    if (!missing.isEmpty())
+    if (!missing.isEmpty()) {
         QSKIP(qPrintable(missing));
+    }
     QVERIFY(m_dir.isValid());
     const QString error = test::useAppTestFolders(m_dir.path(), 5, 60, [](v1::JobSpec& spec) {
         spec.mutable_checkpoint()->set_every_steps(20);
@@ -88,8 +89,9 @@ void TestResume::cancelledRunResumesFromItsCheckpoint() {
     qint64 firstStep = -1;
     for (const QList<QVariant>& args : metrics) {
         const auto p = args.at(0).value<MetricPoint>();
-        if (p.jobId == second && p.values.contains(QStringLiteral("loss")) && firstStep < 0)
+        if (p.jobId == second && p.values.contains(QStringLiteral("loss")) && firstStep < 0) {
             firstStep = p.step;
+        }
     }
     QVERIFY2(firstStep > 40, qPrintable(QString::number(firstStep)));
     // A succeeded run has nothing to resume.

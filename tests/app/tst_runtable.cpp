@@ -50,22 +50,27 @@ void addRun(MetricStore& store, const QString& id, const char* spec, JobState st
     p.jobId = id;
     p.seq = 1;
     p.step = 10;
-    if (!std::isnan(loss))
+    if (!std::isnan(loss)) {
         p.values.insert(QStringLiteral("loss"), loss);
-    if (!std::isnan(accuracy))
+    }
+    if (!std::isnan(accuracy)) {
         p.values.insert(QStringLiteral("test_accuracy"), accuracy);
-    if (!p.values.isEmpty())
+    }
+    if (!p.values.isEmpty()) {
         QVERIFY(store.addPoint(p));
-    if (isTerminal(state))
+    }
+    if (isTerminal(state)) {
         QVERIFY(store.updateJobState(id, state, QString(), startMs + seconds * 1000));
+    }
 }
 
 /// The texts of column `column` in view order.
 QStringList column(const RunList& list, int column) {
     QStringList out;
     const QAbstractItemModel* m = list.view()->model();
-    for (int row = 0; row < m->rowCount(); ++row)
+    for (int row = 0; row < m->rowCount(); ++row) {
         out << m->index(row, column).data().toString();
+    }
     return out;
 }
 
@@ -157,8 +162,9 @@ void TestRunTable::columnsShowTheRuns() {
     QTRY_COMPARE_WITH_TIMEOUT(list.view()->model()->rowCount(), 4, 10000); // read off the thread
     const QAbstractItemModel* m = list.view()->model();
     QStringList headers;
-    for (int c = 0; c < m->columnCount(); ++c)
+    for (int c = 0; c < m->columnCount(); ++c) {
         headers << m->headerData(c, Qt::Horizontal).toString();
+    }
     QCOMPARE(headers,
              (QStringList{"Name", "Layout", "State", "Loss", "Acc.", "Started", "Duration"}));
     // Newest first.
@@ -255,16 +261,20 @@ void TestRunTable::defaultColumnsFitANarrowDock() {
     // Started, Duration: no less needed column shown while a more needed one is hidden).
     const auto shown = [view] {
         QList<int> out;
-        for (int c = 1; c < RunTableModel::ColumnCount; ++c)
-            if (!view->isColumnHidden(c))
+        for (int c = 1; c < RunTableModel::ColumnCount; ++c) {
+            if (!view->isColumnHidden(c)) {
                 out << c;
+            }
+        }
         return out;
     };
     const auto fitsLegibly = [&] {
         const QList<int> s = shown();
-        for (int i = 0; i < s.size(); ++i)
-            if (s[i] != i + 1)
+        for (int i = 0; i < s.size(); ++i) {
+            if (s[i] != i + 1) {
                 return false; // a gap in the order of need
+            }
+        }
         return view->horizontalScrollBar()->maximum() == 0 &&
                view->columnWidth(RunTableModel::Name) >= legibleName;
     };

@@ -109,8 +109,9 @@ private:
     QString writeEmitterSpec() {
         const QString path = m_dir.filePath(QStringLiteral("emitter.json"));
         QFile f(path);
-        if (!f.open(QIODevice::WriteOnly))
+        if (!f.open(QIODevice::WriteOnly)) {
             return QString();
+        }
         f.write(QStringLiteral("{\"name\":\"long emitter\",\"model\":{\"command\":[\"%1\","
                                "\"--lines\",\"100000\",\"--interval-ms\",\"20\"]},"
                                "\"training\":{\"maxSteps\":100000,\"globalBatch\":1,"

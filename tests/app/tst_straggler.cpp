@@ -41,8 +41,9 @@ private:
 
 void TestStraggler::initTestCase() {
     const QString missing = test::missingForTraining();
-    if (!missing.isEmpty())
+    if (!missing.isEmpty()) {
         QSKIP(qPrintable(missing));
+    }
     QVERIFY(m_dir.isValid());
     // Never ends by itself (it is cancelled); a perf line every 10 steps. Steps with a wider MLP
     // and batch than the demo's make a window of 10 steps long against the throttle's period
@@ -75,9 +76,10 @@ void TestStraggler::slowedRankRaisesTheAlert() {
     // Both ranks report several windows at the same pace: no straggler.
     StepTimeChart* steps = window.monitor()->stepTimeChart();
     QTRY_VERIFY_WITH_TIMEOUT(steps->ranks().size() == 2 && steps->ranks()[1].step >= 60, 60000);
-    for (const QList<QVariant>& a : std::as_const(alerts))
+    for (const QList<QVariant>& a : std::as_const(alerts)) {
         QVERIFY2(a.first().value<MonitorAlert>().kind != MonitorAlert::Straggler,
                  qPrintable(a.first().value<MonitorAlert>().text));
+    }
 
     const qint64 pid = test::RankThrottle::findRank(jobId, 1);
     QVERIFY2(pid > 0, "rank 1's tessera-train process not found");

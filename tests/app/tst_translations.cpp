@@ -30,8 +30,9 @@ namespace {
 QStringList placeholders(const QString& text) {
     static const QRegularExpression re(QStringLiteral("%L?(\\d{1,2}|n)"));
     QStringList out;
-    for (auto it = re.globalMatch(text); it.hasNext();)
+    for (auto it = re.globalMatch(text); it.hasNext();) {
         out << it.next().captured(1);
+    }
     out.removeDuplicates();
     out.sort();
     return out;
@@ -62,18 +63,21 @@ private:
 
 bool TestTranslations::install(QTranslator& translator, const char* lang) {
     const QString qm = QStringLiteral(TESSERA_BUILD_DIR "/app/tessera_%1.qm").arg(lang);
-    if (!QFileInfo::exists(qm))
+    if (!QFileInfo::exists(qm)) {
         return false;
-    if (!translator.load(qm))
+    }
+    if (!translator.load(qm)) {
         return false;
+    }
     QCoreApplication::installTranslator(&translator);
     return true;
 }
 
 void TestTranslations::germanWidgets() {
     QTranslator translator;
-    if (!install(translator, "de"))
+    if (!install(translator, "de")) {
         QSKIP("tessera_de.qm was not built (Qt6 LinguistTools missing: install qt6-l10n-tools)");
+    }
     QTemporaryDir data;
     QVERIFY(data.isValid());
     qputenv("TESSERA_DATA_DIR", data.path().toLocal8Bit());
@@ -99,8 +103,9 @@ void TestTranslations::germanWidgets() {
 
 void TestTranslations::chineseWidgets() {
     QTranslator translator;
-    if (!install(translator, "zh_CN"))
+    if (!install(translator, "zh_CN")) {
         QSKIP("tessera_zh_CN.qm was not built (Qt6 LinguistTools missing: install qt6-l10n-tools)");
+    }
     QTemporaryDir data;
     QVERIFY(data.isValid());
     qputenv("TESSERA_DATA_DIR", data.path().toLocal8Bit());
@@ -158,31 +163,37 @@ void TestTranslations::everyMessageTranslated() {
             } else if (name == QLatin1String("translation")) {
                 const auto type = xml.attributes().value(QLatin1String("type"));
                 unfinished = type == QLatin1String("unfinished");
-                if (type == QLatin1String("vanished") || type == QLatin1String("obsolete"))
+                if (type == QLatin1String("vanished") || type == QLatin1String("obsolete")) {
                     unfinished = false, source.clear();
-                if (!numerus)
+                }
+                if (!numerus) {
                     translation = xml.readElementText();
+                }
             } else if (name == QLatin1String("numerusform")) {
                 forms << xml.readElementText();
             }
         } else if (xml.isEndElement() && xml.name() == QLatin1String("message")) {
-            if (source.isEmpty())
+            if (source.isEmpty()) {
                 continue;
+            }
             ++messages;
             const QString where = QStringLiteral("%1 \"%2\"").arg(context, source.left(70));
-            if (!numerus)
+            if (!numerus) {
                 forms = {translation};
+            }
             if (unfinished || forms.isEmpty() || forms.contains(QString())) {
                 problems << where + QStringLiteral(": not translated");
                 continue;
             }
             for (const QString& f : forms) {
-                if (placeholders(f) != placeholders(source))
+                if (placeholders(f) != placeholders(source)) {
                     problems << where + QStringLiteral(": placeholders %1, translation has %2")
                                             .arg(placeholders(source).join(','),
                                                  placeholders(f).join(','));
-                if (hasAccelerator(source) && !source.contains('<') && !hasAccelerator(f))
+                }
+                if (hasAccelerator(source) && !source.contains('<') && !hasAccelerator(f)) {
                     problems << where + QStringLiteral(": the translation has no accelerator");
+                }
             }
         }
     }

@@ -81,10 +81,12 @@ private Q_SLOTS:
     // final state), one local worker, a spec chosen, both tabs shown, every dialog open.
     void everyShownStringIsTranslated() {
         walkTheApp();
-        if (QTest::currentTestFailed())
+        if (QTest::currentTestFailed()) {
             return;
-        for (const QString& f : m_walker->findings())
+        }
+        for (const QString& f : m_walker->findings()) {
             qWarning().noquote() << "not translated:" << f;
+        }
         QVERIFY2(m_walker->findings().isEmpty(),
                  qPrintable(QStringLiteral("%1 shown string(s) not passed through tr() (listed "
                                            "above):\n  %2")
@@ -95,8 +97,9 @@ private Q_SLOTS:
     // In German every number with a fraction has a decimal comma.
     void numbersFollowTheLocale() {
         QVERIFY(m_walker);
-        for (const QString& f : m_walker->decimals())
+        for (const QString& f : m_walker->decimals()) {
             qWarning().noquote() << "decimal point in German:" << f;
+        }
         QVERIFY2(m_walker->decimals().isEmpty(),
                  qPrintable(QStringLiteral("%1 shown number(s) not in the user's locale (listed "
                                            "above):\n  %2")
@@ -121,8 +124,9 @@ private:
             window.clusterPanel()->setWorkerCount(1);
             window.clusterPanel()->rentAction()->trigger();
             if (!QTest::qWaitFor([&] { return window.clusterPanel()->model()->readyCount() == 1; },
-                                 60000))
+                                 60000)) {
                 out << QStringLiteral("the local worker did not become ready");
+            }
             window.jobPanel()->selectSpec(QStringLiteral("fashion"));
             auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("centralTabs"));
             QVERIFY(tabs);
@@ -133,8 +137,9 @@ private:
                         [&] {
                             return !window.designer()->estimatePanel()->stepTimeText().isEmpty();
                         },
-                        30000))
+                        30000)) {
                     out << QStringLiteral("the designer made no estimate");
+                }
             }
             // A lease through the Rent dialog (its table shows the lease's state and step).
             RentDialog* rent = window.rentDialog();
@@ -142,32 +147,38 @@ private:
             rent->offerView()->selectRow(0);
             rent->rentSelected();
             if (!QTest::qWaitFor([&] { return window.clusterPanel()->model()->readyCount() == 2; },
-                                 60000))
+                                 60000)) {
                 out << QStringLiteral("the rented local worker did not become ready");
+            }
             // A job's state change as the log pane shows it.
             Q_EMIT session.controller()->jobStateChanged(QStringLiteral("job-9"),
                                                          JobState::Succeeded, QString());
             QList<QWidget*> dialogs{rent, window.autoscaleDialog(), rent->openAddHost()};
-            if (designer::DesignerPanel* d = window.designer())
+            if (designer::DesignerPanel* d = window.designer()) {
                 dialogs << d->autoPlanDialog() << d->exportDialog() << d->programDialog();
+            }
             for (QWidget* dialog : dialogs) {
                 dialog->show();
-                if (!QTest::qWaitForWindowExposed(dialog))
+                if (!QTest::qWaitForWindowExposed(dialog)) {
                     out << QStringLiteral("a dialog was not shown");
+                }
             }
             QApplication::processEvents();
             m_walker->walkWidget(&window);
             // Menus are top-level widgets of their own, as are the dialogs.
-            for (QWidget* top : QApplication::topLevelWidgets())
+            for (QWidget* top : QApplication::topLevelWidgets()) {
                 m_walker->walkWidget(top);
-            for (QWidget* dialog : dialogs)
+            }
+            for (QWidget* dialog : dialogs) {
                 dialog->hide();
+            }
             rent->leaseView()->selectAll();
             rent->releaseSelected();
             window.clusterPanel()->releaseAction()->trigger();
             if (!QTest::qWaitFor([&] { return window.clusterPanel()->model()->rowCount() == 0; },
-                                 20000))
+                                 20000)) {
                 out << QStringLiteral("the local worker was not released");
+            }
         }
         walkExportDialog();
         QLocale::setDefault(QLocale::c());
@@ -214,16 +225,18 @@ private:
         plan.mutable_settings()->set_global_batch(30);
         document.edit(plan, QStringLiteral("global batch 30"));
         for (auto format :
-             {ExportDialog::Megatron, ExportDialog::DeepSpeed, ExportDialog::Torchtitan})
+             {ExportDialog::Megatron, ExportDialog::DeepSpeed, ExportDialog::Torchtitan}) {
             QVERIFY(!dialog.exportable(format));
+        }
         m_walker->walkAgain(&dialog);
     }
 
     /// Three runs of the example spec in the history: succeeded, failed and cancelled.
     static void seedHistory() {
         MetricStore store;
-        if (!store.open(MetricStore::defaultPath()))
+        if (!store.open(MetricStore::defaultPath())) {
             return;
+        }
         QFile spec(QStringLiteral(TESSERA_SOURCE_DIR "/resources/examples/fashion-mnist-mlp.json"));
         spec.open(QIODevice::ReadOnly);
         const QString json = QString::fromUtf8(spec.readAll());

@@ -54,8 +54,9 @@ QStringList bundlesUnder(const QString& remote) {
     QDirIterator it(remote, QDir::Dirs | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
-        if (isCachedBundle(path))
+        if (isCachedBundle(path)) {
             out << QDir(remote).relativeFilePath(path);
+        }
     }
     out.sort();
     return out;
@@ -69,8 +70,9 @@ class TestUserProgramSsh : public QObject {
     /// A spec of the DDP example in `my-training` with `launcher` and extra arguments.
     QString writeSpec(const QString& name, const QString& launcher, const QStringList& extra) {
         QJsonArray command{kPython, "ddp_fashion_mnist.py", "--log-every", "100", "--report-env"};
-        for (const QString& a : extra)
+        for (const QString& a : extra) {
             command.append(a);
+        }
         const QJsonObject spec{{"name", name},
                                {"layout", QJsonObject{{"dataParallel", 2}}},
                                {"model", QJsonObject{{"command", command},
@@ -78,21 +80,26 @@ class TestUserProgramSsh : public QObject {
                                                      {"workdir", "my-training"}}}};
         const QString path = m_dir.filePath(name + QStringLiteral(".json"));
         QFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(spec).toJson()) < 0)
+        if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(spec).toJson()) < 0) {
             return {};
+        }
         return path;
     }
 
 private Q_SLOTS:
     void initTestCase() {
         const QString bin = QStringLiteral(TESSERA_BUILD_DIR "/bin");
-        for (const char* program : {"tessera-worker", "tessera-rsh", "tessera-rank"})
-            if (!QFileInfo(bin + QLatin1Char('/') + QLatin1String(program)).isExecutable())
+        for (const char* program : {"tessera-worker", "tessera-rsh", "tessera-rank"}) {
+            if (!QFileInfo(bin + QLatin1Char('/') + QLatin1String(program)).isExecutable()) {
                 QSKIP(qPrintable(QStringLiteral("%1 is not built in %2").arg(program, bin)));
-        if (!QFileInfo::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR)))
+            }
+        }
+        if (!QFileInfo::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR))) {
             QSKIP("Fashion-MNIST is missing: install the Debian package dataset-fashion-mnist");
-        if (!hasTorch())
+        }
+        if (!hasTorch()) {
             QSKIP("/usr/bin/python3 has no torch with gloo: apt-get install python3-torch");
+        }
         QVERIFY(m_dir.isValid());
         qputenv("TESSERA_BIN_DIR", bin.toLocal8Bit());
         qputenv("TESSERA_DATA_DIR", m_dir.filePath(QStringLiteral("data")).toLocal8Bit());
@@ -108,8 +115,9 @@ private Q_SLOTS:
 
     void ddpExampleOnTwoSshHostsFromTheApp() {
         test::TestHosts hosts(2);
-        if (hosts.missing())
+        if (hosts.missing()) {
             QSKIP(qPrintable(QStringLiteral("no test hosts: ") + hosts.error()));
+        }
         QVERIFY2(hosts.error().isEmpty(), qPrintable(hosts.error()));
         const QString remote = m_dir.filePath(QStringLiteral("remote"));
         const QList<SshHost> config = hosts.sshHosts(QStringLiteral("gpu-box-"), remote, 0.5);
@@ -127,11 +135,13 @@ private Q_SLOTS:
         QVERIFY(dialog->isVisible());
         QTableView* offers = dialog->offerView();
         offers->clearSelection();
-        for (int r = 0; r < offers->model()->rowCount(); ++r)
-            if (offers->model()->index(r, OfferTableModel::Provider).data() == "ssh")
+        for (int r = 0; r < offers->model()->rowCount(); ++r) {
+            if (offers->model()->index(r, OfferTableModel::Provider).data() == "ssh") {
                 offers->selectionModel()->select(offers->model()->index(r, 0),
                                                  QItemSelectionModel::Select |
                                                      QItemSelectionModel::Rows);
+            }
+        }
         QTest::mouseClick(dialog->rentButton(), Qt::LeftButton);
         ClusterTableModel* nodes = window.clusterPanel()->model();
         QTRY_VERIFY_WITH_TIMEOUT(nodes->readyCount() == 2 || dialog->status().contains("failed"),
@@ -182,13 +192,14 @@ private Q_SLOTS:
 
             // What each rank saw, from the history (each line kept with its rank).
             QMap<int, QJsonObject> seen;
-            for (const LogRecord& line : session.store()->logLines(jobId))
+            for (const LogRecord& line : session.store()->logLines(jobId)) {
                 if (line.text.startsWith(QLatin1String("tessera-env "))) {
                     const QJsonObject o =
                         QJsonDocument::fromJson(line.text.mid(12).toUtf8()).object();
                     QCOMPARE(line.rank, o["RANK"].toString().toInt());
                     seen.insert(line.rank, o);
                 }
+            }
             QCOMPARE(seen.keys(), (QList<int>{0, 1}));
             for (auto it = seen.cbegin(); it != seen.cend(); ++it) {
                 const QJsonObject& o = it.value();
@@ -203,8 +214,9 @@ private Q_SLOTS:
                              isCachedBundle(o["cwd"].toString()),
                          qPrintable(what));
             }
-            if (!l.trains)
+            if (!l.trains) {
                 continue;
+            }
             // Loss and accuracy on the chart and in the history.
             QVERIFY(window.chart()->lossPointCount() >= 3);
             QVERIFY(window.chart()->accuracyPointCount() >= 1);

@@ -169,8 +169,9 @@ void TestUtilizationChart::seriesAreGroupedByNode() {
 void TestUtilizationChart::valuesLandInTheirPaneAndUnit() {
     UtilizationChart chart;
     chart.showJob(QStringLiteral("job-1"), 10000);
-    for (qint64 t : {13000, 11000, 12000}) // out of order: kept sorted by time
+    for (qint64 t : {13000, 11000, 12000}) { // out of order: kept sorted by time
         chart.addSamples(deviceSamples(QStringLiteral("n"), nodeSample(t, 1, double(t) / 1000)));
+    }
     QCPGraph* util = chart.utilizationGraph(QStringLiteral("n/CPU"));
     QCPGraph* mem = chart.memoryGraph(QStringLiteral("n/GPU 0"));
     QCOMPARE(util->data()->size(), 3);
@@ -228,9 +229,10 @@ void TestUtilizationChart::recordedTelemetryShowsAgain() {
     feed.follow(QStringLiteral("job-1"), pipelineSpec(), kLayers, false);
     QVERIFY(feed.liveNodes().isEmpty());
     QList<TelemetryRecord> records;
-    for (qint64 t = 1000; t <= 3000; t += 1000)
+    for (qint64 t = 1000; t <= 3000; t += 1000) {
         records << telemetryRecord(QStringLiteral("job-1"), QStringLiteral("gpu-a"),
                                    nodeSample(t, 2, 5));
+    }
     records << telemetryRecord(QStringLiteral("job-2"), QStringLiteral("gpu-b"),
                                nodeSample(1000, 2, 5)); // another job's: not shown
     TelemetryRecord damaged = records.first();
@@ -274,8 +276,9 @@ void TestUtilizationChart::exportWritesEverySeries() {
     QTimer closer;
     connect(&closer, &QTimer::timeout, this, [&seen, &closer] {
         if (auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget())) {
-            for (const QAction* a : menu->actions())
+            for (const QAction* a : menu->actions()) {
                 seen << a->text();
+            }
             closer.stop();
             menu->close();
         }

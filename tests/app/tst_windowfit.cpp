@@ -43,22 +43,24 @@ void TestWindowFit::minimumFitsALaptop() {
         QString out = QStringLiteral("window %1x%2")
                           .arg(window.minimumSizeHint().width())
                           .arg(window.minimumSizeHint().height());
-        for (QDockWidget* d : window.findChildren<QDockWidget*>())
+        for (QDockWidget* d : window.findChildren<QDockWidget*>()) {
             out += QStringLiteral("; %1 %2x%3 (widget %4x%5)")
                        .arg(d->objectName())
                        .arg(d->minimumSizeHint().width())
                        .arg(d->minimumSizeHint().height())
                        .arg(d->widget()->minimumSizeHint().width())
                        .arg(d->widget()->minimumSizeHint().height());
+        }
         out += QStringLiteral("; central %1x%2")
                    .arg(window.centralWidget()->minimumSizeHint().width())
                    .arg(window.centralWidget()->minimumSizeHint().height());
         auto* tabs = qobject_cast<QTabWidget*>(window.centralWidget());
-        for (int i = 0; tabs && i < tabs->count(); ++i)
+        for (int i = 0; tabs && i < tabs->count(); ++i) {
             out += QStringLiteral("; tab %1 %2x%3")
                        .arg(i)
                        .arg(tabs->widget(i)->minimumSizeHint().width())
                        .arg(tabs->widget(i)->minimumSizeHint().height());
+        }
         return out;
     };
     qInfo().noquote() << report();
@@ -114,8 +116,9 @@ void TestWindowFit::designerTabKeepsTheSideDocks() {
     MainWindow again(&session);
     again.show();
     QVERIFY(QTest::qWaitForWindowExposed(&again));
-    for (const char* name : {"clusterDock", "jobDock", "runsDock", "logDock"})
+    for (const char* name : {"clusterDock", "jobDock", "runsDock", "logDock"}) {
         QVERIFY2(!dock(again, name)->isHidden(), name);
+    }
 }
 
 QTEST_MAIN(TestWindowFit)

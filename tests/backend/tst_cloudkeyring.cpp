@@ -62,8 +62,9 @@ private Q_SLOTS:
     void headlessKeepsAPrivateFile() {
         qunsetenv("DBUS_SESSION_BUS_ADDRESS");
         const auto back = qScopeGuard([this] {
-            if (!m_bus.isEmpty())
+            if (!m_bus.isEmpty()) {
                 qputenv("DBUS_SESSION_BUS_ADDRESS", m_bus);
+            }
         });
         const Result<KeyPlace> stored = store(QStringLiteral("  file-key-1 \n"));
         QVERIFY2(stored, stored ? "" : stored.error().message.c_str());

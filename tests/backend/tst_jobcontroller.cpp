@@ -265,10 +265,13 @@ void TestJobController::drawnPlacementThatCannotBeKeptIsRefused() {
 // shared-memory (vader) file alike and crashed at the first collective until such placements
 // were kept off shared memory.
 void TestJobController::twoSlotWorkersSharingAHostTrain() {
-    if (const QString missing = test::fashionMnistMissing(); !missing.isEmpty())
+    if (const QString missing = test::fashionMnistMissing(); !missing.isEmpty()) {
         QSKIP(qPrintable(missing));
-    if (!QFileInfo(QDir(test::buildBin()).filePath(QStringLiteral("tessera-train"))).isExecutable())
+    }
+    if (!QFileInfo(QDir(test::buildBin()).filePath(QStringLiteral("tessera-train")))
+             .isExecutable()) {
         QSKIP("tessera-train is not built");
+    }
     // The fixture's one-slot workers make way for two two-slot ones (same names and folders).
     QSignalSpy released(m_provider.get(), &LocalWorkers::stopped);
     m_provider->stopAll();

@@ -19,8 +19,9 @@ WorkerNode node(const QString& name, const QString& address, int slots, int gpus
 
 QStringList names(const QList<WorkerNode>& nodes) {
     QStringList out;
-    for (const WorkerNode& n : nodes)
+    for (const WorkerNode& n : nodes) {
         out << n.name;
+    }
     return out;
 }
 

@@ -327,8 +327,9 @@ void TestMetricStore::logLinesKeepTheirRank() {
              5);
     auto texts = [](const QList<LogRecord>& lines) {
         QStringList out;
-        for (const LogRecord& l : lines)
+        for (const LogRecord& l : lines) {
             out << QStringLiteral("%1:%2").arg(l.rank).arg(l.text);
+        }
         return out;
     };
     QCOMPARE(texts(store.logLinesAfter(job, 0, 1, 100)), (QStringList{"1:a1", "1:b1"}));

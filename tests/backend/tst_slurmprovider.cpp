@@ -140,8 +140,9 @@ private Q_SLOTS:
             const QByteArray text = log.readAll();
             QVERIFY2(text.contains("mutual TLS"), text.constData());
         }
-        for (const WorkerNode& node : run.registry.readyNodes())
+        for (const WorkerNode& node : run.registry.readyNodes()) {
             QVERIFY2(node.tls != nullptr, qPrintable(node.name));
+        }
         QVERIFY(listed(d.jobId, true));
         const QString job = m_slurm->run(QStringLiteral("squeue"),
                                          {QStringLiteral("-h"), QStringLiteral("-j"), d.jobId,

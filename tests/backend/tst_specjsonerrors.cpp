@@ -23,15 +23,18 @@ bool validUtf8(const std::string& s) {
 /// The message loadJobSpec gives for a file holding `bytes`.
 QString loadError(const QTemporaryDir& dir, const char* name, const QByteArray& bytes) {
     QFile f(dir.filePath(QString::fromLatin1(name)));
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size()) {
         return QStringLiteral("cannot write the test file");
+    }
     f.close();
     Result<v1::JobSpec> spec = loadJobSpec(f.fileName().toStdString());
-    if (spec)
+    if (spec) {
         return QStringLiteral("accepted");
+    }
     const std::string& m = spec.error().message;
-    if (!validUtf8(m))
+    if (!validUtf8(m)) {
         return QStringLiteral("the message is not UTF-8");
+    }
     return QString::fromStdString(m);
 }
 
@@ -146,8 +149,9 @@ private Q_SLOTS:
 
     void validJsonPasses() {
         for (const char* ok : {"{}", "\xEF\xBB\xBF{\"name\": \"x\"}", "[1, -0.5e+3, true, null]",
-                               "{\"a\": \"\\u00e9\\n\\\"\", \"b\": {\"c\": []}}", "\"训练\""})
+                               "{\"a\": \"\\u00e9\\n\\\"\", \"b\": {\"c\": []}}", "\"训练\""}) {
             QVERIFY2(!findJsonSyntaxError(ok), ok);
+        }
         // A spec with a byte order mark loads.
         Result<v1::JobSpec> spec = parseJobSpec("\xEF\xBB\xBF{\"name\": \"bom\"}", "bom.json");
         QVERIFY2(spec, spec ? "" : spec.error().message.c_str());
@@ -167,19 +171,23 @@ private Q_SLOTS:
             std::string s = base;
             if (i % 3 == 0) {
                 s.resize(rng.bounded(200));
-                for (char& c : s)
+                for (char& c : s) {
                     c = char(rng.bounded(256));
+                }
             } else {
-                for (int k = 0; k < 3; ++k)
+                for (int k = 0; k < 3; ++k) {
                     s[rng.bounded(int(s.size()))] = char(rng.bounded(256));
+                }
                 s.resize(rng.bounded(int(s.size()) + 1));
             }
             Result<v1::JobSpec> spec = parseJobSpec(s, "fuzz.json");
-            if (spec)
+            if (spec) {
                 continue;
+            }
             QVERIFY2(validUtf8(spec.error().message), "not UTF-8");
-            for (char c : spec.error().message)
+            for (char c : spec.error().message) {
                 QVERIFY2(static_cast<unsigned char>(c) >= 0x20 || c == '\n', "a control character");
+            }
         }
     }
 };

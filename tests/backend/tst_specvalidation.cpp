@@ -294,8 +294,9 @@ void TestSpecValidation::parallelLayoutsAccepted_data() {
 void TestSpecValidation::parallelLayoutsAccepted() {
     QFETCH(QString, layout);
     QFETCH(int, ranks);
-    if (!QFile::exists(QStringLiteral("/usr/share/common-licenses/GPL-3")))
+    if (!QFile::exists(QStringLiteral("/usr/share/common-licenses/GPL-3"))) {
         QSKIP("/usr/share/common-licenses/GPL-3 (Debian base-files) is missing");
+    }
     const QString json =
         QStringLiteral(
             "{\"model\":{\"family\":\"gpt\",\"dim\":32,\"blocks\":2,\"heads\":4,\"context\":16},"
@@ -311,14 +312,16 @@ void TestSpecValidation::parallelLayoutsAccepted() {
 }
 
 void TestSpecValidation::everyExampleIsValid() {
-    if (!QFile::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR "/t10k-labels-idx1-ubyte.gz")))
+    if (!QFile::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR "/t10k-labels-idx1-ubyte.gz"))) {
         QSKIP("dataset-fashion-mnist is not installed");
+    }
     const QDir dir(QStringLiteral(TESSERA_SOURCE_DIR "/resources/examples"));
     QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files);
     QVERIFY(files.size() >= 4);
     for (const QString& name : QDir(dir.filePath(QStringLiteral("pytorch")))
-                                   .entryList({QStringLiteral("*.json")}, QDir::Files))
+                                   .entryList({QStringLiteral("*.json")}, QDir::Files)) {
         files << QStringLiteral("pytorch/") + name;
+    }
     for (const QString& name : files) {
         Result<v1::JobSpec> spec = loadJobSpec(dir.filePath(name).toStdString());
         QVERIFY2(spec, qPrintable(name + QStringLiteral(": ") +

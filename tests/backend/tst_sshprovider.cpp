@@ -269,8 +269,9 @@ private Q_SLOTS:
         qInfo("tcpdump on the test bridge: %lld bytes of the workers' gRPC traffic",
               qint64(wire.size()));
         QVERIFY2(wire.size() > 20000, "tcpdump saw almost nothing of the job's gRPC traffic");
-        for (const QByteArray& token : tokens)
+        for (const QByteArray& token : tokens) {
             QVERIFY2(token.size() >= 16 && !wire.contains(token), "a token crossed in clear");
+        }
         QVERIFY2(!wire.contains("Fashion-MNIST MLP, data parallel"), "the spec crossed in clear");
         // A rented worker refuses a plaintext client and certificates of another CA, saying why.
         const WorkerNode node = run.registry.readyNodes().first();

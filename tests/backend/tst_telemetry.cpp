@@ -41,8 +41,9 @@ private:
 void TestTelemetry::initTestCase() {
     registerBackendMetaTypes();
     const QString missing = test::missingPrograms();
-    if (!missing.isEmpty())
+    if (!missing.isEmpty()) {
         QSKIP(qPrintable(missing));
+    }
     test::useBuildAndData(m_dir.filePath(QStringLiteral("data")));
     QFile token(m_dir.filePath(QStringLiteral("token")));
     QVERIFY(token.open(QIODevice::WriteOnly));
@@ -56,8 +57,9 @@ std::unique_ptr<TelemetryWatcher> TestTelemetry::watch(const QString& address, c
     watcher->setBackoff(50, 200, 0);
     connect(watcher.get(), &TelemetryWatcher::sampleReceived, this,
             [samples](const QString& node, const v1::TelemetrySample& s) {
-                if (node == QStringLiteral("solo"))
+                if (node == QStringLiteral("solo")) {
                     *samples << s;
+                }
             });
     return watcher;
 }
@@ -115,8 +117,9 @@ void TestTelemetry::workerRestartStartsOverWithAGap() {
     const v1::TelemetrySample& first = samples[before];
     QVERIFY2(first.gap(), "the first sample of the restarted worker must say samples were lost");
     QVERIFY2(first.seq() < lastBefore, qPrintable(QString::number(first.seq())));
-    for (qsizetype i = before + 1; i < samples.size(); ++i)
+    for (qsizetype i = before + 1; i < samples.size(); ++i) {
         QCOMPARE(samples[i].seq(), samples[i - 1].seq() + 1);
+    }
     again.terminate();
     QVERIFY(again.waitForFinished(10000));
 }
@@ -189,8 +192,9 @@ void TestTelemetry::monitorRecordsTheJobsNodesOnly() {
     // The job ran ~2 s at 200 ms per sample: a handful per node, each time once.
     for (const QList<qint64>& t : std::as_const(times)) {
         QVERIFY2(t.size() >= 5, qPrintable(QString::number(t.size())));
-        for (qsizetype i = 1; i < t.size(); ++i)
+        for (qsizetype i = 1; i < t.size(); ++i) {
             QVERIFY(t[i] > t[i - 1]);
+        }
     }
     // A replay (a reconnect re-sending what was stored) adds nothing.
     QCOMPARE(store.addTelemetry(records), 0);

@@ -30,8 +30,9 @@ using namespace tessera::designer;
 namespace {
 
 double percentile(std::vector<double> v, double p) {
-    if (v.empty())
+    if (v.empty()) {
         return 0;
+    }
     std::sort(v.begin(), v.end());
     return v[std::min(v.size() - 1, std::size_t(p * double(v.size() - 1) + 0.5))];
 }
@@ -47,8 +48,10 @@ HoverTimes hoverTimes(const QString& machines, int tp, int stages, int dp, int h
     DesignerPanel panel(nullptr);
     panel.resize(1366, 700);
     panel.show();
-    if (!QTest::qWaitForWindowExposed(&panel) || !panel.selectModel(QStringLiteral("llama-2-13b")))
+    if (!QTest::qWaitForWindowExposed(&panel) ||
+        !panel.selectModel(QStringLiteral("llama-2-13b"))) {
         return out;
+    }
     panel.setHypotheticalCluster(machines);
     PlanDocument* doc = panel.document();
     const int layers = doc->layerCount();
@@ -93,8 +96,9 @@ HoverTimes hoverTimes(const QString& machines, int tp, int stages, int dp, int h
         QDragMoveEvent move(centre(device), Qt::CopyAction, mime.get(), Qt::LeftButton,
                             Qt::NoModifier);
         QCoreApplication::sendEvent(panel.view()->viewport(), &move);
-        if (!panel.scene()->device(device)->dropRefused() && ready.isEmpty())
+        if (!panel.scene()->device(device)->dropRefused() && ready.isEmpty()) {
             ready.wait(10000); // the re-estimate, on the runner's thread when it is slow
+        }
         panel.view()->viewport()->repaint();
         panel.repaint();
         out.ms.push_back(double(clock.nsecsElapsed()) / 1e6);

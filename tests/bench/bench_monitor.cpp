@@ -35,8 +35,9 @@ using namespace tessera;
 namespace {
 
 double percentile(QList<double> v, double p) {
-    if (v.isEmpty())
+    if (v.isEmpty()) {
         return 0;
+    }
     std::sort(v.begin(), v.end());
     return v[std::min<qsizetype>(v.size() - 1, qsizetype(p * double(v.size() - 1) + 0.5))];
 }
@@ -132,8 +133,9 @@ int liveBench() {
     spec.set_name("monitor benchmark");
     for (const QString& a :
          {QDir(bin).filePath(QStringLiteral("tessera-test-emitter")), QStringLiteral("--lines"),
-          QString::number(kLines), QStringLiteral("--interval-us"), QString::number(kIntervalUs)})
+          QString::number(kLines), QStringLiteral("--interval-us"), QString::number(kIntervalUs)}) {
         spec.mutable_model()->add_command(a.toStdString());
+    }
     spec.mutable_training()->set_global_batch(1);
     spec.mutable_training()->set_learning_rate(0.1);
     spec.mutable_layout()->set_data_parallel(1);
@@ -174,8 +176,9 @@ int liveBench() {
     QEventLoop loop;
     QObject::connect(&jobs, &JobController::jobStateChanged, &loop,
                      [&](const QString&, JobState s) {
-                         if (isTerminal(s))
+                         if (isTerminal(s)) {
                              loop.quit();
+                         }
                      });
     QTimer::singleShot(120000, &loop, &QEventLoop::quit);
     loop.exec();
@@ -204,8 +207,9 @@ int liveBench() {
 } // namespace
 
 int main(int argc, char** argv) {
-    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
     QApplication app(argc, argv);
     registerBackendMetaTypes();
     const int replot = replotBench();

@@ -38,9 +38,10 @@ class TestCtlDetach : public QObject {
 
     /// tessera-ctl with the worker and its token appended when `withWorkers`.
     QStringList args(QStringList a, bool withWorkers = true) const {
-        if (withWorkers)
+        if (withWorkers) {
             a << QStringLiteral("--workers") << m_address << QStringLiteral("--token-file")
               << path(QStringLiteral("w/token"));
+        }
         return a;
     }
 
@@ -55,8 +56,9 @@ class TestCtlDetach : public QObject {
             return -1;
         }
         *out = p.readAllStandardOutput();
-        if (err)
+        if (err) {
             *err = p.readAllStandardError();
+        }
         return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
     }
 
@@ -64,8 +66,9 @@ class TestCtlDetach : public QObject {
     QString spec() {
         const QString file = path(QStringLiteral("emitter.json"));
         QFile f(file);
-        if (!f.open(QIODevice::WriteOnly))
+        if (!f.open(QIODevice::WriteOnly)) {
             return {};
+        }
         f.write(QStringLiteral("{\"name\":\"detached emitter\",\"model\":{\"command\":[\"%1/"
                                "tessera-test-emitter\",\"--lines\",\"40\",\"--interval-ms\","
                                "\"5\"]},\"layout\":{\"dataParallel\":1},\"training\":"
@@ -92,16 +95,19 @@ class TestCtlDetach : public QObject {
 
     JobRecord stored(const QString& id) {
         MetricStore store;
-        if (!store.open(path(QStringLiteral("data/tessera.sqlite"))))
+        if (!store.open(path(QStringLiteral("data/tessera.sqlite")))) {
             return {};
+        }
         return store.job(id);
     }
 
 private Q_SLOTS:
     void initTestCase() {
-        for (const char* p : {"tessera-ctl", "tessera-worker", "tessera-test-emitter"})
-            if (!QFileInfo(m_bin + QLatin1Char('/') + QLatin1String(p)).isExecutable())
+        for (const char* p : {"tessera-ctl", "tessera-worker", "tessera-test-emitter"}) {
+            if (!QFileInfo(m_bin + QLatin1Char('/') + QLatin1String(p)).isExecutable()) {
                 QSKIP(qPrintable(QStringLiteral("%1 is not built").arg(QLatin1String(p))));
+            }
+        }
         QVERIFY(QDir().mkpath(path(QStringLiteral("w"))));
         QFile token(path(QStringLiteral("w/token")));
         QVERIFY(token.open(QIODevice::WriteOnly) && token.write("detach-token\n") > 0);
@@ -152,11 +158,13 @@ private Q_SLOTS:
         MetricStore store;
         QVERIFY(store.open(path(QStringLiteral("data/tessera.sqlite"))));
         QList<qint64> steps;
-        for (const MetricPoint& p : store.points(id))
+        for (const MetricPoint& p : store.points(id)) {
             steps << p.step;
+        }
         QList<qint64> expected;
-        for (qint64 s = 1; s <= 40; ++s)
+        for (qint64 s = 1; s <= 40; ++s) {
             expected << s;
+        }
         QCOMPARE(steps, expected);
 
         // A finished job cannot be attached; the history says why.

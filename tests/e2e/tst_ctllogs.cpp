@@ -26,8 +26,9 @@ class TestCtlLogs : public QObject {
     QString spec(const QString& name, const QString& script) {
         const QString path = m_dir.filePath(name + QStringLiteral(".json"));
         QFile f(path);
-        if (!f.open(QIODevice::WriteOnly))
+        if (!f.open(QIODevice::WriteOnly)) {
             return {};
+        }
         QString quoted = script;
         quoted.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
             .replace('"', QStringLiteral("\\\""));
@@ -51,8 +52,9 @@ class TestCtlLogs : public QObject {
             return -1;
         }
         *out = p.readAllStandardOutput();
-        if (err)
+        if (err) {
             *err = p.readAllStandardError();
+        }
         return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
     }
 
@@ -66,8 +68,9 @@ class TestCtlLogs : public QObject {
 private Q_SLOTS:
     void initTestCase() {
         m_ctl = QStringLiteral(TESSERA_BUILD_DIR "/bin/tessera-ctl");
-        if (!QFileInfo(m_ctl).isExecutable())
+        if (!QFileInfo(m_ctl).isExecutable()) {
             QSKIP("tessera-ctl is not built");
+        }
         QVERIFY(m_dir.isValid());
     }
 
@@ -93,8 +96,9 @@ private Q_SLOTS:
         QCOMPARE(ctl({QStringLiteral("logs"), id}, &out, &err), 0);
         const QStringList all = QString::fromUtf8(out).split('\n', Qt::SkipEmptyParts);
         for (const char* line : {"[r0] rank 0 line 1", "[r1] rank 1 line 3",
-                                 "[r0 !] rank 0 complains", "[r1] rank 1 \\xFF"})
+                                 "[r0 !] rank 0 complains", "[r1] rank 1 \\xFF"}) {
             QVERIFY2(all.contains(QLatin1String(line)), qPrintable(all.join('\n')));
+        }
         // Each rank's lines in the order it printed them.
         QVERIFY(all.indexOf("[r0] rank 0 line 1") < all.indexOf("[r0] rank 0 line 2"));
     }

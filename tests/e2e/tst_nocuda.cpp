@@ -54,21 +54,25 @@ Run run(const QString& program, const QStringList& args, int timeoutMs,
 /// (e.g. a driver's libnvidia-ml in /usr/lib/x86_64-linux-gnu, which must stay).
 QStringList cudaHiding() {
     QSet<QString> hide;
-    if (QFileInfo(QStringLiteral("/usr/local/cuda")).exists())
+    if (QFileInfo(QStringLiteral("/usr/local/cuda")).exists()) {
         hide.insert(QStringLiteral("d:") +
                     QFileInfo(QStringLiteral("/usr/local/cuda")).canonicalFilePath());
+    }
     const Run cache = run(QStringLiteral("/sbin/ldconfig"), {QStringLiteral("-p")}, 30000);
     for (const QString& line : cache.out.split(QLatin1Char('\n'))) {
         const qsizetype arrow = line.indexOf(QStringLiteral("=> "));
-        if (arrow <= 0 || !kCudaLibrary.match(line.left(arrow)).hasMatch())
+        if (arrow <= 0 || !kCudaLibrary.match(line.left(arrow)).hasMatch()) {
             continue;
+        }
         const QFileInfo library(line.mid(arrow + 3).trimmed());
-        if (!library.exists())
+        if (!library.exists()) {
             continue;
-        if (library.canonicalPath().contains(QLatin1String("cuda")))
+        }
+        if (library.canonicalPath().contains(QLatin1String("cuda"))) {
             hide.insert(QStringLiteral("d:") + library.canonicalPath());
-        else
+        } else {
             hide.insert(QStringLiteral("f:") + library.canonicalFilePath());
+        }
     }
     QStringList sorted(hide.begin(), hide.end());
     sorted.sort();
@@ -78,8 +82,9 @@ QStringList cudaHiding() {
         const bool inside = std::any_of(out.begin(), out.end(), [&h](const QString& o) {
             return o.startsWith(QLatin1String("d:")) && h.mid(2).startsWith(o.mid(2) + '/');
         });
-        if (!inside)
+        if (!inside) {
             out << h;
+        }
     }
     return out;
 }
@@ -96,8 +101,9 @@ private Q_SLOTS:
 
 void TestNoCuda::linksNoCudaLibrary_data() {
     QTest::addColumn<QString>("program");
-    for (const char* p : {"tessera-worker", "tessera-train", "tessera-rsh", "tessera-ctl"})
+    for (const char* p : {"tessera-worker", "tessera-train", "tessera-rsh", "tessera-ctl"}) {
         QTest::newRow(p) << QString::fromLatin1(p);
+    }
 }
 
 void TestNoCuda::linksNoCudaLibrary() {
@@ -107,17 +113,22 @@ void TestNoCuda::linksNoCudaLibrary() {
     const Run ldd = run(QStringLiteral("ldd"), {path}, 30000);
     QVERIFY2(ldd.exitCode == 0, qPrintable(ldd.err));
     QStringList cuda;
-    for (const QString& line : ldd.out.split(QLatin1Char('\n')))
-        if (kCudaLibrary.match(line).hasMatch())
+    for (const QString& line : ldd.out.split(QLatin1Char('\n'))) {
+        if (kCudaLibrary.match(line).hasMatch()) {
             cuda << line.trimmed();
+        }
+    }
     QVERIFY2(cuda.isEmpty(), qPrintable(program + QStringLiteral(" links ") + cuda.join("; ")));
 }
 
 void TestNoCuda::cpuJobTrainsWithCudaHidden() {
-    if (::geteuid() != 0)
+    if (::geteuid() != 0) {
         QSKIP("hiding the CUDA folders needs a mount namespace: run as root");
-    if (!QFileInfo::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR "/train-images-idx3-ubyte.gz")))
+    }
+    if (!QFileInfo::exists(
+            QStringLiteral(TESSERA_FASHION_MNIST_DIR "/train-images-idx3-ubyte.gz"))) {
         QSKIP("dataset-fashion-mnist is not installed");
+    }
     const QStringList hidden = cudaHiding();
     qInfo("hiding %lld folder(s) or file(s) with CUDA libraries: %s", qlonglong(hidden.size()),
           qPrintable(hidden.join(QStringLiteral(", "))));
@@ -137,10 +148,11 @@ void TestNoCuda::cpuJobTrainsWithCudaHidden() {
     QString script = QStringLiteral("set -e; for h in \"$@\"; do case $h in "
                                     "d:*) mount -t tmpfs tessera-no-cuda \"${h#d:}\" ;; "
                                     "f:*) mount --bind /dev/null \"${h#f:}\" ;; esac; done; ");
-    if (QFileInfo(kBin + QStringLiteral("/tessera-train-cuda")).isExecutable())
+    if (QFileInfo(kBin + QStringLiteral("/tessera-train-cuda")).isExecutable()) {
         script += QStringLiteral("ldd \"$BIN/tessera-train-cuda\" | grep -q 'libcudart.so.* => "
                                  "not found' || { echo 'CUDA runtime still reachable' >&2; "
                                  "exit 97; }; ");
+    }
     script += QStringLiteral("exec \"$BIN/tessera-ctl\" run \"$SPEC\" --timeout 300");
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("BIN"), kBin);

@@ -20,8 +20,9 @@ inline std::vector<std::string_view> inputLines(std::string_view text) {
     while (!text.empty()) {
         const size_t nl = text.find('\n');
         lines.push_back(text.substr(0, nl));
-        if (nl == std::string_view::npos)
+        if (nl == std::string_view::npos) {
             break;
+        }
         text.remove_prefix(nl + 1);
     }
     return lines;

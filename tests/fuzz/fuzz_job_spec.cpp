@@ -7,10 +7,12 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text = tessera::fuzz::inputText(data, size);
     tessera::Result<tessera::v1::JobSpec> spec = tessera::parseJobSpec(text, "fuzz.json");
-    if (!spec)
+    if (!spec) {
         return 0;
+    }
     (void)tessera::worldSize(spec->layout());
-    if (tessera::validateJobSpec(*spec))
+    if (tessera::validateJobSpec(*spec)) {
         (void)tessera::jobSpecToJson(*spec);
+    }
     return 0;
 }

@@ -12,29 +12,33 @@ namespace {
 
 void checkText(const QString& s) {
     for (const QChar c : s) {
-        if (c.unicode() < 0x20 || c.unicode() == 0x7f)
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f) {
             __builtin_trap(); // a control character would reach a table or a log line
+        }
     }
 }
 
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    if (size < 2)
+    if (size < 2) {
         return 0;
+    }
     const int status = 100 + (data[0] | (data[1] << 8)) % 500;
     const QByteArray body(reinterpret_cast<const char*>(data + 2),
                           static_cast<qsizetype>(size - 2));
     if (auto types = parseLambdaInstanceTypes(body)) {
         double last = 0;
         for (const CloudInstanceType& t : *types) {
-            if (t.pricePerHour < last || t.pricePerHour < 0 || t.gpus < 0 || t.gpus > 1024)
+            if (t.pricePerHour < last || t.pricePerHour < 0 || t.gpus < 0 || t.gpus > 1024) {
                 __builtin_trap(); // unsorted or unbounded
+            }
             last = t.pricePerHour;
             checkText(t.name);
             checkText(t.description);
-            for (const QString& r : t.regions)
+            for (const QString& r : t.regions) {
                 checkText(r);
+            }
         }
     }
     if (auto list = parseLambdaInstances(body)) {
@@ -53,7 +57,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)parseLambdaSshKeys(body);
     const CloudError e = lambdaFailure(status, body, QStringLiteral("fuzzing"));
     checkText(e.message);
-    if (e.message.size() > 2000)
+    if (e.message.size() > 2000) {
         __builtin_trap(); // an error body must not flood a lease's reason
+    }
     return 0;
 }

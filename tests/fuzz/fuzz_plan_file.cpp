@@ -15,8 +15,9 @@ namespace {
 
 /// PlanDocument::rebuildModel's choice: the imported config.json, else the built-in's spec.
 Result<planner::PlanModel> planModel(const v1::PlanFile& f) {
-    if (!f.hf_config_json().empty())
+    if (!f.hf_config_json().empty()) {
         return planner::modelFromHfConfig(f.hf_config_json(), f.seq_len());
+    }
     return planner::modelFromSpec(f.model(), f.model().vocab_size());
 }
 
@@ -25,14 +26,17 @@ Result<planner::PlanModel> planModel(const v1::PlanFile& f) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text = fuzz::inputText(data, size);
     Result<v1::PlanFile> plan = designer::parsePlan(text, "fuzz.tessera-plan.json");
-    if (!plan)
+    if (!plan) {
         return 0;
+    }
     (void)designer::launchBlocker(*plan);
-    if (Result<v1::JobSpec> spec = designer::jobSpecFromPlan(*plan))
+    if (Result<v1::JobSpec> spec = designer::jobSpecFromPlan(*plan)) {
         (void)validateJobSpec(*spec);
+    }
     Result<planner::PlanModel> model = planModel(*plan);
-    if (!model || model->layers.empty())
+    if (!model || model->layers.empty()) {
         return 0;
+    }
     const planner::PlanCluster cluster = designer::planCluster(*plan);
     const int layers = static_cast<int>(model->layers.size());
     const planner::PlanOptions options = designer::planOptions(

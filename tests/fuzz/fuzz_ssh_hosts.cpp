@@ -10,11 +10,13 @@ using namespace tessera;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const QByteArray text(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
     Result<QList<SshHost>> hosts = parseSshHosts(text, QStringLiteral("ssh-hosts.json"));
-    if (!hosts)
+    if (!hosts) {
         return 0;
+    }
     for (const SshHost& h : *hosts) {
-        if (h.host.startsWith(QLatin1Char('-')))
+        if (h.host.startsWith(QLatin1Char('-'))) {
             __builtin_trap(); // would reach ssh as an option
+        }
         (void)sshArguments(h, QStringLiteral("true"));
         (void)h.offerId();
         (void)sshHostToJson(h);

@@ -21,8 +21,9 @@ public:
     }
     /// Releases every hold (a rank still waiting goes on) and unsets TESSERA_HOLD_DIR.
     ~JobHold() {
-        for (int step : QSet<int>(m_held))
+        for (int step : QSet<int>(m_held)) {
             release(step);
+        }
         qunsetenv("TESSERA_HOLD_DIR");
     }
     JobHold(const JobHold&) = delete;
@@ -32,8 +33,9 @@ public:
     /// be created.
     bool hold(int step) {
         QFile f(path(step));
-        if (!f.open(QIODevice::WriteOnly))
+        if (!f.open(QIODevice::WriteOnly)) {
             return false;
+        }
         m_held.insert(step);
         return true;
     }

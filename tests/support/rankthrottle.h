@@ -25,13 +25,16 @@ public:
         for (const QString& pid : pids) {
             bool numeric = false;
             const qint64 value = pid.toLongLong(&numeric);
-            if (!numeric)
+            if (!numeric) {
                 continue;
+            }
             const QByteArray cmdline = readProc(pid, "cmdline");
-            if (!cmdline.contains("tessera-train") || !cmdline.contains(jobId.toUtf8()))
+            if (!cmdline.contains("tessera-train") || !cmdline.contains(jobId.toUtf8())) {
                 continue;
-            if (readProc(pid, "environ").split('\0').contains(wantedRank))
+            }
+            if (readProc(pid, "environ").split('\0').contains(wantedRank)) {
                 return value;
+            }
         }
         return -1;
     }

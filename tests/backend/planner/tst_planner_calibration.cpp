@@ -90,14 +90,16 @@ private Q_SLOTS:
     void hugeProbeNumbersAreNoProbe() {
         // Found by fuzz_calibration: "probe", "family" and "group" past int were cast to it.
         std::vector<ProbeRecord> recs;
-        for (const std::string& l : rankLines(0, 0.4, 10e-6))
+        for (const std::string& l : rankLines(0, 0.4, 10e-6)) {
             recs.push_back(*parseProbeLine(l));
+        }
         for (const char* extra :
              {"@tessera {\"step\":0,\"rank\":0,\"probe\":4.4e127,\"family\":1}",
               "@tessera {\"step\":0,\"rank\":0,\"probe\":1,\"family\":4.4e127,\"b8_s\":1}",
               "@tessera {\"step\":0,\"rank\":0,\"probe\":5,\"group\":9e40,\"bytes\":8,"
-              "\"allreduce_s\":1}"})
+              "\"allreduce_s\":1}"}) {
             recs.push_back(*parseProbeLine(extra));
+        }
         auto fit = fitCalibration(recs, {"n0"}, "cpu");
         QVERIFY2(fit.has_value(), fit ? "" : fit.error().message.c_str());
         QVERIFY(qAbs(fit->front().familyEfficiency.at("mlp") - 0.4) < 1e-6);

@@ -59,10 +59,11 @@ QStringList methodPaths(const QStringList& protoFiles, QStringList* missing) {
         }
         for (int s = 0; s < file->service_count(); ++s) {
             const google::protobuf::ServiceDescriptor* service = file->service(s);
-            for (int m = 0; m < service->method_count(); ++m)
+            for (int m = 0; m < service->method_count(); ++m) {
                 paths << QStringLiteral("/%1/%2").arg(
                     QString::fromStdString(service->full_name()),
                     QString::fromStdString(service->method(m)->name()));
+            }
         }
     }
     return paths;
@@ -74,8 +75,9 @@ grpc::Status call(const std::shared_ptr<grpc::Channel>& channel, const std::stri
                   const std::string& authorization) {
     grpc::GenericStub stub(channel);
     grpc::ClientContext ctx;
-    if (!authorization.empty())
+    if (!authorization.empty()) {
         ctx.AddMetadata("authorization", authorization);
+    }
     ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
     grpc::Slice empty{std::string()};
     grpc::ByteBuffer request(&empty, 1);
@@ -100,8 +102,9 @@ class TestAuthGate : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        if (!QFile::exists(WorkerProcess::binary()))
+        if (!QFile::exists(WorkerProcess::binary())) {
             QSKIP("tessera-worker is not built");
+        }
         const QString token = m_dir.filePath(QStringLiteral("token"));
         QVERIFY(writeTokenFile(token, kToken));
         QVERIFY(makeCertificates());
@@ -124,8 +127,9 @@ private Q_SLOTS:
 
     void theRightTokenPassesTheGate_data() {
         QTest::addColumn<QString>("mode");
-        for (const char* mode : {"loopback", "insecure", "mtls"})
+        for (const char* mode : {"loopback", "insecure", "mtls"}) {
             QTest::newRow(mode) << QString::fromLatin1(mode);
+        }
     }
 
     void theRightTokenPassesTheGate() {
@@ -146,10 +150,11 @@ private Q_SLOTS:
             methodPaths(QStringLiteral(TESSERA_PROTO_FILES).split(QLatin1Char(',')), &missing);
         QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QLatin1String(", "))));
         for (const char* name : {"GetInfo", "WatchTelemetry", "LaunchJob", "WatchJob", "CancelJob",
-                                 "Exec", "HasBundle", "PutBundle"})
+                                 "Exec", "HasBundle", "PutBundle"}) {
             QVERIFY2(
                 paths.contains(QStringLiteral("/tessera.v1.WorkerService/") + QLatin1String(name)),
                 name);
+        }
     }
 
     void everyMethodRefusesAMissingOrWrongToken_data() {
@@ -188,8 +193,9 @@ private Q_SLOTS:
 
     void aGuessingPeerIsLockedOut_data() {
         QTest::addColumn<QString>("mode");
-        for (const char* mode : {"loopback", "insecure", "mtls"})
+        for (const char* mode : {"loopback", "insecure", "mtls"}) {
             QTest::newRow(mode) << QString::fromLatin1(mode);
+        }
     }
 
     void aGuessingPeerIsLockedOut() {
@@ -229,8 +235,9 @@ private:
                : ca;
         auto client = ca ? tls::issue(*ca, {"client", {}, {}}, tls::Validity::days(1)) : ca;
         auto other = ca ? tls::issue(*ca, {"other client", {}, {}}, tls::Validity::days(1)) : ca;
-        if (!ca || !worker || !client || !other)
+        if (!ca || !worker || !client || !other) {
             return false;
+        }
         m_client = {ca->certPem, client->certPem, client->keyPem};
         m_otherClient = {ca->certPem, other->certPem, other->keyPem};
         for (const auto& [name, text] :
@@ -238,8 +245,9 @@ private:
               std::pair{"worker.key", worker->keyPem}}) {
             QFile f(m_dir.filePath(QLatin1String(name)));
             if (!f.open(QIODevice::WriteOnly) || f.write(text.c_str()) <= 0 ||
-                !f.setPermissions(QFile::ReadOwner | QFile::WriteOwner))
+                !f.setPermissions(QFile::ReadOwner | QFile::WriteOwner)) {
                 return false;
+            }
         }
         return true;
     }
@@ -249,9 +257,10 @@ private:
     std::shared_ptr<grpc::Channel> channel(const QString& mode,
                                            const tls::Identity* identity = nullptr) const {
         const WorkerProcess& w = *m_workers.at(mode);
-        if (mode != QLatin1String("mtls"))
+        if (mode != QLatin1String("mtls")) {
             return grpc::CreateChannel(w.address().toStdString(),
                                        grpc::InsecureChannelCredentials());
+        }
         const tls::Identity& id = identity ? *identity : m_client;
         grpc::SslCredentialsOptions o;
         o.pem_root_certs = id.caPem;

@@ -26,16 +26,18 @@ private Q_SLOTS:
         QCOMPARE(t.failed("a", t0 + 3s), std::chrono::milliseconds(4000));
         // Capped: 1 s × 2^k never beyond kMaxLockout, however many failures.
         std::chrono::milliseconds last{};
-        for (int i = 0; i < 100; ++i)
+        for (int i = 0; i < 100; ++i) {
             last = t.failed("a", t0 + 10s);
+        }
         QCOMPARE(last, AuthThrottle::kMaxLockout);
     }
 
     void peersAreApart() {
         AuthThrottle t;
         const Clock::time_point t0{};
-        for (int i = 0; i <= AuthThrottle::kFreeFailures; ++i)
+        for (int i = 0; i <= AuthThrottle::kFreeFailures; ++i) {
             t.failed("guesser", t0);
+        }
         QVERIFY(t.lockedFor("guesser", t0).count() > 0);
         QCOMPARE(t.lockedFor("backend", t0).count(), 0);
     }
@@ -43,8 +45,9 @@ private Q_SLOTS:
     void quietPeersAreForgiven() {
         AuthThrottle t;
         const Clock::time_point t0{};
-        for (int i = 0; i <= AuthThrottle::kFreeFailures; ++i)
+        for (int i = 0; i <= AuthThrottle::kFreeFailures; ++i) {
             t.failed("a", t0);
+        }
         // kForgetAfter after the last failure the count starts again: free failures once more.
         const Clock::time_point later = t0 + AuthThrottle::kForgetAfter + 1s;
         QCOMPARE(t.failed("a", later).count(), 0);
@@ -53,14 +56,16 @@ private Q_SLOTS:
     void manyPeersStayBounded() {
         AuthThrottle t;
         const Clock::time_point t0{};
-        for (std::size_t i = 0; i < 3 * AuthThrottle::kMaxPeers; ++i)
+        for (std::size_t i = 0; i < 3 * AuthThrottle::kMaxPeers; ++i) {
             t.failed("peer-" + std::to_string(i), t0 + std::chrono::milliseconds(i));
+        }
         QVERIFY(t.size() <= AuthThrottle::kMaxPeers);
         // The newest peer is still remembered: its next failures count on from its first.
         const std::string newest = "peer-" + std::to_string(3 * AuthThrottle::kMaxPeers - 1);
         const Clock::time_point soon = t0 + 3 * AuthThrottle::kMaxPeers * 1ms;
-        for (int i = 1; i < AuthThrottle::kFreeFailures; ++i)
+        for (int i = 1; i < AuthThrottle::kFreeFailures; ++i) {
             QCOMPARE(t.failed(newest, soon).count(), 0);
+        }
         QVERIFY(t.failed(newest, soon).count() > 0);
     }
 
@@ -80,8 +85,9 @@ private Q_SLOTS:
                  locked.error_message().c_str());
         QVERIFY(auth.admit("q", "'q'", right, "GetInfo").ok()); // another peer is not affected
         // A loopback caller (empty key) is never locked out.
-        for (int i = 0; i <= 3 * AuthThrottle::kFreeFailures; ++i)
+        for (int i = 0; i <= 3 * AuthThrottle::kFreeFailures; ++i) {
             (void)auth.admit("", "a local peer", std::string_view("Bearer guess"), "GetInfo");
+        }
         QVERIFY(auth.admit("", "a local peer", right, "GetInfo").ok());
         // No metadata at all counts as a failure too.
         const grpc::Status none = auth.admit("r", "'r'", std::nullopt, "GetInfo");

@@ -22,8 +22,9 @@ std::string sha(char c) {
 bool makeBundle(const QString& root, const std::string& sha, qint64 bytes, int ageHours) {
     const QString dir = root + "/bundles/" + QString::fromStdString(sha);
     QFile f(dir + "/train.py");
-    if (!QDir().mkpath(dir) || !f.open(QIODevice::WriteOnly) || !f.resize(bytes))
+    if (!QDir().mkpath(dir) || !f.open(QIODevice::WriteOnly) || !f.resize(bytes)) {
         return false;
+    }
     f.close();
     const time_t when = time(nullptr) - time_t(ageHours) * 3600;
     utimbuf t{when, when};

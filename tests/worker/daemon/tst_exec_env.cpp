@@ -19,18 +19,21 @@ const std::string kToken = "exec-env-token";
 ExecResult exec(v1::WorkerService::Stub& stub, const QStringList& argv,
                 const std::map<std::string, std::string>& env) {
     v1::ExecStart start;
-    for (const QString& a : argv)
+    for (const QString& a : argv) {
         start.add_argv(a.toStdString());
-    for (const auto& [k, v] : env)
+    }
+    for (const auto& [k, v] : env) {
         (*start.mutable_env())[k] = v;
+    }
     return execOnce(stub, kToken, start);
 }
 
 google::protobuf::Map<std::string, std::string>
 mapOf(std::initializer_list<std::pair<const std::string, std::string>> entries) {
     google::protobuf::Map<std::string, std::string> m;
-    for (const auto& [k, v] : entries)
+    for (const auto& [k, v] : entries) {
         m[k] = v;
+    }
     return m;
 }
 
@@ -52,8 +55,9 @@ private Q_SLOTS:
     void everythingElseIsRefusedByName_data() {
         QTest::addColumn<QString>("name");
         for (const char* name : {"LD_PRELOAD", "LD_AUDIT", "PYTHONSTARTUP", "BASH_ENV",
-                                 "TESSERA_WORKER_DIR", "OMPI_MCA_plm_rsh_agent", "path", ""})
+                                 "TESSERA_WORKER_DIR", "OMPI_MCA_plm_rsh_agent", "path", ""}) {
             QTest::newRow(*name ? name : "(empty name)") << QString::fromLatin1(name);
+        }
     }
 
     void everythingElseIsRefusedByName() {
@@ -74,18 +78,21 @@ private Q_SLOTS:
             mapOf({{"PATH", std::string(daemon::kExecEnvMaxValueBytes, 'a')}})));
         QVERIFY(!daemon::callerEnvironment(mapOf({{"PATH", std::string("a\0b", 3)}})));
         google::protobuf::Map<std::string, std::string> many;
-        for (std::size_t i = 0; i <= daemon::kExecEnvMaxEntries; ++i)
+        for (std::size_t i = 0; i <= daemon::kExecEnvMaxEntries; ++i) {
             many["V" + std::to_string(i)] = "x";
+        }
         const auto r = daemon::callerEnvironment(many);
         QVERIFY(!r);
         QVERIFY2(r.error().message.find("entries") != std::string::npos, r.error().message.c_str());
     }
 
     void aRealWorkerKeepsLdPreloadFromItsChild() {
-        if (!QFile::exists(WorkerProcess::binary()))
+        if (!QFile::exists(WorkerProcess::binary())) {
             QSKIP("tessera-worker is not built");
-        if (!QFile::exists(QStringLiteral("/usr/bin/env")))
+        }
+        if (!QFile::exists(QStringLiteral("/usr/bin/env"))) {
             QSKIP("/usr/bin/env is missing");
+        }
         QTemporaryDir dir;
         const QString token = dir.filePath(QStringLiteral("token"));
         QVERIFY(writeTokenFile(token, kToken));
@@ -112,8 +119,9 @@ private Q_SLOTS:
         QVERIFY2(lines.contains("PATH=/opt/caller/bin:/usr/bin"), ran.stdoutData.constData());
         QVERIFY2(lines.contains("TESSERA_EXEC_ENV_MARK=from-the-worker"),
                  ran.stdoutData.constData());
-        for (const QByteArray& line : lines)
+        for (const QByteArray& line : lines) {
             QVERIFY2(!line.startsWith("LD_PRELOAD="), line.constData());
+        }
     }
 };
 

@@ -92,9 +92,11 @@ private Q_SLOTS:
     void manyRanksShareFewDescriptors() {
         QTemporaryDir tmp;
         RankLogs logs(tmp.filePath("logs").toStdString(), {});
-        for (int round = 0; round < 3; ++round)
-            for (int rank = 0; rank < 200; ++rank)
+        for (int round = 0; round < 3; ++round) {
+            for (int rank = 0; rank < 200; ++rank) {
                 logs.write(rank, false, "round " + std::to_string(round), false, at(0));
+            }
+        }
         logs.close();
         for (int rank : {0, 63, 64, 199}) {
             const QByteArray text = readAll(tmp.filePath("logs/rank-%1.log").arg(rank));
@@ -110,8 +112,9 @@ private Q_SLOTS:
         QVERIFY(blocker.open(QIODevice::WriteOnly));
         blocker.close();
         RankLogs logs(tmp.filePath("file/logs").toStdString(), {});
-        for (int i = 0; i < 3; ++i)
+        for (int i = 0; i < 3; ++i) {
             logs.write(0, false, "lost", false, at(0));
+        }
         QVERIFY(!QFile::exists(tmp.filePath("file/logs/rank-0.log")));
     }
 };

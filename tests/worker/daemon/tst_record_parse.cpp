@@ -71,12 +71,14 @@ private Q_SLOTS:
         const std::string cut = daemon::logSafe(std::string(1000, 'a'), 10);
         QCOMPARE(QByteArray::fromStdString(cut), QByteArray("aaaaaaaaaa… (1000 bytes)"));
         std::string all;
-        for (int i = 0; i < 256; ++i)
+        for (int i = 0; i < 256; ++i) {
             all.push_back(static_cast<char>(i));
+        }
         const std::string every = daemon::logSafe(all, 256);
         QVERIFY(daemon::isValidUtf8(every));
-        for (const char c : every)
+        for (const char c : every) {
             QVERIFY(static_cast<unsigned char>(c) >= 0x20 && c != 0x7F);
+        }
     }
 
     void records_data() {

@@ -17,8 +17,9 @@ const std::string kToken = "request-limits-token";
 
 v1::ExecStart startOf(std::vector<std::string> argv, std::string cwd = {}) {
     v1::ExecStart s;
-    for (std::string& a : argv)
+    for (std::string& a : argv) {
         s.add_argv(std::move(a));
+    }
     s.set_cwd(std::move(cwd));
     return s;
 }
@@ -52,8 +53,9 @@ private Q_SLOTS:
         QFETCH(int, cwdBytes);
         QFETCH(QString, refusal);
         std::vector<std::string> argv{"/usr/bin/true"};
-        for (int i = 1; i < argc; ++i)
+        for (int i = 1; i < argc; ++i) {
             argv.emplace_back(std::size_t(argBytes), 'a');
+        }
         const Result<void> r =
             daemon::checkExecStart(startOf(argv, std::string(std::size_t(cwdBytes), '/')));
         if (refusal.isEmpty()) {
@@ -75,8 +77,9 @@ private Q_SLOTS:
     }
 
     void aRealWorkerRefusesOversizedRequests() {
-        if (!QFile::exists(WorkerProcess::binary()))
+        if (!QFile::exists(WorkerProcess::binary())) {
             QSKIP("tessera-worker is not built");
+        }
         QTemporaryDir dir;
         const QString token = dir.filePath(QStringLiteral("token"));
         QVERIFY(writeTokenFile(token, kToken));

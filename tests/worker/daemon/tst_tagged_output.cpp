@@ -20,8 +20,9 @@ Lines split(const std::vector<std::string>& chunks, std::size_t maxLine = 1 << 2
     Lines out;
     TaggedOutput demux("stdout", maxLine,
                        [&out](int rank, const std::string& line) { out.emplace_back(rank, line); });
-    for (const std::string& c : chunks)
+    for (const std::string& c : chunks) {
         demux.feed(c);
+    }
     demux.finish();
     return out;
 }
@@ -55,8 +56,9 @@ private Q_SLOTS:
     void tagsCutBetweenReadsStillCount() {
         const std::string stream = tag(12) + "hello\n" + tag(3) + "world\n";
         std::vector<std::string> bytes;
-        for (char c : stream)
+        for (char c : stream) {
             bytes.emplace_back(1, c);
+        }
         QCOMPARE(split(bytes), (Lines{{12, "hello"}, {3, "world"}}));
     }
 
@@ -107,8 +109,9 @@ private Q_SLOTS:
             std::string tagged = tag(r);
             for (std::size_t i = 0; i < piece.size(); ++i) {
                 tagged += piece[i];
-                if (piece[i] == '\n' && i + 1 < piece.size())
+                if (piece[i] == '\n' && i + 1 < piece.size()) {
                     tagged += tag(r);
+                }
             }
             out += tagged;
         };
@@ -120,13 +123,16 @@ private Q_SLOTS:
                               std::string(random() % 900, 'x') + "\"}\n";
                 ++printed[r];
             }
-            if (!pending[r].empty())
+            if (!pending[r].empty()) {
                 emitPiece(r, 1 + random() % pending[r].size());
+            }
             bool done = true;
-            for (int k = 0; k < ranks; ++k)
+            for (int k = 0; k < ranks; ++k) {
                 done = done && printed[k] == perRank && pending[k].empty();
-            if (done)
+            }
+            if (done) {
                 break;
+            }
         }
         // … and read back in reads of random sizes.
         for (std::size_t at = 0; at < out.size();) {

@@ -61,8 +61,9 @@ class TestWorkerTls : public QObject {
 
 private Q_SLOTS:
     void initTestCase() {
-        if (!QFile::exists(WorkerProcess::binary()))
+        if (!QFile::exists(WorkerProcess::binary())) {
             QSKIP("tessera-worker is not built");
+        }
         auto ca = tls::createCa("Tessera cluster CA (test)", tls::Validity::days(1));
         auto other = tls::createCa("another cluster's CA", tls::Validity::days(1));
         QVERIFY(ca && other);
@@ -158,14 +159,16 @@ private Q_SLOTS:
         QFETCH(QStringList, args);
         QFETCH(bool, asRootWithoutFlag);
         QFETCH(QString, expected);
-        if (asRootWithoutFlag && ::geteuid() != 0)
+        if (asRootWithoutFlag && ::geteuid() != 0) {
             QSKIP("needs to run as root to see the root refusal");
+        }
         QFile::copy(path("worker.key"), path("open.key"));
         QFile::setPermissions(path("open.key"), kPublic);
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        if (asRootWithoutFlag)
+        if (asRootWithoutFlag) {
             env.remove(QStringLiteral("TESSERA_ALLOW_RUN_AS_ROOT"));
+        }
         p.setProcessEnvironment(env);
         p.start(WorkerProcess::binary(),
                 QStringList{"--token-file", path("token"), "--work-dir", path("refused")} + args);

@@ -136,9 +136,11 @@ ExecResult execOnce(v1::WorkerService::Stub& stub, const std::string& token,
     stream->WritesDone();
     ExecResult r;
     v1::ExecOutput msg;
-    while (stream->Read(&msg))
-        if (msg.kind_case() == v1::ExecOutput::kStdout)
+    while (stream->Read(&msg)) {
+        if (msg.kind_case() == v1::ExecOutput::kStdout) {
             r.stdoutData += QByteArray::fromStdString(msg.stdout());
+        }
+    }
     r.status = stream->Finish();
     return r;
 }
