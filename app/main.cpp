@@ -3,7 +3,7 @@
 #include "app/mainwindow.h"
 #include "app/quitonsignal.h"
 #include "app/startupoptions.h"
-#include "backend/paths.h"
+#include "backend/core/paths.h"
 #include "backend/service/backendclient.h"
 #include "backend/service/backendserver.h"
 #include "backend/service/backendsession.h"

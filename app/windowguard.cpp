@@ -5,8 +5,8 @@
 #include "app/designer/designerpanel.h"
 #include "app/designer/plandocument.h"
 #include "backend/cluster/localworkers.h"
+#include "backend/core/paths.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/paths.h"
 #include "backend/service/backendsession.h"
 #include "backend/service/datafolderlock.h"
 

@@ -590,7 +590,7 @@
 <context>
     <name>tessera::Autoscaler</name>
     <message>
-        <location filename="../backend/provision/autoscaler.cpp" line="+68"/>
+        <location filename="../backend/autoscale/autoscaler.cpp" line="+68"/>
         <source>adopted %1 (%2, %3): rented by the autoscaler before this start; released when idle past the idle timeout</source>
         <translation>%1 (%2, %3) übernommen: vor diesem Start von der automatischen Bereitstellung gemietet; wird nach Ablauf der Leerlaufzeit freigegeben</translation>
     </message>
@@ -1622,7 +1622,7 @@
 <context>
     <name>tessera::LocalLeases</name>
     <message>
-        <location filename="../backend/provision/localleases.cpp" line="+22"/>
+        <location filename="../backend/provision/local/localleases.cpp" line="+22"/>
         <source>the worker process ended (%1)</source>
         <translation>der Worker-Prozess ist beendet (%1)</translation>
     </message>
@@ -2779,7 +2779,7 @@
 <context>
     <name>tessera::SshHostsFile</name>
     <message>
-        <location filename="../backend/provision/sshhostsfile.cpp" line="+26"/>
+        <location filename="../backend/provision/ssh/sshhostsfile.cpp" line="+26"/>
         <source>The SSH hosts file %1 %2; fix it or move it away (nothing was written).</source>
         <translation>Die SSH-Hosts-Datei %1 %2; korrigieren oder verschieben Sie sie (nichts wurde geschrieben).</translation>
     </message>

@@ -590,7 +590,7 @@
 <context>
     <name>tessera::Autoscaler</name>
     <message>
-        <location filename="../backend/provision/autoscaler.cpp" line="+68"/>
+        <location filename="../backend/autoscale/autoscaler.cpp" line="+68"/>
         <source>adopted %1 (%2, %3): rented by the autoscaler before this start; released when idle past the idle timeout</source>
         <translation>已接管 %1（%2，%3）：本次启动前由自动扩缩器租用；空闲超过空闲超时后释放</translation>
     </message>
@@ -1615,7 +1615,7 @@
 <context>
     <name>tessera::LocalLeases</name>
     <message>
-        <location filename="../backend/provision/localleases.cpp" line="+22"/>
+        <location filename="../backend/provision/local/localleases.cpp" line="+22"/>
         <source>the worker process ended (%1)</source>
         <translation>工作节点进程已结束（%1）</translation>
     </message>
@@ -2771,7 +2771,7 @@
 <context>
     <name>tessera::SshHostsFile</name>
     <message>
-        <location filename="../backend/provision/sshhostsfile.cpp" line="+26"/>
+        <location filename="../backend/provision/ssh/sshhostsfile.cpp" line="+26"/>
         <source>The SSH hosts file %1 %2; fix it or move it away (nothing was written).</source>
         <translation>SSH 主机文件 %1 %2；请修正或移走它（未写入任何内容）。</translation>
     </message>

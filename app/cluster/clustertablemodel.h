@@ -2,7 +2,7 @@
 // registry's nodeAdded / nodeChanged / nodeRemoved signals.
 #pragma once
 
-#include "backend/cluster/workernode.h"
+#include "backend/core/workernode.h"
 
 #include <QAbstractTableModel>
 #include <QList>

@@ -4,8 +4,8 @@
 #include "app/designer/calibrationcache.h"
 
 #include "app/designer/estimatepanel.h"
-#include "app/designer/layoutmath.h"
 #include "app/designer/plandocument.h"
+#include "backend/layout/layoutmath.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

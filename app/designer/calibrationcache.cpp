@@ -1,7 +1,7 @@
 // CalibrationCache: calibration.json, reloaded when it changes (see calibrationcache.h).
 #include "app/designer/calibrationcache.h"
 
-#include "backend/paths.h"
+#include "backend/core/paths.h"
 #include "backend/planner/calibration.h"
 
 #include <QFileInfo>

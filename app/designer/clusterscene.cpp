@@ -1,12 +1,12 @@
 // The designer's canvas (see clusterscene.h).
 #include "app/designer/clusterscene.h"
 
-#include <QFontMetricsF>
-
 #include "app/designer/deviceitem.h"
 #include "app/designer/layerpalettemodel.h"
 #include "app/designer/nodeitem.h"
+#include "app/designer/stagecolor.h"
 
+#include <QFontMetricsF>
 #include <QGraphicsRectItem>
 #include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneDragDropEvent>

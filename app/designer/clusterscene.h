@@ -3,7 +3,7 @@
 #pragma once
 
 #include "app/designer/canvasgrid.h"
-#include "app/designer/layoutmath.h"
+#include "backend/layout/layoutmath.h"
 #include "backend/planner/planner.h"
 #include "tessera/v1/job.pb.h"
 

@@ -7,7 +7,7 @@
 #include "app/designer/planio.h"
 #include "app/designer/programlaunchdialog.h"
 #include "backend/cluster/clusterregistry.h"
-#include "backend/paths.h"
+#include "backend/core/paths.h"
 #include "worker/common/spec_io.h"
 
 #include <QAction>

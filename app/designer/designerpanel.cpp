@@ -11,13 +11,13 @@
 #include "app/designer/layerpalettemodel.h"
 #include "app/designer/layerpaletteview.h"
 #include "app/designer/layoutcontrols.h"
-#include "app/designer/layoutmath.h"
 #include "app/designer/layoutoutline.h"
 #include "app/designer/plandocument.h"
 #include "app/designer/planio.h"
 #include "app/designer/stagetimes.h"
 #include "app/gantt/ganttview.h"
 #include "app/jobs/speccatalog.h"
+#include "backend/layout/layoutmath.h"
 
 #include <QAction>
 #include <QComboBox>

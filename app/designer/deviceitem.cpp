@@ -2,6 +2,7 @@
 #include "app/designer/deviceitem.h"
 
 #include "app/designer/layerpalettemodel.h"
+#include "app/designer/stagecolor.h"
 
 #include <QCoreApplication>
 #include <QPainter>

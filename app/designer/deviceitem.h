@@ -3,7 +3,7 @@
 // activations stacked against the capacity, red past it).
 #pragma once
 
-#include "app/designer/layoutmath.h"
+#include "backend/layout/layoutmath.h"
 #include "backend/planner/planner.h"
 
 #include <QGraphicsItem>

@@ -4,7 +4,7 @@
 // then numbered from each device's (dp, stage, tp) in the order of LayoutFile.rank_order.
 #pragma once
 
-#include "app/designer/layoutmath.h"
+#include "backend/layout/layoutmath.h"
 #include "tessera/v1/plan.pb.h"
 #include "worker/common/error.h"
 

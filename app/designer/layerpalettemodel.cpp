@@ -1,7 +1,8 @@
 // The designer's layer palette model (see layerpalettemodel.h).
 #include "app/designer/layerpalettemodel.h"
 
-#include "app/designer/layoutmath.h"
+#include "app/designer/stagecolor.h"
+#include "backend/layout/layoutmath.h"
 
 #include <QLocale>
 #include <QMimeData>

@@ -2,9 +2,9 @@
 #include "app/designer/plandocument.h"
 
 #include "app/designer/drawnlayout.h"
-#include "app/designer/layoutmath.h"
 #include "app/designer/planeditcommand.h"
 #include "app/designer/planio.h"
+#include "backend/layout/layoutmath.h"
 
 #include <google/protobuf/util/message_differencer.h>
 

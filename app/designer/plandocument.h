@@ -3,7 +3,7 @@
 // the undo stack as a PlanEditCommand, so Ctrl+Z/Ctrl+Shift+Z undo and redo all of them.
 #pragma once
 
-#include "app/designer/layoutmath.h"
+#include "backend/layout/layoutmath.h"
 #include "backend/planner/planner.h"
 #include "tessera/v1/plan.pb.h"
 

@@ -1,7 +1,7 @@
 // Predicted per-stage times and their Gantt boxes (see stagetimes.h).
 #include "app/designer/stagetimes.h"
 
-#include "app/designer/layoutmath.h"
+#include "backend/layout/layoutmath.h"
 
 #include <algorithm>
 

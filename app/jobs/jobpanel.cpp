@@ -1,7 +1,7 @@
 // Job panel: spec chooser, summary, launch/cancel and job state.
 #include "app/jobs/jobpanel.h"
 
-#include "backend/provision/autoscaler.h"
+#include "backend/autoscale/autoscaler.h"
 
 #include "app/jobs/resumecontroller.h"
 #include "app/jobs/speccatalog.h"

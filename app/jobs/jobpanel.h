@@ -2,7 +2,7 @@
 // the job's state. Errors go to an inline message area, never to a blocking dialog.
 #pragma once
 
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
 #include "tessera/v1/job.pb.h"
 #include "worker/common/error.h"
 

@@ -2,9 +2,9 @@
 #include "app/jobs/resumecontroller.h"
 
 #include "backend/cluster/localworkers.h"
+#include "backend/core/paths.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/paths.h"
 #include "worker/common/spec_io.h"
 
 #include <QAction>

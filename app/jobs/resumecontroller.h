@@ -4,7 +4,7 @@
 #pragma once
 
 #include "app/jobs/checkpointresume.h"
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
 
 #include <QHash>
 #include <QObject>

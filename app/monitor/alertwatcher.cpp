@@ -2,7 +2,7 @@
 // (see alertwatcher.h).
 #include "app/monitor/alertwatcher.h"
 
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
 
 #include <QLocale>
 #include <algorithm>

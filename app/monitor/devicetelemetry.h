@@ -4,12 +4,8 @@
 
 #include "app/monitor/devicesample.h"
 
-// Qt defines `slots` as a macro; protobuf's generated code has slots() accessors.
-#pragma push_macro("slots")
-#undef slots
 #include "tessera/v1/job.pb.h"
 #include "tessera/v1/worker.pb.h"
-#pragma pop_macro("slots")
 
 #include <QList>
 #include <QMap>

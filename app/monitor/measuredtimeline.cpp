@@ -1,7 +1,7 @@
 // Op-timeline records → Gantt boxes (see measuredtimeline.h).
 #include "app/monitor/measuredtimeline.h"
 
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
 
 #include <QRegularExpression>
 

@@ -9,7 +9,7 @@
 #include "app/monitor/chartlegend.h"
 #include "app/monitor/chartticks.h"
 #include "app/monitor/recoverymarkers.h"
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
 
 #include "app/monitor/customplot.h"
 #include <QCheckBox>

@@ -1,8 +1,8 @@
 // The planner's pipeline prediction for the monitor (see pipelinepredictor.h).
 #include "app/monitor/pipelinepredictor.h"
 
-#include "app/designer/layoutmath.h"
 #include "app/designer/stagetimes.h"
+#include "backend/layout/layoutmath.h"
 
 namespace tessera {
 

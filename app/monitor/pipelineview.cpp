@@ -2,7 +2,7 @@
 #include "app/monitor/pipelineview.h"
 
 #include "app/gantt/ganttview.h"
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
 
 #include <QLabel>
 #include <QSplitter>

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "app/monitor/runsummary.h"
+#include "backend/core/jobtypes.h"
 #include "backend/history/metricstore.h"
-#include "backend/jobs/jobtypes.h"
 
 #include <QList>
 #include <QSet>

@@ -2,7 +2,7 @@
 // parallel layout, state, final loss and accuracy, start and duration.
 #pragma once
 
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
 
 #include <QCoreApplication>
 #include <QString>

@@ -6,7 +6,7 @@
 #include "app/monitor/chartstyle.h"
 #include "app/monitor/chartticks.h"
 
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
 
 #include "app/monitor/customplot.h"
 #include <QFontMetrics>

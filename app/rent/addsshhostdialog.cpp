@@ -1,7 +1,7 @@
 // The Add SSH host form (see addsshhostdialog.h).
 #include "app/rent/addsshhostdialog.h"
 
-#include "backend/provision/sshhostsfile.h"
+#include "backend/provision/ssh/sshhostsfile.h"
 
 #include <QDialogButtonBox>
 #include <QDir>

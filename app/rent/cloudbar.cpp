@@ -1,9 +1,9 @@
 // A GPU cloud's line in the Rent dialog (see cloudbar.h).
 #include "app/rent/cloudbar.h"
 
-#include "backend/provision/cloudapi.h"
-#include "backend/provision/cloudprovider.h"
-#include "backend/provision/cloudsettings.h"
+#include "backend/provision/cloud/cloudapi.h"
+#include "backend/provision/cloud/cloudprovider.h"
+#include "backend/provision/cloud/cloudsettings.h"
 
 #include <QHBoxLayout>
 #include <QInputDialog>

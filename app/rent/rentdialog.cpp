@@ -6,9 +6,9 @@
 #include "app/rent/emptyviewhint.h"
 #include "app/rent/leasetablemodel.h"
 #include "app/rent/offertablemodel.h"
-#include "backend/provision/cloudprovider.h"
+#include "backend/provision/cloud/cloudprovider.h"
 #include "backend/provision/provider.h"
-#include "backend/provision/sshprovider.h"
+#include "backend/provision/ssh/sshprovider.h"
 
 #include <QDialogButtonBox>
 #include <QDir>

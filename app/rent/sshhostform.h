@@ -2,7 +2,7 @@
 // names the field to fix.
 #pragma once
 
-#include "backend/provision/sshhost.h"
+#include "backend/provision/ssh/sshhost.h"
 
 #include <QString>
 

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "app/rent/hostkeys.h"
-#include "backend/provision/sshhost.h"
-#include "backend/provision/sshmachine.h"
+#include "backend/provision/ssh/sshhost.h"
+#include "backend/provision/ssh/sshmachine.h"
 
 #include <QObject>
 #include <QPointer>

@@ -2,7 +2,7 @@
 // the idle timeout, kept with QSettings (group "autoscale") and applied to the Autoscaler.
 #pragma once
 
-#include "backend/provision/autoscalepolicyio.h"
+#include "backend/autoscale/autoscalepolicyio.h"
 
 #include <QDialog>
 

@@ -2,8 +2,8 @@
 #include "backend/cluster/clusterregistry.h"
 
 #include "backend/cluster/workerclient.h"
-#include "backend/jobs/jobtypes.h"
-#include "backend/logging.h"
+#include "backend/core/jobtypes.h"
+#include "backend/core/logging.h"
 #include "worker/common/tsan_handoff.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // GUI thread; state changes arrive as signals. One WorkerClient (gRPC channel) per worker.
 #pragma once
 
-#include "backend/cluster/workernode.h"
+#include "backend/core/workernode.h"
 
 #include <QList>
 #include <QObject>

@@ -2,8 +2,8 @@
 #include "backend/cluster/localworkers.h"
 
 #include "backend/cluster/clusterregistry.h"
-#include "backend/logging.h"
-#include "backend/paths.h"
+#include "backend/core/logging.h"
+#include "backend/core/paths.h"
 
 #include <QDir>
 #include <QFile>

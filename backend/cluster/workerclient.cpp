@@ -6,7 +6,7 @@
 
 #include "worker/common/bearer_token.h"
 
-#include "backend/logging.h"
+#include "backend/core/logging.h"
 
 #include <grpcpp/grpcpp.h>
 

@@ -3,12 +3,8 @@
 #pragma once
 
 #include "backend/tls/certificate_authority.h"
-#include "worker/common/error.h"
-// Qt defines `slots` as a macro; protobuf's generated code has slots() accessors.
-#pragma push_macro("slots")
-#undef slots
 #include "tessera/v1/worker.grpc.pb.h"
-#pragma pop_macro("slots")
+#include "worker/common/error.h"
 
 #include <QString>
 

@@ -3,8 +3,8 @@
 
 #include "backend/history/sqlitedb.h"
 
-#include "backend/logging.h"
-#include "backend/paths.h"
+#include "backend/core/logging.h"
+#include "backend/core/paths.h"
 
 #include <QDir>
 #include <QFileInfo>

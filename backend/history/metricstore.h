@@ -2,8 +2,8 @@
 // dataDir()/tessera.sqlite. A replayed metric point (same job id + seq) is never stored twice.
 #pragma once
 
-#include "backend/cluster/workernode.h"
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
+#include "backend/core/workernode.h"
 #include "worker/common/error.h"
 
 #include <QByteArray>

@@ -1,7 +1,7 @@
 // MetricStore's attempts table: the relaunches of managed jobs (see metricstore.h).
 #include "backend/history/metricstore.h"
 
-#include "backend/logging.h"
+#include "backend/core/logging.h"
 
 #include <QSqlDatabase>
 #include <QSqlError>

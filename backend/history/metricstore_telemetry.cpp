@@ -1,7 +1,7 @@
 // MetricStore's telemetry table: node samples recorded while a job ran (see metricstore.h).
 #include "backend/history/metricstore.h"
 
-#include "backend/logging.h"
+#include "backend/core/logging.h"
 
 #include <QSqlDatabase>
 #include <QSqlError>

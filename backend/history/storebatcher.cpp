@@ -1,7 +1,7 @@
 // Batched writes of metric points and log lines on a writer thread (see storebatcher.h).
 #include "backend/history/storebatcher.h"
 
-#include "backend/logging.h"
+#include "backend/core/logging.h"
 #include "worker/common/tsan_handoff.h"
 
 namespace tessera {

@@ -3,8 +3,8 @@
 // while a job runs.
 #pragma once
 
+#include "backend/core/jobtypes.h"
 #include "backend/history/metricstore.h"
-#include "backend/jobs/jobtypes.h"
 
 #include <QList>
 #include <QObject>

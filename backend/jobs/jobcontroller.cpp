@@ -3,6 +3,7 @@
 
 #include "backend/cluster/clusterregistry.h"
 #include "backend/cluster/workerclient.h"
+#include "backend/core/logging.h"
 #include "backend/history/metricstore.h"
 #include "backend/history/storebatcher.h"
 #include "backend/jobs/checkpointlog.h"
@@ -12,7 +13,6 @@
 #include "backend/jobs/peercheck.h"
 #include "backend/jobs/rankplacement.h"
 #include "backend/jobs/workdirshipper.h"
-#include "backend/logging.h"
 #include "worker/common/spec_io.h"
 #include "worker/common/tsan_handoff.h"
 

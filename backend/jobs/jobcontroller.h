@@ -3,16 +3,12 @@
 // reports state, metric points and log lines as signals (and into the MetricStore, if given).
 #pragma once
 
-#include "backend/cluster/workernode.h"
+#include "backend/core/jobtypes.h"
+#include "backend/core/workernode.h"
 #include "backend/jobs/hangwatch.h"
-#include "backend/jobs/jobtypes.h"
-#include "worker/common/error.h"
-// Qt defines `slots` as a macro; protobuf's generated code has slots() accessors.
-#pragma push_macro("slots")
-#undef slots
 #include "tessera/v1/job.pb.h"
 #include "tessera/v1/worker.pb.h"
-#pragma pop_macro("slots")
+#include "worker/common/error.h"
 
 #include <QHash>
 #include <QMap>

@@ -1,10 +1,10 @@
 // JobController: following again the jobs an earlier app or tessera-ctl left running on their
 // workers (see JobController::reattachUnfinished).
 #include "backend/cluster/clusterregistry.h"
+#include "backend/core/logging.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/checkpointlog.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/logging.h"
 #include "worker/common/spec_io.h"
 
 #include <QDateTime>

@@ -2,13 +2,13 @@
 // the surviving workers keep their ranks, an idle Ready worker takes a lost one's, and the next
 // attempt resumes from the newest complete checkpoint (see jobcontroller.h).
 #include "backend/cluster/clusterregistry.h"
+#include "backend/core/logging.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
 #include "backend/jobs/jobsides.h"
 #include "backend/jobs/jobwatcher.h"
 #include "backend/jobs/peercheck.h"
 #include "backend/jobs/rankplacement.h"
-#include "backend/logging.h"
 #include "worker/common/spec_io.h"
 #include "worker/common/tsan_handoff.h"
 

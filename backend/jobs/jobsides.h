@@ -3,7 +3,7 @@
 // job runs either on local workers or on machines reached over the network, never on both.
 #pragma once
 
-#include "backend/cluster/workernode.h"
+#include "backend/core/workernode.h"
 #include "worker/common/error.h"
 
 #include <QList>

@@ -2,8 +2,8 @@
 #include "backend/jobs/jobwatcher.h"
 
 #include "backend/cluster/workerclient.h"
-#include "backend/jobs/jobtypes.h"
-#include "backend/logging.h"
+#include "backend/core/jobtypes.h"
+#include "backend/core/logging.h"
 
 #include <grpcpp/grpcpp.h>
 

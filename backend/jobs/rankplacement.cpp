@@ -47,7 +47,7 @@ v1::LaunchJobRequest placeRanks(v1::JobSpec& spec, const QList<WorkerNode>& read
     // Every orted talks to mpirun directly (that failure message recommends routed=direct). The
     // message itself ("ORTE does not know how to route a message", mpirun exit 139/213) came from
     // orteds of several workers on one host racing on a shared session directory; each worker now
-    // gives its orted a tree of its own (worker/daemon/ompi_tmpdir.h).
+    // gives its orted a tree of its own (worker/daemon/jobs/ompi_tmpdir.h).
     mca["routed"] = "direct";
     if (allLoopback) {
         // Several workers on this machine: keep MPI's out-of-band and TCP traffic on loopback.

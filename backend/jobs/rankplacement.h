@@ -2,13 +2,9 @@
 // parameters from the workers chosen for it (first launch and relaunches alike).
 #pragma once
 
-#include "backend/cluster/workernode.h"
-// Qt defines `slots` as a macro; protobuf's generated code has slots() accessors.
-#pragma push_macro("slots")
-#undef slots
+#include "backend/core/workernode.h"
 #include "tessera/v1/job.pb.h"
 #include "tessera/v1/worker.pb.h"
-#pragma pop_macro("slots")
 
 #include <QList>
 

@@ -1,5 +1,5 @@
-// Calibration (issue 4, DESIGN.md §6): the planner's per-node corrections fitted from the probe
-// lines that `tessera-train --probe` prints on real workers (worker/train/probe.h), and their
+// Calibration (issue 4, ARCHITECTURE.md §6): the planner's per-node corrections fitted from the
+// probe lines that `tessera-train --probe` prints on real workers (worker/train/probe.h), and their
 // storage as a JSON file (the backend keeps it in its data folder: calibration.json).
 #pragma once
 

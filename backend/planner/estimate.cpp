@@ -1,4 +1,4 @@
-// estimate(): one layout's per-device memory and step time (DESIGN.md §6), from the per-layer
+// estimate(): one layout's per-device memory and step time (ARCHITECTURE.md §6), from the per-layer
 // costs (layer_cost.cpp) and the simulated pipeline (pipeline_sim.cpp).
 #include "backend/planner/cost_model.h"
 #include "backend/planner/estimate_parts.h"

@@ -1,5 +1,5 @@
-// The planner's contract (issue 4, DESIGN.md §6): what a model, a cluster and a layout are to the
-// planner, and the estimate it returns. Pure C++ (QtCore only for JSON parsing inside the .cpp
+// The planner's contract (issue 4, ARCHITECTURE.md §6): what a model, a cluster and a layout are to
+// the planner, and the estimate it returns. Pure C++ (QtCore only for JSON parsing inside the .cpp
 // files); the designer (app/designer/), tessera-ctl and the auto-planner call these functions.
 //
 // Units everywhere: bytes, seconds, FLOPs (2 per multiply-add), FLOP/s, bytes/s, USD.
@@ -214,7 +214,7 @@ struct DeviceEstimate {
     double capacity = 0; ///< the device's memory
 };
 
-/// The planner's estimate for one layout (DESIGN.md §6).
+/// The planner's estimate for one layout (ARCHITECTURE.md §6).
 struct Estimate {
     std::vector<DeviceEstimate> devices; ///< one per device of the cluster, node by node
     double stepSeconds = 0;              ///< the whole optimizer step
@@ -247,7 +247,7 @@ Result<Estimate> estimate(const PlanModel& model, const PlanCluster& cluster,
 
 /// The most memory one device needs to run `spec` as written (its model, layout, global batch,
 /// optimizer and ZeRO stage), bytes: the largest per-device total of estimate() (weights +
-/// gradients + optimizer state + activations + workspace, DESIGN.md §6) with one `deviceId`
+/// gradients + optimizer state + activations + workspace, ARCHITECTURE.md §6) with one `deviceId`
 /// device per rank. `deviceId` is a catalog id; empty = "h100-sxm" when layout.device is "cuda"
 /// (GPU workspace reserve), else "cpu". What autoscaling compares with a machine's memory.
 /// Errors: InvalidArgument for a job the planner cannot describe (a user command, an invalid

@@ -1,7 +1,7 @@
 // Worker bundle hash with a cache keyed by the files' identity (see bundlehash.h).
 #include "backend/provision/bundlehash.h"
 
-#include "backend/paths.h"
+#include "backend/core/paths.h"
 #include "backend/provision/asyncprocess.h"
 
 #include <QCryptographicHash>

@@ -2,7 +2,7 @@
 // planner), and how many ranks a ready node or a rentable offer can take under that need.
 #pragma once
 
-#include "backend/cluster/workernode.h"
+#include "backend/core/workernode.h"
 
 #include <QString>
 

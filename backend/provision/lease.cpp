@@ -1,22 +1,40 @@
-// Lease state names and billing (see lease.h).
+// Lease state names and texts, and billing (see lease.h).
 #include "backend/provision/lease.h"
 
+#include "backend/core/statetext.h"
+
+#include <QCoreApplication>
+
 #include <array>
+#include <cstddef>
 
 namespace tessera {
 
 namespace {
-constexpr std::array<const char*, 7> kNames = {"requested", "booting", "installing", "registering",
-                                               "ready",     "failed",  "released"};
+
+constexpr std::array<StateWord, 7> kLeaseStates = {{
+    QT_TRANSLATE_NOOP3("tessera::StateText", "requested", "lease state"),
+    QT_TRANSLATE_NOOP3("tessera::StateText", "booting", "lease state"),
+    QT_TRANSLATE_NOOP3("tessera::StateText", "installing", "lease state"),
+    QT_TRANSLATE_NOOP3("tessera::StateText", "registering", "lease state"),
+    QT_TRANSLATE_NOOP3("tessera::StateText", "ready", "lease state"),
+    QT_TRANSLATE_NOOP3("tessera::StateText", "failed", "lease state"),
+    QT_TRANSLATE_NOOP3("tessera::StateText", "released", "lease state"),
+}};
+
 } // namespace
 
 QString leaseStateName(LeaseState state) {
-    return QString::fromLatin1(kNames[std::size_t(state)]);
+    return QString::fromLatin1(stateWord(kLeaseStates, std::size_t(state)).source);
+}
+
+QString leaseStateText(LeaseState state) {
+    return stateText(stateWord(kLeaseStates, std::size_t(state)));
 }
 
 LeaseState leaseStateFromName(const QString& name) {
-    for (std::size_t i = 0; i < kNames.size(); ++i) {
-        if (name == QLatin1String(kNames[i])) {
+    for (std::size_t i = 0; i < kLeaseStates.size(); ++i) {
+        if (name == QLatin1String(kLeaseStates[i].source)) {
             return LeaseState(i);
         }
     }

@@ -2,7 +2,7 @@
 #include "backend/provision/nodewatch.h"
 
 #include "backend/cluster/clusterregistry.h"
-#include "backend/logging.h"
+#include "backend/core/logging.h"
 
 #include <QLoggingCategory>
 #include <QTimer>

@@ -1,15 +1,29 @@
 // Lease bookkeeping shared by every provider (see provider.h).
 #include "backend/provision/provider.h"
 
-#include "backend/logging.h"
+#include "backend/core/logging.h"
+#include "backend/core/statetext.h"
 #include "backend/provision/leasestore.h"
 #include "backend/provision/rentbudget.h"
 #include "backend/tls/clusterca.h"
 
+#include <QCoreApplication>
 #include <QLoggingCategory>
 #include <QRandomGenerator>
 
 namespace tessera {
+
+QString providerText(const QString& providerId) {
+    // "ssh" and "slurm" name the tools; code and tests match them in the offer table.
+    if (providerId == QLatin1String("local")) {
+        return QCoreApplication::translate(kStateTextContext, "local", "provider of local workers");
+    }
+    return providerId;
+}
+
+QString deviceKindText(const QString& kind) {
+    return kind == QLatin1String("cpu") ? QStringLiteral("CPU") : kind;
+}
 
 std::shared_ptr<const tls::Identity> restoredTlsIdentity(const QString& nodeName) {
     auto ca = ClusterCa::shared();
@@ -114,8 +128,34 @@ Result<void> Provider::checkBudget(const QString& what, double addPerHour) const
     return m_budget ? m_budget->allows(what, addPerHour) : Result<void>{};
 }
 
+void Provider::startRent(const QString& id, LeaseRent* rent) {
+    rent->setParent(this);
+    m_renting.insert(id, rent);
+    connect(rent, &LeaseRent::step, this,
+            [this, id](LeaseState s, const QString& detail) { setStep(id, s, detail); });
+    connect(rent, &LeaseRent::detailChanged, this, [this, id](const QString& detail) {
+        Lease l = lease(id);
+        l.detail = detail; // saved before the rent goes on, so a crash still knows what bills
+        update(l);
+    });
+    connect(rent, &LeaseRent::ready, this,
+            [this, id](const QStringList& nodes, const QString& detail) {
+                finishRent(id);
+                rentReady(id, nodes, detail);
+            });
+    connect(rent, &LeaseRent::failed, this, [this, id](const QString& reason) {
+        finishRent(id);
+        end(id, LeaseState::Failed, reason);
+    });
+    rent->start();
+}
+
+void Provider::rentReady(const QString& id, const QStringList& nodes, const QString& detail) {
+    setReady(id, nodes, detail);
+}
+
 void Provider::finishRent(const QString& id) {
-    if (QObject* r = m_renting.take(id)) {
+    if (LeaseRent* r = m_renting.take(id)) {
         r->deleteLater();
     }
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "backend/provision/lease.h"
+#include "backend/provision/leaserent.h"
 #include "backend/provision/offer.h"
 #include "backend/tls/certificate_authority.h"
 #include "worker/common/error.h"
@@ -20,7 +21,7 @@ class LeaseStore;
 class RentBudget;
 
 /// A provider's id as shown to a person: "local" in the user's language (context
-/// tessera::StateText, backend/statetext.cpp); "ssh", "slurm" (the tools' names) as they are.
+/// tessera::StateText, backend/core/statetext.h); "ssh", "slurm" (the tools' names) as they are.
 QString providerText(const QString& providerId);
 
 /// An offer's device kind as shown: "cpu" → "CPU"; GPU kinds ("h100-sxm") as they are.
@@ -93,11 +94,15 @@ protected:
     /// `why`, plus "; <more>" when both are given; whichever is given alone.
     static QString joinReasons(const QString& why, const QString& more);
 
-    /// The rent in progress for lease `id` (an object the provider owns), or null.
-    QObject* rentOf(const QString& id) const { return m_renting.value(id); }
-    void trackRent(const QString& id, QObject* rent) { m_renting.insert(id, rent); }
-    /// Forgets the rent of lease `id` and deletes it later (call it from the rent's last signal).
-    void finishRent(const QString& id);
+    /// Takes `rent` (its parent becomes this provider) as lease `id`'s rent in progress, wires it
+    /// into the lease — step() → setStep, detailChanged() → the lease's detail saved, ready() →
+    /// rentReady(), failed() → end(Failed) — and starts it.
+    void startRent(const QString& id, LeaseRent* rent);
+    /// The rent in progress for lease `id`, or null.
+    LeaseRent* rentOf(const QString& id) const { return m_renting.value(id); }
+    /// Lease `id`'s rent is ready with `nodes`: setReady(id, nodes, detail) unless a provider
+    /// does more (watching the nodes).
+    virtual void rentReady(const QString& id, const QStringList& nodes, const QString& detail);
 
     /// Whether renting `what` at `addPerHour` fits the budget (always, without one). Errors:
     /// those of RentBudget::allows.
@@ -115,7 +120,10 @@ private:
     const RentBudget* m_budget = nullptr;
     QList<QString> m_order;
     QHash<QString, Lease> m_leases;
-    QHash<QString, QPointer<QObject>> m_renting; ///< lease id → rent in progress
+    /// Forgets the rent of lease `id` and deletes it later (from the rent's last signal).
+    void finishRent(const QString& id);
+
+    QHash<QString, QPointer<LeaseRent>> m_renting; ///< lease id → rent in progress
     QString m_rentOwner; ///< owner of the lease rent() is creating, while in rentAs()
 };
 

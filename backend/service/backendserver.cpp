@@ -1,11 +1,11 @@
 // The backend's control socket (see backendserver.h).
 #include "backend/service/backendserver.h"
 
+#include "backend/autoscale/autoscaler.h"
+#include "backend/core/logging.h"
+#include "backend/core/paths.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/logging.h"
-#include "backend/paths.h"
-#include "backend/provision/autoscaler.h"
 #include "backend/service/backendclient.h"
 #include "backend/service/backendrpc.h"
 #include "backend/service/backendsession.h"

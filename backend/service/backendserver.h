@@ -2,7 +2,7 @@
 // a Unix socket, for `tessera-ctl` and a starting app (see backend.proto).
 #pragma once
 
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
 #include "tessera/backend/v1/backend.pb.h"
 #include "worker/common/error.h"
 

@@ -2,9 +2,9 @@
 #include "backend/telemetry/telemetrymonitor.h"
 
 #include "backend/cluster/clusterregistry.h"
+#include "backend/core/logging.h"
 #include "backend/history/storebatcher.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/logging.h"
 #include "backend/telemetry/telemetryrecord.h"
 
 #include <QDateTime>

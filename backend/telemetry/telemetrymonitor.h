@@ -5,11 +5,7 @@
 
 #include "backend/telemetry/telemetrywatcher.h"
 
-// Qt defines `slots` as a macro; protobuf's generated code has slots() accessors.
-#pragma push_macro("slots")
-#undef slots
 #include "tessera/v1/job.pb.h"
-#pragma pop_macro("slots")
 
 #include <QHash>
 #include <QObject>

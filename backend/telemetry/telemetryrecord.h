@@ -4,11 +4,7 @@
 
 #include "backend/history/metricstore.h"
 
-// Qt defines `slots` as a macro; protobuf's generated code has slots() accessors.
-#pragma push_macro("slots")
-#undef slots
 #include "tessera/v1/worker.pb.h"
-#pragma pop_macro("slots")
 
 #include <optional>
 

@@ -2,7 +2,7 @@
 #include "backend/telemetry/telemetrywatcher.h"
 
 #include "backend/cluster/workerclient.h"
-#include "backend/logging.h"
+#include "backend/core/logging.h"
 
 #include <grpcpp/grpcpp.h>
 

@@ -5,11 +5,7 @@
 
 #include "backend/cluster/streamfollower.h"
 
-// Qt defines `slots` as a macro; protobuf's generated code has slots() accessors.
-#pragma push_macro("slots")
-#undef slots
 #include "tessera/v1/worker.pb.h"
-#pragma pop_macro("slots")
 
 #include <QMetaType>
 #include <QObject>

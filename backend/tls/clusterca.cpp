@@ -1,7 +1,7 @@
 // The cluster CA's files: created once, 0600 keys, a lock against two creators.
 #include "backend/tls/clusterca.h"
 
-#include "backend/paths.h"
+#include "backend/core/paths.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -4,7 +4,7 @@
 #include "app/cluster/clustertablemodel.h"
 #include "backend/cluster/clusterregistry.h"
 #include "backend/cluster/localworkers.h"
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
 
 #include <QAbstractItemModelTester>
 #include <QLabel>

@@ -1,9 +1,9 @@
 // The status bar's cost label follows the budget the autoscaler watches: amber "budget nearly
 // spent" at 80 %, red "budget reached" at 100 %, the alert as tool tip, plain again when raised.
 #include "app/rent/costlabel.h"
+#include "backend/autoscale/autoscaler.h"
 #include "backend/cluster/clusterregistry.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/provision/autoscaler.h"
 #include "tests/support/scriptedprovider.h"
 
 #include <QTest>

@@ -4,7 +4,7 @@
 // scale and the crosshair work.
 #include "app/monitor/chartcrosshair.h"
 #include "app/monitor/metricschart.h"
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
 
 #include "app/monitor/customplot.h"
 #include <QCheckBox>

@@ -3,7 +3,7 @@
 #include "app/monitor/alertwatcher.h"
 #include "app/monitor/steptimechart.h"
 #include "app/monitor/throughputchart.h"
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
 
 #include "app/monitor/customplot.h"
 #include <QSignalSpy>

@@ -13,7 +13,7 @@
 #include "app/monitor/steptimechart.h"
 #include "app/monitor/throughputchart.h"
 #include "app/monitor/utilizationchart.h"
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
 
 #include "app/monitor/customplot.h"
 #include <QFontMetrics>

@@ -10,7 +10,7 @@
 #include "app/monitor/steptimechart.h"
 #include "app/monitor/throughputchart.h"
 
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
 
 #include "app/monitor/customplot.h"
 #include <QtTest>

@@ -8,13 +8,13 @@
 #include "app/rent/offertablemodel.h"
 #include "app/rent/rentdialog.h"
 #include "app/settings/autoscalesettings.h"
+#include "backend/autoscale/autoscaler.h"
 #include "backend/cluster/clusterregistry.h"
 #include "backend/cluster/localworkers.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/provision/autoscaler.h"
-#include "backend/provision/localleases.h"
-#include "backend/provision/sshhostsfile.h"
-#include "backend/provision/sshprovider.h"
+#include "backend/provision/local/localleases.h"
+#include "backend/provision/ssh/sshhostsfile.h"
+#include "backend/provision/ssh/sshprovider.h"
 #include "tests/support/scriptedprovider.h"
 
 #include <QCheckBox>

@@ -5,8 +5,8 @@
 #include "app/monitor/runlist.h"
 #include "app/monitor/runsummary.h"
 #include "app/monitor/runtablemodel.h"
+#include "backend/core/jobtypes.h"
 #include "backend/history/metricstore.h"
-#include "backend/jobs/jobtypes.h"
 #include "worker/common/spec_io.h"
 
 #include <QAbstractItemModelTester>

@@ -6,9 +6,9 @@
 #include "app/cluster/clusterpanel.h"
 #include "app/jobs/jobpanel.h"
 #include "app/jobs/specsummary.h"
-#include "backend/cluster/workernode.h"
-#include "backend/jobs/jobtypes.h"
-#include "backend/provision/localleases.h"
+#include "backend/core/jobtypes.h"
+#include "backend/core/workernode.h"
+#include "backend/provision/local/localleases.h"
 #include "backend/service/backendsession.h"
 #include "worker/common/spec_io.h"
 

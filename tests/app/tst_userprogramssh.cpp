@@ -14,7 +14,7 @@
 #include "app/rent/rentdialog.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/provision/sshhost.h"
+#include "backend/provision/ssh/sshhost.h"
 #include "backend/service/backendsession.h"
 #include "tests/support/testhosts.h"
 

@@ -2,11 +2,11 @@
 // few offers) with a scripted provider; then on four real SSH test hosts, a 4-rank job on an
 // empty cluster (or with one idle node) rents exactly the 4 (3) missing, runs, and what it
 // rented is released after the idle timeout.
+#include "backend/autoscale/autoscaler.h"
 #include "backend/cluster/clusterregistry.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/provision/autoscaler.h"
 #include "backend/provision/leasestore.h"
-#include "backend/provision/sshprovider.h"
+#include "backend/provision/ssh/sshprovider.h"
 #include "tests/backend/testcluster.h"
 #include "tests/support/autoscaledjob.h"
 #include "tests/support/scriptedprovider.h"

@@ -3,9 +3,9 @@
 // releases them after the idle timeout, and leaves leases rented by hand alone. And the budget
 // is watched while leases bill: a warning at 80 %, and at 100 % waiting jobs stop waiting, their
 // rents and the idle leases are given back and further rents are refused.
+#include "backend/autoscale/autoscaler.h"
 #include "backend/cluster/clusterregistry.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/provision/autoscaler.h"
 #include "backend/provision/leasestore.h"
 #include "tests/backend/testcluster.h"
 #include "tests/support/autoscaledjob.h"

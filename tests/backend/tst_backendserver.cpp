@@ -1,11 +1,11 @@
 // The data folder's control socket (BackendServer, BackendClient): Describe, refusals that name
 // what is wrong, a job submitted, watched and cancelled through it, and streams ended when the
 // backend stops. The client calls block, so they run on another thread while this one serves.
+#include "backend/autoscale/autoscaler.h"
 #include "backend/cluster/clusterregistry.h"
 #include "backend/cluster/localworkers.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/provision/autoscaler.h"
 #include "backend/service/backendclient.h"
 #include "backend/service/backendserver.h"
 #include "backend/service/backendsession.h"

@@ -2,8 +2,8 @@
 // Secret Service (CTest runs this test inside `dbus-run-session` with GNOME Keyring unlocked), and
 // then not in a file too; else in a 0600 file. Reading finds it in either place; a bad key is
 // refused before it is stored anywhere.
-#include "backend/provision/cloudkeyring.h"
-#include "backend/provision/cloudkeys.h"
+#include "backend/provision/cloud/cloudkeyring.h"
+#include "backend/provision/cloud/cloudkeys.h"
 
 #include <QFile>
 #include <QScopeGuard>

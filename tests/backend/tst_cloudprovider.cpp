@@ -3,13 +3,13 @@
 // one rent through every lease state to a ready mTLS worker that trains a DP job, release until
 // the cloud reports the instance terminated, the API's refusals as reasons, a 429 storm ridden
 // out, an app that stopped between the launch request and its reply, an instance that dies.
+#include "backend/autoscale/autoscaler.h"
 #include "backend/cluster/clusterregistry.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/provision/autoscaler.h"
-#include "backend/provision/cloudhttp.h"
-#include "backend/provision/cloudkeys.h"
-#include "backend/provision/cloudprovider.h"
-#include "backend/provision/lambdaapi.h"
+#include "backend/provision/cloud/cloudhttp.h"
+#include "backend/provision/cloud/cloudkeys.h"
+#include "backend/provision/cloud/cloudprovider.h"
+#include "backend/provision/cloud/lambdaapi.h"
 #include "backend/provision/leasestore.h"
 #include "backend/provision/rentbudget.h"
 #include "tests/backend/testcluster.h"

@@ -3,7 +3,7 @@
 // bad rent requests and a missing worker program fail with a message saying what to do.
 #include "backend/cluster/clusterregistry.h"
 #include "backend/cluster/localworkers.h"
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
 #include "tests/backend/testcluster.h"
 
 #include <QElapsedTimer>

@@ -1,10 +1,10 @@
 // Device-aware autoscaling: the need of a job (layout.device, the planner's per-device memory),
 // which ready nodes and offers fit it, and that the autoscaler rents only offers that fit and
 // refuses with the offers that do not and why. Scripted providers; no machines are started.
+#include "backend/autoscale/autoscaler.h"
 #include "backend/cluster/clusterregistry.h"
 #include "backend/jobs/jobcontroller.h"
 #include "backend/planner/planner.h"
-#include "backend/provision/autoscaler.h"
 #include "backend/provision/devicefit.h"
 #include "tests/support/scriptedprovider.h"
 #include "worker/common/spec_io.h"

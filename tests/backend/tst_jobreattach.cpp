@@ -3,9 +3,9 @@
 // those after are stored once each, none lost, none twice. Jobs that cannot be followed again are
 // marked failed with a reason, not left "running" for ever. Issue 22, point 2.
 #include "backend/cluster/clusterregistry.h"
+#include "backend/core/jobtypes.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/jobs/jobtypes.h"
 #include "tests/backend/testcluster.h"
 #include "tests/support/jobhold.h"
 #include "worker/common/spec_io.h"

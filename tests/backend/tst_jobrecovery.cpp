@@ -4,10 +4,10 @@
 // the attempt and one increasing seq per job. Without an idle worker, or with onNodeLoss fail, it
 // fails saying why. Issue 22, point 4.
 #include "backend/cluster/clusterregistry.h"
+#include "backend/core/jobtypes.h"
 #include "backend/history/metricstore.h"
 #include "backend/history/runcurve.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/jobs/jobtypes.h"
 #include "tests/backend/testcluster.h"
 #include "tests/support/jobhold.h"
 #include "tests/support/managedjob.h"

@@ -1,8 +1,8 @@
 // Lambda Cloud's wire formats as Tessera reads and writes them (lambdaparse.h), the API key file
 // (0600 or refused), the https-only rule for the key, and the cloud-init host key user data.
-#include "backend/provision/cloudhttp.h"
-#include "backend/provision/cloudkeys.h"
-#include "backend/provision/lambdaparse.h"
+#include "backend/provision/cloud/cloudhttp.h"
+#include "backend/provision/cloud/cloudkeys.h"
+#include "backend/provision/cloud/lambdaparse.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -3,10 +3,10 @@
 // quoting, shared connections and failure messages; the bundle hash cache; lease billing.
 #include "backend/provision/bundlehash.h"
 #include "backend/provision/lease.h"
-#include "backend/provision/slurmcluster.h"
-#include "backend/provision/sshconnection.h"
-#include "backend/provision/sshhost.h"
-#include "backend/provision/sshmachine.h"
+#include "backend/provision/slurm/slurmcluster.h"
+#include "backend/provision/ssh/sshconnection.h"
+#include "backend/provision/ssh/sshhost.h"
+#include "backend/provision/ssh/sshmachine.h"
 
 #include <QFile>
 #include <QFileInfo>

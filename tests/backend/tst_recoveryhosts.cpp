@@ -3,12 +3,12 @@
 // host is killed: link down, every process in it gone). No idle worker is left, so the
 // autoscaler rents the third host; the job resumes there from its step-20 checkpoint, finishes,
 // and ends with the loss of an uninterrupted run of the same seed; the history holds one curve.
+#include "backend/autoscale/autoscaler.h"
 #include "backend/cluster/clusterregistry.h"
 #include "backend/history/metricstore.h"
 #include "backend/history/runcurve.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/provision/autoscaler.h"
-#include "backend/provision/sshprovider.h"
+#include "backend/provision/ssh/sshprovider.h"
 #include "tests/backend/testcluster.h"
 #include "tests/support/autoscaledjob.h"
 #include "tests/support/jobhold.h"

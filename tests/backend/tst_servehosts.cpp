@@ -5,13 +5,13 @@
 // through serve. The app reopened takes the folder over (serve hands it over), follows the
 // relaunched attempt and the job finishes with the loss of an uninterrupted run; the attach goes
 // on through the app. Closed again, serve takes the folder back; TERM stops it with exit 0.
+#include "backend/autoscale/autoscaler.h"
 #include "backend/cluster/clusterregistry.h"
 #include "backend/history/metricstore.h"
 #include "backend/history/runcurve.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/provision/autoscaler.h"
-#include "backend/provision/sshhostsfile.h"
-#include "backend/provision/sshprovider.h"
+#include "backend/provision/ssh/sshhostsfile.h"
+#include "backend/provision/ssh/sshprovider.h"
 #include "backend/service/backendclient.h"
 #include "backend/service/backendserver.h"
 #include "backend/service/backendsession.h"

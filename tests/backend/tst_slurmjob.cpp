@@ -1,7 +1,7 @@
 // Slurm command lines and messages without a cluster: sbatch's arguments, which job states end
 // a job, what a failed Slurm command tells the user, and SLURM_CONF reaching the command.
-#include "backend/provision/slurmcluster.h"
-#include "backend/provision/slurmjob.h"
+#include "backend/provision/slurm/slurmcluster.h"
+#include "backend/provision/slurm/slurmjob.h"
 
 #include <QTest>
 

@@ -6,8 +6,8 @@
 // the job of a rent cut short.
 #include "backend/cluster/clusterregistry.h"
 #include "backend/provision/leasestore.h"
-#include "backend/provision/slurmjob.h"
-#include "backend/provision/slurmprovider.h"
+#include "backend/provision/slurm/slurmjob.h"
+#include "backend/provision/slurm/slurmprovider.h"
 #include "tests/backend/testcluster.h"
 #include "tests/support/providerrun.h"
 #include "tests/support/testslurm.h"

@@ -1,7 +1,7 @@
-// The SSH hosts file edited in place (backend/provision/sshhostsfile.h): a rent's write-back of
+// The SSH hosts file edited in place (backend/provision/ssh/sshhostsfile.h): a rent's write-back of
 // what it found and the Add SSH host form change only their entry, keep fields Tessera does not
 // know, and never lose each other's change when they write at the same moment.
-#include "backend/provision/sshhostsfile.h"
+#include "backend/provision/ssh/sshhostsfile.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -4,8 +4,8 @@
 // the survivor it runs on). And a rank that stops (SIGSTOP) is found hung and the job stopped on
 // every node. Issue 22, point 3.
 #include "backend/cluster/clusterregistry.h"
+#include "backend/core/jobtypes.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/jobs/jobtypes.h"
 #include "tests/backend/testcluster.h"
 #include "tests/support/jobhold.h"
 #include "tests/support/rankprocesses.h"

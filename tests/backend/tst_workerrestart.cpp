@@ -4,9 +4,9 @@
 // The rank waits before its line 21 until the daemon is dead (tests/support/jobhold.h), so the
 // daemon surely dies while the job runs.
 #include "backend/cluster/clusterregistry.h"
+#include "backend/core/jobtypes.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/jobs/jobtypes.h"
 #include "backend/jobs/jobwatcher.h"
 #include "tests/backend/testcluster.h"
 #include "tests/support/jobhold.h"

@@ -8,10 +8,10 @@
 // the fake's boot (its test host coming up). Exit code 1 when that part's median is over 5 s, 77
 // when test hosts cannot be made here (needs root). Label bench:
 //   ctest --test-dir build -L bench -R bench_cloud_rent -V
-#include "backend/provision/cloudhttp.h"
-#include "backend/provision/cloudprovider.h"
-#include "backend/provision/lambdaapi.h"
-#include "backend/provision/sshprovider.h"
+#include "backend/provision/cloud/cloudhttp.h"
+#include "backend/provision/cloud/cloudprovider.h"
+#include "backend/provision/cloud/lambdaapi.h"
+#include "backend/provision/ssh/sshprovider.h"
 #include "tests/backend/testcluster.h"
 #include "tests/support/fakelambda.h"
 #include "tests/support/providerrun.h"

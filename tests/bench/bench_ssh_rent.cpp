@@ -4,7 +4,7 @@
 // each kind, alternating, each released before the next. Prints every rent and the medians, their
 // difference and ratio. Exit code 1 when TLS's median is more than 1 s over plaintext's, 77 when
 // test hosts cannot be made here (needs root). Label bench: ctest -L bench -R bench_ssh_rent -V
-#include "backend/provision/sshprovider.h"
+#include "backend/provision/ssh/sshprovider.h"
 #include "tests/backend/testcluster.h"
 #include "tests/support/providerrun.h"
 #include "tests/support/testhosts.h"

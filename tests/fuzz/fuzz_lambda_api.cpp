@@ -1,7 +1,7 @@
 // Fuzz target: Lambda Cloud's replies as Tessera reads them (instance types, instances, launch,
 // SSH keys) and its error bodies, as a cloud, a proxy or a man in the middle could send them.
 // Whatever comes back must be bounded and printable: it reaches tables, logs and lease reasons.
-#include "backend/provision/lambdaparse.h"
+#include "backend/provision/cloud/lambdaparse.h"
 #include "tests/fuzz/fuzz_input.h"
 
 #include <QByteArray>

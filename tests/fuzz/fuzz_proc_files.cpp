@@ -2,7 +2,7 @@
 // byte picks the parser; the rest is the file's text. Two stat snapshots also go through the
 // arithmetic between samples, which must stay finite and within 0-100 %.
 #include "tests/fuzz/fuzz_input.h"
-#include "worker/daemon/proc_stats.h"
+#include "worker/daemon/telemetry/proc_stats.h"
 
 #include <cmath>
 

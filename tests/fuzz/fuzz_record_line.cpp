@@ -4,7 +4,7 @@
 // sanitizers), and inputs of hundreds of short records only test the same line again, at a
 // hundredth of the speed (220 inputs/s in the first long run).
 #include "tests/fuzz/fuzz_input.h"
-#include "worker/daemon/metric_parse.h"
+#include "worker/daemon/output/metric_parse.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // Fuzz target: the Slurm clusters file (slurm-clusters.json) as loadSlurmClusters checks it, and
 // the round trip through the lease detail format.
-#include "backend/provision/slurmcluster.h"
+#include "backend/provision/slurm/slurmcluster.h"
 #include "tests/fuzz/fuzz_input.h"
 
 #include <QByteArray>

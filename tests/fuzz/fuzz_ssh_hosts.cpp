@@ -1,6 +1,6 @@
 // Fuzz target: the SSH hosts file (ssh-hosts.json) as loadSshHosts checks it, and the ssh
 // arguments each host would be reached with (which must never let a host name become an option).
-#include "backend/provision/sshhost.h"
+#include "backend/provision/ssh/sshhost.h"
 #include "tests/fuzz/fuzz_input.h"
 
 #include <QByteArray>

@@ -2,8 +2,8 @@
 // ready and it has ended; and its decision log as text.
 #pragma once
 
+#include "backend/autoscale/autoscaler.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/provision/autoscaler.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -3,7 +3,7 @@
 // step among metric points.
 #pragma once
 
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
 #include "worker/common/spec_io.h"
 
 #include <QList>

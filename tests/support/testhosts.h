@@ -2,7 +2,7 @@
 // is a network namespace with its own 198.18.K.x address, host name and sshd.
 #pragma once
 
-#include "backend/provision/sshhost.h"
+#include "backend/provision/ssh/sshhost.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,5 +1,5 @@
-// Error type shared across module boundaries: std::expected<T, tessera::Error> (DESIGN.md §8).
-// Messages are for people: they name the thing that failed and say what to do about it.
+// Error type shared across module boundaries: std::expected<T, tessera::Error> (ARCHITECTURE.md
+// §8). Messages are for people: they name the thing that failed and say what to do about it.
 #pragma once
 
 #include <expected>

@@ -3,10 +3,11 @@
 // invisible to ThreadSanitizer, which then reports every value handed over as a data race.
 // Without -fsanitize=thread every function here is an empty inline.
 //
-// A gRPC callback reactor (worker/daemon/*_session.cpp) uses them so: tsanHandedOver(this) right
-// before each call that hands the reactor to gRPC's threads (StartRead, StartWrite, Finish), and
-// tsanReceived(this) first in each callback (OnReadDone, OnWriteDone, OnCancel, OnDone). Two
-// callbacks that really run at once (a read and a write) still race where they share data.
+// A gRPC callback reactor (worker/daemon/service/: stream_session.h, exec_session.cpp) uses them
+// so: tsanHandedOver(this) right before each call that hands the reactor to gRPC's threads
+// (StartRead, StartWrite, Finish), and tsanReceived(this) first in each callback (OnReadDone,
+// OnWriteDone, OnCancel, OnDone). Two callbacks that really run at once (a read and a write) still
+// race where they share data.
 //
 // Work handed to another thread as a callable (Qt's QThreadPool::start, QMetaObject::invokeMethod
 // from a pool thread back to an object's thread) goes in a TsanHandOff: tsanHandOff([..] {..}).

@@ -1,20 +1,20 @@
 // tessera-worker: the per-node daemon serving WorkerService (jobs through mpirun, Exec for
 // tessera-rsh). Prints one line "tessera-worker listening on HOST:PORT" once it serves.
-#include "worker/daemon/allow_list.h"
-#include "worker/daemon/auth.h"
-#include "worker/daemon/host_info.h"
-#include "worker/daemon/host_sampler.h"
-#include "worker/daemon/job_manager.h"
+#include "worker/daemon/jobs/job_manager.h"
+#include "worker/daemon/jobs/ompi_tmpdir.h"
+#include "worker/daemon/jobs/program_paths.h"
 #include "worker/daemon/listen_address.h"
-#include "worker/daemon/ompi_tmpdir.h"
-#include "worker/daemon/program_paths.h"
-#include "worker/daemon/request_limits.h"
-#include "worker/daemon/server_security.h"
-#include "worker/daemon/telemetry_hub.h"
-#include "worker/daemon/tls_files.h"
-#include "worker/daemon/token_gate.h"
+#include "worker/daemon/security/allow_list.h"
+#include "worker/daemon/security/auth.h"
+#include "worker/daemon/security/request_limits.h"
+#include "worker/daemon/security/server_security.h"
+#include "worker/daemon/security/tls_files.h"
+#include "worker/daemon/security/token_gate.h"
+#include "worker/daemon/service/worker_service.h"
+#include "worker/daemon/telemetry/host_info.h"
+#include "worker/daemon/telemetry/host_sampler.h"
+#include "worker/daemon/telemetry/telemetry_hub.h"
 #include "worker/daemon/work_dir_lock.h"
-#include "worker/daemon/worker_service.h"
 
 #include <CLI/CLI.hpp>
 #include <grpc/grpc.h>

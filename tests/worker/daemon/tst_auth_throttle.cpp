@@ -1,7 +1,7 @@
 // AuthThrottle: free failures, doubling lockouts, forgetting, bounded memory, and TokenAuth::admit
 // refusing a locked-out peer's right token without looking at it (issue 20, point 3).
-#include "worker/daemon/auth.h"
-#include "worker/daemon/auth_throttle.h"
+#include "worker/daemon/security/auth.h"
+#include "worker/daemon/security/auth_throttle.h"
 
 #include <QTest>
 

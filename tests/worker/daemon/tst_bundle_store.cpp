@@ -1,6 +1,6 @@
 // BundleStore's housekeeping: leftovers of uploads cut short are swept, and past its limit the
 // cache evicts the least recently used bundles — never one used recently or the one kept.
-#include "worker/daemon/bundle_store.h"
+#include "worker/daemon/bundles/bundle_store.h"
 
 #include <QDir>
 #include <QFile>

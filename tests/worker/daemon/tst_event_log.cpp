@@ -1,6 +1,6 @@
 // Unit test of EventLog: the journal is the store and memory a bounded cache of its end; reads
 // from any seq return the same events from memory or disk; reopening restores seq and state.
-#include "worker/daemon/event_log.h"
+#include "worker/daemon/journal/event_log.h"
 
 #include <QTemporaryDir>
 #include <QTest>

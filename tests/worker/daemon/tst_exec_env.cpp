@@ -2,7 +2,7 @@
 // Open MPI's rsh launcher sets (PATH, LD_LIBRARY_PATH, DYLD_LIBRARY_PATH). A caller's LD_PRELOAD
 // never reaches the child: the call is refused, naming the variable. Checked on the function and
 // against a real tessera-worker running /usr/bin/env.
-#include "worker/daemon/exec_env.h"
+#include "worker/daemon/security/exec_env.h"
 #include "worker_process.h"
 
 #include <QFile>

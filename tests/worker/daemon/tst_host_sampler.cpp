@@ -1,7 +1,7 @@
 // Unit test of the node sampler where NVML cannot be used: the loader's messages say why (no
 // library, a library without NVML's functions), and samples then carry CPU data and that reason.
-#include "worker/daemon/host_sampler.h"
-#include "worker/daemon/nvml_library.h"
+#include "worker/daemon/telemetry/host_sampler.h"
+#include "worker/daemon/telemetry/nvml_library.h"
 
 #include <QTest>
 

@@ -4,7 +4,7 @@
 // journal whole, and the worker's memory does not grow with the jobs it has run.
 #include "worker_process.h"
 
-#include "worker/daemon/job_journal.h"
+#include "worker/daemon/journal/job_journal.h"
 
 #include <QDir>
 #include <QElapsedTimer>

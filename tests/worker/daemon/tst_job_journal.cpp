@@ -1,6 +1,6 @@
 // Unit test of JobJournal: round trip of delimited JobEvents, torn tail ignored and cut off
 // before new appends.
-#include "worker/daemon/job_journal.h"
+#include "worker/daemon/journal/job_journal.h"
 
 #include <QFile>
 #include <QTemporaryDir>

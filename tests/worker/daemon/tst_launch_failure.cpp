@@ -1,6 +1,6 @@
 // LaunchFailure: the message a person reads when a job's launcher fails, from real mpirun and
 // tessera-train stderr lines.
-#include "worker/daemon/launch_failure.h"
+#include "worker/daemon/output/launch_failure.h"
 
 #include <QtTest>
 

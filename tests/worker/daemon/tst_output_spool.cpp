@@ -1,6 +1,6 @@
 // OutputSpool: reads come back in order and whole, what was read leaves the disk, and a folder
 // it cannot use is named in the error.
-#include "worker/daemon/output_spool.h"
+#include "worker/daemon/output/output_spool.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,6 +1,6 @@
 // Unit test of the /proc parsers behind telemetry: CPU busy share, memory and network rates
 // computed from two canned snapshots, and errors for text that is not what Linux writes.
-#include "worker/daemon/proc_stats.h"
+#include "worker/daemon/telemetry/proc_stats.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
 // Process: the exit it reports is the child's own, a child whose status cannot be read (reaped
 // by someone else) is never reported as a success, and spooled output never makes the child wait.
-#include "worker/daemon/process.h"
+#include "worker/daemon/jobs/process.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 // Unit test of tessera-rank's environment (rank_env.h): torchrun's variables from Open MPI's,
 // the node's files, and torchrun's node agent command line; bad input is named.
-#include "worker/daemon/net_route.h"
-#include "worker/daemon/rank_env.h"
+#include "worker/daemon/jobs/net_route.h"
+#include "worker/daemon/rank/rank_env.h"
 
 #include <QTest>
 

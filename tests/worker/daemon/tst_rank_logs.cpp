@@ -1,5 +1,5 @@
 // RankLogs: one CRI-format file per rank, rotated by size, bytes kept exactly.
-#include "worker/daemon/rank_logs.h"
+#include "worker/daemon/output/rank_logs.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 // Unit test of what the worker does with a line a program printed: UTF-8 checking and escaping
 // (utf8_text.h) and the bounded `@tessera` record parser (metric_parse.h), hostile lines included.
-#include "worker/daemon/metric_parse.h"
-#include "worker/daemon/utf8_text.h"
+#include "worker/daemon/output/metric_parse.h"
+#include "worker/daemon/output/utf8_text.h"
 
 #include <QElapsedTimer>
 #include <QTest>

@@ -2,7 +2,7 @@
 // or folder beyond execve's limits gets INVALID_ARGUMENT naming the field, and a message beyond
 // the worker's 4 MiB receive limit (a LaunchJob spec here) gets RESOURCE_EXHAUSTED before any
 // handler runs. A request at the limits still works.
-#include "worker/daemon/request_limits.h"
+#include "worker/daemon/security/request_limits.h"
 #include "worker_process.h"
 
 #include <QFile>

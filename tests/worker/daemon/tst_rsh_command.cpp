@@ -1,9 +1,9 @@
 // Unit test of tessera-rsh's helpers: mpirun's remote-shell words → argv (wordexp, no shell),
 // refusal of shell operators, peers-file lookup; the orted's own session directory; plus the
 // `@tessera` metric-line parser.
-#include "worker/daemon/metric_parse.h"
-#include "worker/daemon/ompi_tmpdir.h"
-#include "worker/daemon/rsh_command.h"
+#include "worker/daemon/jobs/ompi_tmpdir.h"
+#include "worker/daemon/output/metric_parse.h"
+#include "worker/daemon/rsh/rsh_command.h"
 
 #include <QCoreApplication>
 #include <QDir>

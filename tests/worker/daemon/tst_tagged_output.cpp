@@ -1,6 +1,6 @@
 // TaggedOutput: mpirun --tag-output pieces, cut anywhere and interleaved between ranks, come out
 // as each rank's whole lines; text that only looks like a tag stays text.
-#include "worker/daemon/tagged_output.h"
+#include "worker/daemon/output/tagged_output.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 // GPU test of telemetry (label gpu): NVML, loaded at run time, reads every GPU with values in
 // their physical ranges, and HostSampler's samples carry them. Skips with the reason when this
 // machine has no NVIDIA driver.
-#include "worker/daemon/host_sampler.h"
-#include "worker/daemon/nvml_library.h"
+#include "worker/daemon/telemetry/host_sampler.h"
+#include "worker/daemon/telemetry/nvml_library.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
 // Unit test of TelemetryHub with a counting source: seq numbering, the ring and resume by seq
 // (gap when the wanted seq is gone), interval clamping, the sampling period, listeners and stop.
-#include "worker/daemon/telemetry_hub.h"
+#include "worker/daemon/telemetry/telemetry_hub.h"
 
 #include <QTest>
 

@@ -563,9 +563,9 @@ private Q_SLOTS:
 
     // SIGCHLD reaches mpirun whenever one of its tessera-rsh agents exits, as the job ends. When
     // mpirun wrote to a pipe, a signal during a blocked write cut it short and Open MPI dropped
-    // everything it still held (worker/daemon/output_spool.h): a loaded node lost most of a job's
-    // last records. Here mpirun gets a SIGCHLD every millisecond while the ranks print; the ranks
-    // wait for the signals to start, so the run is the same on any machine.
+    // everything it still held (worker/daemon/output/output_spool.h): a loaded node lost most of a
+    // job's last records. Here mpirun gets a SIGCHLD every millisecond while the ranks print; the
+    // ranks wait for the signals to start, so the run is the same on any machine.
     void recordsSurviveSignalsReachingMpirun() {
         const std::string go = m_dir.filePath("chorus-go").toStdString();
         std::atomic<bool> stop{false};

@@ -2,7 +2,7 @@
 // that agree with GetInfo, the bearer token, resume by from_seq, GPU data or the logged reason
 // for its absence, and the stream's clean end when the daemon stops.
 #include "tests/worker/daemon/worker_process.h"
-#include "worker/daemon/nvml_library.h"
+#include "worker/daemon/telemetry/nvml_library.h"
 
 #include <QFile>
 #include <QTemporaryDir>

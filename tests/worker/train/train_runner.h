@@ -3,7 +3,7 @@
 #pragma once
 
 #include "worker/common/record_prefix.h"
-#include "worker/daemon/tagged_output.h"
+#include "worker/daemon/output/tagged_output.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,5 +1,5 @@
-// Check macros for CUDA runtime, cuBLAS and NCCL calls (DESIGN.md §8): a failed call becomes a
-// tessera::Error (Internal) naming the call, the library's error string and file:line.
+// Check macros for CUDA runtime, cuBLAS and NCCL calls (ARCHITECTURE.md §8): a failed call becomes
+// a tessera::Error (Internal) naming the call, the library's error string and file:line.
 #pragma once
 
 #include "worker/common/error.h"
