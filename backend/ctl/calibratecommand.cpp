@@ -1,7 +1,7 @@
 // `tessera-ctl calibrate` (see calibratecommand.h).
 #include "backend/ctl/calibratecommand.h"
 
-#include "backend/paths.h"
+#include "backend/core/paths.h"
 #include "backend/planner/probe_records.h"
 
 #include <algorithm>

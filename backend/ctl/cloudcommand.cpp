@@ -2,10 +2,10 @@
 #include "backend/ctl/cloudcommand.h"
 
 #include "backend/history/metricstore.h"
-#include "backend/provision/cloudapi.h"
-#include "backend/provision/cloudkeyring.h"
-#include "backend/provision/cloudprovider.h"
-#include "backend/provision/cloudsettings.h"
+#include "backend/provision/cloud/cloudapi.h"
+#include "backend/provision/cloud/cloudkeyring.h"
+#include "backend/provision/cloud/cloudprovider.h"
+#include "backend/provision/cloud/cloudsettings.h"
 #include "backend/provision/rentbudget.h"
 
 #include <QFile>

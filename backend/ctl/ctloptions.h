@@ -1,7 +1,8 @@
-// Command line of tessera-ctl: `run SPEC.json`, `nodes`, `jobs`, `logs JOB` and their options.
+// What tessera-ctl's command line asked for (ctlcli.h reads it), its exit codes, and the workers
+// that --workers names.
 #pragma once
 
-#include "backend/cluster/workernode.h"
+#include "backend/core/workernode.h"
 #include "worker/common/error.h"
 
 #include <QList>
@@ -24,12 +25,10 @@ enum ExitCode {
 
 /// Parsed command line.
 struct CtlOptions {
-    QString command;     ///< "run", "attach", "cancel", "status", "serve", "nodes", "jobs", "logs",
-                         ///< "calibrate", "certify", "offers", "rent", "leases", "release",
-                         ///< "cost" or "cloud-key"
-    QString specPath;    ///< run: the spec file
-    QStringList workers; ///< --workers ADDR,ADDR...: use these workers instead of renting
-    QString tokenFile;   ///< --token-file F: bearer token of the --workers
+    QString command;        ///< the subcommand's name (ctlcli.h: subcommands())
+    QString specPath;       ///< run: the spec file; export: the layout file
+    QStringList workers;    ///< --workers ADDR,ADDR...: use these workers instead of renting
+    QString tokenFile;      ///< --token-file F: bearer token of the --workers
     int timeoutSeconds = 0; ///< --timeout S: cancel the job after S seconds; 0 = none
     bool verbose = false;   ///< --verbose: also print the job's log lines
     int ranks = 4;          ///< calibrate --ranks N: probe ranks (local workers, or the slots
@@ -50,14 +49,11 @@ struct CtlOptions {
     QString offerId;   ///< rent OFFER: the instance type (or other offer id) to rent
     QString target;    ///< release ID: a lease id or the id of an instance Tessera lost track of
     bool all = false;  ///< release --all: every live lease and every lost instance
-    bool json = false; ///< --json: offers/rent/leases/release/cost print JSON
+    bool json = false; ///< --json: the listing commands print JSON
     QString provider = QStringLiteral("lambda"); ///< --provider P: the cloud (offers, rent, key)
+    QString exportTo; ///< export --to: "megatron", "deepspeed" or "torchtitan"
+    QString topic;    ///< help SUB: the subcommand; completion SHELL: "bash"
 };
-
-/// Parses `arguments` (argv incl. program name). Returns the options, or an InvalidArgument error
-/// whose message says what is wrong and shows the usage. `--help` gives NotFound with the usage
-/// text as message (print it, exit 0).
-Result<CtlOptions> parseCtlOptions(const QStringList& arguments);
 
 /// The workers named by `--workers`, as registry nodes "worker-1", "worker-2", ... with the token
 /// of `--token-file`, reached over mutual TLS with `--tls` (the cluster CA's backend identity) or

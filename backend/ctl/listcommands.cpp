@@ -2,12 +2,15 @@
 #include "backend/ctl/listcommands.h"
 
 #include "backend/cluster/clusterregistry.h"
+#include "backend/core/paths.h"
 #include "backend/history/metricstore.h"
-#include "backend/paths.h"
 #include "backend/service/datafolderlock.h"
 #include "worker/common/spec_io.h"
 
 #include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include <algorithm>
 #include <cmath>
@@ -17,7 +20,33 @@ namespace tessera::ctl {
 
 namespace {
 
-void printNodes(const QList<WorkerNode>& nodes) {
+/// One JSON document on stdout, indented, with a final newline.
+void printJson(const QJsonObject& o) {
+    std::fputs(QJsonDocument(o).toJson(QJsonDocument::Indented).constData(), stdout);
+    std::fflush(stdout);
+}
+
+/// A number of the history, or null where it has none (NaN).
+QJsonValue jsonNumber(double v) {
+    return std::isnan(v) ? QJsonValue() : QJsonValue(v);
+}
+
+void printNodesJson(const QList<WorkerNode>& nodes) {
+    QJsonArray list;
+    for (const WorkerNode& n : nodes) {
+        list.append(QJsonObject{{QStringLiteral("name"), n.name},
+                                {QStringLiteral("address"), n.address},
+                                {QStringLiteral("state"), nodeStateName(n.state)},
+                                {QStringLiteral("host"), n.host},
+                                {QStringLiteral("slots"), n.slots},
+                                {QStringLiteral("cores"), n.cores},
+                                {QStringLiteral("memoryBytes"), double(n.memoryBytes)},
+                                {QStringLiteral("error"), n.lastError}});
+    }
+    printJson({{QStringLiteral("nodes"), list}});
+}
+
+void printNodesTable(const QList<WorkerNode>& nodes) {
     std::printf("%-10s %-22s %-12s %-16s %5s %5s %9s\n", "NAME", "ADDRESS", "STATE", "HOST",
                 "SLOTS", "CORES", "MEMORY");
     for (const WorkerNode& n : nodes) {
@@ -51,12 +80,14 @@ void NodesCommand::start() {
             return;
         }
         const QList<WorkerNode> nodes = store.nodes();
-        if (nodes.isEmpty()) {
+        if (nodes.isEmpty() && !m_options.json) {
             std::printf("no workers recorded yet: run a job (tessera-ctl run SPEC.json) or pass "
                         "--workers A,B --token-file F\n");
+        } else if (m_options.json) {
+            printNodesJson(nodes);
         } else {
             std::printf("workers of the last run (%s):\n", qPrintable(store.path()));
-            printNodes(nodes);
+            printNodesTable(nodes);
         }
         QMetaObject::invokeMethod(
             this, [this] { Q_EMIT finished(kExitOk); }, Qt::QueuedConnection);
@@ -83,7 +114,7 @@ void NodesCommand::start() {
             unreachable += n.state == NodeState::Ready || n.tokenRefused ? 0 : 1;
         }
         disconnect(registry, nullptr, this, nullptr);
-        printNodes(nodes);
+        (m_options.json ? printNodesJson : printNodesTable)(nodes);
         if (refused > 0) {
             // A refused token is bad input (exit 2), not a worker that is down (exit 3).
             std::fprintf(stderr,
@@ -103,17 +134,37 @@ void NodesCommand::start() {
     }
 }
 
-int printJobs() {
-    MetricStore store;
+namespace {
+
+/// Opens the history for a listing; prints why not (the caller exits 2).
+bool openHistory(MetricStore& store) {
     if (Result<void> opened = store.open(MetricStore::defaultPath()); !opened) {
         std::fprintf(stderr, "tessera-ctl: error: %s\n", opened.error().message.c_str());
-        return kExitBadInput;
+        return false;
     }
-    const QList<JobRecord> jobs = store.jobs();
-    if (jobs.isEmpty()) {
-        std::printf("no jobs yet (history: %s)\n", qPrintable(store.path()));
-        return kExitOk;
+    return true;
+}
+
+QString utcText(qint64 ms, Qt::DateFormat format) {
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(format);
+}
+
+void printJobsJson(const MetricStore& store, const QList<JobRecord>& jobs) {
+    QJsonArray list;
+    for (const JobRecord& j : jobs) {
+        list.append(QJsonObject{{QStringLiteral("id"), j.id},
+                                {QStringLiteral("name"), j.name},
+                                {QStringLiteral("state"), jobStateName(j.state)},
+                                {QStringLiteral("steps"), double(j.lastStep)},
+                                {QStringLiteral("loss"), jsonNumber(j.lastLoss)},
+                                {QStringLiteral("testAccuracy"), jsonNumber(j.testAccuracy)},
+                                {QStringLiteral("submitted"), utcText(j.submittedMs, Qt::ISODate)},
+                                {QStringLiteral("reason"), j.reason}});
     }
+    printJson({{QStringLiteral("history"), store.path()}, {QStringLiteral("jobs"), list}});
+}
+
+void printJobsTable(const QList<JobRecord>& jobs) {
     std::printf("%-26s %-40s %-10s %8s %9s %10s %s\n", "ID", "NAME", "STATE", "STEPS", "LOSS",
                 "TEST ACC", "SUBMITTED (UTC)");
     for (const JobRecord& j : jobs) {
@@ -128,28 +179,114 @@ int printJobs() {
         }
     }
     std::fflush(stdout);
+}
+
+} // namespace
+
+int printJobs(bool json) {
+    MetricStore store;
+    if (!openHistory(store)) {
+        return kExitBadInput;
+    }
+    const QList<JobRecord> jobs = store.jobs();
+    if (json) {
+        printJobsJson(store, jobs);
+    } else if (jobs.isEmpty()) {
+        std::printf("no jobs yet (history: %s)\n", qPrintable(store.path()));
+    } else {
+        printJobsTable(jobs);
+    }
     return kExitOk;
 }
 
 namespace {
 
-/// The workers of a stored job's placement, rank 0's first; "" when the spec has none.
-QString placedWorkers(const JobRecord& job) {
+/// The workers of a stored job's placement, rank 0's first; empty when the spec has none.
+QStringList placedWorkers(const JobRecord& job) {
     QStringList names;
     if (auto spec = parseJobSpec(job.specJson.toStdString(), job.id.toStdString())) {
         for (const auto& slot : spec->placement().slots()) {
             names << QString::fromStdString(slot.worker());
         }
     }
-    return names.join(QLatin1Char(','));
+    return names;
+}
+
+/// One job of `status`: as recorded, its newest attempt's workers when it was relaunched.
+struct StatusRow {
+    JobRecord job;
+    int attempt = 0; ///< the newest stored attempt's number; 0 when it has none (one launch)
+    QString launcher;
+};
+
+QList<StatusRow> statusRows(const MetricStore& store, const QList<JobRecord>& jobs) {
+    QList<StatusRow> rows;
+    for (const JobRecord& j : jobs) {
+        StatusRow row{j, 0, j.launcher.isEmpty() ? QStringLiteral("app") : j.launcher};
+        if (const QList<AttemptRecord> attempts = store.attempts(j.id); !attempts.isEmpty()) {
+            row.job.specJson = attempts.last().specJson; // relaunched: the newest attempt's
+            row.attempt = attempts.last().attempt;
+        }
+        rows << row;
+    }
+    return rows;
+}
+
+void printStatusJson(const std::optional<FolderOwner>& owner, const QList<StatusRow>& rows) {
+    QJsonArray list;
+    for (const StatusRow& r : rows) {
+        list.append(QJsonObject{
+            {QStringLiteral("id"), r.job.id},
+            {QStringLiteral("name"), r.job.name},
+            {QStringLiteral("state"), jobStateName(r.job.state)},
+            {QStringLiteral("steps"), double(r.job.lastStep)},
+            {QStringLiteral("loss"), jsonNumber(r.job.lastLoss)},
+            {QStringLiteral("launcher"), r.launcher},
+            {QStringLiteral("attempt"), std::max(r.attempt, 1)},
+            {QStringLiteral("workers"), QJsonArray::fromStringList(placedWorkers(r.job))},
+            {QStringLiteral("reason"), r.job.reason}});
+    }
+    printJson({{QStringLiteral("dataDir"), dataDir()},
+               {QStringLiteral("owner"), owner ? QJsonValue(owner->describe()) : QJsonValue()},
+               {QStringLiteral("jobs"), list}});
+}
+
+void printStatusTable(const std::optional<FolderOwner>& owner, const QList<StatusRow>& rows) {
+    std::printf("%-26s %-30s %-10s %8s %9s %-12s %s\n", "ID", "NAME", "STATE", "STEPS", "LOSS",
+                "LAUNCHER", "WORKERS");
+    for (const StatusRow& r : rows) {
+        const JobRecord& j = r.job;
+        const QString shown =
+            r.attempt > 0 ? j.name.left(25) + QStringLiteral(" #%1").arg(r.attempt) : j.name;
+        std::printf("%-26s %-30s %-10s %8lld %9s %-12s %s\n", qPrintable(j.id),
+                    qPrintable(shown.left(30)), qPrintable(jobStateName(j.state)),
+                    static_cast<long long>(j.lastStep), qPrintable(number(j.lastLoss, 4)),
+                    qPrintable(r.launcher), qPrintable(placedWorkers(j).join(QLatin1Char(','))));
+        if (!j.reason.isEmpty()) {
+            std::printf("    %s\n", qPrintable(j.reason.left(300)));
+        }
+    }
+    const bool detachedRuns = std::any_of(rows.cbegin(), rows.cend(), [](const StatusRow& r) {
+        return r.job.launcher == QLatin1String("tessera-ctl");
+    });
+    if (owner) {
+        std::printf("(states as recorded; `tessera-ctl attach JOB` follows a job through %s%s)\n",
+                    qPrintable(owner->describe()),
+                    detachedRuns ? ", one launched by tessera-ctl with its --workers A,B "
+                                   "--token-file F"
+                                 : "");
+    } else {
+        std::printf("(states as recorded; `tessera-ctl attach JOB --workers A,B --token-file F` "
+                    "follows a job left running)\n");
+    }
+    std::fflush(stdout);
 }
 
 } // namespace
 
-int printStatus(const QString& jobId) {
+int printStatus(const QString& jobId, bool json) {
     MetricStore store;
-    if (Result<void> opened = store.open(MetricStore::defaultPath()); !opened) {
-        std::fprintf(stderr, "tessera-ctl: error: %s\n", opened.error().message.c_str());
+    if (!openHistory(store)) {
         return kExitBadInput;
     }
     QList<JobRecord> jobs;
@@ -169,6 +306,11 @@ int printStatus(const QString& jobId) {
         }
     }
     const std::optional<FolderOwner> owner = DataFolderLock(dataDir()).otherOwner();
+    const QList<StatusRow> rows = statusRows(store, jobs);
+    if (json) {
+        printStatusJson(owner, rows);
+        return kExitOk;
+    }
     if (owner) {
         std::printf("backend of %s: %s\n", qPrintable(dataDir()), qPrintable(owner->describe()));
     } else {
@@ -176,40 +318,11 @@ int printStatus(const QString& jobId) {
                     "serve or the app starts)\n",
                     qPrintable(dataDir()));
     }
-    if (jobs.isEmpty()) {
+    if (rows.isEmpty()) {
         std::printf("no unfinished jobs (history: %s)\n", qPrintable(store.path()));
         return kExitOk;
     }
-    std::printf("%-26s %-30s %-10s %8s %9s %-12s %s\n", "ID", "NAME", "STATE", "STEPS", "LOSS",
-                "LAUNCHER", "WORKERS");
-    for (JobRecord j : jobs) {
-        const QString launcher = j.launcher.isEmpty() ? QStringLiteral("app") : j.launcher;
-        if (const QList<AttemptRecord> attempts = store.attempts(j.id); !attempts.isEmpty()) {
-            j.specJson = attempts.last().specJson; // relaunched: the newest attempt's workers
-            j.name = j.name.left(25) + QStringLiteral(" #%1").arg(attempts.last().attempt);
-        }
-        std::printf("%-26s %-30s %-10s %8lld %9s %-12s %s\n", qPrintable(j.id),
-                    qPrintable(j.name.left(30)), qPrintable(jobStateName(j.state)),
-                    static_cast<long long>(j.lastStep), qPrintable(number(j.lastLoss, 4)),
-                    qPrintable(launcher), qPrintable(placedWorkers(j)));
-        if (!j.reason.isEmpty()) {
-            std::printf("    %s\n", qPrintable(j.reason.left(300)));
-        }
-    }
-    const bool detachedRuns = std::any_of(jobs.cbegin(), jobs.cend(), [](const JobRecord& j) {
-        return j.launcher == QLatin1String("tessera-ctl");
-    });
-    if (owner) {
-        std::printf("(states as recorded; `tessera-ctl attach JOB` follows a job through %s%s)\n",
-                    qPrintable(owner->describe()),
-                    detachedRuns ? ", one launched by tessera-ctl with its --workers A,B "
-                                   "--token-file F"
-                                 : "");
-    } else {
-        std::printf("(states as recorded; `tessera-ctl attach JOB --workers A,B --token-file F` "
-                    "follows a job left running)\n");
-    }
-    std::fflush(stdout);
+    printStatusTable(owner, rows);
     return kExitOk;
 }
 

@@ -8,8 +8,9 @@
 namespace tessera::ctl {
 
 /// `nodes`: with --workers, probes each with GetInfo (async) and prints a table, exit code 3 if
-/// one does not answer; without, prints the nodes recorded by the last `run`. start() returns at
-/// once; finished(exitCode) follows.
+/// one does not answer; without, prints the nodes recorded by the last `run`. With --json:
+/// {"nodes": [{"name", "address", "state", "host", "slots", "cores", "memoryBytes", "error"}]}.
+/// start() returns at once; finished(exitCode) follows.
 class NodesCommand : public QObject {
     Q_OBJECT
 public:
@@ -23,15 +24,19 @@ private:
     CtlOptions m_options;
 };
 
-/// `jobs`: prints the job history (id, name, state, last loss, test accuracy). Returns the exit
+/// `jobs`: prints the job history (id, name, state, last loss, test accuracy), or with `json`
+/// {"history": path, "jobs": [{"id", "name", "state", "steps", "loss", "testAccuracy",
+/// "submitted" (ISO 8601 UTC), "reason"}]} (a number not known yet is null). Returns the exit
 /// code (2 if the history database cannot be opened).
-int printJobs();
+int printJobs(bool json);
 
 /// `status [JOB]`: the jobs the history records as not finished (queued, starting, running), or
 /// only `jobId` whatever its state: id, name, state as recorded, last step and loss, its
 /// workers (rank 0's first) and who launched it, with the command that follows it. The state is
 /// the history's, not asked from the workers (`attach` does that). Returns 0, or 2 when the
-/// history cannot be opened or has no job `jobId`.
-int printStatus(const QString& jobId);
+/// history cannot be opened or has no job `jobId`. With `json`: {"dataDir", "owner" (who owns
+/// the folder, or null), "jobs": [{"id", "name", "state", "steps", "loss", "launcher",
+/// "attempt", "workers": [...], "reason"}]}.
+int printStatus(const QString& jobId, bool json);
 
 } // namespace tessera::ctl

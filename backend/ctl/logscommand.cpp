@@ -1,7 +1,7 @@
 // LogsCommand: batches of stored lines after the last printed seq, polled while the job runs.
 #include "backend/ctl/logscommand.h"
 
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
 
 #include <cstdio>
 

@@ -2,7 +2,7 @@
 // otherwise; epoch-end test accuracy lines and the final summary.
 #pragma once
 
-#include "backend/jobs/jobtypes.h"
+#include "backend/core/jobtypes.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,8 +1,8 @@
 // run / attach / cancel through the data folder's backend (see remoteattach.h).
 #include "backend/ctl/remoteattach.h"
 
+#include "backend/core/paths.h"
 #include "backend/history/metricstore.h"
-#include "backend/paths.h"
 #include "backend/service/backendclient.h"
 #include "worker/common/spec_io.h"
 

@@ -44,17 +44,7 @@ v1::JobSpec RunCommand::launchedSpec() const {
 }
 
 void RunCommand::start() {
-    if (!m_haveSpec) {
-        Result<v1::JobSpec> spec = loadJobSpec(m_options.specPath.toStdString());
-        if (!spec) {
-            finish(kExitBadInput, QString::fromStdString(spec.error().message));
-            return;
-        }
-        m_spec = *spec;
-    }
-    if (Result<void> ok = validateJobSpec(m_spec); !ok) {
-        finish(kExitBadInput, m_options.specPath + QStringLiteral(": ") +
-                                  QString::fromStdString(ok.error().message));
+    if (!loadSpec()) {
         return;
     }
     const Result<void> opened = m_store.open(MetricStore::defaultPath());
@@ -65,7 +55,29 @@ void RunCommand::start() {
     }
     m_controller = std::make_unique<JobController>(&m_registry, m_haveStore ? &m_store : nullptr);
     m_controller->setLauncher(QStringLiteral("tessera-ctl"));
+    connectController();
+    connectTimers();
+    startWorkers(worldSize(m_spec.layout()));
+}
 
+bool RunCommand::loadSpec() {
+    if (!m_haveSpec) {
+        Result<v1::JobSpec> spec = loadJobSpec(m_options.specPath.toStdString());
+        if (!spec) {
+            finish(kExitBadInput, QString::fromStdString(spec.error().message));
+            return false;
+        }
+        m_spec = *spec;
+    }
+    if (Result<void> ok = validateJobSpec(m_spec); !ok) {
+        finish(kExitBadInput, m_options.specPath + QStringLiteral(": ") +
+                                  QString::fromStdString(ok.error().message));
+        return false;
+    }
+    return true;
+}
+
+void RunCommand::connectController() {
     connect(m_controller.get(), &JobController::jobStateChanged, this, &RunCommand::onState);
     connect(m_controller.get(), &JobController::metricReceived, this, [this](const MetricPoint& p) {
         Q_EMIT metricReceived(p);
@@ -105,6 +117,9 @@ void RunCommand::start() {
     // reconnecting to a dead address until the watch gives up.
     connect(&m_provider, &LocalWorkers::workerDied, m_controller.get(),
             &JobController::failJobsOnWorker);
+}
+
+void RunCommand::connectTimers() {
     connect(&m_registry, &ClusterRegistry::nodeChanged, this, &RunCommand::onNodesChanged);
     connect(&m_timeout, &QTimer::timeout, this, [this] {
         m_timedOut = true;
@@ -120,8 +135,9 @@ void RunCommand::start() {
                                                 "check that they run and answer GetInfo")
                                      .arg(m_waitNodes.interval() / 1000));
     });
+}
 
-    const int world = worldSize(m_spec.layout());
+void RunCommand::startWorkers(int world) {
     if (!m_options.workers.isEmpty()) {
         if (Result<void> added = addManualWorkers(m_options, m_registry); !added) {
             finish(kExitBadInput, QString::fromStdString(added.error().message));

@@ -43,6 +43,14 @@ Q_SIGNALS:
     void metricReceived(tessera::MetricPoint point);
 
 private:
+    /// The spec file (unless setSpec() gave one), validated; false after finish() said why.
+    bool loadSpec();
+    /// Points, log lines, recoveries and reconnects of the controller to the printer and stderr.
+    void connectController();
+    /// The registry's node changes, --timeout and the wait for Ready workers.
+    void connectTimers();
+    /// --workers into the registry, or a local cluster of `world` one-slot workers.
+    void startWorkers(int world);
     void onNodesChanged();
     void submit();
     void onState(const QString& jobId, JobState state, const QString& reason);

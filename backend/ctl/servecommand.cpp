@@ -1,10 +1,10 @@
 // `tessera-ctl serve` (see servecommand.h).
 #include "backend/ctl/servecommand.h"
 
+#include "backend/autoscale/autoscaler.h"
 #include "backend/cluster/clusterregistry.h"
+#include "backend/core/paths.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/paths.h"
-#include "backend/provision/autoscaler.h"
 #include "backend/service/backendserver.h"
 #include "backend/service/backendsession.h"
 
