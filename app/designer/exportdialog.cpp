@@ -1,8 +1,8 @@
 // The export dialog (see exportdialog.h).
 #include "app/designer/exportdialog.h"
 
-#include "app/designer/layoutexport.h"
 #include "app/designer/plandocument.h"
+#include "backend/export/exportformats.h"
 
 #include <QClipboard>
 #include <QDialogButtonBox>

@@ -1,9 +1,10 @@
-// Layout files (`*.tessera-plan.json`: tessera.v1.PlanFile in protobuf's JSON mapping) and the
-// conversions around a plan: a built-in example spec → a plan, a plan → a launchable JobSpec, the
-// planner's hypothetical cluster / the live workers → plan nodes.
+// The conversions around a layout file (backend/layout/planfile.h): a built-in example spec → a
+// plan, a plan → a launchable JobSpec, the planner's hypothetical cluster / the live workers →
+// plan nodes.
 #pragma once
 
-#include "backend/cluster/workernode.h"
+#include "backend/core/workernode.h"
+#include "backend/layout/planfile.h"
 #include "backend/planner/planner.h"
 #include "tessera/v1/plan.pb.h"
 #include "worker/common/error.h"
@@ -13,20 +14,6 @@
 
 namespace tessera::designer {
 
-/// File-name suffix of layout files.
-inline constexpr const char* kPlanSuffix = ".tessera-plan.json";
-
-/// The plan as JSON (lowerCamel names, defaults omitted, indented).
-std::string planToJson(const v1::PlanFile& plan);
-/// Parses a PlanFile; unknown fields are errors, and so is a cluster beyond the planner's bounds
-/// (planner::clusterTooLarge). `origin` (a file name) prefixes messages.
-Result<v1::PlanFile> parsePlan(const std::string& json, const std::string& origin);
-/// Writes the plan to `path` (atomically: a temporary file renamed over it).
-/// Errors: Io naming the path and the system's reason.
-Result<void> savePlan(const v1::PlanFile& plan, const QString& path);
-/// Reads a plan file (at most 16 MiB). Errors: NotFound / Io / InvalidArgument.
-Result<v1::PlanFile> loadPlan(const QString& path);
-
 /// A plan for a built-in model from an example job spec: its model, layout and training
 /// settings; the rest of the spec is kept in `job` for Launch. Nodes are left as given.
 v1::PlanFile planFromJobSpec(v1::PlanFile plan, const v1::JobSpec& spec);
@@ -34,8 +21,6 @@ v1::PlanFile planFromJobSpec(v1::PlanFile plan, const v1::JobSpec& spec);
 /// The planner's options from the plan's settings (unset ones keep PlanOptions' defaults) and the
 /// drawing's rank → device map `rankDevices` (effectiveRankDevices).
 planner::PlanOptions planOptions(const v1::PlanFile& plan, std::vector<int> rankDevices);
-/// The planner's cluster from the plan's nodes, in order (a node of fewer than 1 device counts 1).
-planner::PlanCluster planCluster(const v1::PlanFile& plan);
 
 /// Plan nodes for the planner's cluster (hypothetical machines).
 QList<v1::PlanNode> nodesFromCluster(const planner::PlanCluster& cluster);

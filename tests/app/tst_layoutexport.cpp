@@ -1,11 +1,12 @@
-// Tests of the layout export (app/designer/layoutexport.h, exportdialog.h): golden files of the
-// Megatron-LM arguments, DeepSpeed config and notes, and torchtitan TOML for drawn layouts
+// Tests of the layout export (backend/export/, exportdialog.h, tessera-ctl export): golden files of
+// the Megatron-LM arguments, DeepSpeed config and notes, and torchtitan TOML for drawn layouts
 // (tests/app/golden/layoutexport/, checked by hand against the frameworks' sources; set
 // TESSERA_UPDATE_GOLDEN=1 to rewrite them), the refusals, and the designer's Export dialog.
 #include "app/designer/designerpanel.h"
 #include "app/designer/exportdialog.h"
-#include "app/designer/layoutexport.h"
 #include "app/designer/plandocument.h"
+#include "backend/export/exportformats.h"
+#include "backend/layout/planfile.h"
 
 #include <QAction>
 #include <QClipboard>
@@ -17,7 +18,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -41,6 +44,8 @@ private Q_SLOTS:
     void batchArithmeticAgrees();
     void refusalsNameTheNumbers();
     void dialogShowsCopiesAndSaves();
+    void ctlExportsWhatTheDialogShows_data();
+    void ctlExportsWhatTheDialogShows();
 
 private:
     QTemporaryDir m_dir;
@@ -417,6 +422,80 @@ void TestLayoutExport::dialogShowsCopiesAndSaves() {
     panel.document()->undoStack()->undo();
     QVERIFY(dialog->exportable(ExportDialog::Torchtitan));
     QVERIFY(save->isEnabled());
+}
+
+void TestLayoutExport::ctlExportsWhatTheDialogShows_data() {
+    QTest::addColumn<v1::PlanFile>("plan");
+    QTest::newRow("GPT, DP2 x PP2, ZeRO-1")
+        << gpt(4, {.dp = 2, .stages = {{0, 2}, {3, 6}}, .micro = 4, .globalBatch = 32, .zero = 1});
+    QTest::newRow("LLaMA-2 7B, TP2 x PP2, uneven, bf16")
+        << imported("llama-2-7b.json", "LLaMA-2 7B",
+                    {.tp = 2,
+                     .stages = {{0, 16}, {17, 34}},
+                     .micro = 8,
+                     .globalBatch = 64,
+                     .recompute = "selective",
+                     .sequenceParallel = true});
+}
+
+/// `tessera-ctl export --to F` of the layout file the designer saved prints, byte for byte,
+/// what the designer's Export dialog shows and saves for F (DeepSpeed's notes on stderr).
+void TestLayoutExport::ctlExportsWhatTheDialogShows() {
+    QFETCH(v1::PlanFile, plan);
+    DesignerPanel panel(nullptr);
+    panel.document()->reset(plan);
+    const QString path = m_dir.filePath(QString::fromLatin1(QTest::currentDataTag())
+                                            .remove(QRegularExpression(QStringLiteral("\\W"))) +
+                                        QLatin1String(kPlanSuffix));
+    QVERIFY(panel.saveFile(path));
+    panel.exportAction()->trigger();
+    auto* dialog = panel.findChild<ExportDialog*>(QStringLiteral("exportDialog"));
+    QVERIFY(dialog);
+    const std::vector<std::pair<ExportDialog::Format, QString>> formats{
+        {ExportDialog::Megatron, QStringLiteral("megatron")},
+        {ExportDialog::DeepSpeed, QStringLiteral("deepspeed")},
+        {ExportDialog::Torchtitan, QStringLiteral("torchtitan")}};
+    for (const auto& [format, name] : formats) {
+        QVERIFY2(dialog->exportable(format), qPrintable(dialog->shownText(format)));
+        QProcess ctl;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("TESSERA_DATA_DIR"), m_dir.filePath(QStringLiteral("data")));
+        ctl.setProcessEnvironment(env);
+        ctl.start(QStringLiteral(TESSERA_BUILD_DIR "/bin/tessera-ctl"),
+                  {QStringLiteral("export"), QStringLiteral("--to"), name, path});
+        QVERIFY(ctl.waitForFinished(30000));
+        const QByteArray err = ctl.readAllStandardError();
+        QVERIFY2(ctl.exitCode() == 0, err.constData());
+        QCOMPARE(ctl.readAllStandardOutput(), dialog->exportText(format).toUtf8());
+        if (format == ExportDialog::DeepSpeed) {
+            QVERIFY2(err.endsWith(dialog->notesText().toUtf8()), err.constData());
+        }
+    }
+    // A layout the format cannot express is refused with the reason (exit 2), and a file that
+    // is not a layout is named.
+    v1::PlanFile bad = plan;
+    bad.mutable_settings()->set_global_batch(30);
+    panel.document()->reset(bad);
+    QVERIFY(panel.saveFile(path));
+    QProcess refused;
+    refused.start(
+        QStringLiteral(TESSERA_BUILD_DIR "/bin/tessera-ctl"),
+        {QStringLiteral("export"), QStringLiteral("--to"), QStringLiteral("megatron"), path});
+    QVERIFY(refused.waitForFinished(30000));
+    QCOMPARE(refused.exitCode(), 2);
+    const QByteArray why = refused.readAllStandardError();
+    QVERIFY2(why.contains("cannot express this layout") && why.contains("global batch 30"),
+             why.constData());
+    QFile junk(m_dir.filePath(QStringLiteral("junk.tessera-plan.json")));
+    QVERIFY(junk.open(QIODevice::WriteOnly));
+    junk.write("\x01\xff not json");
+    junk.close();
+    refused.start(QStringLiteral(TESSERA_BUILD_DIR "/bin/tessera-ctl"),
+                  {QStringLiteral("export"), QStringLiteral("--to"), QStringLiteral("torchtitan"),
+                   junk.fileName()});
+    QVERIFY(refused.waitForFinished(30000));
+    QCOMPARE(refused.exitCode(), 2);
+    QVERIFY2(refused.readAllStandardError().contains("not a layout file"), "junk accepted");
 }
 
 QTEST_MAIN(TestLayoutExport)

@@ -4,8 +4,8 @@
 // estimate the designer runs on it, and Launch's checks (launchBlocker, jobSpecFromPlan,
 // validateJobSpec), through the same functions PlanDocument calls (planio.h).
 #include "app/designer/drawnlayout.h"
-#include "app/designer/layoutmath.h"
 #include "app/designer/planio.h"
+#include "backend/layout/layoutmath.h"
 #include "tests/fuzz/fuzz_input.h"
 #include "worker/common/spec_io.h"
 

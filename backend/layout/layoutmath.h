@@ -1,10 +1,9 @@
-// Pure layout arithmetic of the designer: degrees, world size, the rank order and stage colours.
-// No widgets. Where each rank runs as drawn, and the drop rules, are in drawnlayout.h.
+// Pure layout arithmetic of the designer, the exporters and tessera-ctl: degrees, world size and
+// the rank order. Where each rank runs as drawn, and the drop rules, are in
+// app/designer/drawnlayout.h.
 #pragma once
 
 #include "tessera/v1/job.pb.h"
-
-#include <QColor>
 
 namespace tessera::designer {
 
@@ -23,7 +22,7 @@ int stageCount(const v1::Layout& layout);
 int tpWidth(const v1::Layout& layout);
 /// Data-parallel degree (0 counts as 1).
 int dpDegree(const v1::Layout& layout);
-/// World size = DP · PP · TP (DESIGN.md §4).
+/// World size = DP · PP · TP (ARCHITECTURE.md §3).
 int worldSize(const v1::Layout& layout);
 
 /// The role of rank `device` when rank r runs on device r (the undrawn default): r = (dp·PP +
@@ -32,9 +31,5 @@ DeviceRole roleOf(const v1::Layout& layout, int device);
 
 /// `layout` with an explicit stage list: an empty list becomes one stage [0, layers − 1].
 v1::Layout withExplicitStages(const v1::Layout& layout, int layers);
-
-/// Colour of pipeline stage `stage`: a qualitative palette (Okabe-Ito, colour-blind safe), light
-/// enough for black text.
-QColor stageColor(int stage);
 
 } // namespace tessera::designer

@@ -1,0 +1,199 @@
+// A layout file resolved for the exporters (see exportplan.h).
+#include "backend/export/exportplan.h"
+
+#include "backend/layout/layoutmath.h"
+#include "backend/planner/planner.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+
+#include <algorithm>
+
+namespace tessera::designer {
+
+namespace {
+
+std::optional<double> jsonNumber(const QJsonObject& o, const char* key) {
+    const QJsonValue v = o.value(QLatin1String(key));
+    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+}
+
+/// The shape of an imported Hugging Face decoder (`model` built from it) of `seq` tokens.
+LmShape importedShape(const v1::PlanFile& file, const planner::PlanModel& model, int seq) {
+    // The keys modelFromHfConfig (backend/planner/model_import.cpp) already checked.
+    const QJsonObject o =
+        QJsonDocument::fromJson(QByteArray::fromStdString(file.hf_config_json())).object();
+    LmShape s;
+    s.type = model.family;
+    for (const planner::PlanLayer& l : model.layers) {
+        if (l.kind == "block" && s.blocks++ == 0) {
+            s.hidden = l.hidden, s.heads = l.heads, s.kvHeads = l.kvHeads, s.ffn = l.ffn;
+        }
+    }
+    s.vocab = o.value(QLatin1String("vocab_size")).toInteger();
+    s.positions = int(jsonNumber(o, "max_position_embeddings")
+                          .value_or(jsonNumber(o, "n_positions").value_or(seq)));
+    const QJsonValue tie = o.value(QLatin1String("tie_word_embeddings"));
+    s.tied = s.type == "gpt2" || (tie.isBool() && tie.toBool());
+    s.llamaStyle = s.type != "gpt2";
+    s.ropeTheta = jsonNumber(o, "rope_theta");
+    s.normEps = jsonNumber(o, s.llamaStyle ? "rms_norm_eps" : "layer_norm_epsilon");
+    return s;
+}
+
+/// The shape of the built-in GPT `file` names.
+LmShape builtinGptShape(const v1::PlanFile& file) {
+    // Built-in GPT (worker/common/model_desc.cpp describeGpt): learned positions, LayerNorm,
+    // GELU MLP of mlp_dim (0 = 4 × dim), its own head (not tied).
+    const v1::ModelSpec& m = file.model();
+    LmShape s;
+    s.type = "gpt";
+    s.blocks = m.blocks(), s.hidden = m.dim(), s.heads = s.kvHeads = m.heads();
+    s.ffn = m.mlp_dim() > 0 ? m.mlp_dim() : 4 * m.dim();
+    s.positions = m.context();
+    s.vocab = m.vocab_size();
+    return s;
+}
+
+/// The stages of `layout` (explicit) into `p`: they must cover its `p.layers` layers in order.
+Result<void> takeStages(const v1::Layout& layout, ExportPlan& p) {
+    int next = 0;
+    for (int i = 0; i < layout.stages_size(); ++i) {
+        const v1::Stage& s = layout.stages(i);
+        if (s.first_layer() != next || s.last_layer() < s.first_layer() ||
+            s.last_layer() >= p.layers) {
+            return refuse(
+                ExportText::tr("stage %1 holds layers %2-%3, but the stages must cover the "
+                               "model's %4 layers in order: stage %1 has to start at layer %5")
+                    .arg(countText(i), countText(s.first_layer()), countText(s.last_layer()),
+                         countText(p.layers), countText(next)));
+        }
+        p.stages.emplace_back(s.first_layer(), s.last_layer());
+        next = s.last_layer() + 1;
+    }
+    if (next != p.layers) {
+        return refuse(
+            ExportText::tr("the stages end at layer %1 but the model has %2 layers (0-%3): give "
+                           "the last stage the rest")
+                .arg(countText(next - 1), countText(p.layers), countText(p.layers - 1)));
+    }
+    return {};
+}
+
+/// The settings of `file` (global batch, ZeRO, schedule, recompute, precision, optimizer) into
+/// `p`, each checked; `model` gives the default precision.
+Result<void> takeSettings(const v1::PlanFile& file, const v1::Layout& layout,
+                          const planner::PlanModel& model, ExportPlan& p) {
+    const v1::PlanSettings& s = file.settings();
+    p.globalBatch = s.global_batch() > 0 ? s.global_batch() : 64;
+    p.microBatches = std::max(1, layout.micro_batches());
+    const int split = p.dp * p.microBatches;
+    if (p.globalBatch % split != 0) {
+        const int up = (p.globalBatch / split + 1) * split;
+        return refuse(
+            ExportText::tr("the global batch %1 is not divisible by DP %2 x %3 micro-batches = "
+                           "%4: a micro-batch would hold %5 samples; make the batch a multiple "
+                           "of %4 (e.g. %6) or change DP or the micro-batches")
+                .arg(countText(p.globalBatch), countText(p.dp), countText(p.microBatches),
+                     countText(split), QLocale().toString(double(p.globalBatch) / split, 'g', 4),
+                     countText(up)));
+    }
+    p.microBatchSize = p.globalBatch / split;
+    p.zero = s.zero_stage();
+    if (p.zero < 0 || p.zero > 3) {
+        return refuse(ExportText::tr("ZeRO stage %1 is not 0, 1, 2 or 3").arg(countText(p.zero)));
+    }
+    p.gpipe = layout.schedule() == v1::PIPELINE_SCHEDULE_GPIPE;
+    p.recompute = s.recompute().empty() ? "none" : s.recompute();
+    if (p.recompute != "none" && p.recompute != "selective" && p.recompute != "full") {
+        return refuse(ExportText::tr("recompute '%1' is not none, selective or full")
+                          .arg(QString::fromStdString(p.recompute)));
+    }
+    p.precision = !s.precision().empty() ? s.precision() : model.weightBytes == 2 ? "bf16" : "fp32";
+    if (p.precision != "fp32" && p.precision != "tf32" && p.precision != "bf16") {
+        return refuse(ExportText::tr("precision '%1' is not fp32, tf32 or bf16")
+                          .arg(QString::fromStdString(p.precision)));
+    }
+    p.optimizer = s.optimizer().empty() ? "adamw" : s.optimizer();
+    if (p.optimizer != "adamw" && p.optimizer != "sgd") {
+        return refuse(ExportText::tr("optimizer '%1' is not sgd or adamw")
+                          .arg(QString::fromStdString(p.optimizer)));
+    }
+    p.sequenceParallel = s.sequence_parallel();
+    return {};
+}
+
+} // namespace
+
+Failure refuse(const QString& message) {
+    return fail(ErrorCode::InvalidArgument, message.toStdString());
+}
+
+QString countText(long long v) {
+    return QLocale().toString(v);
+}
+
+Result<ExportPlan> resolvePlan(const v1::PlanFile& file) {
+    Result<planner::PlanModel> model = refuse(
+        ExportText::tr("no model chosen: pick one from the Model list or import a config.json"));
+    const bool imported = !file.hf_config_json().empty();
+    if (imported) {
+        model = planner::modelFromHfConfig(file.hf_config_json(), file.seq_len());
+    } else if (!file.model().family().empty()) {
+        model = planner::modelFromSpec(file.model(), file.model().vocab_size());
+    }
+    if (!model) {
+        return relay(model);
+    }
+    ExportPlan p;
+    p.name = file.name().empty() ? model->name : file.name();
+    p.family = model->family;
+    p.layers = int(model->layers.size());
+    p.seq = model->seqLen;
+    if (imported) {
+        p.lm = importedShape(file, *model, p.seq);
+    } else if (p.family == "gpt") {
+        p.lm = builtinGptShape(file);
+    }
+    const v1::Layout layout = withExplicitStages(file.layout(), p.layers);
+    p.dp = dpDegree(layout), p.tp = tpWidth(layout), p.pp = stageCount(layout);
+    if (Result<void> r = takeStages(layout, p); !r) {
+        return relay(r);
+    }
+    if (Result<void> r = takeSettings(file, layout, *model, p); !r) {
+        return relay(r);
+    }
+    return p;
+}
+
+QString degreesText(const ExportPlan& p) {
+    return QStringLiteral("%1 ranks = DP %2 x PP %3 x TP %4")
+        .arg(p.world())
+        .arg(p.dp)
+        .arg(p.pp)
+        .arg(p.tp);
+}
+
+std::vector<StageParts> lmStageParts(const ExportPlan& p) {
+    const int n = p.lm->blocks;
+    std::vector<StageParts> parts;
+    for (auto [first, last] : p.stages) {
+        StageParts s;
+        for (int i = first; i <= last; ++i) {
+            if (i == 0) {
+                s.embedding = true;
+            } else if (i <= n) {
+                ++s.blocks;
+            } else if (i == n + 1) {
+                s.norm = true;
+            } else {
+                s.head = true;
+            }
+        }
+        parts.push_back(s);
+    }
+    return parts;
+}
+
+} // namespace tessera::designer

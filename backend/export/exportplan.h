@@ -1,0 +1,81 @@
+// What the three exporters (Megatron-LM, DeepSpeed, torchtitan) share: a layout file resolved
+// into one plan with every default applied and checked, the decoder LM's shape, what each
+// pipeline stage holds, and the texts a person reads (translated, context
+// tessera::designer::LayoutExport).
+#pragma once
+
+#include "tessera/v1/plan.pb.h"
+#include "worker/common/error.h"
+
+#include <QCoreApplication>
+#include <QString>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tessera::designer {
+
+/// The translation context of what a person reads: the refusals and the DeepSpeed notes. The
+/// exported files themselves (flags, keys and their comments) stay English, as the tools read
+/// them.
+struct ExportText {
+    Q_DECLARE_TR_FUNCTIONS(tessera::designer::LayoutExport)
+};
+
+/// An InvalidArgument failure with `message` (already translated).
+Failure refuse(const QString& message);
+
+/// A count in a sentence, in the user's locale ("1.024" in German). A value a file holds (a key's
+/// or a flag's, as a note quotes it) is written as the file has it, with QString::number.
+QString countText(long long v);
+
+/// A decoder language model: layer list [embedding, block0..block{n-1}, ln_f, head].
+struct LmShape {
+    std::string type; ///< "gpt" (built-in), "gpt2", "llama", "mistral"
+    int blocks = 0, hidden = 0, ffn = 0, heads = 0, kvHeads = 0, positions = 0;
+    long long vocab = 0;     ///< 0 = unknown (a built-in GPT's text characters)
+    bool tied = false;       ///< head weights = embedding weights
+    bool llamaStyle = false; ///< RMSNorm, SwiGLU MLP, rotary positions, no biases
+    std::optional<double> ropeTheta, normEps;
+};
+
+/// The plan with every default applied and checked, shared by the three formats.
+struct ExportPlan {
+    std::string name;
+    std::string family;        ///< planner::PlanModel::family
+    std::optional<LmShape> lm; ///< decoder language models only
+    int layers = 0;            ///< length of the model's layer list
+    int seq = 1;               ///< tokens per sample
+    int dp = 1, tp = 1, pp = 1;
+    int microBatches = 1;   ///< per optimizer step
+    int globalBatch = 64;   ///< samples per optimizer step
+    int microBatchSize = 1; ///< samples per micro-batch per data-parallel rank
+    int zero = 0;
+    bool gpipe = false;
+    std::string recompute, precision, optimizer;
+    bool sequenceParallel = false;
+    std::vector<std::pair<int, int>> stages; ///< inclusive layer ranges, in order
+    int world() const { return dp * pp * tp; }
+};
+
+/// `file` resolved (see the exporters' headers for what a layout file holds). Errors
+/// (InvalidArgument, translated): no model or one that cannot be built; stages that do not cover
+/// the layer list in order; a global batch that DP × micro-batches does not divide; a ZeRO stage,
+/// recompute mode, precision or optimizer the exporters do not know.
+Result<ExportPlan> resolvePlan(const v1::PlanFile& file);
+
+/// "8 ranks = DP 2 x PP 2 x TP 2", for the files' first lines.
+QString degreesText(const ExportPlan& p);
+
+/// What one pipeline stage of a decoder LM holds.
+struct StageParts {
+    bool embedding = false, norm = false, head = false;
+    int blocks = 0;
+};
+
+/// What each stage of `p` holds; `p.lm` must be set.
+std::vector<StageParts> lmStageParts(const ExportPlan& p);
+
+} // namespace tessera::designer
