@@ -20,10 +20,10 @@
 #include "app/settings/autoscalesettings.h"
 #include "app/statushint.h"
 #include "app/windowguard.h"
+#include "backend/autoscale/autoscaler.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/provision/autoscaler.h"
-#include "backend/provision/sshprovider.h"
+#include "backend/provision/ssh/sshprovider.h"
 #include "backend/service/backendsession.h"
 #include "backend/telemetry/telemetrymonitor.h"
 #include "worker/common/spec_io.h"
@@ -115,7 +115,10 @@ MainWindow::MainWindow(BackendSession* session, QWidget* parent)
     if (!session->provisionError().isEmpty()) {
         m_log->appendMessage(tr("Renting: %1").arg(session->provisionError()));
     }
-    new StatusHint(this); // the status bar's hint: what to do next, action tips on hover
+    // The status bar's hint: what to do next, action tips on hover.
+    StatusHint::fillStatusTips(this);
+    new StatusHint(statusBar(), {tabs, m_designer, m_cluster->model(), m_cluster->rentAction(),
+                                 m_rentMachines, m_jobs});
     auto* cost = new CostLabel(session->providers(), this);
     statusBar()->addPermanentWidget(cost);
     connect(session->autoscaler(), &Autoscaler::budgetAlert, cost, &CostLabel::setBudgetAlert);

@@ -1,11 +1,9 @@
 // The status bar's hint (see statushint.h).
 #include "app/statushint.h"
 
-#include "app/cluster/clusterpanel.h"
 #include "app/cluster/clustertablemodel.h"
-#include "app/designer/designerpanel.h"
 #include "app/jobs/jobpanel.h"
-#include "app/mainwindow.h"
+#include "backend/core/jobtypes.h"
 
 #include <QAction>
 #include <QKeySequence>
@@ -23,27 +21,21 @@ QString keys(const QAction* action) {
 
 } // namespace
 
-StatusHint::StatusHint(MainWindow* window) : QLabel(window), m_window(window) {
+StatusHint::StatusHint(QStatusBar* statusBar, const Sources& sources)
+    : QLabel(statusBar), m_sources(sources) {
     setObjectName(QStringLiteral("statusHint"));
     setTextInteractionFlags(Qt::NoTextInteraction);
-    window->statusBar()->addWidget(this, 1);
-    for (QAction* a : window->findChildren<QAction*>()) {
-        QString plain = a->text();
-        plain.remove(QLatin1Char('&'));
-        if (a->statusTip().isEmpty() && !a->toolTip().isEmpty() && a->toolTip() != plain) {
-            a->setStatusTip(a->toolTip());
-        }
+    statusBar->addWidget(this, 1);
+    if (m_sources.tabs) {
+        connect(m_sources.tabs, &QTabWidget::currentChanged, this, &StatusHint::refresh);
     }
-    if (auto* tabs = window->findChild<QTabWidget*>(QStringLiteral("centralTabs"))) {
-        connect(tabs, &QTabWidget::currentChanged, this, &StatusHint::refresh);
-    }
-    ClusterTableModel* nodes = window->clusterPanel()->model();
+    ClusterTableModel* nodes = m_sources.nodes;
     connect(nodes, &QAbstractItemModel::dataChanged, this, &StatusHint::refresh);
     connect(nodes, &QAbstractItemModel::rowsInserted, this, &StatusHint::refresh);
     connect(nodes, &QAbstractItemModel::rowsRemoved, this, &StatusHint::refresh);
     connect(nodes, &QAbstractItemModel::modelReset, this, &StatusHint::refresh);
     // The Job panel enables Launch and Cancel as its job starts and ends.
-    JobPanel* jobs = window->jobPanel();
+    JobPanel* jobs = m_sources.jobs;
     connect(jobs->launchAction(), &QAction::changed, this, &StatusHint::refresh);
     connect(jobs->cancelAction(), &QAction::changed, this, &StatusHint::refresh);
     connect(jobs, &JobPanel::jobLaunched, this, &StatusHint::refresh);
@@ -51,10 +43,20 @@ StatusHint::StatusHint(MainWindow* window) : QLabel(window), m_window(window) {
     refresh();
 }
 
+void StatusHint::fillStatusTips(QObject* root) {
+    for (QAction* a : root->findChildren<QAction*>()) {
+        QString plain = a->text();
+        plain.remove(QLatin1Char('&'));
+        if (a->statusTip().isEmpty() && !a->toolTip().isEmpty() && a->toolTip() != plain) {
+            a->setStatusTip(a->toolTip());
+        }
+    }
+}
+
 QString StatusHint::hint() const {
-    const auto* tabs = m_window->findChild<QTabWidget*>(QStringLiteral("centralTabs"));
-    const JobPanel* jobs = m_window->jobPanel();
-    if (tabs && m_window->designer() && tabs->currentWidget() == m_window->designer()) {
+    const JobPanel* jobs = m_sources.jobs;
+    if (m_sources.tabs && m_sources.designer &&
+        m_sources.tabs->currentWidget() == m_sources.designer) {
         return tr("Designer: drag layers onto a device to make them its pipeline stage; Ctrl+Z "
                   "undoes, the Designer menu saves and launches the layout.");
     }
@@ -64,10 +66,10 @@ QString StatusHint::hint() const {
                   "Cancel (%3) stops it.")
             .arg(jobId, jobStateText(jobs->currentJobState()), keys(jobs->cancelAction()));
     }
-    const int ready = m_window->clusterPanel()->model()->readyCount();
+    const int ready = m_sources.nodes->readyCount();
     if (ready == 0) {
         return tr("Rent local workers (%1) or machines (%2), pick a spec, then Launch (%3).")
-            .arg(keys(m_window->clusterPanel()->rentAction()), keys(m_window->rentMachinesAction()),
+            .arg(keys(m_sources.rentLocal), keys(m_sources.rentMachines),
                  keys(jobs->launchAction()));
     }
     if (!jobId.isEmpty()) {

@@ -4,27 +4,45 @@
 
 #include <QLabel>
 
+class QAction;
+class QStatusBar;
+class QTabWidget;
+
 namespace tessera {
 
-class MainWindow;
+class ClusterTableModel;
+class JobPanel;
 
-/// A label in `window`'s status bar (a normal widget: an action's status tip replaces it while
-/// the pointer is on the action, then it comes back). It follows the central tab, the Ready
-/// workers of the cluster panel and the Job panel's current job. Actions that have a tool tip
-/// but no status tip get the tool tip as status tip. Create it after the window's panels,
-/// menus and toolbar; objectName "statusHint".
+/// A label in a status bar (a normal widget: an action's status tip replaces it while the
+/// pointer is on the action, then it comes back). It follows the central tab, the Ready workers
+/// of the cluster and the Job panel's current job; objectName "statusHint".
 class StatusHint : public QLabel {
     Q_OBJECT
 public:
-    explicit StatusHint(MainWindow* window);
+    /// What the hint watches and names. Every pointer must outlive the hint.
+    struct Sources {
+        QTabWidget* tabs = nullptr;         ///< the central tabs (may be null: no Designer hint)
+        QWidget* designer = nullptr;        ///< the Designer tab's page
+        ClusterTableModel* nodes = nullptr; ///< the cluster's workers (readyCount())
+        QAction* rentLocal = nullptr;       ///< rents local workers (its shortcut is named)
+        QAction* rentMachines = nullptr;    ///< opens the Rent dialog
+        JobPanel* jobs = nullptr;           ///< the current job, Launch and Cancel
+    };
 
-    /// The hint for the window's state now (what the label shows).
+    /// Adds itself to `statusBar` (stretching) and follows `sources`.
+    StatusHint(QStatusBar* statusBar, const Sources& sources);
+
+    /// Gives every action under `root` that has a tool tip but no status tip (and whose tool tip
+    /// says more than its text) the tool tip as status tip, so hovering it says what it does.
+    static void fillStatusTips(QObject* root);
+
+    /// The hint for the state now (what the label shows).
     QString hint() const;
 
 private:
     void refresh();
 
-    MainWindow* m_window;
+    Sources m_sources;
 };
 
 } // namespace tessera
