@@ -83,7 +83,9 @@ private Q_SLOTS:
         r = tls::issue({ca.keyPem, makeCa().certPem}, {"x", {"x"}, {}}, tls::Validity::days(1));
         QVERIFY(!r); // key of one CA, certificate of another
         QVERIFY(!tls::inspect("not a certificate"));
-        QVERIFY(!tls::inspect(std::string("\0\xff-----BEGIN CERTIFICATE-----\n", 32)));
+        // A NUL and a non-UTF-8 byte before a PEM header: every byte of the literal but its end.
+        static constexpr char kBinaryPem[] = "\0\xff-----BEGIN CERTIFICATE-----\n";
+        QVERIFY(!tls::inspect(std::string(kBinaryPem, sizeof kBinaryPem - 1)));
         QVERIFY(!tls::verify("junk", ca.certPem, std::time(nullptr)));
         QVERIFY(!tls::keyMatches("junk", ca.certPem));
     }
