@@ -5,6 +5,8 @@
 
 #include <QTest>
 
+#include <sched.h>
+
 #include <map>
 
 using namespace tessera;
@@ -77,6 +79,25 @@ private Q_SLOTS:
         auto e = daemon::rankEnvironment(lookup(env), 10, "/py");
         QVERIFY(e.has_value());
         QCOMPARE(value(*e, "OMP_NUM_THREADS"), std::string("2"));
+    }
+
+    // The CPUs a rank may use are its affinity's (taskset, a Slurm or container cpuset), not
+    // the machine's: pinned to one CPU, it counts one.
+    void cpusAreTheAffinitys() {
+        cpu_set_t all;
+        QVERIFY(::sched_getaffinity(0, sizeof all, &all) == 0);
+        QCOMPARE(daemon::usableCpus(), long(CPU_COUNT(&all)));
+        int first = 0;
+        while (!CPU_ISSET(first, &all)) {
+            ++first;
+        }
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(first, &one);
+        QVERIFY(::sched_setaffinity(0, sizeof one, &one) == 0);
+        const long pinned = daemon::usableCpus();
+        QVERIFY(::sched_setaffinity(0, sizeof all, &all) == 0);
+        QCOMPARE(pinned, 1L);
     }
 
     void checkpointDirFromTheSpec() {

@@ -1,9 +1,22 @@
 // torchrun's variables for a rank under mpirun (see rank_env.h).
 #include "worker/daemon/rank/rank_env.h"
 
+#include <algorithm>
 #include <charconv>
 
+#include <sched.h>
+#include <unistd.h>
+
 namespace tessera::daemon {
+
+long usableCpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) {
+        return CPU_COUNT(&set);
+    }
+    return std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
+}
 
 namespace {
 

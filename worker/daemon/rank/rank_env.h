@@ -24,11 +24,16 @@ struct RankEnvironment {
     std::string workDir; ///< the shipped model.workdir to chdir into (TESSERA_BUNDLE), or empty
 };
 
+/// The CPUs this process may run on: its affinity mask (what taskset, a Slurm allocation's
+/// cgroup cpuset or a container's limits to), else the online CPUs, at least 1. Not the machine's
+/// count: a rank on 8 of 64 cores must not start 64 threads.
+long usableCpus();
+
 /// torchrun's variables from Open MPI's and Tessera's: RANK, WORLD_SIZE, LOCAL_RANK,
 /// LOCAL_WORLD_SIZE (OMPI_COMM_WORLD_*), GROUP_RANK / GROUP_WORLD_SIZE (the node's index among
 /// the job's nodes, from TESSERA_NODE_RANKS "2,2": ranks per node in rank order), ROLE_*,
-/// TORCHELASTIC_RUN_ID (= TESSERA_JOB_ID), OMP_NUM_THREADS (the host's `cpus` shared by the
-/// ranks on that host, TESSERA_HOST_RANKS "4,4" when several nodes share one, at least 1),
+/// TORCHELASTIC_RUN_ID (= TESSERA_JOB_ID), OMP_NUM_THREADS (the `cpus` it may use, usableCpus(),
+/// shared by the ranks on that host, TESSERA_HOST_RANKS "4,4" when several nodes share one, at least 1),
 /// TESSERA_LAYOUT_FILE / TESSERA_CHECKPOINT_DIR under TESSERA_WORKER_DIR (the node's worker
 /// folder), TESSERA_RESUME_FROM when set, and PYTHONPATH with `pythonDir` first (then the shipped
 /// workdir, <worker dir>/bundles/<TESSERA_BUNDLE>, when there is one). MASTER_ADDR and MASTER_PORT

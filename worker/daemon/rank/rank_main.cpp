@@ -57,7 +57,7 @@ tessera::Result<tessera::daemon::RankExec> prepare(std::vector<std::string> comm
     const auto lookup = [](const char* n) {
         return std::getenv(n);
     };
-    const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+    const long cpus = tessera::daemon::usableCpus();
     const char* launcher = std::getenv("TESSERA_LAUNCHER");
     if (launcher && std::string(launcher) == "torchrun") {
         return tessera::daemon::torchrunAgent(lookup, cpus, pythonDir(), command);
