@@ -18,6 +18,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sched.h>
+
 #include <csignal>
 #include <unistd.h>
 
@@ -226,7 +228,19 @@ QString bringUp(NetnsGuard& guard, const QString& ip, const QString& bin, const 
         }
     }
     // One worker per host, on its namespace's address. `ip netns exec` gives each its own mount
-    // namespace (it remounts /sys there), so the tmpfs stays private to that host.
+    // namespace (it remounts /sys there), so the tmpfs stays private to that host. Each host
+    // also gets a CPU of its own (taskset), as two one-core machines would: their ranks start
+    // one thread each instead of two apiece on the same two cores (tessera-rank counts the CPUs
+    // it may use), which had made the DDP runs spin five times the CPU they need.
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    ::sched_getaffinity(0, sizeof allowed, &allowed);
+    QList<int> cpus;
+    for (int c = 0; c < CPU_SETSIZE; ++c) {
+        if (CPU_ISSET(c, &allowed)) {
+            cpus << c;
+        }
+    }
     for (int i = 0; i < 2; ++i) {
         const Host& h = kHosts[i];
         QProcess* w = guard.process();
@@ -243,6 +257,9 @@ QString bringUp(NetnsGuard& guard, const QString& ip, const QString& bin, const 
                           "&& shift && exec \"$@\""),
                       QStringLiteral("sh"),
                       out.hostDir,
+                      QStringLiteral("taskset"),
+                      QStringLiteral("-c"),
+                      QString::number(cpus.isEmpty() ? 0 : cpus[i % cpus.size()]),
                       bin + QStringLiteral("/tessera-worker"),
                       QStringLiteral("--listen"),
                       h.address + QStringLiteral(":0"),
@@ -309,8 +326,9 @@ void TestMultiHost::userProgramAcrossTwoHosts_data() {
 }
 
 // The PyTorch DDP example as a user would bring it: its folder (model.workdir) is on neither
-// host before; tessera-ctl ships it over the workers' RPCs, both ranks train with gloo over the
-// veth with torchrun's variables, and a second launch of the same code ships nothing.
+// host before; tessera-ctl ships it over the workers' RPCs, both ranks train an epoch with gloo
+// over the veth with torchrun's variables, and a second, short launch of the same code ships
+// nothing.
 void TestMultiHost::userProgramAcrossTwoHosts() {
     QFETCH(QString, launcher);
     const QString bin = QStringLiteral(TESSERA_BUILD_DIR "/bin");
@@ -375,6 +393,21 @@ void TestMultiHost::userProgramAcrossTwoHosts() {
     }
     QTemporaryDir data;
     for (int launch = 1; launch <= 2; ++launch) {
+        if (launch == 2) {
+            // The same code again: the second launch checks that nothing is shipped and the
+            // ranks see the same contract; a few steps do that (the first trained a whole
+            // epoch to the accuracy).
+            QJsonObject model = spec[QLatin1String("model")].toObject();
+            QJsonArray command = model[QLatin1String("command")].toArray();
+            command.append(QStringLiteral("--max-steps"));
+            command.append(QStringLiteral("20"));
+            model[QLatin1String("command")] = command;
+            QJsonObject shorter = spec;
+            shorter[QLatin1String("model")] = model;
+            QFile f(specPath);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(QJsonDocument(shorter).toJson());
+        }
         QProcess* ctl = guard.process();
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("TESSERA_DATA_DIR"), data.path());
@@ -404,7 +437,8 @@ void TestMultiHost::userProgramAcrossTwoHosts() {
                  qPrintable(QStringLiteral("exit code %1").arg(ctl->exitCode()) + context));
         const QRegularExpressionMatch acc =
             QRegularExpression(QStringLiteral("final test accuracy: (\\d+\\.\\d+)")).match(out);
-        QVERIFY2(acc.hasMatch() && acc.captured(1).toDouble() >= 0.85, qPrintable(context));
+        QVERIFY2(acc.hasMatch(), qPrintable(context));
+        QVERIFY2(launch == 2 || acc.captured(1).toDouble() >= 0.85, qPrintable(context));
         qInfo("%s, launch %d: test accuracy %s; %s", qPrintable(launcher), launch,
               qPrintable(acc.captured(1)),
               qPrintable(err.split('\n').filter(QStringLiteral("[tessera] code")).join(' ')));
