@@ -81,6 +81,13 @@ private Q_SLOTS:
             QSKIP(qPrintable(m));
         }
         test::useBuildAndData(m_data.path());
+        // Both Slurm "nodes" are this machine, and tests running beside this one add and delete
+        // bridges here (tests/support/test-hosts.sh). Open MPI's TCP transport lists every
+        // interface when a rank starts and fails when one vanishes before it binds ("bind on
+        // local address (198.18.3.1:0) failed", CI, 4 tests at a time). sbatch passes the
+        // submitter's environment on (--export=ALL), so the workers' mpirun sees these.
+        qputenv("OMPI_MCA_btl_tcp_if_include", "lo");
+        qputenv("OMPI_MCA_oob_tcp_if_include", "lo");
         m_slurm = std::make_unique<test::TestSlurm>(2);
         if (m_slurm->missing()) {
             QSKIP(qPrintable(QStringLiteral("no test Slurm cluster: ") + m_slurm->error()));
