@@ -127,6 +127,12 @@ MainWindow::MainWindow(BackendSession* session, QWidget* parent)
                          session->autoscaler()->budgetAlertText());
 }
 
+MainWindow::~MainWindow() {
+    for (QObject* child : findChildren<QObject*>()) {
+        disconnect(child, nullptr, this, nullptr);
+    }
+}
+
 QWidget* MainWindow::logWithFilter() {
     auto* box = new QWidget(this);
     auto* layout = new QVBoxLayout(box);

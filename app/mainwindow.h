@@ -40,6 +40,10 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(BackendSession* session, QWidget* parent = nullptr);
+    /// Cuts its panels' connections to itself first: they are destroyed by QMainWindow's
+    /// destructor, after this one, and what they emit meanwhile (the designer's undo stack says
+    /// it is clean as it goes) must not reach a window that is no longer a MainWindow.
+    ~MainWindow() override;
 
     ClusterPanel* clusterPanel() const { return m_cluster; }
     JobPanel* jobPanel() const { return m_jobs; }

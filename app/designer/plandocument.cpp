@@ -41,7 +41,7 @@ v1::PlanFile withoutStaleDrawing(const v1::PlanFile& current, v1::PlanFile next)
 }
 } // namespace
 
-PlanDocument::PlanDocument(QObject* parent) : QObject(parent) {
+PlanDocument::PlanDocument(QObject* parent) : QObject(parent), m_undo(this) {
     rebuildModel();
     rebuildCluster();
 }

@@ -80,7 +80,7 @@ private:
     std::optional<planner::PlanModel> m_model;
     QString m_modelError;
     planner::PlanCluster m_cluster;
-    QUndoStack m_undo;
+    QUndoStack m_undo; ///< a child of the document, so findChildren() reaches it
     QString m_path;
 };
 
