@@ -345,7 +345,7 @@ private Q_SLOTS:
         const int edits = doc->undoStack()->count();
         const v1::PlanFile before = doc->file();
 
-        std::unique_ptr<QMimeData> mime(selectLayers(panel, half, layers - 1));
+        const std::unique_ptr<QMimeData> mime = selectLayers(panel, half, layers - 1);
         const QPoint pos = deviceCentre(panel, 2);
         QDragEnterEvent enter(pos, Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
         QCoreApplication::sendEvent(panel.view()->viewport(), &enter);
@@ -390,7 +390,7 @@ private Q_SLOTS:
         const QString step = panel.estimatePanel()->stepTimeText();
         const int edits = doc->undoStack()->count();
         const v1::PlanFile before = doc->file();
-        (void)selectLayers(panel, 0, 2);
+        selectLayers(panel, 0, 2);
         panel.deviceCombo()->setCurrentIndex(1);
         panel.palette()->setFocus();
         QTest::keyClick(panel.palette(), Qt::Key_Return, Qt::ControlModifier);
@@ -400,7 +400,7 @@ private Q_SLOTS:
         QCOMPARE(doc->file().SerializeAsString(), before.SerializeAsString());
         QCOMPARE(panel.estimatePanel()->stepTimeText(), step);
         // Hovering the same drop marks the card refused.
-        std::unique_ptr<QMimeData> mime(selectLayers(panel, 0, 2));
+        const std::unique_ptr<QMimeData> mime = selectLayers(panel, 0, 2);
         const QPoint pos = deviceCentre(panel, 1);
         QDragEnterEvent enter(pos, Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
         QCoreApplication::sendEvent(panel.view()->viewport(), &enter);
@@ -484,13 +484,14 @@ private Q_SLOTS:
 
 private:
     /// Selects palette rows first..last and returns the mime data a drag of them carries.
-    static QMimeData* selectLayers(DesignerPanel& panel, int first, int last) {
+    static std::unique_ptr<QMimeData> selectLayers(DesignerPanel& panel, int first, int last) {
         QListView* palette = panel.palette();
         palette->setCurrentIndex(panel.paletteModel()->index(first));
         palette->selectionModel()->select(
             QItemSelection(panel.paletteModel()->index(first), panel.paletteModel()->index(last)),
             QItemSelectionModel::ClearAndSelect);
-        return panel.paletteModel()->mimeData(palette->selectionModel()->selectedIndexes());
+        return std::unique_ptr<QMimeData>(
+            panel.paletteModel()->mimeData(palette->selectionModel()->selectedIndexes()));
     }
 
     QTemporaryDir m_dir;
