@@ -4,6 +4,7 @@
 // journal whole, and the worker's memory does not grow with the jobs it has run.
 #include "worker_process.h"
 
+#include "tests/support/sanitizers.h"
 #include "worker/daemon/journal/job_journal.h"
 
 #include <QDir>
@@ -197,6 +198,7 @@ private Q_SLOTS:
 
     // The worker's memory is bounded by what live watchers need, not by the jobs it has run.
     void memoryStaysBounded() {
+        const test::WithoutAsanQuarantine measured; // the workers' own memory, also under ASan
         m_worker->stop();
         startWorker();
         const long fresh = rssKiB(m_worker->pid());
