@@ -8,6 +8,7 @@
 #include "backend/service/backendserver.h"
 #include "backend/service/backendsession.h"
 #include "backend/service/datafolderlock.h"
+#include "backend/tls/openssllifetime.h"
 
 #include <QApplication>
 #include <QDir>
@@ -44,6 +45,7 @@ bool loadTranslation(QTranslator& translator, const QLocale& locale) {
 } // namespace
 
 int main(int argc, char** argv) {
+    tessera::tls::keepOpenSslUntilExit(); // pool threads may end after main (see there)
     if (noDisplay()) {
         std::fprintf(stderr, "tessera: error: no display (DISPLAY and WAYLAND_DISPLAY are unset). "
                              "Run a job headless with `tessera-ctl run SPEC.json`, or set "

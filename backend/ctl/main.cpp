@@ -2,6 +2,7 @@
 // list workers and the job history, rent and release machines, fit the planner, export layouts.
 // The subcommands and their options: ctlcli.h; what each runs: runners.h.
 #include "backend/ctl/ctlcli.h"
+#include "backend/tls/openssllifetime.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -9,6 +10,7 @@
 #include <cstdio>
 
 int main(int argc, char** argv) {
+    tessera::tls::keepOpenSslUntilExit(); // pool threads may end after main (see there)
     QCoreApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("Tessera")); // same data folder as the app
     QCoreApplication::setApplicationName(QStringLiteral("tessera"));

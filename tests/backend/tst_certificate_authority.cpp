@@ -3,6 +3,7 @@
 // ClusterCa keeps its keys 0600, makes one CA for the folder and renews the backend's own.
 #include "backend/tls/certificate_authority.h"
 #include "backend/tls/clusterca.h"
+#include "backend/tls/openssllifetime.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -27,6 +28,9 @@ class TestCertificateAuthority : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // QtConcurrent's threads below may still be ending when the test's main returns.
+    void initTestCase() { QVERIFY(tls::keepOpenSslUntilExit()); }
+
     void aWorkerCertificateNamesItsHostsAndChainsToTheCa() {
         const auto ca = makeCa();
         QVERIFY(!ca.certPem.empty());
