@@ -33,12 +33,12 @@ long usableCpus();
 /// LOCAL_WORLD_SIZE (OMPI_COMM_WORLD_*), GROUP_RANK / GROUP_WORLD_SIZE (the node's index among
 /// the job's nodes, from TESSERA_NODE_RANKS "2,2": ranks per node in rank order), ROLE_*,
 /// TORCHELASTIC_RUN_ID (= TESSERA_JOB_ID), OMP_NUM_THREADS (the `cpus` it may use, usableCpus(),
-/// shared by the ranks on that host, TESSERA_HOST_RANKS "4,4" when several nodes share one, at least 1),
-/// TESSERA_LAYOUT_FILE / TESSERA_CHECKPOINT_DIR under TESSERA_WORKER_DIR (the node's worker
-/// folder), TESSERA_RESUME_FROM when set, and PYTHONPATH with `pythonDir` first (then the shipped
-/// workdir, <worker dir>/bundles/<TESSERA_BUNDLE>, when there is one). MASTER_ADDR and MASTER_PORT
-/// arrive set. Errors: InvalidArgument naming the variable that is missing or malformed, or a rank
-/// that mpirun placed off its hostfile node.
+/// shared by the ranks on that host, TESSERA_HOST_RANKS "4,4" when several nodes share one, at
+/// least 1), TESSERA_LAYOUT_FILE / TESSERA_CHECKPOINT_DIR under TESSERA_WORKER_DIR (the node's
+/// worker folder), TESSERA_RESUME_FROM when set, and PYTHONPATH with `pythonDir` first (then the
+/// shipped workdir, <worker dir>/bundles/<TESSERA_BUNDLE>, when there is one). MASTER_ADDR and
+/// MASTER_PORT arrive set. Errors: InvalidArgument naming the variable that is missing or
+/// malformed, or a rank that mpirun placed off its hostfile node.
 Result<RankEnvironment> rankEnvironment(const EnvLookup& env, long cpus,
                                         const std::string& pythonDir);
 
