@@ -74,6 +74,16 @@ bare_root() { # ROOT HOSTSFILE
         cp "$TEST_HOSTS_NVIDIA_SMI" "$r/bin/nvidia-smi"
         chmod 755 "$r/bin/nvidia-smi"
     fi
+    # The sanitizer options the sessions get (SetEnv below) name suppression files by their path
+    # here; a sanitized program refuses to start without them, so they are copied to that path.
+    for opts in "${ASAN_OPTIONS-}" "${LSAN_OPTIONS-}" "${TSAN_OPTIONS-}" "${UBSAN_OPTIONS-}"; do
+        for supp in $(printf '%s\n' "$opts" | tr ':' '\n' | sed -n 's/^suppressions=//p'); do
+            if [ -f "$supp" ]; then
+                mkdir -p "$r$(dirname "$supp")"
+                cp "$supp" "$r$supp"
+            fi
+        done
+    done
 }
 
 # The host key of a host's sshd: the caller's (TEST_HOSTS_HOST_KEY) or a fresh one.
