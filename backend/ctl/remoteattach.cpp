@@ -5,6 +5,7 @@
 #include "backend/history/metricstore.h"
 #include "backend/service/backendclient.h"
 #include "worker/common/spec_io.h"
+#include "worker/common/tsan_handoff.h"
 
 #include <QDateTime>
 
@@ -146,14 +147,16 @@ void RemoteAttach::watch() {
             auto stream = client->stub().WatchJob(context, request);
             bv1::JobUpdate update;
             while (stream->Read(&update)) {
-                QMetaObject::invokeMethod(
-                    this, [this, update] { onUpdate(update); }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(this, tsanHandOff([this, update] { onUpdate(update); }),
+                                          Qt::QueuedConnection);
             }
             const grpc::Status end = stream->Finish();
             QMetaObject::invokeMethod(
                 this,
-                [this, code = int(end.error_code()),
-                 message = QString::fromStdString(end.error_message())] { onEnded(code, message); },
+                tsanHandOff([this, code = int(end.error_code()),
+                             message = QString::fromStdString(end.error_message())] {
+                    onEnded(code, message);
+                }),
                 Qt::QueuedConnection);
         });
 }

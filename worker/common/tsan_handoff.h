@@ -41,6 +41,9 @@ inline void tsanReceived([[maybe_unused]] const void* token) {
 /// construction (the first, and each move or copy a queue makes) ends with a release on the
 /// wrapper's own address and every call begins with an acquire on it, so what was written into
 /// it (the captured values) and everything the handing thread did before happen before the call.
+/// A call also ends with a release and the destructor begins with an acquire: Qt destroys a
+/// queued functor on whichever thread drops the last reference, often the handing thread after
+/// the call (TSan saw the captured JobUpdate's destructor race with the call that read it).
 /// Whatever the callable writes for the handing thread to read afterwards needs its own
 /// synchronisation (an atomic, a mutex). Costs nothing without -fsanitize=thread.
 template <typename F> class TsanHandOff {
@@ -53,14 +56,20 @@ public:
     TsanHandOff(const TsanHandOff& other) : m_f(other.m_f) { tsanHandedOver(this); }
     TsanHandOff& operator=(const TsanHandOff&) = delete;
     TsanHandOff& operator=(TsanHandOff&&) = delete;
-    ~TsanHandOff() = default;
+    ~TsanHandOff() { tsanReceived(this); }
 
     template <typename... Args> decltype(auto) operator()(Args&&... args) {
         tsanReceived(this);
+        const ReleaseOnReturn release{this};
         return m_f(std::forward<Args>(args)...);
     }
 
 private:
+    /// The release that ends a call, after the callable has returned.
+    struct ReleaseOnReturn {
+        const void* token;
+        ~ReleaseOnReturn() { tsanHandedOver(token); }
+    };
     F m_f;
 };
 
