@@ -4,6 +4,7 @@
 #include "backend/cluster/workerclient.h"
 #include "backend/core/jobtypes.h"
 #include "backend/core/logging.h"
+#include "backend/tls/openssllifetime.h"
 #include "worker/common/tsan_handoff.h"
 
 #include <algorithm>
@@ -12,6 +13,9 @@ namespace tessera {
 
 ClusterRegistry::ClusterRegistry(QObject* parent) : QObject(parent) {
     registerBackendMetaTypes();
+    // The probes' TLS calls run on pool threads that can still be ending after main returns, in
+    // every program with a registry (tests included): see openssllifetime.h.
+    tls::keepOpenSslUntilExit();
     m_pool.setMaxThreadCount(8);
     connect(&m_timer, &QTimer::timeout, this, &ClusterRegistry::probeAll);
     setProbeInterval(5000);

@@ -10,8 +10,9 @@ namespace tessera::tls {
 /// still be running its thread-exit handlers when main returns; those free the thread's random
 /// generators, and after OpenSSL's exit handler they leaked instead (LeakSanitizer: 10 kB in
 /// tessera-ctl, under load only). Call it first thing in main, before anything uses OpenSSL: the
-/// first initialisation decides, and a later call changes nothing. Returns false if OpenSSL
-/// could not initialise (then the next use of OpenSSL reports why).
+/// first initialisation decides, and a later call changes nothing (ClusterRegistry calls it
+/// too, for the test programs that have one). Returns false if OpenSSL could not initialise
+/// (then the next use of OpenSSL reports why).
 bool keepOpenSslUntilExit();
 
 } // namespace tessera::tls
