@@ -82,7 +82,7 @@ void TestWorkerRestart::daemonDiesMidRun() {
     ::kill(static_cast<pid_t>(daemon.processId()), SIGKILL); // the rank waits before line 21
     QVERIFY(daemon.waitForFinished(5000));
     hold.release(21);
-    QVERIFY(reconnects.wait(5000));
+    QVERIFY(reconnects.wait(30000));
     QProcess again;
     if (restart) {
         // The controller has tried again and failed at least once more against the dead address.
@@ -114,7 +114,8 @@ void TestWorkerRestart::daemonDiesMidRun() {
     });
     QSignalSpy finished(&replay, &JobWatcher::finished);
     replay.start();
-    QVERIFY(finished.wait(10000));
+    // A bound for a hang only: 10 s was short under TSan with four tests at a time.
+    QVERIFY(finished.wait(60000));
     // The spy sees `finished` at once on the watcher's thread; the replay's events were queued
     // to this thread before it: one pass delivers them all.
     QCoreApplication::processEvents();
