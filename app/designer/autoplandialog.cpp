@@ -6,6 +6,7 @@
 #include "app/designer/estimatepanel.h"
 #include "app/designer/plandocument.h"
 #include "backend/layout/layoutmath.h"
+#include "worker/common/tsan_handoff.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -108,11 +109,11 @@ void AutoPlanDialog::search() {
     m_searchButton->setEnabled(false);
     m_list->clear();
     CalibrationCache stored; // tessera-ctl calibrate's fit of the live nodes, if any
-    m_watcher.setFuture(
-        QtConcurrent::run([model = *model, cluster = m_document->cluster(),
-                           options = m_document->options(), goal, calibration = stored.current()] {
+    m_watcher.setFuture(QtConcurrent::run(
+        tsanHandOff([model = *model, cluster = m_document->cluster(),
+                     options = m_document->options(), goal, calibration = stored.current()] {
             return planner::autoPlan(model, cluster, options, goal, calibration);
-        }));
+        })));
 }
 
 void AutoPlanDialog::onFinished() {

@@ -1,5 +1,6 @@
 // Latest-wins estimate runner (see estimaterunner.h).
 #include "app/designer/estimaterunner.h"
+#include "worker/common/tsan_handoff.h"
 
 #include <QElapsedTimer>
 #include <QtConcurrent/QtConcurrentRun>
@@ -38,8 +39,8 @@ void EstimateRunner::request(EstimateInput input, bool preview) {
         Q_EMIT ready();
         return;
     }
-    m_watcher.setFuture(
-        QtConcurrent::run([input = std::move(input), preview] { return run(input, preview); }));
+    m_watcher.setFuture(QtConcurrent::run(
+        tsanHandOff([input = std::move(input), preview] { return run(input, preview); })));
 }
 
 void EstimateRunner::onFinished() {

@@ -3,6 +3,7 @@
 
 #include "app/designer/plandocument.h"
 #include "backend/export/exportformats.h"
+#include "worker/common/tsan_handoff.h"
 
 #include <QClipboard>
 #include <QDialogButtonBox>
@@ -202,7 +203,7 @@ void ExportDialog::saveTo(Format format, const QString& path) {
         }
     });
     // The reason when the system gives none, translated here: the worker thread only copies it.
-    watcher->setFuture(QtConcurrent::run(
+    watcher->setFuture(QtConcurrent::run(tsanHandOff(
         [path, bytes = exportText(format).toUtf8(), unknown = tr("write failed")]() -> QString {
             QSaveFile file(path);
             if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() ||
@@ -210,7 +211,7 @@ void ExportDialog::saveTo(Format format, const QString& path) {
                 return file.errorString().isEmpty() ? unknown : file.errorString();
             }
             return {};
-        }));
+        })));
 }
 
 } // namespace tessera::designer

@@ -6,6 +6,7 @@
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
 #include "worker/common/spec_io.h"
+#include "worker/common/tsan_handoff.h"
 
 #include <QAction>
 #include <QDir>
@@ -97,7 +98,8 @@ void ResumeController::setCandidate(const QString& jobId) {
                 update();
             }
         });
-        watcher->setFuture(QtConcurrent::run(readHistoryRun, m_store->path(), jobId));
+        watcher->setFuture(QtConcurrent::run(
+            tsanHandOff([path = m_store->path(), jobId] { return readHistoryRun(path, jobId); })));
     }
     update();
 }
@@ -195,7 +197,8 @@ void ResumeController::resume() {
                 watcher->deleteLater();
                 finish(jobId, source, launched, error);
             });
-    watcher->setFuture(QtConcurrent::run(gatherCheckpoint, source));
+    watcher->setFuture(
+        QtConcurrent::run(tsanHandOff([source] { return gatherCheckpoint(source); })));
 }
 
 void ResumeController::finish(const QString& jobId, const ResumeSource& source,

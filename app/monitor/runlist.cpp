@@ -4,6 +4,7 @@
 #include "app/monitor/runtablemodel.h"
 #include "backend/history/metricstore.h"
 #include "backend/history/runcurve.h"
+#include "worker/common/tsan_handoff.h"
 
 #include <QAction>
 #include <QFutureWatcher>
@@ -240,7 +241,8 @@ void RunList::refresh() {
             Q_EMIT refreshed();
         }
     });
-    watcher->setFuture(QtConcurrent::run(readRuns, m_store->path()));
+    watcher->setFuture(
+        QtConcurrent::run(tsanHandOff([path = m_store->path()] { return readRuns(path); })));
 }
 
 void RunList::fill(const QList<RunSummary>& runs) {
@@ -300,7 +302,10 @@ void RunList::load(const QString& jobId, bool withTelemetry,
         }
         done(loaded);
     });
-    watcher->setFuture(QtConcurrent::run(readRun, m_store->path(), jobId, withTelemetry));
+    watcher->setFuture(
+        QtConcurrent::run(tsanHandOff([path = m_store->path(), jobId, withTelemetry] {
+            return readRun(path, jobId, withTelemetry);
+        })));
 }
 
 } // namespace tessera

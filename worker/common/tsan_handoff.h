@@ -49,11 +49,15 @@ inline void tsanReceived([[maybe_unused]] const void* token) {
 template <typename F> class TsanHandOff {
 public:
     explicit TsanHandOff(F f) : m_f(std::move(f)) { tsanHandedOver(this); }
+    /// A move or copy may run on the receiving thread (QtConcurrent moves its callable out of its
+    /// task there): it acquires on `other` before it reads it.
     TsanHandOff(TsanHandOff&& other) noexcept(noexcept(F(std::move(other.m_f))))
-        : m_f(std::move(other.m_f)) {
+        : m_f((tsanReceived(&other), std::move(other.m_f))) {
         tsanHandedOver(this);
     }
-    TsanHandOff(const TsanHandOff& other) : m_f(other.m_f) { tsanHandedOver(this); }
+    TsanHandOff(const TsanHandOff& other) : m_f((tsanReceived(&other), other.m_f)) {
+        tsanHandedOver(this);
+    }
     TsanHandOff& operator=(const TsanHandOff&) = delete;
     TsanHandOff& operator=(TsanHandOff&&) = delete;
     ~TsanHandOff() { tsanReceived(this); }
