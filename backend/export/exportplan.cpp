@@ -42,6 +42,23 @@ LmShape importedShape(const v1::PlanFile& file, const planner::PlanModel& model,
     return s;
 }
 
+/// A LLaMA-type config with attention_bias or mlp_bias (counted in the blocks' params beyond the
+/// plain matrices and two norms), or any routed layer.
+bool hasBiasOrExperts(const planner::PlanModel& model) {
+    for (const planner::PlanLayer& l : model.layers) {
+        if (l.experts > 0) {
+            return true;
+        }
+        if (model.family != "gpt2" && l.kind == "block") {
+            const std::int64_t h = l.hidden, kv = std::int64_t(l.kvHeads) * (h / l.heads);
+            if (l.params != 2 * h * h + 2 * h * kv + 3 * h * l.ffn + 2 * h) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 /// The shape of the built-in GPT `file` names.
 LmShape builtinGptShape(const v1::PlanFile& file) {
     // Built-in GPT (worker/common/model_desc.cpp describeGpt): learned positions, LayerNorm,
@@ -151,7 +168,11 @@ Result<ExportPlan> resolvePlan(const v1::PlanFile& file) {
     p.family = model->family;
     p.layers = int(model->layers.size());
     p.seq = model->seqLen;
-    if (imported) {
+    // The exporters write the dense GPT-2 / LLaMA / Mistral decoder (LmShape); a family with
+    // experts, latent attention, biases or extra norms has no arguments here yet, and each
+    // exporter refuses it by its family's name rather than write a different model.
+    const bool plainDecoder = p.family == "gpt2" || p.family == "llama" || p.family == "mistral";
+    if (imported && plainDecoder && !hasBiasOrExperts(*model)) {
         p.lm = importedShape(file, *model, p.seq);
     } else if (p.family == "gpt") {
         p.lm = builtinGptShape(file);

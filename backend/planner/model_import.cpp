@@ -1,11 +1,9 @@
 // The planner's model descriptions: built-in families from the engine's own layer list
 // (tessera::describeModel) and decoder-only transformers imported from Hugging Face config.json.
+#include "backend/planner/model_arch.h"
 #include "backend/planner/planner.h"
 
 #include "worker/common/model_desc.h"
-
-#include <QJsonDocument>
-#include <QJsonObject>
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +14,22 @@ std::int64_t PlanModel::params() const {
     std::int64_t n = 0;
     for (const auto& l : layers) {
         n += l.params;
+    }
+    return n;
+}
+
+std::int64_t PlanModel::activeParams() const {
+    std::int64_t n = 0;
+    for (const auto& l : layers) {
+        n += l.kind == "embedding" ? 0 : (l.experts > 0 ? l.activeParams : l.params);
+    }
+    return n;
+}
+
+std::int64_t PlanModel::embeddingParams() const {
+    std::int64_t n = 0;
+    for (const auto& l : layers) {
+        n += l.kind == "embedding" ? l.params : 0;
     }
     return n;
 }
@@ -118,6 +132,7 @@ Result<PlanModel> modelFromSpec(const v1::ModelSpec& spec, int vocab) {
             const int n = 28 / std::max(1, spec.patch());
             l.scratchFloats = 2.0 * 28 * 28 + double(n) * n * spec.dim();
         }
+        l.activeParams = l.params;
         m.layers.push_back(std::move(l));
     }
     return m;
@@ -125,157 +140,140 @@ Result<PlanModel> modelFromSpec(const v1::ModelSpec& spec, int vocab) {
 
 namespace {
 
-/// The first of `keys` present in `o` as a whole number in 1..`max`; 0 when none is present.
-/// `max` keeps every product the import forms (V·h, n_positions·h, h·ffn) well inside 64 bits
-/// and the layer list a size a designer can draw; published models stay far below each.
-Result<std::int64_t> intKey(const QJsonObject& o, std::initializer_list<const char*> keys,
-                            bool required, std::int64_t max) {
-    for (const char* k : keys) {
-        const QJsonValue v = o.value(QLatin1String(k));
-        if (v.isUndefined() || v.isNull()) {
-            continue;
-        }
-        const double d = v.toDouble(-1);
-        if (!v.isDouble() || d < 1 || d != std::floor(d)) {
-            return bad(std::string("config.json key '") + k + "' must be a positive whole number");
-        }
-        if (d > double(max)) {
-            return bad(std::string("config.json key '") + k + "' is " +
-                       QByteArray::number(d).toStdString() + ": at most " + std::to_string(max) +
-                       " is accepted (no published model comes near it)");
-        }
-        return std::int64_t(d);
-    }
-    if (required) {
-        return bad(std::string("config.json lacks '") + *keys.begin() +
-                   "'; add it (the model's published config.json has it)");
-    }
-    return 0;
+/// Attention's score FLOPs per sequence of `s` tokens, forward: q·kᵀ and att·v over every key
+/// a query sees (the window, or the whole sequence; no causal halving, as Megatron-LM's MFU
+/// counts, Narayanan et al. 2021 eq. 3), 2 FLOPs per multiply-add.
+double attentionScoreFlops(const ModelArch& a, double s, std::int64_t window) {
+    const double keys = window > 0 ? std::min<double>(s, double(window)) : s;
+    const double qk = double(a.headDim);
+    const double v = a.mla.used() ? double(a.mla.vDim) : double(a.headDim);
+    return 2.0 * s * keys * double(a.heads) * (qk + v);
 }
 
-struct HfShape {
-    std::string type;
-    std::int64_t h = 0, layers = 0, heads = 0, kv = 0, ffn = 0, vocab = 0, positions = 0;
-    bool tied = false;
-};
+PlanLayer embeddingLayer(const ModelArch& a, double s) {
+    // Token table (+ GPT-2's learned positions); vocab-parallel under TP (Megatron pads the
+    // vocabulary to a multiple of 128·t), one forward all-reduce of s·h. Activations: the
+    // embedding dropout mask, s·h bytes (Korthikanti et al. 2022, §4.3).
+    const double h = double(a.hidden);
+    PlanLayer emb{"embedding", "embedding", embeddingParams(a), 0.0, s * h};
+    emb.tpSharded = true;
+    emb.tpCommForward = s * h;
+    return emb;
+}
 
-Result<HfShape> readShape(const QJsonObject& o) {
-    HfShape s;
-    s.type = o.value(QLatin1String("model_type")).toString().toStdString();
-    if (s.type != "gpt2" && s.type != "llama" && s.type != "mistral") {
-        return bad("config.json model_type '" + s.type +
-                   "' is not supported; use gpt2, llama or mistral");
+PlanLayer blockLayer(const ModelArch& a, std::int64_t i, double s) {
+    const double h = double(a.hidden);
+    PlanLayer b;
+    b.name = "block" + std::to_string(i);
+    b.kind = "block";
+    b.params = layerParams(a, i);
+    b.activeParams = layerActiveParams(a, i);
+    b.expertParams = layerExpertParams(a, i);
+    const std::int64_t window = a.window.empty() ? 0 : a.window[std::size_t(i)];
+    b.window = int(window);
+    // FLOPs: 2 per matrix weight a token goes through + the attention scores.
+    b.forwardFlops =
+        2.0 * double(layerActiveMatmulParams(a, i)) * s + attentionScoreFlops(a, s, window);
+    // Korthikanti et al. 2022 eq. (1): s·b·h·(34 + 5·a·s/h) bytes at TP 1, b = 1.
+    b.activationBytes = s * h * (34.0 + 5.0 * double(a.heads) * s / h);
+    b.tpSharded = true;
+    b.tpCommForward = b.tpCommBackward = 2.0 * s * h;
+    b.hidden = int(a.hidden), b.heads = int(a.heads), b.kvHeads = int(a.kvHeads);
+    b.ffn = int(a.ffn), b.seq = int(s);
+    b.tpDivides = {a.heads};
+    if (!a.mla.used()) {
+        b.tpDivides.push_back(a.kvHeads);
     }
-    const bool gpt2 = s.type == "gpt2";
-    // Bounds (see intKey): the largest published configs have hidden 16384-25600, 126 layers,
-    // 128 heads, intermediate 53248, a 256k vocabulary and 1M positions.
-    auto h = intKey(o, {"hidden_size", "n_embd"}, true, 1 << 20);
-    auto layers = intKey(o, {"num_hidden_layers", "n_layer"}, true, 10000);
-    auto heads = intKey(o, {"num_attention_heads", "n_head"}, true, 1 << 16);
-    auto kv = intKey(o, {"num_key_value_heads"}, false, 1 << 16);
-    auto ffn = intKey(o, {"intermediate_size", "n_inner"}, !gpt2, 1 << 22);
-    auto vocab = intKey(o, {"vocab_size"}, true, 1 << 24);
-    auto pos = intKey(o, {"max_position_embeddings", "n_positions"}, gpt2, 1 << 27);
-    for (const auto* r : {&h, &layers, &heads, &kv, &ffn, &vocab, &pos}) {
-        if (!*r) {
-            return relay(*r);
+    if (b.expertParams > 0) {
+        b.experts = int(a.moe.experts), b.expertsPerToken = int(a.moe.perToken);
+        b.expertFfn = int(a.moe.ffn);
+        b.tpDivides.push_back(a.moe.ffn); // Megatron: each expert's inner width split over TP
+        if (a.moe.shared > 0) {
+            b.tpDivides.push_back(a.moe.sharedFfn);
+        }
+    } else {
+        b.tpDivides.push_back(a.ffn);
+    }
+    return b;
+}
+
+PlanLayer headLayer(const ModelArch& a, double s) {
+    // (h, V) projection, tied to the embedding or its own; keeps its input (2sh) and the fp32
+    // logits for the loss (4sV): Korthikanti et al. 2022 §4.3, 4sbh(1 + v/h) with ln_f.
+    const double h = double(a.hidden), V = double(a.vocab);
+    PlanLayer head{"head", "linear", a.tied ? 0 : a.vocab * a.hidden, 2.0 * s * h * V,
+                   2.0 * s * h + 4.0 * s * V};
+    head.tpSharded = true;
+    head.tpCommBackward = s * h;
+    if (a.tied) {
+        head.tiedParams = a.vocab * a.hidden;
+        head.tiedTo = 0;
+    }
+    return head;
+}
+
+/// DeepSeek-V3's multi-token-prediction module k (arXiv 2412.19437 §2.2): the next token's
+/// embedding and the hidden state, normed and projected 2h → h, one decoder layer, the main
+/// model's head again. The embedding it shares is held again when it is on another stage.
+PlanLayer mtpLayer(const ModelArch& a, int k, double s) {
+    const PlanLayer block = blockLayer(a, a.layers, s);
+    const PlanLayer head = headLayer(a, s);
+    PlanLayer m = block;
+    m.name = "mtp" + std::to_string(k);
+    m.kind = "mtp";
+    m.params = mtpModuleParams(a);
+    m.activeParams = m.params - block.params + block.activeParams;
+    m.forwardFlops = 2.0 * double(mtpModuleActiveMatmulParams(a)) * s +
+                     attentionScoreFlops(a, s, 0) + head.forwardFlops;
+    m.activationBytes = block.activationBytes + 4.0 * s * double(a.hidden) + head.activationBytes;
+    m.tpCommBackward += head.tpCommBackward;
+    m.tiedParams = a.vocab * a.hidden;
+    m.tiedTo = 0;
+    return m;
+}
+
+PlanModel modelFromArch(const ModelArch& a, std::int64_t s) {
+    const double sd = double(s);
+    PlanModel m;
+    m.family = a.type;
+    m.name = !a.name.empty() ? a.name
+                             : a.type + " (" + std::to_string(a.layers) + " layers, d " +
+                                   std::to_string(a.hidden) + ")";
+    m.seqLen = int(s);
+    m.weightBytes = 2; // bf16 mixed precision
+    m.builtin = false;
+    m.warnings = a.assumptions;
+    m.layers.push_back(embeddingLayer(a, sd));
+    for (std::int64_t i = 0; i < a.layers; ++i) {
+        m.layers.push_back(blockLayer(a, i, sd));
+    }
+    // Final norm: LayerNorm weight + bias (GPT-2) or RMSNorm weight; keeps its bf16 input.
+    m.layers.push_back({"ln_f", a.layerNorm ? "layer_norm" : "rms_norm",
+                        a.layerNorm ? 2 * a.hidden : a.hidden, 0.0, 2.0 * sd * double(a.hidden)});
+    m.layers.push_back(headLayer(a, sd));
+    for (int k = 0; k < a.mtpLayers; ++k) {
+        m.layers.push_back(mtpLayer(a, k, sd));
+    }
+    for (PlanLayer& l : m.layers) {
+        if (l.activeParams == 0) {
+            l.activeParams = l.params;
         }
     }
-    s.h = *h, s.layers = *layers, s.heads = *heads, s.vocab = *vocab, s.positions = *pos;
-    s.kv = *kv > 0 ? *kv : s.heads;
-    s.ffn = *ffn > 0 ? *ffn : 4 * s.h; // GPT-2: n_inner null = 4 × n_embd
-    if (s.h % s.heads != 0) {
-        return bad("config.json hidden size " + std::to_string(s.h) +
-                   " is not divisible by the attention heads " + std::to_string(s.heads));
-    }
-    if (s.heads % s.kv != 0) {
-        return bad("config.json num_key_value_heads " + std::to_string(s.kv) +
-                   " does not divide num_attention_heads " + std::to_string(s.heads));
-    }
-    // GPT-2 always ties the head to wte; LLaMA/Mistral default to untied.
-    const QJsonValue tie = o.value(QLatin1String("tie_word_embeddings"));
-    s.tied = gpt2 || (tie.isBool() && tie.toBool());
-    return s;
+    return m;
 }
 
 } // namespace
 
 Result<PlanModel> modelFromHfConfig(const std::string& configJson, int seqLen) {
-    QJsonParseError err;
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(configJson), &err);
-    if (err.error != QJsonParseError::NoError || !doc.isObject()) {
-        return bad("config.json is not a JSON object: " + err.errorString().toStdString() +
-                   " at offset " + std::to_string(err.offset));
+    auto arch = readHfArchitecture(configJson);
+    if (!arch) {
+        return relay(arch);
     }
-    const QJsonObject o = doc.object();
-    auto shape = readShape(o);
-    if (!shape) {
-        return relay(shape);
-    }
-    const HfShape& c = *shape;
     if (seqLen < 0) {
         return bad("sequence length " + std::to_string(seqLen) + " must be positive (0 = config)");
     }
-    const std::int64_t s = seqLen > 0 ? seqLen : std::min<std::int64_t>(c.positions, 4096);
-    const bool gpt2 = c.type == "gpt2";
-    const std::int64_t h = c.h, V = c.vocab, kvDim = c.kv * (c.h / c.heads);
-    const double sd = double(s), hd = double(h);
-
-    PlanModel m;
-    m.family = c.type;
-    m.name = o.value(QLatin1String("_name_or_path")).toString().toStdString();
-    if (m.name.empty()) {
-        m.name = c.type + " (" + std::to_string(c.layers) + " layers, d " + std::to_string(h) + ")";
-    }
-    m.seqLen = int(s);
-    m.weightBytes = 2; // bf16 mixed precision
-    m.builtin = false;
-
-    // Embedding: token table (+ GPT-2's learned positions, n_positions × h); vocab-parallel under
-    // TP (Megatron pads the vocabulary to a multiple of 128·t), one forward all-reduce of s·h.
-    // Activations: the embedding dropout mask, s·h bytes (Korthikanti et al. 2022, §4.3).
-    PlanLayer emb{"embedding", "embedding", V * h + (gpt2 ? c.positions * h : 0), 0.0, sd * hd};
-    emb.tpSharded = true;
-    emb.tpCommForward = sd * hd;
-    m.layers.push_back(emb);
-
-    // Decoder block. GPT-2: c_attn (h, 3h) + c_proj (h, h) with biases, MLP 2 matrices (h, ffn)
-    // with biases, 2 LayerNorms (weight + bias). LLaMA/Mistral: q/o (h, h), k/v (h, kv·d_head)
-    // (grouped-query attention), SwiGLU gate/up/down (h, ffn), 2 RMSNorm weights, no biases.
-    const std::int64_t matmul =
-        gpt2 ? 4 * h * h + 2 * h * c.ffn : 2 * h * h + 2 * h * kvDim + 3 * h * c.ffn;
-    const std::int64_t extra = gpt2 ? (3 * h + h) + (c.ffn + h) + 4 * h : 2 * h;
-    for (std::int64_t i = 0; i < c.layers; ++i) {
-        PlanLayer b;
-        b.name = "block" + std::to_string(i);
-        b.kind = "block";
-        b.params = matmul + extra;
-        // FLOPs: 2 per weight per token in the matmuls + q·kᵀ and att·v, 2·s²·h each.
-        b.forwardFlops = 2.0 * double(matmul) * sd + 4.0 * sd * sd * hd;
-        // Korthikanti et al. 2022 eq. (1): s·b·h·(34 + 5·a·s/h) bytes at TP 1, b = 1.
-        b.activationBytes = sd * hd * (34.0 + 5.0 * double(c.heads) * sd / hd);
-        b.tpDivides = {c.heads, c.kv, c.ffn};
-        b.tpSharded = true;
-        b.tpCommForward = b.tpCommBackward = 2.0 * sd * hd;
-        b.hidden = int(h), b.heads = int(c.heads), b.kvHeads = int(c.kv), b.ffn = int(c.ffn);
-        b.seq = int(s);
-        m.layers.push_back(std::move(b));
-    }
-    // Final norm: LayerNorm weight + bias (GPT-2) or RMSNorm weight; keeps its bf16 input.
-    m.layers.push_back(
-        {"ln_f", gpt2 ? "layer_norm" : "rms_norm", gpt2 ? 2 * h : h, 0.0, 2.0 * sd * hd});
-    // Head: (h, V) projection, tied to the embedding or its own; keeps its input (2sh) and the
-    // fp32 logits for the loss (4sV): Korthikanti et al. 2022 §4.3, 4sbh(1 + v/h) with ln_f.
-    PlanLayer head{"head", "linear", c.tied ? 0 : V * h, 2.0 * sd * hd * double(V),
-                   2.0 * sd * hd + 4.0 * sd * double(V)};
-    head.tpSharded = true;
-    head.tpCommBackward = sd * hd;
-    if (c.tied) {
-        head.tiedParams = V * h;
-        head.tiedTo = 0;
-    }
-    m.layers.push_back(std::move(head));
-    return m;
+    const std::int64_t s = seqLen > 0 ? seqLen : std::min<std::int64_t>(arch->positions, 4096);
+    return modelFromArch(*arch, s);
 }
 
 } // namespace tessera::planner

@@ -41,6 +41,17 @@ struct PlanLayer {
     /// micro-batches of a stage; the patch embedding's patches, dpatches and projection). Blocks
     /// leave it 0: layer_cost.cpp computes theirs per TP width from the block shape.
     double scratchFloats = 0;
+    /// Parameters one token multiplies by: a mixture-of-experts layer's attention, router, top-k
+    /// routed and shared experts; = `params` for a dense layer.
+    std::int64_t activeParams = 0;
+    /// Mixture of experts (0 = a dense MLP): routed experts, experts per token, each expert's
+    /// inner width, and the routed experts' parameters (part of `params`: what expert
+    /// parallelism shards).
+    int experts = 0, expertsPerToken = 0, expertFfn = 0;
+    std::int64_t expertParams = 0;
+    /// Attention per query in tokens: a sliding window (Mistral, Gemma 2/3, gpt-oss), or 0 =
+    /// the whole sequence.
+    int window = 0;
 };
 
 /// A model as the planner sees it: built-in (numbers from tessera::describeModel, fp32 as the
@@ -58,20 +69,27 @@ struct PlanModel {
     /// label and logit buffers are counted from these.
     std::int64_t inputFloats = 0;
     int rowsPerSample = 1, classes = 0;
-    std::int64_t params() const; ///< Σ layers' params
+    /// What the import assumed where the config.json was silent or its model_type unknown
+    /// (shown with the model); empty for the families read by their own fields.
+    std::vector<std::string> warnings;
+    std::int64_t params() const; ///< Σ layers' params (tied weights once, MTP modules included)
+    /// Σ layers' activeParams without the embedding table (a lookup, no multiply): the
+    /// "activated parameters" of DeepSeek-V3 and gpt-oss's model cards.
+    std::int64_t activeParams() const;
+    std::int64_t embeddingParams() const; ///< the "embedding" layers' params
 };
 
 /// A built-in model (mlp/vit/gpt) from its spec, via tessera::describeModel.
 /// Errors: InvalidArgument from describeModel, naming the field.
 Result<PlanModel> modelFromSpec(const v1::ModelSpec& spec, int vocab = 0);
 
-/// A decoder-only model from a Hugging Face style config.json text (model_type gpt2, llama or
-/// mistral): embedding, N decoder blocks, final norm, head (tied embeddings counted once,
-/// grouped-query attention's smaller K/V projections counted right). `seqLen` 0 = the config's
-/// n_positions / max_position_embeddings capped at 4096.
-/// Errors: InvalidArgument naming the missing/invalid key (not a whole number, or beyond what
-/// any published model has: hidden 2^20, 10,000 layers, 2^16 heads, intermediate 2^22,
-/// vocabulary 2^24, positions 2^27) or the unsupported model_type.
+/// A decoder-only model from a Hugging Face config.json text (the families of
+/// readHfArchitecture, model_arch.h, and any other decoder through its standard fields with
+/// PlanModel::warnings): embedding, N decoder blocks (dense or mixture-of-experts), final norm,
+/// head (tied embeddings counted once), then DeepSeek-V3's multi-token-prediction modules
+/// (kind "mtp"). `seqLen` 0 = the config's positions capped at 4096.
+/// Errors: InvalidArgument naming the field and its value (readHfArchitecture), or a negative
+/// `seqLen`.
 Result<PlanModel> modelFromHfConfig(const std::string& configJson, int seqLen = 0);
 
 /// A kind of device with its datasheet numbers (source in the catalog's comments).
