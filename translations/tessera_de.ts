@@ -82,12 +82,12 @@
 <context>
     <name>DeviceTelemetry</name>
     <message>
-        <location filename="../app/monitor/devicetelemetry.cpp" line="+71"/>
+        <location filename="../app/monitor/devicetelemetry.cpp" line="+77"/>
         <source>rank %1: stage %2</source>
         <translation>Rank %1: Stufe %2</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>, dp %1, tp %2</source>
         <translation>, DP %1, TP %2</translation>
     </message>
@@ -100,7 +100,7 @@
 <context>
     <name>MeasuredTimeline</name>
     <message>
-        <location filename="../app/monitor/measuredtimeline.cpp" line="+45"/>
+        <location filename="../app/monitor/measuredtimeline.cpp" line="+47"/>
         <source>a record of rank %1 names no stage (ignored)</source>
         <translation>ein Datensatz von Rank %1 nennt keine Stufe (ignoriert)</translation>
     </message>
@@ -115,7 +115,7 @@
         <translation>der Datensatz von Stufe %1 hat kein anchor_us (ignoriert)</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+67"/>
         <source>stage %1: the record has no micro_batches</source>
         <translation>Stufe %1: der Datensatz hat kein micro_batches</translation>
     </message>
@@ -125,12 +125,12 @@
         <translation>Stufe %1: %2 von %3 Vorwärts-/Rückwärtsschritten fehlen oder sind ungültig</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+36"/>
         <source>stage %1 sent no timeline for step %2</source>
         <translation>Stufe %1 hat für Schritt %2 keinen Zeitverlauf gesendet</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>step %1 is incomplete so far (%2 of %3 stages)</source>
         <translation>Schritt %1 ist noch unvollständig (%2 von %3 Stufen)</translation>
     </message>
@@ -138,7 +138,7 @@
 <context>
     <name>SpecSummary</name>
     <message>
-        <location filename="../app/jobs/specsummary.cpp" line="+101"/>
+        <location filename="../app/jobs/specsummary.cpp" line="+108"/>
         <source>Name: %1</source>
         <translation>Name: %1</translation>
     </message>
@@ -148,7 +148,7 @@
         <translation>(ohne Namen)</translation>
     </message>
     <message>
-        <location line="-69"/>
+        <location line="-74"/>
         <source>Command: %1</source>
         <translation>Befehl: %1</translation>
     </message>
@@ -183,17 +183,17 @@
         <translation>, Kosinus-Zeitplan</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>, %1 warm-up steps</source>
         <translation>, %1 Aufwärmschritte</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>, gradient norm clipped to %1</source>
         <translation>, Gradientennorm begrenzt auf %1</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+16"/>
         <source> (layers %1; %2 micro-batches, %3)</source>
         <translation> (Schichten %1; %2 Mikro-Batches, %3)</translation>
     </message>
@@ -203,7 +203,7 @@
         <translation>, ZeRO-1</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Dataset: %1 (%2)</source>
         <translation>Datensatz: %1 (%2)</translation>
     </message>
@@ -218,27 +218,27 @@
         <translation>, höchstens %1 Schritte</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Training: %1, global batch %2</source>
         <translation>Training: %1, globale Batch-Größe %2</translation>
     </message>
     <message>
-        <location line="-44"/>
+        <location line="-50"/>
         <source>Optimizer: %1, learning rate %2, momentum %3, weight decay %4</source>
         <translation>Optimierer: %1, Lernrate %2, Momentum %3, Weight Decay %4</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+52"/>
         <source>Seed %1, metrics every %2 step(s)</source>
         <translation>Seed %1, Metriken alle %2 Schritt(e)</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-34"/>
         <source>Layout: data parallel %1, tensor parallel %2, %3 pipeline stage(s)</source>
         <translation>Aufteilung: Datenparallelität %1, Tensorparallelität %2, %3 Pipeline-Stufe(n)</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+36"/>
         <source>World size: %1 rank(s)</source>
         <translation>World Size: %1 Rank(s)</translation>
     </message>
@@ -246,12 +246,12 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/main.cpp" line="+91"/>
+        <location filename="../app/main.cpp" line="+97"/>
         <source>%1. Close it first, or start this one with another data folder (--data-dir).</source>
         <translation>%1. Schließen Sie es zuerst, oder starten Sie dieses mit einem anderen Datenordner (--data-dir).</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Tessera</source>
         <translation>Tessera</translation>
     </message>
@@ -494,22 +494,22 @@
         <translation>nach %1 s aufgegeben (--timeout)</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+27"/>
         <source>job %1 ended (%2) before %3 loss points arrived: %4</source>
         <translation>Job %1 endete (%2), bevor %3 Loss-Punkte ankamen: %4</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>rent failed: %1</source>
         <translation>Anmieten fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>--launch: no valid spec selected (%1)</source>
         <translation>--launch: keine gültige Spezifikation gewählt (%1)</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>The job needs %1 ranks but the cluster has 1 slot: rent more workers.</source>
         <translation>Der Job braucht %1 Ranks, der Cluster hat aber nur 1 Slot: mieten Sie weitere Worker.</translation>
     </message>
@@ -519,12 +519,12 @@
         <translation>Der Job braucht %1 Ranks, der Cluster hat aber nur %2 Slots: mieten Sie weitere Worker.</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>cannot write the screenshot &apos;%1&apos;: check the folder exists and is writable</source>
         <translation>Bildschirmfoto „%1“ lässt sich nicht schreiben: prüfen Sie, ob der Ordner existiert und beschreibbar ist</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+19"/>
         <source>Autopilot stopped: %1</source>
         <translation>Autopilot angehalten: %1</translation>
     </message>
@@ -731,7 +731,7 @@
 <context>
     <name>tessera::ChartCrosshair</name>
     <message>
-        <location filename="../app/monitor/chartcrosshair.cpp" line="+53"/>
+        <location filename="../app/monitor/chartcrosshair.cpp" line="+54"/>
         <source>step %1</source>
         <translation>Schritt %1</translation>
     </message>
@@ -759,12 +759,12 @@
         <translation>CSV-Dateien (*.csv)</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Export failed</source>
         <translation>Export fehlgeschlagen</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>Export chart as PNG…</source>
         <translation>Diagramm als PNG exportieren…</translation>
     </message>
@@ -777,12 +777,12 @@
 <context>
     <name>tessera::CheckpointResume</name>
     <message>
-        <location filename="../app/jobs/checkpointresume.cpp" line="+48"/>
+        <location filename="../app/jobs/checkpointresume.cpp" line="+50"/>
         <source>its checkpoint folder &apos;%1&apos; is inside the job&apos;s folder on worker %2, which is not on this machine; resume it there with checkpoint.resumeFrom, or run it with an absolute checkpoint.dir</source>
         <translation>sein Checkpoint-Ordner „%1“ liegt im Job-Ordner auf Worker %2, der nicht auf diesem Rechner läuft; setzen Sie ihn dort mit checkpoint.resumeFrom fort oder starten Sie ihn mit einem absoluten checkpoint.dir</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+51"/>
         <source>its checkpoint is split over the workers&apos; own folders and %1 is not on this machine; run the job with checkpoint.dir set to a folder every worker shares to resume it</source>
         <translation>sein Checkpoint ist auf die eigenen Ordner der Worker verteilt, und %1 liegt nicht auf diesem Rechner; starten Sie den Job mit einem checkpoint.dir, das alle Worker teilen, um ihn fortsetzen zu können</translation>
     </message>
@@ -792,22 +792,22 @@
         <translation>die Checkpoint-Datei „%1“ fehlt; wurde der Ordner des Workers aufgeräumt?</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>cannot create the folder &apos;%1&apos;</source>
         <translation>der Ordner „%1“ lässt sich nicht anlegen</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>cannot copy &apos;%1&apos; to &apos;%2&apos;: %3</source>
         <translation>„%1“ lässt sich nicht nach „%2“ kopieren: %3</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>cannot rename &apos;%1&apos; to &apos;%2&apos;</source>
         <translation>„%1“ lässt sich nicht in „%2“ umbenennen</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+22"/>
         <source>%1 (resumed from %2)</source>
         <translation>%1 (fortgesetzt von %2)</translation>
     </message>
@@ -983,7 +983,7 @@
         <translation>%1 ist nicht erreichbar: %2</translation>
     </message>
     <message numerus="yes">
-        <location line="+22"/>
+        <location line="+23"/>
         <source>Starting %n local worker(s)…</source>
         <translation>
             <numerusform>%n lokaler Worker wird gestartet …</numerusform>
@@ -991,7 +991,7 @@
         </translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Releasing local workers…</source>
         <translation>Lokale Worker werden freigegeben …</translation>
     </message>
@@ -999,7 +999,7 @@
 <context>
     <name>tessera::ClusterTableModel</name>
     <message>
-        <location filename="../app/cluster/clustertablemodel.cpp" line="+107"/>
+        <location filename="../app/cluster/clustertablemodel.cpp" line="+114"/>
         <source>Name</source>
         <translation>Name</translation>
     </message>
@@ -1118,7 +1118,7 @@
         <translation>Kein Ablauf zu zeigen: das Layout braucht ein Modell und gültige Stufen.</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+78"/>
         <source>backward</source>
         <translation>rückwärts</translation>
     </message>
@@ -1138,17 +1138,17 @@
         <translation>Beginn %1 · Länge %2 (relative Einheiten)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>start %1 · duration %2</source>
         <translation>Beginn %1 · Dauer %2</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>stage %1</source>
         <translation>Stufe %1</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>0 … %1 (compute only; F = forward, B = backward)</source>
         <translation>0 … %1 (nur Rechnen; F = vorwärts, B = rückwärts)</translation>
     </message>
@@ -1486,7 +1486,7 @@
         <translation>Setze %1 vom Checkpoint aus fort.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Spec:</source>
         <translation>Spezifikation:</translation>
     </message>
@@ -1501,7 +1501,7 @@
         <translation>Fortschritt:</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>none launched</source>
         <translation>keiner gestartet</translation>
     </message>
@@ -1511,12 +1511,12 @@
         <translation>Keine Beispiel-Spezifikationen in „%1“ gefunden. Öffnen Sie eine Spezifikationsdatei (Ctrl+O) oder setzen Sie TESSERA_EXAMPLES_DIR.</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>Spec file &apos;%1&apos; does not exist; check the path.</source>
         <translation>Die Spezifikationsdatei „%1“ existiert nicht; prüfen Sie den Pfad.</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+43"/>
         <source>No valid spec selected: pick one from the list or open a file.</source>
         <translation>Keine gültige Spezifikation gewählt: wählen Sie eine aus der Liste oder öffnen Sie eine Datei.</translation>
     </message>
@@ -1541,7 +1541,7 @@
         <translation>%1 als Job %2 übergeben.</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Cancelling job %1…</source>
         <translation>Job %1 wird abgebrochen …</translation>
     </message>
@@ -1556,12 +1556,12 @@
         <translation>Job-Spezifikationen (*.json)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Cannot use this spec: %1</source>
         <translation>Diese Spezifikation ist nicht verwendbar: %1</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Job %1 failed: %2</source>
         <translation>Job %1 fehlgeschlagen: %2</translation>
     </message>
@@ -1571,12 +1571,12 @@
         <translation>Job %1: %2.</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>step %1 · epoch %2 · loss %3 · %4 samples/s</source>
         <translation>Schritt %1 · Epoche %2 · Loss %3 · %4 Samples/s</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source> · test accuracy %1</source>
         <translation> · Testgenauigkeit %1</translation>
     </message>
@@ -1670,7 +1670,7 @@
 <context>
     <name>tessera::LocalWorkers</name>
     <message>
-        <location filename="../backend/cluster/localworkers.cpp" line="+99"/>
+        <location filename="../backend/cluster/localworkers.cpp" line="+121"/>
         <source>cannot rent %1 local workers with %2 slots each: ask for at least one worker with one slot</source>
         <translation>%1 lokale Worker mit je %2 Slots lassen sich nicht mieten: mindestens ein Worker mit einem Slot ist nötig</translation>
     </message>
@@ -1713,12 +1713,12 @@
 <context>
     <name>tessera::LogPane</name>
     <message>
-        <location filename="../app/monitor/logpane.cpp" line="+166"/>
+        <location filename="../app/monitor/logpane.cpp" line="+183"/>
         <source>Job output and cluster events appear here.</source>
         <translation>Job-Ausgaben und Cluster-Ereignisse erscheinen hier.</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+53"/>
         <source>[%1] state → %2</source>
         <translation>[%1] Zustand → %2</translation>
     </message>
@@ -1742,7 +1742,7 @@
         <translation>Alle Ranks</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+26"/>
         <source>No rank (launcher, Tessera)</source>
         <translation>Kein Rank (Starter, Tessera)</translation>
     </message>
@@ -1775,17 +1775,17 @@
         <translation>&amp;Designer</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>History is off: %1</source>
         <translation>Verlauf ist aus: %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Renting: %1</source>
         <translation>Mieten: %1</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+27"/>
         <source>&amp;Output of:</source>
         <translation>&amp;Ausgabe von:</translation>
     </message>
@@ -1830,7 +1830,7 @@
         <translation>Den Designer mit dem Standardmodell und den Standardmaschinen neu beginnen</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+17"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
@@ -1895,17 +1895,17 @@
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
         <source>[%1] opened from the history: %2 point(s)</source>
         <translation>[%1] aus dem Verlauf geöffnet: %2 Punkt(e)</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+20"/>
         <source>[%1] cannot load the run: %2</source>
         <translation>[%1] Lauf kann nicht geladen werden: %2</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>[%1] alert: %2</source>
         <translation>[%1] Warnung: %2</translation>
     </message>
@@ -1915,12 +1915,12 @@
         <translation>[%1] läuft noch seit Tesseras letztem Start: wird ab Ereignis %2 wieder verfolgt</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>[%1] attempt %2 ended (%3); relaunched as attempt %4 on %5, resuming after step %6</source>
         <translation>[%1] Versuch %2 beendet (%3); als Versuch %4 auf %5 neu gestartet, weiter nach Schritt %6</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>[%1] watch stream broke (%2); resuming from event %3</source>
         <translation>[%1] Beobachtungs-Stream unterbrochen (%2); weiter ab Ereignis %3</translation>
     </message>
@@ -1930,7 +1930,7 @@
         <translation>automatisch mieten: %1</translation>
     </message>
     <message>
-        <location filename="../app/mainwindowguards.cpp" line="+65"/>
+        <location filename="../app/mainwindowguards.cpp" line="+67"/>
         <source>Untitled</source>
         <translation>Unbenannt</translation>
     </message>
@@ -2004,7 +2004,7 @@
         <translation>Test-Loss</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+65"/>
         <source>%1 (accuracy)</source>
         <translation>%1 (Genauigkeit)</translation>
     </message>
@@ -2014,7 +2014,7 @@
         <translation>%1 (Testgenauigkeit)</translation>
     </message>
     <message>
-        <location line="+189"/>
+        <location line="+209"/>
         <source>Export chart</source>
         <translation>Diagramm exportieren</translation>
     </message>
@@ -2034,7 +2034,7 @@
         <translation>CSV-Dateien (*.csv)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Export failed</source>
         <translation>Export fehlgeschlagen</translation>
     </message>
@@ -2047,7 +2047,7 @@
         <translation>Ausblenden</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>Charts</source>
         <translation>Diagramme</translation>
     </message>
@@ -2057,7 +2057,7 @@
         <translation>Pipeline</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+97"/>
         <source>⚠ %1: %2</source>
         <translation>⚠ %1: %2</translation>
     </message>
@@ -2158,7 +2158,7 @@
 <context>
     <name>tessera::PipelinePredictor</name>
     <message>
-        <location filename="../app/monitor/pipelinepredictor.cpp" line="+32"/>
+        <location filename="../app/monitor/pipelinepredictor.cpp" line="+35"/>
         <source>Predicted</source>
         <translation>Vorhergesagt</translation>
     </message>
@@ -2173,7 +2173,7 @@
         <translation>Keine Vorhersage: %1</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+36"/>
         <source>Predicted by the planner: %1, %2 stages, %3 micro-batches (%4)</source>
         <translation>Vom Planer vorhergesagt: %1, %2 Stufen, %3 Micro-Batches (%4)</translation>
     </message>
@@ -2198,7 +2198,7 @@
         <translation>Rechenzeit null</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>No prediction: the layout&apos;s schedule is invalid.</source>
         <translation>Keine Vorhersage: der Pipeline-Ablauf des Layouts ist ungültig.</translation>
     </message>
@@ -2207,24 +2207,24 @@
     <name>tessera::PipelineView</name>
     <message>
         <location filename="../app/monitor/pipelineview.cpp" line="+34"/>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Predicted</source>
         <translation>Vorhergesagt</translation>
     </message>
     <message>
-        <location line="-15"/>
-        <location line="+16"/>
-        <location line="+40"/>
+        <location line="-16"/>
+        <location line="+17"/>
+        <location line="+44"/>
         <source>No job is followed.</source>
         <translation>Kein Job wird verfolgt.</translation>
     </message>
     <message>
-        <location line="-39"/>
+        <location line="-43"/>
         <source>No prediction from the planner for this job.</source>
         <translation>Keine Vorhersage des Planers für diesen Job.</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+34"/>
         <source>Measured</source>
         <translation>Gemessen</translation>
     </message>
@@ -2234,7 +2234,7 @@
         <translation>Gemessen bei Schritt %1 (%2 von %3 Stufen gemeldet; 0 = Schrittbeginn der frühesten Stufe)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>No measured timeline yet: tessera-train sends one per stage with every perf record (every logEvery steps).</source>
         <translation>Noch kein gemessener Zeitverlauf: tessera-train sendet einen pro Stufe mit jedem Leistungsdatensatz (alle logEvery Schritte).</translation>
     </message>
@@ -2247,7 +2247,7 @@
 <context>
     <name>tessera::Provider</name>
     <message>
-        <location filename="../backend/provision/provider.cpp" line="+101"/>
+        <location filename="../backend/provision/provider.cpp" line="+115"/>
         <source>Tessera stopped while this lease was %1</source>
         <translation>Tessera wurde beendet, während diese Miete „%1“ war</translation>
     </message>
@@ -2410,7 +2410,7 @@
 <context>
     <name>tessera::ResumeController</name>
     <message>
-        <location filename="../app/jobs/resumecontroller.cpp" line="+52"/>
+        <location filename="../app/jobs/resumecontroller.cpp" line="+55"/>
         <source>Res&amp;ume from checkpoint</source>
         <translation>Vom Checkpoint &amp;fortsetzen</translation>
     </message>
@@ -2420,17 +2420,17 @@
         <translation>Ctrl+Alt+R</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+71"/>
         <source>Nothing to resume: a stopped or failed run that wrote a checkpoint can be resumed (the Job panel&apos;s last job, or one opened from the Runs list).</source>
         <translation>Nichts fortzusetzen: fortsetzen lässt sich ein gestoppter oder fehlgeschlagener Lauf, der einen Checkpoint geschrieben hat (der letzte Job des Job-Bereichs oder einer aus der Liste der Läufe).</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Preparing the resume of %1…</source>
         <translation>Bereite die Fortsetzung von %1 vor …</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>%1 is not in the history: nothing to resume.</source>
         <translation>%1 ist nicht im Verlauf: nichts fortzusetzen.</translation>
     </message>
@@ -2440,28 +2440,28 @@
         <translation>Lese %1 aus dem Verlauf …</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>%1 succeeded: there is nothing left to resume.</source>
         <translation>%1 war erfolgreich: es gibt nichts fortzusetzen.</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>%1 is %2: Resume is for a run that was stopped or failed.</source>
         <translation>%1 ist %2: Fortsetzen ist für gestoppte oder fehlgeschlagene Läufe.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>%1 wrote no checkpoint to resume from (set checkpoint.everySteps in its spec to write some).</source>
         <translation>%1 hat keinen Checkpoint geschrieben, von dem aus es weitergehen könnte (setzen Sie checkpoint.everySteps in seiner Spezifikation).</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Run %1 again from its checkpoint of step %2 (%3)</source>
         <translation>%1 ab dem Checkpoint von Schritt %2 erneut ausführen (%3)</translation>
     </message>
     <message>
-        <location line="+23"/>
-        <location line="+20"/>
+        <location line="+24"/>
+        <location line="+21"/>
         <source>Cannot resume %1: %2</source>
         <translation>%1 lässt sich nicht fortsetzen: %2</translation>
     </message>
@@ -2475,7 +2475,7 @@
     <name>tessera::RunHeading</name>
     <message>
         <location filename="../app/monitor/runheading.cpp" line="+24"/>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Showing %1</source>
         <translation>Zeige %1</translation>
     </message>
@@ -2488,17 +2488,17 @@
 <context>
     <name>tessera::RunList</name>
     <message>
-        <location filename="../app/monitor/runlist.cpp" line="+65"/>
+        <location filename="../app/monitor/runlist.cpp" line="+67"/>
         <source>Filter by name, layout or state</source>
         <translation>Nach Name, Layout oder Zustand filtern</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+49"/>
         <source>Click to sort; right-click to show or hide columns</source>
         <translation>Klicken zum Sortieren; Rechtsklick blendet Spalten ein oder aus</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+82"/>
         <source>&amp;Open in the charts</source>
         <translation>In den Diagrammen ö&amp;ffnen</translation>
     </message>
@@ -2516,7 +2516,7 @@
 <context>
     <name>tessera::RunSummary</name>
     <message>
-        <location filename="../app/monitor/runsummary.cpp" line="+93"/>
+        <location filename="../app/monitor/runsummary.cpp" line="+102"/>
         <source>%1 s</source>
         <translation>%1 s</translation>
     </message>
@@ -2524,7 +2524,7 @@
 <context>
     <name>tessera::RunTableModel</name>
     <message>
-        <location filename="../app/monitor/runtablemodel.cpp" line="+131"/>
+        <location filename="../app/monitor/runtablemodel.cpp" line="+142"/>
         <source>%1 · started %2 · ran %3</source>
         <translation>%1 · gestartet %2 · lief %3</translation>
     </message>
@@ -2539,7 +2539,7 @@
         <translation>Doppelklick öffnet ihn in den Diagrammen; ankreuzen zeichnet seine Kurven neben den gezeigten Lauf.</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+81"/>
         <source>Name</source>
         <translation>Name</translation>
     </message>
@@ -2837,7 +2837,7 @@
 <context>
     <name>tessera::StateText</name>
     <message>
-        <location filename="../backend/statetext.cpp" line="+28"/>
+        <location filename="../backend/core/jobtypes.cpp" line="+18"/>
         <source>queued</source>
         <comment>job state</comment>
         <translation>in Warteschlange</translation>
@@ -2873,7 +2873,7 @@
         <translation>abgebrochen</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../backend/core/workernode.cpp" line="+16"/>
         <source>connecting</source>
         <comment>worker state</comment>
         <translation>verbindet</translation>
@@ -2897,7 +2897,7 @@
         <translation>gestoppt</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../backend/provision/lease.cpp" line="+16"/>
         <source>requested</source>
         <comment>lease state</comment>
         <translation>angefordert</translation>
@@ -2942,27 +2942,27 @@
 <context>
     <name>tessera::StatusHint</name>
     <message>
-        <location filename="../app/statushint.cpp" line="+56"/>
+        <location filename="../app/statushint.cpp" line="+60"/>
         <source>Designer: drag layers onto a device to make them its pipeline stage; Ctrl+Z undoes, the Designer menu saves and launches the layout.</source>
         <translation>Designer: ziehen Sie Schichten auf ein Gerät, um sie zu dessen Pipeline-Stufe zu machen; Ctrl+Z macht rückgängig, das Designer-Menü speichert und startet das Layout.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Job %1 is %2: loss and accuracy arrive in the charts, its output in the Log; Cancel (%3) stops it.</source>
         <translation>Job %1 %2: Loss und Genauigkeit erscheinen in den Diagrammen, seine Ausgabe im Protokoll; Abbrechen (%3) stoppt ihn.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Rent local workers (%1) or machines (%2), pick a spec, then Launch (%3).</source>
         <translation>Lokale Worker (%1) oder Maschinen (%2) mieten, eine Spezifikation wählen, dann starten (%3).</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Job %1 %2. Launch again (%3), or double-click a run in Runs to look at it.</source>
         <translation>Job %1 %2. Erneut starten (%3) oder einen Lauf unter „Läufe“ doppelklicken, um ihn anzusehen.</translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="+3"/>
         <source>%n worker(s) ready: pick a spec, then Launch (%1).</source>
         <translation>
             <numerusform>%n Worker bereit: eine Spezifikation wählen, dann starten (%1).</numerusform>
@@ -3013,7 +3013,7 @@
         <translation>ms pro Schritt</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
         <source>S%1</source>
         <translation>S%1</translation>
     </message>
@@ -3025,12 +3025,12 @@ S%2</source>
 S%2</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>rank %1: stage %2, data-parallel rank %3, tensor-parallel rank %4</source>
         <translation>Rank %1: Stufe %2, datenparalleler Rank %3, tensorparalleler Rank %4</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>step %1 ms = compute %2 + exposed communication %3 + bubble %4 (at step %5)</source>
         <translation>Schritt %1 ms = Rechnen %2 + sichtbare Kommunikation %3 + Blase %4 (bei Schritt %5)</translation>
     </message>
@@ -3069,7 +3069,7 @@ S%2</translation>
 <context>
     <name>tessera::UtilizationChart</name>
     <message>
-        <location filename="../app/monitor/utilizationchart.cpp" line="+83"/>
+        <location filename="../app/monitor/utilizationchart.cpp" line="+84"/>
         <source>utilization %</source>
         <translation>Auslastung %</translation>
     </message>
@@ -3084,7 +3084,7 @@ S%2</translation>
         <translation>Zeit seit Start</translation>
     </message>
     <message>
-        <location line="+136"/>
+        <location line="+148"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
@@ -3104,12 +3104,12 @@ S%2</translation>
         <translation> · %1 W</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source> · %1 °C</source>
         <translation> · %1 °C</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>holds no rank of this job</source>
         <translation>hält keinen Rank dieses Jobs</translation>
     </message>
@@ -3117,7 +3117,7 @@ S%2</translation>
 <context>
     <name>tessera::WindowGuard</name>
     <message numerus="yes">
-        <location filename="../app/windowguard.cpp" line="+30"/>
+        <location filename="../app/windowguard.cpp" line="+31"/>
         <source>%n job(s) did not stop within %1 s: going on without them (%2).</source>
         <translation>
             <numerusform>%n Job hat nicht innerhalb von %1 s angehalten: es geht ohne ihn weiter (%2).</numerusform>
@@ -3125,7 +3125,7 @@ S%2</translation>
         </translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+53"/>
         <source>Unsaved layout</source>
         <translation>Nicht gespeichertes Layout</translation>
     </message>
@@ -3145,12 +3145,12 @@ S%2</translation>
         <translation>Speichern, bevor Sie %1? „Verwerfen“ lässt sie fallen; „Abbrechen“ arbeitet am Layout weiter.</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>quit</source>
         <translation>beenden</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Quit Tessera</source>
         <translation>Tessera beenden</translation>
     </message>
@@ -3183,7 +3183,7 @@ S%2</translation>
         <translation>Währenddessen verfolgt sie niemand: kein Neustart nach einem Knotenverlust, keine Freigabe untätiger gemieteter Maschinen. Das übernimmt `tessera-ctl serve` (systemctl --user enable --now tessera-backend).</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&amp;Stop and quit</source>
         <translation>&amp;Stoppen und beenden</translation>
     </message>
@@ -3201,7 +3201,7 @@ S%2</translation>
         </translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+20"/>
         <source>Release workers</source>
         <translation>Worker freigeben</translation>
     </message>
@@ -3224,7 +3224,7 @@ S%2</translation>
         <translation>&amp;Stoppen und freigeben</translation>
     </message>
     <message numerus="yes">
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Stopping %n job(s) before releasing the workers…</source>
         <translation>
             <numerusform>Stoppe %n Job vor der Freigabe der Worker …</numerusform>
@@ -3302,7 +3302,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::AutoPlanDialog</name>
     <message>
-        <location filename="../app/designer/autoplandialog.cpp" line="+27"/>
+        <location filename="../app/designer/autoplandialog.cpp" line="+29"/>
         <source>DP %1 × TP %2 × PP %3</source>
         <translation>DP %1 × TP %2 × PP %3</translation>
     </message>
@@ -3312,7 +3312,7 @@ S%2</translation>
         <translation> (Schichten %1)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>, %1 micro-batches, %2</source>
         <translation>, %1 Micro-Batches, %2</translation>
     </message>
@@ -3362,7 +3362,7 @@ S%2</translation>
         <translation>&amp;Frist:</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source>Searching…</source>
         <translation>Suche läuft…</translation>
     </message>
@@ -3387,7 +3387,7 @@ S%2</translation>
         <translation>Ein Layout wählen und übernehmen; danach lässt es sich weiter bearbeiten.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+22"/>
         <source>Apply auto-plan: %1</source>
         <translation>Auto-Planung übernehmen: %1</translation>
     </message>
@@ -3405,12 +3405,12 @@ S%2</translation>
         <translation> · $%1/h</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+99"/>
         <source>Tensor-parallel group of stage %1, DP replica %2: ranks %3–%4</source>
         <translation>Tensorparallel-Gruppe von Stufe %1, DP-Replikat %2: Ranks %3–%4</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+46"/>
         <source>no ranks</source>
         <translation>keine Ranks</translation>
     </message>
@@ -3484,12 +3484,12 @@ S%2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+285"/>
+        <location line="+296"/>
         <source>Save layout</source>
         <translation>Layout speichern</translation>
     </message>
     <message>
-        <location line="-285"/>
+        <location line="-296"/>
         <source>Ctrl+S</source>
         <translation>Ctrl+S</translation>
     </message>
@@ -3619,7 +3619,7 @@ S%2</translation>
         <translation>Die gewählten Schichten dem in der Geräteliste gewählten Gerät zuweisen</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+61"/>
         <source>switch the model to %1</source>
         <translation>das Modell auf %1 umstellen</translation>
     </message>
@@ -3629,7 +3629,7 @@ S%2</translation>
         <translation>Modell auf %1 setzen</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>%1 (from the layout file)</source>
         <translation>%1 (aus der Layout-Datei)</translation>
     </message>
@@ -3644,7 +3644,7 @@ S%2</translation>
         <translation>Maschinen: %1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Plan on %1</source>
         <translation>Auf %1 planen</translation>
     </message>
@@ -3659,7 +3659,7 @@ S%2</translation>
         <translation>Keine bereiten Worker: zuerst im Cluster-Bereich lokale Worker anmieten (Ctrl+R).</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Plan on the live cluster</source>
         <translation>Auf dem laufenden Cluster planen</translation>
     </message>
@@ -3689,7 +3689,7 @@ S%2</translation>
         <translation>%1 öffnen</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Opened %1.</source>
         <translation>%1 geöffnet.</translation>
     </message>
@@ -3715,7 +3715,7 @@ S%2</translation>
         <translation>%1 auf dem gezeichneten Layout</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>Cannot write the job spec &apos;%1&apos;: %2</source>
         <translation>Die Job-Spezifikation &apos;%1&apos; lässt sich nicht schreiben: %2</translation>
     </message>
@@ -3725,7 +3725,7 @@ S%2</translation>
         <translation>%1 wird gestartet (Spezifikation %2).</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>Open layout</source>
         <translation>Layout öffnen</translation>
     </message>
@@ -3735,12 +3735,12 @@ S%2</translation>
         <translation>Layout-Dateien (*%1);;JSON (*.json)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Layout files (*%1)</source>
         <translation>Layout-Dateien (*%1)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>Import config.json</source>
         <translation>config.json importieren</translation>
     </message>
@@ -3750,9 +3750,19 @@ S%2</translation>
         <translation>Hugging-Face-Konfiguration (*.json)</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>%1 is in the model list already, as &apos;%2&apos;.</source>
         <translation>%1 steht schon in der Modellliste, als „%2“.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Imported %1.</source>
+        <translation>%1 importiert.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Assumed: %1</source>
+        <translation>Angenommen: %1</translation>
     </message>
     <message>
         <location filename="../app/designer/designerpanel.cpp" line="+59"/>
@@ -3775,7 +3785,7 @@ S%2</translation>
         <translation>Masc&amp;hinen:</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+91"/>
         <source>Drag a layer, or a Shift-selected range, onto a device to make it that device&apos;s pipeline stage</source>
         <translation>Eine Schicht oder einen mit Shift gewählten Bereich auf ein Gerät ziehen, um sie zur Pipeline-Stufe dieses Geräts zu machen</translation>
     </message>
@@ -3800,7 +3810,7 @@ S%2</translation>
         <translation>Gli&amp;ederung:</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+87"/>
         <source>Zoom in</source>
         <translation>Vergrößern</translation>
     </message>
@@ -3835,12 +3845,12 @@ S%2</translation>
         <translation>Die Maschinen anordnen und so zoomen, dass sie die Ansicht füllen</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>No machines: type some (e.g. 4x8 h100-sxm) or use the live cluster.</source>
         <translation>Keine Maschinen: welche eingeben (z. B. 4x8 h100-sxm) oder den laufenden Cluster nutzen.</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+43"/>
         <source>Pipeline schedule: %1, stages: %2, micro-batches: %3</source>
         <translation>Pipeline-Ablauf: %1, Stufen: %2, Micro-Batches: %3</translation>
     </message>
@@ -3860,7 +3870,7 @@ S%2</translation>
         <translation>Schichten %1–%2 %3 zuweisen</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Select layers in the list first (Shift+arrows select a range).</source>
         <translation>Zuerst Schichten in der Liste wählen (Shift+Pfeiltasten wählen einen Bereich).</translation>
     </message>
@@ -3916,7 +3926,7 @@ S%2</translation>
         <translation>ein neues Layout beginnen</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>New layout.</source>
         <translation>Neues Layout.</translation>
     </message>
@@ -3924,12 +3934,12 @@ S%2</translation>
 <context>
     <name>tessera::designer::DeviceItem</name>
     <message>
-        <location filename="../app/designer/deviceitem.cpp" line="+26"/>
+        <location filename="../app/designer/deviceitem.cpp" line="+27"/>
         <source>Drop layers here to make them this device&apos;s pipeline stage; right-click for the stage&apos;s menu.</source>
         <translation>Schichten hier ablegen, um sie zur Pipeline-Stufe dieses Geräts zu machen; Rechtsklick öffnet das Menü der Stufe.</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Device #%1: idle. Drop layers here to start a stage on it.</source>
         <translation>Gerät #%1: frei. Schichten hier ablegen, um darauf eine Stufe zu beginnen.</translation>
     </message>
@@ -3949,7 +3959,7 @@ S%2</translation>
         <translation>Schichten %1–%2</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+65"/>
         <source>#%1 idle</source>
         <translation>#%1 unbenutzt</translation>
     </message>
@@ -3992,7 +4002,7 @@ S%2</translation>
         <translation>Schichten %1–%2</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+86"/>
         <source>%1 would be in no stage: a stage of their own needs %2 idle devices (DP %3 × TP %4) and %5 are idle. Drop a range that ends where a stage ends, lower DP or TP, or add machines.</source>
         <translation>%1 wären in keiner Stufe: eine eigene Stufe braucht %2 freie Geräte (DP %3 × TP %4), frei sind %5. Legen Sie einen Bereich ab, der an einer Stufengrenze endet, senken Sie DP oder TP oder fügen Sie Maschinen hinzu.</translation>
     </message>
@@ -4002,7 +4012,7 @@ S%2</translation>
         <translation>✕ nicht genug freie Geräte (%1 zu wenig)</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+139"/>
         <source>Choose a model and a device to drop on first.</source>
         <translation>Wählen Sie zuerst ein Modell und ein Gerät zum Ablegen.</translation>
     </message>
@@ -4012,22 +4022,22 @@ S%2</translation>
         <translation>kein Modell</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+34"/>
         <source>A new stage for %1 needs %2 idle devices (DP %3 × TP %4): this one and %5 more are idle. Drop on a device of a stage, lower DP or TP, or add machines.</source>
         <translation>Eine neue Stufe für %1 braucht %2 freie Geräte (DP %3 × TP %4): frei sind dieses und %5 weitere. Legen Sie auf ein Gerät einer Stufe ab, senken Sie DP oder TP oder fügen Sie Maschinen hinzu.</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+39"/>
         <source>→ stage %1 · %2</source>
         <translation>→ Stufe %1 · %2</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+66"/>
         <source>The layout needs %1 ranks but the workers have %2 devices: lower DP, TP or the stages, or rent more workers</source>
         <translation>Das Layout braucht %1 Ranks, die Worker haben aber %2 Geräte: senken Sie DP, TP oder die Stufen, oder mieten Sie mehr Worker</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Worker %1 runs ranks %2 and %3 but not rank %4 between them: Open MPI starts a worker&apos;s ranks as one block. Draw a worker&apos;s devices as consecutive ranks (rank = (DP replica × stages + stage) × TP + TP rank), e.g. a TP group or a whole stage per worker</source>
         <translation>Worker %1 führt die Ranks %2 und %3 aus, aber nicht Rank %4 dazwischen: Open MPI startet die Ranks eines Workers als einen Block. Zeichnen Sie die Geräte eines Workers als aufeinanderfolgende Ranks (Rank = (DP-Replikat × Stufen + Stufe) × TP + TP-Rank), z. B. eine TP-Gruppe oder eine ganze Stufe pro Worker</translation>
     </message>
@@ -4035,7 +4045,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::EstimatePanel</name>
     <message>
-        <location filename="../app/designer/estimatepanel.cpp" line="+38"/>
+        <location filename="../app/designer/estimatepanel.cpp" line="+40"/>
         <source>Step time:</source>
         <translation>Schrittzeit:</translation>
     </message>
@@ -4091,12 +4101,12 @@ S%2</translation>
     </message>
     <message>
         <location line="+5"/>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>%1 %</source>
         <translation>%1 %</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="-5"/>
         <source>%1 samples/s</source>
         <translation>%1 Beispiele/s</translation>
     </message>
@@ -4106,7 +4116,7 @@ S%2</translation>
         <translation> · %1 Tokens/s</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>%1/h · %2/step</source>
         <translation>%1/h · %2/Schritt</translation>
     </message>
@@ -4116,7 +4126,7 @@ S%2</translation>
         <translation> · %1/Epoche</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>unknown (no prices for these machines)</source>
         <translation>unbekannt (keine Preise für diese Maschinen)</translation>
     </message>
@@ -4129,7 +4139,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::ExportDialog</name>
     <message>
-        <location filename="../app/designer/exportdialog.cpp" line="+41"/>
+        <location filename="../app/designer/exportdialog.cpp" line="+42"/>
         <source>&amp;Copy</source>
         <translation>&amp;Kopieren</translation>
     </message>
@@ -4172,12 +4182,12 @@ S%2</translation>
         <translation>%1 kann dieses Layout nicht ausdrücken:</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+62"/>
         <source>Copied the %1 text.</source>
         <translation>Der %1-Text wurde kopiert.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Save the %1 export</source>
         <translation>Den %1-Export speichern</translation>
     </message>
@@ -4210,7 +4220,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayerPaletteModel</name>
     <message>
-        <location filename="../app/designer/layerpalettemodel.cpp" line="+70"/>
+        <location filename="../app/designer/layerpalettemodel.cpp" line="+81"/>
         <source>%1  %2 · %3</source>
         <translation>%1  %2 · %3</translation>
     </message>
@@ -4230,7 +4240,7 @@ S%2</translation>
         <translation>%1 (%2): %3 Parameter, %4 FLOP vorwärts und %5 Aktivierungen pro Beispiel; %6</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+40"/>
         <source>layers %1–%2</source>
         <translation>Schichten %1–%2</translation>
     </message>
@@ -4354,52 +4364,52 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayoutExport</name>
     <message>
-        <location filename="../app/designer/layoutexport.cpp" line="+75"/>
+        <location filename="../backend/export/exportplan.cpp" line="+156"/>
         <source>no model chosen: pick one from the Model list or import a config.json</source>
         <translation>kein Modell gewählt: eines aus der Modellliste wählen oder eine config.json importieren</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="-72"/>
         <source>stage %1 holds layers %2-%3, but the stages must cover the model&apos;s %4 layers in order: stage %1 has to start at layer %5</source>
         <translation>Stufe %1 enthält die Schichten %2–%3, die Stufen müssen aber die %4 Schichten des Modells der Reihe nach abdecken: Stufe %1 muss bei Schicht %5 beginnen</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>the stages end at layer %1 but the model has %2 layers (0-%3): give the last stage the rest</source>
         <translation>die Stufen enden bei Schicht %1, das Modell hat aber %2 Schichten (0–%3): der letzten Stufe den Rest geben</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+18"/>
         <source>the global batch %1 is not divisible by DP %2 x %3 micro-batches = %4: a micro-batch would hold %5 samples; make the batch a multiple of %4 (e.g. %6) or change DP or the micro-batches</source>
         <translation>der globale Batch %1 ist nicht durch DP %2 × %3 Micro-Batches = %4 teilbar: ein Micro-Batch hätte %5 Samples; den Batch auf ein Vielfaches von %4 setzen (z. B. %6) oder DP bzw. die Micro-Batches ändern</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>ZeRO stage %1 is not 0, 1, 2 or 3</source>
         <translation>ZeRO-Stufe %1 ist nicht 0, 1, 2 oder 3</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>recompute &apos;%1&apos; is not none, selective or full</source>
         <translation>Neuberechnung „%1“ ist nicht none, selective oder full</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>precision &apos;%1&apos; is not fp32, tf32 or bf16</source>
         <translation>Genauigkeit „%1“ ist nicht fp32, tf32 oder bf16</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>optimizer &apos;%1&apos; is not sgd or adamw</source>
         <translation>Optimierer „%1“ ist nicht sgd oder adamw</translation>
     </message>
     <message>
-        <location line="+203"/>
+        <location filename="../backend/export/megatronexport.cpp" line="+189"/>
         <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA or Mistral model)</source>
         <translation>pretrain_gpt.py von Megatron-LM trainiert Decoder-Sprachmodelle; die Modellfamilie „%1“ hat keine Megatron-LM-Argumente (ein GPT-, GPT-2-, LLaMA- oder Mistral-Modell wählen)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>TP %1 does not divide the model&apos;s %2 attention heads: Megatron-LM needs them to be a multiple of --tensor-model-parallel-size</source>
         <translation>TP %1 teilt die %2 Attention-Köpfe des Modells nicht: Megatron-LM verlangt, dass ihre Zahl ein Vielfaches von --tensor-model-parallel-size ist</translation>
     </message>
@@ -4409,42 +4419,42 @@ S%2</translation>
         <translation>TP %1 teilt die %2 Key/Value-Köpfe (Query-Gruppen) des Modells nicht: Megatron-LM verlangt, dass ihre Zahl ein Vielfaches von --tensor-model-parallel-size ist</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>TP %1 does not divide the model&apos;s %2 MLP width (--ffn-hidden-size): Megatron-LM needs them to be a multiple of --tensor-model-parallel-size</source>
         <translation>TP %1 teilt die MLP-Breite %2 (--ffn-hidden-size) des Modells nicht: Megatron-LM verlangt, dass sie ein Vielfaches von --tensor-model-parallel-size ist</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>stage %1 ends with ln_f and stage %2 holds the head alone: Megatron-LM builds the final norm on the stage of the output layer (megatron/core/transformer/transformer_block.py: final_layernorm only where post_process), so this split has no Megatron-LM arguments; move ln_f to the head&apos;s stage</source>
         <translation>Stufe %1 endet mit ln_f und Stufe %2 enthält nur den Head: Megatron-LM baut die finale Norm auf der Stufe der Ausgabeschicht (megatron/core/transformer/transformer_block.py: final_layernorm nur bei post_process), daher hat diese Aufteilung keine Megatron-LM-Argumente; ln_f auf die Stufe des Heads verschieben</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location filename="../backend/export/deepspeedexport.cpp" line="+28"/>
         <source>DeepSpeed&apos;s pipeline engine refuses ZeRO-%1 with %2 pipeline stages (deepspeed/runtime/pipe/engine.py: &quot;ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism&quot;): use ZeRO 0 or 1, or one stage</source>
         <translation>die Pipeline-Engine von DeepSpeed lehnt ZeRO-%1 mit %2 Pipeline-Stufen ab (deepspeed/runtime/pipe/engine.py: &quot;ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism&quot;): ZeRO 0 oder 1 oder eine einzige Stufe verwenden</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+90"/>
         <source>Keys: deepspeedai/DeepSpeed docs/_pages/config-json.md (https://www.deepspeed.ai/docs/config-json/); %1 ranks = DP %2 x PP %3 x TP %4.</source>
         <translation>Schlüssel: deepspeedai/DeepSpeed docs/_pages/config-json.md (https://www.deepspeed.ai/docs/config-json/); %1 Ranks = DP %2 × PP %3 × TP %4.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>train_batch_size is left for DeepSpeed to infer (config-json.md &quot;Batch Size Related Parameters&quot;): without an mpu its batch arithmetic counts all %1 ranks although the %2 TP ranks of a group share each micro-batch (deepspeed/runtime/config.py world_size); the drawn global batch is %3 = %4 x %5 x DP %6.</source>
         <translation>train_batch_size fehlt, DeepSpeed leitet ihn selbst ab (config-json.md &quot;Batch Size Related Parameters&quot;): ohne mpu zählt seine Batch-Rechnung alle %1 Ranks, obwohl sich die %2 TP-Ranks einer Gruppe jeden Micro-Batch teilen (deepspeed/runtime/config.py world_size); der gezeichnete globale Batch ist %3 = %4 × %5 × DP %6.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>train_batch_size %1 = train_micro_batch_size_per_gpu %2 x gradient_accumulation_steps %3 x %4 data-parallel ranks (deepspeed/runtime/config.py _batch_assertion; with pipeline stages DeepSpeed counts data-parallel ranks only).</source>
         <translation>train_batch_size %1 = train_micro_batch_size_per_gpu %2 × gradient_accumulation_steps %3 × %4 datenparallele Ranks (deepspeed/runtime/config.py _batch_assertion; mit Pipeline-Stufen zählt DeepSpeed nur die datenparallelen Ranks).</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+16"/>
         <source>Pipeline: config-json.md has no pipeline section; the %1 stages are PipelineModule(layers=..., num_stages=%2, partition_method=...) in code (docs/_tutorials/pipeline.md, deepspeed/runtime/pipe/module.py), its micro-batches are gradient_accumulation_steps.</source>
         <translation>Pipeline: config-json.md hat keinen Pipeline-Abschnitt; die %1 Stufen entstehen im Code mit PipelineModule(layers=..., num_stages=%2, partition_method=...) (docs/_tutorials/pipeline.md, deepspeed/runtime/pipe/module.py), ihre Micro-Batches sind gradient_accumulation_steps.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>With the model&apos;s %1 layers as the PipelineModule&apos;s layers, partition_method=&quot;uniform&quot; gives the drawn split (%2 layers per stage).</source>
         <translation>Mit den %1 Schichten des Modells als Schichten des PipelineModule ergibt partition_method=&quot;uniform&quot; die gezeichnete Aufteilung (%2 Schichten pro Stufe).</translation>
     </message>
@@ -4454,22 +4464,22 @@ S%2</translation>
         <translation>MIT partition_method NICHT AUSDRÜCKBAR: die gezeichnete Aufteilung hat %1 Schichten pro Stufe, &quot;uniform&quot; ergibt %2 (deepspeed/runtime/utils.py partition_uniform), und &quot;parameters&quot; / &quot;type:[regex]&quot; gleichen stattdessen die Gewichte aus; die Grenzen in Ihrem eigenen PipelineModule-Code setzen.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Schedule: DeepSpeed&apos;s TrainSchedule (deepspeed/runtime/pipe/schedule.py) runs the micro-batches; the drawn %1 order has no key.</source>
         <translation>Ablauf: DeepSpeeds TrainSchedule (deepspeed/runtime/pipe/schedule.py) führt die Micro-Batches aus; für die gezeichnete %1-Reihenfolge gibt es keinen Schlüssel.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Tensor parallelism with pipeline stages is the model&apos;s own (PipelineModule(topology=PipeModelDataParallelTopology(num_pp=%1, num_mp=%2, num_dp=%3)), deepspeed/runtime/pipe/topology.py); AutoTP (tensor_parallel.autotp_size) is documented without pipeline stages, so the JSON leaves it out.</source>
         <translation>Tensorparallelität mit Pipeline-Stufen ist Sache des Modells (PipelineModule(topology=PipeModelDataParallelTopology(num_pp=%1, num_mp=%2, num_dp=%3)), deepspeed/runtime/pipe/topology.py); AutoTP (tensor_parallel.autotp_size) ist nur ohne Pipeline-Stufen dokumentiert, daher lässt das JSON es weg.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+10"/>
         <source>Rank order: DeepSpeed&apos;s topology axes are pipe, data, model (stage outermost), Tessera&apos;s are data, stage, TP: the same degrees, other ranks per stage.</source>
         <translation>Rank-Reihenfolge: DeepSpeeds Topologie-Achsen sind pipe, data, model (Stufe zuäußerst), die von Tessera Daten, Stufe, TP: dieselben Grade, aber andere Ranks pro Stufe.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>tensor_parallel.autotp_size %1: AutoTP shards the Hugging Face model&apos;s linear layers (config-json.md &quot;Tensor Parallel (AutoTP)&quot;, docs/_tutorials/autotp-training.md).</source>
         <translation>tensor_parallel.autotp_size %1: AutoTP teilt die linearen Schichten des Hugging-Face-Modells auf (config-json.md &quot;Tensor Parallel (AutoTP)&quot;, docs/_tutorials/autotp-training.md).</translation>
     </message>
@@ -4479,12 +4489,12 @@ S%2</translation>
         <translation>ZeRO-3 mit AutoTP: config-json.md nennt für AutoTP die ZeRO-Stufen 0–3, das AutoTP-Trainings-Tutorial nur die Stufen 0–2 (prüfen Sie Ihre DeepSpeed-Version).</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>Sequence parallelism (Megatron-style, inside TP) has no DeepSpeed key; sequence_parallel_size is DeepSpeed-Ulysses, another split, and is not set.</source>
         <translation>Sequenzparallelität (nach Art von Megatron, innerhalb von TP) hat keinen DeepSpeed-Schlüssel; sequence_parallel_size ist DeepSpeed-Ulysses, eine andere Aufteilung, und wird nicht gesetzt.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Recompute (selective) is in the model code: deepspeed.checkpointing.checkpoint or PipelineModule(activation_checkpoint_interval=1); the activation_checkpointing section only tunes it.</source>
         <translation>Selektive Neuberechnung (selective) gehört in den Modellcode: deepspeed.checkpointing.checkpoint oder PipelineModule(activation_checkpoint_interval=1); der Abschnitt activation_checkpointing stimmt sie nur ab.</translation>
     </message>
@@ -4494,27 +4504,27 @@ S%2</translation>
         <translation>Vollständige Neuberechnung (full) gehört in den Modellcode: deepspeed.checkpointing.checkpoint oder PipelineModule(activation_checkpoint_interval=1); der Abschnitt activation_checkpointing stimmt sie nur ab.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Precision tf32: no DeepSpeed key; without bf16/fp16 sections it trains in fp32.</source>
         <translation>Genauigkeit tf32: kein DeepSpeed-Schlüssel; ohne bf16/fp16-Abschnitt trainiert DeepSpeed in fp32.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Precision fp32: DeepSpeed&apos;s default (no bf16/fp16 section).</source>
         <translation>Genauigkeit fp32: Standard von DeepSpeed (kein bf16/fp16-Abschnitt).</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>optimizer.params (lr, betas, weight_decay) are not part of the layout: add them.</source>
         <translation>optimizer.params (lr, betas, weight_decay) gehören nicht zum Layout: ergänzen Sie sie.</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location filename="../backend/export/torchtitanexport.cpp" line="+31"/>
         <source>torchtitan runs plain data parallelism (DDP, ZeRO 0) only when it is the sole parallelism (torchtitan/models/llama3/infra/parallelize.py: &quot;DDP has not supported &gt; 1D parallelism&quot;); with TP or pipeline stages its data parallelism is FSDP: set ZeRO to 1, 2 or 3 to export DP %1</source>
         <translation>torchtitan fährt reine Datenparallelität (DDP, ZeRO 0) nur, wenn sie die einzige Parallelität ist (torchtitan/models/llama3/infra/parallelize.py: &quot;DDP has not supported &gt; 1D parallelism&quot;); mit TP oder Pipeline-Stufen ist seine Datenparallelität FSDP: ZeRO auf 1, 2 oder 3 setzen, um DP %1 zu exportieren</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>torchtitan names pipeline stages by its decoder modules (tok_embeddings, layers.N, norm, output); model family &apos;%1&apos; has no such names: export it with one stage</source>
         <translation>torchtitan benennt Pipeline-Stufen nach seinen Decoder-Modulen (tok_embeddings, layers.N, norm, output); die Modellfamilie „%1“ hat keine solchen Namen: mit einer einzigen Stufe exportieren</translation>
     </message>
@@ -4537,7 +4547,7 @@ S%2</translation>
         <translation>Das Layout als Gliederung: F2 auf einer Stufe bearbeitet ihre Schichten (z. B. 3-5), F2 auf einem Rank nimmt die Nummer seines Geräts, Entf entfernt eine Stufe</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+36"/>
         <source>Stage %1</source>
         <translation>Stufe %1</translation>
     </message>
@@ -4557,7 +4567,7 @@ S%2</translation>
         <translation>kein Gerät</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>Stage %1: &apos;%2&apos; is not a layer range; write it as 3-5</source>
         <translation>Stufe %1: „%2“ ist kein Schichtbereich; schreiben Sie ihn als 3-5</translation>
     </message>
@@ -4577,17 +4587,17 @@ S%2</translation>
         <translation>Stufe %1 enthält die Schichten %2</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Rank %1: device %2 is not one of the %3 devices (0-%4).</source>
         <translation>Rank %1: Gerät %2 ist keines der %3 Geräte (0-%4).</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Run rank %1 on device %2</source>
         <translation>Rank %1 auf Gerät %2 ausführen</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Remove stage %1</source>
         <translation>Stufe %1 entfernen</translation>
     </message>
@@ -4595,7 +4605,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::MemoryBars</name>
     <message>
-        <location filename="../app/designer/memorybars.cpp" line="+53"/>
+        <location filename="../app/designer/memorybars.cpp" line="+54"/>
         <source>weights</source>
         <translation>Gewichte</translation>
     </message>
@@ -4628,19 +4638,24 @@ S%2</translation>
 <context>
     <name>tessera::designer::ModelCatalog</name>
     <message>
-        <location filename="../app/designer/modelcatalog.cpp" line="+27"/>
+        <location filename="../app/designer/modelcatalog.cpp" line="+29"/>
         <source>%1 (%2, built-in)</source>
         <translation>%1 (%2, eingebaut)</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+27"/>
         <source>Cannot read &apos;%1&apos;: %2</source>
         <translation>&apos;%1&apos; lässt sich nicht lesen: %2</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&apos;%1&apos; is larger than 1 MiB: not a config.json</source>
         <translation>&apos;%1&apos; ist größer als 1 MiB: keine config.json</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&apos;%1&apos; cannot be planned: %2</source>
+        <translation>&apos;%1&apos; kann nicht geplant werden: %2</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -4651,7 +4666,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::PlanDocument</name>
     <message>
-        <location filename="../app/designer/plandocument.cpp" line="+104"/>
+        <location filename="../app/designer/plandocument.cpp" line="+109"/>
         <source>No model chosen: pick one from the Model list or import a config.json.</source>
         <translation>Kein Modell gewählt: eines aus der Modellliste wählen oder eine config.json importieren.</translation>
     </message>
@@ -4664,37 +4679,37 @@ S%2</translation>
 <context>
     <name>tessera::designer::PlanIo</name>
     <message>
-        <location filename="../app/designer/planio.cpp" line="+53"/>
+        <location filename="../backend/layout/planfile.cpp" line="+52"/>
         <source>cannot write &apos;%1&apos;: %2</source>
         <translation>&apos;%1&apos; lässt sich nicht schreiben: %2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>layout file &apos;%1&apos; does not exist</source>
         <translation>Layout-Datei &apos;%1&apos; existiert nicht</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>cannot read &apos;%1&apos;: %2</source>
         <translation>&apos;%1&apos; lässt sich nicht lesen: %2</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&apos;%1&apos; is larger than 16 MiB: not a layout file</source>
         <translation>&apos;%1&apos; ist größer als 16 MiB: keine Layout-Datei</translation>
     </message>
     <message>
-        <location line="+100"/>
+        <location filename="../app/designer/planio.cpp" line="+83"/>
         <source>Imported config.json models are for planning only: tessera-train runs the built-in MLP, ViT and GPT. Pick a built-in model to launch.</source>
         <translation>Aus einer config.json importierte Modelle sind nur zum Planen: tessera-train fährt die eingebauten MLP, ViT und GPT. Zum Starten ein eingebautes Modell wählen.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>No built-in model chosen.</source>
         <translation>Kein eingebautes Modell gewählt.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>The engine runs ZeRO stage 0 or 1; set ZeRO to 0 or 1 to launch.</source>
         <translation>Die Engine fährt ZeRO-Stufe 0 oder 1; zum Starten ZeRO auf 0 oder 1 setzen.</translation>
     </message>
@@ -4767,7 +4782,7 @@ S%2</translation>
         <translation>Starten</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+62"/>
         <source>Arguments: %1</source>
         <translation>Argumente: %1</translation>
     </message>
@@ -4777,7 +4792,7 @@ S%2</translation>
         <translation>Der Arbeitsordner „%1“ existiert auf diesem Rechner nicht.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>Folder with the program&apos;s code</source>
         <translation>Ordner mit dem Code des Programms</translation>
     </message>

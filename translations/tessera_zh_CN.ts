@@ -82,12 +82,12 @@
 <context>
     <name>DeviceTelemetry</name>
     <message>
-        <location filename="../app/monitor/devicetelemetry.cpp" line="+71"/>
+        <location filename="../app/monitor/devicetelemetry.cpp" line="+77"/>
         <source>rank %1: stage %2</source>
         <translation>rank %1：阶段 %2</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>, dp %1, tp %2</source>
         <translation>，DP %1，TP %2</translation>
     </message>
@@ -100,7 +100,7 @@
 <context>
     <name>MeasuredTimeline</name>
     <message>
-        <location filename="../app/monitor/measuredtimeline.cpp" line="+45"/>
+        <location filename="../app/monitor/measuredtimeline.cpp" line="+47"/>
         <source>a record of rank %1 names no stage (ignored)</source>
         <translation>rank %1 的一条记录未注明阶段（已忽略）</translation>
     </message>
@@ -115,7 +115,7 @@
         <translation>阶段 %1 的记录缺少 anchor_us（已忽略）</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+67"/>
         <source>stage %1: the record has no micro_batches</source>
         <translation>阶段 %1：记录缺少 micro_batches</translation>
     </message>
@@ -125,12 +125,12 @@
         <translation>阶段 %1：%3 个前向/反向操作中有 %2 个缺失或无效</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+36"/>
         <source>stage %1 sent no timeline for step %2</source>
         <translation>阶段 %1 未发送第 %2 步的时间线</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>step %1 is incomplete so far (%2 of %3 stages)</source>
         <translation>第 %1 步尚不完整（已收到 %3 个阶段中的 %2 个）</translation>
     </message>
@@ -138,7 +138,7 @@
 <context>
     <name>SpecSummary</name>
     <message>
-        <location filename="../app/jobs/specsummary.cpp" line="+32"/>
+        <location filename="../app/jobs/specsummary.cpp" line="+34"/>
         <source>Command: %1</source>
         <translation>命令：%1</translation>
     </message>
@@ -178,22 +178,22 @@
         <translation>，余弦学习率调度</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>, %1 warm-up steps</source>
         <translation>，预热 %1 步</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>, gradient norm clipped to %1</source>
         <translation>，梯度范数裁剪至 %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Layout: data parallel %1, tensor parallel %2, %3 pipeline stage(s)</source>
         <translation>布局：数据并行 %1，张量并行 %2，%3 个流水线阶段</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source> (layers %1; %2 micro-batches, %3)</source>
         <translation>（层 %1；%2 个微批次，%3）</translation>
     </message>
@@ -203,7 +203,7 @@
         <translation>，ZeRO-1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Name: %1</source>
         <translation>名称：%1</translation>
     </message>
@@ -228,7 +228,7 @@
         <translation>，最多 %1 步</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Training: %1, global batch %2</source>
         <translation>训练：%1，全局批大小 %2</translation>
     </message>
@@ -246,12 +246,12 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/main.cpp" line="+91"/>
+        <location filename="../app/main.cpp" line="+97"/>
         <source>%1. Close it first, or start this one with another data folder (--data-dir).</source>
         <translation>%1。请先关闭它，或用另一个数据文件夹启动本实例（--data-dir）。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Tessera</source>
         <translation>Tessera</translation>
     </message>
@@ -494,22 +494,22 @@
         <translation>%1 秒后放弃（--timeout）</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+27"/>
         <source>job %1 ended (%2) before %3 loss points arrived: %4</source>
         <translation>作业 %1 在收到 %3 个损失点之前结束（%2）：%4</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>rent failed: %1</source>
         <translation>租用失败：%1</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>--launch: no valid spec selected (%1)</source>
         <translation>--launch：未选择有效的作业规格（%1）</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>The job needs %1 ranks but the cluster has 1 slot: rent more workers.</source>
         <translation>该作业需要 %1 个 rank，但集群只有 1 个槽位：请租用更多工作节点。</translation>
     </message>
@@ -519,12 +519,12 @@
         <translation>该作业需要 %1 个 rank，但集群只有 %2 个槽位：请租用更多工作节点。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>cannot write the screenshot &apos;%1&apos;: check the folder exists and is writable</source>
         <translation>无法写入截图“%1”：请检查文件夹是否存在且可写</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+19"/>
         <source>Autopilot stopped: %1</source>
         <translation>自动驾驶已停止：%1</translation>
     </message>
@@ -731,7 +731,7 @@
 <context>
     <name>tessera::ChartCrosshair</name>
     <message>
-        <location filename="../app/monitor/chartcrosshair.cpp" line="+53"/>
+        <location filename="../app/monitor/chartcrosshair.cpp" line="+54"/>
         <source>step %1</source>
         <translation>第 %1 步</translation>
     </message>
@@ -759,12 +759,12 @@
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>Export chart as PNG…</source>
         <translation>将图表导出为 PNG…</translation>
     </message>
@@ -777,12 +777,12 @@
 <context>
     <name>tessera::CheckpointResume</name>
     <message>
-        <location filename="../app/jobs/checkpointresume.cpp" line="+48"/>
+        <location filename="../app/jobs/checkpointresume.cpp" line="+50"/>
         <source>its checkpoint folder &apos;%1&apos; is inside the job&apos;s folder on worker %2, which is not on this machine; resume it there with checkpoint.resumeFrom, or run it with an absolute checkpoint.dir</source>
         <translation>它的检查点文件夹“%1”位于工作节点 %2 上的作业文件夹中，而该节点不在本机；请在那里用 checkpoint.resumeFrom 续训，或使用绝对路径的 checkpoint.dir 运行</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+51"/>
         <source>its checkpoint is split over the workers&apos; own folders and %1 is not on this machine; run the job with checkpoint.dir set to a folder every worker shares to resume it</source>
         <translation>它的检查点分散在各工作节点自己的文件夹中，而 %1 不在本机上；要续训，请把 checkpoint.dir 设为所有工作节点共享的文件夹后再运行该作业</translation>
     </message>
@@ -792,22 +792,22 @@
         <translation>检查点文件“%1”不存在；工作节点的文件夹是否被清理过？</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>cannot create the folder &apos;%1&apos;</source>
         <translation>无法创建文件夹“%1”</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>cannot copy &apos;%1&apos; to &apos;%2&apos;: %3</source>
         <translation>无法将“%1”复制到“%2”：%3</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>cannot rename &apos;%1&apos; to &apos;%2&apos;</source>
         <translation>无法将“%1”重命名为“%2”</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+22"/>
         <source>%1 (resumed from %2)</source>
         <translation>%1（从 %2 续训）</translation>
     </message>
@@ -980,14 +980,14 @@
         <translation>%1 无法访问：%2</translation>
     </message>
     <message numerus="yes">
-        <location line="+22"/>
+        <location line="+23"/>
         <source>Starting %n local worker(s)…</source>
         <translation>
             <numerusform>正在启动 %n 个本地工作节点…</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Releasing local workers…</source>
         <translation>正在释放本地工作节点…</translation>
     </message>
@@ -995,7 +995,7 @@
 <context>
     <name>tessera::ClusterTableModel</name>
     <message>
-        <location filename="../app/cluster/clustertablemodel.cpp" line="+107"/>
+        <location filename="../app/cluster/clustertablemodel.cpp" line="+114"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -1114,7 +1114,7 @@
         <translation>没有可显示的调度：布局需要一个模型和有效的阶段。</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+78"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
@@ -1134,17 +1134,17 @@
         <translation>开始 %1 · 长度 %2（相对单位）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>start %1 · duration %2</source>
         <translation>开始 %1 · 时长 %2</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>stage %1</source>
         <translation>阶段 %1</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>0 … %1 (compute only; F = forward, B = backward)</source>
         <translation>0 … %1（仅计算；F = 前向，B = 反向）</translation>
     </message>
@@ -1479,7 +1479,7 @@
         <translation>正在从检查点续训 %1。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Spec:</source>
         <translation>作业规格：</translation>
     </message>
@@ -1494,7 +1494,7 @@
         <translation>进度：</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>none launched</source>
         <translation>尚未启动</translation>
     </message>
@@ -1504,12 +1504,12 @@
         <translation>在“%1”中找不到示例作业规格。请打开一个规格文件（Ctrl+O），或设置 TESSERA_EXAMPLES_DIR。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>Spec file &apos;%1&apos; does not exist; check the path.</source>
         <translation>作业规格文件“%1”不存在；请检查路径。</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+43"/>
         <source>No valid spec selected: pick one from the list or open a file.</source>
         <translation>未选择有效的作业规格：请从列表中选择，或打开一个文件。</translation>
     </message>
@@ -1534,7 +1534,7 @@
         <translation>已将 %1 提交为作业 %2。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Cancelling job %1…</source>
         <translation>正在取消作业 %1…</translation>
     </message>
@@ -1549,12 +1549,12 @@
         <translation>作业规格 (*.json)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Cannot use this spec: %1</source>
         <translation>无法使用此作业规格：%1</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Job %1 failed: %2</source>
         <translation>作业 %1 失败：%2</translation>
     </message>
@@ -1564,12 +1564,12 @@
         <translation>作业 %1 %2。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>step %1 · epoch %2 · loss %3 · %4 samples/s</source>
         <translation>第 %1 步 · 第 %2 轮 · 损失 %3 · %4 样本/秒</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source> · test accuracy %1</source>
         <translation> · 测试准确率 %1</translation>
     </message>
@@ -1663,7 +1663,7 @@
 <context>
     <name>tessera::LocalWorkers</name>
     <message>
-        <location filename="../backend/cluster/localworkers.cpp" line="+99"/>
+        <location filename="../backend/cluster/localworkers.cpp" line="+121"/>
         <source>cannot rent %1 local workers with %2 slots each: ask for at least one worker with one slot</source>
         <translation>无法租用 %1 个每个 %2 槽位的本地工作节点：至少需要一个带一个槽位的工作节点</translation>
     </message>
@@ -1706,12 +1706,12 @@
 <context>
     <name>tessera::LogPane</name>
     <message>
-        <location filename="../app/monitor/logpane.cpp" line="+166"/>
+        <location filename="../app/monitor/logpane.cpp" line="+183"/>
         <source>Job output and cluster events appear here.</source>
         <translation>作业输出和集群事件显示在这里。</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+53"/>
         <source>[%1] state → %2</source>
         <translation>[%1] 状态 → %2</translation>
     </message>
@@ -1735,7 +1735,7 @@
         <translation>所有 rank</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+26"/>
         <source>No rank (launcher, Tessera)</source>
         <translation>无 rank（启动器、Tessera）</translation>
     </message>
@@ -1768,17 +1768,17 @@
         <translation>设计器(&amp;D)</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>History is off: %1</source>
         <translation>历史记录已关闭：%1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Renting: %1</source>
         <translation>租用：%1</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+27"/>
         <source>&amp;Output of:</source>
         <translation>输出来源(&amp;O)：</translation>
     </message>
@@ -1823,7 +1823,7 @@
         <translation>用默认模型和机器重新开始设计器</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+17"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
@@ -1888,17 +1888,17 @@
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
         <source>[%1] opened from the history: %2 point(s)</source>
         <translation>[%1] 已从历史记录打开：%2 个数据点</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+20"/>
         <source>[%1] cannot load the run: %2</source>
         <translation>[%1] 无法加载该运行记录：%2</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>[%1] alert: %2</source>
         <translation>[%1] 警报：%2</translation>
     </message>
@@ -1908,12 +1908,12 @@
         <translation>[%1] 自 Tessera 上次启动以来仍在运行：从事件 %2 起重新跟踪</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>[%1] attempt %2 ended (%3); relaunched as attempt %4 on %5, resuming after step %6</source>
         <translation>[%1] 第 %2 次尝试结束（%3）；已作为第 %4 次尝试在 %5 上重新启动，从第 %6 步之后继续</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>[%1] watch stream broke (%2); resuming from event %3</source>
         <translation>[%1] 监视流中断（%2）；从事件 %3 继续</translation>
     </message>
@@ -1923,7 +1923,7 @@
         <translation>自动供给：%1</translation>
     </message>
     <message>
-        <location filename="../app/mainwindowguards.cpp" line="+65"/>
+        <location filename="../app/mainwindowguards.cpp" line="+67"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
@@ -1997,7 +1997,7 @@
         <translation>测试损失</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+65"/>
         <source>%1 (accuracy)</source>
         <translation>%1（准确率）</translation>
     </message>
@@ -2007,7 +2007,7 @@
         <translation>%1（测试准确率）</translation>
     </message>
     <message>
-        <location line="+189"/>
+        <location line="+209"/>
         <source>Export chart</source>
         <translation>导出图表</translation>
     </message>
@@ -2027,7 +2027,7 @@
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -2040,7 +2040,7 @@
         <translation>关闭</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
@@ -2050,7 +2050,7 @@
         <translation>流水线</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+97"/>
         <source>⚠ %1: %2</source>
         <translation>⚠ %1：%2</translation>
     </message>
@@ -2151,7 +2151,7 @@
 <context>
     <name>tessera::PipelinePredictor</name>
     <message>
-        <location filename="../app/monitor/pipelinepredictor.cpp" line="+32"/>
+        <location filename="../app/monitor/pipelinepredictor.cpp" line="+35"/>
         <source>Predicted</source>
         <translation>预测</translation>
     </message>
@@ -2166,7 +2166,7 @@
         <translation>无预测：%1</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+36"/>
         <source>Predicted by the planner: %1, %2 stages, %3 micro-batches (%4)</source>
         <translation>规划器预测：%1，%2 个阶段，%3 个微批次（%4）</translation>
     </message>
@@ -2191,7 +2191,7 @@
         <translation>计算时间为零</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>No prediction: the layout&apos;s schedule is invalid.</source>
         <translation>无预测：该布局的调度无效。</translation>
     </message>
@@ -2200,24 +2200,24 @@
     <name>tessera::PipelineView</name>
     <message>
         <location filename="../app/monitor/pipelineview.cpp" line="+34"/>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location line="-15"/>
-        <location line="+16"/>
-        <location line="+40"/>
+        <location line="-16"/>
+        <location line="+17"/>
+        <location line="+44"/>
         <source>No job is followed.</source>
         <translation>当前没有跟踪的作业。</translation>
     </message>
     <message>
-        <location line="-39"/>
+        <location line="-43"/>
         <source>No prediction from the planner for this job.</source>
         <translation>规划器对此作业没有预测。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+34"/>
         <source>Measured</source>
         <translation>实测</translation>
     </message>
@@ -2227,7 +2227,7 @@
         <translation>第 %1 步实测（%3 个阶段中已报告 %2 个；0 = 最早阶段的该步开始时刻）</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>No measured timeline yet: tessera-train sends one per stage with every perf record (every logEvery steps).</source>
         <translation>尚无实测时间线：tessera-train 会在每条性能记录中为每个阶段发送一条（每 logEvery 步一次）。</translation>
     </message>
@@ -2240,7 +2240,7 @@
 <context>
     <name>tessera::Provider</name>
     <message>
-        <location filename="../backend/provision/provider.cpp" line="+101"/>
+        <location filename="../backend/provision/provider.cpp" line="+115"/>
         <source>Tessera stopped while this lease was %1</source>
         <translation>Tessera 停止时此租约处于“%1”状态</translation>
     </message>
@@ -2402,7 +2402,7 @@
 <context>
     <name>tessera::ResumeController</name>
     <message>
-        <location filename="../app/jobs/resumecontroller.cpp" line="+52"/>
+        <location filename="../app/jobs/resumecontroller.cpp" line="+55"/>
         <source>Res&amp;ume from checkpoint</source>
         <translation>从检查点续训(&amp;U)</translation>
     </message>
@@ -2412,17 +2412,17 @@
         <translation>Ctrl+Alt+R</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+71"/>
         <source>Nothing to resume: a stopped or failed run that wrote a checkpoint can be resumed (the Job panel&apos;s last job, or one opened from the Runs list).</source>
         <translation>没有可续训的运行：只有写过检查点且已停止或失败的运行才能续训（作业面板中的最后一个作业，或从运行记录列表中打开的作业）。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Preparing the resume of %1…</source>
         <translation>正在准备续训 %1…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>%1 is not in the history: nothing to resume.</source>
         <translation>%1 不在历史记录中：没有可续训的内容。</translation>
     </message>
@@ -2432,28 +2432,28 @@
         <translation>正在从历史记录读取 %1…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>%1 succeeded: there is nothing left to resume.</source>
         <translation>%1 已成功：没有需要续训的内容。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>%1 is %2: Resume is for a run that was stopped or failed.</source>
         <translation>%1 的状态是“%2”：续训只适用于已停止或失败的运行。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>%1 wrote no checkpoint to resume from (set checkpoint.everySteps in its spec to write some).</source>
         <translation>%1 没有写入可用于续训的检查点（在其规格中设置 checkpoint.everySteps 以写入检查点）。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Run %1 again from its checkpoint of step %2 (%3)</source>
         <translation>从第 %2 步的检查点重新运行 %1（%3）</translation>
     </message>
     <message>
-        <location line="+23"/>
-        <location line="+20"/>
+        <location line="+24"/>
+        <location line="+21"/>
         <source>Cannot resume %1: %2</source>
         <translation>无法续训 %1：%2</translation>
     </message>
@@ -2467,7 +2467,7 @@
     <name>tessera::RunHeading</name>
     <message>
         <location filename="../app/monitor/runheading.cpp" line="+24"/>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Showing %1</source>
         <translation>正在显示 %1</translation>
     </message>
@@ -2480,17 +2480,17 @@
 <context>
     <name>tessera::RunList</name>
     <message>
-        <location filename="../app/monitor/runlist.cpp" line="+65"/>
+        <location filename="../app/monitor/runlist.cpp" line="+67"/>
         <source>Filter by name, layout or state</source>
         <translation>按名称、布局或状态筛选</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+49"/>
         <source>Click to sort; right-click to show or hide columns</source>
         <translation>点击排序；右键单击可显示或隐藏列</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+82"/>
         <source>&amp;Open in the charts</source>
         <translation>在图表中打开(&amp;O)</translation>
     </message>
@@ -2508,7 +2508,7 @@
 <context>
     <name>tessera::RunSummary</name>
     <message>
-        <location filename="../app/monitor/runsummary.cpp" line="+93"/>
+        <location filename="../app/monitor/runsummary.cpp" line="+102"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
@@ -2516,7 +2516,7 @@
 <context>
     <name>tessera::RunTableModel</name>
     <message>
-        <location filename="../app/monitor/runtablemodel.cpp" line="+131"/>
+        <location filename="../app/monitor/runtablemodel.cpp" line="+142"/>
         <source>%1 · started %2 · ran %3</source>
         <translation>%1 · 开始于 %2 · 运行了 %3</translation>
     </message>
@@ -2531,7 +2531,7 @@
         <translation>双击在图表中打开；勾选可在当前显示的运行旁边绘制它的曲线。</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+81"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -2829,7 +2829,7 @@
 <context>
     <name>tessera::StateText</name>
     <message>
-        <location filename="../backend/statetext.cpp" line="+28"/>
+        <location filename="../backend/core/jobtypes.cpp" line="+18"/>
         <source>queued</source>
         <comment>job state</comment>
         <translation>排队中</translation>
@@ -2865,7 +2865,7 @@
         <translation>已取消</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../backend/core/workernode.cpp" line="+16"/>
         <source>connecting</source>
         <comment>worker state</comment>
         <translation>连接中</translation>
@@ -2889,7 +2889,7 @@
         <translation>已停止</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../backend/provision/lease.cpp" line="+16"/>
         <source>requested</source>
         <comment>lease state</comment>
         <translation>已请求</translation>
@@ -2934,27 +2934,27 @@
 <context>
     <name>tessera::StatusHint</name>
     <message>
-        <location filename="../app/statushint.cpp" line="+56"/>
+        <location filename="../app/statushint.cpp" line="+60"/>
         <source>Designer: drag layers onto a device to make them its pipeline stage; Ctrl+Z undoes, the Designer menu saves and launches the layout.</source>
         <translation>设计器：把层拖到设备上，使其成为该设备的流水线阶段；Ctrl+Z 撤销，“设计器”菜单可保存和启动布局。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Job %1 is %2: loss and accuracy arrive in the charts, its output in the Log; Cancel (%3) stops it.</source>
         <translation>作业 %1 %2：损失和准确率显示在图表中，输出显示在日志中；取消（%3）可停止它。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Rent local workers (%1) or machines (%2), pick a spec, then Launch (%3).</source>
         <translation>租用本地工作节点（%1）或机器（%2），选择作业规格，然后启动（%3）。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Job %1 %2. Launch again (%3), or double-click a run in Runs to look at it.</source>
         <translation>作业 %1 %2。可再次启动（%3），或在运行记录中双击一条查看。</translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="+3"/>
         <source>%n worker(s) ready: pick a spec, then Launch (%1).</source>
         <translation>
             <numerusform>%n 个工作节点已就绪：选择作业规格，然后启动（%1）。</numerusform>
@@ -3004,7 +3004,7 @@
         <translation>每步毫秒数</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
         <source>S%1</source>
         <translation>S%1</translation>
     </message>
@@ -3016,12 +3016,12 @@ S%2</source>
 S%2</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>rank %1: stage %2, data-parallel rank %3, tensor-parallel rank %4</source>
         <translation>rank %1：阶段 %2，数据并行 rank %3，张量并行 rank %4</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>step %1 ms = compute %2 + exposed communication %3 + bubble %4 (at step %5)</source>
         <translation>每步 %1 ms = 计算 %2 + 暴露通信 %3 + 气泡 %4（第 %5 步）</translation>
     </message>
@@ -3060,7 +3060,7 @@ S%2</translation>
 <context>
     <name>tessera::UtilizationChart</name>
     <message>
-        <location filename="../app/monitor/utilizationchart.cpp" line="+83"/>
+        <location filename="../app/monitor/utilizationchart.cpp" line="+84"/>
         <source>utilization %</source>
         <translation>利用率 %</translation>
     </message>
@@ -3075,7 +3075,7 @@ S%2</translation>
         <translation>自开始以来的时间</translation>
     </message>
     <message>
-        <location line="+136"/>
+        <location line="+148"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
@@ -3095,12 +3095,12 @@ S%2</translation>
         <translation> · %1 W</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source> · %1 °C</source>
         <translation> · %1 °C</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>holds no rank of this job</source>
         <translation>不承载此作业的任何 rank</translation>
     </message>
@@ -3108,14 +3108,14 @@ S%2</translation>
 <context>
     <name>tessera::WindowGuard</name>
     <message numerus="yes">
-        <location filename="../app/windowguard.cpp" line="+30"/>
+        <location filename="../app/windowguard.cpp" line="+31"/>
         <source>%n job(s) did not stop within %1 s: going on without them (%2).</source>
         <translation>
             <numerusform>%n 个作业未能在 %1 秒内停止：不再等待它们（%2）。</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+53"/>
         <source>Unsaved layout</source>
         <translation>布局未保存</translation>
     </message>
@@ -3135,12 +3135,12 @@ S%2</translation>
         <translation>在%1之前保存这些更改吗？“放弃”会丢弃更改；“取消”则继续编辑布局。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>quit</source>
         <translation>退出</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Quit Tessera</source>
         <translation>退出 Tessera</translation>
     </message>
@@ -3172,7 +3172,7 @@ S%2</translation>
         <translation>在此期间没有人跟踪它们：节点丢失后不会重新启动，闲置的租用机器也不会释放。`tessera-ctl serve` 可以做到（systemctl --user enable --now tessera-backend）。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&amp;Stop and quit</source>
         <translation>停止并退出(&amp;S)</translation>
     </message>
@@ -3189,7 +3189,7 @@ S%2</translation>
         </translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+20"/>
         <source>Release workers</source>
         <translation>释放工作节点</translation>
     </message>
@@ -3211,7 +3211,7 @@ S%2</translation>
         <translation>停止并释放(&amp;S)</translation>
     </message>
     <message numerus="yes">
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Stopping %n job(s) before releasing the workers…</source>
         <translation>
             <numerusform>释放工作节点前正在停止 %n 个作业…</numerusform>
@@ -3288,7 +3288,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::AutoPlanDialog</name>
     <message>
-        <location filename="../app/designer/autoplandialog.cpp" line="+27"/>
+        <location filename="../app/designer/autoplandialog.cpp" line="+29"/>
         <source>DP %1 × TP %2 × PP %3</source>
         <translation>DP %1 × TP %2 × PP %3</translation>
     </message>
@@ -3298,7 +3298,7 @@ S%2</translation>
         <translation>（层 %1）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>, %1 micro-batches, %2</source>
         <translation>，%1 个微批次，%2</translation>
     </message>
@@ -3348,7 +3348,7 @@ S%2</translation>
         <translation>截止时间(&amp;D)：</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source>Searching…</source>
         <translation>正在搜索…</translation>
     </message>
@@ -3373,7 +3373,7 @@ S%2</translation>
         <translation>选择一个布局并应用；之后仍可继续编辑。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+22"/>
         <source>Apply auto-plan: %1</source>
         <translation>应用自动规划：%1</translation>
     </message>
@@ -3391,12 +3391,12 @@ S%2</translation>
         <translation> · $%1/小时</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+99"/>
         <source>Tensor-parallel group of stage %1, DP replica %2: ranks %3–%4</source>
         <translation>阶段 %1、DP 副本 %2 的张量并行组：rank %3–%4</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+46"/>
         <source>no ranks</source>
         <translation>无 rank</translation>
     </message>
@@ -3470,12 +3470,12 @@ S%2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+285"/>
+        <location line="+296"/>
         <source>Save layout</source>
         <translation>保存布局</translation>
     </message>
     <message>
-        <location line="-285"/>
+        <location line="-296"/>
         <source>Ctrl+S</source>
         <translation>Ctrl+S</translation>
     </message>
@@ -3605,7 +3605,7 @@ S%2</translation>
         <translation>将所选层分配到“设备”列表中选定的设备</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+61"/>
         <source>switch the model to %1</source>
         <translation>将模型切换为 %1</translation>
     </message>
@@ -3615,7 +3615,7 @@ S%2</translation>
         <translation>将模型设为 %1</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>%1 (from the layout file)</source>
         <translation>%1（来自布局文件）</translation>
     </message>
@@ -3630,7 +3630,7 @@ S%2</translation>
         <translation>机器：%1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Plan on %1</source>
         <translation>在 %1 上规划</translation>
     </message>
@@ -3645,7 +3645,7 @@ S%2</translation>
         <translation>没有就绪的工作节点：请先在集群面板中租用本地工作节点（Ctrl+R）。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Plan on the live cluster</source>
         <translation>在实时集群上规划</translation>
     </message>
@@ -3675,7 +3675,7 @@ S%2</translation>
         <translation>打开 %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Opened %1.</source>
         <translation>已打开 %1。</translation>
     </message>
@@ -3701,7 +3701,7 @@ S%2</translation>
         <translation>在绘制的布局上运行 %1</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>Cannot write the job spec &apos;%1&apos;: %2</source>
         <translation>无法写入作业规格“%1”：%2</translation>
     </message>
@@ -3711,7 +3711,7 @@ S%2</translation>
         <translation>正在启动 %1（规格 %2）。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>Open layout</source>
         <translation>打开布局</translation>
     </message>
@@ -3721,12 +3721,12 @@ S%2</translation>
         <translation>布局文件 (*%1);;JSON (*.json)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Layout files (*%1)</source>
         <translation>布局文件 (*%1)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>Import config.json</source>
         <translation>导入 config.json</translation>
     </message>
@@ -3736,9 +3736,19 @@ S%2</translation>
         <translation>Hugging Face 配置 (*.json)</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>%1 is in the model list already, as &apos;%2&apos;.</source>
         <translation>%1 已在模型列表中，名为“%2”。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Imported %1.</source>
+        <translation>已导入 %1。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Assumed: %1</source>
+        <translation>假定：%1</translation>
     </message>
     <message>
         <location filename="../app/designer/designerfile.cpp" line="+21"/>
@@ -3746,7 +3756,7 @@ S%2</translation>
         <translation>新建布局</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>New layout.</source>
         <translation>新布局。</translation>
     </message>
@@ -3771,7 +3781,7 @@ S%2</translation>
         <translation>机器(&amp;H)：</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+91"/>
         <source>Drag a layer, or a Shift-selected range, onto a device to make it that device&apos;s pipeline stage</source>
         <translation>把一个层或按住 Shift 选中的一段层拖到设备上，使其成为该设备的流水线阶段</translation>
     </message>
@@ -3796,7 +3806,7 @@ S%2</translation>
         <translation>大纲(&amp;U)：</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+87"/>
         <source>Zoom in</source>
         <translation>放大</translation>
     </message>
@@ -3831,12 +3841,12 @@ S%2</translation>
         <translation>排列并缩放机器以填满视图</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>No machines: type some (e.g. 4x8 h100-sxm) or use the live cluster.</source>
         <translation>没有机器：请输入一些（例如 4x8 h100-sxm），或使用实时集群。</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+43"/>
         <source>Pipeline schedule: %1, stages: %2, micro-batches: %3</source>
         <translation>流水线调度：%1，阶段：%2，微批次：%3</translation>
     </message>
@@ -3856,7 +3866,7 @@ S%2</translation>
         <translation>将第 %1–%2 层分配到 %3</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Select layers in the list first (Shift+arrows select a range).</source>
         <translation>请先在列表中选择层（Shift+方向键可选择一段）。</translation>
     </message>
@@ -3910,12 +3920,12 @@ S%2</translation>
 <context>
     <name>tessera::designer::DeviceItem</name>
     <message>
-        <location filename="../app/designer/deviceitem.cpp" line="+26"/>
+        <location filename="../app/designer/deviceitem.cpp" line="+27"/>
         <source>Drop layers here to make them this device&apos;s pipeline stage; right-click for the stage&apos;s menu.</source>
         <translation>把层拖放到这里，使其成为此设备的流水线阶段；右键单击打开阶段菜单。</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Device #%1: idle. Drop layers here to start a stage on it.</source>
         <translation>设备 #%1：空闲。把层拖放到这里即可在其上新建一个阶段。</translation>
     </message>
@@ -3935,7 +3945,7 @@ S%2</translation>
         <translation>第 %1–%2 层</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+65"/>
         <source>#%1 idle</source>
         <translation>#%1 空闲</translation>
     </message>
@@ -3978,7 +3988,7 @@ S%2</translation>
         <translation>第 %1–%2 层</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+86"/>
         <source>%1 would be in no stage: a stage of their own needs %2 idle devices (DP %3 × TP %4) and %5 are idle. Drop a range that ends where a stage ends, lower DP or TP, or add machines.</source>
         <translation>%1 将不属于任何阶段：单独成为一个阶段需要 %2 个空闲设备（DP %3 × TP %4），而只有 %5 个空闲。请拖放一段在阶段边界结束的层、降低 DP 或 TP，或增加机器。</translation>
     </message>
@@ -3988,7 +3998,7 @@ S%2</translation>
         <translation>✕ 空闲设备不足（缺 %1 个）</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+139"/>
         <source>Choose a model and a device to drop on first.</source>
         <translation>请先选择模型和要拖放到的设备。</translation>
     </message>
@@ -3998,22 +4008,22 @@ S%2</translation>
         <translation>无模型</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+34"/>
         <source>A new stage for %1 needs %2 idle devices (DP %3 × TP %4): this one and %5 more are idle. Drop on a device of a stage, lower DP or TP, or add machines.</source>
         <translation>为 %1 新建阶段需要 %2 个空闲设备（DP %3 × TP %4）：只有这一个和另外 %5 个空闲。请拖放到某个阶段的设备上、降低 DP 或 TP，或增加机器。</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+39"/>
         <source>→ stage %1 · %2</source>
         <translation>→ 阶段 %1 · %2</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+66"/>
         <source>The layout needs %1 ranks but the workers have %2 devices: lower DP, TP or the stages, or rent more workers</source>
         <translation>该布局需要 %1 个 rank，但工作节点只有 %2 个设备：请降低 DP、TP 或阶段数，或租用更多工作节点</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Worker %1 runs ranks %2 and %3 but not rank %4 between them: Open MPI starts a worker&apos;s ranks as one block. Draw a worker&apos;s devices as consecutive ranks (rank = (DP replica × stages + stage) × TP + TP rank), e.g. a TP group or a whole stage per worker</source>
         <translation>工作节点 %1 运行 rank %2 和 %3，但不运行两者之间的 rank %4：Open MPI 将一个工作节点的 rank 作为连续的一段启动。请把一个工作节点的设备画成连续的 rank（rank = (DP 副本 × 阶段数 + 阶段) × TP + TP rank），例如每个工作节点一个 TP 组或一个完整阶段</translation>
     </message>
@@ -4021,7 +4031,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::EstimatePanel</name>
     <message>
-        <location filename="../app/designer/estimatepanel.cpp" line="+38"/>
+        <location filename="../app/designer/estimatepanel.cpp" line="+40"/>
         <source>Step time:</source>
         <translation>每步时间：</translation>
     </message>
@@ -4077,12 +4087,12 @@ S%2</translation>
     </message>
     <message>
         <location line="+5"/>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>%1 %</source>
         <translation>%1 %</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="-5"/>
         <source>%1 samples/s</source>
         <translation>%1 样本/秒</translation>
     </message>
@@ -4092,7 +4102,7 @@ S%2</translation>
         <translation> · %1 token/秒</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>%1/h · %2/step</source>
         <translation>%1/小时 · %2/步</translation>
     </message>
@@ -4102,7 +4112,7 @@ S%2</translation>
         <translation> · %1/轮</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>unknown (no prices for these machines)</source>
         <translation>未知（这些机器没有价格）</translation>
     </message>
@@ -4115,7 +4125,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::ExportDialog</name>
     <message>
-        <location filename="../app/designer/exportdialog.cpp" line="+41"/>
+        <location filename="../app/designer/exportdialog.cpp" line="+42"/>
         <source>&amp;Copy</source>
         <translation>复制(&amp;C)</translation>
     </message>
@@ -4158,12 +4168,12 @@ S%2</translation>
         <translation>%1 无法表达此布局：</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+62"/>
         <source>Copied the %1 text.</source>
         <translation>已复制 %1 文本。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Save the %1 export</source>
         <translation>保存 %1 导出内容</translation>
     </message>
@@ -4196,7 +4206,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayerPaletteModel</name>
     <message>
-        <location filename="../app/designer/layerpalettemodel.cpp" line="+70"/>
+        <location filename="../app/designer/layerpalettemodel.cpp" line="+81"/>
         <source>%1  %2 · %3</source>
         <translation>%1  %2 · %3</translation>
     </message>
@@ -4216,7 +4226,7 @@ S%2</translation>
         <translation>%1（%2）：%3 个参数，每个样本前向 %4 FLOP、激活 %5；%6</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+40"/>
         <source>layers %1–%2</source>
         <translation>第 %1–%2 层</translation>
     </message>
@@ -4340,52 +4350,52 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayoutExport</name>
     <message>
-        <location filename="../app/designer/layoutexport.cpp" line="+75"/>
+        <location filename="../backend/export/exportplan.cpp" line="+156"/>
         <source>no model chosen: pick one from the Model list or import a config.json</source>
         <translation>未选择模型：请从模型列表中选择一个，或导入 config.json</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="-72"/>
         <source>stage %1 holds layers %2-%3, but the stages must cover the model&apos;s %4 layers in order: stage %1 has to start at layer %5</source>
         <translation>阶段 %1 包含第 %2-%3 层，但各阶段必须按顺序覆盖模型的 %4 层：阶段 %1 必须从第 %5 层开始</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>the stages end at layer %1 but the model has %2 layers (0-%3): give the last stage the rest</source>
         <translation>各阶段止于第 %1 层，但模型有 %2 层（0-%3）：请把剩余的层分给最后一个阶段</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+18"/>
         <source>the global batch %1 is not divisible by DP %2 x %3 micro-batches = %4: a micro-batch would hold %5 samples; make the batch a multiple of %4 (e.g. %6) or change DP or the micro-batches</source>
         <translation>全局批大小 %1 不能被 DP %2 × %3 个微批次 = %4 整除：每个微批次将包含 %5 个样本；请把批大小设为 %4 的倍数（例如 %6），或修改 DP 或微批次数</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>ZeRO stage %1 is not 0, 1, 2 or 3</source>
         <translation>ZeRO 阶段 %1 不是 0、1、2 或 3</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>recompute &apos;%1&apos; is not none, selective or full</source>
         <translation>重计算“%1”不是 none、selective 或 full</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>precision &apos;%1&apos; is not fp32, tf32 or bf16</source>
         <translation>精度“%1”不是 fp32、tf32 或 bf16</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>optimizer &apos;%1&apos; is not sgd or adamw</source>
         <translation>优化器“%1”不是 sgd 或 adamw</translation>
     </message>
     <message>
-        <location line="+203"/>
+        <location filename="../backend/export/megatronexport.cpp" line="+189"/>
         <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA or Mistral model)</source>
         <translation>Megatron-LM 的 pretrain_gpt.py 训练的是解码器语言模型；模型族“%1”没有对应的 Megatron-LM 参数（请选择 GPT、GPT-2、LLaMA 或 Mistral 模型）</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>TP %1 does not divide the model&apos;s %2 attention heads: Megatron-LM needs them to be a multiple of --tensor-model-parallel-size</source>
         <translation>TP %1 不能整除模型的 %2 个注意力头：Megatron-LM 要求其数量是 --tensor-model-parallel-size 的倍数</translation>
     </message>
@@ -4395,42 +4405,42 @@ S%2</translation>
         <translation>TP %1 不能整除模型的 %2 个键/值头（查询组）：Megatron-LM 要求其数量是 --tensor-model-parallel-size 的倍数</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>TP %1 does not divide the model&apos;s %2 MLP width (--ffn-hidden-size): Megatron-LM needs them to be a multiple of --tensor-model-parallel-size</source>
         <translation>TP %1 不能整除模型的 MLP 宽度 %2（--ffn-hidden-size）：Megatron-LM 要求它是 --tensor-model-parallel-size 的倍数</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>stage %1 ends with ln_f and stage %2 holds the head alone: Megatron-LM builds the final norm on the stage of the output layer (megatron/core/transformer/transformer_block.py: final_layernorm only where post_process), so this split has no Megatron-LM arguments; move ln_f to the head&apos;s stage</source>
         <translation>阶段 %1 以 ln_f 结尾，而阶段 %2 只有输出头：Megatron-LM 把最终归一化层放在输出层所在的阶段（megatron/core/transformer/transformer_block.py：final_layernorm 仅在 post_process 时构建），因此这种切分没有对应的 Megatron-LM 参数；请把 ln_f 移到输出头所在的阶段</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location filename="../backend/export/deepspeedexport.cpp" line="+28"/>
         <source>DeepSpeed&apos;s pipeline engine refuses ZeRO-%1 with %2 pipeline stages (deepspeed/runtime/pipe/engine.py: &quot;ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism&quot;): use ZeRO 0 or 1, or one stage</source>
         <translation>DeepSpeed 的流水线引擎不接受 ZeRO-%1 与 %2 个流水线阶段同时使用（deepspeed/runtime/pipe/engine.py：&quot;ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism&quot;）：请使用 ZeRO 0 或 1，或只用一个阶段</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+90"/>
         <source>Keys: deepspeedai/DeepSpeed docs/_pages/config-json.md (https://www.deepspeed.ai/docs/config-json/); %1 ranks = DP %2 x PP %3 x TP %4.</source>
         <translation>键名出处：deepspeedai/DeepSpeed docs/_pages/config-json.md（https://www.deepspeed.ai/docs/config-json/）；%1 个 rank = DP %2 × PP %3 × TP %4。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>train_batch_size is left for DeepSpeed to infer (config-json.md &quot;Batch Size Related Parameters&quot;): without an mpu its batch arithmetic counts all %1 ranks although the %2 TP ranks of a group share each micro-batch (deepspeed/runtime/config.py world_size); the drawn global batch is %3 = %4 x %5 x DP %6.</source>
         <translation>train_batch_size 留给 DeepSpeed 自行推断（config-json.md &quot;Batch Size Related Parameters&quot;）：没有 mpu 时，它的批大小计算会把全部 %1 个 rank 都算进去，尽管同一组的 %2 个 TP rank 共享每个微批次（deepspeed/runtime/config.py world_size）；绘制的全局批大小为 %3 = %4 × %5 × DP %6。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>train_batch_size %1 = train_micro_batch_size_per_gpu %2 x gradient_accumulation_steps %3 x %4 data-parallel ranks (deepspeed/runtime/config.py _batch_assertion; with pipeline stages DeepSpeed counts data-parallel ranks only).</source>
         <translation>train_batch_size %1 = train_micro_batch_size_per_gpu %2 × gradient_accumulation_steps %3 × %4 个数据并行 rank（deepspeed/runtime/config.py _batch_assertion；有流水线阶段时 DeepSpeed 只统计数据并行 rank）。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+16"/>
         <source>Pipeline: config-json.md has no pipeline section; the %1 stages are PipelineModule(layers=..., num_stages=%2, partition_method=...) in code (docs/_tutorials/pipeline.md, deepspeed/runtime/pipe/module.py), its micro-batches are gradient_accumulation_steps.</source>
         <translation>流水线：config-json.md 没有流水线部分；这 %1 个阶段需在代码中用 PipelineModule(layers=..., num_stages=%2, partition_method=...) 定义（docs/_tutorials/pipeline.md、deepspeed/runtime/pipe/module.py），其微批次数即 gradient_accumulation_steps。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>With the model&apos;s %1 layers as the PipelineModule&apos;s layers, partition_method=&quot;uniform&quot; gives the drawn split (%2 layers per stage).</source>
         <translation>以模型的 %1 层作为 PipelineModule 的层时，partition_method=&quot;uniform&quot; 正好得到绘制的切分（每个阶段 %2 层）。</translation>
     </message>
@@ -4440,22 +4450,22 @@ S%2</translation>
         <translation>无法用 partition_method 表达：绘制的切分为每个阶段 %1 层，&quot;uniform&quot; 得到的是 %2（deepspeed/runtime/utils.py partition_uniform），而 &quot;parameters&quot; / &quot;type:[regex]&quot; 按权重均衡；请在你自己的 PipelineModule 代码中设置阶段边界。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Schedule: DeepSpeed&apos;s TrainSchedule (deepspeed/runtime/pipe/schedule.py) runs the micro-batches; the drawn %1 order has no key.</source>
         <translation>调度：微批次由 DeepSpeed 的 TrainSchedule（deepspeed/runtime/pipe/schedule.py）执行；绘制的 %1 顺序没有对应的键。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Tensor parallelism with pipeline stages is the model&apos;s own (PipelineModule(topology=PipeModelDataParallelTopology(num_pp=%1, num_mp=%2, num_dp=%3)), deepspeed/runtime/pipe/topology.py); AutoTP (tensor_parallel.autotp_size) is documented without pipeline stages, so the JSON leaves it out.</source>
         <translation>带流水线阶段时，张量并行由模型自己实现（PipelineModule(topology=PipeModelDataParallelTopology(num_pp=%1, num_mp=%2, num_dp=%3))，deepspeed/runtime/pipe/topology.py）；AutoTP（tensor_parallel.autotp_size）的文档只涉及无流水线阶段的情况，因此 JSON 中不包含它。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+10"/>
         <source>Rank order: DeepSpeed&apos;s topology axes are pipe, data, model (stage outermost), Tessera&apos;s are data, stage, TP: the same degrees, other ranks per stage.</source>
         <translation>rank 顺序：DeepSpeed 的拓扑轴依次为 pipe、data、model（阶段在最外层），Tessera 的为数据、阶段、TP：并行度相同，但每个阶段上的 rank 不同。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>tensor_parallel.autotp_size %1: AutoTP shards the Hugging Face model&apos;s linear layers (config-json.md &quot;Tensor Parallel (AutoTP)&quot;, docs/_tutorials/autotp-training.md).</source>
         <translation>tensor_parallel.autotp_size %1：AutoTP 切分 Hugging Face 模型的线性层（config-json.md &quot;Tensor Parallel (AutoTP)&quot;，docs/_tutorials/autotp-training.md）。</translation>
     </message>
@@ -4465,12 +4475,12 @@ S%2</translation>
         <translation>ZeRO-3 与 AutoTP：config-json.md 列出 AutoTP 支持 ZeRO 阶段 0-3，而 AutoTP 训练教程只提到阶段 0-2（请核对你的 DeepSpeed 版本）。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>Sequence parallelism (Megatron-style, inside TP) has no DeepSpeed key; sequence_parallel_size is DeepSpeed-Ulysses, another split, and is not set.</source>
         <translation>序列并行（Megatron 风格，位于 TP 内部）没有对应的 DeepSpeed 键；sequence_parallel_size 属于 DeepSpeed-Ulysses，是另一种切分方式，此处不设置。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Recompute (selective) is in the model code: deepspeed.checkpointing.checkpoint or PipelineModule(activation_checkpoint_interval=1); the activation_checkpointing section only tunes it.</source>
         <translation>选择性重计算（selective）需在模型代码中实现：deepspeed.checkpointing.checkpoint 或 PipelineModule(activation_checkpoint_interval=1)；activation_checkpointing 部分只用于调优。</translation>
     </message>
@@ -4480,27 +4490,27 @@ S%2</translation>
         <translation>完全重计算（full）需在模型代码中实现：deepspeed.checkpointing.checkpoint 或 PipelineModule(activation_checkpoint_interval=1)；activation_checkpointing 部分只用于调优。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Precision tf32: no DeepSpeed key; without bf16/fp16 sections it trains in fp32.</source>
         <translation>精度 tf32：没有对应的 DeepSpeed 键；没有 bf16/fp16 部分时按 fp32 训练。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Precision fp32: DeepSpeed&apos;s default (no bf16/fp16 section).</source>
         <translation>精度 fp32：DeepSpeed 的默认值（无 bf16/fp16 部分）。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>optimizer.params (lr, betas, weight_decay) are not part of the layout: add them.</source>
         <translation>optimizer.params（lr、betas、weight_decay）不属于布局：请自行添加。</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location filename="../backend/export/torchtitanexport.cpp" line="+31"/>
         <source>torchtitan runs plain data parallelism (DDP, ZeRO 0) only when it is the sole parallelism (torchtitan/models/llama3/infra/parallelize.py: &quot;DDP has not supported &gt; 1D parallelism&quot;); with TP or pipeline stages its data parallelism is FSDP: set ZeRO to 1, 2 or 3 to export DP %1</source>
         <translation>torchtitan 只在纯数据并行（DDP，ZeRO 0）是唯一的并行方式时才使用它（torchtitan/models/llama3/infra/parallelize.py：&quot;DDP has not supported &gt; 1D parallelism&quot;）；有 TP 或流水线阶段时，其数据并行为 FSDP：请将 ZeRO 设为 1、2 或 3 以导出 DP %1</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>torchtitan names pipeline stages by its decoder modules (tok_embeddings, layers.N, norm, output); model family &apos;%1&apos; has no such names: export it with one stage</source>
         <translation>torchtitan 按解码器模块（tok_embeddings、layers.N、norm、output）命名流水线阶段；模型族“%1”没有这些名称：请只用一个阶段导出</translation>
     </message>
@@ -4523,7 +4533,7 @@ S%2</translation>
         <translation>以大纲形式显示布局：在阶段上按 F2 编辑其层（例如 3-5），在 rank 上按 F2 输入其设备编号，按 Delete 删除阶段</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+36"/>
         <source>Stage %1</source>
         <translation>阶段 %1</translation>
     </message>
@@ -4543,7 +4553,7 @@ S%2</translation>
         <translation>无设备</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>Stage %1: &apos;%2&apos; is not a layer range; write it as 3-5</source>
         <translation>阶段 %1：“%2”不是层范围；请写成 3-5 的形式</translation>
     </message>
@@ -4563,17 +4573,17 @@ S%2</translation>
         <translation>阶段 %1 包含第 %2 层</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Rank %1: device %2 is not one of the %3 devices (0-%4).</source>
         <translation>Rank %1：设备 %2 不在这 %3 个设备（0-%4）之中。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Run rank %1 on device %2</source>
         <translation>在设备 %2 上运行 rank %1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Remove stage %1</source>
         <translation>删除阶段 %1</translation>
     </message>
@@ -4581,7 +4591,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::MemoryBars</name>
     <message>
-        <location filename="../app/designer/memorybars.cpp" line="+53"/>
+        <location filename="../app/designer/memorybars.cpp" line="+54"/>
         <source>weights</source>
         <translation>权重</translation>
     </message>
@@ -4614,19 +4624,24 @@ S%2</translation>
 <context>
     <name>tessera::designer::ModelCatalog</name>
     <message>
-        <location filename="../app/designer/modelcatalog.cpp" line="+27"/>
+        <location filename="../app/designer/modelcatalog.cpp" line="+29"/>
         <source>%1 (%2, built-in)</source>
         <translation>%1（%2，内置）</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+27"/>
         <source>Cannot read &apos;%1&apos;: %2</source>
         <translation>无法读取“%1”：%2</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&apos;%1&apos; is larger than 1 MiB: not a config.json</source>
         <translation>“%1”大于 1 MiB：不是 config.json</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&apos;%1&apos; cannot be planned: %2</source>
+        <translation>无法规划 &apos;%1&apos;：%2</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -4637,7 +4652,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::PlanDocument</name>
     <message>
-        <location filename="../app/designer/plandocument.cpp" line="+104"/>
+        <location filename="../app/designer/plandocument.cpp" line="+109"/>
         <source>No model chosen: pick one from the Model list or import a config.json.</source>
         <translation>未选择模型：请从“模型”列表中选择，或导入 config.json。</translation>
     </message>
@@ -4650,37 +4665,37 @@ S%2</translation>
 <context>
     <name>tessera::designer::PlanIo</name>
     <message>
-        <location filename="../app/designer/planio.cpp" line="+53"/>
+        <location filename="../backend/layout/planfile.cpp" line="+52"/>
         <source>cannot write &apos;%1&apos;: %2</source>
         <translation>无法写入“%1”：%2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>layout file &apos;%1&apos; does not exist</source>
         <translation>布局文件“%1”不存在</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>cannot read &apos;%1&apos;: %2</source>
         <translation>无法读取“%1”：%2</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&apos;%1&apos; is larger than 16 MiB: not a layout file</source>
         <translation>“%1”大于 16 MiB：不是布局文件</translation>
     </message>
     <message>
-        <location line="+100"/>
+        <location filename="../app/designer/planio.cpp" line="+83"/>
         <source>Imported config.json models are for planning only: tessera-train runs the built-in MLP, ViT and GPT. Pick a built-in model to launch.</source>
         <translation>导入的 config.json 模型仅用于规划：tessera-train 只运行内置的 MLP、ViT 和 GPT。请选择一个内置模型来启动。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>No built-in model chosen.</source>
         <translation>未选择内置模型。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>The engine runs ZeRO stage 0 or 1; set ZeRO to 0 or 1 to launch.</source>
         <translation>引擎只支持 ZeRO 阶段 0 或 1；请将 ZeRO 设为 0 或 1 后再启动。</translation>
     </message>
@@ -4753,7 +4768,7 @@ S%2</translation>
         <translation>启动</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+62"/>
         <source>Arguments: %1</source>
         <translation>参数：%1</translation>
     </message>
@@ -4763,7 +4778,7 @@ S%2</translation>
         <translation>工作文件夹“%1”在本机上不存在。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>Folder with the program&apos;s code</source>
         <translation>程序代码所在的文件夹</translation>
     </message>

@@ -397,6 +397,14 @@ bool DesignerPanel::importModel(const QString& path) {
         showMessage(tr("%1 is in the model list already, as '%2'.")
                         .arg(QFileInfo(path).fileName(), m_models[index].label),
                     false);
+    } else {
+        // The import's outcome replaces any earlier message (an earlier refusal included).
+        QString text = tr("Imported %1.").arg(m_models[index].label);
+        if (!entry->warnings.isEmpty()) {
+            text +=
+                QLatin1Char(' ') + tr("Assumed: %1").arg(entry->warnings.join(QLatin1String("; ")));
+        }
+        showMessage(text, false);
     }
     return true;
 }

@@ -1,6 +1,7 @@
 // The designer's model list (see modelcatalog.h).
 #include "app/designer/modelcatalog.h"
 
+#include "backend/planner/planner.h"
 #include "worker/common/spec_io.h"
 
 #include <QCoreApplication>
@@ -64,6 +65,16 @@ std::expected<ModelEntry, QString> ModelCatalog::importConfig(const QString& pat
     ModelEntry e;
     e.path = QFileInfo(path).absoluteFilePath();
     e.config = QString::fromUtf8(file.readAll());
+    const auto model = planner::modelFromHfConfig(e.config.toStdString());
+    if (!model) {
+        return std::unexpected(
+            QCoreApplication::translate("tessera::designer::ModelCatalog",
+                                        "'%1' cannot be planned: %2")
+                .arg(QFileInfo(path).fileName(), QString::fromStdString(model.error().message)));
+    }
+    for (const std::string& w : model->warnings) {
+        e.warnings << QString::fromStdString(w);
+    }
     e.label = QCoreApplication::translate("tessera::designer::ModelCatalog", "%1 (config.json)")
                   .arg(QFileInfo(path).completeBaseName() == QLatin1String("config")
                            ? QFileInfo(path).dir().dirName()

@@ -7,6 +7,7 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <expected>
 
@@ -19,6 +20,8 @@ struct ModelEntry {
     bool builtin = false;
     v1::JobSpec spec; ///< built-in: the example job spec
     QString config;   ///< imported: the config.json text
+    /// Imported: what the planner assumed reading it (PlanModel::warnings), for people.
+    QStringList warnings;
 };
 
 /// Locates and reads model entries.
@@ -30,7 +33,9 @@ public:
     static QList<ModelEntry> load(const QString& examplesDir, const QString& configDir);
     /// resources/planner/models next to the examples folder (empty when it does not exist).
     static QString configDir(const QString& examplesDir);
-    /// An entry for a config.json file. Errors: the file cannot be read (message for people).
+    /// An entry for a config.json file, checked by the planner (modelFromHfConfig) before anything
+    /// uses it. Errors, for people, naming the file: it cannot be read, is over 1 MiB, or the
+    /// planner refuses it (the field and value it named).
     static std::expected<ModelEntry, QString> importConfig(const QString& path);
     /// True when `a` and `b` plan the same model: built-ins with equal specs, configs
     /// whose JSON is equal (formatting and key order aside).
