@@ -35,26 +35,6 @@ v1::PlanFile planFromJobSpec(v1::PlanFile plan, const v1::JobSpec& spec) {
     return plan;
 }
 
-planner::PlanOptions planOptions(const v1::PlanFile& plan, std::vector<int> rankDevices) {
-    const v1::PlanSettings& s = plan.settings();
-    planner::PlanOptions o;
-    if (s.global_batch() > 0) {
-        o.globalBatch = s.global_batch();
-    }
-    if (!s.optimizer().empty()) {
-        o.optimizer = s.optimizer();
-    }
-    o.zeroStage = s.zero_stage();
-    if (!s.recompute().empty()) {
-        o.recompute = s.recompute();
-    }
-    o.sequenceParallel = s.sequence_parallel();
-    o.precision = s.precision();
-    o.datasetSamples = s.dataset_samples();
-    o.rankDevices = std::move(rankDevices);
-    return o;
-}
-
 QList<v1::PlanNode> nodesFromCluster(const planner::PlanCluster& cluster) {
     QList<v1::PlanNode> nodes;
     for (const planner::PlanNode& n : cluster.nodes) {

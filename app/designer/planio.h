@@ -18,10 +18,6 @@ namespace tessera::designer {
 /// settings; the rest of the spec is kept in `job` for Launch. Nodes are left as given.
 v1::PlanFile planFromJobSpec(v1::PlanFile plan, const v1::JobSpec& spec);
 
-/// The planner's options from the plan's settings (unset ones keep PlanOptions' defaults) and the
-/// drawing's rank → device map `rankDevices` (effectiveRankDevices).
-planner::PlanOptions planOptions(const v1::PlanFile& plan, std::vector<int> rankDevices);
-
 /// Plan nodes for the planner's cluster (hypothetical machines).
 QList<v1::PlanNode> nodesFromCluster(const planner::PlanCluster& cluster);
 /// Plan nodes for the Ready live workers: one node per worker, its CUDA GPUs as the catalog kind

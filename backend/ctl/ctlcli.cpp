@@ -3,6 +3,8 @@
 // after the values are read, naming the subcommands they belong to.
 #include "backend/ctl/ctlcli.h"
 
+#include "backend/ctl/planrequest.h"
+
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -63,6 +65,28 @@ const std::vector<OptionDef>& catalogue() {
          "megatron (Megatron-LM's arguments), deepspeed (ds_config.json; "
          "what it cannot hold on stderr) or torchtitan (a TOML job config)",
          "megatron deepspeed torchtitan"},
+        {"model", "", "M",
+         "a Hugging Face config.json, or the name of one Tessera ships (llama-2-70b, "
+         "mixtral-8x7b-v0.1, deepseek-v3, ...)",
+         "@file"},
+        {"cluster", "", "\"NxG DEV\"",
+         "the machines: N nodes of G devices of a catalog kind (default \"1x8 h100-sxm\")"},
+        {"layout", "", "F", "a designer layout file (*.tessera-plan.json) instead of degrees",
+         "@file"},
+        {"dp", "", "N", "data-parallel degree (default: the devices TP x PP leave)"},
+        {"tp", "", "N", "tensor-parallel width (default 1)"},
+        {"pp", "", "N", "pipeline stages, blocks split evenly (default 1)"},
+        {"micro-batch", "", "N", "sequences per micro-batch per data-parallel rank (default 1)"},
+        {"global-batch", "", "N", "sequences per optimizer step (default 512)"},
+        {"seq-len", "", "N", "tokens per sequence (default: the model's, at most 4096)"},
+        {"zero", "", "0-3", "ZeRO stage (default 0)", "0 1 2 3"},
+        {"recompute", "", "WHAT", "activation recompute (default none)", "none selective full"},
+        {"sp", "", "", "sequence parallelism over the TP group"},
+        {"precision", "", "P", "fp32, tf32 or bf16 (default: bf16 for a config.json)",
+         "fp32 tf32 bf16"},
+        {"schedule", "", "S", "pipeline schedule (default 1f1b)", "1f1b gpipe"},
+        {"auto", "", "", "search the layouts that fit and print the best"},
+        {"top", "", "K", "how many layouts --auto prints (default 5)"},
     };
     return options;
 }
@@ -309,6 +333,14 @@ Result<void> readValues(const Given& g, CtlOptions& o) {
     o.all = g.has("all");
     o.local = g.has("local");
     o.detach = g.has("detach");
+    for (const char* name : planOptionNames()) {
+        if (const auto it = g.values.find(name); it != g.values.end()) {
+            o.planValues[name] = it->second;
+        }
+        if (g.flags.count(name)) {
+            o.planFlags.insert(name);
+        }
+    }
     return {};
 }
 

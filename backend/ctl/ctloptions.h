@@ -9,6 +9,10 @@
 #include <QString>
 #include <QStringList>
 
+#include <map>
+#include <set>
+#include <string>
+
 namespace tessera {
 class ClusterRegistry;
 }
@@ -53,6 +57,9 @@ struct CtlOptions {
     QString provider = QStringLiteral("lambda"); ///< --provider P: the cloud (offers, rent, key)
     QString exportTo; ///< export --to: "megatron", "deepspeed" or "torchtitan"
     QString topic;    ///< help SUB: the subcommand; completion SHELL: "bash"
+    /// plan: its options as given (name → value; flags by name), read by readPlanRequest.
+    std::map<std::string, std::string> planValues;
+    std::set<std::string> planFlags;
 };
 
 /// The workers named by `--workers`, as registry nodes "worker-1", "worker-2", ... with the token

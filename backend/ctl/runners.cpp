@@ -10,6 +10,7 @@
 #include "backend/ctl/exportcommand.h"
 #include "backend/ctl/listcommands.h"
 #include "backend/ctl/logscommand.h"
+#include "backend/ctl/plancommand.h"
 #include "backend/ctl/remoteattach.h"
 #include "backend/ctl/runcommand.h"
 #include "backend/ctl/servecommand.h"
@@ -188,6 +189,10 @@ int runCloud(const CtlOptions& options) {
     // A rent interrupted by Ctrl-C, TERM or HUP terminates what it launched first.
     CloudCommand command(options);
     return execute(command, [&] { command.interrupt(); });
+}
+
+int runPlan(const CtlOptions& options) {
+    return runPlanCommand(options);
 }
 
 int runExport(const CtlOptions& options) {

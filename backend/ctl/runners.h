@@ -28,6 +28,8 @@ int runCertify(const CtlOptions& options);
 int runCloud(const CtlOptions& options);
 /// export --to FORMAT LAYOUT: the layout file as Megatron-LM, DeepSpeed or torchtitan settings.
 int runExport(const CtlOptions& options);
+/// plan: the planner for a model on machines, one layout or --auto's best (plancommand.h).
+int runPlan(const CtlOptions& options);
 /// help [SUB], completion [bash]: text on stdout.
 int runHelp(const CtlOptions& options);
 int runCompletion(const CtlOptions& options);

@@ -200,6 +200,20 @@ const std::vector<Subcommand> kSubcommands = {
                                    "export --to megatron my.tessera-plan.json"));
      },
      runExport},
+    {"plan",
+     "",
+     "the planner without a window: a layout's memory, step time and MFU, or --auto",
+     "--model is a config.json or a model Tessera ships; --cluster the machines. Without "
+     "--auto the layout is --dp/--tp/--pp (blocks split evenly, the embedding with the first "
+     "stage, the head with the last) or a designer --layout file; with --auto the best layouts "
+     "that fit, each with its reason. Prints a table, or one JSON object (--json) with params, "
+     "activeParams, modelFlopsPerStep, stepTimeS, split, peakMemoryBytes, fits, tokensPerS, "
+     "mfu and layout; --auto: a layouts array of them. A layout that does not fit is printed "
+     "with its problems (exit 0); bad input exits 2.",
+     {"model", "cluster", "layout", "dp", "tp", "pp", "micro-batch", "global-batch", "seq-len",
+      "zero", "recompute", "sp", "precision", "schedule", "auto", "top", "json"},
+     [](const std::vector<std::string>& a, CtlOptions&) { return none(a, "plan"); },
+     runPlan},
     {"completion",
      "[SHELL]",
      "the bash completion script of tessera-ctl",

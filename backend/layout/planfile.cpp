@@ -82,6 +82,26 @@ Result<v1::PlanFile> loadPlan(const QString& path) {
     return parsePlan(bytes.toStdString(), path.toStdString());
 }
 
+planner::PlanOptions planOptions(const v1::PlanFile& plan, std::vector<int> rankDevices) {
+    const v1::PlanSettings& s = plan.settings();
+    planner::PlanOptions o;
+    if (s.global_batch() > 0) {
+        o.globalBatch = s.global_batch();
+    }
+    if (!s.optimizer().empty()) {
+        o.optimizer = s.optimizer();
+    }
+    o.zeroStage = s.zero_stage();
+    if (!s.recompute().empty()) {
+        o.recompute = s.recompute();
+    }
+    o.sequenceParallel = s.sequence_parallel();
+    o.precision = s.precision();
+    o.datasetSamples = s.dataset_samples();
+    o.rankDevices = std::move(rankDevices);
+    return o;
+}
+
 planner::PlanCluster planCluster(const v1::PlanFile& plan) {
     planner::PlanCluster cluster;
     for (const v1::PlanNode& n : plan.nodes()) {

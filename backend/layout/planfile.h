@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <string>
+#include <vector>
 
 namespace tessera::designer {
 
@@ -26,6 +27,11 @@ Result<v1::PlanFile> parsePlan(const std::string& json, const std::string& origi
 Result<void> savePlan(const v1::PlanFile& plan, const QString& path);
 /// Reads a plan file (at most 16 MiB). Errors: NotFound / Io / InvalidArgument.
 Result<v1::PlanFile> loadPlan(const QString& path);
+
+/// The planner's options from the plan's settings (unset ones keep PlanOptions' defaults) and the
+/// drawing's rank → device map `rankDevices` (the
+/// designer's effectiveRankDevices; empty = rank r on device r).
+planner::PlanOptions planOptions(const v1::PlanFile& plan, std::vector<int> rankDevices);
 
 /// The planner's cluster from the plan's nodes, in order (a node of fewer than 1 device counts 1).
 planner::PlanCluster planCluster(const v1::PlanFile& plan);
