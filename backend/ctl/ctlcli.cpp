@@ -82,9 +82,14 @@ const std::vector<OptionDef>& catalogue() {
         {"zero", "", "0-3", "ZeRO stage (default 0)", "0 1 2 3"},
         {"recompute", "", "WHAT", "activation recompute (default none)", "none selective full"},
         {"sp", "", "", "sequence parallelism over the TP group"},
-        {"precision", "", "P", "fp32, tf32 or bf16 (default: bf16 for a config.json)",
-         "fp32 tf32 bf16"},
+        {"precision", "", "P",
+         "fp32, tf32, bf16 or fp8 (FP8 GEMMs, BF16 weights; default: bf16 for a config.json)",
+         "fp32 tf32 bf16 fp8"},
         {"schedule", "", "S", "pipeline schedule (default 1f1b)", "1f1b gpipe"},
+        {"flash-attention", "", "WHEN",
+         "FlashAttention: no s x s attention scores kept (default auto: on for a config.json "
+         "on GPUs)",
+         "auto on off"},
         {"auto", "", "", "search the layouts that fit and print the best"},
         {"top", "", "K", "how many layouts --auto prints (default 5)"},
     };

@@ -107,6 +107,9 @@ void applyOptions(const PlanRequest& r, planner::PlanOptions& o) {
     if (!r.precision.isEmpty()) {
         o.precision = r.precision.toStdString();
     }
+    if (r.given.count("flash-attention")) {
+        o.flashAttention = r.flashAttention.toStdString();
+    }
 }
 
 /// A layout from --dp/--tp/--pp/--micro-batch/--schedule on `p`'s cluster. Errors: degrees
@@ -216,7 +219,7 @@ int runOne(const PlanRequest& r, const Problem& p) {
     if (!e) {
         return refuse(e.error().message);
     }
-    const QJsonObject json = planJson(p.model, p.layout, p.options, *e);
+    const QJsonObject json = planJson(p.model, p.cluster, p.layout, p.options, *e);
     print(r.json ? QJsonDocument(json).toJson(QJsonDocument::Indented)
                  : planTable(p.model, p.clusterText, json).toUtf8());
     return kExitOk;
@@ -225,6 +228,8 @@ int runOne(const PlanRequest& r, const Problem& p) {
 int runAuto(const PlanRequest& r, const Problem& p) {
     planner::AutoPlanGoal goal;
     goal.top = r.top;
+    // Recompute and SP given on the command line are kept; else auto-plan chooses them.
+    goal.searchRecompute = !r.given.count("recompute") && !r.given.count("sp");
     planner::AutoPlanStats stats;
     const auto plans = planner::autoPlan(p.model, p.cluster, p.options, goal, {}, &stats);
     if (!plans) {
@@ -233,7 +238,7 @@ int runAuto(const PlanRequest& r, const Problem& p) {
     QJsonArray layouts;
     QString table;
     for (const planner::RankedPlan& plan : *plans) {
-        QJsonObject o = planJson(p.model, plan.layout, plan.options, plan.estimate);
+        QJsonObject o = planJson(p.model, p.cluster, plan.layout, plan.options, plan.estimate);
         o.insert(QStringLiteral("reasons"), QJsonArray{QString::fromStdString(plan.reason)});
         table +=
             QStringLiteral("%1\n%2\n")

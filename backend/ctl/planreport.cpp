@@ -26,29 +26,31 @@ const planner::DeviceEstimate* fullest(const planner::Estimate& e) {
     return top;
 }
 
-QJsonObject layoutJson(const planner::PlanModel& model, const v1::Layout& layout,
-                       const planner::PlanOptions& o) {
+QJsonObject layoutJson(const planner::PlanModel& model, const planner::PlanCluster& cluster,
+                       const v1::Layout& layout, const planner::PlanOptions& o) {
     const v1::Layout l = designer::withExplicitStages(layout, int(model.layers.size()));
     const int dp = designer::dpDegree(l), m = std::max(1, l.micro_batches());
     QJsonArray stages;
     for (const v1::Stage& s : l.stages()) {
         stages.append(QJsonArray{s.first_layer(), s.last_layer()});
     }
-    return QJsonObject{{QStringLiteral("dp"), dp},
-                       {QStringLiteral("tp"), designer::tpWidth(l)},
-                       {QStringLiteral("pp"), designer::stageCount(l)},
-                       {QStringLiteral("microBatches"), m},
-                       {QStringLiteral("microBatchSize"), o.globalBatch / std::max(1, dp * m)},
-                       {QStringLiteral("globalBatch"), o.globalBatch},
-                       {QStringLiteral("schedule"), scheduleName(l)},
-                       {QStringLiteral("zero"), o.zeroStage},
-                       {QStringLiteral("recompute"), QString::fromStdString(o.recompute)},
-                       {QStringLiteral("sequenceParallel"), o.sequenceParallel},
-                       {QStringLiteral("precision"),
-                        QString::fromStdString(!o.precision.empty()     ? o.precision
-                                               : model.weightBytes == 2 ? std::string("bf16")
-                                                                        : std::string("fp32"))},
-                       {QStringLiteral("stages"), stages}};
+    return QJsonObject{
+        {QStringLiteral("dp"), dp},
+        {QStringLiteral("tp"), designer::tpWidth(l)},
+        {QStringLiteral("pp"), designer::stageCount(l)},
+        {QStringLiteral("microBatches"), m},
+        {QStringLiteral("microBatchSize"), o.globalBatch / std::max(1, dp * m)},
+        {QStringLiteral("globalBatch"), o.globalBatch},
+        {QStringLiteral("schedule"), scheduleName(l)},
+        {QStringLiteral("zero"), o.zeroStage},
+        {QStringLiteral("recompute"), QString::fromStdString(o.recompute)},
+        {QStringLiteral("sequenceParallel"), o.sequenceParallel},
+        {QStringLiteral("precision"),
+         QString::fromStdString(!o.precision.empty()     ? o.precision
+                                : model.weightBytes == 2 ? std::string("bf16")
+                                                         : std::string("fp32"))},
+        {QStringLiteral("flashAttention"), planner::flashAttentionInEffect(model, cluster, o)},
+        {QStringLiteral("stages"), stages}};
 }
 
 QString gb(double bytes) {
@@ -68,8 +70,9 @@ QString billions(std::int64_t n) {
 
 } // namespace
 
-QJsonObject planJson(const planner::PlanModel& model, const v1::Layout& layout,
-                     const planner::PlanOptions& options, const planner::Estimate& e) {
+QJsonObject planJson(const planner::PlanModel& model, const planner::PlanCluster& cluster,
+                     const v1::Layout& layout, const planner::PlanOptions& options,
+                     const planner::Estimate& e) {
     QJsonArray problems;
     for (const std::string& p : e.problems) {
         problems.append(QString::fromStdString(p));
@@ -98,7 +101,7 @@ QJsonObject planJson(const planner::PlanModel& model, const v1::Layout& layout,
         {QStringLiteral("tflopsPerGpu"), e.stepSeconds > 0 && e.ranks > 0
                                              ? e.modelFlopsPerStep / e.stepSeconds / e.ranks / 1e12
                                              : 0.0},
-        {QStringLiteral("layout"), layoutJson(model, layout, options)}};
+        {QStringLiteral("layout"), layoutJson(model, cluster, layout, options)}};
     if (const planner::DeviceEstimate* d = fullest(e)) {
         o.insert(QStringLiteral("peakMemoryBytes"), d->total());
         o.insert(QStringLiteral("peakMemoryDevice"),
@@ -140,11 +143,14 @@ QString planTable(const planner::PlanModel& model, const QString& cluster,
                .arg(n(l, "globalBatch"))
                .arg(l.value(QStringLiteral("schedule")).toString())
                .arg(n(l, "zero"));
-    out += QStringLiteral(", recompute %1%2, %3\n")
+    out += QStringLiteral(", recompute %1%2, %3%4\n")
                .arg(l.value(QStringLiteral("recompute")).toString(),
                     l.value(QStringLiteral("sequenceParallel")).toBool() ? QStringLiteral(", SP")
                                                                          : QString(),
-                    l.value(QStringLiteral("precision")).toString());
+                    l.value(QStringLiteral("precision")).toString(),
+                    l.value(QStringLiteral("flashAttention")).toBool()
+                        ? QStringLiteral(", FlashAttention")
+                        : QString());
     out += QStringLiteral("Memory    fullest device %1 of %2 (weights %3, gradients %4, "
                           "optimizer %5, activations %6, workspace %7)\n")
                .arg(gb(n(plan, "peakMemoryBytes")), gb(n(d, "capacity")), gb(n(d, "weights")),

@@ -14,9 +14,10 @@ namespace tessera::ctl {
 /// peakMemoryDevice (its parts), fits, problems, tokensPerS, samplesPerS, mfu, tflopsPerGpu
 /// (model FLOPs per second per device, TFLOP/s = 1e12) and layout (dp, tp, pp,
 /// microBatches, microBatchSize, globalBatch, schedule, zero, recompute, sequenceParallel,
-/// precision, stages as [first, last] layer pairs).
-QJsonObject planJson(const planner::PlanModel& model, const v1::Layout& layout,
-                     const planner::PlanOptions& options, const planner::Estimate& estimate);
+/// precision, flashAttention (in effect), stages as [first, last] layer pairs).
+QJsonObject planJson(const planner::PlanModel& model, const planner::PlanCluster& cluster,
+                     const v1::Layout& layout, const planner::PlanOptions& options,
+                     const planner::Estimate& estimate);
 
 /// `plan` (a planJson object) as the readable table: model, cluster, layout, memory of the
 /// fullest device, the step's parts, speed, and whether it fits with each problem.

@@ -1,6 +1,8 @@
 // Reading `tessera-ctl plan`'s options (see planrequest.h).
 #include "backend/ctl/planrequest.h"
 
+#include "backend/ctl/ctlcli.h"
+
 #include <QStringList>
 
 #include <vector>
@@ -71,9 +73,11 @@ Result<void> readNumbers(const std::map<std::string, std::string>& v, PlanReques
 }
 
 Result<void> readWords(const std::map<std::string, std::string>& v, PlanRequest& r) {
-    for (Result<void> step : {word(v, "recompute", {"none", "selective", "full"}, r.recompute),
-                              word(v, "precision", {"fp32", "tf32", "bf16"}, r.precision),
-                              word(v, "schedule", {"1f1b", "gpipe"}, r.schedule)}) {
+    for (Result<void> step :
+         {word(v, "recompute", {"none", "selective", "full"}, r.recompute),
+          word(v, "precision", {"fp32", "tf32", "bf16", "fp8"}, r.precision),
+          word(v, "schedule", {"1f1b", "gpipe"}, r.schedule),
+          word(v, "flash-attention", {"auto", "on", "off"}, r.flashAttention)}) {
         if (!step) {
             return step;
         }
@@ -84,11 +88,9 @@ Result<void> readWords(const std::map<std::string, std::string>& v, PlanRequest&
 } // namespace
 
 const std::vector<const char*>& planOptionNames() {
-    static const std::vector<const char*> names = {
-        "model",       "cluster",      "layout",  "dp",   "tp",        "pp",
-        "micro-batch", "global-batch", "seq-len", "zero", "recompute", "sp",
-        "precision",   "schedule",     "auto",    "top",  "json"};
-    return names;
+    static const std::vector<const char*> none;
+    const Subcommand* plan = findSubcommand("plan"); // its row in the table lists them
+    return plan ? plan->options : none;
 }
 
 Result<PlanRequest> readPlanRequest(const std::map<std::string, std::string>& values,

@@ -26,10 +26,11 @@ struct PlanRequest {
     QString recompute = QStringLiteral("none"); ///< --recompute none|selective|full
     bool sequenceParallel = false;              ///< --sp
     QString precision; ///< --precision; empty = the model's (bf16 for imported models)
-    QString schedule = QStringLiteral("1f1b"); ///< --schedule 1f1b|gpipe
-    bool autoPlan = false;                     ///< --auto: search the layouts instead
-    int top = 5;                               ///< --top K: layouts --auto prints
-    bool json = false;                         ///< --json
+    QString schedule = QStringLiteral("1f1b");       ///< --schedule 1f1b|gpipe
+    QString flashAttention = QStringLiteral("auto"); ///< --flash-attention auto|on|off
+    bool autoPlan = false;                           ///< --auto: search the layouts instead
+    int top = 5;                                     ///< --top K: layouts --auto prints
+    bool json = false;                               ///< --json
     /// Which of the layout's options were given (to refuse them with --auto or --layout).
     std::set<std::string> given;
 };
@@ -39,8 +40,8 @@ struct PlanRequest {
 /// Brown et al. 2020).
 inline constexpr int kDefaultGlobalBatch = 512;
 
-/// The names of plan's options (the CLI's catalogue lists them; ctlcli.cpp hands their values
-/// here).
+/// The names of plan's options: those its row of the subcommand table lists (ctlcli.cpp hands
+/// their values here).
 const std::vector<const char*>& planOptionNames();
 
 /// Reads `values` (option name → its value as given) and `flags` (options given without a value)

@@ -206,12 +206,13 @@ const std::vector<Subcommand> kSubcommands = {
      "--model is a config.json or a model Tessera ships; --cluster the machines. Without "
      "--auto the layout is --dp/--tp/--pp (blocks split evenly, the embedding with the first "
      "stage, the head with the last) or a designer --layout file; with --auto the best layouts "
-     "that fit, each with its reason. Prints a table, or one JSON object (--json) with params, "
+     "that fit, each with its reason (recompute and SP chosen too unless given). Prints a table, "
+     "or one JSON object (--json) with params, "
      "activeParams, modelFlopsPerStep, stepTimeS, split, peakMemoryBytes, fits, tokensPerS, "
      "mfu and layout; --auto: a layouts array of them. A layout that does not fit is printed "
      "with its problems (exit 0); bad input exits 2.",
      {"model", "cluster", "layout", "dp", "tp", "pp", "micro-batch", "global-batch", "seq-len",
-      "zero", "recompute", "sp", "precision", "schedule", "auto", "top", "json"},
+      "zero", "recompute", "sp", "precision", "schedule", "flash-attention", "auto", "top", "json"},
      [](const std::vector<std::string>& a, CtlOptions&) { return none(a, "plan"); },
      runPlan},
     {"completion",

@@ -97,6 +97,9 @@ planner::PlanOptions planOptions(const v1::PlanFile& plan, std::vector<int> rank
     }
     o.sequenceParallel = s.sequence_parallel();
     o.precision = s.precision();
+    if (!s.flash_attention().empty()) {
+        o.flashAttention = s.flash_attention();
+    }
     o.datasetSamples = s.dataset_samples();
     o.rankDevices = std::move(rankDevices);
     return o;

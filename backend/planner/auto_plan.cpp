@@ -1,8 +1,7 @@
 // autoPlan(): enumerate TP/PP/DP degrees, micro-batch counts, schedules and ZeRO stages with
 // cost-balanced (possibly uneven) stage boundaries, keep the layouts that fit, rank them and say
 // why each ranks where it does.
-#include "backend/planner/cost_model.h"
-#include "backend/planner/partition.h"
+#include "backend/planner/auto_plan_parts.h"
 #include "backend/planner/planner_text.h"
 
 #include <algorithm>
@@ -14,19 +13,16 @@ namespace tessera::planner {
 
 namespace {
 
+using detail::Candidate;
 using detail::Context;
-using detail::divisors;
 using detail::LayerCost;
 using detail::num;
+using detail::SaverContexts;
+using detail::Savers;
+using detail::scoreOf;
+using detail::searchLayouts;
 
-struct Candidate {
-    v1::Layout layout;
-    Estimate est;
-    int zero = 0;
-    double score = 0; ///< what the goal minimises
-};
-
-std::string describeLayout(const v1::Layout& l, int zero) {
+std::string describeLayout(const v1::Layout& l, int zero, const Savers& savers) {
     const int p = std::max(1, l.stages_size());
     std::string s = detail::plannerText(
         QT_TRANSLATE_NOOP("tessera::planner", "DP %1 × TP %2 × PP %3, %4 micro-batches"),
@@ -37,6 +33,13 @@ std::string describeLayout(const v1::Layout& l, int zero) {
     }
     if (zero > 0) {
         s += ", ZeRO-" + std::to_string(zero);
+    }
+    if (savers.recompute != "none") {
+        s += detail::plannerText(QT_TRANSLATE_NOOP("tessera::planner", ", %1 recompute"),
+                                 {QString::fromStdString(savers.recompute)});
+    }
+    if (savers.sp) {
+        s += detail::plannerText(QT_TRANSLATE_NOOP("tessera::planner", ", sequence parallel"));
     }
     return s;
 }
@@ -79,37 +82,6 @@ std::string describeTotal(const Estimate& e, const Estimate& best) {
         {detail::duration(e.stepSeconds), detail::duration(best.stepSeconds)});
 }
 
-/// Per-layer weight for balancing: forward + backward time per sample on the first device,
-/// with TP traffic over its intra-node link.
-std::vector<double> layerWeights(const Context& ctx, const std::vector<LayerCost>& costs) {
-    const double flops = ctx.slots.front().flops, bw = ctx.nodes.front().intraBw;
-    std::vector<double> w;
-    for (const LayerCost& c : costs) {
-        w.push_back((c.fwdFlops + c.bwdFlops) / flops + (c.tpFwdBytes + c.tpBwdBytes) / bw);
-    }
-    return w;
-}
-
-void setStages(v1::Layout& l, const std::vector<std::pair<int, int>>& ranges) {
-    l.clear_stages();
-    if (ranges.size() > 1) {
-        for (const auto& [a, b] : ranges) {
-            auto* s = l.add_stages();
-            s->set_first_layer(a);
-            s->set_last_layer(b);
-        }
-    }
-}
-
-double scoreOf(const Estimate& e, const AutoPlanGoal& goal) {
-    if (goal.kind == AutoPlanGoal::Fastest) {
-        return e.stepSeconds;
-    }
-    const double steps = double(std::max<std::int64_t>(1, goal.steps));
-    // Cost of the run; without prices, device-hours stand in for money.
-    return e.costPerHour > 0 ? e.costPerStep * steps : e.ranks * e.stepSeconds * steps / 3600.0;
-}
-
 /// Moves stage boundaries by one layer while the goal's score improves (the balanced split is
 /// balanced in FLOPs; links, memory and the real schedule can favour a neighbour).
 void refine(const Context& ctx, const std::vector<LayerCost>& costs, const AutoPlanGoal& goal,
@@ -147,12 +119,6 @@ Result<std::vector<RankedPlan>> autoPlan(const PlanModel& model, const PlanClust
     AutoPlanStats local;
     AutoPlanStats& st = stats ? *stats : local;
     st = {};
-    PlanOptions base = options;
-    base.zeroStage = 0; // enumerated below, carried in the layout
-    auto ctxR = detail::makeContext(model, cluster, base, calibration);
-    if (!ctxR) {
-        return relay(ctxR);
-    }
     if (model.layers.empty()) {
         return fail(ErrorCode::InvalidArgument, "model '" + model.name + "' has no layers");
     }
@@ -160,77 +126,19 @@ Result<std::vector<RankedPlan>> autoPlan(const PlanModel& model, const PlanClust
         return fail(ErrorCode::InvalidArgument,
                     "the cluster has no devices: add a node with at least one device");
     }
-    const Context& ctx = *ctxR;
-    const int n = cluster.deviceCount(), layers = int(model.layers.size());
-    int perNode = n;
-    for (const PlanNode& node : cluster.nodes) {
-        perNode = std::min(perNode, std::max(1, node.devices));
+    PlanOptions base = options;
+    base.zeroStage = 0; // enumerated, carried in the layout
+    SaverContexts savers;
+    if (Result<void> r = savers.prepare(model, cluster, base, goal, calibration); !r) {
+        return relay(r);
     }
-    std::vector<int> zeros{0, 1};
-    if (options.zeroStage >= 2 && !model.builtin) {
-        zeros.push_back(options.zeroStage);
-    }
-    std::map<int, std::vector<LayerCost>> costsByTp;
-    std::vector<Candidate> all;
-    for (int t : divisors(perNode)) {
-        const bool ok = std::all_of(model.layers.begin(), model.layers.end(), [t](const auto& l) {
-            return std::all_of(l.tpDivides.begin(), l.tpDivides.end(),
-                               [t](std::int64_t w) { return w % t == 0; });
-        });
-        if (!ok) {
-            continue;
-        }
-        const auto& costs = costsByTp[t] = detail::layerCosts(ctx, t);
-        const std::vector<double> weights = layerWeights(ctx, costs);
-        for (int p : divisors(n / t)) {
-            if (p > layers) {
-                continue;
-            }
-            const auto ranges = detail::balancedStages(weights, p);
-            for (int d : divisors(n / (t * p))) {
-                if (options.globalBatch % d != 0) {
-                    continue;
-                }
-                for (int m : divisors(options.globalBatch / d)) {
-                    for (int gpipe = 0; gpipe < (p > 1 ? 2 : 1); ++gpipe) {
-                        for (int z : zeros) {
-                            if (z > 0 && d == 1) {
-                                continue;
-                            }
-                            Candidate c;
-                            c.zero = z;
-                            c.layout.set_data_parallel(d);
-                            c.layout.set_tensor_parallel(t);
-                            c.layout.set_micro_batches(m);
-                            c.layout.set_schedule(gpipe ? v1::PIPELINE_SCHEDULE_GPIPE
-                                                        : v1::PIPELINE_SCHEDULE_1F1B);
-                            c.layout.set_zero_stage(z);
-                            setStages(c.layout, ranges);
-                            c.est = detail::evaluate(ctx, c.layout, costs);
-                            ++st.evaluated;
-                            if (!c.est.problems.empty()) {
-                                continue;
-                            }
-                            c.score = scoreOf(c.est, goal);
-                            const double runSeconds = c.est.stepSeconds * double(goal.steps);
-                            if (goal.kind == AutoPlanGoal::CheapestWithinDeadline &&
-                                goal.deadlineSeconds > 0 && runSeconds > goal.deadlineSeconds) {
-                                continue;
-                            }
-                            ++st.fitting;
-                            all.push_back(std::move(c));
-                        }
-                    }
-                }
-            }
-        }
-    }
+    std::vector<Candidate> all = searchLayouts(model, cluster, options, goal, savers, st);
     // Scores equal up to rounding (16 micro-batches of x/16 against one of x) tie, compared as
     // floats (a key, so the order stays a strict weak one); a tie goes to the simpler layout:
     // fewer ranks, then fewer micro-batches.
     const auto key = [](const Candidate& c) {
         return std::make_tuple(static_cast<float>(c.score), static_cast<float>(c.est.stepSeconds),
-                               c.est.ranks, c.layout.micro_batches());
+                               c.est.ranks, c.layout.micro_batches(), c.savers.rank());
     };
     const auto better = [&](const Candidate& a, const Candidate& b) {
         return key(a) < key(b);
@@ -240,7 +148,9 @@ Result<std::vector<RankedPlan>> autoPlan(const PlanModel& model, const PlanClust
     // the list shows different layouts, not the same one with another schedule or ZeRO stage.
     const std::size_t top = std::size_t(std::max(1, goal.top));
     for (std::size_t i = 0; i < std::min(all.size(), std::max<std::size_t>(10, 3 * top)); ++i) {
-        refine(ctx, costsByTp[std::max(1, all[i].layout.tensor_parallel())], goal, all[i], st);
+        const Savers& sv = all[i].savers;
+        refine(savers.context(sv), savers.costs(sv, std::max(1, all[i].layout.tensor_parallel())),
+               goal, all[i], st);
     }
     std::sort(all.begin(), all.end(), better);
     std::vector<RankedPlan> out;
@@ -256,9 +166,11 @@ Result<std::vector<RankedPlan>> autoPlan(const PlanModel& model, const PlanClust
         r.layout = c.layout;
         r.options = options;
         r.options.zeroStage = c.zero;
+        r.options.recompute = c.savers.recompute;
+        r.options.sequenceParallel = c.savers.sp;
         r.estimate = c.est;
         const Estimate& e = c.est;
-        const std::string what = describeLayout(c.layout, c.zero);
+        const std::string what = describeLayout(c.layout, c.zero, c.savers);
         if (out.empty()) {
             r.reason = detail::plannerText(
                 goal.kind == AutoPlanGoal::Fastest

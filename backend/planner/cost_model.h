@@ -49,6 +49,7 @@ struct Context {
     const PlanModel* model = nullptr;
     PlanOptions options;
     std::string precision;     ///< "fp32", "tf32", "bf16"
+    bool flash = false;        ///< FlashAttention in effect (PlanOptions::flashAttention)
     double elemBytes = 4;      ///< weights, gradients and activations, bytes per element
     double optimizerBytes = 8; ///< per parameter (mixed precision includes the fp32 master)
     std::vector<Slot> slots;   ///< every device, node by node

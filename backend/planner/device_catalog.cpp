@@ -28,6 +28,30 @@ constexpr double kIbHdrPerGpu = 25 * kGB;
 constexpr double kIbNdrPerGpu = 50 * kGB;
 constexpr double kEthPerPcieGpu = 12.5 * kGB / 8;
 
+/// Blackwell (B200, GB200) and AMD's MI300X. Datasheets give the tensor peaks with sparsity
+/// for whole systems; dense per GPU is half of it, divided by the GPUs.
+void addBlackwellAndMi300(std::vector<DeviceType>& c) {
+    // NVIDIA HGX B200 (nvidia.com/en-us/data-center/hgx, 8 GPUs): FP8 72 PF, BF16 36 PF, TF32
+    // 18 PF with sparsity, FP32 600 TF; 1.4 TB HBM3e (180 GB per GPU), 64 TB/s (8 TB/s per
+    // GPU); NVLink 5, 1.8 TB/s per GPU (900 GB/s each way). DGX B200 (docs.nvidia.com/dgx/
+    // dgxb200-user-guide): 8 × 400 Gb/s ConnectX-7 → 50 GB/s per GPU.
+    c.push_back({"b200", "NVIDIA B200 180 GB", 180 * kGB, 75 * kTF, 1125 * kTF, 2250 * kTF,
+                 900 * kGB, kIbNdrPerGpu, 8000 * kGB, true, 4500 * kTF});
+    // NVIDIA GB200 NVL72 (nvidia.com/en-us/data-center/gb200-nvl72, 72 GPUs): FP8 720 PF, BF16
+    // 360 PF, TF32 180 PF with sparsity, FP32 5,760 TF; 13.4 TB HBM3e (186 GB per GPU), 576 TB/s
+    // (8 TB/s per GPU); one NVLink domain of all 72 GPUs at 1.8 TB/s each (900 GB/s each way);
+    // a 400 Gb/s NIC per GPU for the scale-out network (50 GB/s).
+    c.push_back({"gb200", "NVIDIA GB200 (NVL72) 186 GB", 186 * kGB, 80 * kTF, 1250 * kTF,
+                 2500 * kTF, 900 * kGB, kIbNdrPerGpu, 8000 * kGB, true, 5000 * kTF, 72});
+    // AMD Instinct MI300X data sheet (amd.com/content/dam/amd/en/documents/instinct-tech-docs/
+    // data-sheets/amd-instinct-mi300x-data-sheet.pdf): FP32 matrix 163.4 TF, TF32 653.7 TF,
+    // BF16 1,307.4 TF, FP8 2,614.9 TF dense (×2 with sparsity), 192 GB HBM3 5.3 TB/s, Infinity
+    // Fabric 896 GB/s peer bandwidth per GPU (448 each way); a 400 Gb/s NIC per GPU as in the
+    // MI300X platforms the clouds rent (an assumption, not a datasheet) → 50 GB/s.
+    c.push_back({"mi300x", "AMD Instinct MI300X 192 GB", 192 * kGB, 163.4 * kTF, 653.7 * kTF,
+                 1307.4 * kTF, 448 * kGB, kIbNdrPerGpu, 5300 * kGB, true, 2614.9 * kTF});
+}
+
 std::vector<DeviceType> makeCatalog() {
     std::vector<DeviceType> c;
     // CPU rank slot of this kind of machine (2 cores, OpenBLAS SGEMM): ~90 GFLOP/s fp32 per slot
@@ -47,28 +71,30 @@ std::vector<DeviceType> makeCatalog() {
     c.push_back({"a100-80", "NVIDIA A100 SXM 80 GB", 80 * kGB, 19.5 * kTF, 156 * kTF, 312 * kTF,
                  300 * kGB, kIbHdrPerGpu, 2039 * kGB, true});
     // NVIDIA H100 Tensor Core GPU datasheet (resources.nvidia.com/en-us-tensor-core/
-    // nvidia-tensor-core-gpu-datasheet): SXM FP32 67 TF, TF32 494.5 TF, BF16 989.5 TF dense
-    // (989/1,979 are with sparsity), 80 GB HBM3 3.35 TB/s, NVLink 900 GB/s (450 each way);
-    // PCIe FP32 51 TF, TF32 378 TF, BF16 756 TF dense, 80 GB HBM2e 2 TB/s, PCIe Gen5 128 GB/s
-    // (64 GB/s each way).
+    // nvidia-tensor-core-gpu-datasheet): SXM FP32 67 TF, TF32 494.5 TF, BF16 989.5 TF, FP8
+    // 1,979 TF dense (989/1,979/3,958 are with sparsity), 80 GB HBM3 3.35 TB/s, NVLink 900 GB/s
+    // (450 each way); PCIe FP32 51 TF, TF32 378 TF, BF16 756 TF, FP8 1,513 TF dense, 80 GB
+    // HBM2e 2 TB/s, PCIe Gen5 128 GB/s (64 GB/s each way). H200: the same tensor cores.
     c.push_back({"h100-sxm", "NVIDIA H100 SXM 80 GB", 80 * kGB, 67 * kTF, 494.5 * kTF, 989.5 * kTF,
-                 450 * kGB, kIbNdrPerGpu, 3350 * kGB, true});
+                 450 * kGB, kIbNdrPerGpu, 3350 * kGB, true, 1979 * kTF});
     c.push_back({"h100-pcie", "NVIDIA H100 PCIe 80 GB", 80 * kGB, 51 * kTF, 378 * kTF, 756 * kTF,
-                 64 * kGB, kEthPerPcieGpu, 2000 * kGB, true});
+                 64 * kGB, kEthPerPcieGpu, 2000 * kGB, true, 1513 * kTF});
     // NVIDIA H200 Tensor Core GPU datasheet (nvidia.com/en-us/data-center/h200): SXM FP32 67 TF,
     // TF32 494.5 TF, BF16 989.5 TF dense, 141 GB HBM3e 4.8 TB/s, NVLink 900 GB/s.
     c.push_back({"h200", "NVIDIA H200 SXM 141 GB", 141 * kGB, 67 * kTF, 494.5 * kTF, 989.5 * kTF,
-                 450 * kGB, kIbNdrPerGpu, 4800 * kGB, true});
+                 450 * kGB, kIbNdrPerGpu, 4800 * kGB, true, 1979 * kTF});
     // NVIDIA L40S datasheet (resources.nvidia.com/en-us-l40s/l40s-datasheet-28413): FP32 91.6 TF,
-    // TF32 183 TF and BF16 362 TF dense (366/733 with sparsity), 48 GB GDDR6 864 GB/s, PCIe Gen4
-    // x16 64 GB/s (32 GB/s each way), no NVLink.
+    // TF32 183 TF, BF16 362 TF and FP8 733 TF dense (366/733/1,466 with sparsity), 48 GB GDDR6
+    // 864 GB/s, PCIe Gen4 x16 64 GB/s (32 GB/s each way), no NVLink.
     c.push_back({"l40s", "NVIDIA L40S 48 GB", 48 * kGB, 91.6 * kTF, 183 * kTF, 362 * kTF, 32 * kGB,
-                 kEthPerPcieGpu, 864 * kGB, true});
+                 kEthPerPcieGpu, 864 * kGB, true, 733 * kTF});
     // NVIDIA Ada GPU Architecture whitepaper (images.nvidia.com/aem-dam/Solutions/geforce/ada/
     // nvidia-ada-gpu-architecture.pdf), GeForce RTX 4090: FP32 82.6 TF, TF32 tensor 82.6 TF,
-    // BF16 tensor with FP32 accumulate 165.2 TF dense, 24 GB GDDR6X 1,008 GB/s, PCIe Gen4 x16.
+    // BF16 tensor with FP32 accumulate 165.2 TF dense, FP8 with FP32 accumulate 330.3 TF dense,
+    // 24 GB GDDR6X 1,008 GB/s, PCIe Gen4 x16.
     c.push_back({"rtx4090", "NVIDIA GeForce RTX 4090 24 GB", 24 * kGB, 82.6 * kTF, 82.6 * kTF,
-                 165.2 * kTF, 32 * kGB, kEthPerPcieGpu, 1008 * kGB, true});
+                 165.2 * kTF, 32 * kGB, kEthPerPcieGpu, 1008 * kGB, true, 330.3 * kTF});
+    addBlackwellAndMi300(c);
     return c;
 }
 
@@ -107,7 +133,11 @@ const DeviceType* findDeviceByCudaName(const std::string& cudaName) {
         return n.find(part) != std::string::npos;
     };
     const char* id = nullptr;
-    if (has("h200")) {
+    if (has("gb200")) {
+        id = "gb200";
+    } else if (has("b200")) {
+        id = "b200";
+    } else if (has("h200")) {
         id = "h200";
     } else if (has("h100")) {
         id = has("pcie") ? "h100-pcie" : "h100-sxm"; // "H100 80GB HBM3" is the SXM part
@@ -122,6 +152,9 @@ const DeviceType* findDeviceByCudaName(const std::string& cudaName) {
 }
 
 double peakFlops(const DeviceType& device, const std::string& precision) {
+    if (precision == "fp8" && device.peakFp8 > 0) {
+        return device.peakFp8;
+    }
     if (precision == "bf16" && device.peakBf16 > 0) {
         return device.peakBf16;
     }

@@ -5,6 +5,21 @@
 
 #include <algorithm>
 
+namespace tessera::planner {
+
+bool flashAttentionInEffect(const PlanModel& model, const PlanCluster& cluster,
+                            const PlanOptions& options) {
+    // By default where it runs: imported models on GPUs only.
+    const bool allGpus = std::all_of(cluster.nodes.begin(), cluster.nodes.end(), [](const auto& n) {
+        const DeviceType* type = findDevice(n.deviceId);
+        return type && type->gpu;
+    });
+    return options.flashAttention == "on" ||
+           (options.flashAttention == "auto" && !model.builtin && allGpus);
+}
+
+} // namespace tessera::planner
+
 namespace tessera::planner::detail {
 
 Result<Context> makeContext(const PlanModel& model, const PlanCluster& cluster,
@@ -18,11 +33,32 @@ Result<Context> makeContext(const PlanModel& model, const PlanCluster& cluster,
     ctx.options = options;
     ctx.precision =
         options.precision.empty() ? (model.weightBytes == 2 ? "bf16" : "fp32") : options.precision;
-    if (ctx.precision != "fp32" && ctx.precision != "tf32" && ctx.precision != "bf16") {
+    if (ctx.precision != "fp32" && ctx.precision != "tf32" && ctx.precision != "bf16" &&
+        ctx.precision != "fp8") {
         return fail(ErrorCode::InvalidArgument,
-                    "precision '" + ctx.precision + "' is not fp32, tf32 or bf16");
+                    "precision '" + ctx.precision + "' is not fp32, tf32, bf16 or fp8");
     }
-    ctx.elemBytes = ctx.precision == "bf16" ? 2.0 : 4.0;
+    for (const PlanNode& node : cluster.nodes) {
+        const DeviceType* type = findDevice(node.deviceId);
+        if (ctx.precision == "fp8" && type && type->peakFp8 <= 0) {
+            return fail(ErrorCode::InvalidArgument,
+                        "precision fp8: node '" + node.name + "' has " + type->name +
+                            ", which has no FP8 tensor cores (Hopper, Ada, Blackwell and MI300 "
+                            "have); use bf16");
+        }
+    }
+    // FP8 keeps BF16 weights, gradients and activations (only the GEMMs' operands are cast).
+    ctx.elemBytes = ctx.precision == "bf16" || ctx.precision == "fp8" ? 2.0 : 4.0;
+    if (options.flashAttention != "auto" && options.flashAttention != "on" &&
+        options.flashAttention != "off") {
+        return fail(ErrorCode::InvalidArgument,
+                    "FlashAttention '" + options.flashAttention + "' is not auto, on or off");
+    }
+    if (options.flashAttention == "on" && model.builtin) {
+        return fail(ErrorCode::InvalidArgument,
+                    "tessera-train's built-in models run without FlashAttention: leave it auto "
+                    "or off for them");
+    }
     // Optimizer state per parameter. Mixed precision (ZeRO paper, Rajbhandari et al. 2020, §3.1):
     // fp32 master copy 4 B + Adam's two fp32 moments 8 B = 12 B (16 B/param with the 2 B weight
     // and 2 B gradient); SGD keeps master + momentum, 8 B. fp32 (the engine): AdamW 8 B (two
@@ -101,6 +137,7 @@ Result<Context> makeContext(const PlanModel& model, const PlanCluster& cluster,
                                  cal && cal->waitShare >= 0 ? std::min(1.0, cal->waitShare) : 1.0});
         }
     }
+    ctx.flash = flashAttentionInEffect(model, cluster, options);
     return ctx;
 }
 
@@ -113,20 +150,23 @@ namespace {
 ///   + sequence parallel:       s·h/t·(34 + 5·a·s/h)
 ///   selective recompute:       s·h·(10 + 24/t)       (+ SP: 34·s·h/t)
 ///   full recompute:            2·s·h (the block's input only)
+/// FlashAttention stores no scores (the 5·a·s/h terms go, as under selective recompute) but keeps
+/// the softmax's log-sum-exp per head and token: 4·a·s/t bytes in fp32 (Dao et al. 2022, Alg. 2).
 double blockActivations(const PlanLayer& l, const Context& ctx, int t) {
     const double s = l.seq, h = l.hidden, a = l.heads;
     const bool sp = ctx.options.sequenceParallel;
     const std::string& rc = ctx.options.recompute;
+    const double scores = ctx.flash ? 0.0 : 5.0 * a * s / h; // Korthikanti's 5·a·s²·b / (s·h)
     double bytes;
     if (rc == "full") {
         bytes = 2.0 * s * h;
     } else if (rc == "selective") {
         bytes = sp ? 34.0 * s * h / t : s * h * (10.0 + 24.0 / t);
     } else {
-        bytes = sp ? s * h / t * (34.0 + 5.0 * a * s / h)
-                   : s * h * (10.0 + 24.0 / t + 5.0 * a * s / (h * t));
+        bytes = sp ? s * h / t * (34.0 + scores) : s * h * (10.0 + 24.0 / t + scores / t);
     }
-    return bytes * ctx.elemBytes / 2.0;
+    const double logSumExp = ctx.flash && rc != "full" ? 4.0 * a * s / t : 0.0;
+    return bytes * ctx.elemBytes / 2.0 + logSumExp;
 }
 
 /// The engine's block cache (model_desc.cpp: 4·(8TC + 4T + HT² + TM) bytes) under Megatron TP:
@@ -159,10 +199,19 @@ std::vector<LayerCost> layerCosts(const Context& ctx, int tp) {
         // the forward (Chen et al. 2016); selective recompute re-runs q·kᵀ, softmax and att·v:
         // 4·s²·h FLOPs (Korthikanti §5).
         c.bwdFlops = (first ? 1.0 : 2.0) * c.fwdFlops;
+        const double scores =
+            (l.attentionFlops > 0 ? l.attentionFlops : 4.0 * double(l.seq) * l.seq * l.hidden) /
+            split;
         if (block && rc == "full") {
             c.bwdFlops += c.fwdFlops;
-        } else if (block && rc == "selective") {
-            c.bwdFlops += 4.0 * double(l.seq) * l.seq * l.hidden / split;
+        } else if (block && rc == "selective" && !ctx.flash) {
+            c.bwdFlops += scores;
+        }
+        // FlashAttention's backward recomputes q·kᵀ from the tiles: 2.5× the forward's score
+        // FLOPs instead of 2× (Dao 2023, arXiv 2307.08691 §4.1 counts it so), with or without a
+        // full recompute before it. Selective recompute has nothing left to recompute with it.
+        if (block && ctx.flash) {
+            c.bwdFlops += 0.5 * scores;
         }
         if (tp > 1) {
             // Megatron TP: the same payload all-reduced (or, with SP, reduce-scattered + all-

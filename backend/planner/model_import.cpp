@@ -169,11 +169,12 @@ PlanLayer blockLayer(const ModelArch& a, std::int64_t i, double s) {
     b.params = layerParams(a, i);
     b.activeParams = layerActiveParams(a, i);
     b.expertParams = layerExpertParams(a, i);
-    const std::int64_t window = a.window.empty() ? 0 : a.window[std::size_t(i)];
+    // An MTP module's layer (i = layers) attends to the whole sequence.
+    const std::int64_t window = std::size_t(i) < a.window.size() ? a.window[std::size_t(i)] : 0;
     b.window = int(window);
     // FLOPs: 2 per matrix weight a token goes through + the attention scores.
-    b.forwardFlops =
-        2.0 * double(layerActiveMatmulParams(a, i)) * s + attentionScoreFlops(a, s, window);
+    b.attentionFlops = attentionScoreFlops(a, s, window);
+    b.forwardFlops = 2.0 * double(layerActiveMatmulParams(a, i)) * s + b.attentionFlops;
     // Korthikanti et al. 2022 eq. (1): s·b·h·(34 + 5·a·s/h) bytes at TP 1, b = 1.
     b.activationBytes = s * h * (34.0 + 5.0 * double(a.heads) * s / h);
     b.tpSharded = true;

@@ -52,6 +52,10 @@ struct PlanLayer {
     /// Attention per query in tokens: a sliding window (Mistral, Gemma 2/3, gpt-oss), or 0 =
     /// the whole sequence.
     int window = 0;
+    /// Imported blocks: the attention scores' forward FLOPs per sample (q·kᵀ and att·v over the
+    /// keys each query sees), part of forwardFlops; what recompute and FlashAttention's backward
+    /// repeat. 0 = 4·s²·h (the built-ins).
+    double attentionFlops = 0;
 };
 
 /// A model as the planner sees it: built-in (numbers from tessera::describeModel, fp32 as the
@@ -105,10 +109,14 @@ struct DeviceType {
     double interNodeBw = 0; ///< per-device bandwidth between nodes (NIC share), B/s
     double memoryBw = 0;    ///< device memory bandwidth, B/s (optimizer-step time)
     bool gpu = true;        ///< false for the CPU slot (latencies, workspace reserve)
+    double peakFp8 = 0;     ///< dense FP8 tensor FLOP/s (0 = none: FP8 cannot be planned)
+    /// GPUs one NVLink domain joins at intraNodeBw: 72 for GB200 NVL72 (a rack of 18 trays of
+    /// 4); 0 = the node's own devices.
+    int nvlinkDomain = 0;
 };
 
-/// Peak dense FLOP/s of `device` for "fp32", "tf32" or "bf16"; a precision the device lacks
-/// (0 in the catalog) falls back to fp32.
+/// Peak dense FLOP/s of `device` for "fp32", "tf32", "bf16" or "fp8"; a precision the device
+/// lacks (0 in the catalog) falls back to fp32 (makeContext refuses fp8 on such a device).
 double peakFlops(const DeviceType& device, const std::string& precision);
 
 /// Achieved / peak FLOP/s assumed before calibration: 0.5 for every device and precision (GEMM-
@@ -207,6 +215,12 @@ struct NodeCalibration {
     std::vector<AllReduceCost> allReduceCosts;
 };
 
+struct PlanOptions;
+/// Whether FlashAttention is in effect for `model` on `cluster` (PlanOptions::flashAttention:
+/// "on", or "auto" for an imported model on a cluster of GPUs only).
+bool flashAttentionInEffect(const PlanModel& model, const PlanCluster& cluster,
+                            const PlanOptions& options);
+
 /// What is planned on top of a v1::Layout (degrees, stages, micro-batches, schedule, ZeRO).
 struct PlanOptions {
     int globalBatch = 64;            ///< samples per optimizer step, all DP ranks together
@@ -214,7 +228,16 @@ struct PlanOptions {
     int zeroStage = 0;               ///< 0-3 (ZeRO paper, Rajbhandari et al. 2020)
     std::string recompute = "none";  ///< "none", "selective", "full" (Korthikanti et al. 2022)
     bool sequenceParallel = false;   ///< Korthikanti et al. 2022 sequence parallelism
-    std::string precision = "";      ///< "fp32", "tf32", "bf16"; empty = the model's default
+    /// "fp32", "tf32", "bf16", "fp8"; empty = the model's default. FP8 (Transformer Engine's
+    /// recipe, Micikevicius et al. 2022): GEMMs at the device's FP8 peak, weights, gradients,
+    /// optimizer state and activations kept as under BF16 mixed precision.
+    std::string precision = "";
+    /// FlashAttention (Dao et al. 2022, arXiv 2205.14135): attention in tiles, the s×s scores
+    /// never stored, so no 5·a·s² activation bytes per layer (Korthikanti et al.'s term) but the
+    /// softmax statistics (4·a·s bytes), and a backward that recomputes q·kᵀ. "auto": on for an
+    /// imported model on GPUs (every GPU training framework uses it since 2023), off on CPU slots
+    /// and for the engine's built-ins; "on"; "off".
+    std::string flashAttention = "auto";
     std::int64_t datasetSamples = 0; ///< samples per epoch (cost per epoch; 0 = not shown)
     /// Where each rank runs: rank r on device rankDevices[r] (cluster-wide index, node by node;
     /// the designer's drawing, PlanFile.rank_devices). Empty, or not one distinct device of the
@@ -286,6 +309,9 @@ struct AutoPlanGoal {
     double deadlineSeconds = 0; ///< CheapestWithinDeadline: the whole run must finish in this
     std::int64_t steps = 0;     ///< steps of the run (deadline and total cost)
     int top = 5;                ///< candidates returned
+    /// Imported models: also search activation recompute (none, selective, full) and sequence
+    /// parallelism, the memory savers; false keeps PlanOptions' recompute and SP as given.
+    bool searchRecompute = true;
 };
 
 /// What an auto-plan run looked at (benchmarks and logs).

@@ -22,6 +22,7 @@ private Q_SLOTS:
     void jsonIsThePlannersEstimate();
     void tableReadsAsATable();
     void autoRanksLayoutsThatFit();
+    void llama2_70bFitsOn4x8H100();
     void aLayoutThatDoesNotFitSaysWhy();
     void layoutFileIsPlannedAsDrawn();
     void evenStagesKeepEmbeddingAndHeadAtTheEnds();
@@ -134,6 +135,30 @@ void TestCtlPlan::autoRanksLayoutsThatFit() {
         previous = o.value("stepTimeS").toDouble();
     }
     QVERIFY(layouts[0].toObject().value("reasons")[0].toString().startsWith("fastest that fits"));
+}
+
+/// Issue 44's first complaint: LLaMA-2 70B on 4 × 8 H100-SXM at 4096 tokens found no layout.
+/// With FlashAttention (the default on GPUs) and recompute and SP searched, it does.
+void TestCtlPlan::llama2_70bFitsOn4x8H100() {
+    const Run r = ctl({"--model", "llama-2-70b", "--cluster", "4x8 h100-sxm", "--seq-len", "4096",
+                       "--auto", "--top", "3", "--json"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject o = parse(r.out);
+    const QJsonArray layouts = o.value("layouts").toArray();
+    QVERIFY2(!layouts.isEmpty(), r.out.constData());
+    for (const QJsonValue v : layouts) {
+        const QJsonObject l = v.toObject();
+        QVERIFY(l.value("fits").toBool());
+        QVERIFY(l.value("peakMemoryBytes").toDouble() <= 80e9);
+        QVERIFY(l.value("layout").toObject().value("flashAttention").toBool());
+        QVERIFY(!l.value("reasons").toArray()[0].toString().isEmpty());
+    }
+    // Without FlashAttention and with recompute pinned off, nothing fits: the search is what finds
+    // it, not a looser memory model.
+    const Run none = ctl({"--model", "llama-2-70b", "--cluster", "4x8 h100-sxm", "--auto",
+                          "--flash-attention", "off", "--recompute", "none", "--json"});
+    QVERIFY2(none.exitCode == 0, none.err.constData());
+    QVERIFY(parse(none.out).value("layouts").toArray().isEmpty());
 }
 
 void TestCtlPlan::aLayoutThatDoesNotFitSaysWhy() {

@@ -53,6 +53,7 @@ private Q_SLOTS:
     void matchesBruteForce_data();
     void matchesBruteForce();
     void rankedWithReasons();
+    void searchesRecomputeAndSequenceParallel();
     void cheapestWithinDeadline();
     void tiesAreSaidSo();
     void unknownDeviceIsAnError();
@@ -127,7 +128,9 @@ void TestPlannerAutoPlan::matchesBruteForce() {
     }
     int stages = 0;
     const double best = bruteForce(model, *cluster, o, cluster->nodes[0].devices, stages);
-    const auto plans = plansOf(autoPlan(model, *cluster, o, {}));
+    AutoPlanGoal like; // the brute force keeps the options' recompute and SP: so does this run
+    like.searchRecompute = false;
+    const auto plans = plansOf(autoPlan(model, *cluster, o, like));
     QVERIFY(!plans.empty());
     std::printf("auto-plan best %.6g s: %s\n", plans[0].estimate.stepSeconds,
                 plans[0].reason.c_str());
@@ -164,6 +167,36 @@ void TestPlannerAutoPlan::rankedWithReasons() {
     QVERIFY(plans[0].reason.find("fastest that fits") == 0);
     // TP must divide 40 heads: 1, 2, 4 or 8 all do; a tied-free 13B needs sharding to fit.
     QVERIFY(plans[0].layout.tensor_parallel() * std::max(1, plans[0].layout.stages_size()) > 1);
+}
+
+/// Recompute and SP are searched (imported models): where only a memory saver makes a layout
+/// fit, auto-plan picks it and says so; kept as given, nothing fits.
+void TestPlannerAutoPlan::searchesRecomputeAndSequenceParallel() {
+    // LLaMA-2 13B shape at 4096 tokens on one 8 × A100-40 node, FlashAttention off: without
+    // recompute its activations do not fit next to 16 B/param of weights and Adam state.
+    auto model = modelFromHfConfig(R"({"model_type":"llama","hidden_size":5120,
+        "intermediate_size":13824,"num_attention_heads":40,"num_hidden_layers":40,
+        "vocab_size":32000,"max_position_embeddings":4096})");
+    QVERIFY(model.has_value());
+    auto cluster = parseHypotheticalCluster("1x8 a100-40");
+    PlanOptions o;
+    o.globalBatch = 64;
+    o.flashAttention = "off";
+    AutoPlanGoal kept;
+    kept.searchRecompute = false;
+    QVERIFY(plansOf(autoPlan(*model, *cluster, o, kept)).empty());
+    const auto plans = plansOf(autoPlan(*model, *cluster, o, {}));
+    QVERIFY(!plans.empty());
+    std::printf("%s\n", plans[0].reason.c_str());
+    const PlanOptions& chosen = plans[0].options;
+    QVERIFY(chosen.recompute != "none" || chosen.sequenceParallel);
+    QVERIFY(plans[0].reason.find(chosen.recompute != "none" ? "recompute" : "sequence parallel") !=
+            std::string::npos);
+    // The estimate is that of the chosen options, not of the ones given.
+    auto again = estimate(*model, *cluster, plans[0].layout, chosen);
+    QVERIFY(again.has_value());
+    QCOMPARE(again->stepSeconds, plans[0].estimate.stepSeconds);
+    QVERIFY(again->fits());
 }
 
 void TestPlannerAutoPlan::tiesAreSaidSo() {

@@ -46,6 +46,7 @@ class TestPlannerEstimate : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void catalog();
+    void fp8NeedsItsTensorCores();
     void hypotheticalClusters_data();
     void hypotheticalClusters();
     void memoryFormulas_data();
@@ -80,8 +81,8 @@ void TestPlannerEstimate::hugeClustersAreRefused() {
 }
 
 void TestPlannerEstimate::catalog() {
-    for (const char* id :
-         {"cpu", "a100-40", "a100-80", "h100-sxm", "h100-pcie", "h200", "l40s", "rtx4090"}) {
+    for (const char* id : {"cpu", "a100-40", "a100-80", "h100-sxm", "h100-pcie", "h200", "b200",
+                           "gb200", "mi300x", "l40s", "rtx4090"}) {
         const DeviceType* d = findDevice(id);
         QVERIFY2(d, id);
         QVERIFY(d->memoryBytes > 0 && d->peakFp32 > 0 && d->intraNodeBw > 0 && d->interNodeBw > 0 &&
@@ -92,20 +93,50 @@ void TestPlannerEstimate::catalog() {
     QCOMPARE(findDevice("cpu")->peakFp32, 90e9);
     QCOMPARE(peakFlops(*findDevice("cpu"), "bf16"), 90e9); // no bf16: falls back to fp32
     QVERIFY(findDevice("tpu") == nullptr);
+    // FP8 where the tensor cores have it (dense, half the datasheets' sparse figures).
+    QCOMPARE(findDevice("h100-sxm")->peakFp8, 1979e12);
+    QCOMPARE(findDevice("b200")->peakFp8, 4500e12);
+    QCOMPARE(findDevice("mi300x")->peakBf16, 1307.4e12);
+    QCOMPARE(findDevice("a100-80")->peakFp8, 0.0);
+    QCOMPARE(peakFlops(*findDevice("b200"), "fp8"), 4500e12);
+    QCOMPARE(findDevice("gb200")->nvlinkDomain, 72);
     // Names as cudaDeviceProp::name reports them on those GPUs.
-    const std::pair<const char*, const char*> cudaNames[] = {
-        {"NVIDIA H200", "h200"},
-        {"NVIDIA H100 80GB HBM3", "h100-sxm"},
-        {"NVIDIA H100 PCIe", "h100-pcie"},
-        {"NVIDIA A100-SXM4-80GB", "a100-80"},
-        {"NVIDIA A100-PCIE-40GB", "a100-40"},
-        {"NVIDIA L40S", "l40s"},
-        {"NVIDIA GeForce RTX 4090", "rtx4090"}};
+    const std::pair<const char*, const char*> cudaNames[] = {{"NVIDIA H200", "h200"},
+                                                             {"NVIDIA H100 80GB HBM3", "h100-sxm"},
+                                                             {"NVIDIA H100 PCIe", "h100-pcie"},
+                                                             {"NVIDIA A100-SXM4-80GB", "a100-80"},
+                                                             {"NVIDIA A100-PCIE-40GB", "a100-40"},
+                                                             {"NVIDIA L40S", "l40s"},
+                                                             {"NVIDIA GeForce RTX 4090", "rtx4090"},
+                                                             {"NVIDIA B200", "b200"},
+                                                             {"NVIDIA GB200", "gb200"}};
     for (const auto& [name, id] : cudaNames) {
         const DeviceType* d = findDeviceByCudaName(name);
         QVERIFY2(d && d->id == id, name);
     }
     QVERIFY(findDeviceByCudaName("Tesla T4") == nullptr);
+}
+
+/// FP8 runs the GEMMs at the device's FP8 peak with BF16 weights and activations; a device
+/// without FP8 tensor cores is refused naming it.
+void TestPlannerEstimate::fp8NeedsItsTensorCores() {
+    const PlanModel model = llama7b(2048);
+    auto h100 = parseHypotheticalCluster("1x8 h100-sxm");
+    auto a100 = parseHypotheticalCluster("1x8 a100-80");
+    QVERIFY(h100.has_value() && a100.has_value());
+    v1::Layout l = evenStages(8, 1, 1, 1, int(model.layers.size()));
+    PlanOptions bf16, fp8;
+    bf16.globalBatch = fp8.globalBatch = 64;
+    fp8.precision = "fp8";
+    auto slow = estimate(model, *h100, l, bf16);
+    auto fast = estimate(model, *h100, l, fp8);
+    QVERIFY(slow.has_value() && fast.has_value());
+    QVERIFY(fast->computeSeconds < slow->computeSeconds);
+    QCOMPARE(fast->devices[0].total(), slow->devices[0].total()); // same bytes kept
+    auto refused = estimate(model, *a100, l, fp8);
+    QVERIFY(!refused.has_value());
+    QVERIFY2(refused.error().message.find("no FP8 tensor cores") != std::string::npos,
+             refused.error().message.c_str());
 }
 
 void TestPlannerEstimate::hypotheticalClusters_data() {
@@ -142,14 +173,24 @@ void TestPlannerEstimate::memoryFormulas_data() {
     QTest::addColumn<bool>("sp");
     QTest::addColumn<double>("bytesPerParam");   // weights + grads + optimizer, DP 4
     QTest::addColumn<double>("activationCoeff"); // per block, × s·h, at TP 2, a·s/h = 32
+    QTest::addColumn<QString>("flash");
     // ZeRO paper (Rajbhandari et al. 2020) with Ψ params and DP Nd = 4: 2+2+12 = 16 B;
     // stage 1: 2+2+12/4; stage 2: 2+(2+12)/4; stage 3: 16/4.
     // Korthikanti et al. 2022 Table 2 with t = 2, 5·a·s/h = 5·32·4096/4096 = 160.
-    QTest::newRow("zero0 none") << 0 << "none" << false << 16.0 << (10 + 24 / 2.0 + 160 / 2.0);
-    QTest::newRow("zero1 none SP") << 1 << "none" << true << 7.0 << (34 + 160) / 2.0;
-    QTest::newRow("zero2 selective") << 2 << "selective" << false << 5.5 << (10 + 24 / 2.0);
-    QTest::newRow("zero3 selective SP") << 3 << "selective" << true << 4.0 << 34 / 2.0;
-    QTest::newRow("zero0 full") << 0 << "full" << false << 16.0 << 2.0;
+    QTest::newRow("zero0 none") << 0 << "none" << false << 16.0 << (10 + 24 / 2.0 + 160 / 2.0)
+                                << "off";
+    QTest::newRow("zero1 none SP") << 1 << "none" << true << 7.0 << (34 + 160) / 2.0 << "off";
+    QTest::newRow("zero2 selective")
+        << 2 << "selective" << false << 5.5 << (10 + 24 / 2.0) << "off";
+    QTest::newRow("zero3 selective SP") << 3 << "selective" << true << 4.0 << 34 / 2.0 << "off";
+    QTest::newRow("zero0 full") << 0 << "full" << false << 16.0 << 2.0 << "off";
+    // FlashAttention keeps no scores (the 5·a·s/h terms go) but the log-sum-exp, 4·a·s/t bytes
+    // per block: 4 · 32 · 4096 / 2 / (s·h) = 1/64 of s·h.
+    QTest::newRow("zero0 none FA")
+        << 0 << "none" << false << 16.0 << (10 + 24 / 2.0 + 1 / 64.0) << "auto";
+    QTest::newRow("zero1 none SP FA")
+        << 1 << "none" << true << 7.0 << (34 / 2.0 + 1 / 64.0) << "on";
+    QTest::newRow("zero0 full FA") << 0 << "full" << false << 16.0 << 2.0 << "on";
 }
 
 void TestPlannerEstimate::memoryFormulas() {
@@ -158,6 +199,7 @@ void TestPlannerEstimate::memoryFormulas() {
     QFETCH(bool, sp);
     QFETCH(double, bytesPerParam);
     QFETCH(double, activationCoeff);
+    QFETCH(QString, flash);
     const PlanModel model = llama7b(4096);
     auto cluster = parseHypotheticalCluster("1x8 h100-sxm");
     PlanOptions o;
@@ -165,6 +207,7 @@ void TestPlannerEstimate::memoryFormulas() {
     o.zeroStage = zero;
     o.recompute = recompute.toStdString();
     o.sequenceParallel = sp;
+    o.flashAttention = flash.toStdString();
     v1::Layout l = evenStages(4, 2, 1, 1, int(model.layers.size()));
     auto e = estimate(model, *cluster, l, o);
     QVERIFY(e.has_value());

@@ -93,6 +93,7 @@ static Result<Estimate> predict(const Row& r, bool full) {
     o.globalBatch = r.batch;
     o.recompute = full ? "full" : "selective";
     o.sequenceParallel = !full;
+    o.flashAttention = "off"; // Megatron-LM of 2022 (the paper's runs) had no FlashAttention
     std::vector<NodeCalibration> cal;
     for (const PlanNode& n : cluster->nodes) {
         cal.push_back({n.name, kA100Efficiency, 0, 0, 0});
