@@ -3765,14 +3765,14 @@ S%2</translation>
         <translation>Angenommen: %1</translation>
     </message>
     <message>
-        <location filename="../app/designer/designerpanel.cpp" line="+59"/>
+        <location filename="../app/designer/designerpanel.cpp" line="+60"/>
         <source>e.g. 4x8 h100-sxm @ 23.92/h</source>
         <translation>z. B. 4x8 h100-sxm @ 23.92/h</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Hypothetical machines: nodes × devices and a device kind (cpu, a100-40, a100-80, h100-sxm, h100-pcie, h200, l40s, rtx4090), optionally a price per node-hour (&quot;@ 23.92/h&quot;); press Enter</source>
-        <translation>Hypothetische Maschinen: Knoten × Geräte und eine Geräteart (cpu, a100-40, a100-80, h100-sxm, h100-pcie, h200, l40s, rtx4090), wahlweise ein Preis pro Knotenstunde (&quot;@ 23.92/h&quot;); Enter drücken</translation>
+        <source>Hypothetical machines: nodes × devices and a device kind (cpu, a100-40, a100-80, h100-sxm, h100-pcie, h200, b200, gb200, mi300x, l40s, rtx4090), optionally a price per node-hour (&quot;@ 23.92/h&quot;); press Enter</source>
+        <translation>Hypothetische Maschinen: Knoten × Geräte und eine Geräteart (cpu, a100-40, a100-80, h100-sxm, h100-pcie, h200, b200, gb200, mi300x, l40s, rtx4090), optional ein Preis pro Knotenstunde (&quot;@ 23.92/h&quot;); Eingabetaste drücken</translation>
     </message>
     <message>
         <location line="+19"/>
@@ -3785,7 +3785,7 @@ S%2</translation>
         <translation>Masc&amp;hinen:</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+92"/>
         <source>Drag a layer, or a Shift-selected range, onto a device to make it that device&apos;s pipeline stage</source>
         <translation>Eine Schicht oder einen mit Shift gewählten Bereich auf ein Gerät ziehen, um sie zur Pipeline-Stufe dieses Geräts zu machen</translation>
     </message>
@@ -4261,7 +4261,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayoutControls</name>
     <message>
-        <location filename="../app/designer/layoutcontrols.cpp" line="+38"/>
+        <location filename="../app/designer/layoutcontrols.cpp" line="+39"/>
         <source>1F1B</source>
         <translation>1F1B</translation>
     </message>
@@ -4301,7 +4301,12 @@ S%2</translation>
         <translation>Micro-Batches pro Schritt; mehr verkleinern die Pipeline-Blase (p−1)/(m+p−1)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>Micro-batch size: samples (sequences) per micro-batch on each data-parallel rank, global batch / (DP × micro-batches); red when it is not whole</source>
+        <translation>Micro-Batch-Größe: Beispiele (Sequenzen) pro Micro-Batch auf jedem datenparallelen Rank, globaler Batch / (DP × Micro-Batches); rot, wenn sie nicht ganzzahlig ist</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Sc&amp;hedule:</source>
         <translation>&amp;Ablauf:</translation>
     </message>
@@ -4331,7 +4336,12 @@ S%2</translation>
         <translation>Globaler Batch: Beispiele pro Optimiererschritt</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+29"/>
+        <source>×%1</source>
+        <translation>×%1</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Set DP to %1</source>
         <translation>DP auf %1 setzen</translation>
     </message>
@@ -4798,14 +4808,148 @@ S%2</translation>
     </message>
 </context>
 <context>
+    <name>tessera::designer::TrainingControls</name>
+    <message>
+        <location filename="../app/designer/trainingcontrols.cpp" line="+29"/>
+        <source>S&amp;P</source>
+        <translation>S&amp;P</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <location line="+1"/>
+        <source>model&apos;s</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>selective</source>
+        <translation>selektiv</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>full</source>
+        <translation>voll</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>auto</source>
+        <translation>auto</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>on</source>
+        <translation>an</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Se&amp;q. length:</source>
+        <translation>Se&amp;q.-Länge:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens per sequence of an imported model (&quot;model&apos;s&quot;: its positions, at most 4096)</source>
+        <translation>Tokens pro Sequenz eines importierten Modells (&quot;Modell&quot;: seine Positionen, höchstens 4096)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pre&amp;cision:</source>
+        <translation>Prä&amp;zision:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>BF16 mixed precision keeps an FP32 master copy; FP8 runs the GEMMs in FP8 (Hopper, Ada, Blackwell, MI300) and keeps BF16 weights</source>
+        <translation>BF16 Mixed Precision hält eine FP32-Masterkopie; FP8 rechnet die GEMMs in FP8 (Hopper, Ada, Blackwell, MI300) und hält BF16-Gewichte</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reco&amp;mpute:</source>
+        <translation>Neube&amp;rechnung:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Activation recompute (Korthikanti et al. 2022): selective re-runs attention, full the whole block, trading backward time for activation memory</source>
+        <translation>Aktivierungen neu berechnen (Korthikanti et al. 2022): selektiv wiederholt die Attention, voll den ganzen Block; Rückwärtszeit gegen Aktivierungsspeicher</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sequence parallelism (SP): LayerNorm and dropout activations split over the TP group</source>
+        <translation>Sequenzparallelität (SP): LayerNorm- und Dropout-Aktivierungen über die TP-Gruppe verteilt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>F&amp;lash attn.:</source>
+        <translation>F&amp;lash-Attn.:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FlashAttention keeps no sequence × sequence attention scores; auto: on for an imported model on GPUs</source>
+        <translation>FlashAttention hält keine Sequenz × Sequenz-Attention-Scores; auto: an für ein importiertes Modell auf GPUs</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>Set sequence length to %1</source>
+        <translation>Sequenzlänge auf %1 setzen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use the model&apos;s sequence length</source>
+        <translation>Sequenzlänge des Modells verwenden</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Set precision to %1</source>
+        <translation>Präzision auf %1 setzen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Set recompute to %1</source>
+        <translation>Neuberechnung auf %1 setzen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Turn sequence parallelism on</source>
+        <translation>Sequenzparallelität einschalten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Turn sequence parallelism off</source>
+        <translation>Sequenzparallelität ausschalten</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Set FlashAttention to %1</source>
+        <translation>FlashAttention auf %1 setzen</translation>
+    </message>
+</context>
+<context>
     <name>tessera::planner</name>
     <message>
-        <location filename="../backend/planner/auto_plan.cpp" line="+32"/>
+        <location filename="../backend/planner/auto_plan.cpp" line="+28"/>
         <source>DP %1 × TP %2 × PP %3, %4 micro-batches</source>
         <translation>DP %1 × TP %2 × PP %3, %4 Micro-Batches</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+10"/>
+        <source>, %1 recompute</source>
+        <translation>, Neuberechnung %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>, sequence parallel</source>
+        <translation>, sequenzparallel</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>compute %1 vs %2</source>
         <translation>Rechnen %1 statt %2</translation>
     </message>
@@ -4845,7 +4989,7 @@ S%2</translation>
         <translation>Schritt %1 statt %2</translation>
     </message>
     <message>
-        <location line="+187"/>
+        <location line="+96"/>
         <source>fastest that fits: %1; %2 per step, bubble %3 %, MFU %4 %</source>
         <translation>schnellstes, das passt: %1; %2 pro Schritt, Blase %3 %, MFU %4 %</translation>
     </message>
@@ -4915,7 +5059,7 @@ S%2</translation>
         <translation>Speicher überschritten: Stufe %1 auf %2 Gerät %3 (%4) braucht %5 von %6 (%7 zu viel); ZeRO, mehr TP/PP, Neuberechnung oder weniger gleichzeitige Micro-Batches nutzen</translation>
     </message>
     <message>
-        <location filename="../backend/planner/layer_cost.cpp" line="+227"/>
+        <location filename="../backend/planner/layer_cost.cpp" line="+276"/>
         <source>stage %1 is empty (layers %2..%3); give it at least one layer</source>
         <translation>Stufe %1 ist leer (Schichten %2..%3); ihr mindestens eine Schicht geben</translation>
     </message>
@@ -4940,7 +5084,7 @@ S%2</translation>
         <translation>Schichten %1..%2 sind in keiner Stufe; die letzte Stufe bis zum Ende des Modells ausdehnen</translation>
     </message>
     <message>
-        <location filename="../backend/planner/device_catalog.cpp" line="+38"/>
+        <location filename="../backend/planner/device_catalog.cpp" line="+62"/>
         <source>CPU rank slot</source>
         <translation>CPU-Rank-Slot</translation>
     </message>

@@ -3761,14 +3761,14 @@ S%2</translation>
         <translation>新布局。</translation>
     </message>
     <message>
-        <location filename="../app/designer/designerpanel.cpp" line="+59"/>
+        <location filename="../app/designer/designerpanel.cpp" line="+60"/>
         <source>e.g. 4x8 h100-sxm @ 23.92/h</source>
         <translation>例如 4x8 h100-sxm @ 23.92/h</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Hypothetical machines: nodes × devices and a device kind (cpu, a100-40, a100-80, h100-sxm, h100-pcie, h200, l40s, rtx4090), optionally a price per node-hour (&quot;@ 23.92/h&quot;); press Enter</source>
-        <translation>假想机器：节点数 × 设备数加设备类型（cpu、a100-40、a100-80、h100-sxm、h100-pcie、h200、l40s、rtx4090），可选每节点每小时价格（&quot;@ 23.92/h&quot;）；按回车确认</translation>
+        <source>Hypothetical machines: nodes × devices and a device kind (cpu, a100-40, a100-80, h100-sxm, h100-pcie, h200, b200, gb200, mi300x, l40s, rtx4090), optionally a price per node-hour (&quot;@ 23.92/h&quot;); press Enter</source>
+        <translation>假设的机器：节点 × 设备及设备类型（cpu、a100-40、a100-80、h100-sxm、h100-pcie、h200、b200、gb200、mi300x、l40s、rtx4090），可选每节点小时价格（&quot;@ 23.92/h&quot;）；按回车</translation>
     </message>
     <message>
         <location line="+19"/>
@@ -3781,7 +3781,7 @@ S%2</translation>
         <translation>机器(&amp;H)：</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+92"/>
         <source>Drag a layer, or a Shift-selected range, onto a device to make it that device&apos;s pipeline stage</source>
         <translation>把一个层或按住 Shift 选中的一段层拖到设备上，使其成为该设备的流水线阶段</translation>
     </message>
@@ -4247,7 +4247,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayoutControls</name>
     <message>
-        <location filename="../app/designer/layoutcontrols.cpp" line="+38"/>
+        <location filename="../app/designer/layoutcontrols.cpp" line="+39"/>
         <source>1F1B</source>
         <translation>1F1B</translation>
     </message>
@@ -4287,7 +4287,12 @@ S%2</translation>
         <translation>每步的微批次数；越多流水线气泡 (p−1)/(m+p−1) 越小</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>Micro-batch size: samples (sequences) per micro-batch on each data-parallel rank, global batch / (DP × micro-batches); red when it is not whole</source>
+        <translation>微批大小：每个数据并行 rank 上每个微批的样本（序列）数，全局批 /（DP × 微批数）；不是整数时显示为红色</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Sc&amp;hedule:</source>
         <translation>调度(&amp;H)：</translation>
     </message>
@@ -4317,7 +4322,12 @@ S%2</translation>
         <translation>全局批大小：每个优化器步的样本数</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+29"/>
+        <source>×%1</source>
+        <translation>×%1</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Set DP to %1</source>
         <translation>将 DP 设为 %1</translation>
     </message>
@@ -4784,14 +4794,148 @@ S%2</translation>
     </message>
 </context>
 <context>
+    <name>tessera::designer::TrainingControls</name>
+    <message>
+        <location filename="../app/designer/trainingcontrols.cpp" line="+29"/>
+        <source>S&amp;P</source>
+        <translation>S&amp;P</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <location line="+1"/>
+        <source>model&apos;s</source>
+        <translation>模型默认</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>selective</source>
+        <translation>选择性</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>full</source>
+        <translation>完全</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Se&amp;q. length:</source>
+        <translation>序列长度(&amp;Q)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens per sequence of an imported model (&quot;model&apos;s&quot;: its positions, at most 4096)</source>
+        <translation>导入模型每个序列的 token 数（&quot;模型默认&quot;：其位置数，最多 4096）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pre&amp;cision:</source>
+        <translation>精度(&amp;C)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>BF16 mixed precision keeps an FP32 master copy; FP8 runs the GEMMs in FP8 (Hopper, Ada, Blackwell, MI300) and keeps BF16 weights</source>
+        <translation>BF16 混合精度保留 FP32 主副本；FP8 以 FP8 运行 GEMM（Hopper、Ada、Blackwell、MI300）并保留 BF16 权重</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reco&amp;mpute:</source>
+        <translation>重计算(&amp;M)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Activation recompute (Korthikanti et al. 2022): selective re-runs attention, full the whole block, trading backward time for activation memory</source>
+        <translation>激活重计算（Korthikanti 等 2022）：选择性重算注意力，完全重算整个块，以反向时间换取激活内存</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sequence parallelism (SP): LayerNorm and dropout activations split over the TP group</source>
+        <translation>序列并行（SP）：LayerNorm 和 dropout 激活在 TP 组内切分</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>F&amp;lash attn.:</source>
+        <translation>Flash 注意力(&amp;L)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FlashAttention keeps no sequence × sequence attention scores; auto: on for an imported model on GPUs</source>
+        <translation>FlashAttention 不保存序列 × 序列的注意力分数；自动：GPU 上的导入模型开启</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>Set sequence length to %1</source>
+        <translation>将序列长度设为 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use the model&apos;s sequence length</source>
+        <translation>使用模型的序列长度</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Set precision to %1</source>
+        <translation>将精度设为 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Set recompute to %1</source>
+        <translation>将重计算设为 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Turn sequence parallelism on</source>
+        <translation>开启序列并行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Turn sequence parallelism off</source>
+        <translation>关闭序列并行</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Set FlashAttention to %1</source>
+        <translation>将 FlashAttention 设为 %1</translation>
+    </message>
+</context>
+<context>
     <name>tessera::planner</name>
     <message>
-        <location filename="../backend/planner/auto_plan.cpp" line="+32"/>
+        <location filename="../backend/planner/auto_plan.cpp" line="+28"/>
         <source>DP %1 × TP %2 × PP %3, %4 micro-batches</source>
         <translation>DP %1 × TP %2 × PP %3，%4 个微批次</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+10"/>
+        <source>, %1 recompute</source>
+        <translation>，%1 重计算</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>, sequence parallel</source>
+        <translation>，序列并行</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>compute %1 vs %2</source>
         <translation>计算 %1 对比 %2</translation>
     </message>
@@ -4831,7 +4975,7 @@ S%2</translation>
         <translation>每步 %1 对比 %2</translation>
     </message>
     <message>
-        <location line="+187"/>
+        <location line="+96"/>
         <source>fastest that fits: %1; %2 per step, bubble %3 %, MFU %4 %</source>
         <translation>能放下的最快方案：%1；每步 %2，气泡 %3 %，MFU %4 %</translation>
     </message>
@@ -4901,7 +5045,7 @@ S%2</translation>
         <translation>内存超限：阶段 %1 在 %2 设备 %3（%4）上需要 %5，可用 %6（超出 %7）；请使用 ZeRO、更大的 TP/PP、重计算，或减少在途微批次</translation>
     </message>
     <message>
-        <location filename="../backend/planner/layer_cost.cpp" line="+227"/>
+        <location filename="../backend/planner/layer_cost.cpp" line="+276"/>
         <source>stage %1 is empty (layers %2..%3); give it at least one layer</source>
         <translation>阶段 %1 为空（第 %2..%3 层）；请至少给它分配一层</translation>
     </message>
@@ -4926,7 +5070,7 @@ S%2</translation>
         <translation>第 %1..%2 层不属于任何阶段；请将最后一个阶段扩展到模型末尾</translation>
     </message>
     <message>
-        <location filename="../backend/planner/device_catalog.cpp" line="+38"/>
+        <location filename="../backend/planner/device_catalog.cpp" line="+62"/>
         <source>CPU rank slot</source>
         <translation>CPU rank 槽位</translation>
     </message>

@@ -15,6 +15,7 @@
 #include "app/designer/plandocument.h"
 #include "app/designer/planio.h"
 #include "app/designer/stagetimes.h"
+#include "app/designer/trainingcontrols.h"
 #include "app/gantt/ganttview.h"
 #include "app/jobs/speccatalog.h"
 #include "backend/layout/layoutmath.h"
@@ -58,9 +59,9 @@ DesignerPanel::DesignerPanel(ClusterRegistry* registry, QWidget* parent)
     m_clusterEdit->setObjectName(QStringLiteral("clusterEdit"));
     m_clusterEdit->setPlaceholderText(tr("e.g. 4x8 h100-sxm @ 23.92/h"));
     m_clusterEdit->setToolTip(tr("Hypothetical machines: nodes × devices and a device kind "
-                                 "(cpu, a100-40, a100-80, h100-sxm, h100-pcie, h200, l40s, "
-                                 "rtx4090), optionally a price per node-hour (\"@ 23.92/h\"); "
-                                 "press Enter"));
+                                 "(cpu, a100-40, a100-80, h100-sxm, h100-pcie, h200, b200, "
+                                 "gb200, mi300x, l40s, rtx4090), optionally a price per "
+                                 "node-hour (\"@ 23.92/h\"); press Enter"));
     m_view->setObjectName(QStringLiteral("clusterView"));
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setDragMode(QGraphicsView::NoDrag);
@@ -102,6 +103,7 @@ DesignerPanel::DesignerPanel(ClusterRegistry* registry, QWidget* parent)
     layout->addWidget(m_toolbar);
     layout->addLayout(sourceRow);
     layout->addWidget(m_controls);
+    layout->addWidget(new TrainingControls(m_document, this));
     layout->addWidget(split, 1);
     layout->addWidget(m_message);
 

@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QSignalBlocker>
 #include <QSpinBox>
 
@@ -19,7 +20,7 @@ enum MergeId { DpId = 100, TpId, MicroId, ScheduleId, ZeroId, BatchId };
 LayoutControls::LayoutControls(PlanDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_dp(new QSpinBox(this)), m_tp(new QSpinBox(this)),
       m_micro(new QSpinBox(this)), m_schedule(new QComboBox(this)), m_zero(new QSpinBox(this)),
-      m_batch(new QSpinBox(this)) {
+      m_batch(new QSpinBox(this)), m_microSize(new QLabel(this)) {
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     auto add = [&](QWidget* w, const QString& label, const char* name, const QString& tip) {
@@ -34,7 +35,7 @@ LayoutControls::LayoutControls(PlanDocument* document, QWidget* parent)
     m_tp->setRange(1, 64);
     m_micro->setRange(1, 4096);
     m_zero->setRange(0, 3);
-    m_batch->setRange(1, 1 << 24);
+    m_batch->setRange(1, 1 << 20);
     m_schedule->addItem(tr("1F1B"), int(v1::PIPELINE_SCHEDULE_1F1B));
     m_schedule->addItem(tr("GPipe"), int(v1::PIPELINE_SCHEDULE_GPIPE));
     add(m_dp, tr("&DP:"), "dpSpin", tr("Data-parallel degree: replicas of the whole pipeline"));
@@ -42,6 +43,12 @@ LayoutControls::LayoutControls(PlanDocument* document, QWidget* parent)
         tr("Tensor-parallel width of every stage (the engine runs one TP group size)"));
     add(m_micro, tr("&Micro-batches:"), "microSpin",
         tr("Micro-batches per step; more shrink the pipeline bubble (p−1)/(m+p−1)"));
+    m_microSize->setObjectName(QStringLiteral("microSizeLabel"));
+    m_microSize->setToolTip(tr("Micro-batch size: samples (sequences) per micro-batch on each "
+                               "data-parallel rank, global batch / (DP × micro-batches); red "
+                               "when it is not whole"));
+    row->addSpacing(-4); // "×4" reads as the micro-batch spin box's unit
+    row->addWidget(m_microSize);
     add(m_schedule, tr("Sc&hedule:"), "scheduleCombo",
         tr("Pipeline schedule: 1F1B keeps at most PP micro-batches in flight, GPipe all of them"));
     add(m_zero, tr("&ZeRO:"), "zeroSpin",
@@ -71,6 +78,13 @@ void LayoutControls::refresh() {
     m_schedule->setCurrentIndex(f.layout().schedule() == v1::PIPELINE_SCHEDULE_GPIPE ? 1 : 0);
     m_zero->setValue(f.settings().zero_stage());
     m_batch->setValue(f.settings().global_batch() > 0 ? f.settings().global_batch() : 64);
+    const int perStep = m_dp->value() * m_micro->value();
+    // "×4": samples per micro-batch; red when the batch does not divide into them.
+    const bool whole = m_batch->value() % perStep == 0;
+    m_microSize->setText(
+        tr("×%1").arg(whole ? QLocale().toString(m_batch->value() / perStep)
+                            : QLocale().toString(double(m_batch->value()) / perStep, 'g', 3)));
+    m_microSize->setStyleSheet(whole ? QString() : QStringLiteral("color: #c62828;"));
 }
 
 void LayoutControls::commit(int mergeId) {

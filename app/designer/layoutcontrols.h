@@ -1,11 +1,12 @@
 // The designer's degree and schedule controls: data-parallel degree, tensor-parallel width (one
-// for the whole layout: the engine runs one TP group size), micro-batches, pipeline schedule,
-// ZeRO stage and global batch. Every change is an undoable edit of the document.
+// for the whole layout: the engine runs one TP group size), micro-batches and their size,
+// pipeline schedule, ZeRO stage and global batch. Every change is an undoable edit of the document.
 #pragma once
 
 #include <QWidget>
 
 class QComboBox;
+class QLabel;
 class QSpinBox;
 
 namespace tessera::designer {
@@ -37,6 +38,7 @@ private:
     QComboBox* m_schedule;
     QSpinBox* m_zero;
     QSpinBox* m_batch;
+    QLabel* m_microSize; ///< "×4": samples per micro-batch on each DP rank
 };
 
 } // namespace tessera::designer
