@@ -4374,12 +4374,12 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayoutExport</name>
     <message>
-        <location filename="../backend/export/exportplan.cpp" line="+156"/>
+        <location filename="../backend/export/exportplan.cpp" line="+182"/>
         <source>no model chosen: pick one from the Model list or import a config.json</source>
         <translation>kein Modell gewählt: eines aus der Modellliste wählen oder eine config.json importieren</translation>
     </message>
     <message>
-        <location line="-72"/>
+        <location line="-89"/>
         <source>stage %1 holds layers %2-%3, but the stages must cover the model&apos;s %4 layers in order: stage %1 has to start at layer %5</source>
         <translation>Stufe %1 enthält die Schichten %2–%3, die Stufen müssen aber die %4 Schichten des Modells der Reihe nach abdecken: Stufe %1 muss bei Schicht %5 beginnen</translation>
     </message>
@@ -4404,17 +4404,22 @@ S%2</translation>
         <translation>Neuberechnung „%1“ ist nicht none, selective oder full</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>precision &apos;%1&apos; is not fp32, tf32 or bf16</source>
-        <translation>Genauigkeit „%1“ ist nicht fp32, tf32 oder bf16</translation>
+        <location line="+6"/>
+        <source>precision &apos;%1&apos; is not fp32, tf32, bf16 or fp8</source>
+        <translation>Präzision &apos;%1&apos; ist nicht fp32, tf32, bf16 oder fp8</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+81"/>
+        <source>WARNING: the planner says this layout cannot run on the planned machines; the job would fail as drawn:</source>
+        <translation>WARNUNG: Laut Planer läuft dieses Layout nicht auf den geplanten Maschinen; der Job würde so scheitern:</translation>
+    </message>
+    <message>
+        <location line="-76"/>
         <source>optimizer &apos;%1&apos; is not sgd or adamw</source>
         <translation>Optimierer „%1“ ist nicht sgd oder adamw</translation>
     </message>
     <message>
-        <location filename="../backend/export/megatronexport.cpp" line="+189"/>
+        <location filename="../backend/export/megatronexport.cpp" line="+195"/>
         <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA or Mistral model)</source>
         <translation>pretrain_gpt.py von Megatron-LM trainiert Decoder-Sprachmodelle; die Modellfamilie „%1“ hat keine Megatron-LM-Argumente (ein GPT-, GPT-2-, LLaMA- oder Mistral-Modell wählen)</translation>
     </message>
@@ -4524,7 +4529,12 @@ S%2</translation>
         <translation>Genauigkeit fp32: Standard von DeepSpeed (kein bf16/fp16-Abschnitt).</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>Precision fp8: ds_config.json has no FP8 key; bf16 is enabled and the FP8 GEMMs come from your model code (NVIDIA Transformer Engine&apos;s fp8_autocast around the layers).</source>
+        <translation>Präzision fp8: ds_config.json hat keinen FP8-Schlüssel; bf16 ist eingeschaltet, und die FP8-GEMMs kommen aus Ihrem Modellcode (fp8_autocast von NVIDIA Transformer Engine um die Schichten).</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>optimizer.params (lr, betas, weight_decay) are not part of the layout: add them.</source>
         <translation>optimizer.params (lr, betas, weight_decay) gehören nicht zum Layout: ergänzen Sie sie.</translation>
     </message>

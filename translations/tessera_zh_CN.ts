@@ -4360,12 +4360,12 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayoutExport</name>
     <message>
-        <location filename="../backend/export/exportplan.cpp" line="+156"/>
+        <location filename="../backend/export/exportplan.cpp" line="+182"/>
         <source>no model chosen: pick one from the Model list or import a config.json</source>
         <translation>未选择模型：请从模型列表中选择一个，或导入 config.json</translation>
     </message>
     <message>
-        <location line="-72"/>
+        <location line="-89"/>
         <source>stage %1 holds layers %2-%3, but the stages must cover the model&apos;s %4 layers in order: stage %1 has to start at layer %5</source>
         <translation>阶段 %1 包含第 %2-%3 层，但各阶段必须按顺序覆盖模型的 %4 层：阶段 %1 必须从第 %5 层开始</translation>
     </message>
@@ -4390,17 +4390,22 @@ S%2</translation>
         <translation>重计算“%1”不是 none、selective 或 full</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>precision &apos;%1&apos; is not fp32, tf32 or bf16</source>
-        <translation>精度“%1”不是 fp32、tf32 或 bf16</translation>
+        <location line="+6"/>
+        <source>precision &apos;%1&apos; is not fp32, tf32, bf16 or fp8</source>
+        <translation>精度 &apos;%1&apos; 不是 fp32、tf32、bf16 或 fp8</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+81"/>
+        <source>WARNING: the planner says this layout cannot run on the planned machines; the job would fail as drawn:</source>
+        <translation>警告：规划器认为此布局无法在所规划的机器上运行；按此绘制作业会失败：</translation>
+    </message>
+    <message>
+        <location line="-76"/>
         <source>optimizer &apos;%1&apos; is not sgd or adamw</source>
         <translation>优化器“%1”不是 sgd 或 adamw</translation>
     </message>
     <message>
-        <location filename="../backend/export/megatronexport.cpp" line="+189"/>
+        <location filename="../backend/export/megatronexport.cpp" line="+195"/>
         <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA or Mistral model)</source>
         <translation>Megatron-LM 的 pretrain_gpt.py 训练的是解码器语言模型；模型族“%1”没有对应的 Megatron-LM 参数（请选择 GPT、GPT-2、LLaMA 或 Mistral 模型）</translation>
     </message>
@@ -4510,7 +4515,12 @@ S%2</translation>
         <translation>精度 fp32：DeepSpeed 的默认值（无 bf16/fp16 部分）。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>Precision fp8: ds_config.json has no FP8 key; bf16 is enabled and the FP8 GEMMs come from your model code (NVIDIA Transformer Engine&apos;s fp8_autocast around the layers).</source>
+        <translation>精度 fp8：ds_config.json 没有 FP8 键；已启用 bf16，FP8 GEMM 由您的模型代码提供（在各层外使用 NVIDIA Transformer Engine 的 fp8_autocast）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>optimizer.params (lr, betas, weight_decay) are not part of the layout: add them.</source>
         <translation>optimizer.params（lr、betas、weight_decay）不属于布局：请自行添加。</translation>
     </message>

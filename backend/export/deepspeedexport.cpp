@@ -88,7 +88,7 @@ Result<QString> deepSpeedConfig(const v1::PlanFile& plan) {
     // config-json.md "ZeRO Optimizations for FP16 Training": zero_optimization.stage [0|1|2|3].
     o.insert(QStringLiteral("zero_optimization"), QJsonObject{{QStringLiteral("stage"), p.zero}});
     // config-json.md "BFLOAT16 training options": bf16.enabled; no section = fp32.
-    if (p.precision == "bf16") {
+    if (p.precision == "bf16" || p.precision == "fp8") {
         o.insert(QStringLiteral("bf16"), QJsonObject{{QStringLiteral("enabled"), true}});
     }
     // config-json.md "Optimizer Parameters": type AdamW (native) or a torch.optim name (SGD).
@@ -219,11 +219,15 @@ Result<QString> deepSpeedNotes(const v1::PlanFile& plan) {
             "fp32."));
     } else if (p.precision == "fp32") {
         note(ExportText::tr("Precision fp32: DeepSpeed's default (no bf16/fp16 section)."));
+    } else if (p.precision == "fp8") {
+        note(ExportText::tr("Precision fp8: ds_config.json has no FP8 key; bf16 is enabled and the "
+                            "FP8 GEMMs come from your model code (NVIDIA Transformer Engine's "
+                            "fp8_autocast around the layers)."));
     }
     note(
         ExportText::tr("optimizer.params (lr, betas, weight_decay) are not part of the layout: add "
                        "them."));
-    return n.join(QLatin1Char('\n')) + QLatin1Char('\n');
+    return (fitWarning(p, QStringLiteral("- ")) + n).join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
 } // namespace tessera::designer

@@ -2,6 +2,7 @@
 #include "backend/export/exportplan.h"
 
 #include "backend/layout/layoutmath.h"
+#include "backend/layout/planfile.h"
 #include "backend/planner/planner.h"
 
 #include <QJsonDocument>
@@ -39,6 +40,14 @@ LmShape importedShape(const v1::PlanFile& file, const planner::PlanModel& model,
     s.llamaStyle = s.type != "gpt2";
     s.ropeTheta = jsonNumber(o, "rope_theta");
     s.normEps = jsonNumber(o, s.llamaStyle ? "rms_norm_eps" : "layer_norm_epsilon");
+    // transformers' defaults: LlamaConfig/MistralConfig attention_dropout 0.0 and no hidden
+    // dropout; GPT2Config attn_pdrop = resid_pdrop = 0.1.
+    if (s.llamaStyle) {
+        s.attentionDropout = jsonNumber(o, "attention_dropout").value_or(0.0);
+    } else {
+        s.attentionDropout = jsonNumber(o, "attn_pdrop").value_or(0.1);
+        s.hiddenDropout = jsonNumber(o, "resid_pdrop").value_or(0.1);
+    }
     return s;
 }
 
@@ -128,8 +137,9 @@ Result<void> takeSettings(const v1::PlanFile& file, const v1::Layout& layout,
                           .arg(QString::fromStdString(p.recompute)));
     }
     p.precision = !s.precision().empty() ? s.precision() : model.weightBytes == 2 ? "bf16" : "fp32";
-    if (p.precision != "fp32" && p.precision != "tf32" && p.precision != "bf16") {
-        return refuse(ExportText::tr("precision '%1' is not fp32, tf32 or bf16")
+    if (p.precision != "fp32" && p.precision != "tf32" && p.precision != "bf16" &&
+        p.precision != "fp8") {
+        return refuse(ExportText::tr("precision '%1' is not fp32, tf32, bf16 or fp8")
                           .arg(QString::fromStdString(p.precision)));
     }
     p.optimizer = s.optimizer().empty() ? "adamw" : s.optimizer();
@@ -139,6 +149,22 @@ Result<void> takeSettings(const v1::PlanFile& file, const v1::Layout& layout,
     }
     p.sequenceParallel = s.sequence_parallel();
     return {};
+}
+
+/// The planner's verdict on the file's machines (ExportPlan::fitProblems).
+void takeFit(const v1::PlanFile& file, const v1::Layout& layout, const planner::PlanModel& model,
+             ExportPlan& p) {
+    const planner::PlanCluster cluster = planCluster(file);
+    const planner::PlanOptions options =
+        planOptions(file, std::vector<int>(file.rank_devices().begin(), file.rank_devices().end()));
+    p.flashAttention = planner::flashAttentionInEffect(model, cluster, options);
+    if (cluster.nodes.empty()) {
+        return;
+    }
+    const Result<planner::Estimate> e = planner::estimate(model, cluster, layout, options);
+    if (e) {
+        p.fitProblems = e->problems;
+    }
 }
 
 } // namespace
@@ -185,7 +211,21 @@ Result<ExportPlan> resolvePlan(const v1::PlanFile& file) {
     if (Result<void> r = takeSettings(file, layout, *model, p); !r) {
         return relay(r);
     }
+    takeFit(file, layout, *model, p);
     return p;
+}
+
+QStringList fitWarning(const ExportPlan& p, const QString& prefix) {
+    QStringList out;
+    if (p.fitProblems.empty()) {
+        return out;
+    }
+    out << prefix + ExportText::tr("WARNING: the planner says this layout cannot run on the "
+                                   "planned machines; the job would fail as drawn:");
+    for (const std::string& problem : p.fitProblems) {
+        out << prefix + QStringLiteral("  - ") + QString::fromStdString(problem);
+    }
+    return out;
 }
 
 QString degreesText(const ExportPlan& p) {

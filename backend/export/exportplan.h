@@ -39,6 +39,10 @@ struct LmShape {
     bool tied = false;       ///< head weights = embedding weights
     bool llamaStyle = false; ///< RMSNorm, SwiGLU MLP, rotary positions, no biases
     std::optional<double> ropeTheta, normEps;
+    /// Dropout probabilities the model trains with: the config's attention_dropout (LLaMA-style,
+    /// default 0) or attn_pdrop/resid_pdrop (GPT-2, 0.1); 0 for the built-in GPT (the engine has
+    /// no dropout). Megatron-LM's own defaults are 0.1 each.
+    double attentionDropout = 0, hiddenDropout = 0;
 };
 
 /// The plan with every default applied and checked, shared by the three formats.
@@ -56,6 +60,10 @@ struct ExportPlan {
     bool gpipe = false;
     std::string recompute, precision, optimizer;
     bool sequenceParallel = false;
+    bool flashAttention = false; ///< in effect (planner::flashAttentionInEffect)
+    /// Why the planner says the layout cannot run on the file's machines (over memory, ...);
+    /// empty when it fits or the file has no machines. The exporters write it as a warning.
+    std::vector<std::string> fitProblems;
     std::vector<std::pair<int, int>> stages; ///< inclusive layer ranges, in order
     int world() const { return dp * pp * tp; }
 };
@@ -65,6 +73,10 @@ struct ExportPlan {
 /// the layer list in order; a global batch that DP × micro-batches does not divide; a ZeRO stage,
 /// recompute mode, precision or optimizer the exporters do not know.
 Result<ExportPlan> resolvePlan(const v1::PlanFile& file);
+
+/// The warning lines of a layout that does not fit (p.fitProblems), each starting with `prefix`
+/// ("# " for Megatron-LM and torchtitan, "- " for DeepSpeed's notes); empty when it fits.
+QStringList fitWarning(const ExportPlan& p, const QString& prefix);
 
 /// "8 ranks = DP 2 x PP 2 x TP 2", for the files' first lines.
 QString degreesText(const ExportPlan& p);

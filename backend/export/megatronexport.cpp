@@ -169,6 +169,12 @@ void addMegatronModel(const ExportPlan& p, QStringList& out) {
     if (!m.tied) {
         arg(QStringLiteral("--untie-embeddings-and-output-weights"));
     }
+    // arguments.py _add_regularization_args: --attention-dropout, --hidden-dropout (both 0.1 by
+    // default, which LLaMA-style models do not train with).
+    out << QStringLiteral("    # dropout as the model's config has it (Megatron-LM's default is "
+                          "0.1)");
+    arg(QStringLiteral("--attention-dropout %1").arg(m.attentionDropout));
+    arg(QStringLiteral("--hidden-dropout %1").arg(m.hiddenDropout));
     out << (m.vocab > 0 ? QStringLiteral("    # vocabulary: %1 tokens, from your tokenizer "
                                          "(--tokenizer-type, --tokenizer-model)")
                               .arg(m.vocab)
@@ -227,7 +233,7 @@ Result<QString> megatronArguments(const v1::PlanFile& plan) {
         }
     }
 
-    QStringList out;
+    QStringList out = fitWarning(p, QStringLiteral("# "));
     out << QStringLiteral("# Megatron-LM arguments for \"%1\": %2.")
                .arg(QString::fromStdString(p.name), degreesText(p))
         << QStringLiteral("# Use: torchrun --nnodes N --nproc-per-node G pretrain_gpt.py "
@@ -257,14 +263,23 @@ Result<QString> megatronArguments(const v1::PlanFile& plan) {
         arg(QStringLiteral("--recompute-method uniform"));
         arg(QStringLiteral("--recompute-num-layers 1"));
     }
-    // arguments.py _add_mixed_precision_args: --bf16; nothing = fp32.
+    // arguments.py _add_mixed_precision_args: --bf16; nothing = fp32. _add_transformer_engine_args:
+    // --fp8-format hybrid (E4M3 forward, E5M2 gradients; Transformer Engine's recipe).
     if (p.precision == "bf16") {
         arg(QStringLiteral("--bf16"));
+    } else if (p.precision == "fp8") {
+        arg(QStringLiteral("--bf16"));
+        arg(QStringLiteral("--fp8-format hybrid"));
     } else if (p.precision == "tf32") {
         out << QStringLiteral("    # precision tf32: no Megatron-LM flag selects it; without "
                               "--bf16/--fp16 it trains in fp32");
     } else {
         out << QStringLiteral("    # precision fp32: Megatron-LM's default (no --bf16/--fp16)");
+    }
+    // arguments.py _add_training_args: --attention-backend {flash,fused,unfused,local,auto}.
+    if (p.lm && p.lm->type != "gpt") {
+        arg(QStringLiteral("--attention-backend %1")
+                .arg(p.flashAttention ? QStringLiteral("flash") : QStringLiteral("unfused")));
     }
     // arguments.py _add_training_args: --optimizer {adam,sgd}; adam is AdamW
     // (megatron/core/optimizer/optimizer_config.py decoupled_weight_decay = True).

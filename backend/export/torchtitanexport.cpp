@@ -43,7 +43,7 @@ Result<QString> torchtitanParallelism(const v1::PlanFile& plan) {
                 .arg(QString::fromStdString(p.family)));
     }
 
-    QStringList out;
+    QStringList out = fitWarning(p, QStringLiteral("# "));
     const auto line = [&out](const QString& text) {
         out << text;
     };
@@ -132,10 +132,15 @@ Result<QString> torchtitanParallelism(const v1::PlanFile& plan) {
         line(QStringLiteral("# seq_len: model family '%1' takes no token sequences")
                  .arg(QString::fromStdString(p.family)));
     }
+    const bool bf16 = p.precision == "bf16" || p.precision == "fp8";
     line(QStringLiteral("mixed_precision_param = \"%1\"")
-             .arg(p.precision == "bf16" ? QStringLiteral("bfloat16") : QStringLiteral("float32")));
+             .arg(bf16 ? QStringLiteral("bfloat16") : QStringLiteral("float32")));
     if (p.precision == "tf32") {
         line(QStringLiteral("# precision tf32: no torchtitan key; float32 parameters"));
+    } else if (p.precision == "fp8") {
+        line(QStringLiteral("# precision fp8: bfloat16 parameters here; the FP8 GEMMs are "
+                            "torchtitan's float8 model converter (docs/float8.md), set in "
+                            "[model] converters"));
     }
     line(QString());
     // ActivationCheckpoint.mode: "selective" / "full" / "memory_budget" / "none" (default

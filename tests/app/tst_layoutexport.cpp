@@ -43,6 +43,8 @@ private Q_SLOTS:
     void batchArithmeticAgrees_data();
     void batchArithmeticAgrees();
     void refusalsNameTheNumbers();
+    void aLayoutThatDoesNotFitIsExportedWithAWarning();
+    void mixtureOfExpertsIsNotExportedAsADenseModel();
     void dialogShowsCopiesAndSaves();
     void ctlExportsWhatTheDialogShows_data();
     void ctlExportsWhatTheDialogShows();
@@ -339,6 +341,45 @@ void TestLayoutExport::refusalsNameTheNumbers() {
     QVERIFY(!tp.has_value());
     QVERIFY2(tp.error().message.find("8 key/value heads") != std::string::npos,
              tp.error().message.c_str());
+}
+
+/// A layout the planner finds over memory on the file's machines is still exported (a person
+/// may know better), but each format says first that it will not run as drawn, and why.
+void TestLayoutExport::aLayoutThatDoesNotFitIsExportedWithAWarning() {
+    // LLaMA-2 70B unsharded (DP 8, ZeRO 0) on 80 GB GPUs: ~1.1 TB per device.
+    v1::PlanFile plan = imported("llama-2-70b.json", "LLaMA-2 70B", {.dp = 8, .globalBatch = 8});
+    for (int n = 0; n < 1; ++n) {
+        v1::PlanNode* node = plan.add_nodes();
+        node->set_name("node0");
+        node->set_device("h100-sxm");
+        node->set_devices(8);
+    }
+    const Result<QString> megatron = megatronArguments(plan);
+    QVERIFY2(megatron.has_value(), megatron ? "" : megatron.error().message.c_str());
+    QVERIFY2(megatron->startsWith(QLatin1String("# WARNING: the planner says this layout cannot "
+                                                "run")),
+             qPrintable(*megatron));
+    QVERIFY2(megatron->contains(QLatin1String("memory")), qPrintable(*megatron));
+    const Result<QString> titan = torchtitanParallelism(plan);
+    QVERIFY(titan.has_value() && titan->startsWith(QLatin1String("# WARNING")));
+    const Result<QString> notes = deepSpeedNotes(plan);
+    QVERIFY(notes.has_value() && notes->startsWith(QLatin1String("- WARNING")));
+    // LLaMA-2 7B over the same machines as TP 8 fits: no warning.
+    v1::PlanFile fits = imported("llama-2-7b.json", "LLaMA-2 7B", {.tp = 8, .globalBatch = 8});
+    *fits.mutable_nodes() = plan.nodes();
+    const Result<QString> clean = megatronArguments(fits);
+    QVERIFY(clean.has_value());
+    QVERIFY2(!clean->contains(QLatin1String("WARNING")), qPrintable(*clean));
+}
+
+/// A mixture-of-experts config has no dense Megatron-LM/torchtitan arguments yet: refused by its
+/// family's name rather than exported as a LLaMA.
+void TestLayoutExport::mixtureOfExpertsIsNotExportedAsADenseModel() {
+    const v1::PlanFile plan = imported("mixtral-8x7b-v0.1.json", "Mixtral", {.tp = 8});
+    const Result<QString> megatron = megatronArguments(plan);
+    QVERIFY(!megatron.has_value());
+    QVERIFY2(QString::fromStdString(megatron.error().message).contains(QLatin1String("mixtral")),
+             megatron.error().message.c_str());
 }
 
 void TestLayoutExport::dialogShowsCopiesAndSaves() {

@@ -13,6 +13,9 @@ MEGATRON_ARGS=(
     --seq-length 128
     --max-position-embeddings 128
     --untie-embeddings-and-output-weights
+    # dropout as the model's config has it (Megatron-LM's default is 0.1)
+    --attention-dropout 0
+    --hidden-dropout 0
     # vocabulary: from your tokenizer (--tokenizer-type, --tokenizer-model)
     # batch: 1 micro-batches x micro-batch size 16 per DP rank and step
     --micro-batch-size 16

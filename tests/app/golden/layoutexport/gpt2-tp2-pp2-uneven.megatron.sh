@@ -18,11 +18,15 @@ MEGATRON_ARGS=(
     --seq-length 1024
     --max-position-embeddings 1024
     --norm-epsilon 1e-05
+    # dropout as the model's config has it (Megatron-LM's default is 0.1)
+    --attention-dropout 0.1
+    --hidden-dropout 0.1
     # vocabulary: 50257 tokens, from your tokenizer (--tokenizer-type, --tokenizer-model)
     # batch: 8 micro-batches x micro-batch size 2 per DP rank and step
     --micro-batch-size 2
     --global-batch-size 16
     --recompute-granularity selective
     --bf16
+    --attention-backend flash
     --optimizer adam
 )

@@ -26,10 +26,14 @@ MEGATRON_ARGS=(
     --disable-bias-linear
     --norm-epsilon 1e-05
     --untie-embeddings-and-output-weights
+    # dropout as the model's config has it (Megatron-LM's default is 0.1)
+    --attention-dropout 0
+    --hidden-dropout 0
     # vocabulary: 32000 tokens, from your tokenizer (--tokenizer-type, --tokenizer-model)
     # batch: 4 micro-batches x micro-batch size 8 per DP rank and step
     --micro-batch-size 8
     --global-batch-size 256
     --bf16
+    --attention-backend flash
     --optimizer adam
 )

@@ -28,6 +28,9 @@ MEGATRON_ARGS=(
     --disable-bias-linear
     --norm-epsilon 1e-05
     --untie-embeddings-and-output-weights
+    # dropout as the model's config has it (Megatron-LM's default is 0.1)
+    --attention-dropout 0
+    --hidden-dropout 0
     # vocabulary: 32000 tokens, from your tokenizer (--tokenizer-type, --tokenizer-model)
     # batch: 32 micro-batches x micro-batch size 1 per DP rank and step
     --micro-batch-size 1
@@ -36,5 +39,6 @@ MEGATRON_ARGS=(
     --recompute-method uniform
     --recompute-num-layers 1
     --bf16
+    --attention-backend flash
     --optimizer adam
 )
