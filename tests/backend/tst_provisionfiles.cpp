@@ -2,6 +2,7 @@
 // errors a damaged file gives; what an SSH check finds and the offer made from it; ssh's
 // quoting, shared connections and failure messages; the bundle hash cache; lease billing.
 #include "backend/provision/bundlehash.h"
+#include "backend/provision/cloud/cloudkeys.h"
 #include "backend/provision/lease.h"
 #include "backend/provision/slurm/slurmcluster.h"
 #include "backend/provision/ssh/sshconnection.h"
@@ -11,6 +12,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -32,6 +34,34 @@ class TstProvisionFiles : public QObject {
     }
 
 private Q_SLOTS:
+    /// Two rents at once share one ssh-keygen, and a key pair left with an empty public half
+    /// (a process that died while making it) is made again, never sent to the cloud empty.
+    void cloudClientKeyIsWholeOrMadeAgain() {
+        QTemporaryDir data;
+        const QByteArray before = qgetenv("TESSERA_DATA_DIR");
+        qputenv("TESSERA_DATA_DIR", data.path().toUtf8());
+        const auto back = qScopeGuard([&] { qputenv("TESSERA_DATA_DIR", before); });
+        const QString key = cloudClientKeyPath();
+        QFile half(key);
+        QVERIFY(half.open(QIODevice::WriteOnly) && half.write("private part") > 0);
+        half.close();
+        QFile(key + QStringLiteral(".pub")).open(QIODevice::WriteOnly); // empty public half
+        QObject owner;
+        QList<QString> got;
+        for (int i = 0; i < 2; ++i) {
+            ensureCloudClientKey(&owner, [&](Result<QString> k) {
+                got << (k ? *k : QString::fromStdString("error: " + k.error().message));
+            });
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(got.size(), 2, 30000);
+        QVERIFY2(got[0].startsWith(QLatin1String("ssh-ed25519 ")), qPrintable(got[0]));
+        QCOMPARE(got[1], got[0]); // one key for both
+        QFile pub(key + QStringLiteral(".pub"));
+        QVERIFY(pub.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(pub.readAll()).trimmed(), got[0]);
+        QVERIFY(!QFileInfo::exists(key + QStringLiteral(".new")));
+    }
+
     void sshHostsRoundTrip() {
         SshHost h;
         h.host = QStringLiteral("10.0.0.5");

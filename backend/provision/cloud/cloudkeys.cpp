@@ -129,36 +129,48 @@ QString cloudClientKeyPath() {
 
 void ensureCloudClientKey(QObject* owner, std::function<void(Result<QString>)> done) {
     const QString key = cloudClientKeyPath();
-    if (QFileInfo::exists(key) && QFileInfo::exists(key + QStringLiteral(".pub"))) {
-        done(readText(key + QStringLiteral(".pub")).trimmed());
-        return;
-    }
-    // Rents started together (auto-provision) wait for one ssh-keygen: a second one would find
-    // the first's half-written key.
+    // Rents started together (auto-provision) wait for one ssh-keygen: checked before the files,
+    // because while ssh-keygen writes them both may exist with the public half still empty.
     struct Waiter {
         QPointer<QObject> owner;
         std::function<void(Result<QString>)> done;
     };
     static QList<Waiter> waiters;
+    if (waiters.isEmpty() && QFileInfo::exists(key)) {
+        const QString pub = readText(key + QStringLiteral(".pub")).trimmed();
+        if (!pub.isEmpty()) {
+            done(pub);
+            return;
+        }
+        // No public half (a key-pair left half made by a process that died): make a new pair.
+    }
     waiters.append({owner, std::move(done)});
     if (waiters.size() > 1) {
         return;
     }
-    QFile::remove(key);
-    QFile::remove(key + QStringLiteral(".pub"));
+    // ssh-keygen writes to a temporary name; the pair is renamed into place, the public half
+    // last, so another process never reads a half-written key.
+    const QString made = key + QStringLiteral(".new");
+    QFile::remove(made);
+    QFile::remove(made + QStringLiteral(".pub"));
     runAsync(qApp, QStringLiteral("ssh-keygen"),
              {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
               QStringLiteral("-N"), QString(), QStringLiteral("-C"),
-              QStringLiteral("tessera-") + installationId(), QStringLiteral("-f"), key},
-             {}, 30000, [key](const ProcessResult& r) {
-                 Result<QString> out = readText(key + QStringLiteral(".pub")).trimmed();
-                 if (!r.ok()) {
+              QStringLiteral("tessera-") + installationId(), QStringLiteral("-f"), made},
+             {}, 30000, [key, made](const ProcessResult& r) {
+                 Result<QString> out = readText(made + QStringLiteral(".pub")).trimmed();
+                 const bool placed =
+                     r.ok() && !out->isEmpty() && (QFile::remove(key), QFile::rename(made, key)) &&
+                     (QFile::remove(key + QStringLiteral(".pub")),
+                      QFile::rename(made + QStringLiteral(".pub"), key + QStringLiteral(".pub")));
+                 if (!placed) {
                      out = fail(ErrorCode::Io,
                                 QStringLiteral("cannot make Tessera's SSH key %1 (%2): install "
                                                "the Debian package openssh-client")
-                                    .arg(key, r.startError.isEmpty()
-                                                  ? QString::fromUtf8(r.err).trimmed()
-                                                  : r.startError)
+                                    .arg(key, !r.startError.isEmpty() ? r.startError
+                                              : !r.ok() ? QString::fromUtf8(r.err).trimmed()
+                                                        : QStringLiteral("it could not be put in "
+                                                                         "place"))
                                     .toStdString());
                  }
                  const QList<Waiter> all = std::exchange(waiters, {});
