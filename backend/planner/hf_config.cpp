@@ -200,6 +200,19 @@ void check(FieldReader& r, const ModelArch& a) {
         r.refuse("config.json num_key_value_heads " + std::to_string(a.kvHeads) +
                  " does not divide num_attention_heads " + std::to_string(a.heads));
     }
+    // Each size is bounded, but their product with the layers and experts could still pass 64
+    // bits in the parameter sums: a bound on the whole, 500 times the largest published model.
+    const double widest = double(std::max(a.ffn, a.moe.ffn)) *
+                          double(std::max<std::int64_t>(1, a.moe.experts + a.moe.shared));
+    const double perLayer = 4.0 * double(a.hidden) * double(a.heads * a.headDim + a.hidden) +
+                            3.0 * double(a.hidden) * widest;
+    constexpr double kMaxParams = 1e15;
+    if (double(a.layers + a.mtpLayers) * perLayer + 2.0 * double(a.vocab) * double(a.hidden) >
+        kMaxParams) {
+        r.refuse("config.json describes more than 10^15 parameters (num_hidden_layers " +
+                 std::to_string(a.layers) + ", hidden_size " + std::to_string(a.hidden) +
+                 ", the MLP and expert widths): no model comes near it; check the file");
+    }
 }
 
 /// The generic path's assumptions, for a model_type the planner has no reader for.

@@ -365,6 +365,11 @@ void TestPlannerModels::badConfigs_data() {
         << R"({"model_type":"qwen3_moe","hidden_size":64,"num_attention_heads":4,
               "num_hidden_layers":1e30,"intermediate_size":128,"vocab_size":100})"
         << "'num_hidden_layers' is 1e+30";
+    QTest::newRow("sizes whose product passes 64 bits")
+        << R"({"model_type":"mixtral","hidden_size":1048576,"num_attention_heads":1024,
+              "num_hidden_layers":10000,"intermediate_size":4194304,"vocab_size":100,
+              "num_local_experts":16384,"num_experts_per_tok":2})"
+        << "more than 10^15 parameters";
     QTest::newRow("negative expert width")
         << R"({"model_type":"qwen2_moe","hidden_size":64,"num_attention_heads":4,
               "num_hidden_layers":2,"intermediate_size":128,"vocab_size":100,"num_experts":4,
