@@ -13,7 +13,9 @@ PredictedPipeline predictPipeline(const planner::PlanModel* model, const v1::Lay
     out.stages = stageCount(layout);
     out.microBatches = std::max(1, layout.micro_batches());
     out.kind = layout.schedule() == v1::PIPELINE_SCHEDULE_GPIPE ? train::PipelineKind::GPipe
-                                                                : train::PipelineKind::OneFOneB;
+               : layout.schedule() == v1::PIPELINE_SCHEDULE_ZB_H1
+                   ? train::PipelineKind::ZeroBubbleH1
+                   : train::PipelineKind::OneFOneB;
     const int micro = out.microBatches;
     std::vector<double> fwd(static_cast<std::size_t>(out.stages), 1.0);
     const int layers = model ? static_cast<int>(model->layers.size()) : 0;
@@ -40,7 +42,9 @@ PredictedPipeline predictPipeline(const planner::PlanModel* model, const v1::Lay
 }
 
 QString scheduleName(train::PipelineKind kind) {
-    return kind == train::PipelineKind::GPipe ? QStringLiteral("GPipe") : QStringLiteral("1F1B");
+    return kind == train::PipelineKind::GPipe          ? QStringLiteral("GPipe")
+           : kind == train::PipelineKind::ZeroBubbleH1 ? QStringLiteral("ZB-H1")
+                                                       : QStringLiteral("1F1B");
 }
 
 } // namespace tessera::designer

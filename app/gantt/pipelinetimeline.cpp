@@ -20,7 +20,8 @@ std::vector<GanttBox> pipelineTimeline(train::PipelineKind kind, int microBatche
             return {};
         }
         for (const train::PipeOp& op : *list) {
-            if (op.kind == train::PipeOp::Forward || op.kind == train::PipeOp::Backward) {
+            if (op.kind == train::PipeOp::Forward || op.kind == train::PipeOp::Backward ||
+                op.kind == train::PipeOp::WeightGradient) {
                 ops[static_cast<std::size_t>(s)].push_back(op);
             }
         }
@@ -37,9 +38,10 @@ std::vector<GanttBox> pipelineTimeline(train::PipelineKind kind, int microBatche
             const auto su = static_cast<std::size_t>(s);
             while (next[su] < ops[su].size()) {
                 const train::PipeOp& op = ops[su][next[su]];
-                const bool bwd = op.kind == train::PipeOp::Backward;
+                const bool weight = op.kind == train::PipeOp::WeightGradient;
+                const bool bwd = op.kind == train::PipeOp::Backward || weight;
                 double ready = free[su];
-                const int dep = bwd ? s + 1 : s - 1;
+                const int dep = weight ? -1 : bwd ? s + 1 : s - 1; // W waits for nothing
                 if (dep >= 0 && dep < stages) {
                     auto it = done.find({dep, op.microBatch, bwd});
                     if (it == done.end()) {
@@ -47,9 +49,13 @@ std::vector<GanttBox> pipelineTimeline(train::PipelineKind kind, int microBatche
                     }
                     ready = std::max(ready, it->second);
                 }
-                const double length = bwd ? backward[su] : forward[su];
+                // ZB-H1: the backward's input-gradient and weight-gradient halves as two boxes.
+                const double share = kind == train::PipelineKind::ZeroBubbleH1 ? 0.5 : 1.0;
+                const double length = bwd ? backward[su] * share : forward[su];
                 boxes.push_back({s, op.microBatch, bwd, ready, ready + length});
-                done[{s, op.microBatch, bwd}] = ready + length;
+                if (!weight) {
+                    done[{s, op.microBatch, bwd}] = ready + length;
+                }
                 free[su] = ready + length;
                 ++next[su];
                 progress = true;

@@ -20,8 +20,10 @@ struct GanttBox {
 /// Plays `kind`'s schedule for `forward.size()` stages and `microBatches` micro-batches. A
 /// stage runs its ops in list order; Forward(m) on stage s > 0 waits for Forward(m) on s − 1,
 /// Backward(m) on s < last waits for Backward(m) on s + 1 (communication time not drawn).
-/// `forward[s]` / `backward[s]`: one micro-batch's durations on stage s. Empty when the schedule
-/// is invalid (no stages, microBatches < 1, sizes differ).
+/// `forward[s]` / `backward[s]`: one micro-batch's durations on stage s. Under ZB-H1 each
+/// backward is two boxes of half of it: the input gradient (the dependency) and, when the
+/// schedule runs it, the weight gradient. One stage per rank (no interleaving). Empty when the
+/// schedule is invalid (no stages, microBatches < 1, sizes differ).
 std::vector<GanttBox> pipelineTimeline(train::PipelineKind kind, int microBatches,
                                        const std::vector<double>& forward,
                                        const std::vector<double>& backward);

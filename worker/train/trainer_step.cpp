@@ -186,6 +186,9 @@ Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
             m_gradSends[std::size_t(slot)] = *id;
             break;
         }
+        case PipeOp::WeightGradient: // validateLayout refuses ZB-H1 for tessera-train
+            return fail(ErrorCode::InvalidArgument,
+                        "tessera-train has no separate weight-gradient pass (ZB-H1) yet");
         }
     }
     for (int s = 0; s < slots; ++s) { // every buffer is free again for the next step
