@@ -21,6 +21,7 @@ private Q_SLOTS:
     void loadRefusesFoldersAndHugeFiles();
     void relativeDatasetPathIsResolvedAgainstTheSpec();
     void recoveryAccepted();
+    void interleavedUserProgramAccepted();
 };
 
 void TestSpecValidation::recoveryAccepted() {
@@ -46,6 +47,22 @@ void TestSpecValidation::recoveryAccepted() {
         QVERIFY2(ok, ok ? "" : ok.error().message.c_str());
         QCOMPARE(spec->recovery().hang_timeout_s(), hang);
     }
+}
+
+/// A user program (Megatron-LM, say) may run interleaved 1F1B: 4 model chunks with 2 virtual
+/// stages are 2 pipeline ranks, so DP 3 needs 6 ranks, not 12.
+void TestSpecValidation::interleavedUserProgramAccepted() {
+    const std::string json =
+        R"({"model":{"command":["/bin/true"]},"layout":{"dataParallel":3,"virtualStages":2,
+        "schedule":"PIPELINE_SCHEDULE_INTERLEAVED","stages":[{"firstLayer":0,"lastLayer":1},
+        {"firstLayer":2,"lastLayer":3},{"firstLayer":4,"lastLayer":5},
+        {"firstLayer":6,"lastLayer":7}]}})";
+    Result<v1::JobSpec> spec = parseJobSpec(json, "spec.json");
+    QVERIFY2(spec, spec ? "" : spec.error().message.c_str());
+    Result<void> ok = validateJobSpec(*spec);
+    QVERIFY2(ok, ok ? "" : ok.error().message.c_str());
+    QCOMPARE(pipelineRanks(spec->layout()), 2);
+    QCOMPARE(worldSize(spec->layout()), 6);
 }
 
 void TestSpecValidation::rejected_data() {
@@ -237,6 +254,29 @@ void TestSpecValidation::rejected_data() {
     QTest::newRow("negative restarts")
         << QStringLiteral("{%1,\"recovery\":{\"maxRestarts\":-1}}").arg(program)
         << QStringLiteral("recovery.maxRestarts is -1");
+    // Interleaved 1F1B: a whole number of chunks per pipeline rank; tessera-train runs neither
+    // it nor ZB-H1 yet and says so.
+    const QString fourChunks = QStringLiteral(
+        "\"stages\":[{\"firstLayer\":0,\"lastLayer\":1},{\"firstLayer\":2,\"lastLayer\":3},"
+        "{\"firstLayer\":4,\"lastLayer\":5},{\"firstLayer\":6,\"lastLayer\":7}]");
+    QTest::newRow("virtual stages with 1F1B")
+        << QStringLiteral("{%1,\"layout\":{\"dataParallel\":1,\"virtualStages\":2,%2}}")
+               .arg(program, fourChunks)
+        << QStringLiteral("layout.virtualStages 2 needs layout.schedule "
+                          "PIPELINE_SCHEDULE_INTERLEAVED");
+    QTest::newRow("chunks not a multiple of the virtual stages")
+        << QStringLiteral("{%1,\"layout\":{\"dataParallel\":1,\"virtualStages\":3,"
+                          "\"schedule\":\"PIPELINE_SCHEDULE_INTERLEAVED\",%2}}")
+               .arg(program, fourChunks)
+        << QStringLiteral("4 model chunks, not a multiple of layout.virtualStages 3");
+    QTest::newRow("negative virtual stages")
+        << QStringLiteral("{%1,\"layout\":{\"dataParallel\":1,\"virtualStages\":-2}}").arg(program)
+        << QStringLiteral("layout.virtualStages is -2");
+    QTest::newRow("ZB-H1 on the built-in engine")
+        << QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":1,\"schedule\":"
+                          "\"PIPELINE_SCHEDULE_ZB_H1\"}}")
+               .arg(model, training)
+        << QStringLiteral("tessera-train runs GPipe and 1F1B");
     QTest::newRow("unknown node-loss policy")
         << QStringLiteral("{%1,\"recovery\":{\"onNodeLoss\":\"retry\"}}").arg(program)
         << QStringLiteral("recovery.onNodeLoss is \"retry\": use \"replace\"");

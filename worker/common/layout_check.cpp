@@ -30,6 +30,18 @@ Result<void> checkScalars(const v1::Layout& l) {
                         ": Tessera supports 0 (none) and 1 (optimizer state sharded across "
                         "data-parallel ranks)");
     }
+    if (l.schedule() == v1::PIPELINE_SCHEDULE_INTERLEAVED ||
+        l.schedule() == v1::PIPELINE_SCHEDULE_ZB_H1) {
+        return fail(ErrorCode::InvalidArgument,
+                    "layout.schedule: tessera-train runs GPipe and 1F1B; the interleaved and "
+                    "ZB-H1 schedules are planned and exported for other frameworks but not run "
+                    "by the built-in engine yet: choose 1F1B");
+    }
+    if (l.expert_parallel() > 1 || l.context_parallel() > 1) {
+        return fail(ErrorCode::InvalidArgument,
+                    "layout.expertParallel / contextParallel: the built-in models have no "
+                    "experts and tessera-train no context parallelism; leave them at 1");
+    }
     if (!(l.bucket_mb() >= 0.0) || !std::isfinite(l.bucket_mb())) {
         return fail(ErrorCode::InvalidArgument,
                     "layout.bucketMb must be a number >= 0 (0 = the default 25 MB)");

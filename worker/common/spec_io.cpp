@@ -224,10 +224,30 @@ std::string jobSpecToJson(const v1::JobSpec& spec) {
     return out;
 }
 
+std::string scheduleText(v1::PipelineSchedule schedule) {
+    switch (schedule) {
+    case v1::PIPELINE_SCHEDULE_GPIPE:
+        return "gpipe";
+    case v1::PIPELINE_SCHEDULE_INTERLEAVED:
+        return "interleaved";
+    case v1::PIPELINE_SCHEDULE_ZB_H1:
+        return "zb-h1";
+    default:
+        return "1f1b";
+    }
+}
+
+int pipelineRanks(const v1::Layout& layout) {
+    const int chunks = std::max(1, layout.stages_size());
+    const int v = std::max(1, layout.virtual_stages());
+    return chunks % v == 0 ? chunks / v : chunks;
+}
+
 int worldSize(const v1::Layout& layout) {
     const std::int64_t tp = layout.tensor_parallel() == 0 ? 1 : layout.tensor_parallel();
-    const std::int64_t pp = layout.stages_size() == 0 ? 1 : layout.stages_size();
-    const std::int64_t world = std::int64_t(layout.data_parallel()) * tp * pp;
+    const std::int64_t pp = pipelineRanks(layout);
+    const std::int64_t cp = layout.context_parallel() < 1 ? 1 : layout.context_parallel();
+    const std::int64_t world = std::int64_t(layout.data_parallel()) * tp * pp * cp;
     return int(std::clamp<std::int64_t>(world, std::numeric_limits<int>::min(), kMaxWorldSize + 1));
 }
 
@@ -289,6 +309,51 @@ Result<void> validateRecovery(const v1::JobSpec& spec) {
     }
     return {};
 }
+/// Expert and context parallel degrees: 0..kMaxWorldSize, EP dividing DP × CP (its groups are
+/// taken from those ranks).
+Result<void> validateExpertContext(const v1::Layout& l) {
+    const int ep = l.expert_parallel(), cp = l.context_parallel();
+    if (ep < 0 || ep > kMaxWorldSize || cp < 0 || cp > kMaxWorldSize) {
+        return fail(ErrorCode::InvalidArgument, "layout.expertParallel (" + std::to_string(ep) +
+                                                    ") and contextParallel (" + std::to_string(cp) +
+                                                    ") must be 0 (= 1) to " +
+                                                    std::to_string(kMaxWorldSize));
+    }
+    const std::int64_t dataRanks = std::int64_t(std::max(1, l.data_parallel())) * std::max(1, cp);
+    if (ep > 1 && dataRanks % ep != 0) {
+        return fail(
+            ErrorCode::InvalidArgument,
+            "layout.expertParallel " + std::to_string(ep) +
+                " does not divide dataParallel × contextParallel = " + std::to_string(dataRanks) +
+                ": expert-parallel groups are made of those ranks");
+    }
+    return {};
+}
+
+/// Virtual stages are model chunks of the interleaved schedule: the stages list must hold a
+/// whole number of them per pipeline rank.
+Result<void> validateVirtualStages(const v1::Layout& l) {
+    const int v = l.virtual_stages();
+    if (v < 0 || v > kMaxVirtualStages) {
+        return fail(ErrorCode::InvalidArgument, "layout.virtualStages is " + std::to_string(v) +
+                                                    ": use 1.." +
+                                                    std::to_string(kMaxVirtualStages) + " (0 = 1)");
+    }
+    if (v > 1 && l.schedule() != v1::PIPELINE_SCHEDULE_INTERLEAVED) {
+        return fail(ErrorCode::InvalidArgument,
+                    "layout.virtualStages " + std::to_string(v) +
+                        " needs layout.schedule PIPELINE_SCHEDULE_INTERLEAVED");
+    }
+    if (v > 1 && (l.stages_size() < 2 * v || l.stages_size() % v != 0)) {
+        return fail(ErrorCode::InvalidArgument,
+                    "layout.stages has " + std::to_string(l.stages_size()) +
+                        " model chunks, not a multiple of layout.virtualStages " +
+                        std::to_string(v) +
+                        " for at least 2 pipeline ranks: list every chunk, chunk j on pipeline "
+                        "rank j mod (chunks / virtualStages)");
+    }
+    return {};
+}
 } // namespace
 
 Result<void> validateJobSpec(const v1::JobSpec& spec) {
@@ -303,10 +368,17 @@ Result<void> validateJobSpec(const v1::JobSpec& spec) {
     if (spec.layout().tensor_parallel() < 0) {
         return fail(ErrorCode::InvalidArgument, "layout.tensorParallel cannot be negative");
     }
+    if (auto r = validateVirtualStages(spec.layout()); !r) {
+        return r;
+    }
+    if (auto r = validateExpertContext(spec.layout()); !r) {
+        return r;
+    }
     if (worldSize(spec.layout()) > kMaxWorldSize) {
         return fail(ErrorCode::InvalidArgument,
                     "the layout needs more than " + std::to_string(kMaxWorldSize) +
-                        " ranks (layout.dataParallel × tensorParallel × stages): lower them");
+                        " ranks (layout.dataParallel × contextParallel × tensorParallel × "
+                        "pipeline stages): lower them");
     }
     if (const std::string& d = spec.layout().device(); !d.empty() && d != "cpu" && d != "cuda") {
         return fail(ErrorCode::InvalidArgument, "layout.device is \"" + d +

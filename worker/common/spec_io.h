@@ -26,12 +26,24 @@ std::string jobSpecToJson(const v1::JobSpec& spec);
 
 /// Largest world size Tessera launches (validateJobSpec refuses more).
 inline constexpr int kMaxWorldSize = 65536;
+/// Most model chunks per pipeline rank (layout.virtualStages): Megatron-LM runs 2-8; beyond this
+/// a chunk would be a fraction of a layer for any real model.
+inline constexpr int kMaxVirtualStages = 64;
 /// Most relaunches a job may ask for (recovery.maxRestarts).
 inline constexpr int kMaxRestarts = 100;
 
-/// Number of ranks the layout needs: DP × TP × max(1, stages), computed in 64 bits and capped at
-/// kMaxWorldSize + 1 (so an overflowing product never wraps). Values below 1 count as given
-/// (so 0 ranks stays 0 and is caught by validateJobSpec).
+/// A layout's schedule as LayoutFile.schedule, `tessera-ctl plan` and plan files name it:
+/// "gpipe", "1f1b" (also for unspecified), "interleaved", "zb-h1".
+std::string scheduleText(v1::PipelineSchedule schedule);
+
+/// Pipeline ranks of the layout: max(1, stages) / virtual stages (the stages list holds every
+/// model chunk under the interleaved schedule); the chunk count itself when it does not divide
+/// (validateJobSpec refuses such a layout).
+int pipelineRanks(const v1::Layout& layout);
+
+/// Number of ranks the layout needs: DP × CP × TP × pipelineRanks, computed in 64 bits and capped
+/// at kMaxWorldSize + 1 (so an overflowing product never wraps). Values below 1 count as given (so
+/// 0 ranks stays 0 and is caught by validateJobSpec).
 int worldSize(const v1::Layout& layout);
 
 /// Checks what can be checked without any worker: at most kMaxWorldSize ranks; a built-in

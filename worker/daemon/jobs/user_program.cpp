@@ -22,17 +22,21 @@ Failure invalid(const std::string& msg) {
     return fail(ErrorCode::InvalidArgument, msg);
 }
 
-/// Adds the stages with their ranks, Megatron's order: rank = (dp·PP + stage)·TP + tp.
-void addStages(const v1::Layout& layout, int dp, int tp, v1::LayoutFile& file) {
-    const int pp = std::max(1, layout.stages_size());
-    for (int s = 0; s < pp; ++s) {
+/// Adds the stages (model chunks under the interleaved schedule) with their ranks, Megatron's
+/// order: rank = ((dp·PP + stage)·CP + cp)·TP + tp, chunk j on pipeline stage j mod PP.
+void addStages(const v1::Layout& layout, int dp, int tp, int pp, int cp, v1::LayoutFile& file) {
+    const int chunks = std::max(1, layout.stages_size());
+    for (int j = 0; j < chunks; ++j) {
         auto* st = file.add_stages();
+        const int s = j % pp;
         st->set_stage(s);
-        st->set_first_layer(layout.stages_size() ? layout.stages(s).first_layer() : 0);
-        st->set_last_layer(layout.stages_size() ? layout.stages(s).last_layer() : -1);
+        st->set_first_layer(layout.stages_size() ? layout.stages(j).first_layer() : 0);
+        st->set_last_layer(layout.stages_size() ? layout.stages(j).last_layer() : -1);
         for (int d = 0; d < dp; ++d) {
-            for (int t = 0; t < tp; ++t) {
-                st->add_ranks((d * pp + s) * tp + t);
+            for (int c = 0; c < cp; ++c) {
+                for (int t = 0; t < tp; ++t) {
+                    st->add_ranks(((d * pp + s) * cp + c) * tp + t);
+                }
             }
         }
     }
@@ -48,11 +52,13 @@ Result<std::string> layoutFileJson(const v1::LaunchJobRequest& request) {
         world += p.slots();
     }
     const int tp = std::max(1, layout.tensor_parallel());
-    const int pp = std::max(1, layout.stages_size());
-    const int dp = layout.data_parallel() > 0 ? layout.data_parallel() : world / (tp * pp);
-    if (dp * tp * pp != world) {
-        return invalid("the layout (DP " + std::to_string(dp) + " × TP " + std::to_string(tp) +
-                       " × PP " + std::to_string(pp) + ") needs " + std::to_string(dp * tp * pp) +
+    const int pp = pipelineRanks(layout);
+    const int cp = std::max(1, layout.context_parallel());
+    const int dp = layout.data_parallel() > 0 ? layout.data_parallel() : world / (tp * pp * cp);
+    if (dp * tp * pp * cp != world) {
+        return invalid("the layout (DP " + std::to_string(dp) + " × CP " + std::to_string(cp) +
+                       " × TP " + std::to_string(tp) + " × PP " + std::to_string(pp) + ") needs " +
+                       std::to_string(dp * tp * pp * cp) +
                        " ranks but the peers' slots add up to " + std::to_string(world));
     }
     v1::LayoutFile file;
@@ -61,11 +67,15 @@ Result<std::string> layoutFileJson(const v1::LaunchJobRequest& request) {
     file.set_data_parallel(dp);
     file.set_tensor_parallel(tp);
     file.set_pipeline_parallel(pp);
-    addStages(layout, dp, tp, file);
+    addStages(layout, dp, tp, pp, cp, file);
     file.set_micro_batches(std::max(1, layout.micro_batches()));
-    file.set_schedule(layout.schedule() == v1::PIPELINE_SCHEDULE_GPIPE ? "gpipe" : "1f1b");
+    file.set_schedule(scheduleText(layout.schedule()));
+    file.set_virtual_stages(std::max(1, layout.virtual_stages()));
     file.set_zero_stage(layout.zero_stage());
-    file.set_rank_order("rank = (dp * pipelineParallel + stage) * tensorParallel + tp");
+    file.set_rank_order(
+        "rank = ((dp * pipelineParallel + stage) * contextParallel + cp) * tensorParallel + tp");
+    file.set_expert_parallel(std::max(1, layout.expert_parallel()));
+    file.set_context_parallel(cp);
     int first = 0;
     for (int i = 0; i < request.peers_size(); ++i) {
         auto* n = file.add_nodes();
