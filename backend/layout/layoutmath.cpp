@@ -6,7 +6,9 @@
 namespace tessera::designer {
 
 int stageCount(const v1::Layout& layout) {
-    return std::max(1, layout.stages_size());
+    const int chunks = std::max(1, layout.stages_size());
+    const int v = std::max(1, layout.virtual_stages());
+    return chunks % v == 0 ? chunks / v : chunks;
 }
 
 int tpWidth(const v1::Layout& layout) {
@@ -17,8 +19,16 @@ int dpDegree(const v1::Layout& layout) {
     return std::max(1, layout.data_parallel());
 }
 
+int cpDegree(const v1::Layout& layout) {
+    return std::max(1, layout.context_parallel());
+}
+
+int epDegree(const v1::Layout& layout) {
+    return std::max(1, layout.expert_parallel());
+}
+
 int worldSize(const v1::Layout& layout) {
-    return dpDegree(layout) * stageCount(layout) * tpWidth(layout);
+    return dpDegree(layout) * stageCount(layout) * cpDegree(layout) * tpWidth(layout);
 }
 
 DeviceRole roleOf(const v1::Layout& layout, int device) {
@@ -26,11 +36,13 @@ DeviceRole roleOf(const v1::Layout& layout, int device) {
     if (device < 0 || device >= worldSize(layout)) {
         return role;
     }
-    const int tp = tpWidth(layout), pp = stageCount(layout);
+    const int tp = tpWidth(layout), pp = stageCount(layout), cp = cpDegree(layout);
     role.rank = device;
     role.tp = device % tp;
-    role.stage = (device / tp) % pp;
-    role.dp = device / (tp * pp);
+    role.cp = (device / tp) % cp;
+    role.stage = (device / (tp * cp)) % pp;
+    role.dp = device / (tp * cp * pp);
+    role.ep = (role.dp * cp + role.cp) % epDegree(layout);
     if (role.stage < layout.stages_size()) {
         role.first = layout.stages(role.stage).first_layer();
         role.last = layout.stages(role.stage).last_layer();

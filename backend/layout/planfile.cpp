@@ -101,6 +101,7 @@ planner::PlanOptions planOptions(const v1::PlanFile& plan, std::vector<int> rank
         o.flashAttention = s.flash_attention();
     }
     o.datasetSamples = s.dataset_samples();
+    o.moeImbalance = s.moe_imbalance() >= 1.0 ? s.moe_imbalance() : 1.0;
     o.rankDevices = std::move(rankDevices);
     return o;
 }

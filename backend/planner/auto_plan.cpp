@@ -2,6 +2,7 @@
 // cost-balanced (possibly uneven) stage boundaries, keep the layouts that fit, rank them and say
 // why each ranks where it does.
 #include "backend/planner/auto_plan_parts.h"
+#include "backend/planner/estimate_parts.h"
 #include "backend/planner/planner_text.h"
 
 #include <algorithm>
@@ -23,13 +24,35 @@ using detail::scoreOf;
 using detail::searchLayouts;
 
 std::string describeLayout(const v1::Layout& l, int zero, const Savers& savers) {
-    const int p = std::max(1, l.stages_size());
+    const int v = std::max(1, l.virtual_stages());
+    const int p = std::max(1, l.stages_size()) / v;
     std::string s = detail::plannerText(
         QT_TRANSLATE_NOOP("tessera::planner", "DP %1 × TP %2 × PP %3, %4 micro-batches"),
         {num(l.data_parallel()), num(std::max(1, l.tensor_parallel())), num(p),
          num(l.micro_batches())});
+    if (l.context_parallel() > 1) {
+        s += detail::plannerText(QT_TRANSLATE_NOOP("tessera::planner", ", CP %1"),
+                                 {num(l.context_parallel())});
+    }
+    if (l.expert_parallel() > 1) {
+        s += detail::plannerText(QT_TRANSLATE_NOOP("tessera::planner", ", EP %1"),
+                                 {num(l.expert_parallel())});
+    }
     if (p > 1) {
-        s += l.schedule() == v1::PIPELINE_SCHEDULE_GPIPE ? ", GPipe" : ", 1F1B";
+        switch (l.schedule()) {
+        case v1::PIPELINE_SCHEDULE_GPIPE:
+            s += ", GPipe";
+            break;
+        case v1::PIPELINE_SCHEDULE_ZB_H1:
+            s += ", ZB-H1";
+            break;
+        case v1::PIPELINE_SCHEDULE_INTERLEAVED:
+            s += detail::plannerText(
+                QT_TRANSLATE_NOOP("tessera::planner", ", interleaved 1F1B × %1 chunks"), {num(v)});
+            break;
+        default:
+            s += ", 1F1B";
+        }
     }
     if (zero > 0) {
         s += ", ZeRO-" + std::to_string(zero);
@@ -52,6 +75,10 @@ std::string biggestExtra(const Estimate& e, const Estimate& best) {
          best.computeSeconds},
         {QT_TRANSLATE_NOOP("tessera::planner", "TP all-reduce %1 vs %2"), e.tpCommSeconds,
          best.tpCommSeconds},
+        {QT_TRANSLATE_NOOP("tessera::planner", "EP all-to-all %1 vs %2"), e.epCommSeconds,
+         best.epCommSeconds},
+        {QT_TRANSLATE_NOOP("tessera::planner", "CP ring exchange %1 vs %2"), e.cpCommSeconds,
+         best.cpCommSeconds},
         {QT_TRANSLATE_NOOP("tessera::planner", "pipeline send/recv %1 vs %2"), e.ppCommSeconds,
          best.ppCommSeconds},
         {QT_TRANSLATE_NOOP("tessera::planner", "pipeline bubble %1 vs %2"), e.bubbleSeconds,
@@ -98,10 +125,15 @@ void refine(const Context& ctx, const std::vector<LayerCost>& costs, const AutoP
                 if (a->last_layer() < a->first_layer() || b->first_layer() > b->last_layer()) {
                     continue;
                 }
-                Estimate e = detail::evaluate(ctx, l, costs);
+                // A move whose step cannot beat the candidate's is not simulated.
+                bool skipped = false;
+                Estimate e = detail::evaluate(
+                    ctx, l, costs,
+                    {true, goal.kind == AutoPlanGoal::Fastest ? c.score : 1e300, &skipped});
                 ++stats.evaluated;
+                ++stats.refined;
                 const double s = scoreOf(e, goal);
-                if (e.problems.empty() && s < c.score * (1 - 1e-12)) {
+                if (!skipped && e.problems.empty() && s < c.score * (1 - 1e-12)) {
                     c.layout = l, c.est = std::move(e), c.score = s;
                     improved = true;
                 }
@@ -147,17 +179,16 @@ Result<std::vector<RankedPlan>> autoPlan(const PlanModel& model, const PlanClust
     // Refine the leaders' boundaries, then keep the best variant per (DP, TP, PP, m) so that
     // the list shows different layouts, not the same one with another schedule or ZeRO stage.
     const std::size_t top = std::size_t(std::max(1, goal.top));
-    for (std::size_t i = 0; i < std::min(all.size(), std::max<std::size_t>(10, 3 * top)); ++i) {
+    for (std::size_t i = 0; i < std::min(all.size(), detail::leaderCount(goal)); ++i) {
         const Savers& sv = all[i].savers;
-        refine(savers.context(sv), savers.costs(sv, std::max(1, all[i].layout.tensor_parallel())),
-               goal, all[i], st);
+        refine(savers.context(sv), savers.costs(sv, detail::widthsOf(all[i].layout)), goal, all[i],
+               st);
     }
     std::sort(all.begin(), all.end(), better);
     std::vector<RankedPlan> out;
-    std::vector<std::tuple<int, int, int, int>> seen;
+    std::vector<detail::LayoutKey> seen;
     for (const Candidate& c : all) {
-        const auto key = std::make_tuple(c.layout.data_parallel(), c.layout.tensor_parallel(),
-                                         c.layout.stages_size(), c.layout.micro_batches());
+        const detail::LayoutKey key = detail::layoutKey(c.layout);
         if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
             continue;
         }

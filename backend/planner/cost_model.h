@@ -63,31 +63,56 @@ Result<Context> makeContext(const PlanModel& model, const PlanCluster& cluster,
                             const PlanOptions& options,
                             const std::vector<NodeCalibration>& calibration);
 
-/// One layer's cost on one TP rank, per sample (multiply by the micro-batch size).
+/// One layer's cost on one rank (one TP rank of one CP rank), per sample (multiply by the
+/// micro-batch size).
 struct LayerCost {
-    double fwdFlops = 0, bwdFlops = 0;     ///< backward includes recompute
+    double fwdFlops = 0, bwdFlops = 0;     ///< backward includes recompute; EP imbalance included
     double tpFwdBytes = 0, tpBwdBytes = 0; ///< TP all-reduce payload (0 when TP = 1)
     double tpFwdCalls = 0, tpBwdCalls = 0; ///< all-reduces per pass (α is paid per call)
-    double activationBytes = 0;            ///< kept for backward
-    double params = 0;                     ///< parameters held (tied copies not included)
-    double tiedParams = 0;                 ///< held again when `tiedTo` is on another stage
-    double outputBytes = 0;                ///< sent to the next stage (whole, before /TP)
-    double scratchBytes = 0;               ///< built-ins: the engine's scratch on one TP rank
+    /// EP all-to-all (0 without EP): bytes one rank sends per call — its tokens × experts per
+    /// token × hidden, on the busiest rank — and calls per pass (dispatch and combine; the
+    /// backward repeats both).
+    double a2aBytes = 0, a2aCalls = 0;
+    /// CP ring attention (0 without CP): key/value bytes a rank receives over the ring in the
+    /// forward ((c − 1) chunks of s/c tokens; the backward moves twice that: keys/values and their
+    /// gradients), the ring's steps, and the attention FLOPs each pass overlaps with it.
+    double cpBytes = 0, cpSteps = 0, attnFwdFlops = 0, attnBwdFlops = 0;
+    double activationBytes = 0; ///< kept for backward
+    double params = 0;          ///< parameters held (tied copies not included)
+    double expertParams = 0;    ///< of `params`, routed experts (sharded by EP; own DP group)
+    double tiedParams = 0;      ///< held again when `tiedTo` is on another stage
+    double outputBytes = 0;     ///< sent to the next stage (whole, before /TP)
+    double scratchBytes = 0;    ///< built-ins: the engine's scratch on one TP rank
 };
 
-/// Costs of every layer of the context's model at TP width `tp` (formulas in layer_cost.cpp).
-std::vector<LayerCost> layerCosts(const Context& ctx, int tp);
+/// The model-parallel widths a layer's cost depends on: TP t, CP c (sequence split), EP e
+/// (routed experts split).
+struct Widths {
+    int t = 1, c = 1, e = 1;
+    auto operator<=>(const Widths&) const = default;
+};
+
+/// Costs of every layer of the context's model under widths `w`: tpLayerCosts, then the
+/// sequence split of CP and the expert split of EP (parallel_cost.cpp).
+std::vector<LayerCost> layerCosts(const Context& ctx, Widths w);
+/// Costs of every layer at TP width `tp` alone (formulas in layer_cost.cpp).
+std::vector<LayerCost> tpLayerCosts(const Context& ctx, int tp);
 
 /// The stage boundaries of `layout` (empty stages list = one stage of every layer) and any
 /// problem with them (empty stage, gap, overlap, out of range), named for people.
 std::vector<std::pair<int, int>> stageRanges(const v1::Layout& layout, int layerCount,
                                              std::vector<std::string>& problems);
 
-/// Pipeline timing of one step: per-stage forward/backward time per micro-batch and the
-/// send/recv time from stage k to k+1 (`link[k]`), simulated over the op lists of
-/// tessera::train::pipelineSchedule. end[k] = when stage k's last backward finishes.
-/// busy[k] = wall seconds stage k spent in its forward/backward ops (m·(F + B) when no host is
-/// shared).
+/// Share of a backward that is the weight gradient (W) when ZB-H1 splits it from the input
+/// gradient (B): each is one GEMM of the forward's shape per linear layer, so T_B ≈ T_W (Qi et
+/// al. 2024, arXiv 2401.10241 §2, which plans with T_F = T_B = T_W).
+inline constexpr double kWeightGradientShare = 0.5;
+
+/// Pipeline timing of one step: per virtual stage forward/backward time per micro-batch and the
+/// send/recv time from virtual stage s to s+1 (`link[s]`), simulated over the op lists of
+/// tessera::train::pipelineSchedule. end[k] = when pipeline rank k's last op finishes.
+/// busy[k] = wall seconds rank k spent in its compute ops (m·Σ(F + B) over its chunks when no
+/// host is shared).
 struct PipelineTimes {
     std::vector<double> end, busy;
     double makespan = 0;
@@ -109,16 +134,31 @@ struct SharedHosts {
 /// drain of a pipeline speed up, its steady state does not). `deferred[k]` (empty = none): the
 /// messages over link k go by rendezvous and leave only when their sender next waits for a
 /// message or ends its ops (pipeline_sim.cpp).
+/// `forward`/`backward` hold p·V virtual stages (V = `virtualStages`, chunk c of rank k being
+/// virtual stage c·p + k); the shape must be one pipelineSchedule accepts.
 PipelineTimes simulatePipeline(train::PipelineKind kind, int microBatches,
                                const std::vector<double>& forward,
                                const std::vector<double>& backward, const std::vector<double>& link,
                                const std::vector<bool>& deferred = {},
-                               const SharedHosts* shared = nullptr);
+                               const SharedHosts* shared = nullptr, int virtualStages = 1);
 
-/// estimate() on a prepared context; `costs` = layerCosts(ctx, TP of layout). Slots on shared
+/// How much of an estimate auto-plan's search needs. `stopAtProblems`: return as soon as a
+/// problem is known (a layout check, or memory, which is computed before the pipeline is
+/// simulated), with the step time left 0 — most layouts the search tries do not fit. The
+/// designer keeps the default: it shows the step time of a layout that does not fit too.
+/// `skipAbove`: a layout whose step cannot be shorter than this (its busiest rank's compute and
+/// communication without any bubble, plus the optimizer step, already take longer) is not
+/// simulated; `skipped` is then set and the step time left 0.
+struct EvalLimits {
+    bool stopAtProblems = false;
+    double skipAbove = 1e300;
+    bool* skipped = nullptr;
+};
+
+/// estimate() on a prepared context; `costs` = layerCosts(ctx, widths of layout). Slots on shared
 /// hosts: compute is scaled from the probe's load to the layout's ranks per core (estimate.cpp).
-Estimate evaluate(const Context& ctx, const v1::Layout& layout,
-                  const std::vector<LayerCost>& costs);
+Estimate evaluate(const Context& ctx, const v1::Layout& layout, const std::vector<LayerCost>& costs,
+                  const EvalLimits& limits = {});
 
 /// Seconds of one all-reduce of `bytes` per rank over `n` ranks led by a node with links `l`:
 /// interpolated from the node's measured costs of that kind (`nonBlocking`: MPI_Iallreduce, else

@@ -55,34 +55,102 @@ void checkLayout(const Context& ctx, const v1::Layout& layout, const Degrees& g,
         problems.push_back(plannerText(
             QT_TRANSLATE_NOOP("tessera::planner", "ZeRO stage %1 is not 0-3"), {num(g.zero)}));
     }
+    if (model.builtin && (g.kind == train::PipelineKind::Interleaved ||
+                          g.kind == train::PipelineKind::ZeroBubbleH1)) {
+        problems.push_back(plannerText(QT_TRANSLATE_NOOP(
+            "tessera::planner", "tessera-train runs GPipe and 1F1B; the interleaved and ZB-H1 "
+                                "schedules are for other frameworks (export the layout)")));
+    }
     if (model.builtin &&
         (g.zero > 1 || ctx.options.recompute != "none" || ctx.options.sequenceParallel)) {
         problems.push_back(plannerText(QT_TRANSLATE_NOOP(
             "tessera::planner", "tessera-train runs ZeRO 0/1 without recompute or sequence "
                                 "parallelism; turn those off to launch this built-in model")));
     }
-    if (layout.data_parallel() < 0 || layout.tensor_parallel() < 0) {
+    if (layout.data_parallel() < 0 || layout.tensor_parallel() < 0 ||
+        layout.context_parallel() < 0 || layout.expert_parallel() < 0) {
         problems.push_back(plannerText(QT_TRANSLATE_NOOP(
-            "tessera::planner", "data/tensor parallel degrees must be at least 1")));
+            "tessera::planner", "data/tensor/context/expert parallel degrees must be at least 1")));
     }
+}
+
+/// Problems of the layout's expert and context parallelism: EP needs routed experts it divides
+/// and a data × context group it divides; CP a sequence of 2·CP chunks (Megatron-LM's
+/// load-balanced causal split hands each rank two of them).
+void checkExpertContext(const Context& ctx, const Degrees& g, std::vector<std::string>& problems) {
+    const PlanModel& model = *ctx.model;
+    if (model.builtin && (g.e > 1 || g.c > 1)) {
+        problems.push_back(plannerText(QT_TRANSLATE_NOOP(
+            "tessera::planner", "tessera-train has no experts and no context parallelism; set "
+                                "EP and CP to 1 to launch this built-in model")));
+        return;
+    }
+    if (g.e > 1) {
+        int experts = 0;
+        for (const PlanLayer& l : model.layers) {
+            experts = std::max(experts, l.experts);
+        }
+        if (experts == 0) {
+            problems.push_back(plannerText(
+                QT_TRANSLATE_NOOP("tessera::planner",
+                                  "expert parallel %1 needs a mixture-of-experts model; this "
+                                  "one has no routed experts: set EP to 1"),
+                {num(g.e)}));
+        } else if (experts % g.e != 0) {
+            problems.push_back(plannerText(
+                QT_TRANSLATE_NOOP("tessera::planner", "expert parallel %1 does not divide the "
+                                                      "%2 routed experts of each layer"),
+                {num(g.e), num(experts)}));
+        }
+        if ((g.d * g.c) % g.e != 0) {
+            problems.push_back(plannerText(
+                QT_TRANSLATE_NOOP("tessera::planner",
+                                  "expert parallel %1 does not divide DP %2 × CP %3: its groups "
+                                  "are made of those ranks"),
+                {num(g.e), num(g.d), num(g.c)}));
+        }
+    }
+    if (g.c > 1 && model.seqLen % (2 * g.c) != 0) {
+        problems.push_back(plannerText(
+            QT_TRANSLATE_NOOP("tessera::planner",
+                              "context parallel %1 needs a sequence length divisible by 2 × %1 "
+                              "(the load-balanced causal split); %2 tokens is not"),
+            {num(g.c), num(model.seqLen)}));
+    }
+}
+
+/// Whether the layout's virtual stages make a schedule (model chunks a multiple of them, the
+/// interleaved schedule, micro-batches a multiple of the pipeline ranks); else a problem for each
+/// reason and false.
+bool checkVirtualStages(const v1::Layout& layout, const Degrees& g, int chunks,
+                        std::vector<std::string>& problems) {
+    if (g.v <= 1) {
+        return true;
+    }
+    const std::size_t before = problems.size();
+    if (g.kind != train::PipelineKind::Interleaved) {
+        problems.push_back(plannerText(QT_TRANSLATE_NOOP(
+            "tessera::planner", "virtual stages need the interleaved 1F1B schedule")));
+    }
+    if (chunks % g.v != 0 || chunks / g.v < 2) {
+        problems.push_back(plannerText(
+            QT_TRANSLATE_NOOP("tessera::planner",
+                              "%1 model chunks do not make %2 virtual stages on each of at least "
+                              "2 pipeline ranks; use a multiple of %2 chunks"),
+            {num(chunks), num(g.v)}));
+    } else if (std::max(1, layout.micro_batches()) % g.p != 0) {
+        problems.push_back(plannerText(
+            QT_TRANSLATE_NOOP("tessera::planner",
+                              "the interleaved schedule needs micro-batches (%1) that are a "
+                              "multiple of the %2 pipeline ranks"),
+            {num(std::max(1, layout.micro_batches())), num(g.p)}));
+    }
+    return problems.size() == before;
 }
 
 } // namespace
 
 namespace {
-
-/// The data-parallel gradient all-reduce of `bytes` over `n` ranks: one ring formula over all of
-/// it, or, where the node has measured costs, one measured call per gradient bucket.
-double dpAllReduce(const NodeLinks& l, double bytes, int n, double bucket, double bw,
-                   double alpha) {
-    if (l.measured.empty()) {
-        return ringAllReduce(bytes, n, bw, alpha);
-    }
-    const double full = std::floor(bytes / bucket);
-    const double rest = bytes - full * bucket;
-    return full * allReduceSeconds(l, bucket, n, bw, alpha, true) +
-           (rest > 0 ? allReduceSeconds(l, rest, n, bw, alpha, true) : 0.0);
-}
 
 /// The loss all-reduce of one step: one double over the first `ranks` slots (as the ranks of a
 /// layout are placed), led by the first slot's node.
@@ -126,7 +194,7 @@ HostLoad hostLoad(const Context& ctx, const Degrees& g, int ranks) {
             probeLoad[h] = sl.probeLoad;
             out.shared.waitShare[h] = std::max(out.shared.waitShare[h], sl.waitShare);
             onHost[h] += 1;
-            ++out.shared.stageRanks[std::size_t((r / g.t) % g.p)][h];
+            ++out.shared.stageRanks[std::size_t((r / (g.t * g.c)) % g.p)][h];
         }
     }
     out.slow.resize(hosts);
@@ -152,6 +220,10 @@ std::vector<StageSum> stageSums(const Context& ctx, const std::vector<std::pair<
             s.tpFwdCalls += c.tpFwdCalls, s.tpBwdCalls += c.tpBwdCalls;
             s.activations += c.activationBytes;
             s.params += c.params;
+            s.expertParams += c.expertParams;
+            s.a2aBytes += c.a2aBytes * c.a2aCalls, s.a2aCalls += c.a2aCalls;
+            s.cpBytes += c.cpBytes, s.cpSteps += c.cpSteps;
+            s.attnFwd += c.attnFwdFlops, s.attnBwd += c.attnBwdFlops;
             const int tied = model.layers[std::size_t(i)].tiedTo;
             if (tied >= 0 && (tied < first || tied > last)) {
                 s.params += c.tiedParams; // Megatron keeps the tied embedding on both stages
@@ -172,152 +244,72 @@ std::vector<StageSum> stageSums(const Context& ctx, const std::vector<std::pair<
     return st;
 }
 
-/// Per stage, in seconds: forward and backward per micro-batch on its slowest DP replica, TP
-/// all-reduces included (fwd, bwd) and left out (fwdCompute, bwdCompute); the send/recv to the
-/// next stage (link) and whether it goes by rendezvous (deferred); the DP all-reduce not hidden
-/// by the last backward (dpExposed); the optimizer step (opt).
-struct StageTimes {
-    std::vector<double> fwd, bwd, fwdCompute, bwdCompute, link, dpExposed, opt;
-    std::vector<bool> deferred;
-};
-
-StageTimes stageTimes(const Context& ctx, const v1::Layout& layout, const Degrees& g,
-                      const std::vector<StageSum>& st, double b, const std::vector<double>& slow) {
-    const PlanModel& model = *ctx.model;
-    const auto rankOf = [&](int r, int k, int tp) {
-        return detail::rankOf(g, r, k, tp);
-    };
-    const auto slotOf = [&](int rank) -> const Slot& {
-        return ctx.slots[std::size_t(rank)];
-    };
-    // Per stage: forward/backward per micro-batch (slowest replica), TP time, links, DP.
-    std::vector<double> fwd(static_cast<std::size_t>(g.p)), bwd(fwd), fwdCompute(fwd),
-        bwdCompute(fwd);
-    std::vector<double> link(std::size_t(std::max(0, g.p - 1)), 0.0), dpExposed(fwd), opt(fwd);
-    std::vector<bool> deferred(link.size(), false);
-    const double bucket = layout.bucket_mb() > 0 ? layout.bucket_mb() * 1e6 : kDefaultBucketBytes;
-    for (int k = 0; k < g.p; ++k) {
-        const StageSum& s = st[std::size_t(k)];
-        for (int r = 0; r < g.d; ++r) {
-            double flops = 1e300, minBw = 1e300, overhead = 0;
-            bool oneNode = true;
-            const int node0 = slotOf(rankOf(r, k, 0)).node;
-            double load = 0;
-            for (int tp = 0; tp < g.t; ++tp) {
-                const Slot& sl = slotOf(rankOf(r, k, tp));
-                flops = std::min(flops, sl.flops);
-                overhead = std::max(overhead, sl.layerOverhead);
-                load = std::max(load, sl.host >= 0 ? slow[std::size_t(sl.host)] : 1.0);
-                oneNode = oneNode && sl.node == node0;
-                minBw = std::min(minBw, ctx.nodes[std::size_t(sl.node)].interBw);
-            }
-            const NodeLinks& nl = ctx.nodes[std::size_t(node0)];
-            const double bw = oneNode ? nl.intraBw : minBw;
-            const double alpha = oneNode ? nl.latencyIntra : nl.latencyInter;
-            // TP all-reduces (Shoeybi et al. 2019, 2 per block each way): per call the ring
-            // formula or the node's measured cost for that group size and message.
-            const auto tpTime = [&](double bytes, double calls) {
-                return g.t > 1 && calls > 0
-                           ? calls * allReduceSeconds(nl, bytes * b / calls, g.t, bw, alpha)
-                           : 0.0;
-            };
-            // Calibrated fixed cost per layer and micro-batch, split as the FLOPs are (1 : 2).
-            const double fc = load * (s.fwdFlops * b / flops + s.layers * overhead / 3.0);
-            const double bc = load * (s.bwdFlops * b / flops + s.layers * overhead * 2.0 / 3.0);
-            const double f = fc + tpTime(s.tpFwd, s.tpFwdCalls);
-            const double bw2 = bc + tpTime(s.tpBwd, s.tpBwdCalls);
-            if (f + bw2 > fwd[std::size_t(k)] + bwd[std::size_t(k)]) {
-                fwd[std::size_t(k)] = f, bwd[std::size_t(k)] = bw2;
-                fwdCompute[std::size_t(k)] = fc, bwdCompute[std::size_t(k)] = bc;
-            }
-            if (k + 1 < g.p) {
-                // Send/recv of the stage output; with TP each rank sends 1/t (Narayanan et al.
-                // 2021 §4.1, scatter/gather), over NVLink/shared memory or the NIC.
-                const Slot& a = slotOf(rankOf(r, k, 0));
-                const Slot& c = slotOf(rankOf(r, k + 1, 0));
-                const NodeLinks& la = ctx.nodes[std::size_t(a.node)];
-                const NodeLinks& lc = ctx.nodes[std::size_t(c.node)];
-                const bool same = a.node == c.node;
-                const double lbw = same ? la.intraBw : std::min(la.interBw, lc.interBw);
-                // The engine's TP ranks each send the whole (replicated) stage output.
-                const double bytes = s.outBytes * b / (model.builtin ? 1 : g.t);
-                const double t = bytes / lbw + (same ? la.latencyIntra : la.latencyInter);
-                link[std::size_t(k)] = std::max(link[std::size_t(k)], t);
-                // CPU ranks send over Open MPI (rendezvous past the eager limit); GPUs over NCCL.
-                if (!a.type->gpu && !c.type->gpu && bytes > kMpiEagerBytes) {
-                    deferred[std::size_t(k)] = true;
-                }
-            }
-        }
-        // DP gradient all-reduce of this stage's TP shard (ZeRO-1/2: reduce-scatter + all-gather,
-        // same volume; ZeRO-3 adds a parameter all-gather: 1.5×, Rajbhandari et al. 2020 §7).
-        if (g.d > 1) {
-            bool oneNode = true;
-            double minBw = 1e300;
-            const int node0 = slotOf(rankOf(0, k, 0)).node;
-            for (int r = 0; r < g.d; ++r) {
-                const Slot& sl = slotOf(rankOf(r, k, 0));
-                oneNode = oneNode && sl.node == node0;
-                minBw = std::min(minBw, ctx.nodes[std::size_t(sl.node)].interBw);
-            }
-            const NodeLinks& nl = ctx.nodes[std::size_t(node0)];
-            const double bytes = s.params * ctx.elemBytes * (g.zero >= 3 ? 1.5 : 1.0);
-            const double ar = dpAllReduce(nl, bytes, g.d, bucket, oneNode ? nl.intraBw : minBw,
-                                          oneNode ? nl.latencyIntra : nl.latencyInter);
-            // Buckets overlap the last micro-batch's backward (Li et al. 2020, PyTorch DDP); the
-            // last bucket is always exposed.
-            dpExposed[std::size_t(k)] = std::max(ar - bwd[std::size_t(k)],
-                                                 ar * std::min(1.0, bucket / std::max(1.0, bytes)));
-        }
-        // Optimizer step: memory-bound; reads/writes weights and state, reads gradients.
-        double memBw = 1e300;
-        for (int tp = 0; tp < g.t; ++tp) {
-            memBw = std::min(memBw, slotOf(rankOf(0, k, tp)).memoryBw);
-        }
-        const double held = s.params / (g.zero >= 1 ? g.d : 1);
-        opt[std::size_t(k)] =
-            held * (2.0 * (ctx.elemBytes + ctx.optimizerBytes) + ctx.elemBytes) / memBw;
-    }
-    return {fwd, bwd, fwdCompute, bwdCompute, link, dpExposed, opt, deferred};
-}
-
 /// The step's parts into `e` (compute, TP, pipeline send/recv, bubble, DP exposed, optimizer,
 /// loss all-reduce; their sum, the bubble fraction) from the pipeline simulated with and without
-/// its links.
+/// its links. A rank's chunks (interleaved) add up: their DP all-reduces, each exposed as its own
+/// (an upper bound: the chunks' buckets also overlap each other's backwards), and optimizer steps.
 void stepBreakdown(const Context& ctx, const Degrees& g, const StageTimes& t,
                    const SharedHosts* shared, Estimate& e) {
-    const auto &fwd = t.fwd, &bwd = t.bwd, &fwdCompute = t.fwdCompute, &bwdCompute = t.bwdCompute;
-    const auto &link = t.link, &dpExposed = t.dpExposed, &opt = t.opt;
-    const auto& deferred = t.deferred;
-    const PipelineTimes withLinks = simulatePipeline(g.kind, g.m, fwd, bwd, link, deferred, shared);
+    const auto &fwd = t.fwd, &bwd = t.bwd, &link = t.link;
+    const PipelineTimes withLinks =
+        simulatePipeline(g.kind, g.m, fwd, bwd, link, t.deferred, shared, g.v);
     const PipelineTimes noLinks =
-        g.p > 1 ? simulatePipeline(g.kind, g.m, fwd, bwd, std::vector<double>(link.size(), 0.0),
-                                   deferred, shared)
-                : withLinks;
+        g.p * g.v > 1
+            ? simulatePipeline(g.kind, g.m, fwd, bwd, std::vector<double>(link.size(), 0.0),
+                               t.deferred, shared, g.v)
+            : withLinks;
     double stepEnd = 0, optimizer = 0;
     int slowest = 0;
+    const auto rankSum = [&](const std::vector<double>& perStage, int k) {
+        double sum = 0;
+        for (int c = 0; c < g.v; ++c) {
+            sum += perStage[std::size_t(c * g.p + k)];
+        }
+        return sum;
+    };
     for (int k = 0; k < g.p; ++k) {
-        stepEnd = std::max(stepEnd, withLinks.end[std::size_t(k)] + dpExposed[std::size_t(k)]);
-        optimizer = std::max(optimizer, opt[std::size_t(k)]);
+        stepEnd = std::max(stepEnd, withLinks.end[std::size_t(k)] + rankSum(t.dpExposed, k));
+        optimizer = std::max(optimizer, rankSum(t.opt, k));
         if (noLinks.busy[std::size_t(k)] > noLinks.busy[std::size_t(slowest)]) {
             slowest = k;
         }
     }
-    // The slowest stage's busy time splits into compute and TP as its ops do (on a shared host
-    // the simulation ran them faster than `fwd`/`bwd` during the fill and drain).
-    const std::size_t sk = std::size_t(slowest);
-    const double busy = noLinks.busy[sk];
-    const double full = g.m * (fwd[sk] + bwd[sk]);
-    e.computeSeconds = full > 0 ? busy * g.m * (fwdCompute[sk] + bwdCompute[sk]) / full : 0.0;
-    e.tpCommSeconds = busy - e.computeSeconds;
+    // The slowest rank's busy time splits into compute, TP, EP and CP as its ops do (on a
+    // shared host the simulation ran them faster than `fwd`/`bwd` during the fill and drain).
+    const double busy = noLinks.busy[std::size_t(slowest)];
+    const double full = rankSum(fwd, slowest) + rankSum(bwd, slowest);
+    const double share = full > 0 ? busy / full : 0.0;
+    e.computeSeconds = share * rankSum(t.compute, slowest);
+    e.epCommSeconds = share * rankSum(t.ep, slowest);
+    e.cpCommSeconds = share * rankSum(t.cp, slowest);
+    e.tpCommSeconds = std::max(0.0, busy - e.computeSeconds - e.epCommSeconds - e.cpCommSeconds);
     e.ppCommSeconds = std::max(0.0, withLinks.makespan - noLinks.makespan);
     e.bubbleSeconds = std::max(0.0, noLinks.makespan - busy);
     e.dpCommSeconds = std::max(0.0, stepEnd - withLinks.makespan);
     e.optimizerSeconds = optimizer;
     e.lossSyncSeconds = lossSync(ctx, e.ranks);
-    e.stepSeconds = e.computeSeconds + e.tpCommSeconds + e.ppCommSeconds + e.bubbleSeconds +
-                    e.dpCommSeconds + e.optimizerSeconds + e.lossSyncSeconds;
+    e.stepSeconds = e.computeSeconds + e.tpCommSeconds + e.epCommSeconds + e.cpCommSeconds +
+                    e.ppCommSeconds + e.bubbleSeconds + e.dpCommSeconds + e.optimizerSeconds +
+                    e.lossSyncSeconds;
     e.bubbleFraction = withLinks.makespan > 0 ? e.bubbleSeconds / withLinks.makespan : 0.0;
+}
+
+/// No step can be shorter than its busiest rank's forward and backward work (compute and the
+/// communication inside them, every micro-batch of every chunk, no bubble) plus the longest
+/// optimizer step: what auto-plan compares with its leaders before simulating a pipeline.
+double lowerBound(const Degrees& g, const StageTimes& t) {
+    double busiest = 0, optimizer = 0;
+    for (int k = 0; k < g.p; ++k) {
+        double work = 0, opt = 0;
+        for (int c = 0; c < g.v; ++c) {
+            const std::size_t i = std::size_t(c * g.p + k);
+            work += g.m * (t.fwd[i] + t.bwd[i]);
+            opt += t.opt[i];
+        }
+        busiest = std::max(busiest, work);
+        optimizer = std::max(optimizer, opt);
+    }
+    return busiest + optimizer;
 }
 
 } // namespace
@@ -328,8 +320,9 @@ void stepBreakdown(const Context& ctx, const Degrees& g, const StageTimes& t,
 /// Open MPI moves the data by polling) except while it waits in the pipeline for a neighbour
 /// stage, when it takes only the calibrated wait share (probe 6); the pipeline simulation speeds
 /// a stage up while fewer ranks of its host compute (the fill and drain), not on average.
-Estimate evaluate(const Context& ctx, const v1::Layout& layout,
-                  const std::vector<LayerCost>& costs) {
+Estimate evaluate(const Context& ctx, const v1::Layout& layout, const std::vector<LayerCost>& costs,
+                  const EvalLimits& limits) {
+    const bool stopAtProblems = limits.stopAtProblems;
     Estimate e;
     const PlanModel& model = *ctx.model;
     Degrees g;
@@ -337,12 +330,16 @@ Estimate evaluate(const Context& ctx, const v1::Layout& layout,
     g.t = std::max(1, layout.tensor_parallel());
     g.m = std::max(1, layout.micro_batches());
     g.zero = ctx.options.zeroStage > 0 ? ctx.options.zeroStage : layout.zero_stage();
-    if (layout.schedule() == v1::PIPELINE_SCHEDULE_GPIPE) {
-        g.kind = train::PipelineKind::GPipe;
-    }
+    g.c = std::max(1, layout.context_parallel());
+    g.e = std::max(1, layout.expert_parallel());
+    g.kind = pipelineKind(layout.schedule());
     const auto ranges = stageRanges(layout, int(model.layers.size()), e.problems);
-    g.p = int(ranges.size());
-    e.ranks = g.d * g.p * g.t;
+    g.v = std::max(1, layout.virtual_stages());
+    g.p = int(ranges.size()) % g.v == 0 ? int(ranges.size()) / g.v : int(ranges.size());
+    if (!checkVirtualStages(layout, g, int(ranges.size()), e.problems)) {
+        g.v = 1, g.p = int(ranges.size()); // not estimated: the problem is shown
+    }
+    e.ranks = g.d * g.p * g.c * g.t;
     const int devices = int(ctx.slots.size());
     for (const Slot& s : ctx.slots) {
         DeviceEstimate de;
@@ -353,21 +350,33 @@ Estimate evaluate(const Context& ctx, const v1::Layout& layout,
         return e;
     }
     checkLayout(ctx, layout, g, e.problems);
+    checkExpertContext(ctx, g, e.problems);
     if (e.ranks > devices) {
         e.problems.push_back(plannerText(
             QT_TRANSLATE_NOOP("tessera::planner", "the layout needs %1 ranks (DP %2 × PP %3 × "
-                                                  "TP %4) but the cluster has %5 devices"),
-            {num(e.ranks), num(g.d), num(g.p), num(g.t), num(devices)}));
+                                                  "CP %4 × TP %5) but the cluster has %6 devices"),
+            {num(e.ranks), num(g.d), num(g.p), num(g.c), num(g.t), num(devices)}));
+        return e;
+    }
+    if (stopAtProblems && !e.problems.empty()) {
         return e;
     }
     const double b = double(std::max(1, ctx.options.globalBatch)) / g.d / g.m; // micro-batch
+    const std::vector<StageSum> st = stageSums(ctx, ranges, costs);
+    const DeviceUse use = deviceMemory(ctx, g, st, b, e, stopAtProblems);
+    if (stopAtProblems && !e.problems.empty()) {
+        return e; // memory is known before the pipeline is simulated: auto-plan skips it
+    }
     const HostLoad hosts = hostLoad(ctx, g, e.ranks);
     const std::vector<double>& slow = hosts.slow;
     const SharedHosts* shared = slow.empty() ? nullptr : &hosts.shared;
-
-    const std::vector<StageSum> st = stageSums(ctx, ranges, costs);
-    stepBreakdown(ctx, g, stageTimes(ctx, layout, g, st, b, slow), shared, e);
-    throughputAndCost(ctx, deviceMemory(ctx, g, st, b, e), e);
+    const StageTimes times = stageTimes(ctx, layout, g, st, b, slow);
+    if (limits.skipped && lowerBound(g, times) > limits.skipAbove) {
+        *limits.skipped = true;
+        return e;
+    }
+    stepBreakdown(ctx, g, times, shared, e);
+    throughputAndCost(ctx, use, e);
     return e;
 }
 
@@ -378,8 +387,10 @@ namespace {
 /// gives one distinct device per rank of `layout`), then every other device in its order.
 std::vector<int> deviceOrder(const std::vector<int>& rankDevices, const v1::Layout& layout,
                              std::size_t devices) {
+    const int chunks = std::max(1, layout.stages_size()), v = std::max(1, layout.virtual_stages());
     const std::size_t world = std::size_t(std::max(1, layout.data_parallel())) *
-                              std::size_t(std::max(1, layout.stages_size())) *
+                              std::size_t(chunks % v == 0 ? chunks / v : chunks) *
+                              std::size_t(std::max(1, layout.context_parallel())) *
                               std::size_t(std::max(1, layout.tensor_parallel()));
     std::vector<bool> taken(devices, false);
     bool valid = rankDevices.size() == world;
@@ -422,7 +433,7 @@ Result<Estimate> estimate(const PlanModel& model, const PlanCluster& cluster,
         slots.push_back(ctx->slots[std::size_t(d)]);
     }
     ctx->slots = std::move(slots);
-    Estimate e = detail::evaluate(*ctx, layout, detail::layerCosts(*ctx, layout.tensor_parallel()));
+    Estimate e = detail::evaluate(*ctx, layout, detail::layerCosts(*ctx, detail::widthsOf(layout)));
     std::vector<DeviceEstimate> devices(e.devices.size());
     for (std::size_t i = 0; i < e.devices.size() && i < order.size(); ++i) {
         devices[std::size_t(order[i])] = e.devices[i];

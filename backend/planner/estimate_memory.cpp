@@ -8,27 +8,90 @@
 
 namespace tessera::planner::detail {
 
+namespace {
+
+/// What pipeline rank k holds: the parameters of its chunks, its peak activation bytes and its
+/// peak micro-batches in flight.
+struct RankHolds {
+    double params = 0, expertParams = 0, activations = 0;
+    int inFlight = 0;
+};
+
+/// Micro-batches rank k (of p) has in flight at most (pipeline_schedule.h, checked against the
+/// op lists by its tests): GPipe m, 1F1B min(p − k, m), ZB-H1 min(p, m) (its W's lag k backwards
+/// behind, so every rank holds what 1F1B's first does).
+int inFlightOf(const Degrees& g, int k) {
+    switch (g.kind) {
+    case train::PipelineKind::GPipe:
+        return g.m;
+    case train::PipelineKind::ZeroBubbleH1:
+        return std::min(g.p, g.m);
+    default:
+        return std::min(g.p - k, g.m);
+    }
+}
+
+std::vector<RankHolds> rankHolds(const Degrees& g, const std::vector<StageSum>& st, double b) {
+    std::vector<RankHolds> out(std::size_t(g.p));
+    for (int k = 0; k < g.p; ++k) {
+        RankHolds& h = out[std::size_t(k)];
+        std::vector<double> chunkBytes;
+        for (int c = 0; c < g.v; ++c) {
+            const StageSum& s = st[std::size_t(c * g.p + k)];
+            h.params += s.params;
+            h.expertParams += s.expertParams;
+            chunkBytes.push_back(s.activations * b);
+        }
+        if (g.v == 1) {
+            h.inFlight = inFlightOf(g, k);
+            h.activations = chunkBytes.front() * h.inFlight;
+            continue;
+        }
+        // Interleaved: the peak of the real op list (chunks hold different layers), walked in
+        // closed form; in flight = its peak with every chunk counting 1.
+        h.activations = train::interleavedPeakBytes(g.p, k, g.m, chunkBytes);
+        h.inFlight = int(
+            train::interleavedPeakBytes(g.p, k, g.m, std::vector<double>(chunkBytes.size(), 1.0)) +
+            0.5);
+    }
+    return out;
+}
+
+} // namespace
+
 DeviceUse deviceMemory(const Context& ctx, const Degrees& g, const std::vector<StageSum>& st,
-                       double b, Estimate& e) {
+                       double b, Estimate& e, bool brief) {
     const PlanModel& model = *ctx.model;
     // Memory per device (ZeRO-1/2/3 divide optimizer state / + gradients / + weights by DP,
-    // Rajbhandari et al. 2020 §5) + activations × micro-batches in flight (GPipe m, 1F1B
-    // min(p − stage, m): pipeline_schedule.h maxInFlight) + workspace.
+    // Rajbhandari et al. 2020 §5) + activations × micro-batches in flight (rankHolds) +
+    // workspace.
     DeviceUse use;
     use.nodeUsed.assign(ctx.nodes.size(), false);
     std::vector<int> worst(static_cast<std::size_t>(g.p), -1);
     std::vector<double> onHost(ctx.hostCores.size(), 0.0); // the layout's ranks per shared host
+    const std::vector<RankHolds> holds = rankHolds(g, st, b);
     for (int rank = 0; rank < e.ranks; ++rank) {
-        const int tp = rank % g.t, k = (rank / g.t) % g.p, r = rank / (g.t * g.p);
-        const StageSum& s = st[std::size_t(k)];
+        const int tp = rank % g.t, cp = (rank / g.t) % g.c, k = (rank / (g.t * g.c)) % g.p;
+        const int r = rank / (g.t * g.c * g.p);
+        const StageSum& s = st[std::size_t(k)]; // chunk 0 (the only one outside interleaved)
+        const RankHolds& h = holds[std::size_t(k)];
         const Slot& sl = ctx.slots[std::size_t(rank)];
         DeviceEstimate& de = e.devices[std::size_t(rank)];
         de.rank = rank, de.stage = k, de.tpRank = tp, de.dpRank = r;
-        de.weights = s.params * ctx.elemBytes / (g.zero >= 3 ? g.d : 1);
-        de.gradients = s.params * ctx.elemBytes / (g.zero >= 2 ? g.d : 1);
-        de.optimizerState = s.params * ctx.optimizerBytes / (g.zero >= 1 ? g.d : 1);
-        const int inFlight = g.kind == train::PipelineKind::GPipe ? g.m : std::min(g.p - k, g.m);
-        de.activations = s.activations * b * inFlight;
+        de.cpRank = cp, de.epRank = (r * g.c + cp) % g.e;
+        // ZeRO shards over the data ranks that hold the same weights: DP × CP for the dense ones,
+        // DP × CP / EP for the routed experts.
+        const auto sharded = [&](double perParam, int stage) {
+            const double dense = h.params - h.expertParams;
+            return g.zero >= stage
+                       ? perParam * (dense / (g.d * g.c) + h.expertParams * g.e / (g.d * g.c))
+                       : perParam * h.params;
+        };
+        de.weights = sharded(ctx.elemBytes, 3);
+        de.gradients = sharded(ctx.elemBytes, 2);
+        de.optimizerState = sharded(ctx.optimizerBytes, 1);
+        const int inFlight = h.inFlight;
+        de.activations = h.activations;
         if (model.builtin) {
             // The engine's other buffers (Stage::memoryBytes and the trainer): stage input and
             // its gradient per slot, two ping-pong gradients and the scratch; on the last stage
@@ -58,6 +121,10 @@ DeviceUse deviceMemory(const Context& ctx, const Degrees& g, const std::vector<S
     for (int k = 0; k < g.p; ++k) {
         if (worst[std::size_t(k)] < 0) {
             continue;
+        }
+        if (brief) {
+            e.problems.push_back("over memory");
+            return use;
         }
         const DeviceEstimate& de = e.devices[std::size_t(worst[std::size_t(k)])];
         const Slot& sl = ctx.slots[std::size_t(de.rank)];

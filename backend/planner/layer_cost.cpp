@@ -179,7 +179,7 @@ double engineBlockActivations(const PlanLayer& l, const Context& ctx, int t) {
 
 } // namespace
 
-std::vector<LayerCost> layerCosts(const Context& ctx, int tp) {
+std::vector<LayerCost> tpLayerCosts(const Context& ctx, int tp) {
     const PlanModel& model = *ctx.model;
     const double t = std::max(1, tp);
     const bool builtin = model.builtin;

@@ -185,7 +185,11 @@ PlanLayer blockLayer(const ModelArch& a, std::int64_t i, double s) {
     if (!a.mla.used()) {
         b.tpDivides.push_back(a.kvHeads);
     }
+    // MLA's keys and values once decompressed: per head a (nope + rope) key and a v_head_dim value.
+    b.kvWidth = a.mla.used() ? a.heads * (a.headDim + a.mla.vDim) : 2 * a.kvHeads * a.headDim;
     if (b.expertParams > 0) {
+        b.expertFlops =
+            2.0 * s * double(a.moe.perToken) * double(b.expertParams) / double(a.moe.experts);
         b.experts = int(a.moe.experts), b.expertsPerToken = int(a.moe.perToken);
         b.expertFfn = int(a.moe.ffn);
         b.tpDivides.push_back(a.moe.ffn); // Megatron: each expert's inner width split over TP

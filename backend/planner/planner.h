@@ -56,6 +56,13 @@ struct PlanLayer {
     /// keys each query sees), part of forwardFlops; what recompute and FlashAttention's backward
     /// repeat. 0 = 4·s²·h (the built-ins).
     double attentionFlops = 0;
+    /// Elements of the keys and values of one token, all heads (2·kv heads·head dim; MLA: heads ×
+    /// (q/k head dim + v head dim) once decompressed): what context parallelism's ring passes on.
+    /// 0 = 2·hidden.
+    std::int64_t kvWidth = 0;
+    /// The routed experts' forward FLOPs per sample (2 · s · experts per token · one expert's
+    /// matrix weights), part of forwardFlops: what expert parallelism's load imbalance scales.
+    double expertFlops = 0;
 };
 
 /// A model as the planner sees it: built-in (numbers from tessera::describeModel, fp32 as the
@@ -238,6 +245,11 @@ struct PlanOptions {
     /// imported model on GPUs (every GPU training framework uses it since 2023), off on CPU slots
     /// and for the engine's built-ins; "on"; "off".
     std::string flashAttention = "auto";
+    /// Mixture of experts under expert parallelism: routed tokens on the busiest EP rank / the
+    /// mean (>= 1; PlanSettings.moe_imbalance). 1 = evenly spread, what the router's auxiliary
+    /// load-balancing loss aims at (Fedus et al. 2021 §2.2; DeepSeek-V3's bias-based balancing).
+    /// The expert GEMMs and the all-to-all of the busiest rank scale by it.
+    double moeImbalance = 1.0;
     std::int64_t datasetSamples = 0; ///< samples per epoch (cost per epoch; 0 = not shown)
     /// Where each rank runs: rank r on device rankDevices[r] (cluster-wide index, node by node;
     /// the designer's drawing, PlanFile.rank_devices). Empty, or not one distinct device of the
@@ -250,6 +262,7 @@ struct DeviceEstimate {
     int rank = -1;            ///< -1 = the device runs no rank
     int node = 0, device = 0; ///< index into PlanCluster::nodes, device on that node
     int stage = 0, tpRank = 0, dpRank = 0;
+    int cpRank = 0, epRank = 0; ///< context-parallel rank; which 1/EP of the experts it holds
     double weights = 0, gradients = 0, optimizerState = 0, activations = 0, workspace = 0;
     double total() const { return weights + gradients + optimizerState + activations + workspace; }
     double capacity = 0; ///< the device's memory
@@ -261,16 +274,22 @@ struct Estimate {
     double stepSeconds = 0;              ///< the whole optimizer step
     double computeSeconds = 0; ///< slowest stage, all its micro-batches, forward + backward
     double tpCommSeconds = 0;  ///< TP all-reduces on the critical path
-    double ppCommSeconds = 0;  ///< activation/gradient send/recv on the critical path
-    double dpCommSeconds = 0;  ///< DP gradient all-reduce not hidden by backward
-    double bubbleSeconds = 0;  ///< pipeline bubble (p-1)/(m+p-1) of the pipeline's time
+    /// Expert parallelism's all-to-all (token dispatch and combine, forward and backward) on the
+    /// critical path (Megatron-LM's alltoall token dispatcher, not overlapped).
+    double epCommSeconds = 0;
+    /// Context parallelism's ring exchange of keys and values not hidden behind the attention it
+    /// overlaps (Liu et al. 2023, ring attention; Megatron-LM's --cp-comm-type p2p).
+    double cpCommSeconds = 0;
+    double ppCommSeconds = 0; ///< activation/gradient send/recv on the critical path
+    double dpCommSeconds = 0; ///< DP gradient all-reduce not hidden by backward
+    double bubbleSeconds = 0; ///< pipeline bubble (p-1)/(m+p-1) of the pipeline's time
     double bubbleFraction = 0;
     double optimizerSeconds = 0; ///< optimizer update (memory-bound: bytes touched / memory bw)
     /// The per-step all-reduce of the loss over every rank (one number; the engine's trainer, and
     /// Megatron-LM averages its loss over the data-parallel group each iteration the same way).
     double lossSyncSeconds = 0;
     double modelFlopsPerStep = 0; ///< (3 × forward − first layer's forward) FLOPs × global batch
-    int ranks = 0;                ///< DP × PP × TP
+    int ranks = 0;                ///< DP × PP × CP × TP
     double samplesPerSecond = 0, tokensPerSecond = 0;
     double mfu = 0; ///< model FLOPs (3 × forward) / (step × Σ peak)
     double costPerHour = 0, costPerStep = 0, costPerEpoch = 0; ///< USD; 0 = prices unknown
@@ -312,12 +331,16 @@ struct AutoPlanGoal {
     /// Imported models: also search activation recompute (none, selective, full) and sequence
     /// parallelism, the memory savers; false keeps PlanOptions' recompute and SP as given.
     bool searchRecompute = true;
+    /// Also search interleaved 1F1B (model chunks per pipeline rank). The designer, which draws
+    /// one stage per rank, asks without it.
+    bool searchVirtualStages = true;
 };
 
 /// What an auto-plan run looked at (benchmarks and logs).
 struct AutoPlanStats {
     int evaluated = 0; ///< layouts estimated (incl. boundary refinement)
     int fitting = 0;   ///< of those, layouts without problems (within the deadline)
+    int refined = 0;   ///< of `evaluated`, the stage-boundary refinement of the leaders
 };
 
 /// Search DP/TP/PP degrees, micro-batch count, schedule and (cost-balanced, possibly uneven)

@@ -58,8 +58,9 @@ std::optional<bool> measure(const char* what, const PlanModel& model, const Plan
     std::sort(single.begin(), single.end());
     const double p = plan[plan.size() / 2], s = single[single.size() / 2];
     const double peer = s * stats.evaluated;
-    std::printf("auto-plan, %s (median of 5): %.1f ms, %d layouts evaluated, %d fit\n", what,
-                1e3 * p, stats.evaluated, stats.fitting);
+    std::printf("auto-plan, %s (median of 5): %.1f ms, %d layouts evaluated (%d refining the "
+                "leaders' stage boundaries), %d fit\n",
+                what, 1e3 * p, stats.evaluated, stats.refined, stats.fitting);
     std::printf("  peer: one estimate() %.1f us x %d layouts = %.1f ms; search / peer = %.2f\n",
                 1e6 * s, stats.evaluated, 1e3 * peer, p / peer);
     std::printf("  best: %s\n", plans[0].reason.c_str());

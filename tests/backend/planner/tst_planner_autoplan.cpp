@@ -59,7 +59,9 @@ private Q_SLOTS:
     void unknownDeviceIsAnError();
 };
 
-/// The fastest layout that fits, by trying every combination; `stages` = its stage count.
+/// The fastest layout that fits, by trying every combination of degrees, stage boundaries,
+/// micro-batches, ZeRO 0/1 and the schedules with one stage per rank (GPipe, 1F1B, ZB-H1);
+/// `stages` = its stage count.
 static double bruteForce(const PlanModel& model, const PlanCluster& cluster, const PlanOptions& o,
                          int perNode, int& stages) {
     const int layers = int(model.layers.size()), n = cluster.deviceCount();
@@ -72,14 +74,14 @@ static double bruteForce(const PlanModel& model, const PlanCluster& cluster, con
             compositions(layers, p, cuts, cutSets);
             for (int d : divisors(n / (t * p))) {
                 for (int m : o.globalBatch % d ? std::vector<int>{} : divisors(o.globalBatch / d)) {
-                    for (int gpipe = 0; gpipe < 2; ++gpipe) {
+                    for (auto schedule : {v1::PIPELINE_SCHEDULE_GPIPE, v1::PIPELINE_SCHEDULE_1F1B,
+                                          v1::PIPELINE_SCHEDULE_ZB_H1}) {
                         for (int z = 0; z <= (d > 1 ? 1 : 0); ++z) {
                             for (const auto& cs : cutSets) {
                                 v1::Layout l;
                                 l.set_data_parallel(d), l.set_tensor_parallel(t);
                                 l.set_micro_batches(m), l.set_zero_stage(z);
-                                l.set_schedule(gpipe ? v1::PIPELINE_SCHEDULE_GPIPE
-                                                     : v1::PIPELINE_SCHEDULE_1F1B);
+                                l.set_schedule(schedule);
                                 for (int k = 0; k < p && p > 1; ++k) {
                                     auto* s = l.add_stages();
                                     s->set_first_layer(k == 0 ? 0 : cs[std::size_t(k) - 1]);
@@ -130,6 +132,7 @@ void TestPlannerAutoPlan::matchesBruteForce() {
     const double best = bruteForce(model, *cluster, o, cluster->nodes[0].devices, stages);
     AutoPlanGoal like; // the brute force keeps the options' recompute and SP: so does this run
     like.searchRecompute = false;
+    like.searchVirtualStages = false; // one stage per rank, as the brute force draws them
     const auto plans = plansOf(autoPlan(model, *cluster, o, like));
     QVERIFY(!plans.empty());
     std::printf("auto-plan best %.6g s: %s\n", plans[0].estimate.stepSeconds,

@@ -1,6 +1,6 @@
 // The pipeline simulation (pipeline_sim.cpp) on schedules small enough to work out by hand:
-// the GPipe/1F1B bubble, rendezvous messages that wait for their sender, and processor sharing
-// on a host whose cores the stages share.
+// the GPipe/1F1B, interleaved 1F1B and ZB-H1 bubbles, rendezvous messages that wait for their
+// sender, and processor sharing on a host whose cores the stages share.
 #include "backend/planner/cost_model.h"
 
 #include <QTest>
@@ -12,6 +12,8 @@ namespace {
 
 constexpr auto kGPipe = train::PipelineKind::GPipe;
 constexpr auto kOneFOneB = train::PipelineKind::OneFOneB;
+constexpr auto kInterleaved = train::PipelineKind::Interleaved;
+constexpr auto kZeroBubble = train::PipelineKind::ZeroBubbleH1;
 
 /// One host of `cores` cores holding one rank of each of `stages` stages.
 SharedHosts oneHost(int stages, double cores, double waitShare) {
@@ -80,6 +82,48 @@ private Q_SLOTS:
             simulatePipeline(kOneFOneB, 4, {1, 2, 1}, {2, 3, 2}, {0.5, 0.5}, {}, &host);
         QCOMPARE(shared.makespan, plain.makespan);
         QCOMPARE(shared.end, plain.end);
+    }
+
+    /// Interleaved 1F1B over uniform chunks: each of the p ranks holds V chunks of F/V and B/V,
+    /// and the step is m·(F + B) + (p − 1)·(F + B)/V (Narayanan et al. 2021 §2.2.2: the bubble
+    /// (p−1)/(V·m) of the ideal time), Megatron-LM's op order run by the simulation.
+    void interleavedBubbleIsTheFormula() {
+        const double F = 1, B = 2;
+        for (int p : {2, 4}) {
+            for (int v : {2, 3, 4}) {
+                for (int m : {p, 2 * p, 4 * p}) {
+                    const std::vector<double> f(std::size_t(p * v), F / v), b(f.size(), B / v);
+                    const std::vector<double> link(f.size() - 1, 0.0);
+                    const auto t = simulatePipeline(kInterleaved, m, f, b, link, {}, nullptr, v);
+                    const double ideal = m * (F + B);
+                    QVERIFY2(qFuzzyCompare(t.makespan, ideal + (p - 1) * (F + B) / v),
+                             qPrintable(QString("p %1 V %2 m %3: %4 vs %5")
+                                            .arg(p)
+                                            .arg(v)
+                                            .arg(m)
+                                            .arg(t.makespan)
+                                            .arg(ideal + (p - 1) * (F + B) / v)));
+                    QCOMPARE(int(t.busy.size()), p);
+                    QVERIFY(qFuzzyCompare(t.busy.front(), ideal));
+                }
+            }
+        }
+    }
+
+    /// ZB-H1 over uniform stages with T_F = T_B = T_W (the backward's W half): the step is
+    /// m·(F + B + W) + (p − 1)·(F + B − W) (Qi et al. 2024 §3.1), a third of 1F1B's bubble.
+    void zeroBubbleH1BubbleIsTheFormula() {
+        const double F = 1, backward = 2; // B = W = 1
+        for (int p : {2, 3, 4, 8}) {
+            for (int m : {p, 2 * p, 3 * p}) {
+                const std::vector<double> f(std::size_t(p), F), b(f.size(), backward);
+                const std::vector<double> link(f.size() - 1, 0.0);
+                const auto zb = simulatePipeline(kZeroBubble, m, f, b, link);
+                const auto plain = simulatePipeline(kOneFOneB, m, f, b, link);
+                QCOMPARE(zb.makespan, m * 3.0 + (p - 1) * (1.0 + 1.0 - 1.0));
+                QCOMPARE(plain.makespan - m * 3.0, 3.0 * (zb.makespan - m * 3.0));
+            }
+        }
     }
 };
 

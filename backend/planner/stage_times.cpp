@@ -1,0 +1,200 @@
+// stageTimes(): per virtual stage, the seconds of one micro-batch's forward and backward on its
+// slowest replica (compute, TP all-reduces, EP all-to-alls, CP ring exchange), the pipeline
+// send/recv, the data-parallel gradient reduction left exposed and the optimizer step.
+#include "backend/planner/estimate_parts.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessera::planner::detail {
+
+namespace {
+
+/// The data-parallel gradient all-reduce of `bytes` over `n` ranks: one ring formula over all of
+/// it, or, where the node has measured costs, one measured call per gradient bucket.
+double dpAllReduce(const NodeLinks& l, double bytes, int n, double bucket, double bw,
+                   double alpha) {
+    if (l.measured.empty()) {
+        return ringAllReduce(bytes, n, bw, alpha);
+    }
+    const double full = std::floor(bytes / bucket);
+    const double rest = bytes - full * bucket;
+    return full * allReduceSeconds(l, bucket, n, bw, alpha, true) +
+           (rest > 0 ? allReduceSeconds(l, rest, n, bw, alpha, true) : 0.0);
+}
+
+/// The link a group of ranks talks over: the first's node's NVLink / shared memory when all are
+/// on it, else the slowest member's network share.
+struct GroupLink {
+    double bw = 0, alpha = 0;
+    const NodeLinks* lead = nullptr;
+};
+
+template <typename RankAt> GroupLink groupLink(const Context& ctx, int n, RankAt rankAt) {
+    const int node0 = ctx.slots[std::size_t(rankAt(0))].node;
+    bool oneNode = true;
+    double minBw = 1e300;
+    for (int i = 0; i < n; ++i) {
+        const Slot& sl = ctx.slots[std::size_t(rankAt(i))];
+        oneNode = oneNode && sl.node == node0;
+        minBw = std::min(minBw, ctx.nodes[std::size_t(sl.node)].interBw);
+    }
+    const NodeLinks& nl = ctx.nodes[std::size_t(node0)];
+    return {oneNode ? nl.intraBw : minBw, oneNode ? nl.latencyIntra : nl.latencyInter, &nl};
+}
+
+/// One all-to-all in which each of `n` ranks sends `bytes` spread evenly over the group: the
+/// (n − 1)/n that leave the rank at the link's bandwidth, one message per peer (NCCL's
+/// all-to-all as n − 1 send/recv pairs, nccl-tests PERFORMANCE.md: busbw = algbw·(n−1)/n).
+double allToAll(double bytes, int n, const GroupLink& l) {
+    return n <= 1 || bytes <= 0 ? 0.0 : bytes * (n - 1) / n / l.bw + (n - 1) * l.alpha;
+}
+
+/// The forward and backward of one micro-batch of `b` samples on one replica of a stage: the
+/// slowest of its TP × 1 ranks, split into what computes and what communicates.
+struct PassTimes {
+    double fc = 0, bc = 0, tp = 0, ep = 0, cp = 0, fwd = 0, bwd = 0;
+};
+
+PassTimes replicaPass(const Context& ctx, const Degrees& g, const StageSum& s, double b, int r,
+                      int k, int cp, const std::vector<double>& slow) {
+    double flops = 1e300, overhead = 0, load = 0;
+    for (int tp = 0; tp < g.t; ++tp) {
+        const Slot& sl = ctx.slots[std::size_t(rankOf(g, r, k, tp, cp))];
+        flops = std::min(flops, sl.flops);
+        overhead = std::max(overhead, sl.layerOverhead);
+        load = std::max(load, sl.host >= 0 ? slow[std::size_t(sl.host)] : 1.0);
+    }
+    const GroupLink tpLink = groupLink(ctx, g.t, [&](int i) { return rankOf(g, r, k, i, cp); });
+    // TP all-reduces (Shoeybi et al. 2019, 2 per block each way): per call the ring formula or
+    // the node's measured cost for that group size and message.
+    const auto tpTime = [&](double bytes, double calls) {
+        return g.t > 1 && calls > 0 ? calls * allReduceSeconds(*tpLink.lead, bytes * b / calls, g.t,
+                                                               tpLink.bw, tpLink.alpha)
+                                    : 0.0;
+    };
+    PassTimes p;
+    // Calibrated fixed cost per layer and micro-batch, split as the FLOPs are (1 : 2).
+    p.fc = load * (s.fwdFlops * b / flops + s.layers * overhead / 3.0);
+    p.bc = load * (s.bwdFlops * b / flops + s.layers * overhead * 2.0 / 3.0);
+    p.tp = tpTime(s.tpFwd, s.tpFwdCalls) + tpTime(s.tpBwd, s.tpBwdCalls);
+    if (g.e > 1 && s.a2aCalls > 0) {
+        // The EP group of this rank: e consecutive data indices q = r·c + cp.
+        const int q0 = (r * g.c + cp) / g.e * g.e;
+        const GroupLink l = groupLink(ctx, g.e, [&](int i) { return rankOfData(g, q0 + i, k, 0); });
+        // Dispatch and combine in each pass; the backward sends the gradients the same way.
+        p.ep = 2.0 * s.a2aCalls * allToAll(s.a2aBytes / s.a2aCalls * b, g.e, l);
+    }
+    double cpFwd = 0, cpBwd = 0;
+    if (g.c > 1 && s.cpSteps > 0) {
+        // The CP ring: the c ranks of this replica; each step's transfer overlaps that step's
+        // attention, so only what the attention cannot cover is exposed.
+        const GroupLink l = groupLink(ctx, g.c, [&](int i) { return rankOf(g, r, k, 0, i); });
+        const double move = s.cpBytes * b / l.bw + s.cpSteps * l.alpha;
+        cpFwd = std::max(0.0, move - load * s.attnFwd * b / flops);
+        cpBwd = std::max(0.0, 2.0 * move - load * s.attnBwd * b / flops);
+        p.cp = cpFwd + cpBwd;
+    }
+    p.fwd = p.fc + tpTime(s.tpFwd, s.tpFwdCalls) + p.ep / 2 + cpFwd;
+    p.bwd = p.bc + tpTime(s.tpBwd, s.tpBwdCalls) + p.ep / 2 + cpBwd;
+    return p;
+}
+
+/// Send/recv of virtual stage `vs`'s output to the next one for replica (r, cp): with TP each
+/// rank sends 1/t (Narayanan et al. 2021 §4.1, scatter/gather), over NVLink/shared memory or the
+/// NIC; the engine's TP ranks each send the whole (replicated) stage output. CPU ranks send over
+/// Open MPI (rendezvous past the eager limit: `deferred`); GPUs over NCCL.
+double linkTime(const Context& ctx, const Degrees& g, const StageSum& s, double b, int r, int cp,
+                int vs, bool& deferred) {
+    const Slot& a = ctx.slots[std::size_t(rankOf(g, r, vs % g.p, 0, cp))];
+    const Slot& c = ctx.slots[std::size_t(rankOf(g, r, (vs + 1) % g.p, 0, cp))];
+    const NodeLinks& la = ctx.nodes[std::size_t(a.node)];
+    const NodeLinks& lc = ctx.nodes[std::size_t(c.node)];
+    const bool same = a.node == c.node;
+    const double lbw = same ? la.intraBw : std::min(la.interBw, lc.interBw);
+    const double bytes = s.outBytes * b / (ctx.model->builtin ? 1 : g.t);
+    if (!a.type->gpu && !c.type->gpu && bytes > kMpiEagerBytes) {
+        deferred = true;
+    }
+    return bytes / lbw + (same ? la.latencyIntra : la.latencyInter);
+}
+
+/// The gradient reduction of stage k's shard over the data ranks (DP × CP; Megatron-LM reduces
+/// over the data-parallel group with context parallelism), the routed experts' part only over
+/// the ranks that hold the same experts (DP × CP / EP): ZeRO-1/2 as reduce-scatter + all-gather,
+/// the same volume; ZeRO-3 adds the parameter all-gather, 1.5× (Rajbhandari et al. 2020 §7).
+double gradientReduction(const Context& ctx, const Degrees& g, const StageSum& s, int k,
+                         double bucket) {
+    const int n = g.d * g.c;
+    const double factor = ctx.elemBytes * (g.zero >= 3 ? 1.5 : 1.0);
+    double seconds = 0;
+    if (n > 1) {
+        const GroupLink l = groupLink(ctx, n, [&](int q) { return rankOfData(g, q, k, 0); });
+        seconds +=
+            dpAllReduce(*l.lead, (s.params - s.expertParams) * factor, n, bucket, l.bw, l.alpha);
+    }
+    const int en = n / g.e;
+    if (en > 1 && s.expertParams > 0) {
+        const GroupLink l = groupLink(ctx, en, [&](int i) { return rankOfData(g, i * g.e, k, 0); });
+        seconds += dpAllReduce(*l.lead, s.expertParams * factor, en, bucket, l.bw, l.alpha);
+    }
+    return seconds;
+}
+
+} // namespace
+
+StageTimes stageTimes(const Context& ctx, const v1::Layout& layout, const Degrees& g,
+                      const std::vector<StageSum>& st, double b, const std::vector<double>& slow) {
+    // Per virtual stage (chunk c of pipeline rank k is c·p + k).
+    const int chunks = g.p * g.v;
+    StageTimes out;
+    for (auto* v :
+         {&out.fwd, &out.bwd, &out.compute, &out.tp, &out.ep, &out.cp, &out.dpExposed, &out.opt}) {
+        v->assign(std::size_t(chunks), 0.0);
+    }
+    out.link.assign(std::size_t(std::max(0, chunks - 1)), 0.0);
+    out.deferred.assign(out.link.size(), false);
+    const double bucket = layout.bucket_mb() > 0 ? layout.bucket_mb() * 1e6 : kDefaultBucketBytes;
+    for (int vs = 0; vs < chunks; ++vs) {
+        const int k = vs % g.p; // the pipeline rank holding it
+        const std::size_t i = std::size_t(vs);
+        const StageSum& s = st[i];
+        for (int q = 0; q < g.d * g.c; ++q) { // every data replica: its slowest TP rank
+            const int r = q / g.c, cp = q % g.c;
+            const PassTimes p = replicaPass(ctx, g, s, b, r, k, cp, slow);
+            if (p.fwd + p.bwd > out.fwd[i] + out.bwd[i]) {
+                out.fwd[i] = p.fwd, out.bwd[i] = p.bwd;
+                out.compute[i] = p.fc + p.bc, out.tp[i] = p.tp, out.ep[i] = p.ep, out.cp[i] = p.cp;
+            }
+            if (vs + 1 < chunks) {
+                bool deferred = false;
+                out.link[i] = std::max(out.link[i], linkTime(ctx, g, s, b, r, cp, vs, deferred));
+                out.deferred[i] = out.deferred[i] || deferred;
+            }
+        }
+        // Buckets overlap the last micro-batch's backward (Li et al. 2020, PyTorch DDP); the
+        // last bucket is always exposed.
+        const double ar = gradientReduction(ctx, g, s, k, bucket);
+        const double bytes = s.params * ctx.elemBytes * (g.zero >= 3 ? 1.5 : 1.0);
+        out.dpExposed[i] =
+            std::max(ar - out.bwd[i], ar * std::min(1.0, bucket / std::max(1.0, bytes)));
+        // Optimizer step: memory-bound; reads/writes weights and state, reads gradients.
+        double memBw = 1e300;
+        for (int tp = 0; tp < g.t; ++tp) {
+            memBw = std::min(memBw, ctx.slots[std::size_t(rankOf(g, 0, k, tp))].memoryBw);
+        }
+        const double held = heldForOptimizer(g, s);
+        out.opt[i] = held * (2.0 * (ctx.elemBytes + ctx.optimizerBytes) + ctx.elemBytes) / memBw;
+    }
+    return out;
+}
+
+double heldForOptimizer(const Degrees& g, const StageSum& s) {
+    if (g.zero < 1) {
+        return s.params;
+    }
+    const double dense = s.params - s.expertParams;
+    return dense / (g.d * g.c) + s.expertParams * g.e / (g.d * g.c);
+}
+
+} // namespace tessera::planner::detail
