@@ -112,15 +112,30 @@ void applyOptions(const PlanRequest& r, planner::PlanOptions& o) {
     }
 }
 
-/// A layout from --dp/--tp/--pp/--micro-batch/--schedule on `p`'s cluster. Errors: degrees
-/// that do not divide the cluster's devices or the global batch.
+v1::PipelineSchedule scheduleOf(const QString& name) {
+    if (name == QLatin1String("gpipe")) {
+        return v1::PIPELINE_SCHEDULE_GPIPE;
+    }
+    if (name == QLatin1String("interleaved")) {
+        return v1::PIPELINE_SCHEDULE_INTERLEAVED;
+    }
+    if (name == QLatin1String("zb-h1")) {
+        return v1::PIPELINE_SCHEDULE_ZB_H1;
+    }
+    return v1::PIPELINE_SCHEDULE_1F1B;
+}
+
+/// A layout from --dp/--tp/--pp/--vpp/--micro-batch/--schedule on `p`'s cluster, PP × VPP
+/// chunks of even blocks. Errors: degrees that do not divide the cluster's devices or the global
+/// batch, more chunks than blocks.
 Result<void> layoutFromDegrees(const PlanRequest& r, Problem& p) {
     const int n = p.cluster.deviceCount();
-    const long long tpp = (long long)r.tp * r.pp;
+    const long long tpp = (long long)r.tp * r.pp * r.cp;
     const int dp = r.dp > 0 ? r.dp : int(n / std::max(1LL, tpp));
     if (r.dp == 0 && (tpp > n || n % tpp != 0)) {
         return fail(ErrorCode::InvalidArgument,
                     "TP " + std::to_string(r.tp) + " x PP " + std::to_string(r.pp) +
+                        (r.cp > 1 ? " x CP " + std::to_string(r.cp) : std::string()) +
                         " does not divide the cluster's " + std::to_string(n) +
                         " devices: give --dp, or TP and PP that divide it");
     }
@@ -135,9 +150,23 @@ Result<void> layoutFromDegrees(const PlanRequest& r, Problem& p) {
     p.layout.set_data_parallel(dp);
     p.layout.set_tensor_parallel(r.tp);
     p.layout.set_micro_batches(int(p.options.globalBatch / perStep));
-    p.layout.set_schedule(r.schedule == QLatin1String("gpipe") ? v1::PIPELINE_SCHEDULE_GPIPE
-                                                               : v1::PIPELINE_SCHEDULE_1F1B);
-    setEvenStages(p.model, r.pp, p.layout);
+    p.layout.set_schedule(scheduleOf(r.schedule));
+    if (r.cp > 1) {
+        p.layout.set_context_parallel(r.cp);
+    }
+    if (r.ep > 1) {
+        p.layout.set_expert_parallel(r.ep);
+    }
+    if (r.vpp > 1) {
+        p.layout.set_virtual_stages(r.vpp);
+    }
+    setEvenStages(p.model, r.pp * r.vpp, p.layout);
+    if (std::max(1, p.layout.stages_size()) != r.pp * r.vpp) {
+        return fail(ErrorCode::InvalidArgument,
+                    "PP " + std::to_string(r.pp) + " x " + std::to_string(r.vpp) +
+                        " chunks is more than the model's " +
+                        std::to_string(p.layout.stages_size()) + " blocks: lower --pp or --vpp");
+    }
     return {};
 }
 

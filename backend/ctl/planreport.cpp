@@ -2,6 +2,7 @@
 #include "backend/ctl/planreport.h"
 
 #include "backend/layout/layoutmath.h"
+#include "worker/common/spec_io.h"
 
 #include <QJsonArray>
 
@@ -12,8 +13,7 @@ namespace tessera::ctl {
 namespace {
 
 QString scheduleName(const v1::Layout& l) {
-    return l.schedule() == v1::PIPELINE_SCHEDULE_GPIPE ? QStringLiteral("gpipe")
-                                                       : QStringLiteral("1f1b");
+    return QString::fromStdString(scheduleText(l.schedule()));
 }
 
 const planner::DeviceEstimate* fullest(const planner::Estimate& e) {
@@ -38,6 +38,9 @@ QJsonObject layoutJson(const planner::PlanModel& model, const planner::PlanClust
         {QStringLiteral("dp"), dp},
         {QStringLiteral("tp"), designer::tpWidth(l)},
         {QStringLiteral("pp"), designer::stageCount(l)},
+        {QStringLiteral("virtualStages"), std::max(1, l.virtual_stages())},
+        {QStringLiteral("cp"), designer::cpDegree(l)},
+        {QStringLiteral("ep"), designer::epDegree(l)},
         {QStringLiteral("microBatches"), m},
         {QStringLiteral("microBatchSize"), o.globalBatch / std::max(1, dp * m)},
         {QStringLiteral("globalBatch"), o.globalBatch},
@@ -86,6 +89,8 @@ QJsonObject planJson(const planner::PlanModel& model, const planner::PlanCluster
         {QStringLiteral("stepTimeS"), e.stepSeconds},
         {QStringLiteral("split"), QJsonObject{{QStringLiteral("compute"), e.computeSeconds},
                                               {QStringLiteral("tpComm"), e.tpCommSeconds},
+                                              {QStringLiteral("epComm"), e.epCommSeconds},
+                                              {QStringLiteral("cpComm"), e.cpCommSeconds},
                                               {QStringLiteral("ppComm"), e.ppCommSeconds},
                                               {QStringLiteral("dpComm"), e.dpCommSeconds},
                                               {QStringLiteral("bubble"), e.bubbleSeconds},
@@ -132,16 +137,21 @@ QString planTable(const planner::PlanModel& model, const QString& cluster,
                     billions(model.activeParams()))
                .arg(model.seqLen);
     out += QStringLiteral("Cluster   %1\n").arg(cluster);
+    const QString cp = n(l, "cp") > 1 ? QStringLiteral(" x CP %1").arg(n(l, "cp")) : QString();
+    const QString ep = n(l, "ep") > 1 ? QStringLiteral(" (EP %1)").arg(n(l, "ep")) : QString();
     out += QStringLiteral("Layout    DP %1 x TP %2 x PP %3 = %4 ranks; %5 micro-batches of %6, "
                           "global batch %7, %8, ZeRO %9")
                .arg(n(l, "dp"))
                .arg(n(l, "tp"))
-               .arg(n(l, "pp"))
+               .arg(QString::number(n(l, "pp")) + cp + ep)
                .arg(n(plan, "ranks"))
                .arg(n(l, "microBatches"))
                .arg(n(l, "microBatchSize"))
                .arg(n(l, "globalBatch"))
-               .arg(l.value(QStringLiteral("schedule")).toString())
+               .arg(l.value(QStringLiteral("schedule")).toString() +
+                    (n(l, "virtualStages") > 1
+                         ? QStringLiteral(" x %1 chunks").arg(n(l, "virtualStages"))
+                         : QString()))
                .arg(n(l, "zero"));
     out += QStringLiteral(", recompute %1%2, %3%4\n")
                .arg(l.value(QStringLiteral("recompute")).toString(),
@@ -156,13 +166,13 @@ QString planTable(const planner::PlanModel& model, const QString& cluster,
                .arg(gb(n(plan, "peakMemoryBytes")), gb(n(d, "capacity")), gb(n(d, "weights")),
                     gb(n(d, "gradients")), gb(n(d, "optimizerState")), gb(n(d, "activations")),
                     gb(n(d, "workspace")));
-    out +=
-        QStringLiteral("Step      %1 = compute %2 + TP %3 + PP %4 + DP %5 + bubble %6 (%7 %) "
-                       "+ optimizer %8\n")
-            .arg(seconds(n(plan, "stepTimeS")), seconds(n(s, "compute")), seconds(n(s, "tpComm")),
-                 seconds(n(s, "ppComm")), seconds(n(s, "dpComm")), seconds(n(s, "bubble")),
-                 QString::number(100 * n(plan, "bubbleFraction"), 'f', 1),
-                 seconds(n(s, "optimizer")));
+    out += QStringLiteral("Step      %1 = compute %2 + TP %3 + EP %4 + CP %5 + PP %6 + DP %7 + "
+                          "bubble %8 (%9 %) + optimizer %10\n")
+               .arg(seconds(n(plan, "stepTimeS")), seconds(n(s, "compute")),
+                    seconds(n(s, "tpComm")), seconds(n(s, "epComm")), seconds(n(s, "cpComm")),
+                    seconds(n(s, "ppComm")), seconds(n(s, "dpComm")), seconds(n(s, "bubble")),
+                    QString::number(100 * n(plan, "bubbleFraction"), 'f', 1))
+               .arg(seconds(n(s, "optimizer")));
     out += QStringLiteral("Speed     %1 tokens/s, %2 TFLOP/s per GPU, MFU %3 %\n")
                .arg(QString::number(n(plan, "tokensPerS"), 'f', 0),
                     QString::number(n(plan, "tflopsPerGpu"), 'f', 1),

@@ -17,7 +17,8 @@ Failure bad(const QString& what) {
 
 /// Options that describe one layout: not with --auto (it chooses them) or --layout (the file
 /// holds them).
-const std::vector<const char*> kLayoutOptions = {"dp", "tp", "pp", "micro-batch", "schedule"};
+const std::vector<const char*> kLayoutOptions = {"dp", "tp", "pp",          "vpp",
+                                                 "cp", "ep", "micro-batch", "schedule"};
 
 /// `values[name]` as a whole number in lo..hi into `out` (unchanged when not given).
 Result<void> number(const std::map<std::string, std::string>& values, const char* name, int lo,
@@ -60,7 +61,8 @@ Result<void> readNumbers(const std::map<std::string, std::string>& v, PlanReques
     constexpr int kMaxDegree = 1 << 20, kMaxBatch = 1 << 24;
     for (Result<void> step :
          {number(v, "dp", 1, kMaxDegree, r.dp), number(v, "tp", 1, kMaxDegree, r.tp),
-          number(v, "pp", 1, kMaxDegree, r.pp),
+          number(v, "pp", 1, kMaxDegree, r.pp), number(v, "vpp", 1, 64, r.vpp),
+          number(v, "cp", 1, kMaxDegree, r.cp), number(v, "ep", 1, kMaxDegree, r.ep),
           number(v, "micro-batch", 1, kMaxBatch, r.microBatchSize),
           number(v, "global-batch", 1, kMaxBatch, r.globalBatch),
           number(v, "seq-len", 1, 1 << 24, r.seqLen), number(v, "zero", 0, 3, r.zero),
@@ -76,7 +78,7 @@ Result<void> readWords(const std::map<std::string, std::string>& v, PlanRequest&
     for (Result<void> step :
          {word(v, "recompute", {"none", "selective", "full"}, r.recompute),
           word(v, "precision", {"fp32", "tf32", "bf16", "fp8"}, r.precision),
-          word(v, "schedule", {"1f1b", "gpipe"}, r.schedule),
+          word(v, "schedule", {"1f1b", "gpipe", "interleaved", "zb-h1"}, r.schedule),
           word(v, "flash-attention", {"auto", "on", "off"}, r.flashAttention)}) {
         if (!step) {
             return step;
@@ -117,6 +119,13 @@ Result<PlanRequest> readPlanRequest(const std::map<std::string, std::string>& va
     }
     if (Result<void> w = readWords(values, r); !w) {
         return relay(w);
+    }
+    if (r.vpp > 1 && !r.given.count("schedule")) {
+        r.schedule = QStringLiteral("interleaved");
+    } else if (r.vpp > 1 && r.schedule != QLatin1String("interleaved")) {
+        return bad(QStringLiteral("--vpp %1 needs --schedule interleaved, not '%2'")
+                       .arg(r.vpp)
+                       .arg(r.schedule));
     }
     if (r.model.isEmpty() && r.layoutFile.isEmpty()) {
         return bad(QStringLiteral("plan needs --model (a config.json or a model's name, e.g. "

@@ -19,6 +19,9 @@ struct PlanRequest {
     QString layoutFile;                               ///< --layout: a designer layout file
     int dp = 0;                                       ///< --dp; 0 = the devices left by TP × PP
     int tp = 1, pp = 1;                               ///< --tp, --pp
+    int vpp = 1;            ///< --vpp: model chunks per pipeline stage (interleaved 1F1B)
+    int cp = 1;             ///< --cp: context-parallel width
+    int ep = 1;             ///< --ep: expert-parallel width
     int microBatchSize = 1; ///< --micro-batch: sequences per micro-batch per DP rank
     int globalBatch = 0;    ///< --global-batch: sequences per optimizer step; 0 = the default
     int seqLen = 0;         ///< --seq-len: tokens per sequence; 0 = the model's (capped at 4096)
@@ -26,7 +29,8 @@ struct PlanRequest {
     QString recompute = QStringLiteral("none"); ///< --recompute none|selective|full
     bool sequenceParallel = false;              ///< --sp
     QString precision; ///< --precision; empty = the model's (bf16 for imported models)
-    QString schedule = QStringLiteral("1f1b");       ///< --schedule 1f1b|gpipe
+    /// --schedule 1f1b|gpipe|interleaved|zb-h1 (interleaved when only --vpp > 1 is given)
+    QString schedule = QStringLiteral("1f1b");
     QString flashAttention = QStringLiteral("auto"); ///< --flash-attention auto|on|off
     bool autoPlan = false;                           ///< --auto: search the layouts instead
     int top = 5;                                     ///< --top K: layouts --auto prints
@@ -48,7 +52,8 @@ const std::vector<const char*>& planOptionNames();
 /// into a request. Errors: InvalidArgument naming the option and what it takes — a number that
 /// is not a positive whole number (--zero: 0..3), an unknown --recompute, --precision or
 /// --schedule, --auto or --layout together with a layout's own options (--dp, --tp, --pp,
-/// --micro-batch), no --model and no --layout.
+/// --vpp, --micro-batch), --vpp > 1 with another schedule than interleaved, no --model and no
+/// --layout.
 Result<PlanRequest> readPlanRequest(const std::map<std::string, std::string>& values,
                                     const std::set<std::string>& flags);
 

@@ -211,8 +211,10 @@ const std::vector<Subcommand> kSubcommands = {
      "activeParams, modelFlopsPerStep, stepTimeS, split, peakMemoryBytes, fits, tokensPerS, "
      "mfu and layout; --auto: a layouts array of them. A layout that does not fit is printed "
      "with its problems (exit 0); bad input exits 2.",
-     {"model", "cluster", "layout", "dp", "tp", "pp", "micro-batch", "global-batch", "seq-len",
-      "zero", "recompute", "sp", "precision", "schedule", "flash-attention", "auto", "top", "json"},
+     {"model", "cluster",   "layout", "dp",          "tp",           "pp",
+      "vpp",   "cp",        "ep",     "micro-batch", "global-batch", "seq-len",
+      "zero",  "recompute", "sp",     "precision",   "schedule",     "flash-attention",
+      "auto",  "top",       "json"},
      [](const std::vector<std::string>& a, CtlOptions&) { return none(a, "plan"); },
      runPlan},
     {"completion",

@@ -26,6 +26,8 @@ private Q_SLOTS:
     void aLayoutThatDoesNotFitSaysWhy();
     void layoutFileIsPlannedAsDrawn();
     void evenStagesKeepEmbeddingAndHeadAtTheEnds();
+    void interleavedAndZeroBubbleShrinkTheBubble();
+    void expertAndContextParallel();
     void badInput_data();
     void badInput();
 
@@ -222,6 +224,56 @@ void TestCtlPlan::evenStagesKeepEmbeddingAndHeadAtTheEnds() {
     QCOMPARE(l.stages_size(), 0);
 }
 
+void TestCtlPlan::interleavedAndZeroBubbleShrinkTheBubble() {
+    // LLaMA-2 7B over PP 4 with 8 micro-batches: interleaving 2 chunks per stage and ZB-H1 each
+    // leave a smaller bubble than 1F1B, on the same degrees.
+    const QStringList base = {"--model",        "llama-2-7b", "--cluster", "1x8 h100-sxm",
+                              "--pp",           "4",          "--tp",      "2",
+                              "--global-batch", "8",          "--json"};
+    auto bubble = [&](const QStringList& more, QJsonObject* layout = nullptr) {
+        const Run r = ctl(base + more);
+        const QJsonObject o = parse(r.out);
+        if (layout) {
+            *layout = o.value("layout").toObject();
+        }
+        return r.exitCode == 0 ? o.value("split").toObject().value("bubble").toDouble() : -1.0;
+    };
+    QJsonObject il, zb;
+    const double plain = bubble({});
+    const double interleaved = bubble({"--vpp", "2"}, &il);
+    const double zeroBubble = bubble({"--schedule", "zb-h1"}, &zb);
+    QVERIFY2(plain > 0 && interleaved > 0 && zeroBubble > 0,
+             qPrintable(QString("%1 %2 %3").arg(plain).arg(interleaved).arg(zeroBubble)));
+    QVERIFY2(interleaved < 0.7 * plain,
+             qPrintable(QString("%1 vs %2").arg(interleaved).arg(plain)));
+    QVERIFY2(zeroBubble < 0.7 * plain, qPrintable(QString("%1 vs %2").arg(zeroBubble).arg(plain)));
+    QCOMPARE(il.value("schedule").toString(), QStringLiteral("interleaved"));
+    QCOMPARE(il.value("virtualStages").toInt(), 2);
+    QCOMPARE(il.value("pp").toInt(), 4);
+    QCOMPARE(il.value("stages").toArray().size(), 8); // every model chunk
+    QCOMPARE(zb.value("schedule").toString(), QStringLiteral("zb-h1"));
+    // A table names the chunks.
+    const Run table = ctl(
+        {"--model", "llama-2-7b", "--pp", "4", "--tp", "2", "--vpp", "2", "--global-batch", "8"});
+    QVERIFY2(table.out.contains("interleaved x 2 chunks"), table.out.constData());
+}
+
+void TestCtlPlan::expertAndContextParallel() {
+    // Mixtral-8x7B on 2x8 H100, DP 16 with EP 8: its all-to-all in the split, EP in the layout.
+    const Run moe = ctl({"--model", "mixtral-8x7b-v0.1", "--cluster", "2x8 h100-sxm", "--ep", "8",
+                         "--zero", "1", "--global-batch", "64", "--json"});
+    QVERIFY2(moe.exitCode == 0, moe.err.constData());
+    const QJsonObject m = parse(moe.out);
+    QCOMPARE(m.value("layout").toObject().value("ep").toInt(), 8);
+    QCOMPARE(m.value("layout").toObject().value("dp").toInt(), 16);
+    QVERIFY(m.value("split").toObject().value("epComm").toDouble() > 0);
+    // LLaMA-2 7B at 32k tokens with CP 2 x TP 4: DP fills the rest (8 / 8 = 1).
+    const Run cp = ctl({"--model", "llama-2-7b", "--seq-len", "32768", "--tp", "4", "--cp", "2",
+                        "--global-batch", "8"});
+    QVERIFY2(cp.exitCode == 0, cp.err.constData());
+    QVERIFY2(cp.out.contains("Layout    DP 1 x TP 4 x PP 1 x CP 2 = 8 ranks"), cp.out.constData());
+}
+
 void TestCtlPlan::badInput_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("mentions");
@@ -255,6 +307,15 @@ void TestCtlPlan::badInput_data() {
     QTest::newRow("unknown recompute")
         << QStringList{"--model", "llama-2-7b", "--recompute", "some"}
         << "--recompute: 'some' is not one of none, selective, full";
+    QTest::newRow("vpp with 1f1b")
+        << QStringList{"--model", "llama-2-7b", "--pp", "2", "--vpp", "2", "--schedule", "1f1b"}
+        << "--vpp 2 needs --schedule interleaved";
+    QTest::newRow("more chunks than blocks")
+        << QStringList{"--model", "llama-2-7b", "--pp", "8", "--vpp", "8", "--tp", "1", "--dp", "1"}
+        << "lower --pp or --vpp";
+    QTest::newRow("unknown schedule")
+        << QStringList{"--model", "llama-2-7b", "--schedule", "zb-v"}
+        << "--schedule: 'zb-v' is not one of 1f1b, gpipe, interleaved, zb-h1";
     QTest::newRow("positional argument")
         << QStringList{"--model", "llama-2-7b", "extra"} << "plan takes no arguments";
 }
