@@ -32,6 +32,27 @@ std::optional<Error> deepSpeedRefusal(const ExportPlan& p) {
                 .arg(countText(p.zero), countText(p.pp))
                 .toStdString()};
     }
+    // DeepSpeed's sequence parallelism is Ulysses (docs/_tutorials/ds-sequence.md: an all-to-all
+    // of attention heads, sequence_parallel_size in code), not the ring of keys and values drawn.
+    if (p.cp > 1) {
+        return Error{ErrorCode::InvalidArgument,
+                     ExportText::tr("DeepSpeed has no ring context parallelism: its sequence "
+                                    "parallelism is Ulysses (an all-to-all of attention heads, "
+                                    "docs/_tutorials/ds-sequence.md), which the planner does "
+                                    "not model; set CP to 1 to export CP %1 layouts")
+                         .arg(countText(p.cp))
+                         .toStdString()};
+    }
+    // deepspeed/runtime/pipe/module.py: a PipelineModule gives each rank one contiguous stage.
+    if (p.virtualStages > 1) {
+        return Error{ErrorCode::InvalidArgument,
+                     ExportText::tr("DeepSpeed's pipeline engine runs one contiguous stage per "
+                                    "rank (deepspeed/runtime/pipe/module.py): it has no "
+                                    "interleaved schedule for %1 model chunks per stage; choose "
+                                    "1F1B")
+                         .arg(countText(p.virtualStages))
+                         .toStdString()};
+    }
     return std::nullopt;
 }
 
@@ -119,6 +140,14 @@ Result<QString> deepSpeedNotes(const v1::PlanFile& plan) {
              "Keys: deepspeedai/DeepSpeed docs/_pages/config-json.md "
              "(https://www.deepspeed.ai/docs/config-json/); %1 ranks = DP %2 x PP %3 x TP %4.")
              .arg(countText(p.world()), countText(p.dp), countText(p.pp), countText(p.tp)));
+    if (p.ep > 1) {
+        // deepspeed/moe/layer.py: MoE(hidden_size, expert, num_experts, ep_size, k, ...).
+        note(ExportText::tr("Expert parallelism is the model's own: deepspeed.moe.layer.MoE(..., "
+                            "num_experts=%1, ep_size=%2, k=%3) in each MoE layer "
+                            "(deepspeed/moe/layer.py); config-json.md has no key for it.")
+                 .arg(QString::number(p.lm ? p.lm->experts : 0), QString::number(p.ep),
+                      QString::number(p.lm ? p.lm->topK : 0)));
+    }
     if (autoTp(p)) {
         note(ExportText::tr(
                  "train_batch_size is left for DeepSpeed to infer (config-json.md \"Batch "
@@ -167,7 +196,9 @@ Result<QString> deepSpeedNotes(const v1::PlanFile& plan) {
         note(ExportText::tr(
                  "Schedule: DeepSpeed's TrainSchedule (deepspeed/runtime/pipe/schedule.py) "
                  "runs the micro-batches; the drawn %1 order has no key.")
-                 .arg(p.gpipe ? QStringLiteral("GPipe") : QStringLiteral("1F1B")));
+                 .arg(p.gpipe                 ? QStringLiteral("GPipe")
+                      : p.schedule == "zb-h1" ? QStringLiteral("ZB-H1")
+                                              : QStringLiteral("1F1B")));
         if (p.tp > 1) {
             note(ExportText::tr(
                      "Tensor parallelism with pipeline stages is the model's own "

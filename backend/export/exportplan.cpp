@@ -38,6 +38,14 @@ LmShape importedShape(const v1::PlanFile& file, const planner::PlanModel& model,
     const QJsonValue tie = o.value(QLatin1String("tie_word_embeddings"));
     s.tied = s.type == "gpt2" || (tie.isBool() && tie.toBool());
     s.llamaStyle = s.type != "gpt2";
+    for (const planner::PlanLayer& l : model.layers) {
+        if (l.kind == "block" && l.experts > 0) {
+            s.experts = l.experts, s.topK = l.expertsPerToken, s.moeFfn = l.expertFfn;
+            s.ffn = l.expertFfn; // Mixtral's intermediate_size is each expert's
+            break;
+        }
+    }
+    s.auxLossCoeff = jsonNumber(o, "router_aux_loss_coef");
     s.ropeTheta = jsonNumber(o, "rope_theta");
     s.normEps = jsonNumber(o, s.llamaStyle ? "rms_norm_eps" : "layer_norm_epsilon");
     // transformers' defaults: LlamaConfig/MistralConfig attention_dropout 0.0 and no hidden
@@ -51,18 +59,20 @@ LmShape importedShape(const v1::PlanFile& file, const planner::PlanModel& model,
     return s;
 }
 
-/// A LLaMA-type config with attention_bias or mlp_bias (counted in the blocks' params beyond the
-/// plain matrices and two norms), or any routed layer.
-bool hasBiasOrExperts(const planner::PlanModel& model) {
+/// A LLaMA-type config with attention_bias, mlp_bias or anything else beyond the plain matrices
+/// and two norms of each block — for a mixture of experts (Mixtral), the router and the routed
+/// SwiGLU experts, no shared ones.
+bool hasExtras(const planner::PlanModel& model) {
     for (const planner::PlanLayer& l : model.layers) {
-        if (l.experts > 0) {
-            return true;
-        }
         if (model.family != "gpt2" && l.kind == "block") {
             const std::int64_t h = l.hidden, kv = std::int64_t(l.kvHeads) * (h / l.heads);
-            if (l.params != 2 * h * h + 2 * h * kv + 3 * h * l.ffn + 2 * h) {
+            const std::int64_t mlp =
+                l.experts > 0 ? h * l.experts + 3 * h * l.expertFfn * l.experts : 3 * h * l.ffn;
+            if (l.params != 2 * h * h + 2 * h * kv + mlp + 2 * h) {
                 return true;
             }
+        } else if (l.experts > 0) {
+            return true;
         }
     }
     return false;
@@ -131,6 +141,19 @@ Result<void> takeSettings(const v1::PlanFile& file, const v1::Layout& layout,
         return refuse(ExportText::tr("ZeRO stage %1 is not 0, 1, 2 or 3").arg(countText(p.zero)));
     }
     p.gpipe = layout.schedule() == v1::PIPELINE_SCHEDULE_GPIPE;
+    p.schedule = p.gpipe                                                  ? "gpipe"
+                 : layout.schedule() == v1::PIPELINE_SCHEDULE_INTERLEAVED ? "interleaved"
+                 : layout.schedule() == v1::PIPELINE_SCHEDULE_ZB_H1       ? "zb-h1"
+                                                                          : "1f1b";
+    p.virtualStages = std::max(1, layout.virtual_stages());
+    const int chunks = std::max(1, layout.stages_size());
+    if (p.virtualStages > 1 &&
+        (p.schedule != "interleaved" || chunks % p.virtualStages != 0 || p.pp < 2)) {
+        return refuse(ExportText::tr("%1 virtual stages need the interleaved schedule and a "
+                                     "multiple of %1 model chunks over at least 2 pipeline "
+                                     "stages; the layout has %2 chunks")
+                          .arg(countText(p.virtualStages), countText(chunks)));
+    }
     p.recompute = s.recompute().empty() ? "none" : s.recompute();
     if (p.recompute != "none" && p.recompute != "selective" && p.recompute != "full") {
         return refuse(ExportText::tr("recompute '%1' is not none, selective or full")
@@ -197,14 +220,27 @@ Result<ExportPlan> resolvePlan(const v1::PlanFile& file) {
     // The exporters write the dense GPT-2 / LLaMA / Mistral decoder (LmShape); a family with
     // experts, latent attention, biases or extra norms has no arguments here yet, and each
     // exporter refuses it by its family's name rather than write a different model.
-    const bool plainDecoder = p.family == "gpt2" || p.family == "llama" || p.family == "mistral";
-    if (imported && plainDecoder && !hasBiasOrExperts(*model)) {
+    const bool plainDecoder =
+        p.family == "gpt2" || p.family == "llama" || p.family == "mistral" || p.family == "mixtral";
+    if (imported && plainDecoder && !hasExtras(*model)) {
         p.lm = importedShape(file, *model, p.seq);
     } else if (p.family == "gpt") {
         p.lm = builtinGptShape(file);
     }
     const v1::Layout layout = withExplicitStages(file.layout(), p.layers);
     p.dp = dpDegree(layout), p.tp = tpWidth(layout), p.pp = stageCount(layout);
+    p.cp = cpDegree(layout), p.ep = epDegree(layout);
+    if (p.ep > 1 && p.lm && p.lm->experts == 0) {
+        return refuse(ExportText::tr("expert parallel %1 needs a mixture-of-experts model; %2 has "
+                                     "no routed experts: set EP to 1")
+                          .arg(countText(p.ep), QString::fromStdString(p.name)));
+    }
+    if (p.ep > 1 && p.lm && (p.lm->experts % p.ep != 0 || (p.dp * p.cp) % p.ep != 0)) {
+        return refuse(
+            ExportText::tr("expert parallel %1 must divide the %2 experts and DP %3 x "
+                           "CP %4")
+                .arg(countText(p.ep), countText(p.lm->experts), countText(p.dp), countText(p.cp)));
+    }
     if (Result<void> r = takeStages(layout, p); !r) {
         return relay(r);
     }
@@ -229,11 +265,15 @@ QStringList fitWarning(const ExportPlan& p, const QString& prefix) {
 }
 
 QString degreesText(const ExportPlan& p) {
-    return QStringLiteral("%1 ranks = DP %2 x PP %3 x TP %4")
-        .arg(p.world())
-        .arg(p.dp)
-        .arg(p.pp)
-        .arg(p.tp);
+    QString text = QStringLiteral("%1 ranks = DP %2 x PP %3").arg(p.world()).arg(p.dp).arg(p.pp);
+    if (p.cp > 1) {
+        text += QStringLiteral(" x CP %1").arg(p.cp);
+    }
+    text += QStringLiteral(" x TP %1").arg(p.tp);
+    if (p.ep > 1) {
+        text += QStringLiteral(", EP %1").arg(p.ep);
+    }
+    return text;
 }
 
 std::vector<StageParts> lmStageParts(const ExportPlan& p) {

@@ -33,12 +33,16 @@ QString countText(long long v);
 
 /// A decoder language model: layer list [embedding, block0..block{n-1}, ln_f, head].
 struct LmShape {
-    std::string type; ///< "gpt" (built-in), "gpt2", "llama", "mistral"
+    std::string type; ///< "gpt" (built-in), "gpt2", "llama", "mistral", "mixtral"
     int blocks = 0, hidden = 0, ffn = 0, heads = 0, kvHeads = 0, positions = 0;
     long long vocab = 0;     ///< 0 = unknown (a built-in GPT's text characters)
     bool tied = false;       ///< head weights = embedding weights
     bool llamaStyle = false; ///< RMSNorm, SwiGLU MLP, rotary positions, no biases
     std::optional<double> ropeTheta, normEps;
+    /// Mixture of experts (Mixtral): routed experts per layer, experts per token, each expert's
+    /// inner width, the router's auxiliary loss coefficient; 0 = a dense MLP of `ffn`.
+    int experts = 0, topK = 0, moeFfn = 0;
+    std::optional<double> auxLossCoeff;
     /// Dropout probabilities the model trains with: the config's attention_dropout (LLaMA-style,
     /// default 0) or attn_pdrop/resid_pdrop (GPT-2, 0.1); 0 for the built-in GPT (the engine has
     /// no dropout). Megatron-LM's own defaults are 0.1 each.
@@ -53,19 +57,25 @@ struct ExportPlan {
     int layers = 0;            ///< length of the model's layer list
     int seq = 1;               ///< tokens per sample
     int dp = 1, tp = 1, pp = 1;
+    int cp = 1, ep = 1;     ///< context-parallel and expert-parallel widths (EP within DP × CP)
     int microBatches = 1;   ///< per optimizer step
     int globalBatch = 64;   ///< samples per optimizer step
     int microBatchSize = 1; ///< samples per micro-batch per data-parallel rank
     int zero = 0;
     bool gpipe = false;
+    /// "1f1b", "gpipe", "interleaved" (virtualStages model chunks per pipeline stage) or "zb-h1"
+    std::string schedule = "1f1b";
+    int virtualStages = 1; ///< model chunks per pipeline stage; `stages` lists pp × this many
     std::string recompute, precision, optimizer;
     bool sequenceParallel = false;
     bool flashAttention = false; ///< in effect (planner::flashAttentionInEffect)
     /// Why the planner says the layout cannot run on the file's machines (over memory, ...);
     /// empty when it fits or the file has no machines. The exporters write it as a warning.
     std::vector<std::string> fitProblems;
-    std::vector<std::pair<int, int>> stages; ///< inclusive layer ranges, in order
-    int world() const { return dp * pp * tp; }
+    /// Inclusive layer ranges in model order: the pipeline stages, or under the interleaved
+    /// schedule its pp × virtualStages model chunks (chunk j on stage j mod pp).
+    std::vector<std::pair<int, int>> stages;
+    int world() const { return dp * pp * cp * tp; }
 };
 
 /// `file` resolved (see the exporters' headers for what a layout file holds). Errors

@@ -4,6 +4,7 @@
 #include "backend/export/megatronexport.h"
 
 #include "backend/export/exportplan.h"
+#include "backend/export/megatronparallel.h"
 #include "backend/planner/planner.h"
 
 #include <QJsonDocument>
@@ -20,6 +21,50 @@ namespace tessera::designer {
 
 namespace {
 
+/// Megatron-LM's pipeline-layout string (megatron/core/transformer/
+/// pipeline_parallel_layer_layout.py parse_str_to_list: E embedding, t transformer layer, L
+/// final norm + output layer + loss, | between (virtual) stages).
+QString layoutString(const std::vector<StageParts>& parts) {
+    QStringList stages;
+    for (const StageParts& s : parts) {
+        QString text = s.embedding ? QStringLiteral("E") : QString();
+        if (s.blocks == 1) {
+            text += QLatin1Char('t');
+        } else if (s.blocks > 1) {
+            text += QStringLiteral("t*%1").arg(s.blocks);
+        }
+        if (s.head) {
+            text += QLatin1Char('L');
+        }
+        stages << text;
+    }
+    return stages.join(QLatin1Char('|'));
+}
+
+/// Interleaved 1F1B: even chunks as --num-virtual-stages-per-pipeline-rank (arguments.py
+/// _add_distributed_args), others as a layout of every chunk, from which Megatron-LM derives the
+/// virtual stages (len(layout) / PP).
+void addMegatronVirtualStages(const ExportPlan& p, QStringList& out) {
+    const std::vector<StageParts> parts = lmStageParts(p);
+    bool even = true;
+    for (const StageParts& s : parts) {
+        even = even && s.blocks == parts.front().blocks;
+    }
+    if (even) {
+        out << QStringLiteral("    # interleaved 1F1B: %1 model chunks per pipeline stage, %2 "
+                              "transformer layers each (chunk j on stage j mod %3)")
+                   .arg(p.virtualStages)
+                   .arg(parts.front().blocks)
+                   .arg(p.pp);
+        out << QStringLiteral("    --num-virtual-stages-per-pipeline-rank %1").arg(p.virtualStages);
+        return;
+    }
+    out << QStringLiteral("    # interleaved 1F1B over uneven chunks: Megatron-LM core 0.13 or "
+                          "later reads one layout entry per model chunk (E embedding, t "
+                          "transformer layer, L ln_f + head + loss, | between chunks)");
+    out << QStringLiteral("    --pipeline-model-parallel-layout \"%1\"").arg(layoutString(parts));
+}
+
 void addMegatronPipeline(const ExportPlan& p, QStringList& out) {
     const auto arg = [&out](const QString& line) {
         out << QStringLiteral("    ") + line;
@@ -28,7 +73,9 @@ void addMegatronPipeline(const ExportPlan& p, QStringList& out) {
     // --pipeline-model-parallel-size
     arg(QStringLiteral("--tensor-model-parallel-size %1").arg(p.tp));
     arg(QStringLiteral("--pipeline-model-parallel-size %1").arg(p.pp));
-    if (p.pp > 1) {
+    if (p.pp > 1 && p.virtualStages > 1) {
+        addMegatronVirtualStages(p, out);
+    } else if (p.pp > 1) {
         const std::vector<StageParts> parts = lmStageParts(p);
         const StageParts &first = parts.front(), &last = parts.back();
         bool middleEven = true;
@@ -57,28 +104,18 @@ void addMegatronPipeline(const ExportPlan& p, QStringList& out) {
             arg(QStringLiteral("--decoder-first-pipeline-num-layers %1").arg(first.blocks));
             arg(QStringLiteral("--decoder-last-pipeline-num-layers %1").arg(last.blocks));
         } else {
-            // arguments.py _add_distributed_args (since core_v0.13.0); syntax:
-            // megatron/core/transformer/pipeline_parallel_layer_layout.py parse_str_to_list
-            // (E embedding, t transformer layer, L loss = final norm + output layer, | stages).
-            QStringList stages;
-            for (const StageParts& s : parts) {
-                QString text = s.embedding ? QStringLiteral("E") : QString();
-                if (s.blocks == 1) {
-                    text += QLatin1Char('t');
-                } else if (s.blocks > 1) {
-                    text += QStringLiteral("t*%1").arg(s.blocks);
-                }
-                if (s.head) {
-                    text += QLatin1Char('L');
-                }
-                stages << text;
-            }
+            // arguments.py _add_distributed_args (since core_v0.13.0).
             out << QStringLiteral("    # the drawn split is not even in the middle stages or "
                                   "has a stage without transformer layers: Megatron-LM core "
                                   "0.13 or later reads it as a layout (E embedding, t "
                                   "transformer layer, L ln_f + head + loss, | between stages)");
-            arg(QStringLiteral("--pipeline-model-parallel-layout \"%1\"")
-                    .arg(stages.join(QLatin1Char('|'))));
+            arg(QStringLiteral("--pipeline-model-parallel-layout \"%1\"").arg(layoutString(parts)));
+        }
+        if (p.schedule == "zb-h1") {
+            out << QStringLiteral(
+                "    # schedule: ZB-H1 (Qi et al. 2024) is in its authors' fork of Megatron-LM "
+                "(sail-sg/zero-bubble-pipeline-parallelism), not in Megatron-LM: this runs its "
+                "1F1B, with the bubble the planner shows for 1F1B");
         }
         if (p.gpipe) {
             out << QStringLiteral(
@@ -90,8 +127,8 @@ void addMegatronPipeline(const ExportPlan& p, QStringList& out) {
     if (p.pp > 1 && p.dp > 1) {
         // arguments.py: "ranks initialize order is changed from tp-cp-ep-dp-pp to tp-cp-ep-pp-dp"
         // (megatron/training/initialize.py passes the order to parallel_state).
-        out << QStringLiteral("    # ranks in Tessera's order, rank = (dp x PP + stage) x TP + tp "
-                              "(Megatron-LM's default order is tp-dp-pp)");
+        out << QStringLiteral("    # ranks in Tessera's order, rank = ((dp x PP + stage) x CP + "
+                              "cp) x TP + tp (Megatron-LM's default order is tp-cp-ep-dp-pp)");
         arg(QStringLiteral("--use-tp-pp-dp-mapping"));
     }
     if (p.sequenceParallel) {
@@ -193,8 +230,8 @@ Result<QString> megatronArguments(const v1::PlanFile& plan) {
     if (!p.lm) {
         return refuse(
             ExportText::tr("Megatron-LM's pretrain_gpt.py trains decoder language models; model "
-                           "family '%1' has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA "
-                           "or Mistral model)")
+                           "family '%1' has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, "
+                           "Mistral or Mixtral model)")
                 .arg(QString::fromStdString(p.family)));
     }
     const LmShape& m = *p.lm;
@@ -240,9 +277,10 @@ Result<QString> megatronArguments(const v1::PlanFile& plan) {
                           "\"${MEGATRON_ARGS[@]}\" plus your data, tokenizer, learning-rate and "
                           "checkpoint flags.")
         << QStringLiteral("# Flags: NVIDIA/Megatron-LM megatron/training/arguments.py (tag "
-                          "core_v0.15.3); DP is the world size / (TP x PP).")
+                          "core_v0.15.3); DP is the world size / (TP x PP x CP).")
         << QStringLiteral("MEGATRON_ARGS=(") << QStringLiteral("    # parallelism");
     addMegatronPipeline(p, out);
+    addMegatronContextAndExperts(p, out);
     addMegatronZero(p, out);
     addMegatronModel(p, out);
     const auto arg = [&out](const QString& line) {

@@ -72,6 +72,11 @@ Result<QString> torchtitanParallelism(const v1::PlanFile& plan) {
                  .arg(p.zero == 3 ? QStringLiteral("always") : QStringLiteral("never")));
     }
     line(QStringLiteral("tensor_parallel_degree = %1").arg(p.tp));
+    // Parallelism.expert_parallel_degree (its EP borrows ranks from FSDP and TP:
+    // dp_shard × cp × tp = efsdp × ep); context_parallel_degree below.
+    if (p.ep > 1) {
+        line(QStringLiteral("expert_parallel_degree = %1").arg(p.ep));
+    }
     if (p.tp > 1) {
         line(QStringLiteral("enable_async_tensor_parallel = false"));
         if (!p.sequenceParallel) {
@@ -83,8 +88,23 @@ Result<QString> torchtitanParallelism(const v1::PlanFile& plan) {
     line(QStringLiteral("pipeline_parallel_degree = %1").arg(p.pp));
     if (p.pp > 1) {
         // Names of torch.distributed.pipelining.schedules.get_schedule_class.
+        if (p.schedule == "zb-h1") {
+            line(QStringLiteral("# ZB-H1 with one stage per rank has no schedule class in "
+                                "torch.distributed.pipelining (its zero-bubble schedules, "
+                                "InterleavedZeroBubble and ZBVZeroBubble, hold 2+ stages per "
+                                "rank): 1F1B"));
+        }
+        if (p.virtualStages > 1) {
+            line(QStringLiteral("# interleaved 1F1B: the %1 model parts below, %2 per pipeline "
+                                "rank (part j on rank j mod %3)")
+                     .arg(p.stages.size())
+                     .arg(p.virtualStages)
+                     .arg(p.pp));
+        }
         line(QStringLiteral("pipeline_parallel_schedule = \"%1\"")
-                 .arg(p.gpipe ? QStringLiteral("GPipe") : QStringLiteral("1F1B")));
+                 .arg(p.gpipe               ? QStringLiteral("GPipe")
+                      : p.virtualStages > 1 ? QStringLiteral("Interleaved1F1B")
+                                            : QStringLiteral("1F1B")));
         line(QStringLiteral("pipeline_parallel_microbatch_size = %1").arg(p.microBatchSize));
         // Parallelism.module_fqns_per_model_part; module names as
         // torchtitan/distributed/pipeline_parallel.py generate_llm_fqn_per_model_part.
@@ -108,7 +128,7 @@ Result<QString> torchtitanParallelism(const v1::PlanFile& plan) {
                                 "outermost), Tessera's dp, stage, tp: other ranks per stage"));
         }
     }
-    line(QStringLiteral("context_parallel_degree = 1"));
+    line(QStringLiteral("context_parallel_degree = %1").arg(p.cp));
     line(QString());
     // Training.local_batch_size (per data-parallel rank), global_batch_size (more = gradient
     // accumulation), seq_len, mixed_precision_param.

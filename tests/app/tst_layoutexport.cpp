@@ -65,6 +65,8 @@ struct Draw {
     Stages stages;
     int micro = 1;
     bool gpipe = false;
+    int vpp = 1;     ///< > 1: interleaved 1F1B, `stages` then lists every model chunk
+    bool zb = false; ///< ZB-H1
     int globalBatch = 64, zero = 0;
     std::string recompute, precision, optimizer = "adamw";
     bool sequenceParallel = false;
@@ -80,7 +82,13 @@ v1::PlanFile drawn(v1::PlanFile plan, const Draw& d) {
         s->set_last_layer(last);
     }
     l->set_micro_batches(d.micro);
-    l->set_schedule(d.gpipe ? v1::PIPELINE_SCHEDULE_GPIPE : v1::PIPELINE_SCHEDULE_1F1B);
+    l->set_schedule(d.gpipe     ? v1::PIPELINE_SCHEDULE_GPIPE
+                    : d.vpp > 1 ? v1::PIPELINE_SCHEDULE_INTERLEAVED
+                    : d.zb      ? v1::PIPELINE_SCHEDULE_ZB_H1
+                                : v1::PIPELINE_SCHEDULE_1F1B);
+    if (d.vpp > 1) {
+        l->set_virtual_stages(d.vpp);
+    }
     v1::PlanSettings* s = plan.mutable_settings();
     s->set_global_batch(d.globalBatch);
     s->set_zero_stage(d.zero);
@@ -248,6 +256,36 @@ void TestLayoutExport::goldens_data() {
     // PP 2 x DP 2 with ZeRO-2: DeepSpeed's pipeline engine refuses ZeRO-2/3.
     row("refuse-deepspeed-pp-zero2",
         gpt(4, {.dp = 2, .stages = {{0, 2}, {3, 6}}, .micro = 4, .globalBatch = 32, .zero = 2}));
+    // LLaMA-2 7B (32 blocks, layers 0-34), TP 2 x PP 2 x DP 2, interleaved 1F1B with 2 chunks
+    // of 8 blocks per stage: Megatron-LM's --num-virtual-stages-per-pipeline-rank, torchtitan's
+    // Interleaved1F1B over 4 model parts; DeepSpeed refuses (one stage per rank).
+    row("llama2-7b-interleaved-even", imported("llama-2-7b.json", "LLaMA-2 7B",
+                                               {.dp = 2,
+                                                .tp = 2,
+                                                .stages = {{0, 8}, {9, 16}, {17, 24}, {25, 34}},
+                                                .micro = 4,
+                                                .vpp = 2,
+                                                .globalBatch = 16,
+                                                .zero = 1,
+                                                .sequenceParallel = true}));
+    // Uneven chunks (10/6/8/8 blocks): Megatron-LM's layout string with one entry per chunk.
+    row("llama2-7b-interleaved-uneven", imported("llama-2-7b.json", "LLaMA-2 7B",
+                                                 {.dp = 2,
+                                                  .tp = 2,
+                                                  .stages = {{0, 10}, {11, 16}, {17, 24}, {25, 34}},
+                                                  .micro = 4,
+                                                  .vpp = 2,
+                                                  .globalBatch = 16,
+                                                  .zero = 1}));
+    // ZB-H1: Megatron-LM and torchtitan run 1F1B and say so; DeepSpeed names it.
+    row("llama2-7b-pp2-zbh1", imported("llama-2-7b.json", "LLaMA-2 7B",
+                                       {.dp = 2,
+                                        .tp = 2,
+                                        .stages = {{0, 16}, {17, 34}},
+                                        .micro = 4,
+                                        .zb = true,
+                                        .globalBatch = 16,
+                                        .zero = 1}));
     // TP 2 x DP 2 with ZeRO 0: torchtitan runs DDP only without TP/PP.
     row("refuse-torchtitan-ddp-tp", gpt(4, {.dp = 2, .tp = 2, .globalBatch = 32}));
 }
@@ -372,14 +410,46 @@ void TestLayoutExport::aLayoutThatDoesNotFitIsExportedWithAWarning() {
     QVERIFY2(!clean->contains(QLatin1String("WARNING")), qPrintable(*clean));
 }
 
-/// A mixture-of-experts config has no dense Megatron-LM/torchtitan arguments yet: refused by its
-/// family's name rather than exported as a LLaMA.
+/// Mixtral exports with its routing and the layout's EP, CP and virtual stages under
+/// Megatron-LM's own flag names (megatron/training/arguments.py); a family whose blocks have more
+/// than Mixtral's (DeepSeek-V3's latent attention and shared experts) is refused by its name
+/// rather than exported as something else.
 void TestLayoutExport::mixtureOfExpertsIsNotExportedAsADenseModel() {
-    const v1::PlanFile plan = imported("mixtral-8x7b-v0.1.json", "Mixtral", {.tp = 8});
+    // Mixtral-8x7B (32 blocks, layers 0-34): DP 4 x CP 2 x PP 2 (2 chunks each) x TP 2 = 32
+    // ranks, EP 8 over the 8 data ranks.
+    v1::PlanFile plan = imported("mixtral-8x7b-v0.1.json", "Mixtral",
+                                 {.dp = 4,
+                                  .tp = 2,
+                                  .stages = {{0, 8}, {9, 16}, {17, 24}, {25, 34}},
+                                  .micro = 4,
+                                  .vpp = 2,
+                                  .globalBatch = 16,
+                                  .zero = 1});
+    plan.mutable_layout()->set_context_parallel(2);
+    plan.mutable_layout()->set_expert_parallel(8);
     const Result<QString> megatron = megatronArguments(plan);
-    QVERIFY(!megatron.has_value());
-    QVERIFY2(QString::fromStdString(megatron.error().message).contains(QLatin1String("mixtral")),
-             megatron.error().message.c_str());
+    QVERIFY2(megatron.has_value(), megatron ? "" : megatron.error().message.c_str());
+    for (const char* flag :
+         {"--num-experts 8", "--moe-router-topk 2", "--moe-ffn-hidden-size 14336",
+          "--expert-model-parallel-size 8", "--context-parallel-size 2", "--cp-comm-type p2p",
+          "--num-virtual-stages-per-pipeline-rank 2", "--pipeline-model-parallel-size 2",
+          "--tensor-model-parallel-size 2", "--moe-token-dispatcher-type alltoall",
+          "--moe-aux-loss-coeff 0.02", "32 ranks = DP 4 x PP 2 x CP 2 x TP 2, EP 8"}) {
+        QVERIFY2(megatron->contains(QLatin1String(flag)),
+                 qPrintable(QStringLiteral("no '%1' in\n%2").arg(QLatin1String(flag), *megatron)));
+    }
+    const Result<QString> titan = torchtitanParallelism(plan);
+    QVERIFY2(titan.has_value(), titan ? "" : titan.error().message.c_str());
+    QVERIFY(titan->contains(QLatin1String("context_parallel_degree = 2")));
+    QVERIFY(titan->contains(QLatin1String("expert_parallel_degree = 8")));
+    QVERIFY(titan->contains(QLatin1String("pipeline_parallel_schedule = \"Interleaved1F1B\"")));
+    const Result<QString> ds = deepSpeedConfig(plan); // no ring CP, no interleaving there
+    QVERIFY(!ds.has_value());
+    const v1::PlanFile deepseek = imported("deepseek-v3.json", "DeepSeek-V3", {.tp = 8});
+    const Result<QString> refused = megatronArguments(deepseek);
+    QVERIFY(!refused.has_value());
+    QVERIFY2(QString::fromStdString(refused.error().message).contains(QLatin1String("deepseek")),
+             refused.error().message.c_str());
 }
 
 void TestLayoutExport::dialogShowsCopiesAndSaves() {

@@ -1,6 +1,6 @@
 # Megatron-LM arguments for "GPT-2": 4 ranks = DP 1 x PP 2 x TP 2.
 # Use: torchrun --nnodes N --nproc-per-node G pretrain_gpt.py "${MEGATRON_ARGS[@]}" plus your data, tokenizer, learning-rate and checkpoint flags.
-# Flags: NVIDIA/Megatron-LM megatron/training/arguments.py (tag core_v0.15.3); DP is the world size / (TP x PP).
+# Flags: NVIDIA/Megatron-LM megatron/training/arguments.py (tag core_v0.15.3); DP is the world size / (TP x PP x CP).
 MEGATRON_ARGS=(
     # parallelism
     --tensor-model-parallel-size 2

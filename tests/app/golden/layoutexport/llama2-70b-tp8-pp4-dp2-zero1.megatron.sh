@@ -1,6 +1,6 @@
 # Megatron-LM arguments for "LLaMA-2 70B": 64 ranks = DP 2 x PP 4 x TP 8.
 # Use: torchrun --nnodes N --nproc-per-node G pretrain_gpt.py "${MEGATRON_ARGS[@]}" plus your data, tokenizer, learning-rate and checkpoint flags.
-# Flags: NVIDIA/Megatron-LM megatron/training/arguments.py (tag core_v0.15.3); DP is the world size / (TP x PP).
+# Flags: NVIDIA/Megatron-LM megatron/training/arguments.py (tag core_v0.15.3); DP is the world size / (TP x PP x CP).
 MEGATRON_ARGS=(
     # parallelism
     --tensor-model-parallel-size 8
@@ -8,7 +8,7 @@ MEGATRON_ARGS=(
     # uneven first/last stages; the 2 middle stage(s) hold 21 transformer layers each
     --decoder-first-pipeline-num-layers 20
     --decoder-last-pipeline-num-layers 18
-    # ranks in Tessera's order, rank = (dp x PP + stage) x TP + tp (Megatron-LM's default order is tp-dp-pp)
+    # ranks in Tessera's order, rank = ((dp x PP + stage) x CP + cp) x TP + tp (Megatron-LM's default order is tp-cp-ep-dp-pp)
     --use-tp-pp-dp-mapping
     --sequence-parallel
     # ZeRO-1: the distributed optimizer shards optimizer state over the DP ranks (docs/source/api-guide/dist_optimizer.md)

@@ -1,12 +1,12 @@
 # Megatron-LM arguments for "GPT test": 4 ranks = DP 2 x PP 2 x TP 1.
 # Use: torchrun --nnodes N --nproc-per-node G pretrain_gpt.py "${MEGATRON_ARGS[@]}" plus your data, tokenizer, learning-rate and checkpoint flags.
-# Flags: NVIDIA/Megatron-LM megatron/training/arguments.py (tag core_v0.15.3); DP is the world size / (TP x PP).
+# Flags: NVIDIA/Megatron-LM megatron/training/arguments.py (tag core_v0.15.3); DP is the world size / (TP x PP x CP).
 MEGATRON_ARGS=(
     # parallelism
     --tensor-model-parallel-size 1
     --pipeline-model-parallel-size 2
     # even split: 2 transformer layers per stage, the embedding on the first, ln_f and the head on the last
-    # ranks in Tessera's order, rank = (dp x PP + stage) x TP + tp (Megatron-LM's default order is tp-dp-pp)
+    # ranks in Tessera's order, rank = ((dp x PP + stage) x CP + cp) x TP + tp (Megatron-LM's default order is tp-cp-ep-dp-pp)
     --use-tp-pp-dp-mapping
     # ZeRO-2: Megatron-FSDP (core 0.14 or later; README.md "Fully Sharded Data Parallel", docs/source/api-guide/custom_fsdp.md)
     --use-megatron-fsdp
