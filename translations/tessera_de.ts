@@ -3308,6 +3308,16 @@ S%2</translation>
     </message>
     <message>
         <location line="+5"/>
+        <source> × CP %1</source>
+        <translation> × CP %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>, EP %1</source>
+        <translation>, EP %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source> (layers %1)</source>
         <translation> (Schichten %1)</translation>
     </message>
@@ -3317,7 +3327,7 @@ S%2</translation>
         <translation>, %1 Micro-Batches, %2</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>&amp;Search</source>
         <translation>&amp;Suchen</translation>
     </message>
@@ -3362,7 +3372,7 @@ S%2</translation>
         <translation>&amp;Frist:</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
         <source>Searching…</source>
         <translation>Suche läuft…</translation>
     </message>
@@ -3765,7 +3775,7 @@ S%2</translation>
         <translation>Angenommen: %1</translation>
     </message>
     <message>
-        <location filename="../app/designer/designerpanel.cpp" line="+60"/>
+        <location filename="../app/designer/designerpanel.cpp" line="+62"/>
         <source>e.g. 4x8 h100-sxm @ 23.92/h</source>
         <translation>z. B. 4x8 h100-sxm @ 23.92/h</translation>
     </message>
@@ -3845,7 +3855,7 @@ S%2</translation>
         <translation>Die Maschinen anordnen und so zoomen, dass sie die Ansicht füllen</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+59"/>
         <source>No machines: type some (e.g. 4x8 h100-sxm) or use the live cluster.</source>
         <translation>Keine Maschinen: welche eingeben (z. B. 4x8 h100-sxm) oder den laufenden Cluster nutzen.</translation>
     </message>
@@ -3939,7 +3949,7 @@ S%2</translation>
         <translation>Schichten hier ablegen, um sie zur Pipeline-Stufe dieses Geräts zu machen; Rechtsklick öffnet das Menü der Stufe.</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Device #%1: idle. Drop layers here to start a stage on it.</source>
         <translation>Gerät #%1: frei. Schichten hier ablegen, um darauf eine Stufe zu beginnen.</translation>
     </message>
@@ -3959,7 +3969,12 @@ S%2</translation>
         <translation>Schichten %1–%2</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+7"/>
+        <source>It holds experts %1–%2 of each MoE layer (EP rank %3).</source>
+        <translation>Es hält die Experten %1–%2 jeder MoE-Schicht (EP-Rang %3).</translation>
+    </message>
+    <message>
+        <location line="+66"/>
         <source>#%1 idle</source>
         <translation>#%1 unbenutzt</translation>
     </message>
@@ -3977,6 +3992,11 @@ S%2</translation>
         <location line="+1"/>
         <source>stage %1 · TP %2 · DP %3</source>
         <translation>Stufe %1 · TP %2 · DP %3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> · E%1–%2</source>
+        <translation> · E%1–%2</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -4012,7 +4032,7 @@ S%2</translation>
         <translation>✕ nicht genug freie Geräte (%1 zu wenig)</translation>
     </message>
     <message>
-        <location line="+139"/>
+        <location line="+151"/>
         <source>Choose a model and a device to drop on first.</source>
         <translation>Wählen Sie zuerst ein Modell und ein Gerät zum Ablegen.</translation>
     </message>
@@ -4027,7 +4047,7 @@ S%2</translation>
         <translation>Eine neue Stufe für %1 braucht %2 freie Geräte (DP %3 × TP %4): frei sind dieses und %5 weitere. Legen Sie auf ein Gerät einer Stufe ab, senken Sie DP oder TP oder fügen Sie Maschinen hinzu.</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+41"/>
         <source>→ stage %1 · %2</source>
         <translation>→ Stufe %1 · %2</translation>
     </message>
@@ -4272,6 +4292,11 @@ S%2</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>ZB-H1</source>
+        <translation>ZB-H1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&amp;DP:</source>
         <translation>&amp;DP:</translation>
     </message>
@@ -4307,16 +4332,16 @@ S%2</translation>
     </message>
     <message>
         <location line="+5"/>
-        <source>Sc&amp;hedule:</source>
+        <source>Sc&amp;hed.:</source>
         <translation>&amp;Ablauf:</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Pipeline schedule: 1F1B keeps at most PP micro-batches in flight, GPipe all of them</source>
-        <translation>Pipeline-Ablauf: 1F1B hält höchstens PP Micro-Batches gleichzeitig, GPipe alle</translation>
+        <source>Pipeline schedule: 1F1B keeps at most PP micro-batches in flight, GPipe all of them; ZB-H1 splits the backward and fills the bubble with weight gradients (Qi et al. 2024), for frameworks that run it</source>
+        <translation>Pipeline-Ablauf: 1F1B hält höchstens PP Micro-Batches gleichzeitig, GPipe alle; ZB-H1 teilt den Rückwärtsschritt und füllt die Blase mit Gewichtsgradienten (Qi et al. 2024), für Frameworks, die ihn ausführen</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>&amp;ZeRO:</source>
         <translation>&amp;ZeRO:</translation>
     </message>
@@ -4374,12 +4399,12 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayoutExport</name>
     <message>
-        <location filename="../backend/export/exportplan.cpp" line="+182"/>
+        <location filename="../backend/export/exportplan.cpp" line="+205"/>
         <source>no model chosen: pick one from the Model list or import a config.json</source>
         <translation>kein Modell gewählt: eines aus der Modellliste wählen oder eine config.json importieren</translation>
     </message>
     <message>
-        <location line="-89"/>
+        <location line="-102"/>
         <source>stage %1 holds layers %2-%3, but the stages must cover the model&apos;s %4 layers in order: stage %1 has to start at layer %5</source>
         <translation>Stufe %1 enthält die Schichten %2–%3, die Stufen müssen aber die %4 Schichten des Modells der Reihe nach abdecken: Stufe %1 muss bei Schicht %5 beginnen</translation>
     </message>
@@ -4399,7 +4424,12 @@ S%2</translation>
         <translation>ZeRO-Stufe %1 ist nicht 0, 1, 2 oder 3</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+11"/>
+        <source>%1 virtual stages need the interleaved schedule and a multiple of %1 model chunks over at least 2 pipeline stages; the layout has %2 chunks</source>
+        <translation>%1 virtuelle Stufen brauchen den verschränkten Ablauf und ein Vielfaches von %1 Modellteilen über mindestens 2 Pipeline-Stufen; das Layout hat %2 Teile</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>recompute &apos;%1&apos; is not none, selective or full</source>
         <translation>Neuberechnung „%1“ ist nicht none, selective oder full</translation>
     </message>
@@ -4409,19 +4439,29 @@ S%2</translation>
         <translation>Präzision &apos;%1&apos; ist nicht fp32, tf32, bf16 oder fp8</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+69"/>
+        <source>expert parallel %1 needs a mixture-of-experts model; %2 has no routed experts: set EP to 1</source>
+        <translation>Expertenparallelität %1 braucht ein Mixture-of-Experts-Modell; %2 hat keine gerouteten Experten: EP auf 1 setzen</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>expert parallel %1 must divide the %2 experts and DP %3 x CP %4</source>
+        <translation>Expertenparallelität %1 muss die %2 Experten und DP %3 x CP %4 teilen</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>WARNING: the planner says this layout cannot run on the planned machines; the job would fail as drawn:</source>
         <translation>WARNUNG: Laut Planer läuft dieses Layout nicht auf den geplanten Maschinen; der Job würde so scheitern:</translation>
     </message>
     <message>
-        <location line="-76"/>
+        <location line="-89"/>
         <source>optimizer &apos;%1&apos; is not sgd or adamw</source>
         <translation>Optimierer „%1“ ist nicht sgd oder adamw</translation>
     </message>
     <message>
-        <location filename="../backend/export/megatronexport.cpp" line="+195"/>
-        <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA or Mistral model)</source>
-        <translation>pretrain_gpt.py von Megatron-LM trainiert Decoder-Sprachmodelle; die Modellfamilie „%1“ hat keine Megatron-LM-Argumente (ein GPT-, GPT-2-, LLaMA- oder Mistral-Modell wählen)</translation>
+        <location filename="../backend/export/megatronexport.cpp" line="+232"/>
+        <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, Mistral or Mixtral model)</source>
+        <translation>pretrain_gpt.py von Megatron-LM trainiert Decoder-Sprachmodelle; die Modellfamilie „%1“ hat keine Megatron-LM-Argumente (ein GPT-, GPT-2-, LLaMA-, Mistral- oder Mixtral-Modell wählen)</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -4449,12 +4489,27 @@ S%2</translation>
         <translation>die Pipeline-Engine von DeepSpeed lehnt ZeRO-%1 mit %2 Pipeline-Stufen ab (deepspeed/runtime/pipe/engine.py: &quot;ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism&quot;): ZeRO 0 oder 1 oder eine einzige Stufe verwenden</translation>
     </message>
     <message>
+        <location line="+11"/>
+        <source>DeepSpeed has no ring context parallelism: its sequence parallelism is Ulysses (an all-to-all of attention heads, docs/_tutorials/ds-sequence.md), which the planner does not model; set CP to 1 to export CP %1 layouts</source>
+        <translation>DeepSpeed hat keine Ring-Kontextparallelität: seine Sequenzparallelität ist Ulysses (ein All-to-All der Attention-Köpfe, docs/_tutorials/ds-sequence.md), die der Planer nicht modelliert; CP auf 1 setzen, um Layouts mit CP %1 zu exportieren</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>DeepSpeed&apos;s pipeline engine runs one contiguous stage per rank (deepspeed/runtime/pipe/module.py): it has no interleaved schedule for %1 model chunks per stage; choose 1F1B</source>
+        <translation>Die Pipeline-Engine von DeepSpeed führt eine zusammenhängende Stufe pro Rank aus (deepspeed/runtime/pipe/module.py): sie hat keinen verschränkten Ablauf für %1 Modellteile pro Stufe; 1F1B wählen</translation>
+    </message>
+    <message>
         <location line="+90"/>
         <source>Keys: deepspeedai/DeepSpeed docs/_pages/config-json.md (https://www.deepspeed.ai/docs/config-json/); %1 ranks = DP %2 x PP %3 x TP %4.</source>
         <translation>Schlüssel: deepspeedai/DeepSpeed docs/_pages/config-json.md (https://www.deepspeed.ai/docs/config-json/); %1 Ranks = DP %2 × PP %3 × TP %4.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
+        <source>Expert parallelism is the model&apos;s own: deepspeed.moe.layer.MoE(..., num_experts=%1, ep_size=%2, k=%3) in each MoE layer (deepspeed/moe/layer.py); config-json.md has no key for it.</source>
+        <translation>Expertenparallelität ist Sache des Modells: deepspeed.moe.layer.MoE(..., num_experts=%1, ep_size=%2, k=%3) in jeder MoE-Schicht (deepspeed/moe/layer.py); config-json.md hat keinen Schlüssel dafür.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>train_batch_size is left for DeepSpeed to infer (config-json.md &quot;Batch Size Related Parameters&quot;): without an mpu its batch arithmetic counts all %1 ranks although the %2 TP ranks of a group share each micro-batch (deepspeed/runtime/config.py world_size); the drawn global batch is %3 = %4 x %5 x DP %6.</source>
         <translation>train_batch_size fehlt, DeepSpeed leitet ihn selbst ab (config-json.md &quot;Batch Size Related Parameters&quot;): ohne mpu zählt seine Batch-Rechnung alle %1 Ranks, obwohl sich die %2 TP-Ranks einer Gruppe jeden Micro-Batch teilen (deepspeed/runtime/config.py world_size); der gezeichnete globale Batch ist %3 = %4 × %5 × DP %6.</translation>
     </message>
@@ -4484,7 +4539,7 @@ S%2</translation>
         <translation>Ablauf: DeepSpeeds TrainSchedule (deepspeed/runtime/pipe/schedule.py) führt die Micro-Batches aus; für die gezeichnete %1-Reihenfolge gibt es keinen Schlüssel.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Tensor parallelism with pipeline stages is the model&apos;s own (PipelineModule(topology=PipeModelDataParallelTopology(num_pp=%1, num_mp=%2, num_dp=%3)), deepspeed/runtime/pipe/topology.py); AutoTP (tensor_parallel.autotp_size) is documented without pipeline stages, so the JSON leaves it out.</source>
         <translation>Tensorparallelität mit Pipeline-Stufen ist Sache des Modells (PipelineModule(topology=PipeModelDataParallelTopology(num_pp=%1, num_mp=%2, num_dp=%3)), deepspeed/runtime/pipe/topology.py); AutoTP (tensor_parallel.autotp_size) ist nur ohne Pipeline-Stufen dokumentiert, daher lässt das JSON es weg.</translation>
     </message>
@@ -4820,12 +4875,12 @@ S%2</translation>
 <context>
     <name>tessera::designer::TrainingControls</name>
     <message>
-        <location filename="../app/designer/trainingcontrols.cpp" line="+29"/>
+        <location filename="../app/designer/trainingcontrols.cpp" line="+31"/>
         <source>S&amp;P</source>
         <translation>S&amp;P</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <location line="+1"/>
         <source>model&apos;s</source>
         <translation>Modell</translation>
@@ -4861,32 +4916,37 @@ S%2</translation>
         <translation>aus</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Se&amp;q. length:</source>
-        <translation>Se&amp;q.-Länge:</translation>
+        <location line="+3"/>
+        <source>Se&amp;q:</source>
+        <translation>Se&amp;q.:</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Tokens per sequence of an imported model (&quot;model&apos;s&quot;: its positions, at most 4096)</source>
-        <translation>Tokens pro Sequenz eines importierten Modells (&quot;Modell&quot;: seine Positionen, höchstens 4096)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Pre&amp;cision:</source>
-        <translation>Prä&amp;zision:</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>BF16 mixed precision keeps an FP32 master copy; FP8 runs the GEMMs in FP8 (Hopper, Ada, Blackwell, MI300) and keeps BF16 weights</source>
-        <translation>BF16 Mixed Precision hält eine FP32-Masterkopie; FP8 rechnet die GEMMs in FP8 (Hopper, Ada, Blackwell, MI300) und hält BF16-Gewichte</translation>
+        <source>Sequence length: tokens per sequence of an imported model (&quot;model&apos;s&quot;: its positions, at most 4096)</source>
+        <translation>Sequenzlänge: Tokens pro Sequenz eines importierten Modells (&quot;Modell&quot;: seine Positionen, höchstens 4096)</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>Reco&amp;mpute:</source>
-        <translation>Neube&amp;rechnung:</translation>
+        <source>Pre&amp;c:</source>
+        <translation>Prä&amp;z.:</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>Precision: BF16 mixed precision keeps an FP32 master copy; FP8 runs the GEMMs in FP8 (Hopper, Ada, Blackwell, MI300) and keeps BF16 weights</source>
+        <translation>Präzision: BF16 Mixed Precision hält eine FP32-Masterkopie; FP8 rechnet die GEMMs in FP8 (Hopper, Ada, Blackwell, MI300) und hält BF16-Gewichte</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reco&amp;mp:</source>
+        <translation>Neube&amp;r.:</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>F&amp;lash:</source>
+        <translation>F&amp;lash:</translation>
+    </message>
+    <message>
+        <location line="-5"/>
         <source>Activation recompute (Korthikanti et al. 2022): selective re-runs attention, full the whole block, trading backward time for activation memory</source>
         <translation>Aktivierungen neu berechnen (Korthikanti et al. 2022): selektiv wiederholt die Attention, voll den ganzen Block; Rückwärtszeit gegen Aktivierungsspeicher</translation>
     </message>
@@ -4896,17 +4956,32 @@ S%2</translation>
         <translation>Sequenzparallelität (SP): LayerNorm- und Dropout-Aktivierungen über die TP-Gruppe verteilt</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>F&amp;lash attn.:</source>
-        <translation>F&amp;lash-Attn.:</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>FlashAttention keeps no sequence × sequence attention scores; auto: on for an imported model on GPUs</source>
         <translation>FlashAttention hält keine Sequenz × Sequenz-Attention-Scores; auto: an für ein importiertes Modell auf GPUs</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+4"/>
+        <source>C&amp;P:</source>
+        <translation>C&amp;P:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Context parallel (CP): each sequence split over this many ranks, attention by a ring exchange of keys and values; multiplies the ranks</source>
+        <translation>Kontextparallelität (CP): jede Sequenz auf so viele Ranks verteilt, Attention durch Ringaustausch von Keys und Values; vervielfacht die Ranks</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;EP:</source>
+        <translation>&amp;EP:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expert parallel (EP): a mixture of experts&apos; routed experts split over this many of the DP × CP ranks, tokens sent to them by all-to-all; adds no ranks</source>
+        <translation>Expertenparallelität (EP): die gerouteten Experten eines Mixture-of-Experts auf so viele der DP × CP Ranks verteilt, Tokens per All-to-All dorthin geschickt; keine zusätzlichen Ranks</translation>
+    </message>
+    <message>
+        <location line="+52"/>
         <source>Set sequence length to %1</source>
         <translation>Sequenzlänge auf %1 setzen</translation>
     </message>
@@ -4937,6 +5012,16 @@ S%2</translation>
     </message>
     <message>
         <location line="+3"/>
+        <source>Set CP to %1</source>
+        <translation>CP auf %1 setzen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Set EP to %1</source>
+        <translation>EP auf %1 setzen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Set FlashAttention to %1</source>
         <translation>FlashAttention auf %1 setzen</translation>
     </message>
@@ -4944,9 +5029,24 @@ S%2</translation>
 <context>
     <name>tessera::planner</name>
     <message>
-        <location filename="../backend/planner/auto_plan.cpp" line="+28"/>
+        <location filename="../backend/planner/auto_plan.cpp" line="+30"/>
         <source>DP %1 × TP %2 × PP %3, %4 micro-batches</source>
         <translation>DP %1 × TP %2 × PP %3, %4 Micro-Batches</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>, CP %1</source>
+        <translation>, CP %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>, EP %1</source>
+        <translation>, EP %1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>, interleaved 1F1B × %1 chunks</source>
+        <translation>, verschränktes 1F1B × %1 Teile</translation>
     </message>
     <message>
         <location line="+10"/>
@@ -4967,6 +5067,16 @@ S%2</translation>
         <location line="+2"/>
         <source>TP all-reduce %1 vs %2</source>
         <translation>TP-All-Reduce %1 statt %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>EP all-to-all %1 vs %2</source>
+        <translation>EP-All-to-All %1 statt %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>CP ring exchange %1 vs %2</source>
+        <translation>CP-Ringaustausch %1 statt %2</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4999,7 +5109,7 @@ S%2</translation>
         <translation>Schritt %1 statt %2</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+100"/>
         <source>fastest that fits: %1; %2 per step, bubble %3 %, MFU %4 %</source>
         <translation>schnellstes, das passt: %1; %2 pro Schritt, Blase %3 %, MFU %4 %</translation>
     </message>
@@ -5050,21 +5160,66 @@ S%2</translation>
     </message>
     <message>
         <location line="+4"/>
+        <source>tessera-train runs GPipe and 1F1B; the interleaved and ZB-H1 schedules are for other frameworks (export the layout)</source>
+        <translation>tessera-train führt GPipe und 1F1B aus; der verschränkte und der ZB-H1-Ablauf sind für andere Frameworks (das Layout exportieren)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>tessera-train runs ZeRO 0/1 without recompute or sequence parallelism; turn those off to launch this built-in model</source>
         <translation>tessera-train fährt ZeRO 0/1 ohne Neuberechnung und Sequenzparallelität; diese ausschalten, um dieses eingebaute Modell zu starten</translation>
     </message>
     <message>
+        <location line="+6"/>
+        <source>data/tensor/context/expert parallel degrees must be at least 1</source>
+        <translation>Daten-/Tensor-/Kontext-/Expertenparallelgrade müssen mindestens 1 sein</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>tessera-train has no experts and no context parallelism; set EP and CP to 1 to launch this built-in model</source>
+        <translation>tessera-train hat keine Experten und keine Kontextparallelität; EP und CP auf 1 setzen, um dieses eingebaute Modell zu starten</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>expert parallel %1 needs a mixture-of-experts model; this one has no routed experts: set EP to 1</source>
+        <translation>Expertenparallelität %1 braucht ein Mixture-of-Experts-Modell; dieses hat keine gerouteten Experten: EP auf 1 setzen</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>expert parallel %1 does not divide the %2 routed experts of each layer</source>
+        <translation>Expertenparallelität %1 teilt die %2 gerouteten Experten jeder Schicht nicht</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>expert parallel %1 does not divide DP %2 × CP %3: its groups are made of those ranks</source>
+        <translation>Expertenparallelität %1 teilt DP %2 × CP %3 nicht: ihre Gruppen bestehen aus diesen Ranks</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>context parallel %1 needs a sequence length divisible by 2 × %1 (the load-balanced causal split); %2 tokens is not</source>
+        <translation>Kontextparallelität %1 braucht eine durch 2 × %1 teilbare Sequenzlänge (die lastausgeglichene kausale Aufteilung); %2 Tokens sind es nicht</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>virtual stages need the interleaved 1F1B schedule</source>
+        <translation>virtuelle Stufen brauchen den verschränkten 1F1B-Ablauf</translation>
+    </message>
+    <message>
         <location line="+5"/>
-        <source>data/tensor parallel degrees must be at least 1</source>
-        <translation>Daten-/Tensor-Parallelgrade müssen mindestens 1 sein</translation>
+        <source>%1 model chunks do not make %2 virtual stages on each of at least 2 pipeline ranks; use a multiple of %2 chunks</source>
+        <translation>%1 Modellteile ergeben nicht %2 virtuelle Stufen auf jedem von mindestens 2 Pipeline-Ranks; ein Vielfaches von %2 Teilen verwenden</translation>
     </message>
     <message>
-        <location line="+293"/>
-        <source>the layout needs %1 ranks (DP %2 × PP %3 × TP %4) but the cluster has %5 devices</source>
-        <translation>das Layout braucht %1 Ranks (DP %2 × PP %3 × TP %4), der Cluster hat aber %5 Geräte</translation>
+        <location line="+6"/>
+        <source>the interleaved schedule needs micro-batches (%1) that are a multiple of the %2 pipeline ranks</source>
+        <translation>der verschränkte Ablauf braucht Micro-Batches (%1), die ein Vielfaches der %2 Pipeline-Ranks sind</translation>
     </message>
     <message>
-        <location filename="../backend/planner/estimate_memory.cpp" line="+65"/>
+        <location line="+213"/>
+        <source>the layout needs %1 ranks (DP %2 × PP %3 × CP %4 × TP %5) but the cluster has %6 devices</source>
+        <translation>das Layout braucht %1 Ranks (DP %2 × PP %3 × CP %4 × TP %5), der Cluster hat aber %6 Geräte</translation>
+    </message>
+    <message>
+        <location filename="../backend/planner/estimate_memory.cpp" line="+132"/>
         <source>over memory: stage %1 on %2 device %3 (%4) needs %5 of %6 (%7 over); use ZeRO, more TP/PP, recompute or fewer micro-batches in flight</source>
         <translation>Speicher überschritten: Stufe %1 auf %2 Gerät %3 (%4) braucht %5 von %6 (%7 zu viel); ZeRO, mehr TP/PP, Neuberechnung oder weniger gleichzeitige Micro-Batches nutzen</translation>
     </message>

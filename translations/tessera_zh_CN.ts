@@ -3294,6 +3294,16 @@ S%2</translation>
     </message>
     <message>
         <location line="+5"/>
+        <source> × CP %1</source>
+        <translation> × CP %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>, EP %1</source>
+        <translation>，EP %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source> (layers %1)</source>
         <translation>（层 %1）</translation>
     </message>
@@ -3303,7 +3313,7 @@ S%2</translation>
         <translation>，%1 个微批次，%2</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>&amp;Search</source>
         <translation>搜索(&amp;S)</translation>
     </message>
@@ -3348,7 +3358,7 @@ S%2</translation>
         <translation>截止时间(&amp;D)：</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
         <source>Searching…</source>
         <translation>正在搜索…</translation>
     </message>
@@ -3761,7 +3771,7 @@ S%2</translation>
         <translation>新布局。</translation>
     </message>
     <message>
-        <location filename="../app/designer/designerpanel.cpp" line="+60"/>
+        <location filename="../app/designer/designerpanel.cpp" line="+62"/>
         <source>e.g. 4x8 h100-sxm @ 23.92/h</source>
         <translation>例如 4x8 h100-sxm @ 23.92/h</translation>
     </message>
@@ -3841,7 +3851,7 @@ S%2</translation>
         <translation>排列并缩放机器以填满视图</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+59"/>
         <source>No machines: type some (e.g. 4x8 h100-sxm) or use the live cluster.</source>
         <translation>没有机器：请输入一些（例如 4x8 h100-sxm），或使用实时集群。</translation>
     </message>
@@ -3925,7 +3935,7 @@ S%2</translation>
         <translation>把层拖放到这里，使其成为此设备的流水线阶段；右键单击打开阶段菜单。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Device #%1: idle. Drop layers here to start a stage on it.</source>
         <translation>设备 #%1：空闲。把层拖放到这里即可在其上新建一个阶段。</translation>
     </message>
@@ -3945,7 +3955,12 @@ S%2</translation>
         <translation>第 %1–%2 层</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+7"/>
+        <source>It holds experts %1–%2 of each MoE layer (EP rank %3).</source>
+        <translation>它持有每个 MoE 层的专家 %1–%2（EP rank %3）。</translation>
+    </message>
+    <message>
+        <location line="+66"/>
         <source>#%1 idle</source>
         <translation>#%1 空闲</translation>
     </message>
@@ -3963,6 +3978,11 @@ S%2</translation>
         <location line="+1"/>
         <source>stage %1 · TP %2 · DP %3</source>
         <translation>阶段 %1 · TP %2 · DP %3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> · E%1–%2</source>
+        <translation> · E%1–%2</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -3998,7 +4018,7 @@ S%2</translation>
         <translation>✕ 空闲设备不足（缺 %1 个）</translation>
     </message>
     <message>
-        <location line="+139"/>
+        <location line="+151"/>
         <source>Choose a model and a device to drop on first.</source>
         <translation>请先选择模型和要拖放到的设备。</translation>
     </message>
@@ -4013,7 +4033,7 @@ S%2</translation>
         <translation>为 %1 新建阶段需要 %2 个空闲设备（DP %3 × TP %4）：只有这一个和另外 %5 个空闲。请拖放到某个阶段的设备上、降低 DP 或 TP，或增加机器。</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+41"/>
         <source>→ stage %1 · %2</source>
         <translation>→ 阶段 %1 · %2</translation>
     </message>
@@ -4258,6 +4278,11 @@ S%2</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>ZB-H1</source>
+        <translation>ZB-H1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&amp;DP:</source>
         <translation>DP(&amp;D)：</translation>
     </message>
@@ -4293,16 +4318,16 @@ S%2</translation>
     </message>
     <message>
         <location line="+5"/>
-        <source>Sc&amp;hedule:</source>
+        <source>Sc&amp;hed.:</source>
         <translation>调度(&amp;H)：</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Pipeline schedule: 1F1B keeps at most PP micro-batches in flight, GPipe all of them</source>
-        <translation>流水线调度：1F1B 同时最多保留 PP 个在途微批次，GPipe 则保留全部</translation>
+        <source>Pipeline schedule: 1F1B keeps at most PP micro-batches in flight, GPipe all of them; ZB-H1 splits the backward and fills the bubble with weight gradients (Qi et al. 2024), for frameworks that run it</source>
+        <translation>流水线调度：1F1B 同时最多保留 PP 个在途微批次，GPipe 则保留全部；ZB-H1 拆分反向传播，用权重梯度填充气泡（Qi 等 2024），供支持它的框架使用</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>&amp;ZeRO:</source>
         <translation>ZeRO(&amp;Z)：</translation>
     </message>
@@ -4360,12 +4385,12 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayoutExport</name>
     <message>
-        <location filename="../backend/export/exportplan.cpp" line="+182"/>
+        <location filename="../backend/export/exportplan.cpp" line="+205"/>
         <source>no model chosen: pick one from the Model list or import a config.json</source>
         <translation>未选择模型：请从模型列表中选择一个，或导入 config.json</translation>
     </message>
     <message>
-        <location line="-89"/>
+        <location line="-102"/>
         <source>stage %1 holds layers %2-%3, but the stages must cover the model&apos;s %4 layers in order: stage %1 has to start at layer %5</source>
         <translation>阶段 %1 包含第 %2-%3 层，但各阶段必须按顺序覆盖模型的 %4 层：阶段 %1 必须从第 %5 层开始</translation>
     </message>
@@ -4385,7 +4410,12 @@ S%2</translation>
         <translation>ZeRO 阶段 %1 不是 0、1、2 或 3</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+11"/>
+        <source>%1 virtual stages need the interleaved schedule and a multiple of %1 model chunks over at least 2 pipeline stages; the layout has %2 chunks</source>
+        <translation>%1 个虚拟阶段需要交错调度，并且需要在至少 2 个流水线阶段上有 %1 的倍数个模型块；该布局有 %2 个块</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>recompute &apos;%1&apos; is not none, selective or full</source>
         <translation>重计算“%1”不是 none、selective 或 full</translation>
     </message>
@@ -4395,19 +4425,29 @@ S%2</translation>
         <translation>精度 &apos;%1&apos; 不是 fp32、tf32、bf16 或 fp8</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+69"/>
+        <source>expert parallel %1 needs a mixture-of-experts model; %2 has no routed experts: set EP to 1</source>
+        <translation>专家并行 %1 需要混合专家模型；%2 没有路由专家：请将 EP 设为 1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>expert parallel %1 must divide the %2 experts and DP %3 x CP %4</source>
+        <translation>专家并行 %1 必须整除 %2 个专家以及 DP %3 x CP %4</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>WARNING: the planner says this layout cannot run on the planned machines; the job would fail as drawn:</source>
         <translation>警告：规划器认为此布局无法在所规划的机器上运行；按此绘制作业会失败：</translation>
     </message>
     <message>
-        <location line="-76"/>
+        <location line="-89"/>
         <source>optimizer &apos;%1&apos; is not sgd or adamw</source>
         <translation>优化器“%1”不是 sgd 或 adamw</translation>
     </message>
     <message>
-        <location filename="../backend/export/megatronexport.cpp" line="+195"/>
-        <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA or Mistral model)</source>
-        <translation>Megatron-LM 的 pretrain_gpt.py 训练的是解码器语言模型；模型族“%1”没有对应的 Megatron-LM 参数（请选择 GPT、GPT-2、LLaMA 或 Mistral 模型）</translation>
+        <location filename="../backend/export/megatronexport.cpp" line="+232"/>
+        <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, Mistral or Mixtral model)</source>
+        <translation>Megatron-LM 的 pretrain_gpt.py 训练的是解码器语言模型；模型族“%1”没有对应的 Megatron-LM 参数（请选择 GPT、GPT-2、LLaMA、Mistral 或 Mixtral 模型）</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -4435,12 +4475,27 @@ S%2</translation>
         <translation>DeepSpeed 的流水线引擎不接受 ZeRO-%1 与 %2 个流水线阶段同时使用（deepspeed/runtime/pipe/engine.py：&quot;ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism&quot;）：请使用 ZeRO 0 或 1，或只用一个阶段</translation>
     </message>
     <message>
+        <location line="+11"/>
+        <source>DeepSpeed has no ring context parallelism: its sequence parallelism is Ulysses (an all-to-all of attention heads, docs/_tutorials/ds-sequence.md), which the planner does not model; set CP to 1 to export CP %1 layouts</source>
+        <translation>DeepSpeed 没有环形上下文并行：它的序列并行是 Ulysses（注意力头的 all-to-all，docs/_tutorials/ds-sequence.md），规划器不对其建模；要导出 CP %1 的布局，请将 CP 设为 1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>DeepSpeed&apos;s pipeline engine runs one contiguous stage per rank (deepspeed/runtime/pipe/module.py): it has no interleaved schedule for %1 model chunks per stage; choose 1F1B</source>
+        <translation>DeepSpeed 的流水线引擎每个 rank 运行一个连续阶段（deepspeed/runtime/pipe/module.py）：它没有每阶段 %1 个模型块的交错调度；请选择 1F1B</translation>
+    </message>
+    <message>
         <location line="+90"/>
         <source>Keys: deepspeedai/DeepSpeed docs/_pages/config-json.md (https://www.deepspeed.ai/docs/config-json/); %1 ranks = DP %2 x PP %3 x TP %4.</source>
         <translation>键名出处：deepspeedai/DeepSpeed docs/_pages/config-json.md（https://www.deepspeed.ai/docs/config-json/）；%1 个 rank = DP %2 × PP %3 × TP %4。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
+        <source>Expert parallelism is the model&apos;s own: deepspeed.moe.layer.MoE(..., num_experts=%1, ep_size=%2, k=%3) in each MoE layer (deepspeed/moe/layer.py); config-json.md has no key for it.</source>
+        <translation>专家并行由模型自身实现：在每个 MoE 层中使用 deepspeed.moe.layer.MoE(..., num_experts=%1, ep_size=%2, k=%3)（deepspeed/moe/layer.py）；config-json.md 中没有对应的键。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>train_batch_size is left for DeepSpeed to infer (config-json.md &quot;Batch Size Related Parameters&quot;): without an mpu its batch arithmetic counts all %1 ranks although the %2 TP ranks of a group share each micro-batch (deepspeed/runtime/config.py world_size); the drawn global batch is %3 = %4 x %5 x DP %6.</source>
         <translation>train_batch_size 留给 DeepSpeed 自行推断（config-json.md &quot;Batch Size Related Parameters&quot;）：没有 mpu 时，它的批大小计算会把全部 %1 个 rank 都算进去，尽管同一组的 %2 个 TP rank 共享每个微批次（deepspeed/runtime/config.py world_size）；绘制的全局批大小为 %3 = %4 × %5 × DP %6。</translation>
     </message>
@@ -4470,7 +4525,7 @@ S%2</translation>
         <translation>调度：微批次由 DeepSpeed 的 TrainSchedule（deepspeed/runtime/pipe/schedule.py）执行；绘制的 %1 顺序没有对应的键。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Tensor parallelism with pipeline stages is the model&apos;s own (PipelineModule(topology=PipeModelDataParallelTopology(num_pp=%1, num_mp=%2, num_dp=%3)), deepspeed/runtime/pipe/topology.py); AutoTP (tensor_parallel.autotp_size) is documented without pipeline stages, so the JSON leaves it out.</source>
         <translation>带流水线阶段时，张量并行由模型自己实现（PipelineModule(topology=PipeModelDataParallelTopology(num_pp=%1, num_mp=%2, num_dp=%3))，deepspeed/runtime/pipe/topology.py）；AutoTP（tensor_parallel.autotp_size）的文档只涉及无流水线阶段的情况，因此 JSON 中不包含它。</translation>
     </message>
@@ -4806,12 +4861,12 @@ S%2</translation>
 <context>
     <name>tessera::designer::TrainingControls</name>
     <message>
-        <location filename="../app/designer/trainingcontrols.cpp" line="+29"/>
+        <location filename="../app/designer/trainingcontrols.cpp" line="+31"/>
         <source>S&amp;P</source>
         <translation>S&amp;P</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <location line="+1"/>
         <source>model&apos;s</source>
         <translation>模型默认</translation>
@@ -4847,32 +4902,37 @@ S%2</translation>
         <translation>关</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Se&amp;q. length:</source>
-        <translation>序列长度(&amp;Q)：</translation>
+        <location line="+3"/>
+        <source>Se&amp;q:</source>
+        <translation>序列(&amp;Q)：</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Tokens per sequence of an imported model (&quot;model&apos;s&quot;: its positions, at most 4096)</source>
-        <translation>导入模型每个序列的 token 数（&quot;模型默认&quot;：其位置数，最多 4096）</translation>
+        <source>Sequence length: tokens per sequence of an imported model (&quot;model&apos;s&quot;: its positions, at most 4096)</source>
+        <translation>序列长度：导入模型每个序列的 token 数（&quot;模型默认&quot;：其位置数，最多 4096）</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Pre&amp;cision:</source>
+        <location line="+2"/>
+        <source>Pre&amp;c:</source>
         <translation>精度(&amp;C)：</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>BF16 mixed precision keeps an FP32 master copy; FP8 runs the GEMMs in FP8 (Hopper, Ada, Blackwell, MI300) and keeps BF16 weights</source>
-        <translation>BF16 混合精度保留 FP32 主副本；FP8 以 FP8 运行 GEMM（Hopper、Ada、Blackwell、MI300）并保留 BF16 权重</translation>
+        <source>Precision: BF16 mixed precision keeps an FP32 master copy; FP8 runs the GEMMs in FP8 (Hopper, Ada, Blackwell, MI300) and keeps BF16 weights</source>
+        <translation>精度：BF16 混合精度保留 FP32 主副本；FP8 以 FP8 运行 GEMM（Hopper、Ada、Blackwell、MI300）并保留 BF16 权重</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>Reco&amp;mpute:</source>
+        <source>Reco&amp;mp:</source>
         <translation>重计算(&amp;M)：</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+6"/>
+        <source>F&amp;lash:</source>
+        <translation>Flash(&amp;L)：</translation>
+    </message>
+    <message>
+        <location line="-5"/>
         <source>Activation recompute (Korthikanti et al. 2022): selective re-runs attention, full the whole block, trading backward time for activation memory</source>
         <translation>激活重计算（Korthikanti 等 2022）：选择性重算注意力，完全重算整个块，以反向时间换取激活内存</translation>
     </message>
@@ -4882,17 +4942,32 @@ S%2</translation>
         <translation>序列并行（SP）：LayerNorm 和 dropout 激活在 TP 组内切分</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>F&amp;lash attn.:</source>
-        <translation>Flash 注意力(&amp;L)：</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>FlashAttention keeps no sequence × sequence attention scores; auto: on for an imported model on GPUs</source>
         <translation>FlashAttention 不保存序列 × 序列的注意力分数；自动：GPU 上的导入模型开启</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+4"/>
+        <source>C&amp;P:</source>
+        <translation>CP(&amp;P)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Context parallel (CP): each sequence split over this many ranks, attention by a ring exchange of keys and values; multiplies the ranks</source>
+        <translation>上下文并行（CP）：每个序列拆分到这么多个 rank 上，注意力通过环形交换键和值完成；rank 数随之成倍增加</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;EP:</source>
+        <translation>EP(&amp;E)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expert parallel (EP): a mixture of experts&apos; routed experts split over this many of the DP × CP ranks, tokens sent to them by all-to-all; adds no ranks</source>
+        <translation>专家并行（EP）：混合专家模型的路由专家拆分到这么多个 DP × CP rank 上，token 通过 all-to-all 发送给它们；不增加 rank</translation>
+    </message>
+    <message>
+        <location line="+52"/>
         <source>Set sequence length to %1</source>
         <translation>将序列长度设为 %1</translation>
     </message>
@@ -4923,6 +4998,16 @@ S%2</translation>
     </message>
     <message>
         <location line="+3"/>
+        <source>Set CP to %1</source>
+        <translation>将 CP 设为 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Set EP to %1</source>
+        <translation>将 EP 设为 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Set FlashAttention to %1</source>
         <translation>将 FlashAttention 设为 %1</translation>
     </message>
@@ -4930,9 +5015,24 @@ S%2</translation>
 <context>
     <name>tessera::planner</name>
     <message>
-        <location filename="../backend/planner/auto_plan.cpp" line="+28"/>
+        <location filename="../backend/planner/auto_plan.cpp" line="+30"/>
         <source>DP %1 × TP %2 × PP %3, %4 micro-batches</source>
         <translation>DP %1 × TP %2 × PP %3，%4 个微批次</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>, CP %1</source>
+        <translation>，CP %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>, EP %1</source>
+        <translation>，EP %1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>, interleaved 1F1B × %1 chunks</source>
+        <translation>，交错 1F1B × %1 个块</translation>
     </message>
     <message>
         <location line="+10"/>
@@ -4953,6 +5053,16 @@ S%2</translation>
         <location line="+2"/>
         <source>TP all-reduce %1 vs %2</source>
         <translation>TP all-reduce %1 对比 %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>EP all-to-all %1 vs %2</source>
+        <translation>EP all-to-all %1，对比 %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>CP ring exchange %1 vs %2</source>
+        <translation>CP 环形交换 %1，对比 %2</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4985,7 +5095,7 @@ S%2</translation>
         <translation>每步 %1 对比 %2</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+100"/>
         <source>fastest that fits: %1; %2 per step, bubble %3 %, MFU %4 %</source>
         <translation>能放下的最快方案：%1；每步 %2，气泡 %3 %，MFU %4 %</translation>
     </message>
@@ -5036,21 +5146,66 @@ S%2</translation>
     </message>
     <message>
         <location line="+4"/>
+        <source>tessera-train runs GPipe and 1F1B; the interleaved and ZB-H1 schedules are for other frameworks (export the layout)</source>
+        <translation>tessera-train 运行 GPipe 和 1F1B；交错调度和 ZB-H1 调度用于其他框架（请导出布局）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>tessera-train runs ZeRO 0/1 without recompute or sequence parallelism; turn those off to launch this built-in model</source>
         <translation>tessera-train 只支持 ZeRO 0/1，且不支持重计算和序列并行；请关闭它们再启动此内置模型</translation>
     </message>
     <message>
+        <location line="+6"/>
+        <source>data/tensor/context/expert parallel degrees must be at least 1</source>
+        <translation>数据、张量、上下文和专家并行度至少为 1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>tessera-train has no experts and no context parallelism; set EP and CP to 1 to launch this built-in model</source>
+        <translation>tessera-train 没有专家，也没有上下文并行；要启动此内置模型，请将 EP 和 CP 设为 1</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>expert parallel %1 needs a mixture-of-experts model; this one has no routed experts: set EP to 1</source>
+        <translation>专家并行 %1 需要混合专家模型；该模型没有路由专家：请将 EP 设为 1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>expert parallel %1 does not divide the %2 routed experts of each layer</source>
+        <translation>专家并行 %1 不能整除每层的 %2 个路由专家</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>expert parallel %1 does not divide DP %2 × CP %3: its groups are made of those ranks</source>
+        <translation>专家并行 %1 不能整除 DP %2 × CP %3：它的组由这些 rank 构成</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>context parallel %1 needs a sequence length divisible by 2 × %1 (the load-balanced causal split); %2 tokens is not</source>
+        <translation>上下文并行 %1 需要序列长度能被 2 × %1 整除（负载均衡的因果切分）；%2 个 token 不满足</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>virtual stages need the interleaved 1F1B schedule</source>
+        <translation>虚拟阶段需要交错 1F1B 调度</translation>
+    </message>
+    <message>
         <location line="+5"/>
-        <source>data/tensor parallel degrees must be at least 1</source>
-        <translation>数据并行度和张量并行度至少为 1</translation>
+        <source>%1 model chunks do not make %2 virtual stages on each of at least 2 pipeline ranks; use a multiple of %2 chunks</source>
+        <translation>%1 个模型块无法在至少 2 个流水线 rank 上各组成 %2 个虚拟阶段；请使用 %2 的倍数个块</translation>
     </message>
     <message>
-        <location line="+293"/>
-        <source>the layout needs %1 ranks (DP %2 × PP %3 × TP %4) but the cluster has %5 devices</source>
-        <translation>该布局需要 %1 个 rank（DP %2 × PP %3 × TP %4），但集群只有 %5 个设备</translation>
+        <location line="+6"/>
+        <source>the interleaved schedule needs micro-batches (%1) that are a multiple of the %2 pipeline ranks</source>
+        <translation>交错调度需要微批次数（%1）是 %2 个流水线 rank 的倍数</translation>
     </message>
     <message>
-        <location filename="../backend/planner/estimate_memory.cpp" line="+65"/>
+        <location line="+213"/>
+        <source>the layout needs %1 ranks (DP %2 × PP %3 × CP %4 × TP %5) but the cluster has %6 devices</source>
+        <translation>该布局需要 %1 个 rank（DP %2 × PP %3 × CP %4 × TP %5），但集群只有 %6 个设备</translation>
+    </message>
+    <message>
+        <location filename="../backend/planner/estimate_memory.cpp" line="+132"/>
         <source>over memory: stage %1 on %2 device %3 (%4) needs %5 of %6 (%7 over); use ZeRO, more TP/PP, recompute or fewer micro-batches in flight</source>
         <translation>内存超限：阶段 %1 在 %2 设备 %3（%4）上需要 %5，可用 %6（超出 %7）；请使用 ZeRO、更大的 TP/PP、重计算，或减少在途微批次</translation>
     </message>

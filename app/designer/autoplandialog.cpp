@@ -30,13 +30,20 @@ QString describeLayout(const v1::Layout& layout) {
                        .arg(dpDegree(layout))
                        .arg(tpWidth(layout))
                        .arg(stageCount(layout));
+    if (cpDegree(layout) > 1) {
+        text += AutoPlanDialog::tr(" × CP %1").arg(cpDegree(layout));
+    }
+    if (epDegree(layout) > 1) {
+        text += AutoPlanDialog::tr(", EP %1").arg(epDegree(layout));
+    }
     if (ranges.size() > 1) {
         text += AutoPlanDialog::tr(" (layers %1)").arg(ranges.join(QStringLiteral(" | ")));
     }
     text += AutoPlanDialog::tr(", %1 micro-batches, %2")
                 .arg(std::max(1, layout.micro_batches()))
-                .arg(layout.schedule() == v1::PIPELINE_SCHEDULE_GPIPE ? QStringLiteral("GPipe")
-                                                                      : QStringLiteral("1F1B"));
+                .arg(layout.schedule() == v1::PIPELINE_SCHEDULE_GPIPE   ? QStringLiteral("GPipe")
+                     : layout.schedule() == v1::PIPELINE_SCHEDULE_ZB_H1 ? QStringLiteral("ZB-H1")
+                                                                        : QStringLiteral("1F1B"));
     return text;
 }
 
@@ -105,6 +112,7 @@ void AutoPlanDialog::search() {
     goal.steps = m_steps->value();
     goal.deadlineSeconds = m_deadline->value() * 3600.0;
     goal.top = 5;
+    goal.searchVirtualStages = false; // the canvas draws one stage per pipeline rank
     m_status->setText(tr("Searching…"));
     m_searchButton->setEnabled(false);
     m_list->clear();

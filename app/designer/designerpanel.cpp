@@ -37,6 +37,8 @@
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
+#include <algorithm>
+
 namespace tessera::designer {
 
 namespace {
@@ -314,8 +316,25 @@ void DesignerPanel::onDocumentChanged() {
 
 void DesignerPanel::showRoles(const v1::PlanFile& plan) {
     const int devices = m_document->cluster().deviceCount();
-    m_scene->setRoles(DrawnLayout::read(plan, m_document->layerCount(), devices).roles(devices),
-                      m_document->layerCount());
+    std::vector<DeviceRole> roles =
+        DrawnLayout::read(plan, m_document->layerCount(), devices).roles(devices);
+    // Under EP each device holds a 1/EP slice of every MoE layer's routed experts.
+    int experts = 0;
+    if (const planner::PlanModel* model = m_document->model()) {
+        for (const planner::PlanLayer& l : model->layers) {
+            experts = std::max(experts, l.experts);
+        }
+    }
+    const int ep = epDegree(plan.layout());
+    if (experts > 0 && ep > 1 && experts % ep == 0) {
+        for (DeviceRole& r : roles) {
+            if (r.rank >= 0) {
+                r.firstExpert = r.ep * (experts / ep);
+                r.lastExpert = r.firstExpert + experts / ep - 1;
+            }
+        }
+    }
+    m_scene->setRoles(roles, m_document->layerCount());
 }
 
 void DesignerPanel::requestEstimate(const v1::PlanFile& plan, bool preview) {

@@ -32,7 +32,8 @@ DeviceItem::DeviceItem(int index, int local, QGraphicsItem* parent)
 void DeviceItem::setRole(const DeviceRole& role, int layers) {
     if (m_hasRole && layers == m_layers && role.rank == m_role.rank && role.stage == m_role.stage &&
         role.tp == m_role.tp && role.dp == m_role.dp && role.first == m_role.first &&
-        role.last == m_role.last) {
+        role.last == m_role.last && role.cp == m_role.cp &&
+        role.firstExpert == m_role.firstExpert && role.lastExpert == m_role.lastExpert) {
         return; // a hover re-sets every device's role: most stay as they were
     }
     m_hasRole = true;
@@ -60,6 +61,14 @@ void DeviceItem::setRole(const DeviceRole& role, int layers) {
                                  .arg(role.last))
                   .arg(role.tp)
                   .arg(role.dp);
+    if (role.rank >= 0 && role.firstExpert >= 0) {
+        tip += QLatin1Char(' ') +
+               trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem",
+                                        "It holds experts %1–%2 of each MoE layer (EP rank %3)."))
+                   .arg(role.firstExpert)
+                   .arg(role.lastExpert)
+                   .arg(role.ep);
+    }
     setToolTip(tip);
     update();
 }
@@ -133,9 +142,14 @@ void DeviceItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
         idle
             ? trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "past the world size"))
             : trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "stage %1 · TP %2 · DP %3"))
-                  .arg(m_role.stage)
-                  .arg(m_role.tp)
-                  .arg(m_role.dp));
+                      .arg(m_role.stage)
+                      .arg(m_role.tp)
+                      .arg(m_role.dp) +
+                  (m_role.firstExpert >= 0
+                       ? trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", " · E%1–%2"))
+                             .arg(m_role.firstExpert)
+                             .arg(m_role.lastExpert)
+                       : QString()));
     paintLayerStrip(painter, QRectF(6, 38, kWidth - 12, 5));
     paintMemoryBar(painter, QRectF(6, 46, kWidth - 12, 10));
     const QRectF line3(6, 57, kWidth - 12, 15);

@@ -129,13 +129,16 @@ QString shortOf(int missing) {
 } // namespace
 
 int DrawnLayout::rankOf(int stage, int replica, int tpRank) const {
-    return (replica * int(stages.size()) + stage) * tp + tpRank;
+    const int r = replica / cp, c = replica % cp;
+    return ((r * int(stages.size()) + stage) * cp + c) * tp + tpRank;
 }
 
 DrawnLayout DrawnLayout::read(const v1::PlanFile& plan, int layers, int deviceCount) {
     const v1::Layout layout = withExplicitStages(plan.layout(), layers);
     DrawnLayout d;
-    d.dp = dpDegree(layout);
+    d.cp = cpDegree(layout);
+    d.ep = epDegree(layout);
+    d.dp = dpDegree(layout) * d.cp;
     d.tp = tpWidth(layout);
     for (const v1::Stage& s : layout.stages()) {
         d.stages.push_back({s.first_layer(), s.last_layer(), std::vector<int>(d.dp * d.tp, -1)});
@@ -143,8 +146,12 @@ DrawnLayout DrawnLayout::read(const v1::PlanFile& plan, int layers, int deviceCo
     const std::vector<int> devices = effectiveRankDevices(plan, layers, deviceCount);
     const int pp = int(d.stages.size());
     for (int r = 0; r < int(devices.size()); ++r) {
-        const int t = r % d.tp, s = (r / d.tp) % pp, p = r / (d.tp * pp);
-        d.stages[std::size_t(s)].devices[std::size_t(p * d.tp + t)] = devices[std::size_t(r)];
+        const int t = r % d.tp, c = (r / d.tp) % d.cp, s = (r / (d.tp * d.cp)) % pp;
+        const int replica = r / (d.tp * d.cp * pp) * d.cp + c;
+        if (replica < d.dp) {
+            d.stages[std::size_t(s)].devices[std::size_t(replica * d.tp + t)] =
+                devices[std::size_t(r)];
+        }
     }
     return d;
 }
@@ -216,9 +223,11 @@ DeviceRole DrawnLayout::roleOf(int device) const {
         }
         const int slot = int(it - devs.begin());
         role.stage = s;
-        role.dp = slot / tp;
+        role.dp = slot / tp / cp;
+        role.cp = slot / tp % cp;
+        role.ep = slot / tp % ep;
         role.tp = slot % tp;
-        role.rank = rankOf(s, role.dp, role.tp);
+        role.rank = rankOf(s, slot / tp, role.tp);
         role.first = stages[std::size_t(s)].first;
         role.last = stages[std::size_t(s)].last;
         return role;
@@ -236,9 +245,12 @@ std::vector<DeviceRole> DrawnLayout::roles(int deviceCount) const {
             }
             DeviceRole& role = out[std::size_t(d)];
             role.stage = s;
-            role.dp = slot / tp;
+            role.dp = slot / tp / cp;
+            role.cp = slot / tp % cp;
+            role.ep = slot / tp % ep;
+            role.ep = slot / tp % ep;
             role.tp = slot % tp;
-            role.rank = rankOf(s, role.dp, role.tp);
+            role.rank = rankOf(s, slot / tp, role.tp);
             role.first = stages[std::size_t(s)].first;
             role.last = stages[std::size_t(s)].last;
         }
@@ -327,6 +339,8 @@ DropOutcome dropLayers(const v1::PlanFile& plan, int layers, int deviceCount, in
               [](const Piece& a, const Piece& b) { return a.range.first < b.range.first; });
     DrawnLayout next;
     next.dp = drawn.dp;
+    next.cp = drawn.cp;
+    next.ep = drawn.ep;
     next.tp = drawn.tp;
     for (int i = 0; i < int(pieces.size()); ++i) {
         const Piece& p = pieces[std::size_t(i)];

@@ -14,10 +14,11 @@
 
 namespace tessera::designer {
 
-/// One pipeline stage as drawn: the inclusive layer range and its devices. devices has DP × TP
-/// entries, replica-major: devices[dp · TP + tp] is the device (cluster-wide index, node by
-/// node) of that replica's TP rank; -1 = a rank with no device (the layout needs more devices
-/// than the plan has).
+/// One pipeline stage as drawn: the inclusive layer range and its devices. devices has replicas ×
+/// TP entries (replicas = DP × CP: each context-parallel rank holds a slot of its own),
+/// replica-major: devices[replica · TP + tp] is the device (cluster-wide index, node by node) of
+/// that replica's TP rank, replica = dp · CP + cp; -1 = a rank with no device (the layout needs
+/// more devices than the plan has).
 struct DrawnStage {
     int first = 0, last = 0;
     std::vector<int> devices;
@@ -25,7 +26,9 @@ struct DrawnStage {
 
 /// A plan's layout as drawn (see the file comment).
 struct DrawnLayout {
-    int dp = 1, tp = 1;
+    int dp = 1; ///< replicas of each stage: DP × CP
+    int tp = 1, cp = 1;
+    int ep = 1; ///< expert-parallel width: a replica's EP rank is its index mod ep
     std::vector<DrawnStage> stages;
 
     /// Reads `plan` for a model of `layers` layers on `deviceCount` devices. rank_devices that
@@ -37,7 +40,8 @@ struct DrawnLayout {
     v1::PlanFile written(const v1::PlanFile& plan) const;
 
     int worldSize() const { return dp * tp * int(stages.size()); }
-    /// Rank of (stage, dp, tp): (dp · PP + stage) · TP + tp.
+    /// Rank of (stage, replica, tp): ((dp · PP + stage) · CP + cp) · TP + tp, replica = dp · CP +
+    /// cp.
     int rankOf(int stage, int replica, int tpRank) const;
     /// rank → device (-1 where a rank has none).
     std::vector<int> rankDevices() const;

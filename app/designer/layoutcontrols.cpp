@@ -38,6 +38,7 @@ LayoutControls::LayoutControls(PlanDocument* document, QWidget* parent)
     m_batch->setRange(1, 1 << 20);
     m_schedule->addItem(tr("1F1B"), int(v1::PIPELINE_SCHEDULE_1F1B));
     m_schedule->addItem(tr("GPipe"), int(v1::PIPELINE_SCHEDULE_GPIPE));
+    m_schedule->addItem(tr("ZB-H1"), int(v1::PIPELINE_SCHEDULE_ZB_H1));
     add(m_dp, tr("&DP:"), "dpSpin", tr("Data-parallel degree: replicas of the whole pipeline"));
     add(m_tp, tr("&TP:"), "tpSpin",
         tr("Tensor-parallel width of every stage (the engine runs one TP group size)"));
@@ -49,8 +50,10 @@ LayoutControls::LayoutControls(PlanDocument* document, QWidget* parent)
                                "when it is not whole"));
     row->addSpacing(-4); // "×4" reads as the micro-batch spin box's unit
     row->addWidget(m_microSize);
-    add(m_schedule, tr("Sc&hedule:"), "scheduleCombo",
-        tr("Pipeline schedule: 1F1B keeps at most PP micro-batches in flight, GPipe all of them"));
+    add(m_schedule, tr("Sc&hed.:"), "scheduleCombo",
+        tr("Pipeline schedule: 1F1B keeps at most PP micro-batches in flight, GPipe all of them; "
+           "ZB-H1 splits the backward and fills the bubble with weight gradients (Qi et al. "
+           "2024), for frameworks that run it"));
     add(m_zero, tr("&ZeRO:"), "zeroSpin",
         tr("ZeRO stage: 1 shards optimizer state, 2 also gradients, 3 also weights across DP"));
     add(m_batch, tr("&Batch:"), "batchSpin", tr("Global batch: samples per optimizer step"));
@@ -75,7 +78,7 @@ void LayoutControls::refresh() {
     m_dp->setValue(std::max(1, f.layout().data_parallel()));
     m_tp->setValue(std::max(1, f.layout().tensor_parallel()));
     m_micro->setValue(std::max(1, f.layout().micro_batches()));
-    m_schedule->setCurrentIndex(f.layout().schedule() == v1::PIPELINE_SCHEDULE_GPIPE ? 1 : 0);
+    m_schedule->setCurrentIndex(std::max(0, m_schedule->findData(int(f.layout().schedule()))));
     m_zero->setValue(f.settings().zero_stage());
     m_batch->setValue(f.settings().global_batch() > 0 ? f.settings().global_batch() : 64);
     const int perStep = m_dp->value() * m_micro->value();

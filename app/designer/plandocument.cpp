@@ -30,7 +30,7 @@ v1::PlanFile withoutStaleDrawing(const v1::PlanFile& current, v1::PlanFile next)
     const v1::Layout &a = current.layout(), &b = next.layout();
     bool same = sameModel(current, next) && dpDegree(a) == dpDegree(b) &&
                 tpWidth(a) == tpWidth(b) && stageCount(a) == stageCount(b) &&
-                current.nodes_size() == next.nodes_size();
+                cpDegree(a) == cpDegree(b) && current.nodes_size() == next.nodes_size();
     for (int i = 0; same && i < next.nodes_size(); ++i) {
         same = MessageDifferencer::Equals(current.nodes(i), next.nodes(i));
     }

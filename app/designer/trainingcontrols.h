@@ -27,6 +27,8 @@ public:
     QComboBox* recompute() const { return m_recompute; }
     QCheckBox* sequenceParallel() const { return m_sp; }
     QComboBox* flashAttention() const { return m_flash; }
+    QSpinBox* contextParallel() const { return m_cp; }
+    QSpinBox* expertParallel() const { return m_ep; }
 
 private:
     void refresh();
@@ -38,6 +40,8 @@ private:
     QComboBox* m_recompute;
     QCheckBox* m_sp;
     QComboBox* m_flash;
+    QSpinBox* m_cp;
+    QSpinBox* m_ep;
 };
 
 } // namespace tessera::designer
