@@ -3970,11 +3970,21 @@ S%2</translation>
     </message>
     <message>
         <location line="+7"/>
+        <source>It holds expert %1 of each MoE layer (EP rank %2).</source>
+        <translation>Es hält den Experten %1 jeder MoE-Schicht (EP-Rang %2).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>It holds experts %1–%2 of each MoE layer (EP rank %3).</source>
         <translation>Es hält die Experten %1–%2 jeder MoE-Schicht (EP-Rang %3).</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+15"/>
+        <source> · E%1</source>
+        <translation> · E%1</translation>
+    </message>
+    <message>
+        <location line="+64"/>
         <source>#%1 idle</source>
         <translation>#%1 unbenutzt</translation>
     </message>
@@ -3994,12 +4004,12 @@ S%2</translation>
         <translation>Stufe %1 · TP %2 · DP %3</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-73"/>
         <source> · E%1–%2</source>
         <translation> · E%1–%2</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+81"/>
         <source>no estimate</source>
         <translation>keine Schätzung</translation>
     </message>
@@ -4120,7 +4130,17 @@ S%2</translation>
         <translation>Rechnen %1 · TP %2 · PP %3 · DP %4 · Blase %5 · Optimierer + Loss %6</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
+        <source> · EP all-to-all %1</source>
+        <translation> · EP-All-to-All %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> · CP ring %1</source>
+        <translation> · CP-Ring %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <location line="+6"/>
         <source>%1 %</source>
         <translation>%1 %</translation>

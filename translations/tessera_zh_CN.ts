@@ -3956,11 +3956,21 @@ S%2</translation>
     </message>
     <message>
         <location line="+7"/>
+        <source>It holds expert %1 of each MoE layer (EP rank %2).</source>
+        <translation>它持有每个 MoE 层的专家 %1（EP rank %2）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>It holds experts %1–%2 of each MoE layer (EP rank %3).</source>
         <translation>它持有每个 MoE 层的专家 %1–%2（EP rank %3）。</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+15"/>
+        <source> · E%1</source>
+        <translation> · E%1</translation>
+    </message>
+    <message>
+        <location line="+64"/>
         <source>#%1 idle</source>
         <translation>#%1 空闲</translation>
     </message>
@@ -3980,12 +3990,12 @@ S%2</translation>
         <translation>阶段 %1 · TP %2 · DP %3</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-73"/>
         <source> · E%1–%2</source>
         <translation> · E%1–%2</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+81"/>
         <source>no estimate</source>
         <translation>无估算</translation>
     </message>
@@ -4106,7 +4116,17 @@ S%2</translation>
         <translation>计算 %1 · TP %2 · PP %3 · DP %4 · 气泡 %5 · 优化器 + 损失 %6</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
+        <source> · EP all-to-all %1</source>
+        <translation> · EP all-to-all %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> · CP ring %1</source>
+        <translation> · CP 环形 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <location line="+6"/>
         <source>%1 %</source>
         <translation>%1 %</translation>

@@ -61,7 +61,13 @@ void DeviceItem::setRole(const DeviceRole& role, int layers) {
                                  .arg(role.last))
                   .arg(role.tp)
                   .arg(role.dp);
-    if (role.rank >= 0 && role.firstExpert >= 0) {
+    if (role.rank >= 0 && role.firstExpert >= 0 && role.firstExpert == role.lastExpert) {
+        tip += QLatin1Char(' ') +
+               trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem",
+                                        "It holds expert %1 of each MoE layer (EP rank %2)."))
+                   .arg(role.firstExpert)
+                   .arg(role.ep);
+    } else if (role.rank >= 0 && role.firstExpert >= 0) {
         tip += QLatin1Char(' ') +
                trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem",
                                         "It holds experts %1–%2 of each MoE layer (EP rank %3)."))
@@ -71,6 +77,19 @@ void DeviceItem::setRole(const DeviceRole& role, int layers) {
     }
     setToolTip(tip);
     update();
+}
+
+QString DeviceItem::expertsText() const {
+    if (m_role.firstExpert < 0) {
+        return {};
+    }
+    if (m_role.firstExpert == m_role.lastExpert) {
+        return trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", " · E%1"))
+            .arg(m_role.firstExpert);
+    }
+    return trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", " · E%1–%2"))
+        .arg(m_role.firstExpert)
+        .arg(m_role.lastExpert);
 }
 
 void DeviceItem::setDropPreview(const QString& text, bool refused) {
@@ -131,8 +150,9 @@ void DeviceItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
         line1, Qt::AlignLeft | Qt::AlignVCenter,
         idle ? trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "#%1 idle")).arg(m_local)
              : trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "#%1 · rank %2"))
-                   .arg(m_local)
-                   .arg(m_role.rank));
+                       .arg(m_local)
+                       .arg(m_role.rank) +
+                   expertsText()); // the second line is full: "stage 0 · TP 1 · DP 12"
     font.setBold(false);
     font.setPixelSize(11);
     painter->setFont(font);
@@ -142,14 +162,9 @@ void DeviceItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
         idle
             ? trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "past the world size"))
             : trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "stage %1 · TP %2 · DP %3"))
-                      .arg(m_role.stage)
-                      .arg(m_role.tp)
-                      .arg(m_role.dp) +
-                  (m_role.firstExpert >= 0
-                       ? trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", " · E%1–%2"))
-                             .arg(m_role.firstExpert)
-                             .arg(m_role.lastExpert)
-                       : QString()));
+                  .arg(m_role.stage)
+                  .arg(m_role.tp)
+                  .arg(m_role.dp));
     paintLayerStrip(painter, QRectF(6, 38, kWidth - 12, 5));
     paintMemoryBar(painter, QRectF(6, 46, kWidth - 12, 10));
     const QRectF line3(6, 57, kWidth - 12, 15);

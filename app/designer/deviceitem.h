@@ -28,6 +28,8 @@ public:
     /// What the device runs; `layers` = the model's layer count (for the layer strip).
     void setRole(const DeviceRole& role, int layers);
     const DeviceRole& role() const { return m_role; }
+    /// " · E4–7" (or " · E4"): the routed experts the device holds under EP; empty without.
+    QString expertsText() const;
     /// The planner's numbers for this device; nullptr = none yet.
     void setMemory(const planner::DeviceEstimate* estimate);
     /// Bytes the bar shows (0 without an estimate) and the capacity.

@@ -85,11 +85,19 @@ void EstimatePanel::showEstimate(const planner::Estimate& e, int seqLen, bool pr
     m_step->setText(formatSeconds(e.stepSeconds));
     // Every term of the step, so that the parts add up to it (optimizer step and the per-step
     // loss all-reduce together: both small, both paid once per step).
-    m_split->setText(tr("compute %1 · TP %2 · PP %3 · DP %4 · bubble %5 · optimizer + loss %6")
-                         .arg(formatSeconds(e.computeSeconds), formatSeconds(e.tpCommSeconds),
-                              formatSeconds(e.ppCommSeconds), formatSeconds(e.dpCommSeconds),
-                              formatSeconds(e.bubbleSeconds),
-                              formatSeconds(e.optimizerSeconds + e.lossSyncSeconds)));
+    QString split = tr("compute %1 · TP %2 · PP %3 · DP %4 · bubble %5 · optimizer + loss %6")
+                        .arg(formatSeconds(e.computeSeconds), formatSeconds(e.tpCommSeconds),
+                             formatSeconds(e.ppCommSeconds), formatSeconds(e.dpCommSeconds),
+                             formatSeconds(e.bubbleSeconds),
+                             formatSeconds(e.optimizerSeconds + e.lossSyncSeconds));
+    // Expert and context parallelism's exchanges, where the layout has them.
+    if (e.epCommSeconds > 0) {
+        split += tr(" · EP all-to-all %1").arg(formatSeconds(e.epCommSeconds));
+    }
+    if (e.cpCommSeconds > 0) {
+        split += tr(" · CP ring %1").arg(formatSeconds(e.cpCommSeconds));
+    }
+    m_split->setText(split);
     m_bubble->setText(tr("%1 %").arg(QLocale().toString(e.bubbleFraction * 100, 'f', 1)));
     QString throughput = tr("%1 samples/s").arg(formatCount(e.samplesPerSecond));
     if (seqLen > 1) {
