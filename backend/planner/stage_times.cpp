@@ -78,7 +78,7 @@ PassTimes replicaPass(const Context& ctx, const Degrees& g, const StageSum& s, d
     p.fc = load * (s.fwdFlops * b / flops + s.layers * overhead / 3.0);
     p.bc = load * (s.bwdFlops * b / flops + s.layers * overhead * 2.0 / 3.0);
     p.tp = tpTime(s.tpFwd, s.tpFwdCalls) + tpTime(s.tpBwd, s.tpBwdCalls);
-    if (g.e > 1 && s.a2aCalls > 0) {
+    if (g.e > 1 && s.a2aCalls > 0 && (g.d * g.c) % g.e == 0) { // else a problem says so
         // The EP group of this rank: e consecutive data indices q = r·c + cp.
         const int q0 = (r * g.c + cp) / g.e * g.e;
         const GroupLink l = groupLink(ctx, g.e, [&](int i) { return rankOfData(g, q0 + i, k, 0); });

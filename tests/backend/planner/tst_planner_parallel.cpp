@@ -171,6 +171,10 @@ private Q_SLOTS:
                          "does not divide the 8 routed experts"));
         QVERIFY(mentions(run(mixtral, c, layout(2, 4, 1, 1, ml, 1, 4), 2),
                          "does not divide DP 2 × CP 1"));
+        // EP 3 over DP 16: no group of 3 consecutive data ranks covers all 16 (the estimate must
+        // not read past the cluster for the last, partial group; valgrind found it did).
+        QVERIFY(mentions(run(mixtral, c, layout(16, 1, 1, 1, ml, 1, 3), 16),
+                         "does not divide DP 16 × CP 1"));
         const PlanModel odd = load("llama-2-7b.json", 4098); // 4098 = 2 mod 4
         QVERIFY(mentions(run(odd, c, layout(1, 8, 1, 1, ll, 2), 1), "divisible by 2 × 2"));
         QVERIFY(mentions(run(llama, c, layout(2, 8, 1, 1, ll, 2), 2), "needs 32 ranks"));
