@@ -90,6 +90,10 @@ std::int64_t attentionParams(const ModelArch& a) {
     return attentionCount(a, Kind::All);
 }
 
+bool layerIsRouted(const ModelArch& a, std::int64_t i) {
+    return routed(a, i);
+}
+
 std::int64_t layerParams(const ModelArch& a, std::int64_t i) {
     return layerParamsAs(a, routed(a, i), false);
 }

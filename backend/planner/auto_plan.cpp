@@ -109,36 +109,68 @@ std::string describeTotal(const Estimate& e, const Estimate& best) {
         {detail::duration(e.stepSeconds), detail::duration(best.stepSeconds)});
 }
 
+/// `layout` with the boundaries after stages first..last moved by `delta` layers; false when a
+/// stage would be left empty.
+bool shiftBoundaries(v1::Layout& layout, int first, int last, int delta) {
+    for (int k = first; k <= last; ++k) {
+        auto* a = layout.mutable_stages(k);
+        auto* b = layout.mutable_stages(k + 1);
+        a->set_last_layer(a->last_layer() + delta);
+        b->set_first_layer(b->first_layer() + delta);
+    }
+    for (const auto& s : layout.stages()) {
+        if (s.last_layer() < s.first_layer()) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// Evaluates `l`, a move of candidate `c`'s boundaries, and takes it when it scores better (a
+/// move whose step cannot beat the candidate's is not simulated).
+bool tryMove(const Context& ctx, const std::vector<LayerCost>& costs, const AutoPlanGoal& goal,
+             const v1::Layout& l, Candidate& c, AutoPlanStats& stats) {
+    bool skipped = false;
+    Estimate e = detail::evaluate(
+        ctx, l, costs, {true, goal.kind == AutoPlanGoal::Fastest ? c.score : 1e300, &skipped});
+    ++stats.evaluated;
+    ++stats.refined;
+    const double s = scoreOf(e, goal);
+    if (skipped || !e.problems.empty() || s >= c.score * (1 - 1e-12)) {
+        return false;
+    }
+    c.layout = l, c.est = std::move(e), c.score = s;
+    return true;
+}
+
 /// Moves stage boundaries by one layer while the goal's score improves (the balanced split is
-/// balanced in FLOPs; links, memory and the real schedule can favour a neighbour).
+/// balanced in per-sample compute; links, memory, the optimizer step and the real schedule can
+/// favour a neighbour): one boundary, or one and every boundary after it (the last stages'
+/// work shifted together, which a single move cannot reach when it alone does not help).
 void refine(const Context& ctx, const std::vector<LayerCost>& costs, const AutoPlanGoal& goal,
             Candidate& c, AutoPlanStats& stats) {
-    for (bool improved = true; improved;) {
-        improved = false;
-        for (int k = 0; k + 1 < c.layout.stages_size(); ++k) {
+    const int bounds = c.layout.stages_size() - 1;
+    // Single moves until none helps, then the moves of a boundary with all after it; after a
+    // move that helped, single moves again.
+    bool suffixes = false;
+    for (;;) {
+        bool improved = false;
+        for (int k = 0; k < bounds; ++k) {
+            const int last = suffixes ? bounds - 1 : k;
+            if (suffixes && last == k) {
+                continue; // the same as the single move, already tried
+            }
             for (int delta : {-1, 1}) {
                 v1::Layout l = c.layout;
-                auto* a = l.mutable_stages(k);
-                auto* b = l.mutable_stages(k + 1);
-                a->set_last_layer(a->last_layer() + delta);
-                b->set_first_layer(b->first_layer() + delta);
-                if (a->last_layer() < a->first_layer() || b->first_layer() > b->last_layer()) {
-                    continue;
-                }
-                // A move whose step cannot beat the candidate's is not simulated.
-                bool skipped = false;
-                Estimate e = detail::evaluate(
-                    ctx, l, costs,
-                    {true, goal.kind == AutoPlanGoal::Fastest ? c.score : 1e300, &skipped});
-                ++stats.evaluated;
-                ++stats.refined;
-                const double s = scoreOf(e, goal);
-                if (!skipped && e.problems.empty() && s < c.score * (1 - 1e-12)) {
-                    c.layout = l, c.est = std::move(e), c.score = s;
+                if (shiftBoundaries(l, k, last, delta) && tryMove(ctx, costs, goal, l, c, stats)) {
                     improved = true;
                 }
             }
         }
+        if (!improved && suffixes) {
+            return;
+        }
+        suffixes = !improved;
     }
 }
 

@@ -1,6 +1,7 @@
 // autoPlan()'s search (see auto_plan_parts.h): every layout over the cluster with cost-balanced
 // stages, each saver combination, estimated; the ones that fit kept.
 #include "backend/planner/auto_plan_parts.h"
+#include "backend/planner/estimate_parts.h"
 #include "backend/planner/partition.h"
 
 #include <algorithm>
@@ -12,13 +13,27 @@ namespace tessera::planner::detail {
 
 namespace {
 
+/// Forward + backward seconds of one sample of layer cost `c` on slot `sl`: from its shapes on
+/// a GPU timed so, else its FLOPs at the slot's rate.
+double layerCompute(const Context& ctx, const Slot& sl, const LayerCost& c) {
+    if (!sl.shapeTimed) {
+        return (c.fwdFlops + c.bwdFlops) / sl.flops;
+    }
+    StageSum one;
+    one.gemms = c.gemms, one.recomputeGemms = c.recomputeGemms;
+    one.kernelBytes = c.kernelBytes, one.attnExec = c.attnExec;
+    one.recomputeBytes = c.recomputeBytes;
+    const ShapeSeconds x = stageShapeSeconds(ctx, *sl.type, one, 1.0);
+    return x.fwd + x.bwd;
+}
+
 /// Per-layer weight for balancing: forward + backward time per sample on the first device,
 /// with TP traffic over its intra-node link.
 std::vector<double> layerWeights(const Context& ctx, const std::vector<LayerCost>& costs) {
-    const double flops = ctx.slots.front().flops, bw = ctx.nodes.front().intraBw;
+    const double bw = ctx.nodes.front().intraBw;
     std::vector<double> w;
     for (const LayerCost& c : costs) {
-        w.push_back((c.fwdFlops + c.bwdFlops) / flops + (c.tpFwdBytes + c.tpBwdBytes) / bw);
+        w.push_back(layerCompute(ctx, ctx.slots.front(), c) + (c.tpFwdBytes + c.tpBwdBytes) / bw);
     }
     return w;
 }

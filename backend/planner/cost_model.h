@@ -36,6 +36,9 @@ struct Slot {
     int host = -1;            ///< index into Context::hostCores when the slot shares a host's cores
     double probeLoad = 1;     ///< ranks per core during the calibration probe (>= 1)
     double waitShare = 1;     ///< NodeCalibration::waitShare (1 when not measured)
+    /// Compute timed from the layers' shapes on this device (kernel_time.cpp): an imported model
+    /// on a GPU whose kernel figures the catalog has and no calibrated efficiency replaces.
+    bool shapeTimed = false;
 };
 
 /// One node's links after calibration.
@@ -63,6 +66,14 @@ Result<Context> makeContext(const PlanModel& model, const PlanCluster& cluster,
                             const PlanOptions& options,
                             const std::vector<NodeCalibration>& calibration);
 
+/// One matrix multiplication on one rank for one sample: rows × k times k × n, `count` times;
+/// `batched`: samples multiply count (one per sample and head), else rows.
+struct RankGemm {
+    double rows = 0, n = 0, k = 0, count = 1;
+    bool batched = false;
+    bool operator==(const RankGemm&) const = default;
+};
+
 /// One layer's cost on one rank (one TP rank of one CP rank), per sample (multiply by the
 /// micro-batch size).
 struct LayerCost {
@@ -83,6 +94,13 @@ struct LayerCost {
     double tiedParams = 0;      ///< held again when `tiedTo` is on another stage
     double outputBytes = 0;     ///< sent to the next stage (whole, before /TP)
     double scratchBytes = 0;    ///< built-ins: the engine's scratch on one TP rank
+    /// Imported layers, for GPUs timed from shapes (kernel_time.cpp): the forward's GEMMs on this
+    /// rank, the bytes its memory-bound kernels move, and the score FLOPs a fused (Flash)
+    /// attention kernel executes (0 when attention runs as the unfused GEMMs in `gemms`).
+    /// `recomputeGemms`: what selective recompute repeats in the backward (unfused scores).
+    std::vector<RankGemm> gemms;
+    double kernelBytes = 0, attnExec = 0, recomputeBytes = 0;
+    std::vector<RankGemm> recomputeGemms;
 };
 
 /// The model-parallel widths a layer's cost depends on: TP t, CP c (sequence split), EP e

@@ -52,6 +52,53 @@ void addBlackwellAndMi300(std::vector<DeviceType>& c) {
                  1307.4 * kTF, 448 * kGB, kIbNdrPerGpu, 5300 * kGB, true, 2614.9 * kTF});
 }
 
+/// What each GPU's kernels reach (DeviceType::Kernels), by id.
+/// * SMs: NVIDIA A100 Tensor Core GPU Architecture whitepaper (108 SMs), H100 whitepaper (SXM5
+///   132, PCIe 114; H200 the same die as H100 SXM), Ada whitepaper (L40S 142, RTX 4090 128),
+///   Blackwell: 148 SMs per B200 (two dies of 74; GB200's GPUs are B200s); AMD CDNA 3 white
+///   paper: MI300X 304 compute units.
+/// * GEMM: Stas Bekman, "Machine Learning Engineering Open Book", compute/accelerator/README.md,
+///   "Maximum Achievable Matmul FLOPS comparison table" (mean of 100 matmuls after 50 warm-up,
+///   best shape of a search; github.com/stas00/ml-engineering): BF16 A100 SXM 271.2/312 TF
+///   (86.9 %), A100 PCIe 81.1 %, H100 SXM 794.5/989 (80.3 %, "H200 is the same"), B200
+///   1,745/2,250 (77.6 %), GB200 1,822/2,500 (72.9 %), MI300X 668.4/1,300 (51.4 %); FP8 H100
+///   70.9 %, H200 73.4 %, B200 76.3 %, GB200 72.3 % (MI300X FP8 not measured: its BF16 share).
+///   Cards the table lacks (H100 PCIe, L40S, RTX 4090) take H100 SXM's figures — an
+///   assumption, shown as such.
+/// * Attention: Shah et al. 2024, FlashAttention-3 (arXiv 2407.08608) Fig. 5-6, H100 SXM5,
+///   head dim 128, sequence 4k: cuDNN forward with causal mask 518 TFLOP/s (0.52 of 989.5),
+///   backward 499 (0.50) — what Megatron-LM's Transformer Engine runs on Hopper; Dao 2023,
+///   FlashAttention-2 (arXiv 2307.08691) §4.1: A100 forward up to 73 %, backward up to 63 % of
+///   312 TFLOP/s. Other GPUs: Hopper's shares (an assumption).
+/// * Memory: 0.85 of the datasheet bandwidth for streaming kernels — an assumption (copy and
+///   triad kernels reach 85-92 % on HBM parts; element-wise kernels with several inputs less).
+void addKernelFigures(std::vector<DeviceType>& c) {
+    struct Row {
+        const char* id;
+        DeviceType::Kernels k;
+    };
+    constexpr double kMem = 0.85, kHopperFwd = 0.52, kHopperBwd = 0.50;
+    const Row rows[] = {
+        {"a100-40", {108, 0.869, 0, 0.73, 0.63, kMem}},
+        {"a100-80", {108, 0.869, 0, 0.73, 0.63, kMem}},
+        {"h100-sxm", {132, 0.803, 0.709, kHopperFwd, kHopperBwd, kMem}},
+        {"h100-pcie", {114, 0.803, 0.709, kHopperFwd, kHopperBwd, kMem}},
+        {"h200", {132, 0.803, 0.734, kHopperFwd, kHopperBwd, kMem}},
+        {"l40s", {142, 0.803, 0.709, kHopperFwd, kHopperBwd, kMem}},
+        {"rtx4090", {128, 0.803, 0.709, kHopperFwd, kHopperBwd, kMem}},
+        {"b200", {148, 0.776, 0.763, kHopperFwd, kHopperBwd, kMem}},
+        {"gb200", {148, 0.729, 0.723, kHopperFwd, kHopperBwd, kMem}},
+        {"mi300x", {304, 0.514, 0.514, kHopperFwd, kHopperBwd, kMem}},
+    };
+    for (DeviceType& d : c) {
+        for (const Row& r : rows) {
+            if (d.id == r.id) {
+                d.kernels = r.k;
+            }
+        }
+    }
+}
+
 std::vector<DeviceType> makeCatalog() {
     std::vector<DeviceType> c;
     // CPU rank slot of this kind of machine (2 cores, OpenBLAS SGEMM): ~90 GFLOP/s fp32 per slot
@@ -95,6 +142,7 @@ std::vector<DeviceType> makeCatalog() {
     c.push_back({"rtx4090", "NVIDIA GeForce RTX 4090 24 GB", 24 * kGB, 82.6 * kTF, 82.6 * kTF,
                  165.2 * kTF, 32 * kGB, kEthPerPcieGpu, 1008 * kGB, true, 330.3 * kTF});
     addBlackwellAndMi300(c);
+    addKernelFigures(c);
     return c;
 }
 

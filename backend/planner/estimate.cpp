@@ -204,6 +204,28 @@ HostLoad hostLoad(const Context& ctx, const Degrees& g, int ranks) {
     return out;
 }
 
+/// `from`'s GEMMs into `into` (a shape already there gets the counts added).
+void mergeGemms(const std::vector<RankGemm>& from, std::vector<RankGemm>& into) {
+    for (const RankGemm& g : from) {
+        const auto same = std::find_if(into.begin(), into.end(), [&](const RankGemm& h) {
+            return h.rows == g.rows && h.n == g.n && h.k == g.k && h.batched == g.batched;
+        });
+        if (same != into.end()) {
+            same->count += g.count;
+        } else {
+            into.push_back(g);
+        }
+    }
+}
+
+/// Layer cost `c`'s shapes into stage sum `s`.
+void addShapes(const LayerCost& c, StageSum& s) {
+    mergeGemms(c.gemms, s.gemms);
+    mergeGemms(c.recomputeGemms, s.recomputeGemms);
+    s.kernelBytes += c.kernelBytes, s.attnExec += c.attnExec;
+    s.recomputeBytes += c.recomputeBytes;
+}
+
 /// Per stage, its layers' costs summed on one TP rank, per sample (`ranges`: each stage's
 /// first and last layer).
 std::vector<StageSum> stageSums(const Context& ctx, const std::vector<std::pair<int, int>>& ranges,
@@ -224,6 +246,7 @@ std::vector<StageSum> stageSums(const Context& ctx, const std::vector<std::pair<
             s.a2aBytes += c.a2aBytes * c.a2aCalls, s.a2aCalls += c.a2aCalls;
             s.cpBytes += c.cpBytes, s.cpSteps += c.cpSteps;
             s.attnFwd += c.attnFwdFlops, s.attnBwd += c.attnBwdFlops;
+            addShapes(c, s);
             const int tied = model.layers[std::size_t(i)].tiedTo;
             if (tied >= 0 && (tied < first || tied > last)) {
                 s.params += c.tiedParams; // Megatron keeps the tied embedding on both stages

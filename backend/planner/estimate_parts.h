@@ -9,6 +9,12 @@
 
 namespace tessera::planner::detail {
 
+/// A stage's compute on one GPU for one micro-batch, from its shapes: forward and backward
+/// seconds (recompute included), and of them the fused attention's.
+struct ShapeSeconds {
+    double fwd = 0, bwd = 0, attnFwd = 0, attnBwd = 0;
+};
+
 /// One stage's totals on one rank (TP and CP rank), per sample.
 struct StageSum {
     double fwdFlops = 0, bwdFlops = 0, tpFwd = 0, tpBwd = 0, tpFwdCalls = 0, tpBwdCalls = 0;
@@ -22,7 +28,28 @@ struct StageSum {
     /// micro-batch slot the stage input and its gradient; shared by the slots two ping-pong
     /// gradients of the widest layer and the largest layer scratch.
     double inBytes = 0, widestBytes = 0, scratchBytes = 0;
+    /// Imported models: the stage's GEMMs (identical shapes merged, counts added), memory-bound
+    /// bytes, fused-attention FLOPs and what selective recompute repeats (LayerCost).
+    std::vector<RankGemm> gemms, recomputeGemms;
+    double kernelBytes = 0, attnExec = 0, recomputeBytes = 0;
+    /// stageShapeSeconds of the last (device type, samples) asked (replicas share them).
+    mutable const DeviceType* shapeType = nullptr;
+    mutable double shapeSamples = -1;
+    mutable ShapeSeconds shapeSeconds;
 };
+
+/// Seconds of one GEMM (m × k)·(k × n) on `type` at `precision` ("fp8": its FP8 figure, else
+/// the precision's peak × the BF16 figure): the slower of compute — ⌈m/tm⌉·⌈n/tn⌉ output
+/// tiles in waves of one per SM, each 2·tm·tn·k FLOPs at the SM's share of the sustained
+/// GEMM rate, the best of cuBLAS's usual tiles — and memory (operands and result once at the
+/// streaming bandwidth). 0 for an empty shape (kernel_time.cpp).
+double gemmSeconds(const DeviceType& type, const std::string& precision, double m, double n,
+                   double k);
+
+/// The compute seconds of stage sum `s` for `b` samples on a GPU of `type` (each GEMM's three
+/// passes by gemmSeconds, memory-bound kernels, fused attention, recompute) (kernel_time.cpp).
+ShapeSeconds stageShapeSeconds(const Context& ctx, const DeviceType& type, const StageSum& s,
+                               double b);
 
 /// The layout's degrees: DP d, TP t, PP p (pipeline ranks), CP c, EP e (within d·c), model
 /// chunks per pipeline rank v (interleaved; the layout's stages are its p·v chunks),

@@ -132,9 +132,11 @@ Result<Context> makeContext(const PlanModel& model, const PlanCluster& cluster,
         ctx.nodeNames.push_back(node.name);
         const double peak = peakFlops(*type, ctx.precision);
         for (int d = 0; d < node.devices; ++d) {
-            ctx.slots.push_back({int(n), d, type, peak, peak * eff, memoryBw, overhead, host,
-                                 probeLoad,
-                                 cal && cal->waitShare >= 0 ? std::min(1.0, cal->waitShare) : 1.0});
+            const bool shapes = !model.builtin && type->gpu && type->kernels.sms > 0 &&
+                                !(cal && cal->computeEfficiency > 0);
+            ctx.slots.push_back(
+                {int(n), d, type, peak, peak * eff, memoryBw, overhead, host, probeLoad,
+                 cal && cal->waitShare >= 0 ? std::min(1.0, cal->waitShare) : 1.0, shapes});
         }
     }
     ctx.flash = flashAttentionInEffect(model, cluster, options);
@@ -175,6 +177,42 @@ double blockActivations(const PlanLayer& l, const Context& ctx, int t) {
 double engineBlockActivations(const PlanLayer& l, const Context& ctx, int t) {
     const double T = l.seq, C = l.hidden, H = l.heads, M = l.ffn;
     return ctx.elemBytes * (4 * T * C + 4 * T + (4 * T * C + H * T * T + T * M) / t);
+}
+
+/// The GEMMs, memory-bound bytes and fused-attention FLOPs of imported layer `l` on one of `t`
+/// TP ranks: column-parallel GEMMs keep n/t outputs, row-parallel ones k/t of the reduction;
+/// norms and residual adds are split only by sequence parallelism. Without FlashAttention the
+/// scores run as Megatron-LM's unfused kernels: two batched GEMMs per head over the whole s × s
+/// (the mask applied after) and the scale-mask-softmax and dropout over the s² scores, ~11 bytes
+/// per score forward (Korthikanti et al. 2022 §4.1 lists those kernels).
+void rankShapes(const PlanLayer& l, const Context& ctx, double t, LayerCost& c) {
+    const double split = l.tpSharded ? t : 1.0;
+    for (const PlanGemm& g : l.gemms) {
+        RankGemm r{g.rows, g.n, g.k, g.count, g.batched};
+        if (l.tpSharded && !g.replicated) {
+            (g.splitN ? r.n : r.k) /= t;
+        }
+        c.gemms.push_back(r);
+    }
+    c.kernelBytes = l.normBytes / (ctx.options.sequenceParallel ? t : 1.0) + l.shardedBytes / split;
+    const bool attention = (l.kind == "block" || l.kind == "mtp") && l.heads > 0;
+    if (!attention) {
+        return;
+    }
+    if (ctx.flash) {
+        c.attnExec = l.attentionExecFlops / split;
+        return;
+    }
+    const double s = l.seq, keys = l.window > 0 ? std::min<double>(s, l.window) : s;
+    const double headDim = l.attentionFlops / (4.0 * s * keys * l.heads);
+    const double heads = l.heads / split;
+    const RankGemm scores{s, keys, headDim, heads, true}, mix{s, headDim, keys, heads, true};
+    c.gemms.push_back(scores);
+    c.gemms.push_back(mix);
+    const double softmax = 11.0 * heads * s * keys;
+    c.kernelBytes += softmax;
+    c.recomputeGemms = {scores, mix};
+    c.recomputeBytes = softmax;
 }
 
 } // namespace
@@ -231,6 +269,9 @@ std::vector<LayerCost> tpLayerCosts(const Context& ctx, int tp) {
             c.activationBytes = l.activationBytes *
                                 (builtin ? ctx.elemBytes / 4.0 : ctx.elemBytes / 2.0) /
                                 (splitAct ? t : 1.0);
+        }
+        if (!builtin) {
+            rankShapes(l, ctx, t, c);
         }
         c.params = double(l.params) / split;
         c.tiedParams = double(l.tiedParams) / split;

@@ -3,6 +3,7 @@
 // layer list is built (model_import.cpp) and parameter counts follow (arch_params.cpp).
 #pragma once
 
+#include "backend/planner/planner.h"
 #include "worker/common/error.h"
 
 #include <cstdint>
@@ -98,5 +99,19 @@ std::int64_t mtpModuleParams(const ModelArch& a);
 std::int64_t mtpModuleActiveMatmulParams(const ModelArch& a);
 /// The embedding table (+ GPT-2's positions).
 std::int64_t embeddingParams(const ModelArch& a);
+/// Whether layer `i` has a mixture-of-experts MLP (i >= layers: a multi-token-prediction
+/// module's layer, routed when the model has experts).
+bool layerIsRouted(const ModelArch& a, std::int64_t i);
+
+/// The forward's matrix multiplications of decoder layer `i` for one sequence of `s` tokens at
+/// TP 1 (attention projections, dense MLP or router + shared + routed experts), as Megatron-LM
+/// runs them: q, k and v fused, gate and up fused. Their weights add up to
+/// layerActiveMatmulParams (arch_gemms.cpp).
+std::vector<PlanGemm> layerGemms(const ModelArch& a, std::int64_t i, double s);
+/// Bytes the forward's memory-bound kernels of layer `i` move for `s` tokens in 16-bit elements:
+/// `norm` (norms and residual adds, over h per token: what only sequence parallelism splits
+/// over TP) and `sharded` (the MLP's activation, rotary embedding of q and k, the routed
+/// tokens' permutation: split over TP).
+void layerKernelBytes(const ModelArch& a, std::int64_t i, double s, double& norm, double& sharded);
 
 } // namespace tessera::planner

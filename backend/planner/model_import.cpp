@@ -150,6 +150,16 @@ double attentionScoreFlops(const ModelArch& a, double s, std::int64_t window) {
     return 2.0 * s * keys * double(a.heads) * (qk + v);
 }
 
+/// The score FLOPs a causal attention kernel executes for `s` tokens: each query i sees keys
+/// 1..i, or the last `window` of them (FlashAttention skips the blocks the mask hides).
+double attentionExecFlops(const ModelArch& a, double s, std::int64_t window) {
+    const double w = double(window);
+    const double pairs = window > 0 && w < s ? w * (w + 1) / 2 + (s - w) * w : s * (s + 1) / 2;
+    const double qk = double(a.headDim);
+    const double v = a.mla.used() ? double(a.mla.vDim) : double(a.headDim);
+    return 2.0 * pairs * double(a.heads) * (qk + v);
+}
+
 PlanLayer embeddingLayer(const ModelArch& a, double s) {
     // Token table (+ GPT-2's learned positions); vocab-parallel under TP (Megatron pads the
     // vocabulary to a multiple of 128·t), one forward all-reduce of s·h. Activations: the
@@ -174,6 +184,9 @@ PlanLayer blockLayer(const ModelArch& a, std::int64_t i, double s) {
     b.window = int(window);
     // FLOPs: 2 per matrix weight a token goes through + the attention scores.
     b.attentionFlops = attentionScoreFlops(a, s, window);
+    b.attentionExecFlops = attentionExecFlops(a, s, window);
+    b.gemms = layerGemms(a, i, s);
+    layerKernelBytes(a, i, s, b.normBytes, b.shardedBytes);
     b.forwardFlops = 2.0 * double(layerActiveMatmulParams(a, i)) * s + b.attentionFlops;
     // Korthikanti et al. 2022 eq. (1): s·b·h·(34 + 5·a·s/h) bytes at TP 1, b = 1.
     b.activationBytes = s * h * (34.0 + 5.0 * double(a.heads) * s / h);
@@ -210,6 +223,10 @@ PlanLayer headLayer(const ModelArch& a, double s) {
                    2.0 * s * h + 4.0 * s * V};
     head.tpSharded = true;
     head.tpCommBackward = s * h;
+    head.gemms.push_back({s, V, h});
+    // Megatron-LM's vocab-parallel cross-entropy: the logits read for the max, the sum of
+    // exponentials and the gradient (16-bit), split with the vocabulary.
+    head.shardedBytes = 3.0 * 2.0 * s * V;
     if (a.tied) {
         head.tiedParams = a.vocab * a.hidden;
         head.tiedTo = 0;
@@ -222,6 +239,7 @@ PlanLayer headLayer(const ModelArch& a, double s) {
 /// model's head again. The embedding it shares is held again when it is on another stage.
 PlanLayer mtpLayer(const ModelArch& a, int k, double s) {
     const PlanLayer block = blockLayer(a, a.layers, s);
+    const double h = double(a.hidden);
     const PlanLayer head = headLayer(a, s);
     PlanLayer m = block;
     m.name = "mtp" + std::to_string(k);
@@ -232,6 +250,10 @@ PlanLayer mtpLayer(const ModelArch& a, int k, double s) {
                      attentionScoreFlops(a, s, 0) + head.forwardFlops;
     m.activationBytes = block.activationBytes + 4.0 * s * double(a.hidden) + head.activationBytes;
     m.tpCommBackward += head.tpCommBackward;
+    m.gemms.push_back({s, h, 2.0 * h, 1, false}); // eh_proj, row-parallel
+    m.gemms.insert(m.gemms.end(), head.gemms.begin(), head.gemms.end());
+    m.normBytes += 3.0 * 2.0 * 2.0 * s * h; // enorm, hnorm, the head's norm
+    m.shardedBytes += head.shardedBytes;
     m.tiedParams = a.vocab * a.hidden;
     m.tiedTo = 0;
     return m;
@@ -255,6 +277,7 @@ PlanModel modelFromArch(const ModelArch& a, std::int64_t s) {
     // Final norm: LayerNorm weight + bias (GPT-2) or RMSNorm weight; keeps its bf16 input.
     m.layers.push_back({"ln_f", a.layerNorm ? "layer_norm" : "rms_norm",
                         a.layerNorm ? 2 * a.hidden : a.hidden, 0.0, 2.0 * sd * double(a.hidden)});
+    m.layers.back().normBytes = 2.0 * 2.0 * sd * double(a.hidden);
     m.layers.push_back(headLayer(a, sd));
     for (int k = 0; k < a.mtpLayers; ++k) {
         m.layers.push_back(mtpLayer(a, k, sd));

@@ -18,6 +18,12 @@ void splitSequence(const PlanLayer& l, const Context& ctx, int t, int c, LayerCo
     cost.tpFwdBytes /= split, cost.tpBwdBytes /= split;
     cost.activationBytes /= split;
     cost.outputBytes /= split;
+    for (auto* list : {&cost.gemms, &cost.recomputeGemms}) {
+        for (RankGemm& g : *list) {
+            g.rows /= split; // each rank's queries (unfused scores: over all keys)
+        }
+    }
+    cost.kernelBytes /= split, cost.recomputeBytes /= split, cost.attnExec /= split;
     const bool attention = (l.kind == "block" || l.kind == "mtp") && l.hidden > 0;
     if (c <= 1 || !attention) {
         return;
@@ -58,6 +64,15 @@ void splitExperts(const PlanLayer& l, const Context& ctx, int t, int c, int e, L
     const bool full = !ctx.model->builtin && ctx.options.recompute == "full";
     cost.fwdFlops += extra;
     cost.bwdFlops += extra * (full ? 3.0 : 2.0);
+    // Shapes: a rank runs 1/e of the experts, each on the tokens of the whole EP group.
+    std::size_t g = 0;
+    for (const PlanGemm& pg : l.gemms) {
+        if (pg.routed && g < cost.gemms.size()) {
+            cost.gemms[g].count /= e;
+            cost.gemms[g].rows *= e * imbalance;
+        }
+        ++g;
+    }
     const double tokens = double(l.seq) / c / t;
     cost.a2aBytes = tokens * l.expertsPerToken * double(l.hidden) * ctx.elemBytes * imbalance;
     cost.a2aCalls = 2; // dispatch and combine

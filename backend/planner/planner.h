@@ -15,6 +15,17 @@
 
 namespace tessera::planner {
 
+/// One matrix multiplication of a layer's forward for one sample at TP 1: `rows` × `k` times
+/// `k` × `n`, `count` times (one per routed expert; rows = the tokens one expert gets on average,
+/// s·top-k/experts). `splitN`: Megatron's column-parallel split (n/t) under TP, else row-parallel
+/// (k/t); `replicated`: not split at all (MoE router, MLA's down-projections). `batched`: one per
+/// sample and head (unfused attention's q·kᵀ and att·v), so samples multiply count, not rows.
+/// `routed`: a routed expert's (expert parallelism divides count and multiplies rows).
+struct PlanGemm {
+    double rows = 0, n = 0, k = 0, count = 1;
+    bool splitN = true, replicated = false, batched = false, routed = false;
+};
+
 /// One entry of a model's layer list, the unit a pipeline stage is made of.
 struct PlanLayer {
     std::string name;           ///< "embedding", "block0", "ln_f", "head", "linear0", ...
@@ -63,6 +74,17 @@ struct PlanLayer {
     /// The routed experts' forward FLOPs per sample (2 · s · experts per token · one expert's
     /// matrix weights), part of forwardFlops: what expert parallelism's load imbalance scales.
     double expertFlops = 0;
+    /// Imported layers: the forward's matrix multiplications of one sample at TP 1 (PlanGemm),
+    /// from which a GPU's time is computed shape by shape (kernel_time.cpp).
+    std::vector<PlanGemm> gemms;
+    /// Imported layers: bytes the forward's memory-bound kernels move per sample (norms,
+    /// residual adds, the MLP's activation, rotary embedding, token permutation for experts), in
+    /// 16-bit elements: `normBytes` are replicated over TP ranks unless sequence parallelism
+    /// splits them, `shardedBytes` are split by TP.
+    double normBytes = 0, shardedBytes = 0;
+    /// Imported blocks: the score FLOPs a causal (or sliding-window) attention kernel executes,
+    /// forward, per sample: attentionFlops × the share of (query, key) pairs under the mask.
+    double attentionExecFlops = 0;
 };
 
 /// A model as the planner sees it: built-in (numbers from tessera::describeModel, fp32 as the
@@ -120,6 +142,17 @@ struct DeviceType {
     /// GPUs one NVLink domain joins at intraNodeBw: 72 for GB200 NVL72 (a rack of 18 trays of
     /// 4); 0 = the node's own devices.
     int nvlinkDomain = 0;
+    /// What a GPU's kernels reach, for step times from shapes (kernel_time.cpp); 0 = not known,
+    /// the flat defaultComputeEfficiency applies (CPU slots). `sms`: streaming multiprocessors
+    /// (AMD: compute units) a GEMM's tiles are spread over in waves. `gemmBf16`, `gemmFp8`: the
+    /// share of the dense peak the best-shaped BF16 / FP8 GEMM sustains (maximum achievable
+    /// matmul FLOPS). `attnFwd`, `attnBwd`: the share of the BF16 peak a fused attention kernel
+    /// (FlashAttention / cuDNN) sustains forward and backward, causal FLOPs counted. `memory`:
+    /// the share of memoryBw streaming kernels reach.
+    struct Kernels {
+        int sms = 0;
+        double gemmBf16 = 0, gemmFp8 = 0, attnFwd = 0, attnBwd = 0, memory = 0;
+    } kernels;
 };
 
 /// Peak dense FLOP/s of `device` for "fp32", "tf32", "bf16" or "fp8"; a precision the device

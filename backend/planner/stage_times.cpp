@@ -28,6 +28,7 @@ double dpAllReduce(const NodeLinks& l, double bytes, int n, double bucket, doubl
 struct GroupLink {
     double bw = 0, alpha = 0;
     const NodeLinks* lead = nullptr;
+    bool oneNode = true;
 };
 
 template <typename RankAt> GroupLink groupLink(const Context& ctx, int n, RankAt rankAt) {
@@ -40,7 +41,34 @@ template <typename RankAt> GroupLink groupLink(const Context& ctx, int n, RankAt
         minBw = std::min(minBw, ctx.nodes[std::size_t(sl.node)].interBw);
     }
     const NodeLinks& nl = ctx.nodes[std::size_t(node0)];
-    return {oneNode ? nl.intraBw : minBw, oneNode ? nl.latencyIntra : nl.latencyInter, &nl};
+    return {oneNode ? nl.intraBw : minBw, oneNode ? nl.latencyIntra : nl.latencyInter, &nl,
+            oneNode};
+}
+
+/// The bus bandwidth of a ring collective (all-reduce, reduce-scatter, all-gather) over a group
+/// that spans nodes: NCCL runs one ring per NIC (channel), each crossing every node boundary
+/// once with 1/channels of the data, so a node's group members together use their NICs: the
+/// bus bandwidth is the smallest node's members × their per-device network share, at most the
+/// NVLink / PCIe bandwidth inside the node (nccl-tests PERFORMANCE.md: busbw across nodes ≈ the
+/// NICs' aggregate). A group inside one node: that node's link.
+template <typename RankAt> GroupLink ringLink(const Context& ctx, int n, RankAt rankAt) {
+    GroupLink l = groupLink(ctx, n, rankAt);
+    if (n <= 1 || l.oneNode) {
+        return l;
+    }
+    std::vector<int> members(ctx.nodes.size(), 0);
+    for (int i = 0; i < n; ++i) {
+        ++members[std::size_t(ctx.slots[std::size_t(rankAt(i))].node)];
+    }
+    double bw = 1e300;
+    for (std::size_t k = 0; k < members.size(); ++k) {
+        if (members[k] > 0) {
+            const NodeLinks& nl = ctx.nodes[k];
+            bw = std::min(bw, std::min(nl.intraBw, members[k] * nl.interBw));
+        }
+    }
+    l.bw = bw;
+    return l;
 }
 
 /// One all-to-all in which each of `n` ranks sends `bytes` spread evenly over the group: the
@@ -56,12 +84,35 @@ struct PassTimes {
     double fc = 0, bc = 0, tp = 0, ep = 0, cp = 0, fwd = 0, bwd = 0;
 };
 
+/// One micro-batch of `b` samples of stage sum `s` on slot `sl`: from the shapes on a GPU timed
+/// so, else the FLOPs at the slot's (calibrated) rate.
+ShapeSeconds slotCompute(const Context& ctx, const Slot& sl, const StageSum& s, double b) {
+    if (!sl.shapeTimed) {
+        return {s.fwdFlops * b / sl.flops, s.bwdFlops * b / sl.flops, s.attnFwd * b / sl.flops,
+                s.attnBwd * b / sl.flops};
+    }
+    if (s.shapeType != sl.type || s.shapeSamples != b) {
+        s.shapeSeconds = stageShapeSeconds(ctx, *sl.type, s, b);
+        s.shapeType = sl.type, s.shapeSamples = b;
+    }
+    ShapeSeconds x = s.shapeSeconds;
+    // What a CP ring overlaps: the fused attention, or the unfused scores at the GEMM rate.
+    const double rate = sl.peak * sl.type->kernels.gemmBf16;
+    x.attnFwd = s.attnExec > 0 ? x.attnFwd : s.attnFwd * b / rate;
+    x.attnBwd = s.attnExec > 0 ? x.attnBwd : s.attnBwd * b / rate;
+    return x;
+}
+
 PassTimes replicaPass(const Context& ctx, const Degrees& g, const StageSum& s, double b, int r,
                       int k, int cp, const std::vector<double>& slow) {
-    double flops = 1e300, overhead = 0, load = 0;
+    double overhead = 0, load = 0;
+    ShapeSeconds c; // the slowest TP rank's
     for (int tp = 0; tp < g.t; ++tp) {
         const Slot& sl = ctx.slots[std::size_t(rankOf(g, r, k, tp, cp))];
-        flops = std::min(flops, sl.flops);
+        const ShapeSeconds x = slotCompute(ctx, sl, s, b);
+        if (x.fwd + x.bwd > c.fwd + c.bwd) {
+            c = x;
+        }
         overhead = std::max(overhead, sl.layerOverhead);
         load = std::max(load, sl.host >= 0 ? slow[std::size_t(sl.host)] : 1.0);
     }
@@ -75,8 +126,8 @@ PassTimes replicaPass(const Context& ctx, const Degrees& g, const StageSum& s, d
     };
     PassTimes p;
     // Calibrated fixed cost per layer and micro-batch, split as the FLOPs are (1 : 2).
-    p.fc = load * (s.fwdFlops * b / flops + s.layers * overhead / 3.0);
-    p.bc = load * (s.bwdFlops * b / flops + s.layers * overhead * 2.0 / 3.0);
+    p.fc = load * (c.fwd + s.layers * overhead / 3.0);
+    p.bc = load * (c.bwd + s.layers * overhead * 2.0 / 3.0);
     p.tp = tpTime(s.tpFwd, s.tpFwdCalls) + tpTime(s.tpBwd, s.tpBwdCalls);
     if (g.e > 1 && s.a2aCalls > 0 && (g.d * g.c) % g.e == 0) { // else a problem says so
         // The EP group of this rank: e consecutive data indices q = r·c + cp.
@@ -91,8 +142,8 @@ PassTimes replicaPass(const Context& ctx, const Degrees& g, const StageSum& s, d
         // attention, so only what the attention cannot cover is exposed.
         const GroupLink l = groupLink(ctx, g.c, [&](int i) { return rankOf(g, r, k, 0, i); });
         const double move = s.cpBytes * b / l.bw + s.cpSteps * l.alpha;
-        cpFwd = std::max(0.0, move - load * s.attnFwd * b / flops);
-        cpBwd = std::max(0.0, 2.0 * move - load * s.attnBwd * b / flops);
+        cpFwd = std::max(0.0, move - load * c.attnFwd);
+        cpBwd = std::max(0.0, 2.0 * move - load * c.attnBwd);
         p.cp = cpFwd + cpBwd;
     }
     p.fwd = p.fc + tpTime(s.tpFwd, s.tpFwdCalls) + p.ep / 2 + cpFwd;
@@ -129,13 +180,13 @@ double gradientReduction(const Context& ctx, const Degrees& g, const StageSum& s
     const double factor = ctx.elemBytes * (g.zero >= 3 ? 1.5 : 1.0);
     double seconds = 0;
     if (n > 1) {
-        const GroupLink l = groupLink(ctx, n, [&](int q) { return rankOfData(g, q, k, 0); });
+        const GroupLink l = ringLink(ctx, n, [&](int q) { return rankOfData(g, q, k, 0); });
         seconds +=
             dpAllReduce(*l.lead, (s.params - s.expertParams) * factor, n, bucket, l.bw, l.alpha);
     }
     const int en = n / g.e;
     if (en > 1 && s.expertParams > 0) {
-        const GroupLink l = groupLink(ctx, en, [&](int i) { return rankOfData(g, i * g.e, k, 0); });
+        const GroupLink l = ringLink(ctx, en, [&](int i) { return rankOfData(g, i * g.e, k, 0); });
         seconds += dpAllReduce(*l.lead, s.expertParams * factor, en, bucket, l.bw, l.alpha);
     }
     return seconds;
