@@ -368,16 +368,18 @@ void TestPlannerEstimate::calibrationAndCost() {
     o.datasetSamples = 6400;
     const v1::Layout l = evenStages(2, 8, 1, 4, int(model.layers.size()));
     auto base = estimate(model, *cluster, l, o);
+    // A calibrated efficiency replaces the shapes' timing: 0.5 → 0.25 doubles the compute.
+    auto half = estimate(model, *cluster, l, o, {{"node0", 0.5, 0, 0, 0}, {"node1", 0.5, 0, 0, 0}});
     auto slow =
         estimate(model, *cluster, l, o, {{"node0", 0.25, 0, 0, 0}, {"node1", 0.25, 0, 0, 0}});
-    QVERIFY(base.has_value() && slow.has_value());
+    QVERIFY(base.has_value() && half.has_value() && slow.has_value());
     QVERIFY(base->problems.empty());
-    QVERIFY(qAbs(slow->computeSeconds / base->computeSeconds - 2.0) < 1e-9); // 0.5 → 0.25
+    QVERIFY(qAbs(slow->computeSeconds / half->computeSeconds - 2.0) < 1e-9);
     QVERIFY(base->dpCommSeconds > 0); // DP across the two nodes over InfiniBand
     QCOMPARE(base->costPerHour, 2 * 98.32);
     QVERIFY(qAbs(base->costPerStep - base->costPerHour * base->stepSeconds / 3600) < 1e-12);
     QVERIFY(qAbs(base->costPerEpoch - 100 * base->costPerStep) < 1e-9);
-    QVERIFY(base->mfu > 0.2 && base->mfu < 0.5);
+    QVERIFY2(base->mfu > 0.2 && base->mfu < 0.7, qPrintable(QString::number(base->mfu)));
     QCOMPARE(base->ranks, 16);
     QCOMPARE(base->tokensPerSecond, base->samplesPerSecond * 2048);
 }

@@ -202,6 +202,25 @@ void TestPlannerModels::familiesAgainstPublishedCounts() {
     }
     const QString row = QString::fromUtf8(QTest::currentDataTag());
     QVERIFY(near("total", row, double(m->params() - mtp), {total, totalHalfUnit, truncated}));
+    // The shapes the step time is computed from are the FLOPs counted: every block, head and
+    // multi-token-prediction module's GEMMs (2 FLOPs per multiply-add) + the attention scores.
+    for (const PlanLayer& l : m->layers) {
+        double gemm = 0;
+        for (const PlanGemm& g : l.gemms) {
+            gemm += 2.0 * g.count * g.rows * g.n * g.k;
+        }
+        if (!l.gemms.empty()) {
+            const double counted = gemm + l.attentionFlops;
+            QVERIFY2(std::abs(counted / l.forwardFlops - 1) < 1e-9,
+                     qPrintable(QString("%1 %2: GEMMs + scores %3, forward FLOPs %4")
+                                    .arg(row, QString::fromStdString(l.name))
+                                    .arg(counted)
+                                    .arg(l.forwardFlops)));
+            // A causal kernel runs about half of the (query, key) pairs counted, more of a window.
+            QVERIFY(l.kind != "block" || (l.attentionExecFlops <= l.attentionFlops &&
+                                          l.attentionExecFlops >= 0.49 * l.attentionFlops));
+        }
+    }
     if (active > 0) {
         double planner = double(m->activeParams());
         for (const PlanLayer& l : m->layers) {
