@@ -126,13 +126,19 @@ bool shiftBoundaries(v1::Layout& layout, int first, int last, int delta) {
     return true;
 }
 
-/// Evaluates `l`, a move of candidate `c`'s boundaries, and takes it when it scores better (a
-/// move whose step cannot beat the candidate's is not simulated).
+/// Evaluates `l`, a move of candidate `c`'s boundaries, and takes it when it scores better.
+/// For the fastest goal a move is simulated only when it lowers the candidate's lower bound on
+/// the step (`bound`: the busiest rank's work with the pipeline's fill and drain, evaluate.cpp):
+/// a move that leaves the busiest rank and the fill as they are would change the step only by
+/// what the links and reductions add, which the balanced split already weighed.
 bool tryMove(const Context& ctx, const std::vector<LayerCost>& costs, const AutoPlanGoal& goal,
-             const v1::Layout& l, Candidate& c, AutoPlanStats& stats) {
+             const v1::Layout& l, Candidate& c, double& bound, AutoPlanStats& stats) {
+    const bool fastest = goal.kind == AutoPlanGoal::Fastest;
     bool skipped = false;
+    double moved = 0;
     Estimate e = detail::evaluate(
-        ctx, l, costs, {true, goal.kind == AutoPlanGoal::Fastest ? c.score : 1e300, &skipped});
+        ctx, l, costs,
+        {true, fastest ? std::min(c.score, bound * (1 - 1e-9)) : 1e300, &skipped, &moved});
     ++stats.evaluated;
     ++stats.refined;
     const double s = scoreOf(e, goal);
@@ -140,6 +146,7 @@ bool tryMove(const Context& ctx, const std::vector<LayerCost>& costs, const Auto
         return false;
     }
     c.layout = l, c.est = std::move(e), c.score = s;
+    bound = moved;
     return true;
 }
 
@@ -150,6 +157,11 @@ bool tryMove(const Context& ctx, const std::vector<LayerCost>& costs, const Auto
 void refine(const Context& ctx, const std::vector<LayerCost>& costs, const AutoPlanGoal& goal,
             Candidate& c, AutoPlanStats& stats) {
     const int bounds = c.layout.stages_size() - 1;
+    double bound = 1e300; // the candidate's lower bound (for the fastest goal)
+    if (goal.kind == AutoPlanGoal::Fastest) {
+        bool skipped = false;
+        detail::evaluate(ctx, c.layout, costs, {true, -1.0, &skipped, &bound});
+    }
     // Single moves until none helps, then the moves of a boundary with all after it; after a
     // move that helped, single moves again.
     bool suffixes = false;
@@ -162,7 +174,8 @@ void refine(const Context& ctx, const std::vector<LayerCost>& costs, const AutoP
             }
             for (int delta : {-1, 1}) {
                 v1::Layout l = c.layout;
-                if (shiftBoundaries(l, k, last, delta) && tryMove(ctx, costs, goal, l, c, stats)) {
+                if (shiftBoundaries(l, k, last, delta) &&
+                    tryMove(ctx, costs, goal, l, c, bound, stats)) {
                     improved = true;
                 }
             }

@@ -184,7 +184,10 @@ void addLayouts(const std::vector<SaverChoice>& choices, const Shape& sh,
     for (const auto& r : choices.front().ranges) {
         chunksFit.push_back(!r.empty());
     }
-    for (int m : divisors(batch / sh.d)) {
+    // Most micro-batches first: the smallest bubble, whose step bounds the others' (lowerBound).
+    std::vector<int> counts = divisors(batch / sh.d);
+    std::reverse(counts.begin(), counts.end());
+    for (int m : counts) {
         for (const ScheduleChoice& sc :
              schedulesFor(sh.p, m, chunksFit, goal.searchVirtualStages)) {
             for (int z : zeros) {

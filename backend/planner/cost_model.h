@@ -166,11 +166,13 @@ PipelineTimes simulatePipeline(train::PipelineKind kind, int microBatches,
 /// designer keeps the default: it shows the step time of a layout that does not fit too.
 /// `skipAbove`: a layout whose step cannot be shorter than this (its busiest rank's compute and
 /// communication without any bubble, plus the optimizer step, already take longer) is not
-/// simulated; `skipped` is then set and the step time left 0.
+/// simulated; `skipped` is then set and the step time left 0. `bound`, when given, receives that
+/// lower bound (0 when a problem ended the estimate before it).
 struct EvalLimits {
     bool stopAtProblems = false;
     double skipAbove = 1e300;
     bool* skipped = nullptr;
+    double* bound = nullptr;
 };
 
 /// estimate() on a prepared context; `costs` = layerCosts(ctx, widths of layout). Slots on shared

@@ -317,11 +317,16 @@ void stepBreakdown(const Context& ctx, const Degrees& g, const StageTimes& t,
     e.bubbleFraction = withLinks.makespan > 0 ? e.bubbleSeconds / withLinks.makespan : 0.0;
 }
 
-/// No step can be shorter than its busiest rank's forward and backward work (compute and the
-/// communication inside them, every micro-batch of every chunk, no bubble) plus the longest
-/// optimizer step: what auto-plan compares with its leaders before simulating a pipeline.
-double lowerBound(const Degrees& g, const StageTimes& t) {
-    double busiest = 0, optimizer = 0;
+/// No step can be shorter than any pipeline rank's forward and backward work (compute and the
+/// communication inside them, every micro-batch of every chunk) plus the longest optimizer step:
+/// what auto-plan compares with its leaders before simulating a pipeline. With every op at its
+/// nominal duration (no shared hosts, whose ranks speed up while others wait) rank k also
+/// cannot start before the first micro-batch's forward has passed virtual stages 0..k−1, and —
+/// except under ZB-H1, whose weight gradients may follow — ends with the last micro-batch's
+/// backward, which virtual stages k−1..0 then still run: for even stages these terms are the
+/// schedules' bubble, (p−1)·(F+B)/V per chunk.
+double lowerBound(const Degrees& g, const StageTimes& t, bool nominal) {
+    double bound = 0, optimizer = 0, fill = 0, drain = 0;
     for (int k = 0; k < g.p; ++k) {
         double work = 0, opt = 0;
         for (int c = 0; c < g.v; ++c) {
@@ -329,10 +334,12 @@ double lowerBound(const Degrees& g, const StageTimes& t) {
             work += g.m * (t.fwd[i] + t.bwd[i]);
             opt += t.opt[i];
         }
-        busiest = std::max(busiest, work);
+        const bool tail = nominal && g.kind != train::PipelineKind::ZeroBubbleH1;
+        bound = std::max(bound, (nominal ? fill : 0.0) + work + (tail ? drain : 0.0));
         optimizer = std::max(optimizer, opt);
+        fill += t.fwd[std::size_t(k)], drain += t.bwd[std::size_t(k)];
     }
-    return busiest + optimizer;
+    return bound + optimizer;
 }
 
 } // namespace
@@ -394,7 +401,11 @@ Estimate evaluate(const Context& ctx, const v1::Layout& layout, const std::vecto
     const std::vector<double>& slow = hosts.slow;
     const SharedHosts* shared = slow.empty() ? nullptr : &hosts.shared;
     const StageTimes times = stageTimes(ctx, layout, g, st, b, slow);
-    if (limits.skipped && lowerBound(g, times) > limits.skipAbove) {
+    const double bound = lowerBound(g, times, shared == nullptr);
+    if (limits.bound) {
+        *limits.bound = bound;
+    }
+    if (limits.skipped && bound > limits.skipAbove) {
         *limits.skipped = true;
         return e;
     }

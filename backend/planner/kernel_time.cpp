@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <string>
+#include <unordered_map>
 
 namespace tessera::planner::detail {
 
@@ -25,13 +28,9 @@ double gemmPeak(const DeviceType& type, const std::string& precision) {
     return peakFlops(type, precision) * type.kernels.gemmBf16;
 }
 
-} // namespace
-
-double gemmSeconds(const DeviceType& type, const std::string& precision, double m, double n,
-                   double k) {
-    if (m <= 0 || n <= 0 || k <= 0) {
-        return 0.0;
-    }
+/// gemmSeconds without its cache.
+double gemmTime(const DeviceType& type, const std::string& precision, double m, double n,
+                double k) {
     // Tile and wave quantization (the guide's §3): ⌈m/tm⌉·⌈n/tn⌉ tiles run in waves of one per
     // SM; every tile of a wave takes as long as a full one, k rounded up to the main loop's step.
     const double sms = type.kernels.sms;
@@ -47,6 +46,46 @@ double gemmSeconds(const DeviceType& type, const std::string& precision, double 
     const double elem = precision == "fp8" ? 1.0 : (precision == "bf16" ? 2.0 : 4.0);
     const double bytes = (m * k + k * n + m * n) * elem;
     return std::max(compute, bytes / (type.memoryBw * type.kernels.memory));
+}
+
+/// gemmSeconds' answers by (device, precision, shape): auto-plan asks the same few shapes for
+/// thousands of layouts.
+struct GemmKey {
+    const DeviceType* type;
+    bool fp8;
+    double m, n, k;
+    bool operator==(const GemmKey&) const = default;
+};
+struct GemmKeyHash {
+    std::size_t operator()(const GemmKey& g) const {
+        std::size_t h = std::hash<const void*>()(g.type) ^ (g.fp8 ? 0x9e3779b9u : 0u);
+        for (double x : {g.m, g.n, g.k}) {
+            h = h * 1000003u ^ std::hash<double>()(x);
+        }
+        return h;
+    }
+};
+
+} // namespace
+
+double gemmSeconds(const DeviceType& type, const std::string& precision, double m, double n,
+                   double k) {
+    if (m <= 0 || n <= 0 || k <= 0) {
+        return 0.0;
+    }
+    thread_local std::unordered_map<GemmKey, double, GemmKeyHash> cache;
+    thread_local std::string cachedPrecision;
+    if (precision != cachedPrecision || cache.size() > 65536) {
+        cache.clear();
+        cachedPrecision = precision;
+    }
+    const GemmKey key{&type, precision == "fp8", m, n, k};
+    if (const auto it = cache.find(key); it != cache.end()) {
+        return it->second;
+    }
+    const double t = gemmTime(type, precision, m, n, k);
+    cache.emplace(key, t);
+    return t;
 }
 
 namespace {
