@@ -82,6 +82,9 @@ const std::vector<OptionDef>& catalogue() {
         {"zero", "", "0-3", "ZeRO stage (default 0)", "0 1 2 3"},
         {"recompute", "", "WHAT", "activation recompute (default none)", "none selective full"},
         {"sp", "", "", "sequence parallelism over the TP group"},
+        {"tp-overlap", "", "",
+         "TP all-gathers and reduce-scatters overlapped with the GEMMs (with --sp; Megatron-LM "
+         "--tp-comm-overlap)"},
         {"precision", "", "P",
          "fp32, tf32, bf16 or fp8 (FP8 GEMMs, BF16 weights; default: bf16 for a config.json)",
          "fp32 tf32 bf16 fp8"},

@@ -104,6 +104,9 @@ void applyOptions(const PlanRequest& r, planner::PlanOptions& o) {
     if (r.sequenceParallel) {
         o.sequenceParallel = true;
     }
+    if (r.tpCommOverlap) {
+        o.tpCommOverlap = true;
+    }
     if (!r.precision.isEmpty()) {
         o.precision = r.precision.toStdString();
     }

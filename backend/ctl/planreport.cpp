@@ -48,6 +48,7 @@ QJsonObject layoutJson(const planner::PlanModel& model, const planner::PlanClust
         {QStringLiteral("zero"), o.zeroStage},
         {QStringLiteral("recompute"), QString::fromStdString(o.recompute)},
         {QStringLiteral("sequenceParallel"), o.sequenceParallel},
+        {QStringLiteral("tpCommOverlap"), o.tpCommOverlap && o.sequenceParallel},
         {QStringLiteral("precision"),
          QString::fromStdString(!o.precision.empty()     ? o.precision
                                 : model.weightBytes == 2 ? std::string("bf16")

@@ -112,6 +112,7 @@ Result<PlanRequest> readPlanRequest(const std::map<std::string, std::string>& va
         r.cluster = text("cluster");
     }
     r.sequenceParallel = flags.count("sp") > 0;
+    r.tpCommOverlap = flags.count("tp-overlap") > 0;
     r.autoPlan = flags.count("auto") > 0;
     r.json = flags.count("json") > 0;
     if (Result<void> n = readNumbers(values, r); !n) {

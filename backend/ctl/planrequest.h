@@ -28,6 +28,7 @@ struct PlanRequest {
     int zero = 0;           ///< --zero 0..3
     QString recompute = QStringLiteral("none"); ///< --recompute none|selective|full
     bool sequenceParallel = false;              ///< --sp
+    bool tpCommOverlap = false;                 ///< --tp-overlap
     QString precision; ///< --precision; empty = the model's (bf16 for imported models)
     /// --schedule 1f1b|gpipe|interleaved|zb-h1 (interleaved when only --vpp > 1 is given)
     QString schedule = QStringLiteral("1f1b");

@@ -171,6 +171,7 @@ Result<void> takeSettings(const v1::PlanFile& file, const v1::Layout& layout,
                           .arg(QString::fromStdString(p.optimizer)));
     }
     p.sequenceParallel = s.sequence_parallel();
+    p.tpCommOverlap = s.tp_comm_overlap();
     return {};
 }
 

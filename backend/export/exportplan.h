@@ -68,6 +68,7 @@ struct ExportPlan {
     int virtualStages = 1; ///< model chunks per pipeline stage; `stages` lists pp × this many
     std::string recompute, precision, optimizer;
     bool sequenceParallel = false;
+    bool tpCommOverlap = false;  ///< PlanSettings.tp_comm_overlap
     bool flashAttention = false; ///< in effect (planner::flashAttentionInEffect)
     /// Why the planner says the layout cannot run on the file's machines (over memory, ...);
     /// empty when it fits or the file has no machines. The exporters write it as a warning.

@@ -134,6 +134,10 @@ void addMegatronPipeline(const ExportPlan& p, QStringList& out) {
     if (p.sequenceParallel) {
         if (p.tp > 1) {
             arg(QStringLiteral("--sequence-parallel")); // arguments.py _add_training_args
+            if (p.tpCommOverlap) {
+                // arguments.py _add_distributed_args; validate_args requires SP for it.
+                arg(QStringLiteral("--tp-comm-overlap"));
+            }
         } else {
             out << QStringLiteral("    # sequence parallelism needs TP > 1: Megatron-LM turns "
                                   "--sequence-parallel off at TP 1 (arguments.py validate_args)");

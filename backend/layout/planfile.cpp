@@ -96,6 +96,7 @@ planner::PlanOptions planOptions(const v1::PlanFile& plan, std::vector<int> rank
         o.recompute = s.recompute();
     }
     o.sequenceParallel = s.sequence_parallel();
+    o.tpCommOverlap = s.tp_comm_overlap();
     o.precision = s.precision();
     if (!s.flash_attention().empty()) {
         o.flashAttention = s.flash_attention();

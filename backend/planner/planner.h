@@ -283,6 +283,13 @@ struct PlanOptions {
     /// load-balancing loss aims at (Fedus et al. 2021 §2.2; DeepSeek-V3's bias-based balancing).
     /// The expert GEMMs and the all-to-all of the busiest rank scale by it.
     double moeImbalance = 1.0;
+    /// Tensor-parallel communication overlapped with the GEMMs next to it (Megatron-LM's
+    /// --tp-comm-overlap: Transformer Engine splits each all-gather + GEMM and GEMM +
+    /// reduce-scatter into TP-many chunks, the ring exchange of one chunk under the GEMM of the
+    /// previous): of each pass's TP time only the part the pass's GEMMs cannot cover, and at least
+    /// one chunk of TP-many, stays exposed. Needs sequence parallelism (Megatron-LM refuses it
+    /// without); ignored otherwise.
+    bool tpCommOverlap = false;
     std::int64_t datasetSamples = 0; ///< samples per epoch (cost per epoch; 0 = not shown)
     /// Where each rank runs: rank r on device rankDevices[r] (cluster-wide index, node by node;
     /// the designer's drawing, PlanFile.rank_devices). Empty, or not one distinct device of the

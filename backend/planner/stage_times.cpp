@@ -125,10 +125,20 @@ PassTimes replicaPass(const Context& ctx, const Degrees& g, const StageSum& s, d
                                     : 0.0;
     };
     PassTimes p;
+    double tpFwd = tpTime(s.tpFwd, s.tpFwdCalls), tpBwd = tpTime(s.tpBwd, s.tpBwdCalls);
+    if (ctx.options.tpCommOverlap && ctx.options.sequenceParallel && g.t > 1) {
+        // Overlapped with the pass's GEMMs (PlanOptions::tpCommOverlap): what they cannot cover,
+        // and at least the one chunk of t whose exchange nothing hides.
+        const auto exposed = [&](double comm, double cover) {
+            return std::max(comm / g.t, comm - cover);
+        };
+        tpFwd = exposed(tpFwd, load * (c.fwd - c.attnFwd));
+        tpBwd = exposed(tpBwd, load * (c.bwd - c.attnBwd));
+    }
     // Calibrated fixed cost per layer and micro-batch, split as the FLOPs are (1 : 2).
     p.fc = load * (c.fwd + s.layers * overhead / 3.0);
     p.bc = load * (c.bwd + s.layers * overhead * 2.0 / 3.0);
-    p.tp = tpTime(s.tpFwd, s.tpFwdCalls) + tpTime(s.tpBwd, s.tpBwdCalls);
+    p.tp = tpFwd + tpBwd;
     if (g.e > 1 && s.a2aCalls > 0 && (g.d * g.c) % g.e == 0) { // else a problem says so
         // The EP group of this rank: e consecutive data indices q = r·c + cp.
         const int q0 = (r * g.c + cp) / g.e * g.e;
@@ -146,8 +156,8 @@ PassTimes replicaPass(const Context& ctx, const Degrees& g, const StageSum& s, d
         cpBwd = std::max(0.0, 2.0 * move - load * c.attnBwd);
         p.cp = cpFwd + cpBwd;
     }
-    p.fwd = p.fc + tpTime(s.tpFwd, s.tpFwdCalls) + p.ep / 2 + cpFwd;
-    p.bwd = p.bc + tpTime(s.tpBwd, s.tpBwdCalls) + p.ep / 2 + cpBwd;
+    p.fwd = p.fc + tpFwd + p.ep / 2 + cpFwd;
+    p.bwd = p.bc + tpBwd + p.ep / 2 + cpBwd;
     return p;
 }
 

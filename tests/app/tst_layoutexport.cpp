@@ -427,6 +427,8 @@ void TestLayoutExport::mixtureOfExpertsIsNotExportedAsADenseModel() {
                                   .zero = 1});
     plan.mutable_layout()->set_context_parallel(2);
     plan.mutable_layout()->set_expert_parallel(8);
+    plan.mutable_settings()->set_sequence_parallel(true);
+    plan.mutable_settings()->set_tp_comm_overlap(true);
     const Result<QString> megatron = megatronArguments(plan);
     QVERIFY2(megatron.has_value(), megatron ? "" : megatron.error().message.c_str());
     for (const char* flag :
@@ -434,7 +436,8 @@ void TestLayoutExport::mixtureOfExpertsIsNotExportedAsADenseModel() {
           "--expert-model-parallel-size 8", "--context-parallel-size 2", "--cp-comm-type p2p",
           "--num-virtual-stages-per-pipeline-rank 2", "--pipeline-model-parallel-size 2",
           "--tensor-model-parallel-size 2", "--moe-token-dispatcher-type alltoall",
-          "--moe-aux-loss-coeff 0.02", "32 ranks = DP 4 x PP 2 x CP 2 x TP 2, EP 8"}) {
+          "--moe-aux-loss-coeff 0.02", "32 ranks = DP 4 x PP 2 x CP 2 x TP 2, EP 8",
+          "--sequence-parallel", "--tp-comm-overlap"}) {
         QVERIFY2(megatron->contains(QLatin1String(flag)),
                  qPrintable(QStringLiteral("no '%1' in\n%2").arg(QLatin1String(flag), *megatron)));
     }

@@ -71,6 +71,33 @@ std::int64_t routedExpertParams(const PlanModel& m) {
 class TestPlannerParallel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    /// LLaMA-2 70B with TP 8 on one H100 node: overlapping the TP all-gathers and
+    /// reduce-scatters with the GEMMs (Megatron-LM --tp-comm-overlap) leaves at most what the
+    /// GEMMs cannot cover and at least one chunk of eight; without sequence parallelism the flag
+    /// changes nothing (Megatron-LM needs SP for it).
+    void tpOverlapHidesTpCommunication() {
+        const PlanModel llama = load("llama-2-70b.json", 4096);
+        const PlanCluster c = cluster("1x8 h100-sxm");
+        const v1::Layout l = layout(1, 8, 1, 8, int(llama.layers.size()));
+        PlanOptions o;
+        o.globalBatch = 8;
+        o.recompute = "full";
+        const auto step = [&](bool sp, bool overlap) {
+            PlanOptions x = o;
+            x.sequenceParallel = sp, x.tpCommOverlap = overlap;
+            auto e = estimate(llama, c, l, x);
+            return e ? *e : Estimate{};
+        };
+        const Estimate plain = step(true, false), overlapped = step(true, true);
+        QVERIFY(plain.tpCommSeconds > 0);
+        QVERIFY2(
+            overlapped.tpCommSeconds < 0.5 * plain.tpCommSeconds,
+            qPrintable(QString("%1 vs %2").arg(overlapped.tpCommSeconds).arg(plain.tpCommSeconds)));
+        QVERIFY(overlapped.tpCommSeconds >= plain.tpCommSeconds / 8 * (1 - 1e-9));
+        QVERIFY(overlapped.stepSeconds < plain.stepSeconds);
+        QCOMPARE(step(false, true).stepSeconds, step(false, false).stepSeconds);
+    }
+
     /// Mixtral-8x7B on 2×8 H100, DP 16: EP 8 keeps 1/8 of each layer's routed experts on a
     /// device, so weights drop by 7/8 of the experts' bf16 bytes; ZeRO-1's optimizer state of
     /// the experts is sharded over DP × CP / EP = 2 ranks instead of 16.
