@@ -305,10 +305,12 @@ void stepBreakdown(const Context& ctx, const Degrees& g, const StageTimes& t,
     e.computeSeconds = share * rankSum(t.compute, slowest);
     e.epCommSeconds = share * rankSum(t.ep, slowest);
     e.cpCommSeconds = share * rankSum(t.cp, slowest);
-    e.tpCommSeconds = std::max(0.0, busy - e.computeSeconds - e.epCommSeconds - e.cpCommSeconds);
+    const double gather = share * rankSum(t.gather, slowest); // ZeRO-3, inside the passes
+    e.tpCommSeconds =
+        std::max(0.0, busy - e.computeSeconds - e.epCommSeconds - e.cpCommSeconds - gather);
     e.ppCommSeconds = std::max(0.0, withLinks.makespan - noLinks.makespan);
     e.bubbleSeconds = std::max(0.0, noLinks.makespan - busy);
-    e.dpCommSeconds = std::max(0.0, stepEnd - withLinks.makespan);
+    e.dpCommSeconds = std::max(0.0, stepEnd - withLinks.makespan) + gather;
     e.optimizerSeconds = optimizer;
     e.lossSyncSeconds = lossSync(ctx, e.ranks);
     e.stepSeconds = e.computeSeconds + e.tpCommSeconds + e.epCommSeconds + e.cpCommSeconds +

@@ -93,11 +93,12 @@ inline int rankOfData(const Degrees& g, int q, int k, int tp) {
 
 /// Per virtual stage, in seconds: forward and backward per micro-batch on its slowest replica
 /// (all communication in them included) and their parts summed over both passes (compute, TP
-/// all-reduce, EP all-to-all, CP ring exposed); the send/recv to the next virtual stage (link)
-/// and whether it goes by rendezvous (deferred); the gradient reduction not hidden by the last
-/// backward (dpExposed); the optimizer step (opt).
+/// all-reduce, EP all-to-all, CP ring exposed, ZeRO-3's parameter gathers and gradient
+/// reduce-scatters exposed); the send/recv to the next virtual stage (link) and whether it goes
+/// by rendezvous (deferred); the gradient reduction not hidden by the last backward (dpExposed);
+/// the optimizer step (opt).
 struct StageTimes {
-    std::vector<double> fwd, bwd, compute, tp, ep, cp, link, dpExposed, opt;
+    std::vector<double> fwd, bwd, compute, tp, ep, cp, gather, link, dpExposed, opt;
     std::vector<bool> deferred;
 };
 

@@ -321,7 +321,9 @@ struct Estimate {
     /// overlaps (Liu et al. 2023, ring attention; Megatron-LM's --cp-comm-type p2p).
     double cpCommSeconds = 0;
     double ppCommSeconds = 0; ///< activation/gradient send/recv on the critical path
-    double dpCommSeconds = 0; ///< DP gradient all-reduce not hidden by backward
+    /// DP gradient all-reduce not hidden by the backward; under ZeRO-3 also the per-micro-batch
+    /// parameter gathers and gradient reduce-scatters the compute does not hide
+    double dpCommSeconds = 0;
     double bubbleSeconds = 0; ///< pipeline bubble (p-1)/(m+p-1) of the pipeline's time
     double bubbleFraction = 0;
     double optimizerSeconds = 0; ///< optimizer update (memory-bound: bytes touched / memory bw)

@@ -180,14 +180,31 @@ double linkTime(const Context& ctx, const Degrees& g, const StageSum& s, double 
     return bytes / lbw + (same ? la.latencyIntra : la.latencyInter);
 }
 
+/// Seconds of one ring all-gather (or reduce-scatter) of stage k's parameters over the data
+/// ranks: the dense ones over DP × CP, the routed experts' over the DP × CP / EP ranks that hold
+/// the same experts — (n − 1)/n of the bytes at the ring's bus bandwidth, n − 1 hops.
+double zeroGather(const Context& ctx, const Degrees& g, const StageSum& s, int k) {
+    const int n = g.d * g.c, en = n / g.e;
+    const auto ring = [](double bytes, int ranks, const GroupLink& l) {
+        return ranks <= 1 ? 0.0 : (ranks - 1.0) / ranks * bytes / l.bw + (ranks - 1) * l.alpha;
+    };
+    double seconds = ring((s.params - s.expertParams) * ctx.elemBytes, n,
+                          ringLink(ctx, n, [&](int q) { return rankOfData(g, q, k, 0); }));
+    if (en > 1 && s.expertParams > 0) {
+        seconds += ring(s.expertParams * ctx.elemBytes, en,
+                        ringLink(ctx, en, [&](int i) { return rankOfData(g, i * g.e, k, 0); }));
+    }
+    return seconds;
+}
+
 /// The gradient reduction of stage k's shard over the data ranks (DP × CP; Megatron-LM reduces
 /// over the data-parallel group with context parallelism), the routed experts' part only over
 /// the ranks that hold the same experts (DP × CP / EP): ZeRO-1/2 as reduce-scatter + all-gather,
-/// the same volume; ZeRO-3 adds the parameter all-gather, 1.5× (Rajbhandari et al. 2020 §7).
+/// the same volume (ZeRO-3's per micro-batch: zeroGather).
 double gradientReduction(const Context& ctx, const Degrees& g, const StageSum& s, int k,
                          double bucket) {
     const int n = g.d * g.c;
-    const double factor = ctx.elemBytes * (g.zero >= 3 ? 1.5 : 1.0);
+    const double factor = ctx.elemBytes;
     double seconds = 0;
     if (n > 1) {
         const GroupLink l = ringLink(ctx, n, [&](int q) { return rankOfData(g, q, k, 0); });
@@ -209,8 +226,8 @@ StageTimes stageTimes(const Context& ctx, const v1::Layout& layout, const Degree
     // Per virtual stage (chunk c of pipeline rank k is c·p + k).
     const int chunks = g.p * g.v;
     StageTimes out;
-    for (auto* v :
-         {&out.fwd, &out.bwd, &out.compute, &out.tp, &out.ep, &out.cp, &out.dpExposed, &out.opt}) {
+    for (auto* v : {&out.fwd, &out.bwd, &out.compute, &out.tp, &out.ep, &out.cp, &out.gather,
+                    &out.dpExposed, &out.opt}) {
         v->assign(std::size_t(chunks), 0.0);
     }
     out.link.assign(std::size_t(std::max(0, chunks - 1)), 0.0);
@@ -220,12 +237,14 @@ StageTimes stageTimes(const Context& ctx, const v1::Layout& layout, const Degree
         const int k = vs % g.p; // the pipeline rank holding it
         const std::size_t i = std::size_t(vs);
         const StageSum& s = st[i];
+        double fc = 0, bc = 0;                // the slowest replica's compute of each pass
         for (int q = 0; q < g.d * g.c; ++q) { // every data replica: its slowest TP rank
             const int r = q / g.c, cp = q % g.c;
             const PassTimes p = replicaPass(ctx, g, s, b, r, k, cp, slow);
             if (p.fwd + p.bwd > out.fwd[i] + out.bwd[i]) {
                 out.fwd[i] = p.fwd, out.bwd[i] = p.bwd;
                 out.compute[i] = p.fc + p.bc, out.tp[i] = p.tp, out.ep[i] = p.ep, out.cp[i] = p.cp;
+                fc = p.fc, bc = p.bc;
             }
             if (vs + 1 < chunks) {
                 bool deferred = false;
@@ -235,10 +254,23 @@ StageTimes stageTimes(const Context& ctx, const v1::Layout& layout, const Degree
         }
         // Buckets overlap the last micro-batch's backward (Li et al. 2020, PyTorch DDP); the
         // last bucket is always exposed.
-        const double ar = gradientReduction(ctx, g, s, k, bucket);
-        const double bytes = s.params * ctx.elemBytes * (g.zero >= 3 ? 1.5 : 1.0);
-        out.dpExposed[i] =
-            std::max(ar - out.bwd[i], ar * std::min(1.0, bucket / std::max(1.0, bytes)));
+        if (g.zero >= 3) {
+            // ZeRO-3 / FSDP: every micro-batch gathers the stage's parameters before its forward
+            // and again before its backward, and reduce-scatters its gradients after it
+            // (Rajbhandari et al. 2020 §5.3; PyTorch FSDP with reshard_after_forward), each
+            // layer's gather prefetched under the previous layer's compute: only what the
+            // pass's compute cannot cover is exposed, in the pass itself.
+            const double move = zeroGather(ctx, g, s, k);
+            const double exposedF = std::max(0.0, move - fc);
+            const double exposedB = std::max(0.0, 2.0 * move - bc);
+            out.fwd[i] += exposedF, out.bwd[i] += exposedB;
+            out.gather[i] = exposedF + exposedB;
+        } else {
+            const double ar = gradientReduction(ctx, g, s, k, bucket);
+            const double bytes = s.params * ctx.elemBytes;
+            out.dpExposed[i] =
+                std::max(ar - out.bwd[i], ar * std::min(1.0, bucket / std::max(1.0, bytes)));
+        }
         // Optimizer step: memory-bound; reads/writes weights and state, reads gradients.
         double memBw = 1e300;
         for (int tp = 0; tp < g.t; ++tp) {

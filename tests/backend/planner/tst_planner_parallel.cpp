@@ -71,6 +71,24 @@ std::int64_t routedExpertParams(const PlanModel& m) {
 class TestPlannerParallel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    /// ZeRO-3 gathers the parameters for every micro-batch's forward and backward and
+    /// reduce-scatters each micro-batch's gradients; with short sequences over two nodes the
+    /// compute cannot hide them, so the exposed DP time grows with the micro-batches, where
+    /// ZeRO-1's one reduction per step does not.
+    void zero3MovesParametersEveryMicroBatch() {
+        const PlanModel llama = load("llama-2-7b.json", 256);
+        const PlanCluster c = cluster("2x8 h100-sxm");
+        const int layers = int(llama.layers.size());
+        const auto dp = [&](int zero, int m) {
+            const Estimate e = run(llama, c, layout(16, 1, 1, m, layers), 16 * m, zero);
+            return e.dpCommSeconds;
+        };
+        const double z3one = dp(3, 1), z3four = dp(3, 4), z1one = dp(1, 1), z1four = dp(1, 4);
+        QVERIFY2(z3one > 0 && qAbs(z3four / z3one - 4) < 0.2,
+                 qPrintable(QString("%1 vs %2").arg(z3four).arg(z3one)));
+        QVERIFY2(z1four < 1.1 * z1one, qPrintable(QString("%1 vs %2").arg(z1four).arg(z1one)));
+    }
+
     /// LLaMA-2 70B with TP 8 on one H100 node: overlapping the TP all-gathers and
     /// reduce-scatters with the GEMMs (Megatron-LM --tp-comm-overlap) leaves at most what the
     /// GEMMs cannot cover and at least one chunk of eight; without sequence parallelism the flag
