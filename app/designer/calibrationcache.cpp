@@ -17,10 +17,11 @@ QString CalibrationCache::defaultPath() {
 const std::vector<planner::NodeCalibration>& CalibrationCache::current() {
     const QFileInfo info(m_path);
     const QDateTime stamp = info.exists() ? info.lastModified() : QDateTime();
-    if (stamp == m_loadedStamp) {
+    const qint64 size = info.exists() ? info.size() : -1;
+    if (stamp == m_loadedStamp && size == m_loadedSize) {
         return m_nodes;
     }
-    m_loadedStamp = stamp;
+    m_loadedStamp = stamp, m_loadedSize = size;
     m_nodes.clear();
     m_error.clear();
     if (!info.exists()) {

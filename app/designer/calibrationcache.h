@@ -12,8 +12,9 @@
 namespace tessera::designer {
 
 /// Loads `path` (default: calibration.json in the backend's data folder) on demand and keeps it
-/// until the file's modification time changes. A missing file is no calibration (datasheet
-/// numbers); an unreadable one too, with the reason in error().
+/// until the file's modification time or size changes (Linux stamps files with a coarse clock:
+/// two writes within a few milliseconds can carry the same time). A missing file is no
+/// calibration (datasheet numbers); an unreadable one too, with the reason in error().
 class CalibrationCache {
 public:
     explicit CalibrationCache(QString path = defaultPath());
@@ -27,6 +28,7 @@ public:
 private:
     QString m_path;
     QDateTime m_loadedStamp;
+    qint64 m_loadedSize = -1;
     std::vector<planner::NodeCalibration> m_nodes;
     QString m_error;
 };

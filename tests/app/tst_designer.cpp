@@ -572,6 +572,7 @@ void TestDesigner::calibrationCacheFollowsTheFile() {
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
     f.write("{ not json");
+    QVERIFY(f.flush()); // else close() writes it and stamps the file with the present again
     QVERIFY(
         f.setFileTime(QDateTime::currentDateTime().addSecs(5), QFileDevice::FileModificationTime));
     f.close();
