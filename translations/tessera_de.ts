@@ -4480,8 +4480,8 @@ S%2</translation>
     </message>
     <message>
         <location filename="../backend/export/megatronexport.cpp" line="+232"/>
-        <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, Mistral or Mixtral model)</source>
-        <translation>pretrain_gpt.py von Megatron-LM trainiert Decoder-Sprachmodelle; die Modellfamilie „%1“ hat keine Megatron-LM-Argumente (ein GPT-, GPT-2-, LLaMA-, Mistral- oder Mixtral-Modell wählen)</translation>
+        <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, Mistral, Mixtral, Qwen2 or Qwen3 model)</source>
+        <translation>pretrain_gpt.py von Megatron-LM trainiert Decoder-Sprachmodelle; die Modellfamilie „%1“ hat keine Megatron-LM-Argumente (ein GPT-, GPT-2-, LLaMA-, Mistral-, Mixtral-, Qwen2- oder Qwen3-Modell wählen)</translation>
     </message>
     <message>
         <location line="+11"/>

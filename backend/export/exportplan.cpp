@@ -20,6 +20,11 @@ std::optional<double> jsonNumber(const QJsonObject& o, const char* key) {
     return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
 }
 
+/// A block's head dimension: its keys and values are 2 · kv heads · head_dim wide.
+int headDimOf(const planner::PlanLayer& l) {
+    return l.kvHeads > 0 && l.kvWidth > 0 ? int(l.kvWidth / (2 * l.kvHeads)) : l.hidden / l.heads;
+}
+
 /// The shape of an imported Hugging Face decoder (`model` built from it) of `seq` tokens.
 LmShape importedShape(const v1::PlanFile& file, const planner::PlanModel& model, int seq) {
     // The keys modelFromHfConfig (backend/planner/model_import.cpp) already checked.
@@ -30,8 +35,13 @@ LmShape importedShape(const v1::PlanFile& file, const planner::PlanModel& model,
     for (const planner::PlanLayer& l : model.layers) {
         if (l.kind == "block" && s.blocks++ == 0) {
             s.hidden = l.hidden, s.heads = l.heads, s.kvHeads = l.kvHeads, s.ffn = l.ffn;
+            s.headDim = headDimOf(l);
         }
     }
+    // transformers' Qwen2Attention builds q, k and v with bias=True; Qwen3Attention normalises
+    // q and k per head (q_norm, k_norm) and has no biases.
+    s.qkvBias = s.type == "qwen2";
+    s.qkNorm = s.type == "qwen3";
     s.vocab = o.value(QLatin1String("vocab_size")).toInteger();
     s.positions = int(jsonNumber(o, "max_position_embeddings")
                           .value_or(jsonNumber(o, "n_positions").value_or(seq)));
@@ -60,15 +70,20 @@ LmShape importedShape(const v1::PlanFile& file, const planner::PlanModel& model,
 }
 
 /// A LLaMA-type config with attention_bias, mlp_bias or anything else beyond the plain matrices
-/// and two norms of each block — for a mixture of experts (Mixtral), the router and the routed
-/// SwiGLU experts, no shared ones.
+/// and two norms of each block (and the family's own: Qwen2's q/k/v biases, Qwen3's q/k norms)
+/// — for a mixture of experts (Mixtral), the router and the routed SwiGLU experts, no shared
+/// ones.
 bool hasExtras(const planner::PlanModel& model) {
     for (const planner::PlanLayer& l : model.layers) {
         if (model.family != "gpt2" && l.kind == "block") {
-            const std::int64_t h = l.hidden, kv = std::int64_t(l.kvHeads) * (h / l.heads);
+            const std::int64_t h = l.hidden, d = headDimOf(l);
+            const std::int64_t q = std::int64_t(l.heads) * d, kv = std::int64_t(l.kvHeads) * d;
             const std::int64_t mlp =
                 l.experts > 0 ? h * l.experts + 3 * h * l.expertFfn * l.experts : 3 * h * l.ffn;
-            if (l.params != 2 * h * h + 2 * h * kv + mlp + 2 * h) {
+            const std::int64_t own = model.family == "qwen2"   ? q + 2 * kv
+                                     : model.family == "qwen3" ? 2 * d
+                                                               : 0;
+            if (l.params != 2 * h * q + 2 * h * kv + mlp + 2 * h + own) {
                 return true;
             }
         } else if (l.experts > 0) {
@@ -221,8 +236,8 @@ Result<ExportPlan> resolvePlan(const v1::PlanFile& file) {
     // The exporters write the dense GPT-2 / LLaMA / Mistral decoder (LmShape); a family with
     // experts, latent attention, biases or extra norms has no arguments here yet, and each
     // exporter refuses it by its family's name rather than write a different model.
-    const bool plainDecoder =
-        p.family == "gpt2" || p.family == "llama" || p.family == "mistral" || p.family == "mixtral";
+    const bool plainDecoder = p.family == "gpt2" || p.family == "llama" || p.family == "mistral" ||
+                              p.family == "mixtral" || p.family == "qwen2" || p.family == "qwen3";
     if (imported && plainDecoder && !hasExtras(*model)) {
         p.lm = importedShape(file, *model, p.seq);
     } else if (p.family == "gpt") {

@@ -33,8 +33,11 @@ QString countText(long long v);
 
 /// A decoder language model: layer list [embedding, block0..block{n-1}, ln_f, head].
 struct LmShape {
-    std::string type; ///< "gpt" (built-in), "gpt2", "llama", "mistral", "mixtral"
+    std::string type; ///< "gpt" (built-in), "gpt2", "llama", "mistral", "mixtral", "qwen2", "qwen3"
     int blocks = 0, hidden = 0, ffn = 0, heads = 0, kvHeads = 0, positions = 0;
+    int headDim = 0;         ///< per attention head (Qwen3: config head_dim); 0 = hidden / heads
+    bool qkvBias = false;    ///< biases on q, k and v (Qwen2)
+    bool qkNorm = false;     ///< RMSNorm over head_dim on q and k (Qwen3)
     long long vocab = 0;     ///< 0 = unknown (a built-in GPT's text characters)
     bool tied = false;       ///< head weights = embedding weights
     bool llamaStyle = false; ///< RMSNorm, SwiGLU MLP, rotary positions, no biases

@@ -193,6 +193,16 @@ void addMegatronModel(const ExportPlan& p, QStringList& out) {
         arg(QStringLiteral("--group-query-attention"));
         arg(QStringLiteral("--num-query-groups %1").arg(m.kvHeads));
     }
+    if (m.headDim > 0 && m.headDim * m.heads != m.hidden) {
+        arg(QStringLiteral("--kv-channels %1").arg(m.headDim)); // head_dim ≠ hidden / heads
+    }
+    if (m.qkvBias) {
+        arg(QStringLiteral("--add-qkv-bias")); // _add_network_size_args; with
+                                               // --disable-bias-linear for the rest
+    }
+    if (m.qkNorm) {
+        arg(QStringLiteral("--qk-layernorm")); // _add_network_size_args
+    }
     arg(QStringLiteral("--seq-length %1").arg(p.seq));
     arg(QStringLiteral("--max-position-embeddings %1").arg(m.positions));
     if (m.llamaStyle) {
@@ -235,7 +245,7 @@ Result<QString> megatronArguments(const v1::PlanFile& plan) {
         return refuse(
             ExportText::tr("Megatron-LM's pretrain_gpt.py trains decoder language models; model "
                            "family '%1' has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, "
-                           "Mistral or Mixtral model)")
+                           "Mistral, Mixtral, Qwen2 or Qwen3 model)")
                 .arg(QString::fromStdString(p.family)));
     }
     const LmShape& m = *p.lm;

@@ -448,6 +448,27 @@ void TestLayoutExport::mixtureOfExpertsIsNotExportedAsADenseModel() {
     QVERIFY(titan->contains(QLatin1String("pipeline_parallel_schedule = \"Interleaved1F1B\"")));
     const Result<QString> ds = deepSpeedConfig(plan); // no ring CP, no interleaving there
     QVERIFY(!ds.has_value());
+    // Qwen2's q/k/v biases and Qwen3's q/k norms have their Megatron-LM flags
+    // (arguments.py _add_network_size_args); both are otherwise LLaMA-shaped.
+    const Result<QString> qwen2 = megatronArguments(imported("qwen2-7b.json", "Qwen2", {.tp = 4}));
+    QVERIFY2(qwen2.has_value(), qwen2 ? "" : qwen2.error().message.c_str());
+    QVERIFY(qwen2->contains(QLatin1String("--add-qkv-bias")));
+    QVERIFY(!qwen2->contains(QLatin1String("--qk-layernorm")));
+    QVERIFY(qwen2->contains(QLatin1String("--num-query-groups 4")));
+    const Result<QString> qwen3 = megatronArguments(imported("qwen3-8b.json", "Qwen3", {.tp = 8}));
+    QVERIFY2(qwen3.has_value(), qwen3 ? "" : qwen3.error().message.c_str());
+    QVERIFY(qwen3->contains(QLatin1String("--qk-layernorm")));
+    QVERIFY(!qwen3->contains(QLatin1String("--add-qkv-bias")));
+    QVERIFY(!qwen3->contains(QLatin1String("--kv-channels"))); // head_dim 128 = 4096 / 32
+    // Qwen3-0.6B's head_dim 128 is not its hidden 1,024 / 16 heads: Megatron-LM needs it given.
+    v1::PlanFile small = imported("qwen3-8b.json", "Qwen3 small", {.tp = 1});
+    small.set_hf_config_json(R"({"model_type":"qwen3","hidden_size":1024,"head_dim":128,
+        "intermediate_size":3072,"num_attention_heads":16,"num_key_value_heads":8,
+        "num_hidden_layers":28,"vocab_size":151936,"max_position_embeddings":40960,
+        "tie_word_embeddings":true})");
+    const Result<QString> tiny = megatronArguments(small);
+    QVERIFY2(tiny.has_value(), tiny ? "" : tiny.error().message.c_str());
+    QVERIFY2(tiny->contains(QLatin1String("--kv-channels 128")), qPrintable(*tiny));
     const v1::PlanFile deepseek = imported("deepseek-v3.json", "DeepSeek-V3", {.tp = 8});
     const Result<QString> refused = megatronArguments(deepseek);
     QVERIFY(!refused.has_value());
