@@ -186,7 +186,7 @@ double linkTime(const Context& ctx, const Degrees& g, const StageSum& s, double 
 double zeroGather(const Context& ctx, const Degrees& g, const StageSum& s, int k) {
     const int n = g.d * g.c, en = n / g.e;
     const auto ring = [](double bytes, int ranks, const GroupLink& l) {
-        return ranks <= 1 ? 0.0 : (ranks - 1.0) / ranks * bytes / l.bw + (ranks - 1) * l.alpha;
+        return ringAllReduce(bytes, ranks, l.bw, l.alpha) / 2; // one of its two halves
     };
     double seconds = ring((s.params - s.expertParams) * ctx.elemBytes, n,
                           ringLink(ctx, n, [&](int q) { return rankOfData(g, q, k, 0); }));
