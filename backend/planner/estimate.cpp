@@ -55,12 +55,6 @@ void checkLayout(const Context& ctx, const v1::Layout& layout, const Degrees& g,
         problems.push_back(plannerText(
             QT_TRANSLATE_NOOP("tessera::planner", "ZeRO stage %1 is not 0-3"), {num(g.zero)}));
     }
-    if (model.builtin && (g.kind == train::PipelineKind::Interleaved ||
-                          g.kind == train::PipelineKind::ZeroBubbleH1)) {
-        problems.push_back(plannerText(QT_TRANSLATE_NOOP(
-            "tessera::planner", "tessera-train runs GPipe and 1F1B; the interleaved and ZB-H1 "
-                                "schedules are for other frameworks (export the layout)")));
-    }
     if (model.builtin &&
         (g.zero > 1 || ctx.options.recompute != "none" || ctx.options.sequenceParallel)) {
         problems.push_back(plannerText(QT_TRANSLATE_NOOP(

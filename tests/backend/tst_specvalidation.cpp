@@ -272,11 +272,13 @@ void TestSpecValidation::rejected_data() {
     QTest::newRow("negative virtual stages")
         << QStringLiteral("{%1,\"layout\":{\"dataParallel\":1,\"virtualStages\":-2}}").arg(program)
         << QStringLiteral("layout.virtualStages is -2");
-    QTest::newRow("ZB-H1 on the built-in engine")
-        << QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":1,\"schedule\":"
-                          "\"PIPELINE_SCHEDULE_ZB_H1\"}}")
-               .arg(model, training)
-        << QStringLiteral("tessera-train runs GPipe and 1F1B");
+    QTest::newRow("interleaved with fewer micro-batches than pipeline ranks")
+        << QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":1,\"microBatches\":1,"
+                          "\"virtualStages\":2,\"schedule\":\"PIPELINE_SCHEDULE_INTERLEAVED\","
+                          "%3}}")
+               .arg(QStringLiteral("\"model\":{\"family\":\"mlp\",\"hidden\":[16,16,16]}"),
+                    training, fourChunks.left(fourChunks.size() - 3) + "6}]")
+        << QStringLiteral("layout.microBatches (1) must be a multiple of the 2 pipeline ranks");
     QTest::newRow("unknown node-loss policy")
         << QStringLiteral("{%1,\"recovery\":{\"onNodeLoss\":\"retry\"}}").arg(program)
         << QStringLiteral("recovery.onNodeLoss is \"retry\": use \"replace\"");

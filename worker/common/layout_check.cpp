@@ -1,6 +1,7 @@
 // Pre-launch layout checks (see layout_check.h).
 #include "worker/common/layout_check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -29,13 +30,6 @@ Result<void> checkScalars(const v1::Layout& l) {
                     "layout.zeroStage is " + std::to_string(l.zero_stage()) +
                         ": Tessera supports 0 (none) and 1 (optimizer state sharded across "
                         "data-parallel ranks)");
-    }
-    if (l.schedule() == v1::PIPELINE_SCHEDULE_INTERLEAVED ||
-        l.schedule() == v1::PIPELINE_SCHEDULE_ZB_H1) {
-        return fail(ErrorCode::InvalidArgument,
-                    "layout.schedule: tessera-train runs GPipe and 1F1B; the interleaved and "
-                    "ZB-H1 schedules are planned and exported for other frameworks but not run "
-                    "by the built-in engine yet: choose 1F1B");
     }
     if (l.expert_parallel() > 1 || l.context_parallel() > 1) {
         return fail(ErrorCode::InvalidArgument,
@@ -120,6 +114,14 @@ Result<void> validateLayout(const v1::Layout& layout, const ModelDesc& desc, int
         return r;
     }
     const int micro = layout.micro_batches() < 1 ? 1 : layout.micro_batches();
+    const int v = std::max(1, layout.virtual_stages());
+    const int ranks = layout.stages_size() > 0 ? layout.stages_size() / v : 1;
+    if (layout.schedule() == v1::PIPELINE_SCHEDULE_INTERLEAVED && micro % ranks != 0) {
+        return fail(ErrorCode::InvalidArgument,
+                    "layout.microBatches (" + std::to_string(micro) +
+                        ") must be a multiple of the " + std::to_string(ranks) +
+                        " pipeline ranks under the interleaved schedule (Megatron-LM's rule)");
+    }
     const int local = globalBatch / layout.data_parallel();
     if (micro > 1 && (local < micro || local % micro != 0)) {
         return fail(ErrorCode::InvalidArgument,

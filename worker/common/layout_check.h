@@ -17,7 +17,11 @@ namespace tessera {
 ///   layer in no stage, an overlap the layer in two stages), the last ends at the last layer;
 /// * every width in a layer's tpDivides is divisible by tensorParallel (names layer and width);
 /// * globalBatch / dataParallel is divisible by microBatches when there is more than one stage
-///   or microBatches > 1.
+///   or microBatches > 1;
+/// * under the interleaved schedule microBatches is a multiple of the pipeline ranks (stages /
+///   virtualStages); expertParallel and contextParallel are 1 (the built-in models have no
+///   experts, the engine no context parallelism). Every schedule (GPipe, 1F1B, interleaved,
+///   ZB-H1) runs.
 Result<void> validateLayout(const v1::Layout& layout, const ModelDesc& desc, int globalBatch);
 
 } // namespace tessera

@@ -209,6 +209,20 @@ int maxInFlight(const std::vector<PipeOp>& ops) {
     return int(peakActivationBytes(ops, std::vector<double>(std::size_t(chunks), 1.0)) + 0.5);
 }
 
+int maxInFlightPerChunk(const std::vector<PipeOp>& ops) {
+    int chunks = 1;
+    for (const PipeOp& op : ops) {
+        chunks = std::max(chunks, op.chunk + 1);
+    }
+    double most = 0.0;
+    for (int c = 0; c < chunks; ++c) {
+        std::vector<double> only(std::size_t(chunks), 0.0);
+        only[std::size_t(c)] = 1.0;
+        most = std::max(most, peakActivationBytes(ops, only));
+    }
+    return int(most + 0.5);
+}
+
 std::string scheduleId(PipelineKind kind) {
     switch (kind) {
     case PipelineKind::GPipe:

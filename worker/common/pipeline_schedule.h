@@ -74,6 +74,10 @@ Result<std::vector<PipeOp>> pipelineSchedule(PipelineKind kind, int stages, int 
 /// them): GPipe m, 1F1B min(stages − stage, m).
 int maxInFlight(const std::vector<PipeOp>& ops);
 
+/// Largest number of micro-batches of any one chunk whose activations a rank holds at once
+/// (the activation slots per chunk the engine needs): maxInFlight() when there is one chunk.
+int maxInFlightPerChunk(const std::vector<PipeOp>& ops);
+
 /// Largest activation bytes a rank holds at once under the list, chunk c's micro-batch holding
 /// `chunkBytes[c]` (bytes) from its Forward to its Backward (or WeightGradient). Chunks beyond
 /// chunkBytes count 0.

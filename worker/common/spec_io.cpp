@@ -224,17 +224,21 @@ std::string jobSpecToJson(const v1::JobSpec& spec) {
     return out;
 }
 
-std::string scheduleText(v1::PipelineSchedule schedule) {
+train::PipelineKind pipelineKindOf(v1::PipelineSchedule schedule) {
     switch (schedule) {
     case v1::PIPELINE_SCHEDULE_GPIPE:
-        return "gpipe";
+        return train::PipelineKind::GPipe;
     case v1::PIPELINE_SCHEDULE_INTERLEAVED:
-        return "interleaved";
+        return train::PipelineKind::Interleaved;
     case v1::PIPELINE_SCHEDULE_ZB_H1:
-        return "zb-h1";
+        return train::PipelineKind::ZeroBubbleH1;
     default:
-        return "1f1b";
+        return train::PipelineKind::OneFOneB;
     }
+}
+
+std::string scheduleText(v1::PipelineSchedule schedule) {
+    return train::scheduleId(pipelineKindOf(schedule));
 }
 
 int pipelineRanks(const v1::Layout& layout) {

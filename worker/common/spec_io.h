@@ -4,6 +4,7 @@
 
 #include "tessera/v1/job.pb.h"
 #include "worker/common/error.h"
+#include "worker/common/pipeline_schedule.h"
 
 #include <string>
 
@@ -32,8 +33,12 @@ inline constexpr int kMaxVirtualStages = 64;
 /// Most relaunches a job may ask for (recovery.maxRestarts).
 inline constexpr int kMaxRestarts = 100;
 
+/// The schedule a layout names, as the engine, planner and monitor run it (unspecified = 1F1B).
+/// The one mapping from the spec's enum: every other place goes through this or scheduleText().
+train::PipelineKind pipelineKindOf(v1::PipelineSchedule schedule);
+
 /// A layout's schedule as LayoutFile.schedule, `tessera-ctl plan` and plan files name it:
-/// "gpipe", "1f1b" (also for unspecified), "interleaved", "zb-h1".
+/// "gpipe", "1f1b" (also for unspecified), "interleaved", "zb-h1" (train::scheduleId).
 std::string scheduleText(v1::PipelineSchedule schedule);
 
 /// Pipeline ranks of the layout: max(1, stages) / virtual stages (the stages list holds every

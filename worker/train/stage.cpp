@@ -1,4 +1,5 @@
-// Stage runtime: layer building, flat buffers and the forward/backward sweeps (see stage.h).
+// Stage runtime: layer building, flat buffers and the forward/backward sweeps of each model
+// chunk (see stage.h).
 #include "worker/train/stage.h"
 
 #include "worker/train/nn/model.h"
@@ -9,23 +10,36 @@
 namespace tessera::train {
 
 Result<std::unique_ptr<Stage>> Stage::build(const v1::ModelSpec& spec, const ModelDesc& desc,
-                                            int first, int last, Ops& ops, TpContext tp,
-                                            int maxBatch, int slots) {
-    if (maxBatch < 1 || slots < 1) {
+                                            const std::vector<std::pair<int, int>>& chunks,
+                                            Ops& ops, TpContext tp, int maxBatch, int slots,
+                                            bool splitBackward) {
+    if (maxBatch < 1 || slots < 1 || chunks.empty()) {
         return fail(ErrorCode::InvalidArgument,
-                    "a stage needs a micro-batch of >= 1 samples and >= 1 activation slots, got " +
-                        std::to_string(maxBatch) + " and " + std::to_string(slots));
-    }
-    auto layers = buildLayers(spec, desc, first, last, ops, tp);
-    if (!layers) {
-        return relay(layers);
+                    "a stage needs a micro-batch of >= 1 samples, >= 1 activation slots and >= 1 "
+                    "chunk of layers, got " +
+                        std::to_string(maxBatch) + ", " + std::to_string(slots) + " and " +
+                        std::to_string(chunks.size()));
     }
     std::unique_ptr<Stage> s(new Stage(ops));
-    s->m_layers = std::move(*layers);
-    s->m_first = first;
+    for (const auto& [first, last] : chunks) {
+        auto layers = buildLayers(spec, desc, first, last, ops, tp);
+        if (!layers) {
+            return relay(layers);
+        }
+        Chunk c;
+        c.begin = int(s->m_layers.size());
+        c.firstGlobal = first;
+        for (auto& l : *layers) {
+            s->m_global.push_back(first + int(s->m_layers.size()) - c.begin);
+            s->m_layers.push_back(std::move(l));
+        }
+        c.end = int(s->m_layers.size());
+        s->m_chunks.push_back(std::move(c));
+    }
     s->m_tpSize = tp.size;
     s->m_maxBatch = maxBatch;
     s->m_slots = slots;
+    s->m_split = splitBackward;
     std::size_t offset = 0;
     for (const auto& l : s->m_layers) {
         s->m_offsets.push_back(offset);
@@ -37,9 +51,18 @@ Result<std::unique_ptr<Stage>> Stage::build(const v1::ModelSpec& spec, const Mod
 }
 
 Stage::~Stage() {
+    m_store.reset();
     for (float* p : m_owned) {
         m_ops.release(p);
     }
+}
+
+std::int64_t Stage::inputSize(int chunk) const {
+    return m_layers[std::size_t(m_chunks[std::size_t(chunk)].begin)]->inputSize();
+}
+
+std::int64_t Stage::outputSize(int chunk) const {
+    return m_layers[std::size_t(m_chunks[std::size_t(chunk)].end - 1)]->outputSize();
 }
 
 std::size_t Stage::widest() const {
@@ -52,10 +75,14 @@ std::size_t Stage::widest() const {
 
 std::uint64_t Stage::memoryBytes(double optimizerFloatsPerParam) const {
     double floats = double(m_paramCount) * (2.0 + optimizerFloatsPerParam);
-    std::uint64_t perSample = 2 * std::uint64_t(inputSize()); // input + dInput
+    std::uint64_t perSample = 0;
     std::size_t scratch = 0;
+    for (int c = 0; c < chunkCount(); ++c) {
+        perSample += 2 * std::uint64_t(inputSize(c)); // input + dInput
+    }
     for (const auto& l : m_layers) {
         perSample += std::uint64_t(l->outputSize()) + l->cacheSize();
+        perSample += m_split ? l->deferredFloats() : 0;
         scratch = std::max(scratch, l->scratchSize());
     }
     floats += double(m_slots) * double(m_maxBatch) * double(perSample);
@@ -76,7 +103,7 @@ void Stage::allocate(std::uint64_t seed) {
     for (std::size_t i = 0; i < m_layers.size(); ++i) {
         Layer& l = *m_layers[i];
         l.bind(m_params + m_offsets[i], m_grads + m_offsets[i]);
-        l.initParams(layerSeed(seed, m_first + int(i)), host.data() + m_offsets[i]);
+        l.initParams(layerSeed(seed, m_global[i]), host.data() + m_offsets[i]);
     }
     m_ops.upload(m_params, host.data(), m_paramCount);
     std::size_t scratch = 0;
@@ -86,14 +113,29 @@ void Stage::allocate(std::uint64_t seed) {
     m_scratch = alloc(B * scratch);
     m_pingPong[0] = alloc(B * widest());
     m_pingPong[1] = alloc(B * widest());
-    m_slotBufs.resize(std::size_t(m_slots));
-    for (SlotBuffers& sb : m_slotBufs) {
-        sb.acts.push_back(alloc(B * std::size_t(inputSize())));
-        for (const auto& l : m_layers) {
-            sb.acts.push_back(alloc(B * std::size_t(l->outputSize())));
-            sb.caches.push_back(l->cacheSize() > 0 ? alloc(B * l->cacheSize()) : nullptr);
+    std::size_t deferred = 0; // floats per micro-batch of the widest chunk's deferred GEMMs
+    for (Chunk& c : m_chunks) {
+        std::size_t chunkDeferred = 0;
+        c.slots.resize(std::size_t(m_slots));
+        for (SlotBuffers& sb : c.slots) {
+            sb.acts.push_back(alloc(B * std::size_t(m_layers[std::size_t(c.begin)]->inputSize())));
+            for (int i = c.begin; i < c.end; ++i) {
+                const Layer& l = *m_layers[std::size_t(i)];
+                sb.acts.push_back(alloc(B * std::size_t(l.outputSize())));
+                sb.caches.push_back(l.cacheSize() > 0 ? alloc(B * l.cacheSize()) : nullptr);
+            }
+            sb.dInput = alloc(B * std::size_t(m_layers[std::size_t(c.begin)]->inputSize()));
         }
-        sb.dInput = alloc(B * std::size_t(inputSize()));
+        for (int i = c.begin; i < c.end; ++i) {
+            chunkDeferred += m_layers[std::size_t(i)]->deferredFloats();
+        }
+        deferred = std::max(deferred, chunkDeferred);
+    }
+    if (m_split) {
+        m_store = std::make_unique<WeightGradStore>(m_ops, chunkCount() * m_slots, B * deferred);
+        for (auto& l : m_layers) {
+            l->setWeightGradStore(m_store.get());
+        }
     }
 }
 
@@ -127,10 +169,13 @@ double Stage::forwardFlopsPerSample() const {
     return f / double(m_tpSize);
 }
 
-Result<void> Stage::forward(int slot, int B) {
-    SlotBuffers& sb = m_slotBufs[std::size_t(slot)];
-    for (std::size_t i = 0; i < m_layers.size(); ++i) {
-        if (auto r = m_layers[i]->forward(sb.acts[i], sb.acts[i + 1], sb.caches[i], m_scratch, B);
+Result<void> Stage::forward(int slot, int B, int chunk) {
+    const Chunk& c = m_chunks[std::size_t(chunk)];
+    SlotBuffers& sb = buffers(chunk, slot);
+    for (int i = c.begin; i < c.end; ++i) {
+        const auto k = std::size_t(i - c.begin); // index inside the chunk's buffers
+        if (auto r = m_layers[std::size_t(i)]->forward(sb.acts[k], sb.acts[k + 1], sb.caches[k],
+                                                       m_scratch, B);
             !r) {
             return r;
         }
@@ -139,24 +184,56 @@ Result<void> Stage::forward(int slot, int B) {
 }
 
 Result<void> Stage::backward(int slot, const float* dy, int B, bool needInputGrad,
-                             const LayerDone& done) {
-    SlotBuffers& sb = m_slotBufs[std::size_t(slot)];
+                             const LayerDone& done, int chunk) {
+    const Chunk& c = m_chunks[std::size_t(chunk)];
+    SlotBuffers& sb = buffers(chunk, slot);
     int next = 0; // ping-pong buffer the next dx goes to
-    for (int i = int(m_layers.size()) - 1; i >= 0; --i) {
-        const auto ui = std::size_t(i);
-        float* dx = i > 0 ? m_pingPong[next] : (needInputGrad ? sb.dInput : nullptr);
-        if (auto r = m_layers[ui]->backward(sb.acts[ui], sb.acts[ui + 1], sb.caches[ui], dy, dx,
-                                            m_scratch, B);
-            !r) {
+    for (int i = c.end - 1; i >= c.begin; --i) {
+        const auto k = std::size_t(i - c.begin);
+        float* dx = i > c.begin ? m_pingPong[next] : (needInputGrad ? sb.dInput : nullptr);
+        if (m_store) {
+            m_store->capture(queueOf(chunk, slot), i);
+        }
+        auto r = m_layers[std::size_t(i)]->backward(sb.acts[k], sb.acts[k + 1], sb.caches[k], dy,
+                                                    dx, m_scratch, B);
+        if (m_store) {
+            m_store->release();
+        }
+        if (!r) {
             return r;
         }
-        if (done) {
-            if (auto r = done(i); !r) {
-                return r;
+        if (done && !m_split) {
+            if (auto d = done(i); !d) {
+                return d;
             }
         }
         dy = dx;
         next ^= 1;
+    }
+    return {};
+}
+
+Result<void> Stage::weightGradient(int slot, const LayerDone& done, int chunk) {
+    if (!m_store) {
+        return fail(ErrorCode::Internal,
+                    "weightGradient() on a stage built without a split backward");
+    }
+    const int queue = queueOf(chunk, slot);
+    const Chunk& c = m_chunks[std::size_t(chunk)];
+    for (int i = c.end - 1; i >= c.begin; --i) {
+        m_store->runLayer(queue, i);
+        if (done) {
+            if (auto d = done(i); !d) {
+                return d;
+            }
+        }
+    }
+    const std::size_t left = m_store->pending(queue);
+    m_store->clear(queue);
+    if (left > 0) {
+        return fail(ErrorCode::Internal, std::to_string(left) +
+                                             " deferred weight gradients of chunk " +
+                                             std::to_string(chunk) + " ran out of layer order");
     }
     return {};
 }

@@ -1,6 +1,8 @@
 // Spec → TrainConfig with defaults and checks (see train_config.h).
 #include "worker/train/train_config.h"
 
+#include "worker/common/spec_io.h"
+
 #include <spdlog/spdlog.h>
 
 namespace tessera::train {
@@ -9,6 +11,34 @@ namespace {
 
 std::string str(std::int64_t v) {
     return std::to_string(v);
+}
+
+// The engine's limits on the schedule: what pipelineSchedule() accepts, said with the spec's
+// field names, and point-to-point tags 2 · (virtual stage · M + m) (+1) below the evaluation's.
+Result<void> checkSchedule(const TrainConfig& c) {
+    const int v = c.virtualStages, p = c.grid.pp, m = c.microBatches;
+    if (v > 1 && c.schedule != PipelineKind::Interleaved) {
+        return fail(ErrorCode::InvalidArgument,
+                    "layout.virtualStages " + str(v) + " needs the interleaved schedule");
+    }
+    if (c.schedule == PipelineKind::Interleaved && v > 1 && p < 2) {
+        return fail(ErrorCode::InvalidArgument,
+                    "the interleaved schedule needs at least 2 pipeline ranks (layout.stages "
+                    "lists virtualStages chunks per rank)");
+    }
+    if (c.schedule == PipelineKind::Interleaved && m % p != 0) {
+        return fail(ErrorCode::InvalidArgument,
+                    "layout.microBatches " + str(m) +
+                        " must be a multiple of the pipeline ranks (" + str(p) +
+                        ") under the interleaved schedule (Megatron-LM's rule)");
+    }
+    if (2LL * p * v * m > kMaxPipelineTag) {
+        return fail(ErrorCode::InvalidArgument,
+                    "layout.microBatches " + str(m) + " × " + str(std::int64_t(p) * v) +
+                        " pipeline chunks is more than tessera-train can tell apart (at most " +
+                        str(kMaxPipelineTag / 2) + "): use fewer micro-batches");
+    }
+    return {};
 }
 
 } // namespace
@@ -67,7 +97,14 @@ Result<TrainConfig> trainConfigFromSpec(const v1::JobSpec& spec, std::int64_t ma
 
     c.grid.dp = l.data_parallel() > 0 ? l.data_parallel() : 1;
     c.grid.tp = l.tensor_parallel() > 0 ? l.tensor_parallel() : 1;
-    c.grid.pp = l.stages_size() > 0 ? l.stages_size() : 1;
+    c.virtualStages = l.virtual_stages() > 0 ? l.virtual_stages() : 1;
+    if (l.stages_size() % c.virtualStages != 0) {
+        return fail(ErrorCode::InvalidArgument,
+                    "layout.stages lists " + str(l.stages_size()) +
+                        " model chunks, not a multiple of layout.virtualStages " +
+                        str(c.virtualStages));
+    }
+    c.grid.pp = l.stages_size() > 0 ? l.stages_size() / c.virtualStages : 1;
     for (const auto& s : l.stages()) {
         c.stages.emplace_back(s.first_layer(), s.last_layer());
     }
@@ -84,8 +121,10 @@ Result<TrainConfig> trainConfigFromSpec(const v1::JobSpec& spec, std::int64_t ma
                         str(c.grid.tp) + ") but the job runs " + str(worldSize) + " ranks");
     }
     c.microBatches = l.micro_batches() > 0 ? l.micro_batches() : 1;
-    c.schedule =
-        l.schedule() == v1::PIPELINE_SCHEDULE_GPIPE ? PipelineKind::GPipe : PipelineKind::OneFOneB;
+    c.schedule = pipelineKindOf(l.schedule());
+    if (auto r = checkSchedule(c); !r) {
+        return relay(r);
+    }
     c.zeroStage = l.zero_stage();
     if (c.zeroStage != 0 && c.zeroStage != 1) {
         return fail(ErrorCode::InvalidArgument,

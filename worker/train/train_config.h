@@ -17,6 +17,10 @@
 
 namespace tessera::train {
 
+/// Point-to-point tags of training activations and gradients stay below this (evaluation uses
+/// the tags from it on); MPI guarantees tags up to 32,767.
+inline constexpr int kMaxPipelineTag = 30000;
+
 /// Everything the trainer needs besides the data and the communicators.
 struct TrainConfig {
     v1::ModelSpec model;
@@ -42,6 +46,9 @@ struct TrainConfig {
     std::vector<std::pair<int, int>> stages; ///< inclusive layer ranges; empty = all in one
     int microBatches = 1;
     PipelineKind schedule = PipelineKind::OneFOneB;
+    /// Model chunks per pipeline rank (interleaved): `stages` lists grid.pp × virtualStages
+    /// chunks, chunk j on pipeline rank j mod grid.pp.
+    int virtualStages = 1;
     int zeroStage = 0;
     double bucketBytes = 25e6;
 
@@ -60,7 +67,9 @@ struct TrainConfig {
 /// any other layout must match it exactly.
 /// Errors: InvalidArgument naming the field: model.command, a bad batch/step count/learning rate,
 /// a global batch not divisible by data parallel × micro-batches, zero_stage not 0/1, a world
-/// size that does not match the layout, an unknown optimizer or schedule.
+/// size that does not match the layout, an unknown optimizer or schedule, virtual stages without
+/// the interleaved schedule or with one pipeline rank, an interleaved schedule whose
+/// micro-batches are not a multiple of the pipeline ranks.
 Result<TrainConfig> trainConfigFromSpec(const v1::JobSpec& spec, std::int64_t maxStepsOverride,
                                         const std::string& resumeOverride, int worldSize);
 

@@ -99,10 +99,35 @@ private:
     // trainer_step.cpp: one optimizer step through the pipeline schedule.
     Result<StepResult> runStep(const std::vector<int>& order, std::int64_t firstSample,
                                std::int64_t step);
-    Result<void> loadMicroBatch(Split split, const int* indices, int n, int slot);
-    Result<void> waitSend(std::vector<int>& pending, int slot);
+    /// Loads micro-batch `indices` (n samples) into activation slot `slot`: the inputs into
+    /// chunk 0 when `inputs`, the labels when `labels`.
+    Result<void> loadMicroBatch(Split split, const int* indices, int n, int slot, bool inputs,
+                                bool labels);
+    /// Waits for the send pending[index] (index = chunk · slots + slot), if any.
+    Result<void> waitSend(std::vector<int>& pending, int index);
+    /// One op of the step's list (trainer_step.cpp).
+    Result<void> runOp(const PipeOp& op, const std::vector<int>& order, std::int64_t firstSample,
+                       bool record, double* lossSum);
+    /// Whether model chunk `chunk` of this rank is the first / last virtual stage of the model.
+    bool firstVirtual(int chunk) const { return m_groups.firstStage() && chunk == 0; }
+    bool lastVirtual(int chunk) const {
+        return m_groups.lastStage() && chunk == m_config.virtualStages - 1;
+    }
+    /// World rank holding the virtual stage before / after this rank's chunk `chunk` (the
+    /// previous / next pipeline rank, wrapping around between chunks).
+    int prevVirtualRank() const;
+    int nextVirtualRank() const;
+    /// Point-to-point tag of micro-batch `micro`'s activation (gradient) going INTO virtual stage
+    /// `virtualStage`: 2 · (virtualStage · M + micro) (+ 1); below kMaxPipelineTag.
+    int pipeTag(int virtualStage, int micro, bool gradient) const {
+        return 2 * (virtualStage * m_config.microBatches + micro) + (gradient ? 1 : 0);
+    }
     // trainer_eval.cpp: forward-only test-set pass and GPT sampling.
     Result<Evaluation> evaluate();
+    /// Forward of test samples `indices` (n) through this rank's `chunk` in `slot`: receives the
+    /// input from the previous virtual stage or loads it, sends the output on or adds the loss
+    /// and correct predictions to sums[0], sums[1].
+    Result<void> evaluatePiece(const int* indices, int n, int slot, int chunk, double sums[2]);
     /// Ops::status() after `what` ("step 12"): the device's first failed operation, as an
     /// Internal error naming the device and where it surfaced, or success.
     Result<void> deviceStatus(const std::string& what);
@@ -153,9 +178,10 @@ private:
     std::vector<float*> m_dlogits; // (microBatch, rows · classes) per slot, last stage
     float* m_losses = nullptr;     // (microBatch · rows)
     float* m_probs = nullptr;      // (microBatch · rows, classes)
-    float* m_gradRecv = nullptr;   // (microBatch, stage output) from the next stage
-    std::vector<int> m_actSends;   // pending iSend of output(slot), -1 = none
-    std::vector<int> m_gradSends;  // pending iSend of dInput(slot)
+    float* m_gradRecv = nullptr;   // (microBatch, widest chunk output) from the next stage
+    std::vector<int> m_actSends;   // pending iSend of output(slot, chunk), -1 = none
+    std::vector<int> m_gradSends;  // pending iSend of dInput(slot, chunk)
+    Stage::LayerDone m_bucketHook; // starts the DP buckets a finished layer completes
     std::vector<float*> m_owned;
 
     Timers m_timers;         // since the last perf line

@@ -12,66 +12,80 @@ namespace tessera::train {
 
 namespace {
 
-constexpr int kEvalTag = 30000; // p2p tag of evaluation activations (ordered per peer pair)
+// p2p tag of evaluation activations into model chunk c: kEvalTag + c (ordered per peer pair).
+constexpr int kEvalTag = kMaxPipelineTag;
 
 } // namespace
 
+Result<void> Trainer::evaluatePiece(const int* indices, int n, int slot, int chunk,
+                                    double sums[2]) {
+    const bool first = firstVirtual(chunk), last = lastVirtual(chunk);
+    if (auto r = waitSend(m_actSends, chunk * m_stage->slots() + slot); !r) {
+        return r;
+    }
+    if (first || last) {
+        loadMicroBatch(Split::Test, indices, n, slot, first, last);
+    }
+    if (!first) {
+        if (auto r = m_world.recv(m_stage->input(slot, chunk),
+                                  std::size_t(n) * std::size_t(m_stage->inputSize(chunk)),
+                                  prevVirtualRank(), kEvalTag + chunk);
+            !r) {
+            return r;
+        }
+    }
+    if (auto r = m_stage->forward(slot, n, chunk); !r) {
+        return r;
+    }
+    if (!last) { // the next virtual stage's chunk (on the next rank) takes tag kEvalTag + its chunk
+        const int nextChunk = m_groups.lastStage() ? chunk + 1 : chunk;
+        auto id = m_world.iSend(m_stage->output(slot, chunk),
+                                std::size_t(n) * std::size_t(m_stage->outputSize(chunk)),
+                                nextVirtualRank(), kEvalTag + nextChunk);
+        if (!id) {
+            return relay(id);
+        }
+        m_actSends[std::size_t(chunk * m_stage->slots() + slot)] = *id;
+    } else if (m_groups.tpRank == 0) {
+        const int rows = n * m_rows;
+        float* logits = m_stage->output(slot, chunk);
+        m_ops.crossEntropyForward(m_losses, m_probs, logits, m_labels[std::size_t(slot)], rows,
+                                  m_classes);
+        sums[0] += m_ops.sum(m_losses, std::size_t(rows));
+        if (m_rows == 1) {
+            sums[1] +=
+                double(m_ops.countCorrect(logits, m_labels[std::size_t(slot)], rows, m_classes));
+        }
+    }
+    return {};
+}
+
 Result<Trainer::Evaluation> Trainer::evaluate() {
-    const bool first = m_groups.firstStage();
-    const bool last = m_groups.lastStage();
     const std::int64_t total = m_data.testSize();
     const int D = m_config.grid.dp;
-    // This replica's contiguous shard of the test set, in chunks of one micro-batch.
+    const int V = m_config.virtualStages;
+    // This replica's contiguous shard of the test set, in pieces of one micro-batch; each piece
+    // goes through the model chunks in model order (chunk v of every pipeline rank, then v + 1).
     const std::int64_t lo = total * m_groups.dpRank / D;
     const std::int64_t hi = total * (m_groups.dpRank + 1) / D;
     const int slots = m_stage->slots();
     std::vector<int> indices(static_cast<std::size_t>(m_microBatch));
     double sums[2] = {0.0, 0.0}; // loss sum, correct predictions
-    int chunk = 0;
-    for (std::int64_t start = lo; start < hi; start += m_microBatch, ++chunk) {
+    int piece = 0;
+    for (std::int64_t start = lo; start < hi; start += m_microBatch, ++piece) {
         const int n = int(std::min<std::int64_t>(m_microBatch, hi - start));
-        const int slot = chunk % slots;
+        const int slot = piece % slots;
         for (int i = 0; i < n; ++i) {
             indices[std::size_t(i)] = int(start + i);
         }
-        if (auto r = waitSend(m_actSends, slot); !r) {
-            return relay(r);
-        }
-        if (first || last) {
-            loadMicroBatch(Split::Test, indices.data(), n, slot);
-        }
-        if (!first) {
-            if (auto r = m_world.recv(m_stage->input(slot),
-                                      std::size_t(n) * std::size_t(m_stage->inputSize()),
-                                      m_groups.prevStageRank, kEvalTag);
-                !r) {
+        for (int chunk = 0; chunk < V; ++chunk) {
+            if (auto r = evaluatePiece(indices.data(), n, slot, chunk, sums); !r) {
                 return relay(r);
             }
         }
-        if (auto r = m_stage->forward(slot, n); !r) {
-            return relay(r);
-        }
-        if (!last) {
-            auto id = m_world.iSend(m_stage->output(slot),
-                                    std::size_t(n) * std::size_t(m_stage->outputSize()),
-                                    m_groups.nextStageRank, kEvalTag);
-            if (!id) {
-                return relay(id);
-            }
-            m_actSends[std::size_t(slot)] = *id;
-        } else if (m_groups.tpRank == 0) {
-            const int rows = n * m_rows;
-            m_ops.crossEntropyForward(m_losses, m_probs, m_stage->output(slot),
-                                      m_labels[std::size_t(slot)], rows, m_classes);
-            sums[0] += m_ops.sum(m_losses, std::size_t(rows));
-            if (m_rows == 1) {
-                sums[1] += double(m_ops.countCorrect(m_stage->output(slot),
-                                                     m_labels[std::size_t(slot)], rows, m_classes));
-            }
-        }
     }
-    for (int s = 0; s < slots; ++s) {
-        if (auto r = waitSend(m_actSends, s); !r) {
+    for (std::size_t s = 0; s < m_actSends.size(); ++s) {
+        if (auto r = waitSend(m_actSends, int(s)); !r) {
             return relay(r);
         }
     }

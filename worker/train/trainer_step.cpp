@@ -20,33 +20,28 @@ double secondsSince(Clock::time_point t0) {
 
 constexpr int kImageSide = 28; // Fashion-MNIST (the only dataset randomFlip is accepted for)
 
-int activationTag(int micro) {
-    return 2 * micro;
-}
-int gradientTag(int micro) {
-    return 2 * micro + 1;
-}
-
 } // namespace
 
-Result<void> Trainer::loadMicroBatch(Split split, const int* indices, int n, int slot) {
+Result<void> Trainer::loadMicroBatch(Split split, const int* indices, int n, int slot, bool inputs,
+                                     bool labels) {
     m_data.fill(split, indices, n, m_hostInputs.data(), m_hostLabels.data());
-    if (m_config.randomFlip && split == Split::Train && m_groups.firstStage()) {
-        randomHorizontalFlip(m_hostInputs.data(), indices, n, kImageSide, m_config.seed, m_epoch);
-    }
-    if (m_groups.firstStage()) {
-        m_ops.upload(m_stage->input(slot), m_hostInputs.data(),
+    if (inputs) {
+        if (m_config.randomFlip && split == Split::Train) {
+            randomHorizontalFlip(m_hostInputs.data(), indices, n, kImageSide, m_config.seed,
+                                 m_epoch);
+        }
+        m_ops.upload(m_stage->input(slot, 0), m_hostInputs.data(),
                      std::size_t(n) * std::size_t(m_data.inputSize()));
     }
-    if (m_groups.lastStage()) {
+    if (labels) {
         m_ops.upload(m_labels[std::size_t(slot)], m_hostLabels.data(),
                      std::size_t(n) * std::size_t(m_rows));
     }
     return {};
 }
 
-Result<void> Trainer::waitSend(std::vector<int>& pending, int slot) {
-    int& id = pending[std::size_t(slot)];
+Result<void> Trainer::waitSend(std::vector<int>& pending, int index) {
+    int& id = pending[std::size_t(index)];
     if (id < 0) {
         return {};
     }
@@ -57,145 +52,137 @@ Result<void> Trainer::waitSend(std::vector<int>& pending, int slot) {
     return r;
 }
 
+Result<void> Trainer::runOp(const PipeOp& op, const std::vector<int>& order,
+                            std::int64_t firstSample, bool record, double* lossSum) {
+    const int B = m_microBatch;
+    const int m = op.microBatch;
+    const int chunk = op.chunk;
+    const int slot = m % m_stage->slots();
+    const int pending = chunk * m_stage->slots() + slot; // index of the slot's pending sends
+    const int virtualStage = chunk * m_config.grid.pp + m_groups.stage;
+    const auto inputFloats = std::size_t(B) * std::size_t(m_stage->inputSize(chunk));
+    const auto outputFloats = std::size_t(B) * std::size_t(m_stage->outputSize(chunk));
+    // Op timeline of a perf-line step: the device is synchronised around each op so that the
+    // times are its execution, not its enqueueing (a no-op on the CPU); other steps skip it.
+    const auto mark = [&](OpTimeline::Op kind, bool start) {
+        if (!record) {
+            return;
+        }
+        m_ops.sync();
+        if (start) {
+            m_opTimeline.begin(kind, m, chunk);
+        } else {
+            m_opTimeline.end(kind, m, chunk);
+        }
+    };
+    // The DP buckets start after the last micro-batch's weight gradients of each layer.
+    const bool lastMicro = m == m_config.microBatches - 1;
+    const Stage::LayerDone& hook = lastMicro ? m_bucketHook : Stage::LayerDone{};
+    switch (op.kind) {
+    case PipeOp::RecvActivation: {
+        const auto t0 = Clock::now();
+        auto r = m_world.recv(m_stage->input(slot, chunk), inputFloats, prevVirtualRank(),
+                              pipeTag(virtualStage, m, false));
+        m_timers.bubble += secondsSince(t0);
+        return r;
+    }
+    case PipeOp::Forward: {
+        if (auto r = waitSend(m_actSends, pending); !r) { // output(slot) is about to change
+            return r;
+        }
+        mark(OpTimeline::Op::Forward, true);
+        const bool first = firstVirtual(chunk), last = lastVirtual(chunk);
+        if (first || last) {
+            loadMicroBatch(Split::Train, order.data() + firstSample + std::int64_t(m) * B, B, slot,
+                           first, last);
+        }
+        if (auto r = m_stage->forward(slot, B, chunk); !r) {
+            return r;
+        }
+        if (last) {
+            const int rows = B * m_rows;
+            const float scale = 1.0f / float(std::int64_t(m_config.globalBatch) * m_rows);
+            m_ops.crossEntropyForward(m_losses, m_probs, m_stage->output(slot, chunk),
+                                      m_labels[std::size_t(slot)], rows, m_classes);
+            if (m_groups.tpRank == 0) { // TP ranks hold identical logits: count once
+                *lossSum += m_ops.sum(m_losses, std::size_t(rows));
+            }
+            m_ops.crossEntropyBackward(m_dlogits[std::size_t(slot)], m_probs,
+                                       m_labels[std::size_t(slot)], rows, m_classes, scale);
+        }
+        mark(OpTimeline::Op::Forward, false);
+        return {};
+    }
+    case PipeOp::SendActivation: {
+        auto id = m_world.iSend(m_stage->output(slot, chunk), outputFloats, nextVirtualRank(),
+                                pipeTag(virtualStage + 1, m, false));
+        if (!id) {
+            return relay(id);
+        }
+        m_actSends[std::size_t(pending)] = *id;
+        return {};
+    }
+    case PipeOp::RecvGradient: {
+        const auto t0 = Clock::now();
+        auto r = m_world.recv(m_gradRecv, outputFloats, nextVirtualRank(),
+                              pipeTag(virtualStage, m, true));
+        m_timers.bubble += secondsSince(t0);
+        return r;
+    }
+    case PipeOp::Backward: {
+        if (auto r = waitSend(m_gradSends, pending); !r) { // dInput(slot) is about to change
+            return r;
+        }
+        mark(OpTimeline::Op::Backward, true);
+        const float* dy = lastVirtual(chunk) ? m_dlogits[std::size_t(slot)] : m_gradRecv;
+        if (auto r = m_stage->backward(slot, dy, B, !firstVirtual(chunk), hook, chunk); !r) {
+            return r;
+        }
+        mark(OpTimeline::Op::Backward, false);
+        return {};
+    }
+    case PipeOp::SendGradient: {
+        auto id = m_world.iSend(m_stage->dInput(slot, chunk), inputFloats, prevVirtualRank(),
+                                pipeTag(virtualStage - 1, m, true));
+        if (!id) {
+            return relay(id);
+        }
+        m_gradSends[std::size_t(pending)] = *id;
+        return {};
+    }
+    case PipeOp::WeightGradient: {
+        mark(OpTimeline::Op::WeightGradient, true);
+        if (auto r = m_stage->weightGradient(slot, hook, chunk); !r) {
+            return r;
+        }
+        mark(OpTimeline::Op::WeightGradient, false);
+        return {};
+    }
+    }
+    return {};
+}
+
 Result<Trainer::StepResult> Trainer::runStep(const std::vector<int>& order,
                                              std::int64_t firstSample, std::int64_t step) {
     const TrainConfig& c = m_config;
-    const bool first = m_groups.firstStage();
-    const bool last = m_groups.lastStage();
-    const int B = m_microBatch;
-    const int M = c.microBatches;
-    const int slots = m_stage->slots();
-    const auto rowsPerMicro = B * m_rows;
-    const float scale = 1.0f / float(std::int64_t(c.globalBatch) * m_rows);
     StepResult result;
     double lossSum = 0.0;
     m_ops.fill(m_stage->grads(), 0.0f, m_stage->paramCount());
     m_reducer->reset();
-    // Starting and polling the bucket all-reduces is communication, not compute: on the CPU the
-    // MPI progress engine does its copies and sends inside these calls (measured under the tsan
-    // preset: up to 40 % of a rank's backward, a false straggler when counted as compute).
-    const Stage::LayerDone bucketHook = [this](int layer) {
-        const auto t0 = Clock::now();
-        auto r = m_reducer->layerDone(layer);
-        m_timers.comm += secondsSince(t0);
-        return r;
-    };
-    const auto inputFloats = std::size_t(B) * std::size_t(m_stage->inputSize());
-    const auto outputFloats = std::size_t(B) * std::size_t(m_stage->outputSize());
-    // Op timeline of a perf-line step: the device is synchronised around each op so that the
-    // times are its execution, not its enqueueing (a no-op on the CPU); other steps skip it.
     const bool record = recordsTimeline(step);
-    const auto mark = [&](bool backward, int micro, bool start) {
-        m_ops.sync();
-        if (start) {
-            m_opTimeline.begin(backward, micro);
-        } else {
-            m_opTimeline.end(backward, micro);
-        }
-    };
     if (record) {
         m_opTimeline.beginStep();
     }
-
     for (const PipeOp& op : m_schedule) {
-        const int m = op.microBatch;
-        const int slot = m % slots;
-        switch (op.kind) {
-        case PipeOp::RecvActivation: {
-            const auto t0 = Clock::now();
-            auto r = m_world.recv(m_stage->input(slot), inputFloats, m_groups.prevStageRank,
-                                  activationTag(m));
-            m_timers.bubble += secondsSince(t0);
-            if (!r) {
-                return relay(r);
-            }
-            break;
-        }
-        case PipeOp::Forward: {
-            if (auto r = waitSend(m_actSends, slot); !r) { // output(slot) is about to change
-                return relay(r);
-            }
-            if (record) {
-                mark(false, m, true);
-            }
-            if (first || last) {
-                loadMicroBatch(Split::Train, order.data() + firstSample + std::int64_t(m) * B, B,
-                               slot);
-            }
-            if (auto r = m_stage->forward(slot, B); !r) {
-                return relay(r);
-            }
-            if (last) {
-                float* dlogits = m_dlogits[std::size_t(slot)];
-                m_ops.crossEntropyForward(m_losses, m_probs, m_stage->output(slot),
-                                          m_labels[std::size_t(slot)], rowsPerMicro, m_classes);
-                if (m_groups.tpRank == 0) { // TP ranks hold identical logits: count once
-                    lossSum += m_ops.sum(m_losses, std::size_t(rowsPerMicro));
-                }
-                m_ops.crossEntropyBackward(dlogits, m_probs, m_labels[std::size_t(slot)],
-                                           rowsPerMicro, m_classes, scale);
-            }
-            if (record) {
-                mark(false, m, false);
-            }
-            break;
-        }
-        case PipeOp::SendActivation: {
-            auto id = m_world.iSend(m_stage->output(slot), outputFloats, m_groups.nextStageRank,
-                                    activationTag(m));
-            if (!id) {
-                return relay(id);
-            }
-            m_actSends[std::size_t(slot)] = *id;
-            break;
-        }
-        case PipeOp::RecvGradient: {
-            const auto t0 = Clock::now();
-            auto r = m_world.recv(m_gradRecv, outputFloats, m_groups.nextStageRank, gradientTag(m));
-            m_timers.bubble += secondsSince(t0);
-            if (!r) {
-                return relay(r);
-            }
-            break;
-        }
-        case PipeOp::Backward: {
-            if (auto r = waitSend(m_gradSends, slot); !r) { // dInput(slot) is about to change
-                return relay(r);
-            }
-            if (record) {
-                mark(true, m, true);
-            }
-            const float* dy = last ? m_dlogits[std::size_t(slot)] : m_gradRecv;
-            const bool lastMicro = m == M - 1;
-            if (auto r = m_stage->backward(slot, dy, B, !first,
-                                           lastMicro ? bucketHook : Stage::LayerDone{});
-                !r) {
-                return relay(r);
-            }
-            if (record) {
-                mark(true, m, false);
-            }
-            break;
-        }
-        case PipeOp::SendGradient: {
-            auto id = m_world.iSend(m_stage->dInput(slot), inputFloats, m_groups.prevStageRank,
-                                    gradientTag(m));
-            if (!id) {
-                return relay(id);
-            }
-            m_gradSends[std::size_t(slot)] = *id;
-            break;
-        }
-        case PipeOp::WeightGradient: // validateLayout refuses ZB-H1 for tessera-train
-            return fail(ErrorCode::InvalidArgument,
-                        "tessera-train has no separate weight-gradient pass (ZB-H1) yet");
-        }
-    }
-    for (int s = 0; s < slots; ++s) { // every buffer is free again for the next step
-        if (auto r = waitSend(m_actSends, s); !r) {
+        if (auto r = runOp(op, order, firstSample, record, &lossSum); !r) {
             return relay(r);
         }
-        if (auto r = waitSend(m_gradSends, s); !r) {
+    }
+    for (std::size_t s = 0; s < m_actSends.size(); ++s) { // every buffer is free for the next step
+        if (auto r = waitSend(m_actSends, int(s)); !r) {
+            return relay(r);
+        }
+        if (auto r = waitSend(m_gradSends, int(s)); !r) {
             return relay(r);
         }
     }

@@ -70,12 +70,8 @@ private:
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY2(QFile::exists(trainProgram()), qPrintable(trainProgram() + " is not built"));
-        m_mpirun = QStandardPaths::findExecutable("mpirun");
-        if (m_mpirun.isEmpty()) {
-            QSKIP("mpirun is not installed (Debian package openmpi-bin)");
-        }
-        if (!QFile::exists(kText)) {
-            QSKIP("no /usr/share/common-licenses/GPL-3 (Debian package base-files)");
+        if (const QString missing = missingForRankTests(&m_mpirun, false); !missing.isEmpty()) {
+            QSKIP(qPrintable(missing));
         }
         QVERIFY(m_dir.isValid());
         const QString path =

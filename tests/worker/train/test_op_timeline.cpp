@@ -95,6 +95,43 @@ private Q_SLOTS:
         QVERIFY(!parse(t.line(2, 0, 0)).contains("step_end_us"));
     }
 
+    void chunksAndWeightGradients() {
+        // Interleaved chunk ops and ZB-H1's weight gradients get their own keys; a record never
+        // exceeds the @tessera limit of 128 numeric fields (ops past kMaxOps are left out and
+        // "truncated" says so).
+        OpTimeline t(2, 2, true);
+        t.beginStep();
+        t.begin(OpTimeline::Op::Forward, 1, 1);
+        t.end(OpTimeline::Op::Forward, 1, 1);
+        t.begin(OpTimeline::Op::WeightGradient, 0);
+        t.end(OpTimeline::Op::WeightGradient, 0);
+        t.begin(OpTimeline::Op::Backward, 0, 2); // no chunk 2: ignored
+        t.endStep();
+        const QJsonObject o = parse(t.line(3, 1, 0));
+        QCOMPARE(o["chunks"].toInt(), 2);
+        QCOMPARE(o["weight_grads"].toInt(), 1);
+        QVERIFY(o.contains("f1c1_start_us") && o.contains("f1c1_end_us"));
+        QVERIFY(o.contains("w0_start_us") && o.contains("w0_end_us"));
+        QVERIFY(!o.contains("f1_start_us") && !o.contains("truncated"));
+        QVERIFY(!parse(OpTimeline(2).line(1, 0, 0)).contains("chunks"));
+
+        OpTimeline big(16, 4, true); // 192 ops
+        big.beginStep();
+        for (int c = 0; c < 4; ++c) {
+            for (int m = 0; m < 16; ++m) {
+                for (auto op : {OpTimeline::Op::Forward, OpTimeline::Op::Backward,
+                                OpTimeline::Op::WeightGradient}) {
+                    big.begin(op, m, c);
+                    big.end(op, m, c);
+                }
+            }
+        }
+        big.endStep();
+        const QJsonObject b = parse(big.line(1, 0, 0));
+        QCOMPARE(b["truncated"].toInt(), 1);
+        QVERIFY2(b.size() <= 128 + 2, qPrintable(QString::number(b.size()))); // + step, rank
+    }
+
     void costPerOp() {
         // Overhead of begin + end (two steady_clock reads) per op: printed, checked loosely.
         OpTimeline t(64);

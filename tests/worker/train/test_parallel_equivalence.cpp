@@ -16,7 +16,6 @@ namespace {
 
 constexpr int kSteps = 20;
 constexpr int kTimeoutMs = 240000;
-const QString kText = QStringLiteral("/usr/share/common-licenses/GPL-3");
 
 QJsonObject stage(int first, int last) {
     return QJsonObject{{"firstLayer", first}, {"lastLayer", last}};
@@ -42,18 +41,7 @@ QJsonObject modelSpec(const QString& model, const QString& optimizer) {
         training.insert("momentum", 0.9);
     }
     QJsonObject spec{{"training", training}, {"checkpoint", QJsonObject{{"disabled", true}}}};
-    if (model == "gpt") {
-        spec.insert(
-            "model",
-            QJsonObject{
-                {"family", "gpt"}, {"dim", 32}, {"blocks", 2}, {"heads", 4}, {"context", 32}});
-        spec.insert("dataset", QJsonObject{{"name", "text"}, {"path", kText}});
-    } else {
-        spec.insert(
-            "model",
-            QJsonObject{{"family", "vit"}, {"dim", 32}, {"blocks", 2}, {"heads", 4}, {"patch", 7}});
-        spec.insert("dataset", QJsonObject{{"name", "fashion-mnist"}});
-    }
+    insertTinyModel(spec, model);
     return spec;
 }
 
@@ -103,16 +91,8 @@ private:
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY2(QFile::exists(trainProgram()), qPrintable(trainProgram() + " is not built"));
-        m_mpirun = QStandardPaths::findExecutable("mpirun");
-        if (m_mpirun.isEmpty()) {
-            QSKIP("mpirun is not installed (Debian package openmpi-bin)");
-        }
-        if (!QFile::exists(kText)) {
-            QSKIP("no /usr/share/common-licenses/GPL-3 (Debian package base-files)");
-        }
-        if (!QFile::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR) +
-                           "/train-images-idx3-ubyte.gz")) {
-            QSKIP("Fashion-MNIST is not installed (Debian package dataset-fashion-mnist)");
+        if (const QString missing = missingForRankTests(&m_mpirun, true); !missing.isEmpty()) {
+            QSKIP(qPrintable(missing));
         }
         QVERIFY(m_dir.isValid());
         for (const QString model : {"gpt", "vit"}) {

@@ -244,6 +244,80 @@ private Q_SLOTS:
         QCOMPARE((*st)->trainingFlopsPerSample(false), 3 * fwd - 2.0 * 784 * 256);
     }
 
+    void chunksAndSplitBackwardGiveTheSameGradients() {
+        // The tiny GPT (embedding, block0, block1, ln_f, head) as one chunk with the usual
+        // backward; as two chunks (0..1, 2..4) driven by hand; and as one chunk whose backward
+        // leaves the weight GEMMs for weightGradient() (ZB-H1): the same float gradients, since
+        // every GEMM runs on the same operands in the same order.
+        v1::ModelSpec spec;
+        spec.set_family("gpt");
+        spec.set_dim(32);
+        spec.set_blocks(2);
+        spec.set_heads(4);
+        spec.set_context(8);
+        auto desc = describeModel(spec, 16);
+        QVERIFY(desc.has_value());
+        const int last = int(desc->layers.size()) - 1;
+        const int B = 3, T = 8, V = 16;
+        CpuOps ops;
+        auto plain = Stage::build(spec, *desc, 0, last, ops, TpContext{}, B, 2);
+        auto chunked = Stage::build(spec, *desc, {{0, 1}, {2, last}}, ops, TpContext{}, B, 2);
+        auto split = Stage::build(spec, *desc, {{0, last}}, ops, TpContext{}, B, 2, true);
+        QVERIFY(plain && chunked && split);
+        QCOMPARE((*chunked)->chunkCount(), 2);
+        QCOMPARE((*chunked)->firstLayer(1), 2);
+        QCOMPARE((*chunked)->lastLayer(1), last);
+        QVERIFY((*split)->memoryBytes(2) > (*plain)->memoryBytes(2)); // the deferred copies
+        for (auto* st : {plain->get(), chunked->get(), split->get()}) {
+            st->allocate(7);
+            ops.fill(st->grads(), 0.0f, st->paramCount());
+        }
+        std::vector<float> tokens(std::size_t(B * T)), dy(std::size_t(B * T * V));
+        for (std::size_t i = 0; i < tokens.size(); ++i) {
+            tokens[i] = float((i * 5 + 3) % V);
+        }
+        for (std::size_t i = 0; i < dy.size(); ++i) {
+            dy[i] = 0.01f * float(int(i % 13) - 6);
+        }
+        QCOMPARE((*plain)->paramCount(), (*chunked)->paramCount());
+        for (int slot : {1, 0}) { // two micro-batches, accumulated
+            std::copy(tokens.begin(), tokens.end(), (*plain)->input(slot));
+            QVERIFY((*plain)->forward(slot, B).has_value());
+            QVERIFY((*plain)->backward(slot, dy.data(), B, false, {}).has_value());
+
+            Stage& c = **chunked;
+            std::copy(tokens.begin(), tokens.end(), c.input(slot, 0));
+            QVERIFY(c.forward(slot, B, 0).has_value());
+            std::copy_n(c.output(slot, 0), B * c.outputSize(0), c.input(slot, 1));
+            QVERIFY(c.forward(slot, B, 1).has_value());
+            QVERIFY(c.backward(slot, dy.data(), B, true, {}, 1).has_value());
+            QVERIFY(c.backward(slot, c.dInput(slot, 1), B, false, {}, 0).has_value());
+
+            Stage& z = **split;
+            std::copy(tokens.begin(), tokens.end(), z.input(slot));
+            QVERIFY(z.forward(slot, B).has_value());
+            int hooked = 0;
+            QVERIFY(z.backward(slot, dy.data(), B, false, [&](int) {
+                         ++hooked;
+                         return Result<void>{};
+                     }).has_value());
+            QCOMPARE(hooked, 0); // a split backward leaves the layers unfinished
+            QVERIFY(z.weightGradient(slot, [&](int) {
+                         ++hooked;
+                         return Result<void>{};
+                     }).has_value());
+            QCOMPARE(hooked, last + 1);
+        }
+        const auto same = [](const float* a, const float* b, std::size_t n) {
+            return std::equal(a, a + n, b);
+        };
+        QVERIFY(same((*plain)->grads(), (*chunked)->grads(), (*plain)->paramCount()));
+        QVERIFY(same((*plain)->grads(), (*split)->grads(), (*plain)->paramCount()));
+        QVERIFY(std::any_of((*plain)->grads(), (*plain)->grads() + (*plain)->paramCount(),
+                            [](float g) { return g != 0.0f; }));
+        QVERIFY(!(*plain)->weightGradient(0, {}).has_value()); // no split: refused
+    }
+
     void gridRejectsWrongWorldSize() {
         FakeCommunicator world(0, 6);
         auto g = makeParallelGroups(world, GridShape{2, 2, 2});

@@ -32,6 +32,44 @@ inline QString trainProgram() {
     return QStringLiteral(TESSERA_BUILD_DIR) + "/bin/tessera-train";
 }
 
+/// Why the multi-rank engine tests cannot run here ("" when they can): no mpirun, no GPL-3 text
+/// (the GPT's data), or, when `images`, no Fashion-MNIST. Sets `*mpirun` to mpirun's path.
+inline QString missingForRankTests(QString* mpirun, bool images) {
+    *mpirun = QStandardPaths::findExecutable("mpirun");
+    if (mpirun->isEmpty()) {
+        return QStringLiteral("mpirun is not installed (Debian package openmpi-bin)");
+    }
+    if (!QFile::exists(QStringLiteral("/usr/share/common-licenses/GPL-3"))) {
+        return QStringLiteral("no /usr/share/common-licenses/GPL-3 (Debian package base-files)");
+    }
+    if (images &&
+        !QFile::exists(QStringLiteral(TESSERA_FASHION_MNIST_DIR) + "/train-images-idx3-ubyte.gz")) {
+        return QStringLiteral(
+            "Fashion-MNIST is not installed (Debian package dataset-fashion-mnist)");
+    }
+    return {};
+}
+
+/// Puts the tiny model of the equivalence tests into `spec` with its dataset: `family` "gpt"
+/// (dim 32, 2 blocks, 4 heads, context 32; layers embedding, block0, block1, ln_f, head, on the
+/// GPL-3 text) or "vit" (dim 32, 2 blocks, 4 heads, patch 7; layers patch_embedding, block0,
+/// block1, ln_f, pool, head, on Fashion-MNIST).
+inline void insertTinyModel(QJsonObject& spec, const QString& family) {
+    if (family == "gpt") {
+        spec.insert(
+            "model",
+            QJsonObject{
+                {"family", "gpt"}, {"dim", 32}, {"blocks", 2}, {"heads", 4}, {"context", 32}});
+        spec.insert("dataset",
+                    QJsonObject{{"name", "text"}, {"path", "/usr/share/common-licenses/GPL-3"}});
+    } else {
+        spec.insert(
+            "model",
+            QJsonObject{{"family", "vit"}, {"dim", 32}, {"blocks", 2}, {"heads", 4}, {"patch", 7}});
+        spec.insert("dataset", QJsonObject{{"name", "fashion-mnist"}});
+    }
+}
+
 /// Runs `program args`, waits up to `timeoutMs`, parses stdout.
 inline TrainRun runProgram(const QString& program, const QStringList& args, int timeoutMs) {
     QProcess p;

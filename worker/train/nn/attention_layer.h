@@ -34,6 +34,13 @@ public:
                           float* dx, float* scratch, int B) override;
     /// 4C² + 4C params; FLOPs 8·T·C² (projections) + 4·T²·C (q·kᵀ, att·v; full T×T).
     LayerCost cost() const override;
+    std::size_t deferredFloats() const override {
+        return m_qkv.deferredFloats() + m_proj.deferredFloats();
+    }
+    void setWeightGradStore(WeightGradStore* store) override {
+        m_qkv.setWeightGradStore(store);
+        m_proj.setWeightGradStore(store);
+    }
 
 private:
     Ops& m_ops;

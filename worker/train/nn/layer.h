@@ -14,6 +14,8 @@
 
 namespace tessera::train {
 
+class WeightGradStore;
+
 /// One named parameter tensor inside a layer's parameter slice.
 struct ParamTensor {
     std::string name;                ///< e.g. "weight", "attn.qkv.weight" (PyTorch-like names)
@@ -84,6 +86,14 @@ public:
 
     /// Parameter count, forward FLOPs and activation bytes per sample.
     virtual LayerCost cost() const = 0;
+
+    /// Floats per sample that this layer's deferred weight gradients keep in a WeightGradStore
+    /// queue (Σ over its linear layers of tokens × (in + out) on this rank); 0 for a layer that
+    /// always computes its weight gradients inside backward().
+    virtual std::size_t deferredFloats() const { return 0; }
+    /// Lets this layer's linear layers leave their weight-gradient GEMMs in `store` whenever it
+    /// captures (zero-bubble schedules); nullptr = never. `store` must outlive the layer's use.
+    virtual void setWeightGradStore(WeightGradStore* /*store*/) {}
 };
 
 } // namespace tessera::train

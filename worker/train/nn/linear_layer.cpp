@@ -99,10 +99,15 @@ Result<void> LinearLayer::forward(const float* x, float* y, float* /*cache*/, fl
 Result<void> LinearLayer::backward(const float* x, const float* /*y*/, const float* /*cache*/,
                                    const float* dy, float* dx, float* /*scratch*/, int B) {
     const int rows = B * m_tokens;
-    // dW (out_local, in_local) += dyᵀ (out_local, rows) · x (rows, in_local)
-    m_ops.gemm(true, false, m_outLocal, m_inLocal, rows, 1.0f, dy, m_outLocal, x, m_inLocal, 1.0f,
-               m_dw, m_inLocal);
-    m_ops.biasGradAccumulate(m_db, dy, rows, m_outLocal);
+    if (m_store != nullptr && m_store->capturing()) {
+        if (auto r =
+                m_store->defer(*this, x, std::size_t(m_inLocal), dy, std::size_t(m_outLocal), rows);
+            !r) {
+            return r;
+        }
+    } else {
+        weightGradient(x, dy, rows);
+    }
     if (dx == nullptr) {
         return {};
     }
@@ -113,6 +118,13 @@ Result<void> LinearLayer::backward(const float* x, const float* /*y*/, const flo
         return m_tp.comm->allReduceSum(dx, std::size_t(rows) * m_inLocal);
     }
     return {};
+}
+
+void LinearLayer::weightGradient(const float* x, const float* dy, int rows) {
+    // dW (out_local, in_local) += dyᵀ (out_local, rows) · x (rows, in_local)
+    m_ops.gemm(true, false, m_outLocal, m_inLocal, rows, 1.0f, dy, m_outLocal, x, m_inLocal, 1.0f,
+               m_dw, m_inLocal);
+    m_ops.biasGradAccumulate(m_db, dy, rows, m_outLocal);
 }
 
 LayerCost LinearLayer::cost() const {

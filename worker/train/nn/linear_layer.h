@@ -3,6 +3,7 @@
 #pragma once
 
 #include "worker/train/nn/nn_layer.h"
+#include "worker/train/nn/weight_grad_store.h"
 
 #include <string>
 
@@ -24,7 +25,7 @@ enum class LinearInit { TorchDefault, Normal };
 /// Linear over `tokens` positions per sample: x (B, T, in_local) → y (B, T, out_local).
 /// Full W is (out, in). Column-parallel with `groups` > 1 splits each of `groups` equal blocks
 /// of output rows (qkv: groups = 3, the layout (3, H, D) keeps whole heads per rank).
-class LinearLayer final : public NnLayer {
+class LinearLayer final : public NnLayer, public WeightGradSource {
 public:
     /// in/out are the FULL widths; out/groups (column) or in (row) must divide by tp.size
     /// (checked by the model builder).
@@ -42,8 +43,17 @@ public:
     /// y = x·Wᵀ (+ all-reduce when row-parallel) + b.
     Result<void> forward(const float* x, float* y, float* cache, float* scratch, int B) override;
     /// dW += dyᵀ·x, db += Σ dy, dx = dy·W (+ all-reduce when column-parallel and dx wanted).
+    /// While the store set by setWeightGradStore() captures, dW and db are left in it instead
+    /// (copies of x and dy) and only dx is computed.
     Result<void> backward(const float* x, const float* y, const float* cache, const float* dy,
                           float* dx, float* scratch, int B) override;
+    /// dW += dyᵀ·x, db += Σ dy over `rows` = B·tokens rows.
+    void weightGradient(const float* x, const float* dy, int rows) override;
+    /// tokens × (in_local + out_local).
+    std::size_t deferredFloats() const override {
+        return std::size_t(m_tokens) * std::size_t(m_inLocal + m_outLocal);
+    }
+    void setWeightGradStore(WeightGradStore* store) override { m_store = store; }
     /// params in·out + out; FLOPs 2·in·out per token.
     LayerCost cost() const override;
 
@@ -58,6 +68,7 @@ private:
     int m_inLocal, m_outLocal;
     float* m_w = nullptr; // (out_local, in_local)
     float* m_b = nullptr; // (out_local) or (out) when row-parallel
+    WeightGradStore* m_store = nullptr;
     float* m_dw = nullptr;
     float* m_db = nullptr;
 };

@@ -30,6 +30,8 @@ public:
                           float* dx, float* scratch, int B) override;
     /// Params P²·C + C (+ C) + T·C; FLOPs 2·N·P²·C.
     LayerCost cost() const override;
+    std::size_t deferredFloats() const override { return m_proj.deferredFloats(); }
+    void setWeightGradStore(WeightGradStore* store) override { m_proj.setWeightGradStore(store); }
 
 private:
     Ops& m_ops;

@@ -38,6 +38,15 @@ public:
                           float* dx, float* scratch, int B) override;
     /// 4C² + 2CM + 9C + M params; FLOPs T·(8C² + 4CM) + 4T²C.
     LayerCost cost() const override;
+    /// The attention's projections and the MLP's two linears (the norms' gradients stay in B).
+    std::size_t deferredFloats() const override {
+        return m_attn.deferredFloats() + m_fc.deferredFloats() + m_fc2.deferredFloats();
+    }
+    void setWeightGradStore(WeightGradStore* store) override {
+        m_attn.setWeightGradStore(store);
+        m_fc.setWeightGradStore(store);
+        m_fc2.setWeightGradStore(store);
+    }
 
 private:
     /// Sub-layers in params() order with their name prefixes.
