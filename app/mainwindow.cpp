@@ -44,13 +44,21 @@ namespace tessera {
 
 namespace {
 
-/// Stage → "layers a–b" of a launched spec's pipeline (one stage holding every layer when the
-/// layout has no stages: empty map, the tooltip then names no layers).
+/// Pipeline stage (rank) → "layers a–b" of a launched spec's pipeline, "layers a–b, c–d" for a
+/// stage holding several model chunks (interleaved: chunk j on stage j mod stages); one stage
+/// holding every layer when the layout has no stages: empty map, the tooltip then names none.
 QMap<int, QString> stageLayers(const v1::JobSpec& spec) {
     QMap<int, QString> out;
+    const int ranks = pipelineRanks(spec.layout());
     for (int i = 0; i < spec.layout().stages_size(); ++i) {
         const auto& st = spec.layout().stages(i);
-        out.insert(i, MainWindow::tr("layers %1–%2").arg(st.first_layer()).arg(st.last_layer()));
+        const int rank = i % ranks;
+        if (!out.contains(rank)) {
+            out.insert(rank,
+                       MainWindow::tr("layers %1–%2").arg(st.first_layer()).arg(st.last_layer()));
+        } else {
+            out[rank] += QStringLiteral(", %1–%2").arg(st.first_layer()).arg(st.last_layer());
+        }
     }
     return out;
 }

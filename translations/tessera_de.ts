@@ -1113,6 +1113,26 @@
 <context>
     <name>tessera::GanttView</name>
     <message>
+        <location filename="../app/gantt/ganttview.cpp" line="+0"/>
+        <source>weight gradient</source>
+        <translation>Gewichtsgradient</translation>
+    </message>
+    <message>
+        <location filename="../app/gantt/ganttview.cpp" line="+0"/>
+        <source>stage %1 · chunk %2 · micro-batch %3 · %4</source>
+        <translation>Stufe %1 · Modellteil %2 · Micro-Batch %3 · %4</translation>
+    </message>
+    <message>
+        <location filename="../app/gantt/ganttview.cpp" line="+0"/>
+        <source>W = weight gradient</source>
+        <translation>W = Gewichtsgradient</translation>
+    </message>
+    <message>
+        <location filename="../app/gantt/ganttview.cpp" line="+0"/>
+        <source>F3.1 = micro-batch 3 of model chunk 1</source>
+        <translation>F3.1 = Micro-Batch 3 von Modellteil 1</translation>
+    </message>
+    <message>
         <location filename="../app/gantt/ganttview.cpp" line="+41"/>
         <source>No schedule to show: the layout needs a model and valid stages.</source>
         <translation>Kein Ablauf zu zeigen: das Layout braucht ein Modell und gültige Stufen.</translation>
@@ -5177,11 +5197,6 @@ S%2</translation>
         <location line="+7"/>
         <source>ZeRO stage %1 is not 0-3</source>
         <translation>ZeRO-Stufe %1 ist nicht 0–3</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>tessera-train runs GPipe and 1F1B; the interleaved and ZB-H1 schedules are for other frameworks (export the layout)</source>
-        <translation>tessera-train führt GPipe und 1F1B aus; der verschränkte und der ZB-H1-Ablauf sind für andere Frameworks (das Layout exportieren)</translation>
     </message>
     <message>
         <location line="+6"/>

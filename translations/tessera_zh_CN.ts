@@ -1109,6 +1109,26 @@
 <context>
     <name>tessera::GanttView</name>
     <message>
+        <location filename="../app/gantt/ganttview.cpp" line="+0"/>
+        <source>weight gradient</source>
+        <translation>权重梯度</translation>
+    </message>
+    <message>
+        <location filename="../app/gantt/ganttview.cpp" line="+0"/>
+        <source>stage %1 · chunk %2 · micro-batch %3 · %4</source>
+        <translation>阶段 %1 · 模型块 %2 · 微批次 %3 · %4</translation>
+    </message>
+    <message>
+        <location filename="../app/gantt/ganttview.cpp" line="+0"/>
+        <source>W = weight gradient</source>
+        <translation>W = 权重梯度</translation>
+    </message>
+    <message>
+        <location filename="../app/gantt/ganttview.cpp" line="+0"/>
+        <source>F3.1 = micro-batch 3 of model chunk 1</source>
+        <translation>F3.1 = 模型块 1 的微批次 3</translation>
+    </message>
+    <message>
         <location filename="../app/gantt/ganttview.cpp" line="+41"/>
         <source>No schedule to show: the layout needs a model and valid stages.</source>
         <translation>没有可显示的调度：布局需要一个模型和有效的阶段。</translation>
@@ -5163,11 +5183,6 @@ S%2</translation>
         <location line="+7"/>
         <source>ZeRO stage %1 is not 0-3</source>
         <translation>ZeRO 阶段 %1 不在 0-3 之间</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>tessera-train runs GPipe and 1F1B; the interleaved and ZB-H1 schedules are for other frameworks (export the layout)</source>
-        <translation>tessera-train 运行 GPipe 和 1F1B；交错调度和 ZB-H1 调度用于其他框架（请导出布局）</translation>
     </message>
     <message>
         <location line="+6"/>

@@ -45,6 +45,10 @@ GanttView::GanttView(QWidget* parent)
 void GanttView::setTimeline(std::vector<GanttBox> boxes, int stages, bool seconds,
                             const QString& title) {
     m_boxes = std::move(boxes);
+    m_chunked =
+        std::any_of(m_boxes.begin(), m_boxes.end(), [](const GanttBox& b) { return b.chunk > 0; });
+    m_weights =
+        std::any_of(m_boxes.begin(), m_boxes.end(), [](const GanttBox& b) { return b.weight; });
     m_stages = stages;
     m_seconds = seconds;
     m_title = title;
@@ -116,9 +120,16 @@ QString GanttView::boxText(int index) const {
         return {};
     }
     const GanttBox& b = m_boxes[std::size_t(index)];
-    const QString what = b.backward ? tr("backward") : tr("forward");
+    const QString what = b.weight     ? tr("weight gradient")
+                         : b.backward ? tr("backward")
+                                      : tr("forward");
     const QString head =
-        tr("stage %1 · micro-batch %2 · %3").arg(b.stage).arg(b.microBatch).arg(what);
+        m_chunked ? tr("stage %1 · chunk %2 · micro-batch %3 · %4")
+                        .arg(b.stage)
+                        .arg(b.chunk)
+                        .arg(b.microBatch)
+                        .arg(what)
+                  : tr("stage %1 · micro-batch %2 · %3").arg(b.stage).arg(b.microBatch).arg(what);
     if (!m_seconds) {
         return head + QLatin1Char('\n') +
                tr("start %1 · length %2 (relative units)")
@@ -141,6 +152,25 @@ bool GanttView::event(QEvent* event) {
         return true;
     }
     return QWidget::event(event);
+}
+
+QColor GanttView::boxColor(const GanttBox& b) {
+    QColor c = microBatchColor(b.microBatch);
+    if (b.chunk > 0) { // later model chunks of the same micro-batch: paler
+        c = c.lighter(100 + 18 * std::min(b.chunk, 4));
+    }
+    return b.weight ? c.darker(165) : b.backward ? c.darker(125) : c;
+}
+
+QString GanttView::boxLabel(const GanttBox& b) {
+    const QChar letter = b.weight     ? QLatin1Char('W')
+                         : b.backward ? QLatin1Char('B')
+                                      : QLatin1Char('F');
+    QString label = letter + QString::number(b.microBatch);
+    if (b.chunk > 0) {
+        label += QLatin1Char('.') + QString::number(b.chunk);
+    }
+    return label;
 }
 
 void GanttView::paintEvent(QPaintEvent*) {
@@ -174,15 +204,10 @@ void GanttView::paintEvent(QPaintEvent*) {
             continue;
         }
         const QRectF r = boxRect(b);
-        QColor c = microBatchColor(b.microBatch);
-        if (b.backward) {
-            c = c.darker(125);
-        }
         p.setPen(QPen(QColor(0x40, 0x40, 0x40), 0.5));
-        p.setBrush(c);
+        p.setBrush(boxColor(b));
         p.drawRect(r);
-        const QString label =
-            (b.backward ? QStringLiteral("B%1") : QStringLiteral("F%1")).arg(b.microBatch);
+        const QString label = boxLabel(b);
         if (r.width() > p.fontMetrics().horizontalAdvance(label) + 2) {
             p.setPen(Qt::black);
             p.drawText(r, Qt::AlignCenter, label);
@@ -193,8 +218,15 @@ void GanttView::paintEvent(QPaintEvent*) {
     const QString axis =
         m_seconds ? tr("0 … %1 (compute only; F = forward, B = backward)").arg(span(axisEnd()))
                   : tr("relative time (F = forward, B = backward)");
+    QString legend = axis;
+    if (m_weights) {
+        legend += QStringLiteral(" · ") + tr("W = weight gradient");
+    }
+    if (m_chunked) {
+        legend += QStringLiteral(" · ") + tr("F3.1 = micro-batch 3 of model chunk 1");
+    }
     p.drawText(QRectF(area.left(), height() - kAxis, area.width(), kAxis),
-               Qt::AlignLeft | Qt::AlignVCenter, axis);
+               Qt::AlignLeft | Qt::AlignVCenter, legend);
 }
 
 } // namespace tessera

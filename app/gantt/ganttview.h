@@ -53,8 +53,15 @@ private:
     QRectF plotArea() const;
     double rowHeight() const;
     double axisEnd() const;
+    /// Fill of a box: the micro-batch's colour, paler for later model chunks, darker for a
+    /// backward and darker still for a weight gradient.
+    static QColor boxColor(const GanttBox& box);
+    /// "F3", "B3", "W3"; "F3.1" for model chunk 1.
+    static QString boxLabel(const GanttBox& box);
 
     std::vector<GanttBox> m_boxes;
+    bool m_chunked = false; ///< some box is of a model chunk > 0 (interleaved)
+    bool m_weights = false; ///< some box is a weight gradient (ZB-H1)
     int m_stages = 0;
     bool m_seconds = false;
     double m_span = 0;

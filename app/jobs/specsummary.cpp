@@ -85,17 +85,22 @@ QString SpecSummary::layoutLine(const v1::Layout& l) {
     QString line = tr("Layout: data parallel %1, tensor parallel %2, %3 pipeline stage(s)")
                        .arg(l.data_parallel())
                        .arg(std::max(1, l.tensor_parallel()))
-                       .arg(std::max(1, l.stages_size()));
+                       .arg(pipelineRanks(l));
     if (l.stages_size() > 1) {
         QStringList ranges;
         for (const auto& s : l.stages()) {
             ranges << QStringLiteral("%1–%2").arg(s.first_layer()).arg(s.last_layer());
         }
-        const bool gpipe = l.schedule() == v1::PIPELINE_SCHEDULE_GPIPE;
+        const QString schedule =
+            l.schedule() == v1::PIPELINE_SCHEDULE_GPIPE   ? QStringLiteral("GPipe")
+            : l.schedule() == v1::PIPELINE_SCHEDULE_ZB_H1 ? QStringLiteral("ZB-H1")
+            : l.schedule() == v1::PIPELINE_SCHEDULE_INTERLEAVED
+                ? QStringLiteral("interleaved 1F1B, V = %1").arg(std::max(1, l.virtual_stages()))
+                : QStringLiteral("1F1B");
         line += tr(" (layers %1; %2 micro-batches, %3)")
                     .arg(ranges.join(QStringLiteral(", ")))
                     .arg(std::max(1, l.micro_batches()))
-                    .arg(gpipe ? QStringLiteral("GPipe") : QStringLiteral("1F1B"));
+                    .arg(schedule);
     }
     if (l.zero_stage() == 1) {
         line += tr(", ZeRO-1");

@@ -1,6 +1,8 @@
 // Telemetry samples and placements for the utilisation chart (see devicetelemetry.h).
 #include "app/monitor/devicetelemetry.h"
 
+#include "worker/common/spec_io.h"
+
 #include <QCoreApplication>
 
 #include <algorithm>
@@ -56,7 +58,7 @@ QList<DeviceSample> deviceSamples(const QString& node, const v1::TelemetrySample
 QMap<QString, QString> deviceRoles(const v1::JobSpec& spec, const QMap<int, QString>& stageLayers) {
     const v1::Layout& layout = spec.layout();
     const int tp = std::max(1, layout.tensor_parallel());
-    const int pp = std::max(1, layout.stages_size());
+    const int pp = pipelineRanks(layout);
     QMap<QString, QStringList> lines;
     QMap<QString, int> more;
     QMap<QString, int> local; // ranks placed so far per worker (a worker may have several slots)

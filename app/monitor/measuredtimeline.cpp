@@ -94,26 +94,28 @@ int MeasuredTimeline::reportedStages() const {
 
 void MeasuredTimeline::opsOf(const Record& record, int stage, double offsetUs,
                              std::vector<GanttBox>* boxes, QStringList* problems) const {
-    static const QRegularExpression startKey(QStringLiteral("^([fb])(\\d+)_start_us$"));
+    // f<m>, b<m>, w<m> (ZB-H1's weight gradient), with c<c> for model chunk c > 0.
+    static const QRegularExpression startKey(QStringLiteral("^([fbw])(\\d+)(c(\\d+))?_start_us$"));
     int found = 0, broken = 0;
     for (auto it = record.values.cbegin(); it != record.values.cend(); ++it) {
         const QRegularExpressionMatch m = startKey.match(it.key());
         if (!m.hasMatch()) {
             continue;
         }
-        const bool backward = m.captured(1) == QLatin1String("b");
+        const QString letter = m.captured(1);
         const int micro = m.captured(2).toInt();
+        const int chunk = m.captured(4).isEmpty() ? 0 : m.captured(4).toInt();
+        const QString endKey = letter + m.captured(2) + m.captured(3) + QStringLiteral("_end_us");
         double end = 0;
-        if (!std::isfinite(it.value()) ||
-            !finiteValue(record.values, QStringLiteral("%1%2_end_us").arg(m.captured(1)).arg(micro),
-                         &end) ||
+        if (!std::isfinite(it.value()) || !finiteValue(record.values, endKey, &end) ||
             end < it.value()) {
             ++broken;
             continue;
         }
         ++found;
-        boxes->push_back(
-            {stage, micro, backward, (offsetUs + it.value()) * 1e-6, (offsetUs + end) * 1e-6});
+        const bool weight = letter == QLatin1String("w");
+        boxes->push_back({stage, micro, letter != QLatin1String("f"),
+                          (offsetUs + it.value()) * 1e-6, (offsetUs + end) * 1e-6, chunk, weight});
     }
     double micro = 0;
     if (!finiteValue(record.values, QStringLiteral("micro_batches"), &micro) || micro < 1 ||
@@ -121,7 +123,13 @@ void MeasuredTimeline::opsOf(const Record& record, int stage, double offsetUs,
         problems->append(tr("stage %1: the record has no micro_batches").arg(stage));
         return;
     }
-    const int ops = 2 * int(micro);
+    double chunks = 1, weights = 0;
+    if (!finiteValue(record.values, QStringLiteral("chunks"), &chunks) || chunks < 1 ||
+        chunks > kMaxStages) {
+        chunks = 1;
+    }
+    finiteValue(record.values, QStringLiteral("weight_grads"), &weights);
+    const int ops = (weights == 1.0 ? 3 : 2) * int(micro) * int(chunks);
     if (found < ops || broken > 0) {
         problems->append(tr("stage %1: %2 of %3 forward/backward ops missing or invalid")
                              .arg(stage)

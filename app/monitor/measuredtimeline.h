@@ -17,7 +17,9 @@ struct MetricPoint;
 ///
 /// A record is a metric point with `timeline` = 1, `stage`, `micro_batches`, `anchor_us` (the
 /// stage's wall clock at its step start, µs since the Unix epoch) and `f<m>_start_us`,
-/// `f<m>_end_us`, `b<m>_start_us`, `b<m>_end_us` (µs after the anchor; m = micro-batch). Box times
+/// `f<m>_end_us`, `b<m>_start_us`, `b<m>_end_us` (µs after the anchor; m = micro-batch), under
+/// ZB-H1 also `w<m>_…` (weight gradient, with `weight_grads` = 1) and, interleaved, the ops of
+/// model chunk c > 0 as `f<m>c<c>_…` (with `chunks` = V). Box times
 /// are seconds after the earliest anchor among the step's stages, so stages on one host line up
 /// exactly and stages on different hosts as well as the hosts' clocks agree.
 ///

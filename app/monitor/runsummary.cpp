@@ -59,7 +59,7 @@ Degrees degrees(const v1::JobSpec& spec) {
         placed += slot.ranks();
     }
     Degrees d;
-    d.pp = std::max(1, layout.stages_size());
+    d.pp = pipelineRanks(layout);
     d.tp = std::max(1, layout.tensor_parallel());
     d.dp = layout.data_parallel();
     if (d.dp <= 0) { // an empty layout: data parallel over every placed rank

@@ -44,21 +44,42 @@ MetricPoint record(qint64 step, int stage, double anchorUs,
     return p;
 }
 
+/// The op key a record uses for `b`: f/b/w, the micro-batch, c<chunk> for chunk > 0.
+QString keyOf(const GanttBox& b) {
+    QString key = QStringLiteral("%1%2")
+                      .arg(b.weight     ? 'w'
+                           : b.backward ? 'b'
+                                        : 'f')
+                      .arg(b.microBatch);
+    if (b.chunk > 0) {
+        key += QStringLiteral("c%1").arg(b.chunk);
+    }
+    return key;
+}
+
 /// The records a run of `boxes` (seconds from 0 = `anchor0`) would send: stage s took its anchor
 /// s · 700 µs after anchor0, its op offsets are relative to that anchor.
 QList<MetricPoint> recordsOf(const std::vector<GanttBox>& boxes, int stages, int micro, qint64 step,
-                             double anchor0) {
+                             double anchor0, int chunks = 1) {
     QList<MetricPoint> out;
     for (int s = 0; s < stages; ++s) {
         const double anchor = anchor0 + 700.0 * s;
         std::map<QString, std::pair<double, double>> ops;
+        bool weights = false;
         for (const GanttBox& b : boxes) {
             if (b.stage == s) {
-                ops[QStringLiteral("%1%2").arg(b.backward ? 'b' : 'f').arg(b.microBatch)] = {
-                    b.start * 1e6 - 700.0 * s, b.end * 1e6 - 700.0 * s};
+                ops[keyOf(b)] = {b.start * 1e6 - 700.0 * s, b.end * 1e6 - 700.0 * s};
+                weights = weights || b.weight;
             }
         }
-        out << record(step, s, anchor, ops, micro);
+        MetricPoint p = record(step, s, anchor, ops, micro);
+        if (chunks > 1) {
+            p.values.insert(QStringLiteral("chunks"), chunks);
+        }
+        if (weights) {
+            p.values.insert(QStringLiteral("weight_grads"), 1);
+        }
+        out << p;
     }
     return out;
 }
@@ -67,7 +88,15 @@ QString opsOfStage(const std::vector<GanttBox>& boxes, int stage) {
     QStringList ops;
     for (const GanttBox& b : boxes) {
         if (b.stage == stage) {
-            ops << QStringLiteral("%1%2").arg(b.backward ? 'B' : 'F').arg(b.microBatch);
+            QString op = QStringLiteral("%1%2")
+                             .arg(b.weight     ? 'W'
+                                  : b.backward ? 'B'
+                                               : 'F')
+                             .arg(b.microBatch);
+            if (b.chunk > 0) {
+                op += QStringLiteral(".%1").arg(b.chunk);
+            }
+            ops << op;
         }
     }
     return ops.join(QLatin1Char(' '));
@@ -82,6 +111,7 @@ private Q_SLOTS:
     void stagesAlignOnTheEarliestAnchor();
     void scheduleOrder_data();
     void scheduleOrder();
+    void predictedBubbleIsTheFormula();
     void badInputShowsWhatItHas();
     void newerCompleteStepReplacesTheShownOne();
     void viewShowsStepTooltipAndOneScale();
@@ -133,10 +163,15 @@ void TestPipelineView::scheduleOrder_data() {
     QTest::addColumn<int>("kind");
     QTest::addColumn<int>("stages");
     QTest::addColumn<int>("micro");
-    QTest::newRow("1F1B 2x4") << int(train::PipelineKind::OneFOneB) << 2 << 4;
-    QTest::newRow("1F1B 3x6") << int(train::PipelineKind::OneFOneB) << 3 << 6;
-    QTest::newRow("GPipe 2x4") << int(train::PipelineKind::GPipe) << 2 << 4;
-    QTest::newRow("GPipe 4x3") << int(train::PipelineKind::GPipe) << 4 << 3;
+    QTest::addColumn<int>("chunks");
+    QTest::newRow("1F1B 2x4") << int(train::PipelineKind::OneFOneB) << 2 << 4 << 1;
+    QTest::newRow("1F1B 3x6") << int(train::PipelineKind::OneFOneB) << 3 << 6 << 1;
+    QTest::newRow("GPipe 2x4") << int(train::PipelineKind::GPipe) << 2 << 4 << 1;
+    QTest::newRow("GPipe 4x3") << int(train::PipelineKind::GPipe) << 4 << 3 << 1;
+    QTest::newRow("interleaved 2x4 V2") << int(train::PipelineKind::Interleaved) << 2 << 4 << 2;
+    QTest::newRow("interleaved 3x6 V3") << int(train::PipelineKind::Interleaved) << 3 << 6 << 3;
+    QTest::newRow("ZB-H1 2x4") << int(train::PipelineKind::ZeroBubbleH1) << 2 << 4 << 1;
+    QTest::newRow("ZB-H1 4x6") << int(train::PipelineKind::ZeroBubbleH1) << 4 << 6 << 1;
 }
 
 void TestPipelineView::scheduleOrder() {
@@ -145,26 +180,31 @@ void TestPipelineView::scheduleOrder() {
     QFETCH(int, kind);
     QFETCH(int, stages);
     QFETCH(int, micro);
+    QFETCH(int, chunks);
     const auto k = train::PipelineKind(kind);
     std::vector<double> fwd, bwd;
-    for (int s = 0; s < stages; ++s) {
-        fwd.push_back(0.001 * (s + 1)); // 1, 2, 3 ms: uneven stages
-        bwd.push_back(0.002 * (s + 1));
+    for (int v = 0; v < stages * chunks; ++v) {
+        fwd.push_back(0.001 * (v + 1)); // 1, 2, 3 ms: uneven virtual stages
+        bwd.push_back(0.002 * (v + 1));
     }
-    const std::vector<GanttBox> played = pipelineTimeline(k, micro, fwd, bwd);
+    const std::vector<GanttBox> played = pipelineTimeline(k, micro, fwd, bwd, chunks);
+    const int perOp = k == train::PipelineKind::ZeroBubbleH1 ? 3 : 2;
+    QCOMPARE(played.size(), std::size_t(perOp * stages * micro * chunks));
     MeasuredTimeline t;
     t.setStages(stages);
-    for (const MetricPoint& p : recordsOf(played, stages, micro, 40, 1764554400000000.0)) {
+    for (const MetricPoint& p : recordsOf(played, stages, micro, 40, 1764554400000000.0, chunks)) {
         QVERIFY(t.addPoint(p));
     }
+    QVERIFY2(t.problems().isEmpty(), qPrintable(t.problems().join('\n')));
     const std::vector<GanttBox> boxes = t.boxes();
     QCOMPARE(boxes.size(), played.size());
     for (int s = 0; s < stages; ++s) {
-        auto ops = train::pipelineSchedule(k, stages, s, micro);
+        auto ops = train::pipelineSchedule(k, stages, s, micro, chunks);
         QVERIFY(ops.has_value());
         std::vector<train::PipeOp> compute;
         for (const train::PipeOp& op : *ops) {
-            if (op.kind == train::PipeOp::Forward || op.kind == train::PipeOp::Backward) {
+            if (op.kind == train::PipeOp::Forward || op.kind == train::PipeOp::Backward ||
+                op.kind == train::PipeOp::WeightGradient) {
                 compute.push_back(op);
             }
         }
@@ -173,11 +213,47 @@ void TestPipelineView::scheduleOrder() {
     }
     for (const GanttBox& b : boxes) {
         const auto same = std::find_if(played.begin(), played.end(), [&](const GanttBox& p) {
-            return p.stage == b.stage && p.microBatch == b.microBatch && p.backward == b.backward;
+            return p.stage == b.stage && p.microBatch == b.microBatch && p.backward == b.backward &&
+                   p.chunk == b.chunk && p.weight == b.weight;
         });
         QVERIFY(same != played.end());
         QVERIFY2(std::abs(same->start - b.start) < 1e-9 && std::abs(same->end - b.end) < 1e-9,
                  qPrintable(QStringLiteral("%1 vs %2").arg(b.start).arg(same->start)));
+    }
+}
+
+void TestPipelineView::predictedBubbleIsTheFormula() {
+    // Uniform virtual stages, F = 1, B = 2: interleaved 1F1B ends after m·V·3 + (p − 1)·3 (the
+    // bubble (p − 1)/(V·m) of the ideal time, Narayanan et al. 2021); ZB-H1 (B split into 1 + 1)
+    // after 3·m + (p − 1)·(F + B_input − W) (Qi et al. 2024). Every forward of virtual stage v
+    // starts after the same micro-batch's forward of v − 1.
+    const auto makespan = [](const std::vector<GanttBox>& boxes) {
+        double end = 0;
+        for (const GanttBox& b : boxes) {
+            end = std::max(end, b.end);
+        }
+        return end;
+    };
+    for (const auto& [p, v, m] : {std::tuple{4, 2, 8}, std::tuple{2, 3, 4}, std::tuple{4, 4, 12}}) {
+        const std::vector<double> fwd(std::size_t(p * v), 1.0), bwd(std::size_t(p * v), 2.0);
+        const auto boxes = pipelineTimeline(train::PipelineKind::Interleaved, m, fwd, bwd, v);
+        QCOMPARE(makespan(boxes), double(m * v * 3 + (p - 1) * 3));
+        for (const GanttBox& b : boxes) {
+            const int vs = b.chunk * p + b.stage;
+            if (b.backward || vs == 0) {
+                continue;
+            }
+            const auto before = std::find_if(boxes.begin(), boxes.end(), [&](const GanttBox& o) {
+                return !o.backward && o.microBatch == b.microBatch &&
+                       o.chunk * p + o.stage == vs - 1;
+            });
+            QVERIFY(before != boxes.end() && before->end <= b.start);
+        }
+    }
+    for (const auto& [p, m] : {std::pair{4, 8}, std::pair{3, 6}}) {
+        const std::vector<double> fwd(std::size_t(p), 1.0), bwd(std::size_t(p), 2.0);
+        const auto boxes = pipelineTimeline(train::PipelineKind::ZeroBubbleH1, m, fwd, bwd);
+        QCOMPARE(makespan(boxes), double(3 * m + (p - 1)));
     }
 }
 
