@@ -6,6 +6,7 @@
 #include "backend/ctl/planreport.h"
 #include "backend/ctl/planrequest.h"
 #include "backend/layout/planfile.h"
+#include "worker/common/spec_io.h"
 
 #include <QDir>
 #include <QFile>
@@ -115,15 +116,13 @@ void applyOptions(const PlanRequest& r, planner::PlanOptions& o) {
     }
 }
 
+/// The spec's enum value whose scheduleText() is `name` (1F1B for any other name).
 v1::PipelineSchedule scheduleOf(const QString& name) {
-    if (name == QLatin1String("gpipe")) {
-        return v1::PIPELINE_SCHEDULE_GPIPE;
-    }
-    if (name == QLatin1String("interleaved")) {
-        return v1::PIPELINE_SCHEDULE_INTERLEAVED;
-    }
-    if (name == QLatin1String("zb-h1")) {
-        return v1::PIPELINE_SCHEDULE_ZB_H1;
+    for (const auto s : {v1::PIPELINE_SCHEDULE_GPIPE, v1::PIPELINE_SCHEDULE_INTERLEAVED,
+                         v1::PIPELINE_SCHEDULE_ZB_H1}) {
+        if (name.toStdString() == tessera::scheduleText(s)) {
+            return s;
+        }
     }
     return v1::PIPELINE_SCHEDULE_1F1B;
 }

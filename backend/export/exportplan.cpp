@@ -4,6 +4,7 @@
 #include "backend/layout/layoutmath.h"
 #include "backend/layout/planfile.h"
 #include "backend/planner/planner.h"
+#include "worker/common/spec_io.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -156,10 +157,7 @@ Result<void> takeSettings(const v1::PlanFile& file, const v1::Layout& layout,
         return refuse(ExportText::tr("ZeRO stage %1 is not 0, 1, 2 or 3").arg(countText(p.zero)));
     }
     p.gpipe = layout.schedule() == v1::PIPELINE_SCHEDULE_GPIPE;
-    p.schedule = p.gpipe                                                  ? "gpipe"
-                 : layout.schedule() == v1::PIPELINE_SCHEDULE_INTERLEAVED ? "interleaved"
-                 : layout.schedule() == v1::PIPELINE_SCHEDULE_ZB_H1       ? "zb-h1"
-                                                                          : "1f1b";
+    p.schedule = scheduleText(layout.schedule());
     p.virtualStages = std::max(1, layout.virtual_stages());
     const int chunks = std::max(1, layout.stages_size());
     if (p.virtualStages > 1 &&

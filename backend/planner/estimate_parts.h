@@ -3,6 +3,7 @@
 #pragma once
 
 #include "backend/planner/cost_model.h"
+#include "worker/common/spec_io.h"
 
 #include <algorithm>
 #include <vector>
@@ -67,16 +68,7 @@ inline Widths widthsOf(const v1::Layout& l) {
 
 /// The schedule a layout names (unspecified = 1F1B).
 inline train::PipelineKind pipelineKind(v1::PipelineSchedule s) {
-    switch (s) {
-    case v1::PIPELINE_SCHEDULE_GPIPE:
-        return train::PipelineKind::GPipe;
-    case v1::PIPELINE_SCHEDULE_INTERLEAVED:
-        return train::PipelineKind::Interleaved;
-    case v1::PIPELINE_SCHEDULE_ZB_H1:
-        return train::PipelineKind::ZeroBubbleH1;
-    default:
-        return train::PipelineKind::OneFOneB;
-    }
+    return pipelineKindOf(s);
 }
 
 /// A layout's rank of DP replica r, stage k, TP rank tp and CP rank cp: ((r·p + k)·c + cp)·t +
