@@ -4042,6 +4042,16 @@ S%2</translation>
 <context>
     <name>tessera::designer::DrawnLayout</name>
     <message>
+        <location filename="../app/designer/drawnlayout.cpp" line="+0"/>
+        <source>This layout is interleaved (%1 model chunks per stage): choose the 1F1B schedule to redraw its stages by hand, or let Auto-plan place the chunks.</source>
+        <translation>Dieses Layout ist verschränkt (%1 Modellteile je Stufe): wählen Sie den 1F1B-Ablauf, um seine Stufen von Hand neu zu zeichnen, oder lassen Sie Auto-Plan die Teile verteilen.</translation>
+    </message>
+    <message>
+        <location filename="../app/designer/drawnlayout.cpp" line="+0"/>
+        <source>interleaved</source>
+        <translation>verschränkt</translation>
+    </message>
+    <message>
         <location filename="../app/designer/drawnlayout.cpp" line="+23"/>
         <source>layer %1</source>
         <translation>Schicht %1</translation>
@@ -4321,6 +4331,11 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayoutControls</name>
     <message>
+        <location filename="../app/designer/layoutcontrols.cpp" line="+0"/>
+        <source>Interl.</source>
+        <translation>Verschr.</translation>
+    </message>
+    <message>
         <location filename="../app/designer/layoutcontrols.cpp" line="+39"/>
         <source>1F1B</source>
         <translation>1F1B</translation>
@@ -4377,8 +4392,8 @@ S%2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Pipeline schedule: 1F1B keeps at most PP micro-batches in flight, GPipe all of them; ZB-H1 splits the backward and fills the bubble with weight gradients (Qi et al. 2024), for frameworks that run it</source>
-        <translation>Pipeline-Ablauf: 1F1B hält höchstens PP Micro-Batches gleichzeitig, GPipe alle; ZB-H1 teilt den Rückwärtsschritt und füllt die Blase mit Gewichtsgradienten (Qi et al. 2024), für Frameworks, die ihn ausführen</translation>
+        <source>Pipeline schedule: 1F1B keeps at most PP micro-batches in flight, GPipe all of them; ZB-H1 splits the backward and fills the bubble with weight gradients (Qi et al. 2024); Interl. (interleaved 1F1B) cuts the layers into 2 model chunks per stage, which shrinks the bubble to (p−1)/(2m) (Narayanan et al. 2021)</source>
+        <translation>Pipeline-Ablauf: 1F1B hält höchstens PP Micro-Batches gleichzeitig, GPipe alle; ZB-H1 teilt den Rückwärtsschritt und füllt die Blase mit Gewichtsgradienten (Qi et al. 2024); Verschr. (verschränktes 1F1B) teilt die Schichten in 2 Modellteile je Stufe, was die Blase auf (p−1)/(2m) verkleinert (Narayanan et al. 2021)</translation>
     </message>
     <message>
         <location line="+3"/>

@@ -4028,6 +4028,16 @@ S%2</translation>
 <context>
     <name>tessera::designer::DrawnLayout</name>
     <message>
+        <location filename="../app/designer/drawnlayout.cpp" line="+0"/>
+        <source>This layout is interleaved (%1 model chunks per stage): choose the 1F1B schedule to redraw its stages by hand, or let Auto-plan place the chunks.</source>
+        <translation>此布局为交错调度（每个阶段 %1 个模型块）：请选择 1F1B 调度后再手动重画阶段，或让自动规划放置这些模型块。</translation>
+    </message>
+    <message>
+        <location filename="../app/designer/drawnlayout.cpp" line="+0"/>
+        <source>interleaved</source>
+        <translation>交错</translation>
+    </message>
+    <message>
         <location filename="../app/designer/drawnlayout.cpp" line="+23"/>
         <source>layer %1</source>
         <translation>第 %1 层</translation>
@@ -4307,6 +4317,11 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayoutControls</name>
     <message>
+        <location filename="../app/designer/layoutcontrols.cpp" line="+0"/>
+        <source>Interl.</source>
+        <translation>交错</translation>
+    </message>
+    <message>
         <location filename="../app/designer/layoutcontrols.cpp" line="+39"/>
         <source>1F1B</source>
         <translation>1F1B</translation>
@@ -4363,8 +4378,8 @@ S%2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Pipeline schedule: 1F1B keeps at most PP micro-batches in flight, GPipe all of them; ZB-H1 splits the backward and fills the bubble with weight gradients (Qi et al. 2024), for frameworks that run it</source>
-        <translation>流水线调度：1F1B 同时最多保留 PP 个在途微批次，GPipe 则保留全部；ZB-H1 拆分反向传播，用权重梯度填充气泡（Qi 等 2024），供支持它的框架使用</translation>
+        <source>Pipeline schedule: 1F1B keeps at most PP micro-batches in flight, GPipe all of them; ZB-H1 splits the backward and fills the bubble with weight gradients (Qi et al. 2024); Interl. (interleaved 1F1B) cuts the layers into 2 model chunks per stage, which shrinks the bubble to (p−1)/(2m) (Narayanan et al. 2021)</source>
+        <translation>流水线调度：1F1B 同时最多保留 PP 个微批次，GPipe 保留全部；ZB-H1 拆分反向传播并用权重梯度填充气泡（Qi 等，2024）；交错（交错 1F1B）把各层切成每阶段 2 个模型块，使气泡缩小到 (p−1)/(2m)（Narayanan 等，2021）</translation>
     </message>
     <message>
         <location line="+3"/>

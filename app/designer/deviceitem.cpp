@@ -29,11 +29,20 @@ DeviceItem::DeviceItem(int index, int local, QGraphicsItem* parent)
                                  "right-click for the stage's menu.")));
 }
 
+QString DeviceItem::chunksText(const DeviceRole& role) {
+    QString text;
+    for (const auto& [first, last] : role.laterChunks) {
+        text += QStringLiteral(", %1–%2").arg(first).arg(last);
+    }
+    return text;
+}
+
 void DeviceItem::setRole(const DeviceRole& role, int layers) {
     if (m_hasRole && layers == m_layers && role.rank == m_role.rank && role.stage == m_role.stage &&
         role.tp == m_role.tp && role.dp == m_role.dp && role.first == m_role.first &&
         role.last == m_role.last && role.cp == m_role.cp &&
-        role.firstExpert == m_role.firstExpert && role.lastExpert == m_role.lastExpert) {
+        role.firstExpert == m_role.firstExpert && role.lastExpert == m_role.lastExpert &&
+        role.laterChunks == m_role.laterChunks) {
         return; // a hover re-sets every device's role: most stay as they were
     }
     m_hasRole = true;
@@ -54,11 +63,13 @@ void DeviceItem::setRole(const DeviceRole& role, int layers) {
                   .arg(role.stage)
                   .arg(role.first == role.last
                            ? trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "layer %1"))
-                                 .arg(role.first)
+                                     .arg(role.first) +
+                                 chunksText(role)
                            : trItem(
                                  QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "layers %1–%2"))
-                                 .arg(role.first)
-                                 .arg(role.last))
+                                     .arg(role.first)
+                                     .arg(role.last) +
+                                 chunksText(role))
                   .arg(role.tp)
                   .arg(role.dp);
     if (role.rank >= 0 && role.firstExpert >= 0 && role.firstExpert == role.lastExpert) {
@@ -229,6 +240,10 @@ void DeviceItem::paintLayerStrip(QPainter* painter, const QRectF& strip) const {
         painter->setBrush(stageColor(m_role.stage).darker(160));
         painter->drawRect(QRectF(strip.left() + m_role.first * w, strip.top(),
                                  (m_role.last - m_role.first + 1) * w, strip.height()));
+        for (const auto& [first, last] : m_role.laterChunks) { // interleaved: every chunk
+            painter->drawRect(QRectF(strip.left() + first * w, strip.top(), (last - first + 1) * w,
+                                     strip.height()));
+        }
     }
     painter->setPen(QPen(QColor(0x55, 0x55, 0x55), 0.5));
     painter->setBrush(Qt::NoBrush);

@@ -50,6 +50,8 @@ private:
     void paintMemoryBar(QPainter* painter, const QRectF& bar) const;
     /// The model's layers as a thin strip, the device's range filled in its stage's colour.
     void paintLayerStrip(QPainter* painter, const QRectF& strip) const;
+    /// ", 40–49, 80–89": the later model chunks' ranges of an interleaved stage ("" without).
+    static QString chunksText(const DeviceRole& role);
     void paintPreview(QPainter* painter, const QRectF& box) const;
     void paintCompact(QPainter* painter, const QRectF& box, qreal lod, bool selected) const;
 

@@ -140,8 +140,16 @@ DrawnLayout DrawnLayout::read(const v1::PlanFile& plan, int layers, int deviceCo
     d.ep = epDegree(layout);
     d.dp = dpDegree(layout) * d.cp;
     d.tp = tpWidth(layout);
-    for (const v1::Stage& s : layout.stages()) {
-        d.stages.push_back({s.first_layer(), s.last_layer(), std::vector<int>(d.dp * d.tp, -1)});
+    const int ranks = stageCount(layout);
+    d.chunks = layout.stages_size() / ranks;
+    for (int s = 0; s < ranks; ++s) {
+        const v1::Stage& st = layout.stages(s);
+        DrawnStage drawn{st.first_layer(), st.last_layer(), std::vector<int>(d.dp * d.tp, -1), {}};
+        for (int k = s + ranks; k < layout.stages_size(); k += ranks) {
+            drawn.laterChunks.emplace_back(layout.stages(k).first_layer(),
+                                           layout.stages(k).last_layer());
+        }
+        d.stages.push_back(std::move(drawn));
     }
     const std::vector<int> devices = effectiveRankDevices(plan, layers, deviceCount);
     const int pp = int(d.stages.size());
@@ -190,10 +198,19 @@ v1::PlanFile DrawnLayout::written(const v1::PlanFile& plan) const {
     v1::PlanFile out = plan;
     v1::Layout* layout = out.mutable_layout();
     layout->clear_stages();
-    for (const DrawnStage& s : stages) {
+    for (const DrawnStage& s : stages) { // chunk 0 of every stage, then chunk 1, ...
         v1::Stage* st = layout->add_stages();
         st->set_first_layer(s.first);
         st->set_last_layer(s.last);
+    }
+    for (int c = 1; c < chunks; ++c) {
+        for (const DrawnStage& s : stages) {
+            if (c - 1 < int(s.laterChunks.size())) {
+                v1::Stage* st = layout->add_stages();
+                st->set_first_layer(s.laterChunks[std::size_t(c - 1)].first);
+                st->set_last_layer(s.laterChunks[std::size_t(c - 1)].second);
+            }
+        }
     }
     out.clear_rank_devices();
     const std::vector<int> devices = rankDevices();
@@ -230,6 +247,7 @@ DeviceRole DrawnLayout::roleOf(int device) const {
         role.rank = rankOf(s, slot / tp, role.tp);
         role.first = stages[std::size_t(s)].first;
         role.last = stages[std::size_t(s)].last;
+        role.laterChunks = stages[std::size_t(s)].laterChunks;
         return role;
     }
     return role;
@@ -248,11 +266,11 @@ std::vector<DeviceRole> DrawnLayout::roles(int deviceCount) const {
             role.dp = slot / tp / cp;
             role.cp = slot / tp % cp;
             role.ep = slot / tp % ep;
-            role.ep = slot / tp % ep;
             role.tp = slot % tp;
             role.rank = rankOf(s, slot / tp, role.tp);
             role.first = stages[std::size_t(s)].first;
             role.last = stages[std::size_t(s)].last;
+            role.laterChunks = stages[std::size_t(s)].laterChunks;
         }
     }
     return out;
@@ -260,8 +278,14 @@ std::vector<DeviceRole> DrawnLayout::roles(int deviceCount) const {
 
 int DrawnLayout::stageOfLayer(int layer) const {
     for (int s = 0; s < int(stages.size()); ++s) {
-        if (layer >= stages[std::size_t(s)].first && layer <= stages[std::size_t(s)].last) {
+        const DrawnStage& st = stages[std::size_t(s)];
+        if (layer >= st.first && layer <= st.last) {
             return s;
+        }
+        for (const auto& [first, last] : st.laterChunks) {
+            if (layer >= first && layer <= last) {
+                return s;
+            }
         }
     }
     return -1;
@@ -284,6 +308,16 @@ DropOutcome dropLayers(const v1::PlanFile& plan, int layers, int deviceCount, in
     }
     const Interval range{first, last};
     const DrawnLayout drawn = DrawnLayout::read(plan, layers, deviceCount);
+    if (drawn.chunks > 1) { // a drop draws contiguous stages: it would undo the interleaving
+        out.refusal =
+            trDrawn(QT_TRANSLATE_NOOP("tessera::designer::DrawnLayout",
+                                      "This layout is interleaved (%1 model chunks per stage): "
+                                      "choose the 1F1B schedule to redraw its stages by hand, or "
+                                      "let Auto-plan place the chunks."))
+                .arg(drawn.chunks);
+        out.brief = trDrawn(QT_TRANSLATE_NOOP("tessera::designer::DrawnLayout", "interleaved"));
+        return out;
+    }
     const int group = drawn.dp * drawn.tp;
     const int target = drawn.roleOf(device).rank >= 0 ? drawn.roleOf(device).stage : -1;
 
@@ -378,7 +412,8 @@ v1::PlanFile moveRank(const v1::PlanFile& plan, int layers, int deviceCount, int
 
 v1::PlanFile removeDrawnStage(const v1::PlanFile& plan, int layers, int deviceCount, int stage) {
     DrawnLayout drawn = DrawnLayout::read(plan, layers, deviceCount);
-    if (drawn.stages.size() <= 1 || stage < 0 || stage >= int(drawn.stages.size())) {
+    if (drawn.stages.size() <= 1 || stage < 0 || stage >= int(drawn.stages.size()) ||
+        drawn.chunks > 1) {
         return plan;
     }
     const DrawnStage removed = drawn.stages[std::size_t(stage)];

@@ -22,6 +22,8 @@ namespace tessera::designer {
 struct DrawnStage {
     int first = 0, last = 0;
     std::vector<int> devices;
+    /// Interleaved: the ranges of the stage's model chunks 1..V−1 (Layout.stages[v·PP + s]).
+    std::vector<std::pair<int, int>> laterChunks;
 };
 
 /// A plan's layout as drawn (see the file comment).
@@ -29,7 +31,9 @@ struct DrawnLayout {
     int dp = 1; ///< replicas of each stage: DP × CP
     int tp = 1, cp = 1;
     int ep = 1; ///< expert-parallel width: a replica's EP rank is its index mod ep
-    std::vector<DrawnStage> stages;
+    /// Model chunks per stage (interleaved schedule whose chunk list divides; else 1).
+    int chunks = 1;
+    std::vector<DrawnStage> stages; ///< one per pipeline rank
 
     /// Reads `plan` for a model of `layers` layers on `deviceCount` devices. rank_devices that
     /// do not give one distinct device in [0, deviceCount) to every rank are ignored (rank r on
@@ -49,7 +53,7 @@ struct DrawnLayout {
     DeviceRole roleOf(int device) const;
     /// roleOf() of devices 0 .. deviceCount − 1 at once (O(world size)).
     std::vector<DeviceRole> roles(int deviceCount) const;
-    /// Stage holding layer `layer`, or -1.
+    /// Stage holding layer `layer` (in any of its chunks), or -1.
     int stageOfLayer(int layer) const;
 };
 
@@ -67,7 +71,8 @@ struct DropOutcome {
     bool changed = false;
 };
 
-/// Drop of the inclusive layer range [first, last] on `device` (the rules of the drawing, issue
+/// Drop of the inclusive layer range [first, last] on `device` (refused on an interleaved layout:
+/// a drop draws contiguous stages) (the rules of the drawing, issue
 /// 19): afterwards exactly those layers run on that device, with the TP peers and DP replicas it
 /// has in the drawing; a device no stage uses starts a new stage on itself and the idle devices
 /// after it (DP × TP of them). Layers the range takes from other stages leave them (a stage left
@@ -94,7 +99,8 @@ Result<v1::Placement> drawnPlacement(const v1::PlanFile& plan);
 v1::PlanFile moveRank(const v1::PlanFile& plan, int layers, int deviceCount, int rank, int device);
 
 /// Removes stage `stage` of the drawing: its layers join the previous stage (the next one for
-/// stage 0) and its devices become idle. The only stage cannot be removed (plan unchanged).
+/// stage 0) and its devices become idle. The only stage, and a stage of an interleaved layout
+/// (its chunks would no longer alternate), cannot be removed (plan unchanged).
 v1::PlanFile removeDrawnStage(const v1::PlanFile& plan, int layers, int deviceCount, int stage);
 
 } // namespace tessera::designer

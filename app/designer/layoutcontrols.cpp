@@ -2,6 +2,7 @@
 #include "app/designer/layoutcontrols.h"
 
 #include "app/designer/plandocument.h"
+#include "backend/layout/layoutmath.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -39,6 +40,7 @@ LayoutControls::LayoutControls(PlanDocument* document, QWidget* parent)
     m_schedule->addItem(tr("1F1B"), int(v1::PIPELINE_SCHEDULE_1F1B));
     m_schedule->addItem(tr("GPipe"), int(v1::PIPELINE_SCHEDULE_GPIPE));
     m_schedule->addItem(tr("ZB-H1"), int(v1::PIPELINE_SCHEDULE_ZB_H1));
+    m_schedule->addItem(tr("Interl."), int(v1::PIPELINE_SCHEDULE_INTERLEAVED));
     add(m_dp, tr("&DP:"), "dpSpin", tr("Data-parallel degree: replicas of the whole pipeline"));
     add(m_tp, tr("&TP:"), "tpSpin",
         tr("Tensor-parallel width of every stage (the engine runs one TP group size)"));
@@ -53,7 +55,9 @@ LayoutControls::LayoutControls(PlanDocument* document, QWidget* parent)
     add(m_schedule, tr("Sc&hed.:"), "scheduleCombo",
         tr("Pipeline schedule: 1F1B keeps at most PP micro-batches in flight, GPipe all of them; "
            "ZB-H1 splits the backward and fills the bubble with weight gradients (Qi et al. "
-           "2024), for frameworks that run it"));
+           "2024); Interl. (interleaved 1F1B) cuts the layers into 2 model chunks per stage, which "
+           "shrinks the "
+           "bubble to (p−1)/(2m) (Narayanan et al. 2021)"));
     add(m_zero, tr("&ZeRO:"), "zeroSpin",
         tr("ZeRO stage: 1 shards optimizer state, 2 also gradients, 3 also weights across DP"));
     add(m_batch, tr("&Batch:"), "batchSpin", tr("Global batch: samples per optimizer step"));
@@ -70,6 +74,23 @@ LayoutControls::LayoutControls(PlanDocument* document, QWidget* parent)
     connect(m_schedule, &QComboBox::currentIndexChanged, this, [this] { commit(ScheduleId); });
     connect(m_document, &PlanDocument::changed, this, &LayoutControls::refresh);
     refresh();
+}
+
+void LayoutControls::rechunk(v1::Layout& layout, v1::PipelineSchedule next, int layers) {
+    const int pp = stageCount(layout);
+    const bool was = std::max(1, layout.virtual_stages()) > 1;
+    const bool into = next == v1::PIPELINE_SCHEDULE_INTERLEAVED;
+    const int pieces = into ? 2 * pp : pp;
+    if (was == into || (into && pp < 2) || layers < pieces) {
+        return; // nothing to cut, or too few layers/stages to interleave
+    }
+    layout.clear_stages();
+    for (int k = 0; k < pieces; ++k) {
+        v1::Stage* s = layout.add_stages();
+        s->set_first_layer(int(std::int64_t(layers) * k / pieces));
+        s->set_last_layer(int(std::int64_t(layers) * (k + 1) / pieces) - 1);
+    }
+    layout.set_virtual_stages(into ? 2 : 0);
 }
 
 void LayoutControls::refresh() {
@@ -96,7 +117,11 @@ void LayoutControls::commit(int mergeId) {
     l->set_data_parallel(m_dp->value());
     l->set_tensor_parallel(m_tp->value());
     l->set_micro_batches(m_micro->value());
-    l->set_schedule(static_cast<v1::PipelineSchedule>(m_schedule->currentData().toInt()));
+    const auto schedule = static_cast<v1::PipelineSchedule>(m_schedule->currentData().toInt());
+    if (mergeId == ScheduleId) {
+        rechunk(*l, schedule, m_document->layerCount());
+    }
+    l->set_schedule(schedule);
     next.mutable_settings()->set_zero_stage(m_zero->value());
     next.mutable_settings()->set_global_batch(m_batch->value());
     QString text;

@@ -3,6 +3,8 @@
 // pipeline schedule, ZeRO stage and global batch. Every change is an undoable edit of the document.
 #pragma once
 
+#include "tessera/v1/job.pb.h"
+
 #include <QWidget>
 
 class QComboBox;
@@ -30,6 +32,11 @@ public:
 private:
     void refresh();
     void commit(int mergeId);
+    /// Cuts `layout`'s layers anew when the schedule switches into or out of interleaving: into
+    /// 2 even model chunks per stage (chunk j on stage j mod PP), or back into PP even contiguous
+    /// stages. Ranks and their devices stay (the world size does not change). Unchanged with one
+    /// stage or fewer layers than pieces.
+    static void rechunk(v1::Layout& layout, v1::PipelineSchedule next, int layers);
 
     PlanDocument* m_document;
     QSpinBox* m_dp;

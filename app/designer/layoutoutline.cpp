@@ -62,10 +62,16 @@ void LayoutOutline::refresh() {
         const DrawnStage& st = drawn.stages[std::size_t(s)];
         auto* stage = new QTreeWidgetItem(this);
         stage->setText(0, tr("Stage %1").arg(s));
-        stage->setText(1, QStringLiteral("%1-%2").arg(st.first).arg(st.last));
+        QString layers = QStringLiteral("%1-%2").arg(st.first).arg(st.last);
+        for (const auto& [first, last] : st.laterChunks) { // interleaved: not editable as a range
+            layers += QStringLiteral(", %1-%2").arg(first).arg(last);
+        }
+        stage->setText(1, layers);
         stage->setData(0, kKindRole, StageRow);
         stage->setData(0, kIndexRole, s);
-        stage->setFlags(stage->flags() | Qt::ItemIsEditable);
+        if (st.laterChunks.empty()) {
+            stage->setFlags(stage->flags() | Qt::ItemIsEditable);
+        }
         for (int p = 0; p < drawn.dp; ++p) {
             auto* replica = new QTreeWidgetItem(stage);
             replica->setText(0, tr("DP replica %1").arg(p));

@@ -47,6 +47,10 @@ DeviceRole roleOf(const v1::Layout& layout, int device) {
         role.first = layout.stages(role.stage).first_layer();
         role.last = layout.stages(role.stage).last_layer();
     }
+    for (int k = role.stage + pp; pp < layout.stages_size() && k < layout.stages_size(); k += pp) {
+        role.laterChunks.emplace_back(layout.stages(k).first_layer(),
+                                      layout.stages(k).last_layer());
+    }
     return role;
 }
 

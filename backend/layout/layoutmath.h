@@ -5,6 +5,9 @@
 
 #include "tessera/v1/job.pb.h"
 
+#include <utility>
+#include <vector>
+
 namespace tessera::designer {
 
 /// What one device runs under a layout. rank = -1: the device is past the world size (idle).
@@ -18,6 +21,9 @@ struct DeviceRole {
     /// group is EP consecutive (dp, cp) pairs: dp·CP + cp).
     int ep = 0;
     int first = -1, last = -1; ///< the stage's inclusive layer range (-1 when idle or unknown)
+    /// Interleaved schedule: the layer ranges of the stage's model chunks 1..V−1 (chunk 0 is
+    /// [first, last]); empty otherwise.
+    std::vector<std::pair<int, int>> laterChunks;
     /// The routed experts of each MoE layer the device holds under EP (inclusive), -1 = all of
     /// them or a dense model (set by the designer, which knows the model).
     int firstExpert = -1, lastExpert = -1;

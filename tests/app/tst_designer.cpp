@@ -66,6 +66,7 @@ private Q_SLOTS:
     void asyncEstimateIsLatestWins();
     void overCapacityIsRed();
     void problemsNameTheCause();
+    void interleavedScheduleCutsChunks();
     void mainWindowTabAndLaunchPath();
     void germanStrings();
 
@@ -483,6 +484,48 @@ void TestDesigner::problemsNameTheCause() {
                     ->problems()
                     .join(QLatin1Char(' '))
                     .contains(QStringLiteral("device"), Qt::CaseInsensitive));
+}
+
+void TestDesigner::interleavedScheduleCutsChunks() {
+    // Choosing Interleaved in the schedule box cuts a 2-stage layout into 4 even chunks (chunk j
+    // on stage j mod 2) with 2 virtual stages; the cards and the Gantt view show them; other
+    // controls keep the schedule; 1F1B cuts it back into 2 contiguous stages; Undo restores.
+    DesignerPanel panel(nullptr);
+    if (!panel.selectModel(QStringLiteral("llama-2-7b"))) {
+        QSKIP("resources/planner/models/llama-2-7b.json is missing");
+    }
+    QVERIFY(panel.setHypotheticalCluster(QStringLiteral("1x4 h100-sxm")));
+    v1::PlanFile plan = panel.document()->file();
+    const int layers = panel.document()->layerCount();
+    plan.mutable_layout()->clear_stages();
+    for (const auto& [first, last] :
+         {std::pair{0, layers / 2 - 1}, std::pair{layers / 2, layers - 1}}) {
+        v1::Stage* s = plan.mutable_layout()->add_stages();
+        s->set_first_layer(first);
+        s->set_last_layer(last);
+    }
+    plan.mutable_layout()->set_data_parallel(2);
+    plan.mutable_layout()->set_micro_batches(8);
+    panel.document()->edit(plan, QStringLiteral("two stages"));
+    QComboBox* combo = panel.controls()->schedule();
+    combo->setCurrentIndex(combo->findData(int(v1::PIPELINE_SCHEDULE_INTERLEAVED)));
+    const v1::Layout& l = panel.document()->file().layout();
+    QCOMPARE(l.schedule(), v1::PIPELINE_SCHEDULE_INTERLEAVED);
+    QCOMPARE(l.virtual_stages(), 2);
+    QCOMPARE(l.stages_size(), 4);
+    QCOMPARE(l.stages(3).last_layer(), layers - 1);
+    QCOMPARE(panel.scene()->device(1)->role().stage, 1);
+    QCOMPARE(panel.scene()->device(1)->role().laterChunks.size(), std::size_t(1));
+    QTRY_VERIFY(!panel.gantt()->boxes().empty());
+    QCOMPARE(panel.gantt()->boxes().size(), std::size_t(2 * 2 * 8 * 2));
+    panel.controls()->dataParallel()->setValue(1); // another control keeps the chunks
+    QCOMPARE(panel.document()->file().layout().virtual_stages(), 2);
+    QCOMPARE(panel.document()->file().layout().schedule(), v1::PIPELINE_SCHEDULE_INTERLEAVED);
+    combo->setCurrentIndex(combo->findData(int(v1::PIPELINE_SCHEDULE_1F1B)));
+    QCOMPARE(panel.document()->file().layout().stages_size(), 2);
+    QCOMPARE(panel.document()->file().layout().virtual_stages(), 0);
+    panel.document()->undoStack()->undo();
+    QCOMPARE(panel.document()->file().layout().stages_size(), 4);
 }
 
 void TestDesigner::mainWindowTabAndLaunchPath() {

@@ -8,6 +8,7 @@
 #include "app/designer/deviceitem.h"
 #include "app/designer/estimatepanel.h"
 #include "app/designer/plandocument.h"
+#include "app/gantt/ganttview.h"
 #include "app/mainwindow.h"
 #include "backend/service/backendsession.h"
 
@@ -30,6 +31,7 @@ private Q_SLOTS:
     void llama2InTheWindowAt1366x768_data();
     void llama2InTheWindowAt1366x768();
     void designerTabInTheMainWindow();
+    void interleavedLlama2At1366x768();
 
 private:
     QTemporaryDir m_settings;
@@ -39,8 +41,10 @@ namespace {
 
 /// LLaMA-2 13B as TP 8 inside each node × 2 pipeline stages split at the middle block × `dp`
 /// replicas, 16 micro-batches of 1F1B, ZeRO-1, selective recompute, sequence parallel; the
-/// global batch is 32 sequences per replica. Returns false when the model file is missing.
-bool planHybridLlama2(DesignerPanel& panel, const QString& cluster, int dp) {
+/// global batch is 32 sequences per replica. With `chunks` > 1 the layers are cut into
+/// 2 · chunks even model chunks under interleaved 1F1B instead (chunk j on stage j mod 2).
+/// Returns false when the model file is missing.
+bool planHybridLlama2(DesignerPanel& panel, const QString& cluster, int dp, int chunks = 1) {
     if (!panel.selectModel(QStringLiteral("llama-2-13b"))) {
         return false;
     }
@@ -57,14 +61,15 @@ bool planHybridLlama2(DesignerPanel& panel, const QString& cluster, int dp) {
     l->set_tensor_parallel(8);
     l->set_data_parallel(dp);
     l->set_micro_batches(16);
-    l->set_schedule(v1::PIPELINE_SCHEDULE_1F1B);
+    l->set_schedule(chunks > 1 ? v1::PIPELINE_SCHEDULE_INTERLEAVED : v1::PIPELINE_SCHEDULE_1F1B);
+    l->set_virtual_stages(chunks);
     l->clear_stages();
-    v1::Stage* first = l->add_stages();
-    first->set_first_layer(0);
-    first->set_last_layer(layers / 2 - 1);
-    v1::Stage* second = l->add_stages();
-    second->set_first_layer(layers / 2);
-    second->set_last_layer(layers - 1);
+    const int pieces = 2 * chunks;
+    for (int k = 0; k < pieces; ++k) {
+        v1::Stage* s = l->add_stages();
+        s->set_first_layer(layers * k / pieces);
+        s->set_last_layer(layers * (k + 1) / pieces - 1);
+    }
     plan.mutable_settings()->set_global_batch(32 * dp);
     plan.mutable_settings()->set_zero_stage(1);
     plan.mutable_settings()->set_recompute("selective");
@@ -174,6 +179,45 @@ void TestDesignerScreenshot::llama2InTheWindowAt1366x768() {
     qInfo("%s: step %s", qPrintable(cluster), qPrintable(panel.estimatePanel()->stepTimeText()));
     QCoreApplication::processEvents();
     QVERIFY(saveScreenshot(window.grab().toImage(), file));
+}
+
+// Interleaved 1F1B in the window: LLaMA-2 13B as TP 8 × 2 stages × 2 model chunks on 2 × 8 H100:
+// each card's layer strip fills both of its stage's chunks and its tooltip names them, the Gantt
+// view draws every chunk's forward and backward (designer-llama2-13b-interleaved-1366x768.png).
+void TestDesignerScreenshot::interleavedLlama2At1366x768() {
+    QTemporaryDir data;
+    QVERIFY(data.isValid());
+    qputenv("TESSERA_DATA_DIR", data.path().toLocal8Bit());
+    qputenv("TESSERA_EXAMPLES_DIR", TESSERA_SOURCE_DIR "/resources/examples");
+    BackendSession session;
+    MainWindow window(&session);
+    window.resize(1366 - 8, 768 - 40);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    qobject_cast<QTabWidget*>(window.centralWidget())->setCurrentWidget(window.designer());
+    DesignerPanel& panel = *window.designer();
+    if (!planHybridLlama2(panel, QStringLiteral("2x8 h100-sxm"), 1, 2)) {
+        QSKIP("resources/planner/models/llama-2-13b.json is missing");
+    }
+    QCOMPARE(panel.scene()->deviceCount(), 16);
+    const DeviceRole& role = panel.scene()->device(8)->role(); // rank 8: stage 1
+    QCOMPARE(role.stage, 1);
+    QCOMPARE(int(role.laterChunks.size()), 1);
+    QVERIFY(role.laterChunks.front().first > role.last);
+    QVERIFY2(panel.scene()->device(8)->toolTip().contains(
+                 QStringLiteral(", %1–").arg(role.laterChunks.front().first)),
+             qPrintable(panel.scene()->device(8)->toolTip()));
+    QTRY_VERIFY(panel.estimatePanel()->stepTimeText() != QStringLiteral("—"));
+    QTRY_VERIFY(!panel.gantt()->boxes().empty());
+    const auto& boxes = panel.gantt()->boxes();
+    QCOMPARE(boxes.size(), std::size_t(2 * 2 * 16 * 2)); // 2 stages × 2 chunks × 16 × (F, B)
+    QVERIFY(
+        std::any_of(boxes.begin(), boxes.end(), [](const GanttBox& b) { return b.chunk == 1; }));
+    qInfo("interleaved: step %s, problems: %s", qPrintable(panel.estimatePanel()->stepTimeText()),
+          qPrintable(panel.estimatePanel()->problems().join(QStringLiteral("; "))));
+    QCoreApplication::processEvents();
+    QVERIFY(saveScreenshot(window.grab().toImage(),
+                           QStringLiteral("designer-llama2-13b-interleaved-1366x768.png")));
 }
 
 // The designer as the app shows it: the Designer tab of the main window at its default size,

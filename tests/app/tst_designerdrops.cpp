@@ -217,6 +217,37 @@ private Q_SLOTS:
     }
 
     // rank_devices that do not give each rank its own device are ignored (rank r on device r).
+    void interleavedChunksStayWithTheirStage() {
+        // 4 pipeline stages × 2 model chunks (chunk j on stage j mod 4) × DP 2 on 8 devices: the
+        // drawing has 4 stages of 2 devices, each with its later chunk; it writes back the same
+        // chunk list; a drop (which draws contiguous stages) is refused, a stage is not removed.
+        v1::PlanFile p = plan(
+            1, 8, 2, 1, {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {8, 9}, {10, 11}, {12, 13}, {14, 15}});
+        p.mutable_layout()->set_virtual_stages(2);
+        p.mutable_layout()->set_schedule(v1::PIPELINE_SCHEDULE_INTERLEAVED);
+        const DrawnLayout d = DrawnLayout::read(p, 16, 8);
+        QCOMPARE(d.chunks, 2);
+        QCOMPARE(int(d.stages.size()), 4);
+        QCOMPARE(d.worldSize(), 8);
+        QCOMPARE(d.stages[1].first, 2);
+        QCOMPARE(d.stages[1].laterChunks, (std::vector<std::pair<int, int>>{{10, 11}}));
+        QCOMPARE(d.stageOfLayer(11), 1);
+        const std::vector<DeviceRole> roles = d.roles(8);
+        QCOMPARE(roles[5].stage, 1); // rank 5 = (dp 1 · 4 + stage 1)
+        QCOMPARE(roles[5].dp, 1);
+        QCOMPARE(roles[5].laterChunks, d.stages[1].laterChunks);
+        QCOMPARE(roleOf(p.layout(), 5).laterChunks, d.stages[1].laterChunks); // the undrawn default
+        QCOMPARE(d.written(p).SerializeAsString(), p.SerializeAsString());
+        const DropOutcome drop = dropLayers(p, 16, 8, 3, 0, 3);
+        QVERIFY(!drop.changed);
+        QVERIFY2(drop.refusal.contains(QStringLiteral("interleaved")), qPrintable(drop.refusal));
+        QCOMPARE(removeDrawnStage(p, 16, 8, 1).SerializeAsString(), p.SerializeAsString());
+        // Moving a rank keeps the chunks.
+        const v1::PlanFile moved = moveRank(p, 16, 8, 0, 7);
+        QCOMPARE(moved.layout().stages_size(), 8);
+        QCOMPARE(DrawnLayout::read(moved, 16, 8).stages[0].devices.front(), 7);
+    }
+
     void invalidRankDevicesMeanTheDefault() {
         v1::PlanFile p = plan(4, 1, 2, 1, {});
         for (int d : {1, 1}) {
