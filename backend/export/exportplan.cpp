@@ -3,6 +3,7 @@
 
 #include "backend/layout/layoutmath.h"
 #include "backend/layout/planfile.h"
+#include "backend/planner/model_arch.h"
 #include "backend/planner/planner.h"
 #include "worker/common/spec_io.h"
 
@@ -26,6 +27,24 @@ int headDimOf(const planner::PlanLayer& l) {
     return l.kvHeads > 0 && l.kvWidth > 0 ? int(l.kvWidth / (2 * l.kvHeads)) : l.hidden / l.heads;
 }
 
+/// Qwen2-MoE / Qwen3-MoE's own MoE fields into `s`: the dense blocks' width (intermediate_size,
+/// for the mlp_only_layers), the shared expert and its gate (Qwen2MoeSparseMoeBlock), the
+/// router's order (norm_topk_prob, transformers' default false) and which blocks are MoE.
+void addQwenMoe(const std::string& json, const QJsonObject& o, LmShape& s) {
+    const Result<planner::ModelArch> arch = planner::readHfArchitecture(json);
+    if (!arch) { // resolvePlan's model was built from the same text: not reached
+        return;
+    }
+    s.ffn = int(arch->ffn);
+    s.sharedFfn = int(arch->moe.sharedFfn);
+    s.sharedGate = arch->moe.sharedGate;
+    const QJsonValue norm = o.value(QLatin1String("norm_topk_prob"));
+    s.routerPreSoftmax = !(norm.isBool() && norm.toBool());
+    if (std::find(arch->moeLayer.begin(), arch->moeLayer.end(), false) != arch->moeLayer.end()) {
+        s.moeLayers = arch->moeLayer;
+    }
+}
+
 /// The shape of an imported Hugging Face decoder (`model` built from it) of `seq` tokens.
 LmShape importedShape(const v1::PlanFile& file, const planner::PlanModel& model, int seq) {
     // The keys modelFromHfConfig (backend/planner/model_import.cpp) already checked.
@@ -39,10 +58,10 @@ LmShape importedShape(const v1::PlanFile& file, const planner::PlanModel& model,
             s.headDim = headDimOf(l);
         }
     }
-    // transformers' Qwen2Attention builds q, k and v with bias=True; Qwen3Attention normalises
-    // q and k per head (q_norm, k_norm) and has no biases.
-    s.qkvBias = s.type == "qwen2";
-    s.qkNorm = s.type == "qwen3";
+    // transformers' Qwen2Attention (and Qwen2MoeAttention) builds q, k and v with bias=True;
+    // Qwen3Attention (and Qwen3MoeAttention) normalises q and k per head and has no biases.
+    s.qkvBias = s.type == "qwen2" || s.type == "qwen2_moe";
+    s.qkNorm = s.type == "qwen3" || s.type == "qwen3_moe";
     s.vocab = o.value(QLatin1String("vocab_size")).toInteger();
     s.positions = int(jsonNumber(o, "max_position_embeddings")
                           .value_or(jsonNumber(o, "n_positions").value_or(seq)));
@@ -52,9 +71,14 @@ LmShape importedShape(const v1::PlanFile& file, const planner::PlanModel& model,
     for (const planner::PlanLayer& l : model.layers) {
         if (l.kind == "block" && l.experts > 0) {
             s.experts = l.experts, s.topK = l.expertsPerToken, s.moeFfn = l.expertFfn;
-            s.ffn = l.expertFfn; // Mixtral's intermediate_size is each expert's
+            if (s.type == "mixtral") {
+                s.ffn = l.expertFfn; // Mixtral's intermediate_size is each expert's
+            }
             break;
         }
+    }
+    if (s.type == "qwen2_moe" || s.type == "qwen3_moe") {
+        addQwenMoe(file.hf_config_json(), o, s);
     }
     s.auxLossCoeff = jsonNumber(o, "router_aux_loss_coef");
     s.ropeTheta = jsonNumber(o, "rope_theta");
@@ -72,18 +96,21 @@ LmShape importedShape(const v1::PlanFile& file, const planner::PlanModel& model,
 
 /// A LLaMA-type config with attention_bias, mlp_bias or anything else beyond the plain matrices
 /// and two norms of each block (and the family's own: Qwen2's q/k/v biases, Qwen3's q/k norms)
-/// — for a mixture of experts (Mixtral), the router and the routed SwiGLU experts, no shared
-/// ones.
-bool hasExtras(const planner::PlanModel& model) {
+/// — for a mixture of experts, the router, the routed SwiGLU experts and `s`'s shared expert
+/// with its gate (Qwen2-MoE).
+bool hasExtras(const planner::PlanModel& model, const LmShape& s) {
+    const bool qwen2 = model.family == "qwen2" || model.family == "qwen2_moe";
+    const bool qwen3 = model.family == "qwen3" || model.family == "qwen3_moe";
     for (const planner::PlanLayer& l : model.layers) {
         if (model.family != "gpt2" && l.kind == "block") {
             const std::int64_t h = l.hidden, d = headDimOf(l);
             const std::int64_t q = std::int64_t(l.heads) * d, kv = std::int64_t(l.kvHeads) * d;
-            const std::int64_t mlp =
-                l.experts > 0 ? h * l.experts + 3 * h * l.expertFfn * l.experts : 3 * h * l.ffn;
-            const std::int64_t own = model.family == "qwen2"   ? q + 2 * kv
-                                     : model.family == "qwen3" ? 2 * d
-                                                               : 0;
+            const std::int64_t shared =
+                l.experts > 0 ? 3 * h * s.sharedFfn + (s.sharedGate ? h : 0) : 0;
+            const std::int64_t mlp = l.experts > 0
+                                         ? h * l.experts + 3 * h * l.expertFfn * l.experts + shared
+                                         : 3 * h * l.ffn;
+            const std::int64_t own = qwen2 ? q + 2 * kv : qwen3 ? 2 * d : 0;
             if (l.params != 2 * h * q + 2 * h * kv + mlp + 2 * h + own) {
                 return true;
             }
@@ -235,9 +262,13 @@ Result<ExportPlan> resolvePlan(const v1::PlanFile& file) {
     // experts, latent attention, biases or extra norms has no arguments here yet, and each
     // exporter refuses it by its family's name rather than write a different model.
     const bool plainDecoder = p.family == "gpt2" || p.family == "llama" || p.family == "mistral" ||
-                              p.family == "mixtral" || p.family == "qwen2" || p.family == "qwen3";
-    if (imported && plainDecoder && !hasExtras(*model)) {
-        p.lm = importedShape(file, *model, p.seq);
+                              p.family == "mixtral" || p.family == "qwen2" || p.family == "qwen3" ||
+                              p.family == "qwen2_moe" || p.family == "qwen3_moe";
+    if (imported && plainDecoder) {
+        LmShape shape = importedShape(file, *model, p.seq);
+        if (!hasExtras(*model, shape)) {
+            p.lm = std::move(shape);
+        }
     } else if (p.family == "gpt") {
         p.lm = builtinGptShape(file);
     }

@@ -33,7 +33,9 @@ QString countText(long long v);
 
 /// A decoder language model: layer list [embedding, block0..block{n-1}, ln_f, head].
 struct LmShape {
-    std::string type; ///< "gpt" (built-in), "gpt2", "llama", "mistral", "mixtral", "qwen2", "qwen3"
+    /// "gpt" (built-in), "gpt2", "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen2_moe",
+    /// "qwen3_moe"
+    std::string type;
     int blocks = 0, hidden = 0, ffn = 0, heads = 0, kvHeads = 0, positions = 0;
     int headDim = 0;         ///< per attention head (Qwen3: config head_dim); 0 = hidden / heads
     bool qkvBias = false;    ///< biases on q, k and v (Qwen2)
@@ -46,6 +48,14 @@ struct LmShape {
     /// inner width, the router's auxiliary loss coefficient; 0 = a dense MLP of `ffn`.
     int experts = 0, topK = 0, moeFfn = 0;
     std::optional<double> auxLossCoeff;
+    /// Qwen2-MoE: the shared expert's inner width (0 = none) and its sigmoid gate.
+    int sharedFfn = 0;
+    bool sharedGate = false;
+    /// Softmax over every expert before the top-k, weights not renormalised (Qwen-MoE's
+    /// norm_topk_prob false); false = top-k first, then softmax (Mixtral).
+    bool routerPreSoftmax = false;
+    /// Per block: whether its MLP is the mixture of experts (empty = every block, or none).
+    std::vector<bool> moeLayers;
     /// Dropout probabilities the model trains with: the config's attention_dropout (LLaMA-style,
     /// default 0) or attn_pdrop/resid_pdrop (GPT-2, 0.1); 0 for the built-in GPT (the engine has
     /// no dropout). Megatron-LM's own defaults are 0.1 each.

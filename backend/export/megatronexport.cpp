@@ -245,7 +245,7 @@ Result<QString> megatronArguments(const v1::PlanFile& plan) {
         return refuse(
             ExportText::tr("Megatron-LM's pretrain_gpt.py trains decoder language models; model "
                            "family '%1' has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, "
-                           "Mistral, Mixtral, Qwen2 or Qwen3 model)")
+                           "Mistral, Mixtral, Qwen2, Qwen3, Qwen2-MoE or Qwen3-MoE model)")
                 .arg(QString::fromStdString(p.family)));
     }
     const LmShape& m = *p.lm;

@@ -35,6 +35,24 @@ void addExperts(const ExportPlan& p, QStringList& out) {
     out << QStringLiteral("    --num-experts %1").arg(m.experts);
     out << QStringLiteral("    --moe-router-topk %1").arg(m.topK);
     out << QStringLiteral("    --moe-ffn-hidden-size %1").arg(m.moeFfn);
+    if (m.sharedFfn > 0) {
+        // _add_moe_args; megatron/core/transformer/moe/shared_experts.py SharedExpertMLP: the
+        // gate is sigmoid(x · w), w of h weights, as Qwen2MoeSparseMoeBlock's shared_expert_gate.
+        out << QStringLiteral("    --moe-shared-expert-intermediate-size %1").arg(m.sharedFfn);
+        if (m.sharedGate) {
+            out << QStringLiteral("    --moe-shared-expert-gate");
+        }
+    }
+    if (m.routerPreSoftmax) { // softmax over every expert, then top-k (norm_topk_prob false)
+        out << QStringLiteral("    --moe-router-pre-softmax");
+    }
+    if (!m.moeLayers.empty()) { // 1 = MoE block, 0 = dense (mlp_only_layers)
+        QStringList freq;
+        for (bool moe : m.moeLayers) {
+            freq << QString::number(moe ? 1 : 0);
+        }
+        out << QStringLiteral("    --moe-layer-freq \"[%1]\"").arg(freq.join(QLatin1Char(',')));
+    }
     out << QStringLiteral("    --moe-router-load-balancing-type aux_loss");
     if (m.auxLossCoeff) {
         out << QStringLiteral("    --moe-aux-loss-coeff %1")

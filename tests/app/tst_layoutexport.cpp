@@ -15,6 +15,7 @@
 #include <QFileDialog>
 #include <QFontDatabase>
 #include <QGuiApplication>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPlainTextEdit>
@@ -469,6 +470,40 @@ void TestLayoutExport::mixtureOfExpertsIsNotExportedAsADenseModel() {
     const Result<QString> tiny = megatronArguments(small);
     QVERIFY2(tiny.has_value(), tiny ? "" : tiny.error().message.c_str());
     QVERIFY2(tiny->contains(QLatin1String("--kv-channels 128")), qPrintable(*tiny));
+    // Qwen2-MoE: the shared expert and its sigmoid gate, softmax before the top-k
+    // (norm_topk_prob false); Qwen3-MoE: q/k norms, 128 experts, top-k then softmax.
+    const Result<QString> qwen2moe =
+        megatronArguments(imported("qwen2-57b-a14b.json", "Qwen2-MoE", {.dp = 8, .tp = 4}));
+    QVERIFY2(qwen2moe.has_value(), qwen2moe ? "" : qwen2moe.error().message.c_str());
+    for (const char* flag :
+         {"--num-experts 64", "--moe-router-topk 8", "--moe-ffn-hidden-size 2560",
+          "--moe-shared-expert-intermediate-size 20480", "--moe-shared-expert-gate",
+          "--moe-router-pre-softmax", "--add-qkv-bias", "--ffn-hidden-size 18944"}) {
+        QVERIFY2(qwen2moe->contains(QLatin1String(flag)),
+                 qPrintable(QStringLiteral("no '%1' in\n%2").arg(QLatin1String(flag), *qwen2moe)));
+    }
+    QVERIFY(!qwen2moe->contains(QLatin1String("--moe-layer-freq"))); // every block is MoE
+    const Result<QString> qwen3moe =
+        megatronArguments(imported("qwen3-30b-a3b.json", "Qwen3-MoE", {.dp = 8, .tp = 4}));
+    QVERIFY2(qwen3moe.has_value(), qwen3moe ? "" : qwen3moe.error().message.c_str());
+    for (const char* flag : {"--num-experts 128", "--moe-ffn-hidden-size 768", "--qk-layernorm",
+                             "--kv-channels 128", "--num-query-groups 4"}) {
+        QVERIFY2(qwen3moe->contains(QLatin1String(flag)),
+                 qPrintable(QStringLiteral("no '%1' in\n%2").arg(QLatin1String(flag), *qwen3moe)));
+    }
+    QVERIFY(!qwen3moe->contains(QLatin1String("--moe-router-pre-softmax")));
+    QVERIFY(!qwen3moe->contains(QLatin1String("--moe-shared-expert")));
+    // Dense blocks among the MoE ones (mlp_only_layers) are listed block by block.
+    v1::PlanFile mixed = imported("qwen3-30b-a3b.json", "Qwen3-MoE mixed", {.dp = 8, .tp = 4});
+    QJsonObject cfg =
+        QJsonDocument::fromJson(QByteArray::fromStdString(mixed.hf_config_json())).object();
+    cfg.insert(QStringLiteral("num_hidden_layers"), 4);
+    cfg.insert(QStringLiteral("mlp_only_layers"), QJsonArray{0, 2});
+    mixed.set_hf_config_json(QJsonDocument(cfg).toJson().toStdString());
+    const Result<QString> mixedArgs = megatronArguments(mixed);
+    QVERIFY2(mixedArgs.has_value(), mixedArgs ? "" : mixedArgs.error().message.c_str());
+    QVERIFY2(mixedArgs->contains(QLatin1String("--moe-layer-freq \"[0,1,0,1]\"")),
+             qPrintable(*mixedArgs));
     const v1::PlanFile deepseek = imported("deepseek-v3.json", "DeepSeek-V3", {.tp = 8});
     const Result<QString> refused = megatronArguments(deepseek);
     QVERIFY(!refused.has_value());
