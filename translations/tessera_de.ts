@@ -3425,6 +3425,11 @@ S%2</translation>
 <context>
     <name>tessera::designer::ClusterScene</name>
     <message>
+        <location filename="../app/designer/clusterscene.cpp" line="+0"/>
+        <source>Context-parallel group of stage %1, DP replica %2: ranks %3–%4 split each sequence %5 ways and pass keys and values around a ring</source>
+        <translation>Kontextparallele Gruppe von Stufe %1, DP-Replikat %2: Ränge %3–%4 teilen jede Sequenz %5-fach und reichen Schlüssel und Werte im Ring weiter</translation>
+    </message>
+    <message>
         <location filename="../app/designer/clusterscene.cpp" line="+35"/>
         <source>%1 · %2 × %3</source>
         <translation>%1 · %2 × %3</translation>

@@ -3411,6 +3411,11 @@ S%2</translation>
 <context>
     <name>tessera::designer::ClusterScene</name>
     <message>
+        <location filename="../app/designer/clusterscene.cpp" line="+0"/>
+        <source>Context-parallel group of stage %1, DP replica %2: ranks %3–%4 split each sequence %5 ways and pass keys and values around a ring</source>
+        <translation>阶段 %1、DP 副本 %2 的上下文并行组：rank %3–%4 把每个序列切成 %5 份，并沿环传递键和值</translation>
+    </message>
+    <message>
         <location filename="../app/designer/clusterscene.cpp" line="+35"/>
         <source>%1 · %2 × %3</source>
         <translation>%1 · %2 × %3</translation>

@@ -1,6 +1,8 @@
 // The designer's canvas (see clusterscene.h).
 #include "app/designer/clusterscene.h"
 
+#include <tuple>
+
 #include "app/designer/deviceitem.h"
 #include "app/designer/layerpalettemodel.h"
 #include "app/designer/nodeitem.h"
@@ -46,7 +48,8 @@ QString ClusterScene::nodeTitle(const planner::PlanNode& node) {
 void ClusterScene::setCluster(const planner::PlanCluster& cluster) {
     m_devices.clear(); // before clear(): its selectionChanged must not see deleted items
     m_nodes.clear();
-    m_groups.clear();
+    m_groups.clear(); // clear() deletes the outlines with their node boxes
+    m_contextGroups.clear();
     clear();
     m_hover = -1;
     QFont titleFont;
@@ -103,48 +106,83 @@ void ClusterScene::setRoles(const std::vector<DeviceRole>& roles, int layers) {
     drawTensorGroups();
 }
 
+namespace {
+
+/// Cards of one group on one node: their united rect and lowest/highest rank.
+struct GroupCards {
+    QRectF rect;
+    int low = -1, high = -1;
+    void add(const QRectF& card, int rank) {
+        rect = low < 0 ? card : rect.united(card);
+        low = low < 0 ? rank : std::min(low, rank);
+        high = std::max(high, rank);
+    }
+};
+
+} // namespace
+
+QGraphicsRectItem* ClusterScene::outline(NodeItem* box, const QRectF& rect, const QPen& pen,
+                                         const QString& tip) {
+    auto* item = new QGraphicsRectItem(rect, box);
+    item->setPen(pen);
+    item->setBrush(Qt::NoBrush);
+    item->setZValue(-0.5);
+    item->setToolTip(tip);
+    return item;
+}
+
 void ClusterScene::drawTensorGroups() {
     qDeleteAll(m_groups);
     m_groups.clear();
-    // A TP group (one stage's replica) on one node: an outline around its cards.
+    qDeleteAll(m_contextGroups);
+    m_contextGroups.clear();
+    // On each node: a TP group (one stage's replica and CP rank) as a dashed outline around its
+    // cards; with CP a context-parallel group (the TP groups that split one replica's
+    // sequences) as a dotted outline around those.
     for (NodeItem* box : m_nodes) {
-        QMap<QPair<int, int>, QRectF> groups; // (stage, dp) → cards' rect
-        QMap<QPair<int, int>, QPair<int, int>> ranks;
-        int width = 1;
+        QMap<std::tuple<int, int, int>, GroupCards> tpGroups; // (stage, dp, cp)
+        QMap<QPair<int, int>, GroupCards> cpGroups;           // (stage, dp)
+        int tpWidth = 1, cpWidth = 1;
         for (QGraphicsItem* child : box->childItems()) {
             const auto* device = dynamic_cast<const DeviceItem*>(child);
             if (!device || device->role().rank < 0) {
                 continue;
             }
             const DeviceRole& r = device->role();
-            width = std::max(width, r.tp + 1);
-            const QPair<int, int> key{r.stage, r.dp};
+            tpWidth = std::max(tpWidth, r.tp + 1);
+            cpWidth = std::max(cpWidth, r.cp + 1);
             const QRectF card(device->pos(), QSizeF(DeviceItem::kWidth, DeviceItem::kHeight));
-            if (!groups.contains(key)) {
-                groups[key] = card;
-                ranks[key] = {r.rank, r.rank};
-            } else {
-                groups[key] = groups[key].united(card);
-                ranks[key] = {std::min(ranks[key].first, r.rank),
-                              std::max(ranks[key].second, r.rank)};
-            }
+            tpGroups[{r.stage, r.dp, r.cp}].add(card, r.rank);
+            cpGroups[{r.stage, r.dp}].add(card, r.rank);
         }
-        if (width < 2) {
-            continue; // TP 1: every card is its own group
+        for (auto it = tpGroups.cbegin(); tpWidth >= 2 && it != tpGroups.cend(); ++it) {
+            const auto [stage, dp, cp] = it.key();
+            m_groups.append(
+                outline(box, it->rect.adjusted(-4, -4, 4, 4),
+                        QPen(stageColor(stage).darker(170), 2, Qt::DashLine),
+                        tr("Tensor-parallel group of stage %1, DP replica %2: ranks %3–%4")
+                            .arg(stage)
+                            .arg(dp)
+                            .arg(it->low)
+                            .arg(it->high)));
         }
-        for (auto it = groups.cbegin(); it != groups.cend(); ++it) {
-            auto* outline = new QGraphicsRectItem(it.value().adjusted(-4, -4, 4, 4), box);
-            outline->setPen(QPen(stageColor(it.key().first).darker(170), 2, Qt::DashLine));
-            outline->setBrush(Qt::NoBrush);
-            outline->setZValue(-0.5);
-            outline->setToolTip(tr("Tensor-parallel group of stage %1, DP replica %2: ranks %3–%4")
-                                    .arg(it.key().first)
-                                    .arg(it.key().second)
-                                    .arg(ranks[it.key()].first)
-                                    .arg(ranks[it.key()].second));
-            m_groups.append(outline);
+        for (auto it = cpGroups.cbegin(); cpWidth >= 2 && it != cpGroups.cend(); ++it) {
+            m_contextGroups.append(outline(
+                box, it->rect.adjusted(-8, -8, 8, 8),
+                QPen(stageColor(it.key().first).darker(230), 2, Qt::DotLine),
+                tr("Context-parallel group of stage %1, DP replica %2: ranks %3–%4 split each "
+                   "sequence %5 ways and pass keys and values around a ring")
+                    .arg(it.key().first)
+                    .arg(it.key().second)
+                    .arg(it->low)
+                    .arg(it->high)
+                    .arg(cpWidth)));
         }
     }
+}
+
+int ClusterScene::contextGroupCount() const {
+    return static_cast<int>(m_contextGroups.size());
 }
 
 int ClusterScene::tensorGroupCount() const {

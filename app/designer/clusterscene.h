@@ -36,6 +36,8 @@ public:
     /// Dashed outlines drawn around tensor-parallel groups (one per group and node; none at
     /// TP 1).
     int tensorGroupCount() const;
+    /// Context-parallel group outlines drawn (one per stage replica and node when CP > 1).
+    int contextGroupCount() const;
     /// The outlines' rectangles in scene coordinates (they follow every re-arrangement).
     QList<QRectF> tensorGroupRects() const;
     /// Updates every device's rank / stage / TP / DP and layer range: roles[i] is device i's
@@ -80,10 +82,14 @@ private:
     QString nodeSummary(const NodeItem* box) const;
     /// Outlines each TP group's cards (per node) in its stage's colour.
     void drawTensorGroups();
+    /// A group outline around `rect` (node coordinates) on `box`.
+    static QGraphicsRectItem* outline(NodeItem* box, const QRectF& rect, const QPen& pen,
+                                      const QString& tip);
 
     QList<DeviceItem*> m_devices;
     QList<NodeItem*> m_nodes;
     QList<QGraphicsRectItem*> m_groups;
+    QList<QGraphicsRectItem*> m_contextGroups;
     std::vector<int> m_nodeDevices; ///< devices of each node
     double m_widestTitle = 0;
     QSizeF m_view{800, 500};

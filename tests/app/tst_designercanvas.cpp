@@ -78,6 +78,38 @@ private Q_SLOTS:
         save(panel, "2x8");
     }
 
+    // CP groups are outlined apart from TP groups: TP 2 × CP 2 × DP 2 on one 8-GPU node gives 4
+    // TP outlines (one per (replica, CP rank): ranks 0–1, 2–3, ...) inside 2 CP outlines (one per
+    // replica: ranks 0–3 and 4–7).
+    void contextGroupsAreOutlined() {
+        DesignerPanel panel(nullptr);
+        panel.resize(1366, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        if (!panel.selectModel(QStringLiteral("llama-2-7b"))) {
+            QSKIP("resources/planner/models/llama-2-7b.json is missing");
+        }
+        QVERIFY(panel.setHypotheticalCluster(QStringLiteral("1x8 h100-sxm")));
+        v1::PlanFile p = panel.document()->file();
+        p.mutable_layout()->clear_stages();
+        p.mutable_layout()->set_tensor_parallel(2);
+        p.mutable_layout()->set_context_parallel(2);
+        p.mutable_layout()->set_data_parallel(2);
+        panel.document()->edit(p, QStringLiteral("TP 2 × CP 2 × DP 2"));
+        QCOMPARE(panel.scene()->tensorGroupCount(), 4);
+        QCOMPARE(panel.scene()->contextGroupCount(), 2);
+        QCOMPARE(panel.scene()->device(2)->role().cp, 1);
+        QCOMPARE(panel.scene()->device(4)->role().dp, 1);
+        save(panel, "tp2cp2dp2");
+        p.mutable_layout()->set_context_parallel(1);
+        p.mutable_layout()->set_data_parallel(4);
+        panel.document()->edit(p, QStringLiteral("CP 1"));
+        QCOMPARE(panel.scene()->contextGroupCount(), 0);
+        QCOMPARE(panel.scene()->tensorGroupCount(), 4);
+        QVERIFY(panel.setHypotheticalCluster(QStringLiteral("2x8 h100-sxm"))); // rebuilt scene
+        QCOMPARE(panel.scene()->contextGroupCount(), 0);
+    }
+
     // TP groups are outlined: TP 4 × DP 2 on one 8-GPU node gives two outlines.
     void tensorGroupsAreOutlined() {
         DesignerPanel panel(nullptr);
