@@ -3463,6 +3463,31 @@ S%2</translation>
 <context>
     <name>tessera::designer::DesignerPanel</name>
     <message>
+        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <source>TP communication overlap</source>
+        <translation>TP-Kommunikation überlappen</translation>
+    </message>
+    <message>
+        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <source>Ctrl+Alt+T</source>
+        <translation>Ctrl+Alt+T</translation>
+    </message>
+    <message>
+        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <source>Overlap the tensor-parallel all-gathers and reduce-scatters with the GEMMs around them (Megatron-LM&apos;s --tp-comm-overlap; needs sequence parallelism): only what those GEMMs cannot hide is exposed</source>
+        <translation>Die All-Gathers und Reduce-Scatters der Tensor-Parallelität mit den umgebenden GEMMs überlappen (--tp-comm-overlap von Megatron-LM; braucht Sequenzparallelität): nur was diese GEMMs nicht verdecken, bleibt sichtbar</translation>
+    </message>
+    <message>
+        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <source>Turn TP overlap on</source>
+        <translation>TP-Überlappung einschalten</translation>
+    </message>
+    <message>
+        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <source>Turn TP overlap off</source>
+        <translation>TP-Überlappung ausschalten</translation>
+    </message>
+    <message>
         <location filename="../app/designer/designeractions.cpp" line="+42"/>
         <source>&amp;Undo</source>
         <translation>&amp;Rückgängig</translation>

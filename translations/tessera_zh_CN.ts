@@ -3449,6 +3449,31 @@ S%2</translation>
 <context>
     <name>tessera::designer::DesignerPanel</name>
     <message>
+        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <source>TP communication overlap</source>
+        <translation>TP 通信重叠</translation>
+    </message>
+    <message>
+        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <source>Ctrl+Alt+T</source>
+        <translation>Ctrl+Alt+T</translation>
+    </message>
+    <message>
+        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <source>Overlap the tensor-parallel all-gathers and reduce-scatters with the GEMMs around them (Megatron-LM&apos;s --tp-comm-overlap; needs sequence parallelism): only what those GEMMs cannot hide is exposed</source>
+        <translation>让张量并行的 all-gather 和 reduce-scatter 与其前后的 GEMM 重叠（Megatron-LM 的 --tp-comm-overlap；需要序列并行）：只有这些 GEMM 无法掩盖的部分会暴露</translation>
+    </message>
+    <message>
+        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <source>Turn TP overlap on</source>
+        <translation>开启 TP 重叠</translation>
+    </message>
+    <message>
+        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <source>Turn TP overlap off</source>
+        <translation>关闭 TP 重叠</translation>
+    </message>
+    <message>
         <location filename="../app/designer/designeractions.cpp" line="+42"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>

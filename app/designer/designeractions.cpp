@@ -85,6 +85,18 @@ void DesignerPanel::createActions() {
     m_assign = make(new QAction(tr("Assign to device"), this), "designerAssign",
                     QKeySequence(tr("Ctrl+Return")),
                     tr("Assign the selected layers to the device chosen in the Device list"));
+    // Not on the toolbar (the window's width is spoken for): the Designer menu holds it.
+    m_tpOverlap = make(new QAction(tr("TP communication overlap"), this), "designerTpOverlap",
+                       QKeySequence(tr("Ctrl+Alt+T")),
+                       tr("Overlap the tensor-parallel all-gathers and reduce-scatters with the "
+                          "GEMMs around them (Megatron-LM's --tp-comm-overlap; needs sequence "
+                          "parallelism): only what those GEMMs cannot hide is exposed"));
+    m_tpOverlap->setCheckable(true);
+    connect(m_tpOverlap, &QAction::triggered, this, [this](bool on) {
+        v1::PlanFile next = m_document->file();
+        next.mutable_settings()->set_tp_comm_overlap(on);
+        m_document->edit(next, on ? tr("Turn TP overlap on") : tr("Turn TP overlap off"));
+    });
     connect(m_open, &QAction::triggered, this, &DesignerPanel::openDialog);
     connect(m_save, &QAction::triggered, this, [this] { saveDialog(false); });
     connect(m_saveAs, &QAction::triggered, this, [this] { saveDialog(true); });
@@ -118,8 +130,9 @@ void DesignerPanel::createActions() {
 }
 
 QList<QAction*> DesignerPanel::designerActions() const {
-    return {m_open, m_save,           m_saveAs,       m_undo,   m_redo,   m_import,
-            m_live, m_autoPlanAction, m_exportAction, m_assign, m_launch, m_launchProgram};
+    return {m_open,   m_save,          m_saveAs,         m_undo,         m_redo,
+            m_import, m_live,          m_autoPlanAction, m_exportAction, m_assign,
+            m_launch, m_launchProgram, m_tpOverlap};
 }
 
 void DesignerPanel::onModelChosen(int index) {

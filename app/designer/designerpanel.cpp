@@ -110,6 +110,7 @@ DesignerPanel::DesignerPanel(ClusterRegistry* registry, QWidget* parent)
     layout->addWidget(m_message);
 
     connect(m_document, &PlanDocument::changed, this, &DesignerPanel::onDocumentChanged);
+    syncTpOverlap();
     connect(m_document, &PlanDocument::modelChanged, this, &DesignerPanel::onModelChanged);
     connect(m_document, &PlanDocument::clusterChanged, this, &DesignerPanel::onClusterChanged);
     connect(m_runner, &EstimateRunner::ready, this, &DesignerPanel::onEstimateReady);
@@ -305,7 +306,16 @@ bool DesignerPanel::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
+void DesignerPanel::syncTpOverlap() {
+    const v1::PlanFile& file = m_document->file();
+    const QSignalBlocker quiet(m_tpOverlap);
+    m_tpOverlap->setChecked(file.settings().tp_comm_overlap());
+    // Megatron-LM overlaps TP communication only with sequence parallelism, of imported models.
+    m_tpOverlap->setEnabled(!file.hf_config_json().empty() && file.settings().sequence_parallel());
+}
+
 void DesignerPanel::onDocumentChanged() {
+    syncTpOverlap();
     m_paletteModel->setLayout(m_document->layout());
     showRoles(m_document->file());
     refreshDeviceCombo();

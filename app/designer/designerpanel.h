@@ -108,6 +108,8 @@ public:
     /// "Launch with program…": the drawn layout (any model, also an imported one) as a job of
     /// the user's own program; opens programDialog(), whose Launch calls launchWithProgram().
     QAction* launchProgramAction() const { return m_launchProgram; }
+    /// Designer menu: PlanSettings.tp_comm_overlap (enabled with SP on an imported model).
+    QAction* tpOverlapAction() const { return m_tpOverlap; }
     ProgramLaunchDialog* programDialog();
     /// Writes the layout's spec running `choice` (jobSpecForProgram) and emits launchRequested;
     /// false with the reason in the message line.
@@ -201,6 +203,9 @@ private:
     QAction* m_launchProgram = nullptr;
     ProgramLaunchDialog* m_programDialog = nullptr;
     QAction* m_exportAction = nullptr;
+    QAction* m_tpOverlap = nullptr; ///< checkable: PlanSettings.tp_comm_overlap
+    /// The TP-overlap action's check and enabled state from the document.
+    void syncTpOverlap();
     ExportDialog* m_exportDialog = nullptr;
     QAction *m_undo, *m_redo, *m_open, *m_save, *m_saveAs, *m_import, *m_live, *m_autoPlanAction,
         *m_launch, *m_assign;

@@ -27,6 +27,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QGraphicsView>
@@ -67,6 +68,7 @@ private Q_SLOTS:
     void overCapacityIsRed();
     void problemsNameTheCause();
     void interleavedScheduleCutsChunks();
+    void tpOverlapFromTheDesignerMenu();
     void mainWindowTabAndLaunchPath();
     void germanStrings();
 
@@ -526,6 +528,33 @@ void TestDesigner::interleavedScheduleCutsChunks() {
     QCOMPARE(panel.document()->file().layout().virtual_stages(), 0);
     panel.document()->undoStack()->undo();
     QCOMPARE(panel.document()->file().layout().stages_size(), 4);
+}
+
+void TestDesigner::tpOverlapFromTheDesignerMenu() {
+    // The Designer menu's TP overlap (PlanSettings.tp_comm_overlap) needs SP on an imported model;
+    // turned on, it hides TP communication behind the GEMMs: the estimate's TP time drops.
+    DesignerPanel panel(nullptr);
+    if (!panel.selectModel(QStringLiteral("llama-2-7b"))) {
+        QSKIP("resources/planner/models/llama-2-7b.json is missing");
+    }
+    QVERIFY(panel.setHypotheticalCluster(QStringLiteral("1x8 h100-sxm")));
+    QVERIFY(panel.designerActions().contains(panel.tpOverlapAction()));
+    panel.controls()->tensorParallel()->setValue(8);
+    QVERIFY(!panel.tpOverlapAction()->isEnabled()); // no SP yet
+    auto* sp = panel.findChild<QCheckBox*>(QStringLiteral("spCheck"));
+    QVERIFY(sp);
+    sp->setChecked(true);
+    QVERIFY(panel.tpOverlapAction()->isEnabled());
+    QTRY_VERIFY(panel.estimatePanel()->stepTimeText() != QStringLiteral("—"));
+    const QString before = panel.estimatePanel()->stepTimeText();
+    panel.tpOverlapAction()->trigger();
+    QVERIFY(panel.document()->file().settings().tp_comm_overlap());
+    QVERIFY(panel.tpOverlapAction()->isChecked());
+    QTRY_VERIFY(panel.estimatePanel()->stepTimeText() != before);
+    panel.document()->undoStack()->undo();
+    QVERIFY(!panel.tpOverlapAction()->isChecked());
+    sp->setChecked(false);
+    QVERIFY(!panel.tpOverlapAction()->isEnabled());
 }
 
 void TestDesigner::mainWindowTabAndLaunchPath() {
