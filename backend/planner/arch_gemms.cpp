@@ -92,4 +92,21 @@ void layerKernelBytes(const ModelArch& a, std::int64_t i, double s, double& norm
     sharded += s * e * 2.0 * 2.0 * k * h;
 }
 
+void layerActivationBytes(const ModelArch& a, std::int64_t i, double& replicated, double& split) {
+    const double h = double(a.hidden), e = 2.0; // 16-bit elements
+    replicated = e * h * (a.normsPerLayer + 2.0) + (a.dropout > 0 ? 2.0 * h : 0.0);
+    const double vDim = double(a.mla.used() ? a.mla.vDim : a.headDim);
+    const double q = double(a.heads * a.headDim), k = double(a.kvHeads * a.headDim);
+    const double v = double(a.kvHeads) * vDim, out = double(a.heads) * vDim;
+    split = e * (q + k + v + out);
+    const double inner = a.gatedMlp ? 3.0 : 2.0; // gate + up + their product, or fc1 out + GELU
+    if (!layerIsRouted(a, i)) {
+        split += e * inner * double(a.ffn);
+        return;
+    }
+    const MoeShape& m = a.moe;
+    split += e * double(m.perToken) * (h + inner * double(m.ffn));
+    split += e * inner * double(m.shared * m.sharedFfn);
+}
+
 } // namespace tessera::planner

@@ -147,10 +147,11 @@ namespace {
 
 /// Activation bytes one TP rank keeps for backward, per sample, for a transformer block of an
 /// imported model: Korthikanti et al. 2022 (arXiv 2205.05198) Table 2, with b = 1 and 16-bit
-/// activations (scaled by elemBytes/2 for fp32):
-///   no recompute, TP t:        s·h·(10 + 24/t + 5·a·s/(h·t))
-///   + sequence parallel:       s·h/t·(34 + 5·a·s/h)
-///   selective recompute:       s·h·(10 + 24/t)       (+ SP: 34·s·h/t)
+/// activations (scaled by elemBytes/2 for fp32), R = the replicated and S = the split bytes per
+/// token (PlanLayer::actReplicated/actSplit; Korthikanti's GPT block: R = 10·h, S = 24·h):
+///   no recompute, TP t:        s·(R + S/t) + 5·a·s²/t
+///   + sequence parallel:       s·(R + S)/t + 5·a·s²/t
+///   selective recompute:       s·(R + S/t)           (+ SP: s·(R + S)/t)
 ///   full recompute:            2·s·h (the block's input only)
 /// FlashAttention stores no scores (the 5·a·s/h terms go, as under selective recompute) but keeps
 /// the softmax's log-sum-exp per head and token: 4·a·s/t bytes in fp32 (Dao et al. 2022, Alg. 2).
@@ -158,14 +159,17 @@ double blockActivations(const PlanLayer& l, const Context& ctx, int t) {
     const double s = l.seq, h = l.hidden, a = l.heads;
     const bool sp = ctx.options.sequenceParallel;
     const std::string& rc = ctx.options.recompute;
-    const double scores = ctx.flash ? 0.0 : 5.0 * a * s / h; // Korthikanti's 5·a·s²·b / (s·h)
+    const double scores = ctx.flash ? 0.0 : 5.0 * a * s * s / t; // Korthikanti's 5·a·s²·b
+    const double rep = l.actReplicated > 0 ? l.actReplicated : 10.0 * h;
+    const double split = l.actSplit > 0 ? l.actSplit : 24.0 * h;
+    const double kept = sp ? s * (rep + split) / t : s * (rep + split / t);
     double bytes;
     if (rc == "full") {
         bytes = 2.0 * s * h;
     } else if (rc == "selective") {
-        bytes = sp ? 34.0 * s * h / t : s * h * (10.0 + 24.0 / t);
+        bytes = kept;
     } else {
-        bytes = sp ? s * h / t * (34.0 + scores) : s * h * (10.0 + 24.0 / t + scores / t);
+        bytes = kept + scores;
     }
     const double logSumExp = ctx.flash && rc != "full" ? 4.0 * a * s / t : 0.0;
     return bytes * ctx.elemBytes / 2.0 + logSumExp;

@@ -113,5 +113,14 @@ std::vector<PlanGemm> layerGemms(const ModelArch& a, std::int64_t i, double s);
 /// over TP) and `sharded` (the MLP's activation, rotary embedding of q and k, the routed
 /// tokens' permutation: split over TP).
 void layerKernelBytes(const ModelArch& a, std::int64_t i, double s, double& norm, double& sharded);
+/// Activation bytes layer `i` keeps for its backward per token at 16 bits, without the attention
+/// scores, by Korthikanti et al. 2022 §4.1's accounting generalised to its shape: `replicated`
+/// (each norm's input, the attention's and the MLP's inputs: 2·h each; 1-byte dropout masks of
+/// h after the attention and after the MLP when the config trains with dropout) and `split` over
+/// TP (q, k, v and the attention output at their widths — GQA's fewer key/value heads, MLA's
+/// decompressed heads; the MLP's inner activations: 4·ffn for GELU, 6·ffn gated; a mixture of
+/// experts: each of the top-k copies of the input, 2·h, and its expert's inner activations, plus
+/// the shared experts'). A GPT-2 block with dropout gives Korthikanti's 10·h and 24·h.
+void layerActivationBytes(const ModelArch& a, std::int64_t i, double& replicated, double& split);
 
 } // namespace tessera::planner

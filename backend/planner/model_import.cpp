@@ -188,8 +188,10 @@ PlanLayer blockLayer(const ModelArch& a, std::int64_t i, double s) {
     b.gemms = layerGemms(a, i, s);
     layerKernelBytes(a, i, s, b.normBytes, b.shardedBytes);
     b.forwardFlops = 2.0 * double(layerActiveMatmulParams(a, i)) * s + b.attentionFlops;
-    // Korthikanti et al. 2022 eq. (1): s·b·h·(34 + 5·a·s/h) bytes at TP 1, b = 1.
-    b.activationBytes = s * h * (34.0 + 5.0 * double(a.heads) * s / h);
+    // Korthikanti et al. 2022 eq. (1), s·b·h·(34 + 5·a·s/h) bytes at TP 1, b = 1, with the 34·h
+    // of a GPT block replaced by this block's own replicated + split bytes per token.
+    layerActivationBytes(a, i, b.actReplicated, b.actSplit);
+    b.activationBytes = s * (b.actReplicated + b.actSplit) + 5.0 * double(a.heads) * s * s;
     b.tpSharded = true;
     b.tpCommForward = b.tpCommBackward = 2.0 * s * h;
     b.hidden = int(a.hidden), b.heads = int(a.heads), b.kvHeads = int(a.kvHeads);

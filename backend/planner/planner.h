@@ -85,6 +85,13 @@ struct PlanLayer {
     /// Imported blocks: the score FLOPs a causal (or sliding-window) attention kernel executes,
     /// forward, per sample: attentionFlops × the share of (query, key) pairs under the mask.
     double attentionExecFlops = 0;
+    /// Imported blocks: activation bytes kept for backward per token at 16 bits, without the
+    /// attention scores, split as Korthikanti et al. 2022 §4.1 split them: `actReplicated` stays
+    /// whole on every TP rank unless sequence parallelism splits it (norm inputs, the attention's
+    /// and the MLP's inputs, dropout masks), `actSplit` is split by TP (q, k, v, the attention
+    /// output, the MLP's inner activations: 4·ffn, gated 6·ffn, a mixture of experts' top-k
+    /// copies and shared experts). 0, 0 = Korthikanti's GPT block, 10·h and 24·h.
+    double actReplicated = 0, actSplit = 0;
 };
 
 /// A model as the planner sees it: built-in (numbers from tessera::describeModel, fp32 as the

@@ -76,8 +76,23 @@ void TestPlannerModels::groupedQueryAttentionAndTying() {
     QCOMPARE(b.tpDivides, (std::vector<std::int64_t>{64, 8, 28672}));
     QCOMPARE(llama->layers.back().params, 32000 * h); // untied head
     QCOMPARE(llama->seqLen, 4096);
-    // Korthikanti et al. 2022 eq. 1 at TP 1: s·h·(34 + 5·a·s/h) bytes per sequence.
-    QCOMPARE(b.activationBytes, 4096.0 * h * (34 + 5.0 * 64 * 4096 / h));
+    // Korthikanti et al. 2022 eq. 1 at TP 1, s·h·(34 + 5·a·s/h) bytes per sequence, with this
+    // block's own 34·h: norm, attention and MLP inputs 8·h (no dropout masks), q and the
+    // attention output 2·h each, k and v 2 · 8 · 128 each (GQA), SwiGLU 2 · 3 · 28672.
+    QCOMPARE(b.actReplicated, 8.0 * h);
+    QCOMPARE(b.actSplit, 4.0 * h + 4.0 * 1024 + 6.0 * 28672);
+    QCOMPARE(b.activationBytes,
+             4096.0 * (8.0 * h + 4.0 * h + 4.0 * 1024 + 6.0 * 28672) + 5.0 * 64 * 4096 * 4096);
+    // A GPT-2 block (GELU MLP of 4h, dropout 0.1) is Korthikanti's own: 10·h and 24·h.
+    auto gpt2block = modelFromHfConfig(readConfig("gpt2.json"), 512);
+    QVERIFY(gpt2block.has_value());
+    QCOMPARE(gpt2block->layers[1].actReplicated, 10.0 * 768);
+    QCOMPARE(gpt2block->layers[1].actSplit, 24.0 * 768);
+    // Mixtral: each token's 2 expert copies keep their input and SwiGLU activations.
+    auto mixtral = modelFromHfConfig(readConfig("mixtral-8x7b-v0.1.json"));
+    QVERIFY(mixtral.has_value());
+    QCOMPARE(mixtral->layers[1].actSplit,
+             2.0 * (2 * 4096 + 2 * 1024) + 2.0 * 2 * (4096 + 3.0 * 14336));
     auto gpt2 = modelFromHfConfig(readConfig("gpt2.json"), 512);
     QVERIFY(gpt2.has_value());
     QCOMPARE(gpt2->layers.back().params, std::int64_t(0)); // tied to wte
