@@ -42,7 +42,7 @@ void DeviceItem::setRole(const DeviceRole& role, int layers) {
         role.tp == m_role.tp && role.dp == m_role.dp && role.first == m_role.first &&
         role.last == m_role.last && role.cp == m_role.cp &&
         role.firstExpert == m_role.firstExpert && role.lastExpert == m_role.lastExpert &&
-        role.laterChunks == m_role.laterChunks) {
+        role.laterChunks == m_role.laterChunks && role.cpWidth == m_role.cpWidth) {
         return; // a hover re-sets every device's role: most stay as they were
     }
     m_hasRole = true;
@@ -163,6 +163,7 @@ void DeviceItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
              : trItem(QT_TRANSLATE_NOOP("tessera::designer::DeviceItem", "#%1 · rank %2"))
                        .arg(m_local)
                        .arg(m_role.rank) +
+                   (m_role.cpWidth > 1 ? QStringLiteral(" · CP %1").arg(m_role.cp) : QString()) +
                    expertsText()); // the second line is full: "stage 0 · TP 1 · DP 12"
     font.setBold(false);
     font.setPixelSize(11);

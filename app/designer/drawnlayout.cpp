@@ -242,6 +242,7 @@ DeviceRole DrawnLayout::roleOf(int device) const {
         role.stage = s;
         role.dp = slot / tp / cp;
         role.cp = slot / tp % cp;
+        role.cpWidth = cp;
         role.ep = slot / tp % ep;
         role.tp = slot % tp;
         role.rank = rankOf(s, slot / tp, role.tp);
@@ -265,6 +266,7 @@ std::vector<DeviceRole> DrawnLayout::roles(int deviceCount) const {
             role.stage = s;
             role.dp = slot / tp / cp;
             role.cp = slot / tp % cp;
+            role.cpWidth = cp;
             role.ep = slot / tp % ep;
             role.tp = slot % tp;
             role.rank = rankOf(s, slot / tp, role.tp);

@@ -1,7 +1,10 @@
 // Layout arithmetic (see layoutmath.h).
 #include "backend/layout/layoutmath.h"
 
+#include "worker/common/spec_io.h"
+
 #include <algorithm>
+#include <cstdint>
 
 namespace tessera::designer {
 
@@ -28,7 +31,9 @@ int epDegree(const v1::Layout& layout) {
 }
 
 int worldSize(const v1::Layout& layout) {
-    return dpDegree(layout) * stageCount(layout) * cpDegree(layout) * tpWidth(layout);
+    const std::int64_t world =
+        std::int64_t(dpDegree(layout)) * stageCount(layout) * cpDegree(layout) * tpWidth(layout);
+    return int(std::min<std::int64_t>(world, kMaxWorldSize + 1));
 }
 
 DeviceRole roleOf(const v1::Layout& layout, int device) {
@@ -40,6 +45,7 @@ DeviceRole roleOf(const v1::Layout& layout, int device) {
     role.rank = device;
     role.tp = device % tp;
     role.cp = (device / tp) % cp;
+    role.cpWidth = cp;
     role.stage = (device / (tp * cp)) % pp;
     role.dp = device / (tp * cp * pp);
     role.ep = (role.dp * cp + role.cp) % epDegree(layout);

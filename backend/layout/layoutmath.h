@@ -13,10 +13,11 @@ namespace tessera::designer {
 /// What one device runs under a layout. rank = -1: the device is past the world size (idle).
 struct DeviceRole {
     int rank = -1;
-    int stage = 0; ///< pipeline stage (0 = first)
-    int tp = 0;    ///< tensor-parallel rank inside the stage's TP group
-    int dp = 0;    ///< data-parallel replica
-    int cp = 0;    ///< context-parallel rank: which part of each sequence
+    int stage = 0;   ///< pipeline stage (0 = first)
+    int tp = 0;      ///< tensor-parallel rank inside the stage's TP group
+    int dp = 0;      ///< data-parallel replica
+    int cp = 0;      ///< context-parallel rank: which part of each sequence
+    int cpWidth = 1; ///< the layout's context-parallel degree (the cards name CP only when > 1)
     /// Expert-parallel rank: which 1/EP of each layer's routed experts the device holds (its
     /// group is EP consecutive (dp, cp) pairs: dp·CP + cp).
     int ep = 0;
@@ -41,7 +42,8 @@ int dpDegree(const v1::Layout& layout);
 int cpDegree(const v1::Layout& layout);
 /// Expert-parallel degree (0 counts as 1); adds no ranks.
 int epDegree(const v1::Layout& layout);
-/// World size = DP · PP · CP · TP (ARCHITECTURE.md §3).
+/// World size = DP · PP · CP · TP (ARCHITECTURE.md §3), computed in 64 bits and capped at
+/// kMaxWorldSize + 1 (spec_io.h): a file's or a control's huge degrees never overflow.
 int worldSize(const v1::Layout& layout);
 
 /// The role of rank `device` when rank r runs on device r (the undrawn default): r = ((dp·PP +

@@ -1,6 +1,9 @@
 // The designer's layout files (see planfile.h).
 #include "backend/layout/planfile.h"
 
+#include "backend/layout/layoutmath.h"
+#include "worker/common/spec_io.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QSaveFile>
@@ -37,6 +40,14 @@ Result<v1::PlanFile> parsePlan(const std::string& json, const std::string& origi
     // The designer draws every device: a file with a billion of them must not open.
     if (const std::string big = planner::clusterTooLarge(planCluster(plan)); !big.empty()) {
         return fail(ErrorCode::InvalidArgument, origin + ": " + big);
+    }
+    // Nor one whose degrees ask for more ranks than any job may have (the drawing keeps one entry
+    // per rank).
+    if (worldSize(plan.layout()) > kMaxWorldSize) {
+        return fail(ErrorCode::InvalidArgument,
+                    origin + ": the layout needs more than " + std::to_string(kMaxWorldSize) +
+                        " ranks (dataParallel × stages × contextParallel × tensorParallel): "
+                        "lower its degrees");
     }
     return plan;
 }

@@ -663,6 +663,18 @@ void TestDesigner::aLayoutFileWithAHugeClusterDoesNotOpen() {
     QCOMPARE(QString::fromStdString(plan.error().message),
              QStringLiteral("huge.tessera-plan.json: node 'node0' has 777777776 devices: the "
                             "planner takes 1-1024 per node"));
+    // Nor one whose degrees ask for 177 million ranks (the drawing keeps an entry per rank: the
+    // fuzzer's input took seconds and 1.6 GB).
+    auto ranks = parsePlan(R"({"name":"x","model":{"family":"mlp","hidden":[64]},
+        "nodes":[{"name":"node0","device":"h100-sxm","devices":8}],
+        "layout":{"dataParallel":4,"tensorParallel":22222222,
+                  "stages":[{"firstLayer":0,"lastLayer":0},{"firstLayer":1,"lastLayer":2}]}})",
+                           "ranks.tessera-plan.json");
+    QVERIFY(!ranks.has_value());
+    QVERIFY2(QString::fromStdString(ranks.error().message)
+                 .startsWith(QStringLiteral("ranks.tessera-plan.json: the layout needs more than "
+                                            "65536 ranks")),
+             ranks.error().message.c_str());
 }
 
 QTEST_MAIN(TestDesigner)

@@ -99,6 +99,8 @@ private Q_SLOTS:
         QCOMPARE(panel.scene()->tensorGroupCount(), 4);
         QCOMPARE(panel.scene()->contextGroupCount(), 2);
         QCOMPARE(panel.scene()->device(2)->role().cp, 1);
+        QCOMPARE(panel.scene()->device(2)->role().cpWidth,
+                 2); // the card reads "#2 · rank 2 · CP 1"
         QCOMPARE(panel.scene()->device(4)->role().dp, 1);
         save(panel, "tp2cp2dp2");
         p.mutable_layout()->set_context_parallel(1);
