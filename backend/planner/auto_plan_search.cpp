@@ -21,7 +21,8 @@ double layerCompute(const Context& ctx, const Slot& sl, const LayerCost& c) {
     }
     StageSum one;
     one.gemms = c.gemms, one.recomputeGemms = c.recomputeGemms;
-    one.kernelBytes = c.kernelBytes, one.attnExec = c.attnExec;
+    one.kernelBytes = c.kernelBytes, one.kernelBwdBytes = c.kernelBwdBytes;
+    one.attnExec = c.attnExec;
     one.recomputeBytes = c.recomputeBytes;
     const ShapeSeconds x = stageShapeSeconds(ctx, *sl.type, one, 1.0);
     return x.fwd + x.bwd;

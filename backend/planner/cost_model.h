@@ -51,9 +51,14 @@ struct NodeLinks {
 struct Context {
     const PlanModel* model = nullptr;
     PlanOptions options;
-    std::string precision;     ///< "fp32", "tf32", "bf16"
-    bool flash = false;        ///< FlashAttention in effect (PlanOptions::flashAttention)
-    double elemBytes = 4;      ///< weights, gradients and activations, bytes per element
+    std::string precision; ///< "fp32", "tf32", "bf16"
+    bool flash = false;    ///< FlashAttention in effect (PlanOptions::flashAttention)
+    double elemBytes = 4;  ///< weights and activations, bytes per element
+    /// Gradients, bytes per parameter: fp32 also under 16-bit mixed precision, as Megatron-LM
+    /// (arguments.py: "bfloat16 requires gradient accumulation and all-reduce to be done in
+    /// fp32"), torchtitan (mixed_precision_reduce "float32") and DeepSpeed's BF16 optimizer
+    /// (fp32 gradient accumulation) keep and reduce them.
+    double gradBytes = 4;
     double optimizerBytes = 8; ///< per parameter (mixed precision includes the fp32 master)
     std::vector<Slot> slots;   ///< every device, node by node
     std::vector<NodeLinks> nodes;
@@ -98,8 +103,9 @@ struct LayerCost {
     /// rank, the bytes its memory-bound kernels move, and the score FLOPs a fused (Flash)
     /// attention kernel executes (0 when attention runs as the unfused GEMMs in `gemms`).
     /// `recomputeGemms`: what selective recompute repeats in the backward (unfused scores).
+    /// `kernelBytes` are the forward's memory-bound bytes, `kernelBwdBytes` the backward's.
     std::vector<RankGemm> gemms;
-    double kernelBytes = 0, attnExec = 0, recomputeBytes = 0;
+    double kernelBytes = 0, kernelBwdBytes = 0, attnExec = 0, recomputeBytes = 0;
     std::vector<RankGemm> recomputeGemms;
 };
 

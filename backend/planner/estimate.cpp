@@ -216,7 +216,8 @@ void mergeGemms(const std::vector<RankGemm>& from, std::vector<RankGemm>& into) 
 void addShapes(const LayerCost& c, StageSum& s) {
     mergeGemms(c.gemms, s.gemms);
     mergeGemms(c.recomputeGemms, s.recomputeGemms);
-    s.kernelBytes += c.kernelBytes, s.attnExec += c.attnExec;
+    s.kernelBytes += c.kernelBytes, s.kernelBwdBytes += c.kernelBwdBytes;
+    s.attnExec += c.attnExec;
     s.recomputeBytes += c.recomputeBytes;
 }
 

@@ -88,7 +88,7 @@ DeviceUse deviceMemory(const Context& ctx, const Degrees& g, const std::vector<S
                        : perParam * h.params;
         };
         de.weights = sharded(ctx.elemBytes, 3);
-        de.gradients = sharded(ctx.elemBytes, 2);
+        de.gradients = sharded(ctx.gradBytes, 2);
         de.optimizerState = sharded(ctx.optimizerBytes, 1);
         const int inFlight = h.inFlight;
         de.activations = h.activations;

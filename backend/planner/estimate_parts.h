@@ -32,7 +32,7 @@ struct StageSum {
     /// Imported models: the stage's GEMMs (identical shapes merged, counts added), memory-bound
     /// bytes, fused-attention FLOPs and what selective recompute repeats (LayerCost).
     std::vector<RankGemm> gemms, recomputeGemms;
-    double kernelBytes = 0, attnExec = 0, recomputeBytes = 0;
+    double kernelBytes = 0, kernelBwdBytes = 0, attnExec = 0, recomputeBytes = 0;
     /// stageShapeSeconds of the last (device type, samples) asked (replicas share them).
     mutable const DeviceType* shapeType = nullptr;
     mutable double shapeSamples = -1;

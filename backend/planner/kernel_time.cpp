@@ -112,10 +112,8 @@ ShapeSeconds stageShapeSeconds(const Context& ctx, const DeviceType& type, const
         out.fwd += f, out.bwd += w;
     }
     const double memory = type.memoryBw * type.kernels.memory;
-    // Memory-bound kernels: the backward reads the saved input and the output gradient and
-    // writes the input gradient, about twice the forward's traffic.
-    out.fwd += s.kernelBytes * b / memory;
-    out.bwd += 2.0 * s.kernelBytes * b / memory;
+    out.fwd += s.kernelBytes * b / memory; // memory-bound kernels
+    out.bwd += s.kernelBwdBytes * b / memory;
     // Fused attention (its FLOPs at the kernel's share of the 16-bit peak: FP8 recipes keep
     // attention in BF16); the backward is 2.5× the forward's FLOPs (Dao 2023 §4.1).
     const double attnPeak = peakFlops(type, ctx.precision == "fp8" ? "bf16" : ctx.precision);

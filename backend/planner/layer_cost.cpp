@@ -60,9 +60,10 @@ Result<Context> makeContext(const PlanModel& model, const PlanCluster& cluster,
                     "or off for them");
     }
     // Optimizer state per parameter. Mixed precision (ZeRO paper, Rajbhandari et al. 2020, §3.1):
-    // fp32 master copy 4 B + Adam's two fp32 moments 8 B = 12 B (16 B/param with the 2 B weight
-    // and 2 B gradient); SGD keeps master + momentum, 8 B. fp32 (the engine): AdamW 8 B (two
-    // moments), SGD 4 B (momentum).
+    // fp32 master copy 4 B + Adam's two fp32 moments 8 B = 12 B (18 B/param with the 2 B weight
+    // and the 4 B fp32 gradient, Context::gradBytes; the paper's 16 B kept 16-bit gradients);
+    // SGD keeps master + momentum, 8 B. fp32 (the engine): AdamW 8 B (two moments), SGD 4 B
+    // (momentum).
     const bool adam = options.optimizer != "sgd";
     if (ctx.elemBytes == 2.0) {
         ctx.optimizerBytes = adam ? 12.0 : 8.0;
@@ -198,7 +199,12 @@ void rankShapes(const PlanLayer& l, const Context& ctx, double t, LayerCost& c) 
         }
         c.gemms.push_back(r);
     }
-    c.kernelBytes = l.normBytes / (ctx.options.sequenceParallel ? t : 1.0) + l.shardedBytes / split;
+    // The backward reads the saved input and the output gradient and writes the input gradient,
+    // about twice the forward's traffic; the loss has its own counts.
+    const double kept =
+        l.normBytes / (ctx.options.sequenceParallel ? t : 1.0) + l.shardedBytes / split;
+    c.kernelBytes = kept + l.lossForwardBytes / split;
+    c.kernelBwdBytes = 2.0 * kept + l.lossBackwardBytes / split;
     const bool attention = (l.kind == "block" || l.kind == "mtp") && l.heads > 0;
     if (!attention) {
         return;
@@ -215,6 +221,7 @@ void rankShapes(const PlanLayer& l, const Context& ctx, double t, LayerCost& c) 
     c.gemms.push_back(mix);
     const double softmax = 11.0 * heads * s * keys;
     c.kernelBytes += softmax;
+    c.kernelBwdBytes += 2.0 * softmax;
     c.recomputeGemms = {scores, mix};
     c.recomputeBytes = softmax;
 }

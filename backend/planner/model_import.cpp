@@ -226,9 +226,15 @@ PlanLayer headLayer(const ModelArch& a, double s) {
     head.tpSharded = true;
     head.tpCommBackward = s * h;
     head.gemms.push_back({s, V, h});
-    // Megatron-LM's vocab-parallel cross-entropy: the logits read for the max, the sum of
-    // exponentials and the gradient (16-bit), split with the vocabulary.
-    head.shardedBytes = 3.0 * 2.0 * s * V;
+    // The loss over the logits, split with the vocabulary: Megatron-LM's vocab-parallel
+    // cross-entropy on logits.float() (megatron/core/models/common/language_module
+    // compute_language_model_loss; tensor_parallel/cross_entropy.py; torchtitan also casts the
+    // logits to fp32). Forward, bytes per logit: the cast reads 2 and writes 4; then fp32 passes
+    // max (read), subtract (read, write), exp in place (read, write), sum (read), divide in place
+    // (read, write): 6 + 8·4 = 38. Backward: the softmax times the loss gradient in place (read,
+    // write) and the cast back to 16 bits (read 4, write 2): 14.
+    head.lossForwardBytes = 38.0 * s * V;
+    head.lossBackwardBytes = 14.0 * s * V;
     if (a.tied) {
         head.tiedParams = a.vocab * a.hidden;
         head.tiedTo = 0;
@@ -255,7 +261,7 @@ PlanLayer mtpLayer(const ModelArch& a, int k, double s) {
     m.gemms.push_back({s, h, 2.0 * h, 1, false}); // eh_proj, row-parallel
     m.gemms.insert(m.gemms.end(), head.gemms.begin(), head.gemms.end());
     m.normBytes += 3.0 * 2.0 * 2.0 * s * h; // enorm, hnorm, the head's norm
-    m.shardedBytes += head.shardedBytes;
+    m.lossForwardBytes = head.lossForwardBytes, m.lossBackwardBytes = head.lossBackwardBytes;
     m.tiedParams = a.vocab * a.hidden;
     m.tiedTo = 0;
     return m;

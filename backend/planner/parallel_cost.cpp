@@ -23,7 +23,8 @@ void splitSequence(const PlanLayer& l, const Context& ctx, int t, int c, LayerCo
             g.rows /= split; // each rank's queries (unfused scores: over all keys)
         }
     }
-    cost.kernelBytes /= split, cost.recomputeBytes /= split, cost.attnExec /= split;
+    cost.kernelBytes /= split, cost.kernelBwdBytes /= split;
+    cost.recomputeBytes /= split, cost.attnExec /= split;
     const bool attention = (l.kind == "block" || l.kind == "mtp") && l.hidden > 0;
     if (c <= 1 || !attention) {
         return;

@@ -82,6 +82,10 @@ struct PlanLayer {
     /// 16-bit elements: `normBytes` are replicated over TP ranks unless sequence parallelism
     /// splits them, `shardedBytes` are split by TP.
     double normBytes = 0, shardedBytes = 0;
+    /// Imported heads: bytes the loss moves per sample over the logits, split with the
+    /// vocabulary by TP, forward and backward (Megatron-LM's vocab-parallel cross-entropy on
+    /// logits cast to fp32: model_import.cpp headLayer).
+    double lossForwardBytes = 0, lossBackwardBytes = 0;
     /// Imported blocks: the score FLOPs a causal (or sliding-window) attention kernel executes,
     /// forward, per sample: attentionFlops × the share of (query, key) pairs under the mask.
     double attentionExecFlops = 0;

@@ -180,43 +180,77 @@ double linkTime(const Context& ctx, const Degrees& g, const StageSum& s, double 
     return bytes / lbw + (same ? la.latencyIntra : la.latencyInter);
 }
 
-/// Seconds of one ring all-gather (or reduce-scatter) of stage k's parameters over the data
-/// ranks: the dense ones over DP × CP, the routed experts' over the DP × CP / EP ranks that hold
-/// the same experts — (n − 1)/n of the bytes at the ring's bus bandwidth, n − 1 hops.
-double zeroGather(const Context& ctx, const Degrees& g, const StageSum& s, int k) {
+/// Seconds of one ring all-gather (or reduce-scatter) of `perParam` bytes of each of stage k's
+/// parameters over the data ranks: the dense ones over DP × CP, the routed experts' over the
+/// DP × CP / EP ranks that hold the same experts — (n − 1)/n of the bytes at the ring's bus
+/// bandwidth, n − 1 hops.
+double zeroGather(const Context& ctx, const Degrees& g, const StageSum& s, int k, double perParam) {
     const int n = g.d * g.c, en = n / g.e;
     const auto ring = [](double bytes, int ranks, const GroupLink& l) {
         return ringAllReduce(bytes, ranks, l.bw, l.alpha) / 2; // one of its two halves
     };
-    double seconds = ring((s.params - s.expertParams) * ctx.elemBytes, n,
+    double seconds = ring((s.params - s.expertParams) * perParam, n,
                           ringLink(ctx, n, [&](int q) { return rankOfData(g, q, k, 0); }));
     if (en > 1 && s.expertParams > 0) {
-        seconds += ring(s.expertParams * ctx.elemBytes, en,
+        seconds += ring(s.expertParams * perParam, en,
                         ringLink(ctx, en, [&](int i) { return rankOfData(g, i * g.e, k, 0); }));
     }
     return seconds;
 }
 
-/// The gradient reduction of stage k's shard over the data ranks (DP × CP; Megatron-LM reduces
-/// over the data-parallel group with context parallelism), the routed experts' part only over
-/// the ranks that hold the same experts (DP × CP / EP): ZeRO-1/2 as reduce-scatter + all-gather,
-/// the same volume (ZeRO-3's per micro-batch: zeroGather).
-double gradientReduction(const Context& ctx, const Degrees& g, const StageSum& s, int k,
-                         double bucket) {
-    const int n = g.d * g.c;
-    const double factor = ctx.elemBytes;
-    double seconds = 0;
-    if (n > 1) {
-        const GroupLink l = ringLink(ctx, n, [&](int q) { return rankOfData(g, q, k, 0); });
-        seconds +=
-            dpAllReduce(*l.lead, (s.params - s.expertParams) * factor, n, bucket, l.bw, l.alpha);
+/// The rings stage k's gradients are reduced over: the data ranks (DP × CP; Megatron-LM reduces
+/// over the data-parallel group with context parallelism) for the dense parameters, for the
+/// routed experts only the ranks that hold the same experts (DP × CP / EP).
+struct DataRings {
+    int n = 1, en = 1;
+    GroupLink dense, experts;
+
+    DataRings(const Context& ctx, const Degrees& g, const StageSum& s, int k)
+        : n(g.d * g.c), en(s.expertParams > 0 ? n / g.e : 1) {
+        if (n > 1) {
+            dense = ringLink(ctx, n, [&](int q) { return rankOfData(g, q, k, 0); });
+        }
+        if (en > 1) {
+            experts = ringLink(ctx, en, [&](int i) { return rankOfData(g, i * g.e, k, 0); });
+        }
     }
-    const int en = n / g.e;
-    if (en > 1 && s.expertParams > 0) {
-        const GroupLink l = ringLink(ctx, en, [&](int i) { return rankOfData(g, i * g.e, k, 0); });
-        seconds += dpAllReduce(*l.lead, s.expertParams * factor, en, bucket, l.bw, l.alpha);
+
+    /// Seconds of an all-reduce of `perParam` bytes of each of `s`'s parameters.
+    double allReduce(const StageSum& s, double perParam, double bucket) const {
+        double seconds = 0;
+        if (n > 1) {
+            seconds += dpAllReduce(*dense.lead, (s.params - s.expertParams) * perParam, n, bucket,
+                                   dense.bw, dense.alpha);
+        }
+        if (en > 1) {
+            seconds += dpAllReduce(*experts.lead, s.expertParams * perParam, en, bucket, experts.bw,
+                                   experts.alpha);
+        }
+        return seconds;
     }
-    return seconds;
+};
+
+/// The data-parallel traffic of stage k per step, and what of it the step's compute cannot
+/// hide. Without ZeRO the gradients' all-reduce (Context::gradBytes each), its buckets
+/// overlapping the last micro-batch's backward (Li et al. 2020, PyTorch DDP), the last bucket
+/// always exposed. ZeRO-1/2 (distributed optimizer): the gradients' reduce-scatter under that
+/// backward, and the updated 16-bit parameters' all-gather (half an all-reduce each) — for
+/// imported models under the next step's first forward, as Megatron-LM's
+/// --overlap-param-gather and FSDP prefetch it; the engine gathers after its optimizer step.
+double exposedDataTraffic(const Context& ctx, const Degrees& g, const StageSum& s, int k,
+                          double bucket, double fwd, double bwd) {
+    const auto hidden = [&](double seconds, double under, double perParam) {
+        const double bytes = std::max(1.0, s.params * perParam);
+        return std::max(seconds - under, seconds * std::min(1.0, bucket / bytes));
+    };
+    const DataRings rings(ctx, g, s, k);
+    if (g.zero < 1) {
+        return hidden(rings.allReduce(s, ctx.gradBytes, bucket), bwd, ctx.gradBytes);
+    }
+    const double reduce = rings.allReduce(s, ctx.gradBytes, bucket) / 2;
+    const double gather = rings.allReduce(s, ctx.elemBytes, bucket) / 2;
+    return hidden(reduce, bwd, ctx.gradBytes) +
+           (ctx.model->builtin ? gather : hidden(gather, fwd, ctx.elemBytes));
 }
 
 } // namespace
@@ -252,24 +286,21 @@ StageTimes stageTimes(const Context& ctx, const v1::Layout& layout, const Degree
                 out.deferred[i] = out.deferred[i] || deferred;
             }
         }
-        // Buckets overlap the last micro-batch's backward (Li et al. 2020, PyTorch DDP); the
-        // last bucket is always exposed.
         if (g.zero >= 3) {
             // ZeRO-3 / FSDP: every micro-batch gathers the stage's parameters before its forward
             // and again before its backward, and reduce-scatters its gradients after it
             // (Rajbhandari et al. 2020 §5.3; PyTorch FSDP with reshard_after_forward), each
             // layer's gather prefetched under the previous layer's compute: only what the
             // pass's compute cannot cover is exposed, in the pass itself.
-            const double move = zeroGather(ctx, g, s, k);
+            // The gradients leave in fp32 (Context::gradBytes), the parameters come in 16-bit.
+            const double move = zeroGather(ctx, g, s, k, ctx.elemBytes);
+            const double reduce = zeroGather(ctx, g, s, k, ctx.gradBytes);
             const double exposedF = std::max(0.0, move - fc);
-            const double exposedB = std::max(0.0, 2.0 * move - bc);
+            const double exposedB = std::max(0.0, move + reduce - bc);
             out.fwd[i] += exposedF, out.bwd[i] += exposedB;
             out.gather[i] = exposedF + exposedB;
         } else {
-            const double ar = gradientReduction(ctx, g, s, k, bucket);
-            const double bytes = s.params * ctx.elemBytes;
-            out.dpExposed[i] =
-                std::max(ar - out.bwd[i], ar * std::min(1.0, bucket / std::max(1.0, bytes)));
+            out.dpExposed[i] = exposedDataTraffic(ctx, g, s, k, bucket, out.fwd[i], out.bwd[i]);
         }
         // Optimizer step: memory-bound; reads/writes weights and state, reads gradients.
         double memBw = 1e300;
@@ -277,7 +308,7 @@ StageTimes stageTimes(const Context& ctx, const v1::Layout& layout, const Degree
             memBw = std::min(memBw, ctx.slots[std::size_t(rankOf(g, 0, k, tp))].memoryBw);
         }
         const double held = heldForOptimizer(g, s);
-        out.opt[i] = held * (2.0 * (ctx.elemBytes + ctx.optimizerBytes) + ctx.elemBytes) / memBw;
+        out.opt[i] = held * (2.0 * (ctx.elemBytes + ctx.optimizerBytes) + ctx.gradBytes) / memBw;
     }
     return out;
 }

@@ -118,7 +118,7 @@ void TestPlannerAutoPlan::matchesBruteForce() {
     PlanOptions o;
     o.globalBatch = 8;
     if (which == 1) {
-        // 3 heads: no TP width of a 4-GPU node divides them, and 2 B params × 16 B/param do not
+        // 3 heads: no TP width of a 4-GPU node divides them, and 2 B params × 18 B/param do not
         // fit a 24 GB card: pipeline stages (with ZeRO-1 over DP 2) win.
         auto m = modelFromHfConfig(R"({"model_type":"llama","hidden_size":3072,
             "intermediate_size":8192,"num_attention_heads":3,"num_hidden_layers":16,
@@ -176,7 +176,8 @@ void TestPlannerAutoPlan::rankedWithReasons() {
 /// fit, auto-plan picks it and says so; kept as given, nothing fits.
 void TestPlannerAutoPlan::searchesRecomputeAndSequenceParallel() {
     // LLaMA-2 13B shape at 4096 tokens on one 8 × A100-40 node, FlashAttention off: without
-    // recompute its activations do not fit next to 16 B/param of weights and Adam state.
+    // recompute its activations do not fit next to 18 B/param of weights, fp32 gradients and Adam
+    // state.
     auto model = modelFromHfConfig(R"({"model_type":"llama","hidden_size":5120,
         "intermediate_size":13824,"num_attention_heads":40,"num_hidden_layers":40,
         "vocab_size":32000,"max_position_embeddings":4096})");

@@ -1,6 +1,6 @@
 // The cost model's pieces against their formulas: device catalog, hypothetical clusters, memory
-// (16 B/param mixed-precision Adam, ZeRO 1-3, Korthikanti activations), the pipeline bubble
-// (p−1)/(m+p−1), uneven stages, and the problems the designer shows.
+// (18 B/param mixed-precision Adam with fp32 gradients, ZeRO 1-3, Korthikanti activations), the
+// pipeline bubble (p−1)/(m+p−1), uneven stages, and the problems the designer shows.
 #include "backend/planner/planner.h"
 #include "backend/planner/planner_text.h"
 
@@ -174,25 +174,26 @@ void TestPlannerEstimate::memoryFormulas_data() {
     QTest::addColumn<double>("bytesPerParam");   // weights + grads + optimizer, DP 4
     QTest::addColumn<double>("activationCoeff"); // per block, × s·h, at TP 2, a·s/h = 32
     QTest::addColumn<QString>("flash");
-    // ZeRO paper (Rajbhandari et al. 2020) with Ψ params and DP Nd = 4: 2+2+12 = 16 B;
-    // stage 1: 2+2+12/4; stage 2: 2+(2+12)/4; stage 3: 16/4.
+    // ZeRO paper (Rajbhandari et al. 2020) with Ψ params and DP Nd = 4, with fp32 gradients as
+    // Megatron-LM keeps them (its distributed optimizer's table: 18 B, 6 + 12/d): 2+4+12 = 18 B;
+    // stage 1: 2+4+12/4; stage 2: 2+(4+12)/4; stage 3: 18/4.
     // Korthikanti et al. 2022 Table 2 with t = 2, 5·a·s/h = 5·32·4096/4096 = 160, and this
     // block's own replicated and split bytes per token in units of h instead of GPT's 10 and 24:
     // R = two norm inputs + the attention's and the MLP's inputs (2 each), no dropout masks;
     // S = q, k, v and the attention output (2 each) + the SwiGLU MLP's 3 · 11008 (2 each).
     constexpr double R = 8, S = 8 + 6 * 11008 / 4096.0;
-    QTest::newRow("zero0 none") << 0 << "none" << false << 16.0 << (R + S / 2 + 160 / 2.0) << "off";
-    QTest::newRow("zero1 none SP") << 1 << "none" << true << 7.0 << (R + S + 160) / 2.0 << "off";
-    QTest::newRow("zero2 selective") << 2 << "selective" << false << 5.5 << (R + S / 2) << "off";
-    QTest::newRow("zero3 selective SP") << 3 << "selective" << true << 4.0 << (R + S) / 2 << "off";
-    QTest::newRow("zero0 full") << 0 << "full" << false << 16.0 << 2.0 << "off";
+    QTest::newRow("zero0 none") << 0 << "none" << false << 18.0 << (R + S / 2 + 160 / 2.0) << "off";
+    QTest::newRow("zero1 none SP") << 1 << "none" << true << 9.0 << (R + S + 160) / 2.0 << "off";
+    QTest::newRow("zero2 selective") << 2 << "selective" << false << 6.0 << (R + S / 2) << "off";
+    QTest::newRow("zero3 selective SP") << 3 << "selective" << true << 4.5 << (R + S) / 2 << "off";
+    QTest::newRow("zero0 full") << 0 << "full" << false << 18.0 << 2.0 << "off";
     // FlashAttention keeps no scores (the 5·a·s/h terms go) but the log-sum-exp, 4·a·s/t bytes
     // per block: 4 · 32 · 4096 / 2 / (s·h) = 1/64 of s·h.
     QTest::newRow("zero0 none FA")
-        << 0 << "none" << false << 16.0 << (R + S / 2 + 1 / 64.0) << "auto";
+        << 0 << "none" << false << 18.0 << (R + S / 2 + 1 / 64.0) << "auto";
     QTest::newRow("zero1 none SP FA")
-        << 1 << "none" << true << 7.0 << ((R + S) / 2 + 1 / 64.0) << "on";
-    QTest::newRow("zero0 full FA") << 0 << "full" << false << 16.0 << 2.0 << "on";
+        << 1 << "none" << true << 9.0 << ((R + S) / 2 + 1 / 64.0) << "on";
+    QTest::newRow("zero0 full FA") << 0 << "full" << false << 18.0 << 2.0 << "on";
 }
 
 void TestPlannerEstimate::memoryFormulas() {
