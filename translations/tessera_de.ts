@@ -4545,8 +4545,8 @@ S%2</translation>
     </message>
     <message>
         <location filename="../backend/export/megatronexport.cpp" line="+232"/>
-        <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, Mistral, Mixtral, Qwen2, Qwen3, Qwen2-MoE or Qwen3-MoE model)</source>
-        <translation>pretrain_gpt.py von Megatron-LM trainiert Decoder-Sprachmodelle; die Modellfamilie „%1“ hat keine Megatron-LM-Argumente (ein GPT-, GPT-2-, LLaMA-, Mistral-, Mixtral-, Qwen2-, Qwen3-, Qwen2-MoE- oder Qwen3-MoE-Modell wählen)</translation>
+        <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, Mistral, Mixtral, Qwen2, Qwen3, Qwen2-MoE, Qwen3-MoE, DeepSeek-V2 or DeepSeek-V3 model)</source>
+        <translation>pretrain_gpt.py von Megatron-LM trainiert Decoder-Sprachmodelle; die Modellfamilie „%1“ hat keine Megatron-LM-Argumente (ein GPT-, GPT-2-, LLaMA-, Mistral-, Mixtral-, Qwen2-, Qwen3-, Qwen2-MoE-, Qwen3-MoE-, DeepSeek-V2- oder DeepSeek-V3-Modell wählen)</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -4562,6 +4562,11 @@ S%2</translation>
         <location line="+4"/>
         <source>TP %1 does not divide the model&apos;s %2 MLP width (--ffn-hidden-size): Megatron-LM needs them to be a multiple of --tensor-model-parallel-size</source>
         <translation>TP %1 teilt die MLP-Breite %2 (--ffn-hidden-size) des Modells nicht: Megatron-LM verlangt, dass sie ein Vielfaches von --tensor-model-parallel-size ist</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>stage %1 holds the multi-token-prediction module without the head: Megatron-LM builds it before the loss, on the head&apos;s stage or earlier (--pipeline-model-parallel-layout puts m before L), so this split has no Megatron-LM arguments; move it to the head&apos;s stage</source>
+        <translation>Stufe %1 enthält das Multi-Token-Prediction-Modul ohne den Head: Megatron-LM baut es vor dem Loss, auf der Stufe des Heads oder davor (--pipeline-model-parallel-layout setzt m vor L), daher hat diese Aufteilung keine Megatron-LM-Argumente; das Modul auf die Stufe des Heads verschieben</translation>
     </message>
     <message>
         <location line="+13"/>

@@ -4531,8 +4531,8 @@ S%2</translation>
     </message>
     <message>
         <location filename="../backend/export/megatronexport.cpp" line="+232"/>
-        <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, Mistral, Mixtral, Qwen2, Qwen3, Qwen2-MoE or Qwen3-MoE model)</source>
-        <translation>Megatron-LM 的 pretrain_gpt.py 训练的是解码器语言模型；模型族“%1”没有对应的 Megatron-LM 参数（请选择 GPT、GPT-2、LLaMA、Mistral、Mixtral、Qwen2、Qwen3、Qwen2-MoE 或 Qwen3-MoE 模型）</translation>
+        <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, Mistral, Mixtral, Qwen2, Qwen3, Qwen2-MoE, Qwen3-MoE, DeepSeek-V2 or DeepSeek-V3 model)</source>
+        <translation>Megatron-LM 的 pretrain_gpt.py 训练的是解码器语言模型；模型族“%1”没有对应的 Megatron-LM 参数（请选择 GPT、GPT-2、LLaMA、Mistral、Mixtral、Qwen2、Qwen3、Qwen2-MoE、Qwen3-MoE、DeepSeek-V2 或 DeepSeek-V3 模型）</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -4548,6 +4548,11 @@ S%2</translation>
         <location line="+4"/>
         <source>TP %1 does not divide the model&apos;s %2 MLP width (--ffn-hidden-size): Megatron-LM needs them to be a multiple of --tensor-model-parallel-size</source>
         <translation>TP %1 不能整除模型的 MLP 宽度 %2（--ffn-hidden-size）：Megatron-LM 要求它是 --tensor-model-parallel-size 的倍数</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>stage %1 holds the multi-token-prediction module without the head: Megatron-LM builds it before the loss, on the head&apos;s stage or earlier (--pipeline-model-parallel-layout puts m before L), so this split has no Megatron-LM arguments; move it to the head&apos;s stage</source>
+        <translation>第 %1 级只有多 token 预测模块而没有输出头：Megatron-LM 在损失之前构建它，位于输出头所在的级或更早的级（--pipeline-model-parallel-layout 中 m 在 L 之前），因此这种划分没有对应的 Megatron-LM 参数；请把它移到输出头所在的级</translation>
     </message>
     <message>
         <location line="+13"/>

@@ -11,8 +11,9 @@ namespace tessera::designer {
 
 // Every function reads the plan the designer shows: the model (a built-in spec, or an imported
 // Hugging Face config.json in `hf_config_json`), `layout` (DP degree, TP width, stages as
-// inclusive ranges of the model's layer list [embedding, block0..block{n-1}, ln_f, head] for
-// decoder language models, micro-batches, schedule) and `settings` (global batch in samples,
+// inclusive ranges of the model's layer list [embedding, block0..block{n-1}, ln_f, head, and
+// DeepSeek-V3's multi-token-prediction modules] for decoder language models, micro-batches,
+// schedule) and `settings` (global batch in samples,
 // 0 = 64; ZeRO stage 0-3; recompute none/selective/full; sequence parallelism; precision
 // fp32/tf32/bf16, empty = the model's default: fp32 for built-ins, bf16 for imported models;
 // optimizer sgd/adamw, empty = adamw).

@@ -45,6 +45,66 @@ void addQwenMoe(const std::string& json, const QJsonObject& o, LmShape& s) {
     }
 }
 
+/// DeepSeek-V2's and V3's own fields into `s` (transformers' DeepseekV2Config / DeepseekV3Config;
+/// arXiv 2405.04434 §2, 2412.19437 §2): the dense blocks' width, the shared experts as one
+/// (n_shared_experts × moe_intermediate_size, Megatron-LM's --moe-shared-expert-intermediate-size),
+/// the first_k_dense_replace blocks, the latent attention with its YaRN rope_scaling, the router
+/// (scoring_func, topk_method with n_group / topk_group, routed_scaling_factor, V3's
+/// e_score_correction_bias when topk_method is noaux_tc, seq_aux, aux_loss_alpha) and the
+/// multi-token-prediction modules.
+void addDeepSeek(const std::string& json, const QJsonObject& o, LmShape& s) {
+    const Result<planner::ModelArch> arch = planner::readHfArchitecture(json);
+    if (!arch) { // resolvePlan's model was built from the same text: not reached
+        return;
+    }
+    s.ffn = int(arch->ffn);
+    s.sharedFfn = int(arch->moe.shared * arch->moe.sharedFfn);
+    if (std::find(arch->moeLayer.begin(), arch->moeLayer.end(), false) != arch->moeLayer.end()) {
+        s.moeLayers = arch->moeLayer;
+    }
+    const planner::LatentAttention& a = arch->mla;
+    LatentShape mla{int(a.qLoraRank), int(a.kvLoraRank), int(a.nopeDim), int(a.ropeDim),
+                    int(a.vDim)};
+    const QJsonObject rope = o.value(QLatin1String("rope_scaling")).toObject();
+    const QString ropeType = rope.value(QLatin1String("type"))
+                                 .toString(rope.value(QLatin1String("rope_type")).toString());
+    if (ropeType == QLatin1String("yarn")) {
+        mla.yarnFactor = jsonNumber(rope, "factor");
+        mla.mscale = jsonNumber(rope, "mscale");
+        mla.mscaleAllDim = jsonNumber(rope, "mscale_all_dim");
+        mla.betaFast = jsonNumber(rope, "beta_fast");
+        mla.betaSlow = jsonNumber(rope, "beta_slow");
+        mla.originalPositions = jsonNumber(rope, "original_max_position_embeddings");
+    }
+    s.mla = mla;
+    RouterShape r;
+    r.scoreFunction =
+        o.value(QLatin1String("scoring_func")).toString(QStringLiteral("softmax")).toStdString();
+    const QString method = o.value(QLatin1String("topk_method")).toString();
+    const int groups = int(jsonNumber(o, "n_group").value_or(1));
+    if ((method == QLatin1String("group_limited_greedy") || method == QLatin1String("noaux_tc")) &&
+        groups > 1) {
+        r.groups = groups;
+        r.groupTopK = int(jsonNumber(o, "topk_group").value_or(groups));
+    }
+    r.topKScaling = jsonNumber(o, "routed_scaling_factor");
+    r.expertBias = method == QLatin1String("noaux_tc");
+    r.seqAux = o.value(QLatin1String("seq_aux")).toBool(false);
+    s.router = r;
+    s.routerPreSoftmax = true; // every expert scored, then the top-k taken
+    if (const auto alpha = jsonNumber(o, "aux_loss_alpha")) {
+        s.auxLossCoeff = alpha;
+    }
+    s.mtpLayers = arch->mtpLayers;
+}
+
+/// Whether a DeepSeek config has only what Megatron-LM's latent attention and MoE build: no
+/// attention_bias or mlp_bias (which the published models leave false).
+bool deepSeekWithoutBiases(const std::string& json) {
+    const Result<planner::ModelArch> arch = planner::readHfArchitecture(json);
+    return arch && !arch->qkvBias && !arch->outBias && !arch->mlpBias;
+}
+
 /// The shape of an imported Hugging Face decoder (`model` built from it) of `seq` tokens.
 LmShape importedShape(const v1::PlanFile& file, const planner::PlanModel& model, int seq) {
     // The keys modelFromHfConfig (backend/planner/model_import.cpp) already checked.
@@ -81,6 +141,9 @@ LmShape importedShape(const v1::PlanFile& file, const planner::PlanModel& model,
         addQwenMoe(file.hf_config_json(), o, s);
     }
     s.auxLossCoeff = jsonNumber(o, "router_aux_loss_coef");
+    if (s.type == "deepseek_v2" || s.type == "deepseek_v3") {
+        addDeepSeek(file.hf_config_json(), o, s);
+    }
     s.ropeTheta = jsonNumber(o, "rope_theta");
     s.normEps = jsonNumber(o, s.llamaStyle ? "rms_norm_eps" : "layer_norm_epsilon");
     // transformers' defaults: LlamaConfig/MistralConfig attention_dropout 0.0 and no hidden
@@ -258,15 +321,18 @@ Result<ExportPlan> resolvePlan(const v1::PlanFile& file) {
     p.family = model->family;
     p.layers = int(model->layers.size());
     p.seq = model->seqLen;
-    // The exporters write the dense GPT-2 / LLaMA / Mistral decoder (LmShape); a family with
-    // experts, latent attention, biases or extra norms has no arguments here yet, and each
-    // exporter refuses it by its family's name rather than write a different model.
+    // The exporters write the decoders LmShape describes: GPT-2, LLaMA, Mistral, Mixtral, Qwen2/3
+    // (dense and MoE) — a LLaMA-type config with biases or norms beyond its family's has no
+    // arguments here — and DeepSeek-V2/V3, read by their own fields (latent attention, shared
+    // experts, router, multi-token prediction). Each exporter refuses any other family (Gemma,
+    // Phi-3, gpt-oss, ...) by its name rather than write a different model.
+    const bool deepSeek = p.family == "deepseek_v2" || p.family == "deepseek_v3";
     const bool plainDecoder = p.family == "gpt2" || p.family == "llama" || p.family == "mistral" ||
                               p.family == "mixtral" || p.family == "qwen2" || p.family == "qwen3" ||
                               p.family == "qwen2_moe" || p.family == "qwen3_moe";
-    if (imported && plainDecoder) {
+    if (imported && (plainDecoder || deepSeek)) {
         LmShape shape = importedShape(file, *model, p.seq);
-        if (!hasExtras(*model, shape)) {
+        if (deepSeek ? deepSeekWithoutBiases(file.hf_config_json()) : !hasExtras(*model, shape)) {
             p.lm = std::move(shape);
         }
     } else if (p.family == "gpt") {
@@ -333,8 +399,10 @@ std::vector<StageParts> lmStageParts(const ExportPlan& p) {
                 ++s.blocks;
             } else if (i == n + 1) {
                 s.norm = true;
-            } else {
+            } else if (i == n + 2) {
                 s.head = true;
+            } else {
+                ++s.mtp;
             }
         }
         parts.push_back(s);

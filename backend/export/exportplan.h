@@ -31,10 +31,30 @@ Failure refuse(const QString& message);
 /// or a flag's, as a note quotes it) is written as the file has it, with QString::number.
 QString countText(long long v);
 
-/// A decoder language model: layer list [embedding, block0..block{n-1}, ln_f, head].
+/// DeepSeek's multi-head latent attention in Megatron-LM's terms (megatron/core/transformer/
+/// transformer_config.py MLATransformerConfig): query latent rank (0 = none: a full query
+/// projection, DeepSeek-V2-Lite), key/value latent rank, per head the non-rotary and rotary
+/// query/key widths and the value width, and YaRN's rope_scaling from the config.
+struct LatentShape {
+    int qLoraRank = 0, kvLoraRank = 0, nopeDim = 0, ropeDim = 0, vDim = 0;
+    std::optional<double> yarnFactor, mscale, mscaleAllDim, betaFast, betaSlow, originalPositions;
+};
+
+/// DeepSeek's router (DeepseekV2MoEGate / DeepseekV3TopkRouter in transformers): the score
+/// function, group-limited top-k (groups, groups kept per token; 0 = none), the routed weights'
+/// scale, DeepSeek-V3's bias-only (aux-loss-free) balancing, and a per-sequence aux loss.
+struct RouterShape {
+    std::string scoreFunction = "softmax"; ///< "softmax" or "sigmoid"
+    int groups = 0, groupTopK = 0;
+    std::optional<double> topKScaling;
+    bool expertBias = false, seqAux = false;
+};
+
+/// A decoder language model: layer list [embedding, block0..block{n-1}, ln_f, head,
+/// mtp0..mtp{m-1}].
 struct LmShape {
     /// "gpt" (built-in), "gpt2", "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen2_moe",
-    /// "qwen3_moe"
+    /// "qwen3_moe", "deepseek_v2", "deepseek_v3"
     std::string type;
     int blocks = 0, hidden = 0, ffn = 0, heads = 0, kvHeads = 0, positions = 0;
     int headDim = 0;         ///< per attention head (Qwen3: config head_dim); 0 = hidden / heads
@@ -56,6 +76,9 @@ struct LmShape {
     bool routerPreSoftmax = false;
     /// Per block: whether its MLP is the mixture of experts (empty = every block, or none).
     std::vector<bool> moeLayers;
+    std::optional<LatentShape> mla;    ///< DeepSeek-V2/V3
+    std::optional<RouterShape> router; ///< DeepSeek-V2/V3
+    int mtpLayers = 0; ///< DeepSeek-V3's multi-token-prediction modules (after the head)
     /// Dropout probabilities the model trains with: the config's attention_dropout (LLaMA-style,
     /// default 0) or attn_pdrop/resid_pdrop (GPT-2, 0.1); 0 for the built-in GPT (the engine has
     /// no dropout). Megatron-LM's own defaults are 0.1 each.
@@ -109,6 +132,7 @@ QString degreesText(const ExportPlan& p);
 struct StageParts {
     bool embedding = false, norm = false, head = false;
     int blocks = 0;
+    int mtp = 0; ///< multi-token-prediction modules
 };
 
 /// What each stage of `p` holds; `p.lm` must be set.

@@ -22,8 +22,9 @@ namespace tessera::designer {
 namespace {
 
 /// Megatron-LM's pipeline-layout string (megatron/core/transformer/
-/// pipeline_parallel_layer_layout.py parse_str_to_list: E embedding, t transformer layer, L
-/// final norm + output layer + loss, | between (virtual) stages).
+/// pipeline_parallel_layer_layout.py parse_str_to_list: E embedding, t transformer layer, m
+/// multi-token-prediction layer, L final norm + output layer + loss, | between (virtual) stages;
+/// arguments.py's example "E|(t|)*3,m|m||L" puts m before L).
 QString layoutString(const std::vector<StageParts>& parts) {
     QStringList stages;
     for (const StageParts& s : parts) {
@@ -32,6 +33,11 @@ QString layoutString(const std::vector<StageParts>& parts) {
             text += QLatin1Char('t');
         } else if (s.blocks > 1) {
             text += QStringLiteral("t*%1").arg(s.blocks);
+        }
+        if (s.mtp == 1) {
+            text += QLatin1Char('m');
+        } else if (s.mtp > 1) {
+            text += QStringLiteral("m*%1").arg(s.mtp);
         }
         if (s.head) {
             text += QLatin1Char('L');
@@ -189,11 +195,13 @@ void addMegatronModel(const ExportPlan& p, QStringList& out) {
     arg(QStringLiteral("--hidden-size %1").arg(m.hidden));
     arg(QStringLiteral("--ffn-hidden-size %1").arg(m.ffn));
     arg(QStringLiteral("--num-attention-heads %1").arg(m.heads));
-    if (m.kvHeads < m.heads) {
+    if (m.mla) {
+        addMegatronLatentAttention(m, out);
+    } else if (m.kvHeads < m.heads) {
         arg(QStringLiteral("--group-query-attention"));
         arg(QStringLiteral("--num-query-groups %1").arg(m.kvHeads));
     }
-    if (m.headDim > 0 && m.headDim * m.heads != m.hidden) {
+    if (!m.mla && m.headDim > 0 && m.headDim * m.heads != m.hidden) {
         arg(QStringLiteral("--kv-channels %1").arg(m.headDim)); // head_dim ≠ hidden / heads
     }
     if (m.qkvBias) {
@@ -245,7 +253,8 @@ Result<QString> megatronArguments(const v1::PlanFile& plan) {
         return refuse(
             ExportText::tr("Megatron-LM's pretrain_gpt.py trains decoder language models; model "
                            "family '%1' has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, "
-                           "Mistral, Mixtral, Qwen2, Qwen3, Qwen2-MoE or Qwen3-MoE model)")
+                           "Mistral, Mixtral, Qwen2, Qwen3, Qwen2-MoE, Qwen3-MoE, DeepSeek-V2 or "
+                           "DeepSeek-V3 model)")
                 .arg(QString::fromStdString(p.family)));
     }
     const LmShape& m = *p.lm;
@@ -271,6 +280,15 @@ Result<QString> megatronArguments(const v1::PlanFile& plan) {
     if (p.pp > 1) {
         const std::vector<StageParts> parts = lmStageParts(p);
         for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+            if (parts[i + 1].mtp > 0 && !parts[i + 1].head) {
+                return refuse(
+                    ExportText::tr("stage %1 holds the multi-token-prediction module without the "
+                                   "head: Megatron-LM builds it before the loss, on the head's "
+                                   "stage or earlier (--pipeline-model-parallel-layout puts m "
+                                   "before L), so this split has no Megatron-LM arguments; move "
+                                   "it to the head's stage")
+                        .arg(countText((long long)i + 1)));
+            }
             if (parts[i].norm) {
                 return refuse(
                     ExportText::tr("stage %1 ends with ln_f and stage %2 holds the head alone: "

@@ -1,6 +1,11 @@
-// Megatron-LM's context-parallel, expert-parallel and mixture-of-experts arguments (see
-// megatronparallel.h).
+// Megatron-LM's context-parallel, expert-parallel, mixture-of-experts and latent-attention
+// arguments (see megatronparallel.h).
 #include "backend/export/megatronparallel.h"
+
+#include <QLatin1String>
+
+#include <optional>
+#include <vector>
 
 namespace tessera::designer {
 
@@ -19,6 +24,53 @@ void addContext(const ExportPlan& p, QStringList& out) {
                .arg(p.seq / p.cp);
     out << QStringLiteral("    --context-parallel-size %1").arg(p.cp);
     out << QStringLiteral("    --cp-comm-type p2p");
+}
+
+/// `moe` as a Python list expression moe_freq_type evaluates: the shorter of the list
+/// ("[0,1,0,1]") and its runs ("[0]*3+[1]*58").
+QString layerPattern(const std::vector<bool>& moe) {
+    QStringList items, runs;
+    for (std::size_t i = 0; i < moe.size();) {
+        std::size_t j = i;
+        while (j < moe.size() && moe[j] == moe[i]) {
+            items << QString::number(moe[j++] ? 1 : 0);
+        }
+        runs << QStringLiteral("[%1]*%2").arg(moe[i] ? 1 : 0).arg(j - i);
+        i = j;
+    }
+    const QString list = QLatin1Char('[') + items.join(QLatin1Char(',')) + QLatin1Char(']');
+    const QString runText = runs.join(QLatin1Char('+'));
+    return runText.size() < list.size() ? runText : list;
+}
+
+/// DeepSeek's router: sigmoid scores (V3), group-limited top-k, the routed weights' scale and
+/// V3's aux-loss-free expert bias (arguments.py _add_moe_args: --moe-router-score-function,
+/// --moe-router-num-groups, --moe-router-group-topk, --moe-router-topk-scaling-factor,
+/// --moe-router-enable-expert-bias, --moe-router-dtype; its DeepSeek-R1 example sets them so).
+void addDeepSeekRouter(const RouterShape& r, QStringList& out) {
+    if (r.scoreFunction == "sigmoid") {
+        out << QStringLiteral("    --moe-router-score-function sigmoid");
+    }
+    if (r.groups > 1) {
+        out << QStringLiteral("    # group-limited routing: each token's experts from its best "
+                              "%1 of %2 expert groups (Megatron-LM ranks a group by its two best "
+                              "scores, as DeepSeek-V3; DeepSeek-V2 by its best one)")
+                   .arg(r.groupTopK)
+                   .arg(r.groups);
+        out << QStringLiteral("    --moe-router-num-groups %1").arg(r.groups);
+        out << QStringLiteral("    --moe-router-group-topk %1").arg(r.groupTopK);
+    }
+    if (r.topKScaling && *r.topKScaling != 1.0) {
+        out << QStringLiteral("    --moe-router-topk-scaling-factor %1")
+                   .arg(QString::number(*r.topKScaling, 'g', 10));
+    }
+    if (r.expertBias) {
+        out << QStringLiteral(
+            "    # aux-loss-free balancing: a bias per expert in the top-k choice, "
+            "updated at Megatron-LM's default rate 1e-3 (DeepSeek-V3's gamma)");
+        out << QStringLiteral("    --moe-router-enable-expert-bias");
+    }
+    out << QStringLiteral("    --moe-router-dtype fp32");
 }
 
 void addExperts(const ExportPlan& p, QStringList& out) {
@@ -46,14 +98,15 @@ void addExperts(const ExportPlan& p, QStringList& out) {
     if (m.routerPreSoftmax) { // softmax over every expert, then top-k (norm_topk_prob false)
         out << QStringLiteral("    --moe-router-pre-softmax");
     }
-    if (!m.moeLayers.empty()) { // 1 = MoE block, 0 = dense (mlp_only_layers)
-        QStringList freq;
-        for (bool moe : m.moeLayers) {
-            freq << QString::number(moe ? 1 : 0);
-        }
-        out << QStringLiteral("    --moe-layer-freq \"[%1]\"").arg(freq.join(QLatin1Char(',')));
+    if (m.router) {
+        addDeepSeekRouter(*m.router, out);
     }
-    out << QStringLiteral("    --moe-router-load-balancing-type aux_loss");
+    if (!m.moeLayers.empty()) { // 1 = MoE block, 0 = dense (mlp_only_layers)
+        out << QStringLiteral("    --moe-layer-freq \"%1\"").arg(layerPattern(m.moeLayers));
+    }
+    out << QStringLiteral("    --moe-router-load-balancing-type %1")
+               .arg(m.router && m.router->seqAux ? QStringLiteral("seq_aux_loss")
+                                                 : QStringLiteral("aux_loss"));
     if (m.auxLossCoeff) {
         out << QStringLiteral("    --moe-aux-loss-coeff %1")
                    .arg(QString::number(*m.auxLossCoeff, 'g', 10));
@@ -70,7 +123,61 @@ void addExperts(const ExportPlan& p, QStringList& out) {
     }
 }
 
+/// A comment line when the config's YaRN field `value` differs from Megatron-LM's MLA default,
+/// which it has no flag for (transformer_config.py MLATransformerConfig).
+void yarnDefault(const std::optional<double>& value, double megatron, const char* field,
+                 QStringList& out) {
+    if (value && *value != megatron) {
+        out << QStringLiteral("    # rope_scaling.%1 is %2 in the config; Megatron-LM has no flag "
+                              "for it and uses %3 (MLATransformerConfig)")
+                   .arg(QLatin1String(field), QString::number(*value, 'g', 10),
+                        QString::number(megatron, 'g', 10));
+    }
+}
+
 } // namespace
+
+void addMegatronLatentAttention(const LmShape& m, QStringList& out) {
+    const LatentShape& a = *m.mla;
+    const auto arg = [&out](const QString& line) {
+        out << QStringLiteral("    ") + line;
+    };
+    out << QStringLiteral("    # multi-head latent attention (DeepSeek-V2 §2.1): keys and values "
+                          "through a %1-wide latent, queries through %2")
+               .arg(a.kvLoraRank)
+               .arg(a.qLoraRank > 0 ? QStringLiteral("a %1-wide latent").arg(a.qLoraRank)
+                                    : QStringLiteral("a full projection"));
+    arg(QStringLiteral("--multi-latent-attention"));
+    if (a.qLoraRank > 0) {
+        arg(QStringLiteral("--q-lora-rank %1").arg(a.qLoraRank));
+    }
+    arg(QStringLiteral("--kv-lora-rank %1").arg(a.kvLoraRank));
+    arg(QStringLiteral("--qk-head-dim %1").arg(a.nopeDim));
+    arg(QStringLiteral("--qk-pos-emb-head-dim %1").arg(a.ropeDim));
+    arg(QStringLiteral("--v-head-dim %1").arg(a.vDim));
+    arg(QStringLiteral("--qk-layernorm")); // the latents' RMSNorms (q_a_layernorm, kv_a_layernorm)
+    if (a.yarnFactor) {
+        arg(QStringLiteral("--rope-type yarn"));
+        arg(QStringLiteral("--rotary-scaling-factor %1")
+                .arg(QString::number(*a.yarnFactor, 'g', 10)));
+        arg(QStringLiteral("--mscale %1").arg(QString::number(a.mscale.value_or(1.0), 'g', 10)));
+        arg(QStringLiteral("--mscale-all-dim %1")
+                .arg(QString::number(a.mscaleAllDim.value_or(0.0), 'g', 10)));
+        yarnDefault(a.betaFast, 32, "beta_fast", out);
+        yarnDefault(a.betaSlow, 1, "beta_slow", out);
+        yarnDefault(a.originalPositions, 4096, "original_max_position_embeddings", out);
+    } else {
+        arg(QStringLiteral("--rope-type rope")); // Megatron-LM's MLA defaults to YaRN
+    }
+    if (m.mtpLayers > 0) {
+        out << QStringLiteral(
+                   "    # multi-token prediction (DeepSeek-V3 §2.2): %1 module(s) after "
+                   "the main model, on the head's stage; loss weight Megatron-LM's "
+                   "0.1 (--mtp-loss-scaling-factor; the paper trains with 0.3, then 0.1)")
+                   .arg(m.mtpLayers);
+        arg(QStringLiteral("--mtp-num-layers %1").arg(m.mtpLayers));
+    }
+}
 
 void addMegatronContextAndExperts(const ExportPlan& p, QStringList& out) {
     addContext(p, out);

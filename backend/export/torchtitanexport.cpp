@@ -114,7 +114,7 @@ Result<QString> torchtitanParallelism(const v1::PlanFile& plan) {
         const int n = p.lm->blocks;
         for (auto [first, last] : p.stages) {
             QStringList names;
-            for (int i = first; i <= last; ++i) {
+            for (int i = first; i <= last && i <= n + 2; ++i) {
                 names << (i == 0       ? QStringLiteral("\"tok_embeddings\"")
                           : i <= n     ? QStringLiteral("\"layers.%1\"").arg(i - 1)
                           : i == n + 1 ? QStringLiteral("\"norm\"")
@@ -123,6 +123,12 @@ Result<QString> torchtitanParallelism(const v1::PlanFile& plan) {
             line(QStringLiteral("    [%1],").arg(names.join(QStringLiteral(", "))));
         }
         line(QStringLiteral("]"));
+        if (p.lm->mtpLayers > 0) {
+            line(QStringLiteral("# torchtitan's deepseek_v3 has no multi-token-prediction module: "
+                                "the %1 drawn after the head is left out (it trains the main "
+                                "model alone)")
+                     .arg(p.lm->mtpLayers));
+        }
         if (p.dp > 1) {
             line(QStringLiteral("# rank order: torchtitan's mesh is pp, dp, tp (stage "
                                 "outermost), Tessera's dp, stage, tp: other ranks per stage"));

@@ -46,6 +46,7 @@ private Q_SLOTS:
     void refusalsNameTheNumbers();
     void aLayoutThatDoesNotFitIsExportedWithAWarning();
     void mixtureOfExpertsIsNotExportedAsADenseModel();
+    void deepSeekExportsLatentAttentionAndItsRouter();
     void dialogShowsCopiesAndSaves();
     void ctlExportsWhatTheDialogShows_data();
     void ctlExportsWhatTheDialogShows();
@@ -413,8 +414,8 @@ void TestLayoutExport::aLayoutThatDoesNotFitIsExportedWithAWarning() {
 
 /// Mixtral exports with its routing and the layout's EP, CP and virtual stages under
 /// Megatron-LM's own flag names (megatron/training/arguments.py); a family whose blocks have more
-/// than Mixtral's (DeepSeek-V3's latent attention and shared experts) is refused by its name
-/// rather than exported as something else.
+/// than the exporters know (Gemma 2's post-norms, soft-capping and alternating sliding window) is
+/// refused by its name rather than exported as something else.
 void TestLayoutExport::mixtureOfExpertsIsNotExportedAsADenseModel() {
     // Mixtral-8x7B (32 blocks, layers 0-34): DP 4 x CP 2 x PP 2 (2 chunks each) x TP 2 = 32
     // ranks, EP 8 over the 8 data ranks.
@@ -504,11 +505,101 @@ void TestLayoutExport::mixtureOfExpertsIsNotExportedAsADenseModel() {
     QVERIFY2(mixedArgs.has_value(), mixedArgs ? "" : mixedArgs.error().message.c_str());
     QVERIFY2(mixedArgs->contains(QLatin1String("--moe-layer-freq \"[0,1,0,1]\"")),
              qPrintable(*mixedArgs));
-    const v1::PlanFile deepseek = imported("deepseek-v3.json", "DeepSeek-V3", {.tp = 8});
-    const Result<QString> refused = megatronArguments(deepseek);
+    const v1::PlanFile gemma = imported("gemma-2-9b.json", "Gemma 2", {.tp = 8});
+    const Result<QString> refused = megatronArguments(gemma);
     QVERIFY(!refused.has_value());
-    QVERIFY2(QString::fromStdString(refused.error().message).contains(QLatin1String("deepseek")),
+    QVERIFY2(QString::fromStdString(refused.error().message).contains(QLatin1String("gemma2")),
              refused.error().message.c_str());
+}
+
+/// DeepSeek-V3 and V2 export with Megatron-LM's latent-attention, router and multi-token-
+/// prediction flags (as its DeepSeek examples set them: examples/post_training/modelopt/conf/
+/// deepseek-ai/DeepSeek-R1.sh at core_v0.15.2); the MTP module sits on the head's stage, in a
+/// layout string as "m" before "L", and a stage holding it without the head is refused.
+void TestLayoutExport::deepSeekExportsLatentAttentionAndItsRouter() {
+    // DeepSeek-V3: embedding 0, blocks 1-61, ln_f 62, head 63, mtp0 64.
+    const Stages even = {{0, 16}, {17, 32}, {33, 48}, {49, 64}};
+    v1::PlanFile v3 =
+        imported("deepseek-v3.json", "DeepSeek-V3",
+                 {.dp = 8, .tp = 8, .stages = even, .micro = 16, .globalBatch = 128, .zero = 1});
+    v3.mutable_layout()->set_expert_parallel(8);
+    const Result<QString> args = megatronArguments(v3);
+    QVERIFY2(args.has_value(), args ? "" : args.error().message.c_str());
+    for (const char* flag : {"--multi-latent-attention",
+                             "--q-lora-rank 1536",
+                             "--kv-lora-rank 512",
+                             "--qk-head-dim 128",
+                             "--qk-pos-emb-head-dim 64",
+                             "--v-head-dim 128",
+                             "--qk-layernorm",
+                             "--rope-type yarn",
+                             "--rotary-scaling-factor 40",
+                             "--mscale 1\n",
+                             "--mscale-all-dim 1\n",
+                             "--num-experts 256",
+                             "--moe-router-topk 8",
+                             "--moe-ffn-hidden-size 2048",
+                             "--moe-shared-expert-intermediate-size 2048",
+                             "--moe-router-score-function sigmoid",
+                             "--moe-router-num-groups 8",
+                             "--moe-router-group-topk 4",
+                             "--moe-router-topk-scaling-factor 2.5",
+                             "--moe-router-enable-expert-bias",
+                             "--moe-layer-freq \"[0]*3+[1]*58\"",
+                             "--moe-router-load-balancing-type seq_aux_loss",
+                             "--moe-aux-loss-coeff 0.001",
+                             "--mtp-num-layers 1",
+                             "--expert-model-parallel-size 8",
+                             "--num-layers 61",
+                             "--ffn-hidden-size 18432",
+                             "--decoder-last-pipeline-num-layers 13"}) {
+        QVERIFY2(args->contains(QLatin1String(flag)),
+                 qPrintable(QStringLiteral("no '%1' in\n%2").arg(QLatin1String(flag), *args)));
+    }
+    for (const char* absent : {"--group-query-attention", "--kv-channels", "--num-query-groups"}) {
+        QVERIFY2(!args->contains(QLatin1String(absent)), qPrintable(*args));
+    }
+    // Uneven middle stages: a layout string, the MTP module before the loss.
+    v1::PlanFile uneven = v3;
+    uneven.mutable_layout()->mutable_stages(0)->set_last_layer(10);
+    uneven.mutable_layout()->mutable_stages(1)->set_first_layer(11);
+    const Result<QString> layout = megatronArguments(uneven);
+    QVERIFY2(layout.has_value(), layout ? "" : layout.error().message.c_str());
+    QVERIFY2(layout->contains(
+                 QLatin1String("--pipeline-model-parallel-layout \"Et*10|t*22|t*16|t*13mL\"")),
+             qPrintable(*layout));
+    // The MTP module alone on a fifth stage: Megatron-LM cannot build it after the loss.
+    v1::PlanFile alone = imported(
+        "deepseek-v3.json", "DeepSeek-V3",
+        {.tp = 8, .stages = {{0, 16}, {17, 32}, {33, 48}, {49, 63}, {64, 64}}, .micro = 8});
+    const Result<QString> refused = megatronArguments(alone);
+    QVERIFY(!refused.has_value());
+    QVERIFY2(QString::fromStdString(refused.error().message).contains(QLatin1String("stage 4")),
+             refused.error().message.c_str());
+    // torchtitan's DeepSeek-V3 has no MTP module: left out of the stage lists, with a note.
+    const Result<QString> titan = torchtitanParallelism(v3);
+    QVERIFY2(titan.has_value(), titan ? "" : titan.error().message.c_str());
+    QVERIFY2(titan->contains(QLatin1String("\"layers.60\", \"norm\", \"output\"]")) &&
+                 titan->contains(QLatin1String("no multi-token-prediction module")),
+             qPrintable(*titan));
+
+    // DeepSeek-V2: softmax scores over every expert, group-limited top-6 of the best 3 of 8
+    // groups, weights × 16, two shared experts of 1,536, one dense block first, YaRN's mscale.
+    v1::PlanFile v2 = imported("deepseek-v2.json", "DeepSeek-V2", {.dp = 8, .tp = 8, .micro = 8});
+    v2.mutable_layout()->set_expert_parallel(8);
+    const Result<QString> v2args = megatronArguments(v2);
+    QVERIFY2(v2args.has_value(), v2args ? "" : v2args.error().message.c_str());
+    for (const char* flag :
+         {"--moe-router-pre-softmax", "--moe-router-num-groups 8", "--moe-router-group-topk 3",
+          "--moe-router-topk-scaling-factor 16", "--moe-shared-expert-intermediate-size 3072",
+          "--moe-layer-freq \"[0]*1+[1]*59\"", "--mscale 0.707", "--moe-aux-loss-coeff 0.003"}) {
+        QVERIFY2(v2args->contains(QLatin1String(flag)),
+                 qPrintable(QStringLiteral("no '%1' in\n%2").arg(QLatin1String(flag), *v2args)));
+    }
+    for (const char* absent :
+         {"--moe-router-score-function", "--moe-router-enable-expert-bias", "--mtp-num-layers"}) {
+        QVERIFY2(!v2args->contains(QLatin1String(absent)), qPrintable(*v2args));
+    }
 }
 
 void TestLayoutExport::dialogShowsCopiesAndSaves() {
