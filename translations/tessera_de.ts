@@ -4524,6 +4524,11 @@ S%2</translation>
         <translation>Präzision &apos;%1&apos; ist nicht fp32, tf32, bf16 oder fp8</translation>
     </message>
     <message>
+        <location line="-1"/>
+        <source>the DeepSeek config has %1, which Megatron-LM&apos;s and torchtitan&apos;s DeepSeek models do not build (no biases; softmax or sigmoid scores; greedy, group_limited_greedy or noaux_tc routing)</source>
+        <translation>die DeepSeek-Konfiguration hat %1, was die DeepSeek-Modelle von Megatron-LM und torchtitan nicht bauen (keine Biases; Softmax- oder Sigmoid-Scores; Routing greedy, group_limited_greedy oder noaux_tc)</translation>
+    </message>
+    <message>
         <location line="+69"/>
         <source>expert parallel %1 needs a mixture-of-experts model; %2 has no routed experts: set EP to 1</source>
         <translation>Expertenparallelität %1 braucht ein Mixture-of-Experts-Modell; %2 hat keine gerouteten Experten: EP auf 1 setzen</translation>

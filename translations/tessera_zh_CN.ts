@@ -4510,6 +4510,11 @@ S%2</translation>
         <translation>精度 &apos;%1&apos; 不是 fp32、tf32、bf16 或 fp8</translation>
     </message>
     <message>
+        <location line="-1"/>
+        <source>the DeepSeek config has %1, which Megatron-LM&apos;s and torchtitan&apos;s DeepSeek models do not build (no biases; softmax or sigmoid scores; greedy, group_limited_greedy or noaux_tc routing)</source>
+        <translation>DeepSeek 配置中有 %1，Megatron-LM 和 torchtitan 的 DeepSeek 模型不支持（无偏置；softmax 或 sigmoid 打分；greedy、group_limited_greedy 或 noaux_tc 路由）</translation>
+    </message>
+    <message>
         <location line="+69"/>
         <source>expert parallel %1 needs a mixture-of-experts model; %2 has no routed experts: set EP to 1</source>
         <translation>专家并行 %1 需要混合专家模型；%2 没有路由专家：请将 EP 设为 1</translation>

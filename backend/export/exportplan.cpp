@@ -7,11 +7,13 @@
 #include "backend/planner/planner.h"
 #include "worker/common/spec_io.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocale>
 
 #include <algorithm>
+#include <cmath>
 
 namespace tessera::designer {
 
@@ -43,6 +45,13 @@ void addQwenMoe(const std::string& json, const QJsonObject& o, LmShape& s) {
     if (std::find(arch->moeLayer.begin(), arch->moeLayer.end(), false) != arch->moeLayer.end()) {
         s.moeLayers = arch->moeLayer;
     }
+}
+
+/// A count field of `o` (n_group, topk_group) as an int: `fallback` when it is missing, not
+/// whole or outside 1..65,536 (no published router has more groups than experts).
+int smallCount(const QJsonObject& o, const char* key, int fallback) {
+    const std::optional<double> v = jsonNumber(o, key);
+    return v && *v >= 1 && *v <= 65536 && *v == std::floor(*v) ? int(*v) : fallback;
 }
 
 /// DeepSeek-V2's and V3's own fields into `s` (transformers' DeepseekV2Config / DeepseekV3Config;
@@ -81,11 +90,11 @@ void addDeepSeek(const std::string& json, const QJsonObject& o, LmShape& s) {
     r.scoreFunction =
         o.value(QLatin1String("scoring_func")).toString(QStringLiteral("softmax")).toStdString();
     const QString method = o.value(QLatin1String("topk_method")).toString();
-    const int groups = int(jsonNumber(o, "n_group").value_or(1));
+    const int groups = smallCount(o, "n_group", 1);
     if ((method == QLatin1String("group_limited_greedy") || method == QLatin1String("noaux_tc")) &&
         groups > 1) {
         r.groups = groups;
-        r.groupTopK = int(jsonNumber(o, "topk_group").value_or(groups));
+        r.groupTopK = std::min(groups, smallCount(o, "topk_group", groups));
     }
     r.topKScaling = jsonNumber(o, "routed_scaling_factor");
     r.expertBias = method == QLatin1String("noaux_tc");
@@ -98,11 +107,36 @@ void addDeepSeek(const std::string& json, const QJsonObject& o, LmShape& s) {
     s.mtpLayers = arch->mtpLayers;
 }
 
-/// Whether a DeepSeek config has only what Megatron-LM's latent attention and MoE build: no
-/// attention_bias or mlp_bias (which the published models leave false).
-bool deepSeekWithoutBiases(const std::string& json) {
+/// `v` as the file writes it ("tanh" with its quotes, 5, {...}), at most 40 characters.
+QString jsonText(const QJsonValue& v) {
+    const QByteArray array = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
+    return QString::fromUtf8(array.mid(1, array.size() - 2)).left(40);
+}
+
+/// What in a DeepSeek config the exporters' latent attention and router cannot write, as
+/// "field value" (empty = nothing): attention_bias or mlp_bias true (the published models have
+/// no biases), a scoring_func other than softmax and sigmoid, a topk_method other than greedy,
+/// group_limited_greedy and noaux_tc.
+QString deepSeekUnexpressible(const std::string& json, const QJsonObject& o) {
     const Result<planner::ModelArch> arch = planner::readHfArchitecture(json);
-    return arch && !arch->qkvBias && !arch->outBias && !arch->mlpBias;
+    if (arch && (arch->qkvBias || arch->outBias)) {
+        return QStringLiteral("attention_bias true");
+    }
+    if (arch && arch->mlpBias) {
+        return QStringLiteral("mlp_bias true");
+    }
+    const QJsonValue score = o.value(QLatin1String("scoring_func"));
+    if (!score.isUndefined() && !score.isNull() && score.toString() != QLatin1String("softmax") &&
+        score.toString() != QLatin1String("sigmoid")) {
+        return QStringLiteral("scoring_func ") + jsonText(score);
+    }
+    const QJsonValue method = o.value(QLatin1String("topk_method"));
+    static const QStringList known{QStringLiteral("greedy"), QStringLiteral("group_limited_greedy"),
+                                   QStringLiteral("noaux_tc")};
+    if (!method.isUndefined() && !method.isNull() && !known.contains(method.toString())) {
+        return QStringLiteral("topk_method ") + jsonText(method);
+    }
+    return {};
 }
 
 /// The shape of an imported Hugging Face decoder (`model` built from it) of `seq` tokens.
@@ -332,7 +366,19 @@ Result<ExportPlan> resolvePlan(const v1::PlanFile& file) {
                               p.family == "qwen2_moe" || p.family == "qwen3_moe";
     if (imported && (plainDecoder || deepSeek)) {
         LmShape shape = importedShape(file, *model, p.seq);
-        if (deepSeek ? deepSeekWithoutBiases(file.hf_config_json()) : !hasExtras(*model, shape)) {
+        if (deepSeek) {
+            const QString odd = deepSeekUnexpressible(
+                file.hf_config_json(),
+                QJsonDocument::fromJson(QByteArray::fromStdString(file.hf_config_json())).object());
+            if (!odd.isEmpty()) {
+                return refuse(ExportText::tr("the DeepSeek config has %1, which Megatron-LM's and "
+                                             "torchtitan's DeepSeek models do not build (no "
+                                             "biases; softmax or sigmoid scores; greedy, "
+                                             "group_limited_greedy or noaux_tc routing)")
+                                  .arg(odd));
+            }
+        }
+        if (deepSeek || !hasExtras(*model, shape)) {
             p.lm = std::move(shape);
         }
     } else if (p.family == "gpt") {

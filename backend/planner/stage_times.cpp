@@ -239,18 +239,18 @@ struct DataRings {
 /// --overlap-param-gather and FSDP prefetch it; the engine gathers after its optimizer step.
 double exposedDataTraffic(const Context& ctx, const Degrees& g, const StageSum& s, int k,
                           double bucket, double fwd, double bwd) {
-    const auto hidden = [&](double seconds, double under, double perParam) {
+    const auto exposed = [&](double seconds, double under, double perParam) {
         const double bytes = std::max(1.0, s.params * perParam);
         return std::max(seconds - under, seconds * std::min(1.0, bucket / bytes));
     };
     const DataRings rings(ctx, g, s, k);
     if (g.zero < 1) {
-        return hidden(rings.allReduce(s, ctx.gradBytes, bucket), bwd, ctx.gradBytes);
+        return exposed(rings.allReduce(s, ctx.gradBytes, bucket), bwd, ctx.gradBytes);
     }
     const double reduce = rings.allReduce(s, ctx.gradBytes, bucket) / 2;
     const double gather = rings.allReduce(s, ctx.elemBytes, bucket) / 2;
-    return hidden(reduce, bwd, ctx.gradBytes) +
-           (ctx.model->builtin ? gather : hidden(gather, fwd, ctx.elemBytes));
+    return exposed(reduce, bwd, ctx.gradBytes) +
+           (ctx.model->builtin ? gather : exposed(gather, fwd, ctx.elemBytes));
 }
 
 } // namespace

@@ -455,7 +455,8 @@ void TestDesigner::overCapacityIsRed() {
     }
     QVERIFY(panel.setHypotheticalCluster(QStringLiteral("1x2 rtx4090")));
     QTRY_VERIFY(panel.estimatePanel()->memoryBars()->deviceCount() == 2);
-    // 13 B parameters with Adam (16 B each) on one 24 GB card: far past its memory.
+    // 13 B parameters with Adam (18 B each with fp32 gradients) on one 24 GB card: far past its
+    // memory.
     MemoryBars* bars = panel.estimatePanel()->memoryBars();
     QVERIFY(bars->overCapacity(0));
     QVERIFY(panel.scene()->device(0)->memoryUsed() > panel.scene()->device(0)->memoryCapacity());

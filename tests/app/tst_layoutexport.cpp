@@ -600,6 +600,30 @@ void TestLayoutExport::deepSeekExportsLatentAttentionAndItsRouter() {
          {"--moe-router-score-function", "--moe-router-enable-expert-bias", "--mtp-num-layers"}) {
         QVERIFY2(!v2args->contains(QLatin1String(absent)), qPrintable(*v2args));
     }
+
+    // Hostile routers: what Megatron-LM has no flag for is refused naming the field and value;
+    // group counts beyond any router are ignored, not cast.
+    const auto withField = [&](const char* key, const QJsonValue& value) {
+        v1::PlanFile plan = v2;
+        QJsonObject cfg =
+            QJsonDocument::fromJson(QByteArray::fromStdString(plan.hf_config_json())).object();
+        cfg.insert(QLatin1String(key), value);
+        plan.set_hf_config_json(QJsonDocument(cfg).toJson().toStdString());
+        return megatronArguments(plan);
+    };
+    const std::pair<const char*, QJsonValue> odd[] = {{"scoring_func", QStringLiteral("tanh")},
+                                                      {"topk_method", 7},
+                                                      {"attention_bias", true},
+                                                      {"mlp_bias", true}};
+    for (const auto& [key, value] : odd) {
+        const Result<QString> r = withField(key, value);
+        QVERIFY2(!r.has_value(), key);
+        QVERIFY2(QString::fromStdString(r.error().message).contains(QLatin1String(key)),
+                 r.error().message.c_str());
+    }
+    const Result<QString> huge = withField("n_group", 1e30);
+    QVERIFY2(huge.has_value(), huge ? "" : huge.error().message.c_str());
+    QVERIFY(!huge->contains(QLatin1String("--moe-router-num-groups")));
 }
 
 void TestLayoutExport::dialogShowsCopiesAndSaves() {
