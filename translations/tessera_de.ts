@@ -4550,8 +4550,8 @@ S%2</translation>
     </message>
     <message>
         <location filename="../backend/export/megatronexport.cpp" line="+232"/>
-        <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, Mistral, Mixtral, Qwen2, Qwen3, Qwen2-MoE, Qwen3-MoE, DeepSeek-V2 or DeepSeek-V3 model)</source>
-        <translation>pretrain_gpt.py von Megatron-LM trainiert Decoder-Sprachmodelle; die Modellfamilie „%1“ hat keine Megatron-LM-Argumente (ein GPT-, GPT-2-, LLaMA-, Mistral-, Mixtral-, Qwen2-, Qwen3-, Qwen2-MoE-, Qwen3-MoE-, DeepSeek-V2- oder DeepSeek-V3-Modell wählen)</translation>
+        <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, Mistral, Mixtral, Qwen2, Qwen3, Qwen2-MoE, Qwen3-MoE, Phi-3, DeepSeek-V2 or DeepSeek-V3 model)</source>
+        <translation>pretrain_gpt.py von Megatron-LM trainiert Decoder-Sprachmodelle; die Modellfamilie „%1“ hat keine Megatron-LM-Argumente (ein GPT-, GPT-2-, LLaMA-, Mistral-, Mixtral-, Qwen2-, Qwen3-, Qwen2-MoE-, Qwen3-MoE-, Phi-3-, DeepSeek-V2- oder DeepSeek-V3-Modell wählen)</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -4567,6 +4567,11 @@ S%2</translation>
         <location line="+4"/>
         <source>TP %1 does not divide the model&apos;s %2 MLP width (--ffn-hidden-size): Megatron-LM needs them to be a multiple of --tensor-model-parallel-size</source>
         <translation>TP %1 teilt die MLP-Breite %2 (--ffn-hidden-size) des Modells nicht: Megatron-LM verlangt, dass sie ein Vielfaches von --tensor-model-parallel-size ist</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>the model&apos;s blocks use sliding windows of %1 and %2 tokens: Megatron-LM has one --window-size for all</source>
+        <translation>die Blöcke des Modells nutzen Sliding Windows von %1 und %2 Token: Megatron-LM hat ein --window-size für alle</translation>
     </message>
     <message>
         <location line="-1"/>

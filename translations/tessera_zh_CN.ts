@@ -4536,8 +4536,8 @@ S%2</translation>
     </message>
     <message>
         <location filename="../backend/export/megatronexport.cpp" line="+232"/>
-        <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, Mistral, Mixtral, Qwen2, Qwen3, Qwen2-MoE, Qwen3-MoE, DeepSeek-V2 or DeepSeek-V3 model)</source>
-        <translation>Megatron-LM 的 pretrain_gpt.py 训练的是解码器语言模型；模型族“%1”没有对应的 Megatron-LM 参数（请选择 GPT、GPT-2、LLaMA、Mistral、Mixtral、Qwen2、Qwen3、Qwen2-MoE、Qwen3-MoE、DeepSeek-V2 或 DeepSeek-V3 模型）</translation>
+        <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, Mistral, Mixtral, Qwen2, Qwen3, Qwen2-MoE, Qwen3-MoE, Phi-3, DeepSeek-V2 or DeepSeek-V3 model)</source>
+        <translation>Megatron-LM 的 pretrain_gpt.py 训练的是解码器语言模型；模型族“%1”没有对应的 Megatron-LM 参数（请选择 GPT、GPT-2、LLaMA、Mistral、Mixtral、Qwen2、Qwen3、Qwen2-MoE、Qwen3-MoE、Phi-3、DeepSeek-V2 或 DeepSeek-V3 模型）</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -4553,6 +4553,11 @@ S%2</translation>
         <location line="+4"/>
         <source>TP %1 does not divide the model&apos;s %2 MLP width (--ffn-hidden-size): Megatron-LM needs them to be a multiple of --tensor-model-parallel-size</source>
         <translation>TP %1 不能整除模型的 MLP 宽度 %2（--ffn-hidden-size）：Megatron-LM 要求它是 --tensor-model-parallel-size 的倍数</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>the model&apos;s blocks use sliding windows of %1 and %2 tokens: Megatron-LM has one --window-size for all</source>
+        <translation>模型的各块使用 %1 和 %2 个 token 的滑动窗口：Megatron-LM 对所有块只有一个 --window-size</translation>
     </message>
     <message>
         <location line="-1"/>

@@ -178,12 +178,18 @@ LmShape importedShape(const v1::PlanFile& file, const planner::PlanModel& model,
     if (s.type == "deepseek_v2" || s.type == "deepseek_v3") {
         addDeepSeek(file.hf_config_json(), o, s);
     }
+    if (const Result<planner::ModelArch> arch = planner::readHfArchitecture(file.hf_config_json());
+        arch && std::any_of(arch->window.begin(), arch->window.end(),
+                            [](std::int64_t w) { return w > 0; })) {
+        s.windows = arch->window; // sliding_window, layer_types or the family's rule
+    }
     s.ropeTheta = jsonNumber(o, "rope_theta");
     s.normEps = jsonNumber(o, s.llamaStyle ? "rms_norm_eps" : "layer_norm_epsilon");
     // transformers' defaults: LlamaConfig/MistralConfig attention_dropout 0.0 and no hidden
     // dropout; GPT2Config attn_pdrop = resid_pdrop = 0.1.
     if (s.llamaStyle) {
         s.attentionDropout = jsonNumber(o, "attention_dropout").value_or(0.0);
+        s.hiddenDropout = jsonNumber(o, "resid_pdrop").value_or(0.0); // Phi3Config's
     } else {
         s.attentionDropout = jsonNumber(o, "attn_pdrop").value_or(0.1);
         s.hiddenDropout = jsonNumber(o, "resid_pdrop").value_or(0.1);
@@ -356,14 +362,15 @@ Result<ExportPlan> resolvePlan(const v1::PlanFile& file) {
     p.layers = int(model->layers.size());
     p.seq = model->seqLen;
     // The exporters write the decoders LmShape describes: GPT-2, LLaMA, Mistral, Mixtral, Qwen2/3
-    // (dense and MoE) — a LLaMA-type config with biases or norms beyond its family's has no
-    // arguments here — and DeepSeek-V2/V3, read by their own fields (latent attention, shared
+    // (dense and MoE), Phi-3 — a LLaMA-type config with biases or norms beyond its family's has
+    // no arguments here — and DeepSeek-V2/V3, read by their own fields (latent attention, shared
     // experts, router, multi-token prediction). Each exporter refuses any other family (Gemma,
-    // Phi-3, gpt-oss, ...) by its name rather than write a different model.
+    // gpt-oss, ...) by its name rather than write a different model.
     const bool deepSeek = p.family == "deepseek_v2" || p.family == "deepseek_v3";
     const bool plainDecoder = p.family == "gpt2" || p.family == "llama" || p.family == "mistral" ||
                               p.family == "mixtral" || p.family == "qwen2" || p.family == "qwen3" ||
-                              p.family == "qwen2_moe" || p.family == "qwen3_moe";
+                              p.family == "qwen2_moe" || p.family == "qwen3_moe" ||
+                              p.family == "phi3";
     if (imported && (plainDecoder || deepSeek)) {
         LmShape shape = importedShape(file, *model, p.seq);
         if (deepSeek) {

@@ -10,6 +10,7 @@
 #include <QCoreApplication>
 #include <QString>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -54,7 +55,7 @@ struct RouterShape {
 /// mtp0..mtp{m-1}].
 struct LmShape {
     /// "gpt" (built-in), "gpt2", "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen2_moe",
-    /// "qwen3_moe", "deepseek_v2", "deepseek_v3"
+    /// "qwen3_moe", "phi3", "deepseek_v2", "deepseek_v3"
     std::string type;
     int blocks = 0, hidden = 0, ffn = 0, heads = 0, kvHeads = 0, positions = 0;
     int headDim = 0;         ///< per attention head (Qwen3: config head_dim); 0 = hidden / heads
@@ -79,6 +80,9 @@ struct LmShape {
     std::optional<LatentShape> mla;    ///< DeepSeek-V2/V3
     std::optional<RouterShape> router; ///< DeepSeek-V2/V3
     int mtpLayers = 0; ///< DeepSeek-V3's multi-token-prediction modules (after the head)
+    /// Per block: its sliding attention window in tokens, the current one included (0 = full
+    /// attention); empty when every block attends to the whole sequence.
+    std::vector<std::int64_t> windows;
     /// Dropout probabilities the model trains with: the config's attention_dropout (LLaMA-style,
     /// default 0) or attn_pdrop/resid_pdrop (GPT-2, 0.1); 0 for the built-in GPT (the engine has
     /// no dropout). Megatron-LM's own defaults are 0.1 each.

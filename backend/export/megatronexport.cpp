@@ -12,8 +12,10 @@
 #include <QLocale>
 #include <QStringList>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -204,6 +206,7 @@ void addMegatronModel(const ExportPlan& p, QStringList& out) {
     if (!m.mla && m.headDim > 0 && m.headDim * m.heads != m.hidden) {
         arg(QStringLiteral("--kv-channels %1").arg(m.headDim)); // head_dim ≠ hidden / heads
     }
+    addMegatronWindows(p, out);
     if (m.qkvBias) {
         arg(QStringLiteral("--add-qkv-bias")); // _add_network_size_args; with
                                                // --disable-bias-linear for the rest
@@ -253,8 +256,8 @@ Result<QString> megatronArguments(const v1::PlanFile& plan) {
         return refuse(
             ExportText::tr("Megatron-LM's pretrain_gpt.py trains decoder language models; model "
                            "family '%1' has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, "
-                           "Mistral, Mixtral, Qwen2, Qwen3, Qwen2-MoE, Qwen3-MoE, DeepSeek-V2 or "
-                           "DeepSeek-V3 model)")
+                           "Mistral, Mixtral, Qwen2, Qwen3, Qwen2-MoE, Qwen3-MoE, Phi-3, "
+                           "DeepSeek-V2 or DeepSeek-V3 model)")
                 .arg(QString::fromStdString(p.family)));
     }
     const LmShape& m = *p.lm;
@@ -276,6 +279,15 @@ Result<QString> megatronArguments(const v1::PlanFile& plan) {
         if (count % p.tp != 0) {
             return refuse(message.arg(countText(p.tp), countText(count)));
         }
+    }
+    std::int64_t window = 0;
+    for (std::int64_t w : m.windows) {
+        if (w > 0 && window > 0 && w != window) {
+            return refuse(ExportText::tr("the model's blocks use sliding windows of %1 and %2 "
+                                         "tokens: Megatron-LM has one --window-size for all")
+                              .arg(countText(window), countText(w)));
+        }
+        window = std::max(window, w);
     }
     if (p.pp > 1) {
         const std::vector<StageParts> parts = lmStageParts(p);

@@ -4,6 +4,8 @@
 
 #include <QLatin1String>
 
+#include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -24,23 +26,6 @@ void addContext(const ExportPlan& p, QStringList& out) {
                .arg(p.seq / p.cp);
     out << QStringLiteral("    --context-parallel-size %1").arg(p.cp);
     out << QStringLiteral("    --cp-comm-type p2p");
-}
-
-/// `moe` as a Python list expression moe_freq_type evaluates: the shorter of the list
-/// ("[0,1,0,1]") and its runs ("[0]*3+[1]*58").
-QString layerPattern(const std::vector<bool>& moe) {
-    QStringList items, runs;
-    for (std::size_t i = 0; i < moe.size();) {
-        std::size_t j = i;
-        while (j < moe.size() && moe[j] == moe[i]) {
-            items << QString::number(moe[j++] ? 1 : 0);
-        }
-        runs << QStringLiteral("[%1]*%2").arg(moe[i] ? 1 : 0).arg(j - i);
-        i = j;
-    }
-    const QString list = QLatin1Char('[') + items.join(QLatin1Char(',')) + QLatin1Char(']');
-    const QString runText = runs.join(QLatin1Char('+'));
-    return runText.size() < list.size() ? runText : list;
 }
 
 /// DeepSeek's router: sigmoid scores (V3), group-limited top-k, the routed weights' scale and
@@ -102,7 +87,7 @@ void addExperts(const ExportPlan& p, QStringList& out) {
         addDeepSeekRouter(*m.router, out);
     }
     if (!m.moeLayers.empty()) { // 1 = MoE block, 0 = dense (mlp_only_layers)
-        out << QStringLiteral("    --moe-layer-freq \"%1\"").arg(layerPattern(m.moeLayers));
+        out << QStringLiteral("    --moe-layer-freq \"%1\"").arg(megatronLayerPattern(m.moeLayers));
     }
     out << QStringLiteral("    --moe-router-load-balancing-type %1")
                .arg(m.router && m.router->seqAux ? QStringLiteral("seq_aux_loss")
@@ -136,6 +121,48 @@ void yarnDefault(const std::optional<double>& value, double megatron, const char
 }
 
 } // namespace
+
+QString megatronLayerPattern(const std::vector<bool>& layers) {
+    QStringList items, runs;
+    for (std::size_t i = 0; i < layers.size();) {
+        std::size_t j = i;
+        while (j < layers.size() && layers[j] == layers[i]) {
+            items << QString::number(layers[j++] ? 1 : 0);
+        }
+        runs << QStringLiteral("[%1]*%2").arg(layers[i] ? 1 : 0).arg(j - i);
+        i = j;
+    }
+    const QString list = QLatin1Char('[') + items.join(QLatin1Char(',')) + QLatin1Char(']');
+    const QString runText = runs.join(QLatin1Char('+'));
+    return runText.size() < list.size() ? runText : list;
+}
+
+void addMegatronWindows(const ExportPlan& p, QStringList& out) {
+    const std::vector<std::int64_t>& windows = p.lm->windows;
+    std::int64_t w = 0;
+    std::vector<bool> sliding;
+    for (std::int64_t x : windows) {
+        w = std::max(w, x);
+        sliding.push_back(x > 0);
+    }
+    if (w == 0) {
+        return;
+    }
+    if (w >= p.seq) {
+        out << QStringLiteral("    # sliding window of %1 tokens: it covers the sequence of %2, "
+                              "so every block attends to all of it")
+                   .arg(w)
+                   .arg(p.seq);
+        return;
+    }
+    out << QStringLiteral("    # sliding window: each query sees its own token and the %1 before")
+               .arg(w - 1);
+    out << QStringLiteral("    --window-size \"%1,0\"").arg(w - 1);
+    if (std::find(sliding.begin(), sliding.end(), false) != sliding.end()) {
+        out << QStringLiteral("    --window-attn-skip-freq \"%1\"")
+                   .arg(megatronLayerPattern(sliding));
+    }
+}
 
 void addMegatronLatentAttention(const LmShape& m, QStringList& out) {
     const LatentShape& a = *m.mla;

@@ -25,4 +25,15 @@ void addMegatronContextAndExperts(const ExportPlan& p, QStringList& out);
 /// deepseek-ai/).
 void addMegatronLatentAttention(const LmShape& m, QStringList& out);
 
+/// Appends the sliding attention window of `p.lm`'s blocks (its `windows`, one size): a comment
+/// when the window covers the whole sequence, else --window-size "w−1,0" (Transformer Engine's
+/// (left, right) keys around the query; transformers' sliding_window counts the query itself)
+/// and, when some blocks attend fully, --window-attn-skip-freq with 1 for each windowed block
+/// (arguments.py _add_network_size_args).
+void addMegatronWindows(const ExportPlan& p, QStringList& out);
+
+/// `layers` as a Python list expression Megatron-LM's moe_freq_type evaluates (1 = true): the
+/// shorter of the list ("[0,1,0,1]") and its runs ("[0]*3+[1]*58").
+QString megatronLayerPattern(const std::vector<bool>& layers);
+
 } // namespace tessera::designer

@@ -135,6 +135,11 @@ Result<QString> torchtitanParallelism(const v1::PlanFile& plan) {
         }
     }
     line(QStringLiteral("context_parallel_degree = %1").arg(p.cp));
+    if (p.lm && !p.lm->windows.empty()) {
+        line(QStringLiteral("# the model's sliding attention window is not a torchtitan setting: "
+                            "it is the model's own attention (its llama3 and qwen3 attend to the "
+                            "whole sequence)"));
+    }
     line(QString());
     // Training.local_batch_size (per data-parallel rank), global_batch_size (more = gradient
     // accumulation), seq_len, mixed_precision_param.

@@ -47,6 +47,7 @@ private Q_SLOTS:
     void aLayoutThatDoesNotFitIsExportedWithAWarning();
     void mixtureOfExpertsIsNotExportedAsADenseModel();
     void deepSeekExportsLatentAttentionAndItsRouter();
+    void slidingWindowsAndPhi3();
     void dialogShowsCopiesAndSaves();
     void ctlExportsWhatTheDialogShows_data();
     void ctlExportsWhatTheDialogShows();
@@ -624,6 +625,49 @@ void TestLayoutExport::deepSeekExportsLatentAttentionAndItsRouter() {
     const Result<QString> huge = withField("n_group", 1e30);
     QVERIFY2(huge.has_value(), huge ? "" : huge.error().message.c_str());
     QVERIFY(!huge->contains(QLatin1String("--moe-router-num-groups")));
+}
+
+/// A sliding attention window shorter than the sequence is Megatron-LM's --window-size (keys
+/// before the query; transformers' sliding_window counts the query too), blocks that attend
+/// fully --window-attn-skip-freq; a window the sequence fits in changes nothing. Phi-3 (a
+/// LLaMA-type decoder with a window of 2,047) exports.
+void TestLayoutExport::slidingWindowsAndPhi3() {
+    const auto megatron = [](v1::PlanFile plan, int seq) {
+        plan.set_seq_len(seq);
+        return megatronArguments(plan);
+    };
+    const v1::PlanFile phi3 = imported("phi-3-mini-4k.json", "Phi-3", {.dp = 8});
+    const Result<QString> phi = megatron(phi3, 4096);
+    QVERIFY2(phi.has_value(), phi ? "" : phi.error().message.c_str());
+    QVERIFY2(phi->contains(QLatin1String("--window-size \"2046,0\"")) &&
+                 phi->contains(QLatin1String("--num-layers 32")) &&
+                 !phi->contains(QLatin1String("--window-attn-skip-freq")),
+             qPrintable(*phi));
+    // Mistral-7B's 4,096-token window: nothing at 4,096 tokens, the window at 8,192.
+    const v1::PlanFile mistral = imported("mistral-7b-v0.1.json", "Mistral", {.dp = 8});
+    const Result<QString> fits = megatron(mistral, 4096);
+    QVERIFY2(fits.has_value() && !fits->contains(QLatin1String("--window-size")) &&
+                 fits->contains(QLatin1String("covers the sequence")),
+             fits ? qPrintable(*fits) : fits.error().message.c_str());
+    const Result<QString> longer = megatron(mistral, 8192);
+    QVERIFY2(longer.has_value() && longer->contains(QLatin1String("--window-size \"4095,0\"")),
+             longer ? qPrintable(*longer) : longer.error().message.c_str());
+    // Qwen3 with its window on the blocks past max_window_layers: the rest attend fully.
+    v1::PlanFile qwen = imported("qwen3-8b.json", "Qwen3", {.dp = 8});
+    QJsonObject cfg =
+        QJsonDocument::fromJson(QByteArray::fromStdString(qwen.hf_config_json())).object();
+    cfg.insert(QStringLiteral("use_sliding_window"), true);
+    cfg.insert(QStringLiteral("sliding_window"), 4096);
+    cfg.insert(QStringLiteral("max_window_layers"), 28);
+    qwen.set_hf_config_json(QJsonDocument(cfg).toJson().toStdString());
+    const Result<QString> mixed = megatron(qwen, 8192);
+    QVERIFY2(mixed.has_value() &&
+                 mixed->contains(QLatin1String("--window-attn-skip-freq \"[0]*28+[1]*8\"")),
+             mixed ? qPrintable(*mixed) : mixed.error().message.c_str());
+    // torchtitan cannot set a window: it says so rather than stay silent.
+    const Result<QString> titan = torchtitanParallelism(phi3);
+    QVERIFY2(titan.has_value() && titan->contains(QLatin1String("sliding attention window")),
+             titan ? qPrintable(*titan) : titan.error().message.c_str());
 }
 
 void TestLayoutExport::dialogShowsCopiesAndSaves() {
