@@ -99,6 +99,7 @@ struct LayerCost {
     double tiedParams = 0;      ///< held again when `tiedTo` is on another stage
     double outputBytes = 0;     ///< sent to the next stage (whole, before /TP)
     double scratchBytes = 0;    ///< built-ins: the engine's scratch on one TP rank
+    double deferredBytes = 0;   ///< built-ins: ZB-H1's weight-gradient queue on one TP rank
     /// Imported layers, for GPUs timed from shapes (kernel_time.cpp): the forward's GEMMs on this
     /// rank, the bytes its memory-bound kernels move, and the score FLOPs a fused (Flash)
     /// attention kernel executes (0 when attention runs as the unfused GEMMs in `gemms`).

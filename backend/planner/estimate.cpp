@@ -256,6 +256,7 @@ std::vector<StageSum> stageSums(const Context& ctx, const std::vector<std::pair<
             for (int i = first; i <= last; ++i) {
                 s.widestBytes = std::max(s.widestBytes, costs[std::size_t(i)].outputBytes);
                 s.scratchBytes = std::max(s.scratchBytes, costs[std::size_t(i)].scratchBytes);
+                s.deferred += costs[std::size_t(i)].deferredBytes;
             }
         }
     }

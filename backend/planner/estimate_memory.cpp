@@ -45,6 +45,11 @@ std::vector<RankHolds> rankHolds(const Degrees& g, const std::vector<StageSum>& 
         if (g.v == 1) {
             h.inFlight = inFlightOf(g, k);
             h.activations = chunkBytes.front() * h.inFlight;
+            if (g.kind == train::PipelineKind::ZeroBubbleH1) {
+                // The engine keeps a weight-gradient queue beside each micro-batch slot
+                // (Stage::memoryBytes with split backward); imported models count none.
+                h.activations += st[std::size_t(k)].deferred * b * h.inFlight;
+            }
             continue;
         }
         // Interleaved: the peak of the real op list (chunks hold different layers), walked in

@@ -29,6 +29,7 @@ struct StageSum {
     /// micro-batch slot the stage input and its gradient; shared by the slots two ping-pong
     /// gradients of the widest layer and the largest layer scratch.
     double inBytes = 0, widestBytes = 0, scratchBytes = 0;
+    double deferred = 0; ///< built-ins: ZB-H1's weight-gradient queue per sample (LayerCost)
     /// Imported models: the stage's GEMMs (identical shapes merged, counts added), memory-bound
     /// bytes, fused-attention FLOPs and what selective recompute repeats (LayerCost).
     std::vector<RankGemm> gemms, recomputeGemms;

@@ -294,6 +294,7 @@ std::vector<LayerCost> tpLayerCosts(const Context& ctx, int tp) {
             // TransformerBlock::scratchSize: attention's 8·T·C/t + H/t·T², the GELU output and
             // its gradient 2·T·M/t, and three unsplit T·C gradients.
             const double T = l.seq, C = l.hidden;
+            c.deferredBytes = ctx.elemBytes * (l.deferredWhole + l.deferredSplit / t);
             c.scratchBytes = ctx.elemBytes * (block ? 8 * T * C / t + l.heads * T * T / t +
                                                           2 * T * l.ffn / t + 3 * T * C
                                                     : l.scratchFloats);

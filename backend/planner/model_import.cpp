@@ -42,8 +42,9 @@ Failure bad(const std::string& message) {
 
 /// The engine's MLP splits linear 2i column-wise and 2i+1 row-wise (model_desc.h): a row-parallel
 /// linear all-reduces its output forward, a column-parallel one its input gradient backward.
+/// ZB-H1's queue keeps its input and output gradient, the split side divided by TP.
 void markMlpTensorParallel(PlanLayer& layer, const v1::ModelSpec& spec) {
-    if (layer.kind != "linear" || layer.tpDivides.empty()) {
+    if (layer.kind != "linear" || layer.name.rfind("linear", 0) != 0) {
         return;
     }
     const int j = std::stoi(layer.name.substr(std::string("linear").size()));
@@ -52,10 +53,32 @@ void markMlpTensorParallel(PlanLayer& layer, const v1::ModelSpec& spec) {
         widths.push_back(w);
     }
     widths.push_back(10);
-    if (j % 2 == 0) {
-        layer.tpCommBackward = widths[std::size_t(j)];
+    const double in = widths[std::size_t(j)], out = widths[std::size_t(j) + 1];
+    if (layer.tpDivides.empty()) {
+        layer.deferredWhole = in + out;
+    } else if (j % 2 == 0) {
+        layer.tpCommBackward = in;
+        layer.deferredWhole = in, layer.deferredSplit = out;
     } else {
-        layer.tpCommForward = widths[std::size_t(j) + 1];
+        layer.tpCommForward = out;
+        layer.deferredWhole = out, layer.deferredSplit = in;
+    }
+}
+
+/// ZB-H1's weight-gradient queue of a built-in GPT or ViT layer per sample (Layer::
+/// deferredFloats): a block's qkv and fc keep their C-wide inputs whole and their outputs split,
+/// proj and fc2 their split inputs and C-wide output gradients (4·T·C whole, T·(4C + 2M)
+/// split); the patch projection N·(P² + C) and the head tokens · (C + classes), both whole.
+void setDeferredFloats(PlanLayer& l, const v1::ModelSpec& spec, const ModelDesc& desc) {
+    const double C = spec.dim();
+    if (l.kind == "block") {
+        l.deferredWhole = 4.0 * l.seq * C;
+        l.deferredSplit = double(l.seq) * (4.0 * C + 2.0 * l.ffn);
+    } else if (l.kind == "patch_embedding") {
+        const double n = 28 / std::max(1, spec.patch()), p = spec.patch();
+        l.deferredWhole = n * n * (p * p + C);
+    } else if (l.name == "head") {
+        l.deferredWhole = double(desc.rowsPerSample) * (C + desc.classes);
     }
 }
 
@@ -118,6 +141,8 @@ Result<PlanModel> modelFromSpec(const v1::ModelSpec& spec, int vocab) {
         }
         if (desc->family == "mlp") {
             markMlpTensorParallel(l, spec);
+        } else {
+            setDeferredFloats(l, spec, *desc);
         }
         if (d.kind == "layer_norm") {
             // LayerNormLayer::scratchSize: the T·C input gradient (tokens as the blocks').

@@ -86,6 +86,11 @@ struct PlanLayer {
     /// vocabulary by TP, forward and backward (Megatron-LM's vocab-parallel cross-entropy on
     /// logits cast to fp32: model_import.cpp headLayer).
     double lossForwardBytes = 0, lossBackwardBytes = 0;
+    /// Built-ins under ZB-H1: floats per sample the engine's weight-gradient queue copies for
+    /// this layer's linear parts, each one's input and output gradient (WeightGradStore,
+    /// Layer::deferredFloats), `deferredWhole` kept whole on every TP rank and `deferredSplit`
+    /// divided by TP (a column-parallel linear's outputs, a row-parallel one's inputs).
+    double deferredWhole = 0, deferredSplit = 0;
     /// Imported blocks: the score FLOPs a causal (or sliding-window) attention kernel executes,
     /// forward, per sample: attentionFlops × the share of (query, key) pairs under the mask.
     double attentionExecFlops = 0;

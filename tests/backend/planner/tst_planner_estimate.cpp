@@ -51,6 +51,7 @@ private Q_SLOTS:
     void hypotheticalClusters();
     void memoryFormulas_data();
     void memoryFormulas();
+    void zeroBubbleKeepsTheEnginesWeightGradientQueue();
     void bubbleMatchesFormula_data();
     void bubbleMatchesFormula();
     void unevenStagesSlowestDominates();
@@ -232,6 +233,43 @@ void TestPlannerEstimate::memoryFormulas() {
              qPrintable(QStringLiteral("%1 vs %2").arg(d.activations).arg(expectedAct)));
     QVERIFY(d.workspace > 0);
     QCOMPARE(d.capacity, 80e9);
+}
+
+// ZB-H1 in tessera-train keeps, beside each micro-batch slot, copies of every linear layer's
+// input and output gradient until its W op (WeightGradStore; Stage::memoryBytes): the planner
+// adds them for built-ins on ZB-H1 and only there. GPT, 4 blocks of C 64 (M 256), 32 tokens,
+// vocabulary 256, as TP 2 × PP 2 with 4 micro-batches of 2: each rank holds min(p, m) = 2 slots.
+void TestPlannerEstimate::zeroBubbleKeepsTheEnginesWeightGradientQueue() {
+    v1::ModelSpec spec;
+    spec.set_family("gpt");
+    spec.set_blocks(4), spec.set_dim(64), spec.set_heads(4), spec.set_context(32);
+    const auto model = modelFromSpec(spec, 256);
+    QVERIFY2(model.has_value(), model ? "" : model.error().message.c_str());
+    QCOMPARE(int(model->layers.size()), 7); // embedding, 4 blocks, ln_f, head
+    auto cluster = parseHypotheticalCluster("1x4 cpu");
+    QVERIFY(cluster.has_value());
+    PlanOptions o;
+    o.globalBatch = 8;
+    v1::Layout plain = evenStages(1, 2, 2, 4, 7);
+    plain.mutable_stages(0)->set_last_layer(2); // embedding, block0, block1 | block2, block3, …
+    plain.mutable_stages(1)->set_first_layer(3);
+    v1::Layout zb = plain;
+    zb.set_schedule(v1::PIPELINE_SCHEDULE_ZB_H1);
+    const auto a = estimate(*model, *cluster, plain, o), z = estimate(*model, *cluster, zb, o);
+    QVERIFY(a.has_value() && z.has_value());
+    QVERIFY2(z->problems.empty(), z->problems.empty() ? "" : z->problems.front().c_str());
+    constexpr double T = 32, C = 64, M = 256, V = 256, t = 2, slots = 2, b = 2;
+    const double block = 4 * T * C + T * (4 * C + 2 * M) / t; // floats per sample
+    const double head = T * (C + V);                          // replicated under TP
+    // Rank 0 holds stage 0 (two blocks) and as many slots under both schedules; the last stage
+    // holds 2 under ZB-H1 and 1 under 1F1B, so its queue is checked on one stage below.
+    QCOMPARE(z->devices[0].activations - a->devices[0].activations, 4.0 * slots * b * 2 * block);
+    // One stage: one slot under either schedule; the queue holds all four blocks and the head.
+    v1::Layout one = evenStages(1, 2, 1, 4, 7), oneZb = one;
+    oneZb.set_schedule(v1::PIPELINE_SCHEDULE_ZB_H1);
+    const auto a1 = estimate(*model, *cluster, one, o), z1 = estimate(*model, *cluster, oneZb, o);
+    QVERIFY(a1.has_value() && z1.has_value());
+    QCOMPARE(z1->devices[0].activations - a1->devices[0].activations, 4.0 * b * (4 * block + head));
 }
 
 void TestPlannerEstimate::bubbleMatchesFormula_data() {
