@@ -56,6 +56,9 @@ struct JobRecord {
     /// Who launched it and follows it again after a restart: "app", "tessera-ctl" (a detached
     /// run, followed by `tessera-ctl attach`); empty for jobs of earlier builds (the app's).
     QString launcher;
+    /// Unix ms when its follower was found dead while it had not ended (FollowerLock::sweep); 0
+    /// while it is followed. `tessera-ctl status` shows such a job as "not followed".
+    qint64 unfollowedMs = 0;
 };
 
 /// Registers JobState, MetricPoint, JobRecord, NodeState, WorkerNode and the internal protobuf

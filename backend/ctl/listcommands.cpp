@@ -212,6 +212,13 @@ QStringList placedWorkers(const JobRecord& job) {
     return names;
 }
 
+/// The state `status` shows: as recorded, or "not followed" for an unfinished job whose follower
+/// died (FollowerLock::sweep): nobody knows whether it still runs.
+QString shownState(const JobRecord& job) {
+    return job.unfollowedMs > 0 && !isTerminal(job.state) ? QStringLiteral("not followed")
+                                                          : jobStateName(job.state);
+}
+
 /// One job of `status`: as recorded, its newest attempt's workers when it was relaunched.
 struct StatusRow {
     JobRecord job;
@@ -238,7 +245,7 @@ void printStatusJson(const std::optional<FolderOwner>& owner, const QList<Status
         list.append(QJsonObject{
             {QStringLiteral("id"), r.job.id},
             {QStringLiteral("name"), r.job.name},
-            {QStringLiteral("state"), jobStateName(r.job.state)},
+            {QStringLiteral("state"), shownState(r.job)},
             {QStringLiteral("steps"), double(r.job.lastStep)},
             {QStringLiteral("loss"), jsonNumber(r.job.lastLoss)},
             {QStringLiteral("launcher"), r.launcher},
@@ -259,7 +266,7 @@ void printStatusTable(const std::optional<FolderOwner>& owner, const QList<Statu
         const QString shown =
             r.attempt > 0 ? j.name.left(25) + QStringLiteral(" #%1").arg(r.attempt) : j.name;
         std::printf("%-26s %-30s %-10s %8lld %9s %-12s %s\n", qPrintable(j.id),
-                    qPrintable(shown.left(30)), qPrintable(jobStateName(j.state)),
+                    qPrintable(shown.left(30)), qPrintable(shownState(j)),
                     static_cast<long long>(j.lastStep), qPrintable(number(j.lastLoss, 4)),
                     qPrintable(r.launcher), qPrintable(placedWorkers(j).join(QLatin1Char(','))));
         if (!j.reason.isEmpty()) {

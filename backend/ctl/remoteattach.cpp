@@ -1,6 +1,8 @@
 // run / attach / cancel through the data folder's backend (see remoteattach.h).
 #include "backend/ctl/remoteattach.h"
 
+#include "backend/jobs/workdirscan.h"
+
 #include "backend/core/paths.h"
 #include "backend/history/metricstore.h"
 #include "backend/service/backendclient.h"
@@ -76,6 +78,14 @@ void RemoteAttach::submit() {
     if (!spec) {
         finish(kExitBadInput, QString::fromStdString(spec.error().message));
         return;
+    }
+    // The workdir is read here, on this machine: refuse a bad one before the backend rents.
+    for (Result<void> ok : {validateJobSpec(*spec), checkWorkdir(*spec)}) {
+        if (!ok) {
+            finish(kExitBadInput, m_options.specPath + QStringLiteral(": ") +
+                                      QString::fromStdString(ok.error().message));
+            return;
+        }
     }
     m_client = std::make_unique<BackendClient>(m_owner.endpoint);
     Result<bv1::SubmitJobReply> submitted = m_client->submit(jobSpecToJson(*spec));

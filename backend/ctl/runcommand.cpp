@@ -1,6 +1,9 @@
 // `tessera-ctl run` (see runcommand.h).
 #include "backend/ctl/runcommand.h"
 
+#include "backend/core/paths.h"
+#include "backend/jobs/workdirscan.h"
+
 #include "worker/common/spec_io.h"
 
 #include <QCoreApplication>
@@ -74,6 +77,13 @@ bool RunCommand::loadSpec() {
                                   QString::fromStdString(ok.error().message));
         return false;
     }
+    // Before anything is rented: a missing, oversized or leaking workdir is bad input, not a
+    // launch that fails after the cluster came up.
+    if (Result<void> ok = checkWorkdir(m_spec); !ok) {
+        finish(kExitBadInput, m_options.specPath + QStringLiteral(": ") +
+                                  QString::fromStdString(ok.error().message));
+        return false;
+    }
     return true;
 }
 
@@ -94,7 +104,8 @@ void RunCommand::connectController() {
                     }
                     std::fprintf(stdout, "%s\n", qPrintable(text));
                     std::fflush(stdout);
-                } else if (m_options.verbose) {
+                } else if (m_options.verbose || stream == QLatin1String("worker")) {
+                    // The workers' own notices (a full disk, a log budget spent) always show.
                     if (m_printer) {
                         m_printer->breakLine();
                     }
@@ -211,6 +222,12 @@ void RunCommand::submit() {
         return;
     }
     m_jobId = *id;
+    // Killed before the job's end, this run leaves the lock for the next Tessera process to
+    // find: the job's entry is then ended, not shown running forever.
+    if (!m_options.detach) {
+        m_follower.acquire(dataDir(), m_jobId, QStringLiteral("tessera-ctl run"),
+                           m_options.workers.isEmpty());
+    }
     m_printer = std::make_unique<ProgressPrinter>(stdout, m_spec.training().epochs(),
                                                   isatty(fileno(stdout)) != 0);
     std::fprintf(stdout, "job %s: %s, %d rank(s)\n", qPrintable(m_jobId), m_spec.name().c_str(),
@@ -234,6 +251,7 @@ void RunCommand::onState(const QString& jobId, JobState state, const QString& re
                      qPrintable(m_options.workers.join(QLatin1Char(','))),
                      qPrintable(m_options.tokenFile));
         std::fflush(stdout);
+        m_follower.release(); // left running on purpose
         finish(kExitOk);
         return;
     }

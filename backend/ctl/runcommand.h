@@ -6,6 +6,7 @@
 #include "backend/cluster/localworkers.h"
 #include "backend/ctl/ctloptions.h"
 #include "backend/ctl/progressprinter.h"
+#include "backend/history/followerlock.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
 
@@ -65,6 +66,7 @@ private:
     std::unique_ptr<JobController> m_controller; ///< created in start(), once the store is open
     std::unique_ptr<ProgressPrinter> m_printer;
     QString m_jobId;
+    FollowerLock m_follower; ///< held while this run follows its job (not after --detach)
     QTimer m_timeout;
     QTimer m_waitNodes;
     int m_exitCode = -1;

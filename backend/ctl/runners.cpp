@@ -14,6 +14,7 @@
 #include "backend/ctl/remoteattach.h"
 #include "backend/ctl/runcommand.h"
 #include "backend/ctl/servecommand.h"
+#include "backend/ctl/tokencommand.h"
 #include "backend/service/backendclient.h"
 #include "backend/service/datafolderlock.h"
 
@@ -183,6 +184,10 @@ int runCalibrate(const CtlOptions& options) {
 
 int runCertify(const CtlOptions& options) {
     return certify(options);
+}
+
+int runToken(const CtlOptions& options) {
+    return writeToken(options);
 }
 
 int runCloud(const CtlOptions& options) {

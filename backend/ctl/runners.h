@@ -23,6 +23,8 @@ int runLogs(const CtlOptions& options);
 /// calibrate, certify: the planner's fit; a worker's certificate.
 int runCalibrate(const CtlOptions& options);
 int runCertify(const CtlOptions& options);
+/// token FILE: a fresh bearer token in a new 0600 file (tokencommand.h).
+int runToken(const CtlOptions& options);
 /// offers, rent OFFER, leases, release ID, cost, cloud-key: the cloud; an interrupted rent
 /// terminates what it launched first.
 int runCloud(const CtlOptions& options);

@@ -143,6 +143,18 @@ const std::vector<Subcommand> kSubcommands = {
      {"hosts", "out", "name"},
      [](const std::vector<std::string>& a, CtlOptions&) { return none(a, "certify"); },
      runCertify},
+    {"token",
+     "FILE",
+     "write a new bearer token for a worker into FILE (mode 0600)",
+     "32 random bytes as 64 hex digits; FILE must not exist yet (- prints the token). Start "
+     "the worker with --token-file FILE and give tessera-ctl the same --token-file.",
+     {},
+     [](const std::vector<std::string>& a, CtlOptions& o) {
+         return one(a, o.target,
+                    QStringLiteral("token takes exactly one file to create, e.g. tessera-ctl "
+                                   "token /etc/tessera/worker.token"));
+     },
+     runToken},
     {"offers",
      "",
      "what the cloud rents now, cheapest first",

@@ -1,6 +1,8 @@
 // SQLite history of jobs, metric points, log lines and nodes (see metricstore.h).
 #include "backend/history/metricstore.h"
 
+#include "backend/history/followerlock.h"
+
 #include "backend/history/sqlitedb.h"
 
 #include "backend/core/logging.h"
@@ -59,11 +61,13 @@ JobRecord jobFromQuery(const QSqlQuery& q) {
     r.lastLoss = nullToNan(q.value(9));
     r.testAccuracy = nullToNan(q.value(10));
     r.launcher = q.value(11).toString();
+    r.unfollowedMs = q.value(12).toLongLong();
     return r;
 }
 
 constexpr const char* kJobColumns = "id, name, spec, state, reason, submitted_ms, started_ms, "
-                                    "finished_ms, last_step, last_loss, test_accuracy, launcher";
+                                    "finished_ms, last_step, last_loss, test_accuracy, launcher, "
+                                    "unfollowed_ms";
 
 } // namespace
 
@@ -95,6 +99,8 @@ Result<void> MetricStore::open(const QString& path) {
     if (opened) {
         m_path = path;
         addMissingColumns();
+        // Jobs whose follower died since this folder was last opened (followerlock.h).
+        FollowerLock::sweep(QFileInfo(path).absolutePath(), *this);
     }
     return opened;
 }
@@ -114,6 +120,13 @@ void MetricStore::addMissingColumns() {
     // Histories written before jobs were followed again after a restart: launcher NULL.
     if (Result<void> added = addColumnIfMissing(m_connection, QStringLiteral("jobs"),
                                                 QStringLiteral("launcher"), QStringLiteral("TEXT"));
+        !added) {
+        qCWarning(lcStore).noquote() << QString::fromStdString(added.error().message);
+    }
+    // Histories written before a dead follower was noticed: unfollowed_ms NULL (followed).
+    if (Result<void> added =
+            addColumnIfMissing(m_connection, QStringLiteral("jobs"),
+                               QStringLiteral("unfollowed_ms"), QStringLiteral("INTEGER"));
         !added) {
         qCWarning(lcStore).noquote() << QString::fromStdString(added.error().message);
     }
@@ -155,7 +168,8 @@ bool MetricStore::recordJob(const JobRecord& job) {
 bool MetricStore::updateJobState(const QString& jobId, JobState state, const QString& reason,
                                  qint64 timeMs) {
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    QString sql = QStringLiteral("UPDATE jobs SET state = ?, reason = ?");
+    // A state from the workers means someone follows the job again.
+    QString sql = QStringLiteral("UPDATE jobs SET state = ?, reason = ?, unfollowed_ms = NULL");
     if (state == JobState::Running) {
         sql += QStringLiteral(", started_ms = ?");
     } else if (isTerminal(state)) {
@@ -170,6 +184,19 @@ bool MetricStore::updateJobState(const QString& jobId, JobState state, const QSt
     q.addBindValue(jobId);
     if (!q.exec()) {
         qCWarning(lcStore) << "cannot update job" << jobId << ":" << q.lastError().text();
+        return false;
+    }
+    return q.numRowsAffected() > 0;
+}
+
+bool MetricStore::markUnfollowed(const QString& jobId, const QString& reason, qint64 timeMs) {
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("UPDATE jobs SET reason = ?, unfollowed_ms = ? WHERE id = ?"));
+    q.addBindValue(reason);
+    q.addBindValue(timeMs);
+    q.addBindValue(jobId);
+    if (!q.exec()) {
+        qCWarning(lcStore) << "cannot mark job" << jobId << "unfollowed:" << q.lastError().text();
         return false;
     }
     return q.numRowsAffected() > 0;

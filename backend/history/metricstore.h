@@ -58,8 +58,10 @@ public:
     /// dataDir() + "/tessera.sqlite" (dataDir() honours env TESSERA_DATA_DIR).
     static QString defaultPath();
 
-    /// Opens (creating tables if needed) the database at `path`. Errors: Io, naming the file and
-    /// what to do (writable folder, TESSERA_DATA_DIR, or the missing Qt SQLite driver).
+    /// Opens (creating tables if needed) the database at `path`, then ends the entries of jobs
+    /// whose follower died (FollowerLock::sweep over the folder of `path`). Errors: Io, naming
+    /// the file and what to do (writable folder, TESSERA_DATA_DIR, or the missing Qt SQLite
+    /// driver).
     Result<void> open(const QString& path);
     bool isOpen() const;
     QString path() const { return m_path; }
@@ -69,6 +71,11 @@ public:
     /// Sets a job's state; `reason` for Failed/Cancelled. Sets startedMs on Running and
     /// finishedMs on a terminal state to `timeMs` (Unix ms).
     bool updateJobState(const QString& jobId, JobState state, const QString& reason, qint64 timeMs);
+
+    /// Records that nobody follows the unfinished job `jobId` any more (its follower died;
+    /// FollowerLock::sweep): `reason` says so, JobRecord::unfollowedMs = `timeMs`. A later
+    /// updateJobState (a follower again) clears it.
+    bool markUnfollowed(const QString& jobId, const QString& reason, qint64 timeMs);
 
     /// Stores a metric point. Returns false if (jobId, seq) was already stored (a replay) or on
     /// a database error. Updates the job's lastStep / lastLoss / testAccuracy.

@@ -1,6 +1,8 @@
 // model.workdir → reproducible tar + SHA-256 (see workdirpacker.h).
 #include "backend/jobs/workdirpacker.h"
 
+#include "backend/jobs/workdirscan.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QDirIterator>
@@ -47,15 +49,6 @@ QString globToRegex(const QString& glob) {
     return re;
 }
 
-QString humanBytes(quint64 b) {
-    return QString::number(double(b) / (1 << 20), 'f', 1) + QStringLiteral(" MiB");
-}
-
-struct Entry {
-    QString path;
-    quint64 size = 0;
-};
-
 } // namespace
 
 IgnoreRules::IgnoreRules(const QString& text) {
@@ -99,60 +92,18 @@ bool IgnoreRules::ignores(const QString& relativePath, bool isDir) const {
 }
 
 Result<PackedWorkdir> packWorkdir(const QString& folder, quint64 maxBytes, const QString& outDir) {
-    const QDir root(folder);
-    if (!QFileInfo(folder).isDir()) {
-        return fail(ErrorCode::NotFound,
-                    "model.workdir '" + folder.toStdString() + "' is not a folder on this machine");
+    auto scanned = scanWorkdir(folder, maxBytes);
+    if (!scanned) {
+        return relay(scanned);
     }
-    QFile ignoreFile(root.filePath(QStringLiteral(".tesseraignore")));
-    const IgnoreRules rules(
-        ignoreFile.open(QIODevice::ReadOnly) ? QString::fromUtf8(ignoreFile.readAll()) : QString());
-    QList<Entry> entries;
-    quint64 total = 0;
-    // Walk by hand so an ignored folder is not entered at all.
-    QStringList pending = {QString()};
-    while (!pending.isEmpty()) {
-        const QString rel = pending.takeLast();
-        const QDir dir(rel.isEmpty() ? folder : root.filePath(rel));
-        const auto infos = dir.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System |
-                                             QDir::NoDotAndDotDot);
-        for (const QFileInfo& info : infos) {
-            const QString path = rel.isEmpty() ? info.fileName() : rel + '/' + info.fileName();
-            const bool isDir = info.isDir() && !info.isSymLink();
-            if (rules.ignores(path, isDir)) {
-                continue;
-            }
-            if (isDir) {
-                pending.append(path);
-            } else if (info.isFile() || info.isSymLink()) {
-                const quint64 size = info.isSymLink() ? 0 : quint64(info.size());
-                entries.append({path, size});
-                total += size;
-            }
-        }
-    }
-    if (total > maxBytes) {
-        std::sort(entries.begin(), entries.end(),
-                  [](const Entry& a, const Entry& b) { return a.size > b.size; });
-        QStringList largest;
-        for (int i = 0; i < std::min<qsizetype>(3, entries.size()); ++i) {
-            largest << entries[i].path + QStringLiteral(" (") + humanBytes(entries[i].size) + ')';
-        }
-        return fail(ErrorCode::InvalidArgument,
-                    QStringLiteral("model.workdir '%1' holds %2 to ship, more than the %3 allowed "
-                                   "(model.workdirMaxMib); leave data and checkpoints out with "
-                                   "%1/.tesseraignore — largest: %4")
-                        .arg(folder, humanBytes(total), humanBytes(maxBytes),
-                             largest.join(QStringLiteral(", ")))
-                        .toStdString());
-    }
+    QList<WorkdirEntry> entries = std::move(*scanned);
     std::sort(entries.begin(), entries.end(),
-              [](const Entry& a, const Entry& b) { return a.path < b.path; });
+              [](const WorkdirEntry& a, const WorkdirEntry& b) { return a.path < b.path; });
     QTemporaryFile list(outDir + QStringLiteral("/workdir-files-XXXXXX"));
     if (!list.open()) {
         return fail(ErrorCode::Io, "cannot write a file list in '" + outDir.toStdString() + "'");
     }
-    for (const Entry& e : entries) {
+    for (const WorkdirEntry& e : entries) {
         list.write(e.path.toUtf8());
         list.write("\0", 1);
     }

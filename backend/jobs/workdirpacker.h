@@ -39,8 +39,8 @@ private:
 
 /// Packs `folder` into a tar under `outDir`: regular files and symbolic links (not followed),
 /// sorted by path, owner 0, mtime 0, GNU format, so unchanged code packs to the same bytes.
-/// Errors: NotFound (no such folder), InvalidArgument when the files add up to more than
-/// `maxBytes` (naming the largest files and .tesseraignore), Io when tar fails. Blocking.
+/// Errors: those of scanWorkdir (no such folder, more than `maxBytes`, a link that leaves the
+/// folder or loops), Io when tar fails. Blocking.
 Result<PackedWorkdir> packWorkdir(const QString& folder, quint64 maxBytes, const QString& outDir);
 
 } // namespace tessera

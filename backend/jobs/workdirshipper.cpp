@@ -2,6 +2,7 @@
 #include "backend/jobs/workdirshipper.h"
 
 #include "backend/jobs/workdirpacker.h"
+#include "backend/jobs/workdirscan.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -11,7 +12,6 @@
 namespace tessera {
 
 namespace {
-constexpr quint64 kDefaultMaxMib = 256;
 
 QString kiloBytes(quint64 b) {
     return b < 1000 * 1000 ? QString::number(double(b) / 1000, 'f', 1) + QStringLiteral(" kB")
@@ -27,7 +27,7 @@ shipWorkdir(const QString& workdir, int maxMib,
         return fail(ErrorCode::Io, "cannot create a folder to pack model.workdir in " +
                                        QDir::tempPath().toStdString());
     }
-    const quint64 cap = (maxMib > 0 ? quint64(maxMib) : kDefaultMaxMib) << 20;
+    const quint64 cap = maxMib > 0 ? quint64(maxMib) << 20 : kDefaultWorkdirMaxBytes;
     auto packed = packWorkdir(workdir, cap, scratch.path());
     if (!packed) {
         return relay(packed);

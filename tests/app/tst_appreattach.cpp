@@ -33,9 +33,9 @@ private Q_SLOTS:
         test::JobHold hold(dir.filePath(QStringLiteral("holds"))); // before the worker starts
         QVERIFY(hold.hold(31));
         QProcess daemon;
-        const WorkerNode node =
-            test::startManualWorker(daemon, dir.filePath(QStringLiteral("w")),
-                                    QStringLiteral("remote-1"), QStringLiteral("app-token"));
+        const WorkerNode node = test::startManualWorker(
+            daemon, dir.filePath(QStringLiteral("w")), QStringLiteral("remote-1"),
+            QStringLiteral("app-token-9c4e1b7a3f5d2086"));
         QVERIFY2(!node.address.isEmpty(), "the worker did not start");
         auto stop = qScopeGuard([&] {
             daemon.terminate();

@@ -86,6 +86,7 @@ inline WorkerNode startManualWorker(QProcess& p, const QString& dir, const QStri
     node.provider = QStringLiteral("manual");
     QFile file(QDir(dir).filePath(QStringLiteral("token")));
     if (!QDir().mkpath(dir) || !file.open(QIODevice::WriteOnly) ||
+        !file.setPermissions(QFile::ReadOwner | QFile::WriteOwner) ||
         file.write(token.toUtf8() + '\n') < 0) {
         return node;
     }

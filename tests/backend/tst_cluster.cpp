@@ -108,8 +108,9 @@ void TestCluster::wrongTokenAndDeadDaemon() {
     }
     QTemporaryDir dir;
     QFile token(dir.filePath(QStringLiteral("token")));
-    QVERIFY(token.open(QIODevice::WriteOnly));
-    token.write("right-token\n");
+    QVERIFY(token.open(QIODevice::WriteOnly) &&
+            token.setPermissions(QFile::ReadOwner | QFile::WriteOwner));
+    token.write("right-token-9c4e1b7a3f5d2086\n");
     token.close();
     QProcess daemon;
     daemon.start(QDir(test::buildBin()).filePath(QStringLiteral("tessera-worker")),
@@ -122,10 +123,10 @@ void TestCluster::wrongTokenAndDeadDaemon() {
     WorkerNode good;
     good.name = QStringLiteral("good");
     good.address = address;
-    good.token = QStringLiteral("right-token");
+    good.token = QStringLiteral("right-token-9c4e1b7a3f5d2086");
     WorkerNode bad = good;
     bad.name = QStringLiteral("bad");
-    bad.token = QStringLiteral("wrong-token");
+    bad.token = QStringLiteral("wrong-token-9c4e1b7a3f5d2086");
     registry.addNode(good);
     registry.addNode(bad);
     QVERIFY(waitState(registry, good.name, NodeState::Ready));

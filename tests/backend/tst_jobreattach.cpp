@@ -44,7 +44,7 @@ JobRecord storedJob(const QString& id, JobState state, const QString& worker) {
 struct SoloWorker {
     explicit SoloWorker(const QString& dir)
         : node(test::startManualWorker(daemon, dir, QStringLiteral("solo"),
-                                       QStringLiteral("reattach-token"))) {}
+                                       QStringLiteral("reattach-token-9c4e1b7a3f5d2086"))) {}
     ~SoloWorker() {
         daemon.terminate();
         daemon.waitForFinished(10000);

@@ -36,8 +36,9 @@ struct Workers {
         registry.setProbeInterval(500);
         for (int i = 0; i < names.size() && error.isEmpty(); ++i) {
             daemons[i] = std::make_unique<QProcess>();
-            WorkerNode node = test::startManualWorker(*daemons[i], QDir(dir).filePath(names[i]),
-                                                      names[i], QStringLiteral("recovery-token"));
+            WorkerNode node =
+                test::startManualWorker(*daemons[i], QDir(dir).filePath(names[i]), names[i],
+                                        QStringLiteral("recovery-token-9c4e1b7a3f5d2086"));
             if (node.address.isEmpty()) {
                 error = QStringLiteral("worker %1 did not start").arg(names[i]);
                 break;

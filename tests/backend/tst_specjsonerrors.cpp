@@ -123,6 +123,15 @@ private Q_SLOTS:
                                       << "U+0001";
         QTest::newRow("trailing comma in array") << QByteArray("{\"a\": [1, 2,\n]}") << ":1:12:"
                                                  << "before ']'";
+        // protobuf keeps the last of two: the first command would be silently replaced.
+        QTest::newRow("duplicate key")
+            << QByteArray("{\"model\": {\n  \"command\": [\"/bin/true\"],\n  \"command\": "
+                          "[\"/bin/rm\"]}}")
+            << ":3:3:"
+            << "the field \"command\" appears twice in one object (first on line 2)";
+        QTest::newRow("same key in two objects is fine elsewhere")
+            << QByteArray("{\"a\": {\"x\": 1}, \"b\": {\"x\": 2}, \"a\": 3}") << ":1:32:"
+            << "the field \"a\" appears twice";
     }
     void otherMistakes() {
         QFETCH(QByteArray, json);

@@ -259,18 +259,19 @@ void TestSpecValidation::rejected_data() {
     const QString fourChunks = QStringLiteral(
         "\"stages\":[{\"firstLayer\":0,\"lastLayer\":1},{\"firstLayer\":2,\"lastLayer\":3},"
         "{\"firstLayer\":4,\"lastLayer\":5},{\"firstLayer\":6,\"lastLayer\":7}]");
+    const QString command = QStringLiteral("\"model\":{\"command\":[\"/bin/true\"]}");
     QTest::newRow("virtual stages with 1F1B")
         << QStringLiteral("{%1,\"layout\":{\"dataParallel\":1,\"virtualStages\":2,%2}}")
-               .arg(program, fourChunks)
+               .arg(command, fourChunks)
         << QStringLiteral("layout.virtualStages 2 needs layout.schedule "
                           "PIPELINE_SCHEDULE_INTERLEAVED");
     QTest::newRow("chunks not a multiple of the virtual stages")
         << QStringLiteral("{%1,\"layout\":{\"dataParallel\":1,\"virtualStages\":3,"
                           "\"schedule\":\"PIPELINE_SCHEDULE_INTERLEAVED\",%2}}")
-               .arg(program, fourChunks)
+               .arg(command, fourChunks)
         << QStringLiteral("4 model chunks, not a multiple of layout.virtualStages 3");
     QTest::newRow("negative virtual stages")
-        << QStringLiteral("{%1,\"layout\":{\"dataParallel\":1,\"virtualStages\":-2}}").arg(program)
+        << QStringLiteral("{%1,\"layout\":{\"dataParallel\":1,\"virtualStages\":-2}}").arg(command)
         << QStringLiteral("layout.virtualStages is -2");
     QTest::newRow("interleaved with fewer micro-batches than pipeline ranks")
         << QStringLiteral("{%1,%2,\"layout\":{\"dataParallel\":1,\"microBatches\":1,"
@@ -279,6 +280,41 @@ void TestSpecValidation::rejected_data() {
                .arg(QStringLiteral("\"model\":{\"family\":\"mlp\",\"hidden\":[16,16,16]}"),
                     training, fourChunks.left(fourChunks.size() - 3) + "6}]")
         << QStringLiteral("layout.microBatches (1) must be a multiple of the 2 pipeline ranks");
+    // Hostile text (issue 45): a NUL cut the arguments at it, a line break forges log lines.
+    QTest::newRow("NUL in a command argument")
+        << QStringLiteral("{\"model\":{\"command\":[\"/usr/bin/python3\\u0000x\",\"argv.py\"]},"
+                          "\"layout\":{\"dataParallel\":1}}")
+        << QStringLiteral("model.command[0] holds a control character (U+0000 at byte 16)");
+    QTest::newRow("NUL in a later argument")
+        << QStringLiteral(
+               "{\"model\":{\"command\":[\"/usr/bin/python3\",\"argv.py\",\"a\\u0000b\"]},"
+               "\"layout\":{\"dataParallel\":1}}")
+        << QStringLiteral("model.command[2] holds a control character (U+0000 at byte 1)");
+    QTest::newRow("escape in an argument")
+        << QStringLiteral("{\"model\":{\"command\":[\"/bin/echo\",\"a\\u001b[2Jb\"]},"
+                          "\"layout\":{\"dataParallel\":1}}")
+        << QStringLiteral("model.command[1] holds a control character (U+001B at byte 1)");
+    QTest::newRow("line break in the job name")
+        << QStringLiteral("{%1,\"name\":\"a\\nb\"}").arg(program)
+        << QStringLiteral("name holds a control character (U+000A at byte 1)");
+    QTest::newRow("C1 control in the job name")
+        << QStringLiteral("{%1,\"name\":\"run \\u009b31m\"}").arg(program)
+        << QStringLiteral("name holds a control character (U+009B at byte 4)");
+    QTest::newRow("escape in the workdir")
+        << QStringLiteral(
+               "{\"model\":{\"command\":[\"/bin/true\"],\"workdir\":\"/tmp/\\u001b[2J\"},"
+               "\"layout\":{\"dataParallel\":1}}")
+        << QStringLiteral("model.workdir holds a control character (U+001B at byte 5)");
+    QTest::newRow("negative workdir limit")
+        << QStringLiteral("{\"model\":{\"command\":[\"/bin/true\"],\"workdirMaxMib\":-1},"
+                          "\"layout\":{\"dataParallel\":1}}")
+        << QStringLiteral("model.workdirMaxMib is -1: give the largest packed workdir in MiB");
+    QTest::newRow("negative checkpoint period")
+        << QStringLiteral("{%1,\"checkpoint\":{\"everySteps\":-5}}").arg(program)
+        << QStringLiteral("checkpoint.everySteps is -5");
+    QTest::newRow("duplicate key")
+        << QStringLiteral("{%1,\"name\":\"a\",\"name\":\"b\"}").arg(program)
+        << QStringLiteral("the field \"name\" appears twice in one object (first on line 1)");
     QTest::newRow("unknown node-loss policy")
         << QStringLiteral("{%1,\"recovery\":{\"onNodeLoss\":\"retry\"}}").arg(program)
         << QStringLiteral("recovery.onNodeLoss is \"retry\": use \"replace\"");

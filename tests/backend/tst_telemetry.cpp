@@ -46,8 +46,9 @@ void TestTelemetry::initTestCase() {
     }
     test::useBuildAndData(m_dir.filePath(QStringLiteral("data")));
     QFile token(m_dir.filePath(QStringLiteral("token")));
-    QVERIFY(token.open(QIODevice::WriteOnly));
-    token.write("telemetry-token\n");
+    QVERIFY(token.open(QIODevice::WriteOnly) &&
+            token.setPermissions(QFile::ReadOwner | QFile::WriteOwner));
+    token.write("telemetry-token-9c4e1b7a3f5d2086\n");
 }
 
 std::unique_ptr<TelemetryWatcher> TestTelemetry::watch(const QString& address, const char* token,
@@ -69,7 +70,7 @@ void TestTelemetry::watcherResumesWithoutLossOrRepeat() {
     const QString address = test::startDaemon(daemon, m_dir.path(), QStringLiteral("127.0.0.1:0"));
     QVERIFY2(!address.isEmpty(), "the daemon did not print its address");
     QList<v1::TelemetrySample> samples;
-    const auto w = watch(address, "telemetry-token", &samples);
+    const auto w = watch(address, "telemetry-token-9c4e1b7a3f5d2086", &samples);
     TelemetryWatcher& watcher = *w;
     watcher.start();
     QVERIFY(QTest::qWaitFor([&] { return samples.size() >= 5; }, 10000));
@@ -99,7 +100,7 @@ void TestTelemetry::workerRestartStartsOverWithAGap() {
     const QString address = test::startDaemon(daemon, m_dir.path(), QStringLiteral("127.0.0.1:0"));
     QVERIFY2(!address.isEmpty(), "the daemon did not print its address");
     QList<v1::TelemetrySample> samples;
-    const auto w = watch(address, "telemetry-token", &samples);
+    const auto w = watch(address, "telemetry-token-9c4e1b7a3f5d2086", &samples);
     TelemetryWatcher& watcher = *w;
     QSignalSpy reconnecting(&watcher, &TelemetryWatcher::reconnecting);
     watcher.start();

@@ -5,9 +5,12 @@
 #include "backend/cluster/localworkers.h"
 #include "backend/jobs/jobcontroller.h"
 #include "backend/jobs/workdirpacker.h"
+#include "backend/jobs/workdirscan.h"
 #include "tests/backend/testcluster.h"
 
 #include <QDateTime>
+#include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
@@ -136,6 +139,76 @@ private Q_SLOTS:
         auto missing = packWorkdir(src.filePath("nope"), 100000, out.path());
         QVERIFY(!missing);
         QVERIFY(QString::fromStdString(missing.error().message).contains("is not a folder"));
+    }
+
+    // Symbolic links (issue 45): one that stays inside ships as a link; one that leaves the
+    // workdir, by its own target or through another link, or that loops, is refused by name.
+    void linksInsideShipAsLinks() {
+        QTemporaryDir src, out;
+        writeFile(src.filePath("train.py"), "print(1)\n");
+        writeFile(src.filePath("conf/base.yaml"), "a: 1\n");
+        QVERIFY(QFile::link("conf/base.yaml", src.filePath("config.yaml")));
+        QVERIFY(QFile::link("../train.py", src.filePath("conf/train.py")));
+        QVERIFY(QFile::link("not-written-yet.log", src.filePath("latest.log"))); // dangling
+        auto r = scanWorkdir(src.path(), 1 << 20);
+        QVERIFY2(r, r ? "" : r.error().message.c_str());
+        int links = 0;
+        for (const WorkdirEntry& e : *r) {
+            links += e.link ? 1 : 0;
+        }
+        QCOMPARE(links, 3);
+        auto packed = packWorkdir(src.path(), 1 << 20, out.path());
+        QVERIFY2(packed, packed ? "" : packed.error().message.c_str());
+        QCOMPARE(packed->files, 5);
+    }
+
+    void linksLeavingAreRefused_data() {
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("climbing out") << "../../../../../../../etc/hostname"
+                                      << "'deep/host' → '../../../../../../../etc/hostname' "
+                                         "points outside it";
+        QTest::newRow("absolute") << "/etc/hostname"
+                                  << "'deep/host' → '/etc/hostname' points outside it";
+        QTest::newRow("one level up") << "../../x"
+                                      << "points outside it";
+        QTest::newRow("through another link") << "../up/hostname"
+                                              << "leads outside it";
+        QTest::newRow("loop") << "host"
+                              << "is a loop of links";
+    }
+    void linksLeavingAreRefused() {
+        QFETCH(QString, target);
+        QFETCH(QString, says);
+        QTemporaryDir src, out;
+        writeFile(src.filePath("train.py"), "print(1)\n");
+        QVERIFY(QDir(src.path()).mkpath("deep"));
+        // "up" is itself inside the workdir but leads out: ignored, so only "deep/host" counts.
+        QVERIFY(QFile::link("/etc", src.filePath("up")));
+        writeFile(src.filePath(".tesseraignore"), "/up\n");
+        QVERIFY(QFile::link(target, src.filePath("deep/host")));
+        auto r = scanWorkdir(src.path(), 1 << 20);
+        QVERIFY(!r);
+        QCOMPARE(int(r.error().code), int(ErrorCode::InvalidArgument));
+        const QString m = QString::fromStdString(r.error().message);
+        QVERIFY2(m.contains(says) && m.contains(src.path()), qPrintable(m));
+        QVERIFY2(!packWorkdir(src.path(), 1 << 20, out.path()), "packed anyway");
+        QVERIFY(QDir(out.path()).isEmpty());
+    }
+
+    void theWholeFileSystemIsRefusedAtOnce() {
+        QElapsedTimer t;
+        t.start();
+        auto r = scanWorkdir("/", quint64(256) << 20);
+        QVERIFY(!r);
+        QVERIFY2(QString::fromStdString(r.error().message).contains("is the whole file system"),
+                 r.error().message.c_str());
+        // A big folder stops at its limit rather than being read whole.
+        auto big = scanWorkdir("/usr", 1 << 20);
+        QVERIFY(!big);
+        QVERIFY2(QString::fromStdString(big.error().message).contains("more than the 1.0 MiB"),
+                 big.error().message.c_str());
+        qInfo("refused / and /usr in %lld ms", qint64(t.elapsed()));
     }
 
     void shippedOnceRunsInIt() {

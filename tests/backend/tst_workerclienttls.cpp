@@ -47,7 +47,7 @@ private Q_SLOTS:
         QVERIFY2(leaf, leaf ? "" : leaf.error().message.c_str());
         QVERIFY(writePrivate(m_dir.filePath("worker.key"), leaf->keyPem));
         QVERIFY(writePrivate(m_dir.filePath("worker.crt"), leaf->certPem));
-        QVERIFY(writePrivate(m_dir.filePath("token"), "tls-client-token"));
+        QVERIFY(writePrivate(m_dir.filePath("token"), "tls-client-token-9c4e1b7a3f5d2086"));
 
         m_worker.setStandardErrorFile(m_dir.filePath("worker.log"));
         m_worker.start(QDir(test::buildBin()).filePath("tessera-worker"),
@@ -61,7 +61,8 @@ private Q_SLOTS:
     }
 
     void theClusterIdentityIsServed() {
-        const WorkerClient client(m_address, "tls-client-token", m_ca->backendIdentity());
+        const WorkerClient client(m_address, "tls-client-token-9c4e1b7a3f5d2086",
+                                  m_ca->backendIdentity());
         auto info = client.getInfo(10000);
         QVERIFY2(info, info ? "" : info.error().message.c_str());
         QCOMPARE(QString::fromStdString(info->worker_id()), QString("tls-solo"));
@@ -86,7 +87,7 @@ private Q_SLOTS:
         } else if (which == 2) {
             identity = m_other->backendIdentity();
         }
-        const WorkerClient client(m_address, "tls-client-token", identity);
+        const WorkerClient client(m_address, "tls-client-token-9c4e1b7a3f5d2086", identity);
         auto info = client.getInfo(10000);
         QVERIFY(!info);
         const QString message = QString::fromStdString(info.error().message);

@@ -35,7 +35,8 @@ struct TwoWorkers {
             const QString home = QDir(dir).filePath(names[i]);
             QFile token(QDir(home).filePath(QStringLiteral("token")));
             if (!QDir().mkpath(home) || !token.open(QIODevice::WriteOnly) ||
-                token.write("loss-token\n") < 0) {
+                !token.setPermissions(QFile::ReadOwner | QFile::WriteOwner) ||
+                token.write("loss-token-9c4e1b7a3f5d2086\n") < 0) {
                 error = QStringLiteral("cannot write ") + token.fileName();
                 break;
             }
@@ -44,7 +45,7 @@ struct TwoWorkers {
             node.name = names[i];
             node.address =
                 test::startDaemon(daemons[i], home, QStringLiteral("127.0.0.1:0"), names[i]);
-            node.token = QStringLiteral("loss-token");
+            node.token = QStringLiteral("loss-token-9c4e1b7a3f5d2086");
             node.provider = QStringLiteral("manual");
             if (node.address.isEmpty()) {
                 error = QStringLiteral("worker %1 did not print its address").arg(names[i]);

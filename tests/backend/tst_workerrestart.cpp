@@ -39,8 +39,9 @@ void TestWorkerRestart::initTestCase() {
     }
     test::useBuildAndData(m_dir.path());
     QFile token(m_dir.filePath(QStringLiteral("token")));
-    QVERIFY(token.open(QIODevice::WriteOnly));
-    token.write("restart-token\n");
+    QVERIFY(token.open(QIODevice::WriteOnly) &&
+            token.setPermissions(QFile::ReadOwner | QFile::WriteOwner));
+    token.write("restart-token-9c4e1b7a3f5d2086\n");
 }
 
 void TestWorkerRestart::daemonDiesMidRun_data() {
@@ -61,7 +62,7 @@ void TestWorkerRestart::daemonDiesMidRun() {
     WorkerNode node;
     node.name = QStringLiteral("solo");
     node.address = address;
-    node.token = QStringLiteral("restart-token");
+    node.token = QStringLiteral("restart-token-9c4e1b7a3f5d2086");
     registry.addNode(node);
     QVERIFY(QTest::qWaitFor([&] { return registry.readyNodes().size() == 1; }, 10000));
 

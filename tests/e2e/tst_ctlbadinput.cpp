@@ -38,6 +38,17 @@ void TestCtlBadInput::initTestCase() {
         QSKIP("tessera-ctl is not built");
     }
     QVERIFY(m_dir.isValid());
+    // A workdir whose link climbs out of it (the "workdir link climbing out" row).
+    QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("leaky")));
+    QFile train(m_dir.filePath(QStringLiteral("leaky/train.py")));
+    QVERIFY(train.open(QIODevice::WriteOnly) && train.write("print(1)\n") > 0);
+    train.close();
+    QVERIFY(QFile::link(QStringLiteral("../../../../../../../etc/hostname"),
+                        m_dir.filePath(QStringLiteral("leaky/host"))));
+    // One over a 1 MiB limit (the "workdir over its limit" row).
+    QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("big")));
+    QFile weights(m_dir.filePath(QStringLiteral("big/weights.bin")));
+    QVERIFY(weights.open(QIODevice::WriteOnly) && weights.resize(2 << 20));
 }
 
 void TestCtlBadInput::refused_data() {
@@ -90,6 +101,37 @@ void TestCtlBadInput::refused_data() {
         << QStringLiteral("--rounds needs a number of probe rounds");
     QTest::newRow("unknown flag") << good << QStringList{QStringLiteral("--bogus-flag")} << 2
                                   << QStringLiteral("bogus-flag");
+    // Hostile specs (issue 45) are bad input, refused before a local cluster is rented.
+    const auto program = [](const QString& more) {
+        return QStringLiteral("{\"model\":{\"command\":[\"/usr/bin/python3\",\"train.py\"]%1},"
+                              "\"layout\":{\"dataParallel\":1}}")
+            .arg(more);
+    };
+    QTest::newRow("NUL in the command")
+        << QStringLiteral("{\"model\":{\"command\":[\"/usr/bin/python3\\u0000x\",\"argv.py\","
+                          "\"a\\u0000b\"]},\"layout\":{\"dataParallel\":1}}")
+        << QStringList() << 2 << QStringLiteral("model.command[0] holds a control character");
+    QTest::newRow("negative workdir limit")
+        << program(QStringLiteral(",\"workdir\":\"code\",\"workdirMaxMib\":-1")) << QStringList()
+        << 2 << QStringLiteral("model.workdirMaxMib is -1");
+    QTest::newRow("duplicate key")
+        << QStringLiteral("{\"name\":\"a\",\n\"name\":\"b\"}") << QStringList() << 2
+        << QStringLiteral("the field \"name\" appears twice in one object (first on line 1)");
+    QTest::newRow("missing workdir")
+        << program(QStringLiteral(",\"workdir\":\"no-such-code\"")) << QStringList() << 2
+        << QStringLiteral("no-such-code' is not a folder on this machine");
+    QTest::newRow("workdir /") << program(QStringLiteral(",\"workdir\":\"/\"")) << QStringList()
+                               << 2 << QStringLiteral("is the whole file system");
+    QTest::newRow("workdir ../..")
+        << program(QStringLiteral(",\"workdir\":\"../../../../../../..\"")) << QStringList() << 2
+        << QStringLiteral("is the whole file system");
+    QTest::newRow("workdir over its limit")
+        << program(QStringLiteral(",\"workdir\":\"big\",\"workdirMaxMib\":1")) << QStringList() << 2
+        << QStringLiteral("more than the 1.0 MiB allowed");
+    QTest::newRow("workdir link climbing out")
+        << program(QStringLiteral(",\"workdir\":\"leaky\"")) << QStringList() << 2
+        << QStringLiteral("the symbolic link 'host' → '../../../../../../../etc/hostname' points "
+                          "outside it");
 }
 
 void TestCtlBadInput::refused() {
@@ -114,12 +156,14 @@ void TestCtlBadInput::refused() {
     {
         QFile t(tokenPath);
         QVERIFY(t.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        t.write("secret\n");
+        QVERIFY(t.setPermissions(QFile::ReadOwner | QFile::WriteOwner));
+        t.write("secret-9c4e1b7a3f5d2086\n");
     }
     const QString badTokenPath = m_dir.filePath(QStringLiteral("bad-token"));
     {
         QFile t(badTokenPath);
         QVERIFY(t.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QVERIFY(t.setPermissions(QFile::ReadOwner | QFile::WriteOwner));
         t.write("first line\nsecond line\n"); // gRPC cannot carry this in a header
     }
     extra.replaceInStrings(QStringLiteral("BADTOKEN"), badTokenPath);
@@ -142,7 +186,8 @@ void TestCtlBadInput::nodesUnreachable() {
     const QString tokenPath = m_dir.filePath(QStringLiteral("token"));
     QFile t(tokenPath);
     QVERIFY(t.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    t.write("secret\n");
+    QVERIFY(t.setPermissions(QFile::ReadOwner | QFile::WriteOwner));
+    t.write("secret-9c4e1b7a3f5d2086\n");
     t.close();
     QProcess ctl;
     ctl.start(m_ctl, {QStringLiteral("nodes"), QStringLiteral("--workers"),
@@ -164,10 +209,11 @@ void TestCtlBadInput::tokenRefused() {
     }
     const QString goodToken = m_dir.filePath(QStringLiteral("worker-token"));
     const QString wrongToken = m_dir.filePath(QStringLiteral("wrong-token"));
-    for (const auto& [path, text] :
-         {std::pair{goodToken, "right-secret\n"}, std::pair{wrongToken, "wrong-secret\n"}}) {
+    for (const auto& [path, text] : {std::pair{goodToken, "right-secret-9c4e1b7a3f5d2086\n"},
+                                     std::pair{wrongToken, "wrong-secret-9c4e1b7a3f5d2086\n"}}) {
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QVERIFY(f.setPermissions(QFile::ReadOwner | QFile::WriteOwner));
         f.write(text);
     }
     QDir(m_dir.path()).mkpath(QStringLiteral("worker-work"));

@@ -110,7 +110,9 @@ private Q_SLOTS:
         }
         QVERIFY(QDir().mkpath(path(QStringLiteral("w"))));
         QFile token(path(QStringLiteral("w/token")));
-        QVERIFY(token.open(QIODevice::WriteOnly) && token.write("detach-token\n") > 0);
+        QVERIFY(token.open(QIODevice::WriteOnly) &&
+                token.setPermissions(QFile::ReadOwner | QFile::WriteOwner) &&
+                token.write("detach-token-9c4e1b7a3f5d2086\n") > 0);
         token.close();
         m_hold = std::make_unique<test::JobHold>(path(QStringLiteral("holds"))); // before it
         m_worker.setStandardErrorFile(path(QStringLiteral("w/worker.log")));
@@ -202,6 +204,46 @@ private Q_SLOTS:
 
         QCOMPARE(ctl(args({QStringLiteral("cancel"), id}), &out, &err), 0);
         QCOMPARE(stored(id).state, JobState::Cancelled);
+    }
+
+    // A `tessera-ctl run` killed mid-job (issue 45): the next tessera-ctl that opens the data
+    // folder finds that nobody follows the job and says so; it is never shown running. The job
+    // itself goes on on its worker, and attach/cancel still reach it.
+    void aKilledRunIsNotShownRunning() {
+        QVERIFY(m_hold->hold(21));
+        auto release = qScopeGuard([&] { m_hold->release(21); });
+        QProcess run;
+        run.setProcessEnvironment(env());
+        run.start(m_bin + QStringLiteral("/tessera-ctl"), args({QStringLiteral("run"), spec()}));
+        QByteArray said;
+        QRegularExpressionMatch job;
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         said += run.readAllStandardOutput();
+                         job = QRegularExpression(QStringLiteral("^job (\\S+): "),
+                                                  QRegularExpression::MultilineOption)
+                                   .match(QString::fromUtf8(said));
+                         return job.hasMatch() && stored(job.captured(1)).lastStep >= 20;
+                     },
+                     60000),
+                 said.constData());
+        const QString id = job.captured(1);
+        const qint64 pid = run.processId();
+        QCOMPARE(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
+        QVERIFY(run.waitForFinished(10000));
+
+        QByteArray out, err;
+        QCOMPARE(ctl({QStringLiteral("status")}, &out, &err), 0);
+        const QByteArray row = out.mid(out.indexOf(id.toUtf8())).split('\n').value(0);
+        QVERIFY2(row.contains("not followed") && !row.contains("running"), out.constData());
+        QVERIFY2(out.contains(QStringLiteral("tessera-ctl run (pid %1)").arg(pid).toUtf8()),
+                 out.constData());
+        QVERIFY(stored(id).unfollowedMs > 0);
+
+        // Still on its worker: cancel reaches it, and the entry ends as cancelled.
+        QCOMPARE(ctl(args({QStringLiteral("cancel"), id}), &out, &err), 0);
+        QCOMPARE(stored(id).state, JobState::Cancelled);
+        QCOMPARE(stored(id).unfollowedMs, qint64(0));
     }
 
     void badInputIsRefused_data() {

@@ -202,10 +202,12 @@ QString bringUp(NetnsGuard& guard, const QString& ip, const QString& bin, const 
         if (!t.open(QIODevice::WriteOnly)) {
             return QStringLiteral("cannot write ") + out.tokenPath;
         }
-        // Always 16 hex digits: a number with a leading zero nibble (1 run in 16) printed 15,
-        // and the wire check below, which wants 16, failed on it.
-        t.write(QByteArray::number(QRandomGenerator::global()->generate64(), 16)
-                    .rightJustified(16, '0'));
+        // Always 32 hex digits (128 bits, the least a worker accepts): a number with a leading
+        // zero nibble would print short, and the wire check below wants at least 16.
+        for (int half = 0; half < 2; ++half) {
+            t.write(QByteArray::number(QRandomGenerator::global()->generate64(), 16)
+                        .rightJustified(16, '0'));
+        }
         t.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     }
     // Each host's certificate from the cluster CA, as a person starting workers by hand gets it

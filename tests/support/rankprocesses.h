@@ -14,7 +14,8 @@ namespace tessera::test {
 
 /// Pids of the rank programs (`program`: tessera-test-emitter, tessera-train) whose environment
 /// holds `marker` (this test's TESSERA_HOLD_DIR) and, if given, the variable `also` ("NAME=value"):
-/// those of this test, whatever else runs beside it.
+/// those of this test, whatever else runs beside it (mpirun, whose command line names the program,
+/// included), but not the tessera-rank guard in front of each rank: the rank is its program.
 inline QList<int> ranksWith(const QByteArray& marker, const QByteArray& also = QByteArray(),
                             const QByteArray& program = "tessera-test-emitter") {
     QList<int> pids;
@@ -27,7 +28,11 @@ inline QList<int> ranksWith(const QByteArray& marker, const QByteArray& also = Q
             continue;
         }
         const QByteArray env = environ.readAll();
-        if (cmdline.readAll().contains(program) && env.contains(marker) &&
+        const QByteArray args = cmdline.readAll();
+        if (args.split('\0').value(0).endsWith("tessera-rank")) {
+            continue;
+        }
+        if (args.contains(program) && env.contains(marker) &&
             (also.isEmpty() || env.split('\0').contains(also))) {
             pids << pid;
         }

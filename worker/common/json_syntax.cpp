@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tessera {
@@ -142,6 +144,9 @@ private:
         const char close = object ? '}' : ']';
         const std::size_t open = m_i++;
         const std::string what = object ? "object" : "array";
+        // Field names as written (between the quotes) and where each first came: protobuf's
+        // parser keeps the last of two, so a second "command" would silently win.
+        std::unordered_map<std::string_view, std::size_t> names;
         skipSpace();
         if (m_i < m_s.size() && m_s[m_i] == close) {
             ++m_i;
@@ -160,7 +165,11 @@ private:
                     return fail(m_i, "unexpected " + quoted(m_s, m_i) +
                                          ": expected a field name in double quotes");
                 }
+                const std::size_t nameAt = m_i;
                 if (!string()) {
+                    return false;
+                }
+                if (!firstTime(names, nameAt)) {
                     return false;
                 }
                 skipSpace();
@@ -197,6 +206,22 @@ private:
                                        "': JSON allows no trailing comma, remove it");
             }
         }
+    }
+
+    /// Records the field name whose opening quote is at `nameAt` (the string ends at m_i);
+    /// false, with the error set, when the object already has it.
+    bool firstTime(std::unordered_map<std::string_view, std::size_t>& names, std::size_t nameAt) {
+        const std::string_view name = m_s.substr(nameAt + 1, m_i - nameAt - 2);
+        const auto [it, inserted] = names.emplace(name, nameAt);
+        if (inserted) {
+            return true;
+        }
+        const int firstLine =
+            1 + int(std::count(m_s.begin(), m_s.begin() + std::ptrdiff_t(it->second), '\n'));
+        return fail(nameAt, "the field \"" + printableUtf8(name, 60) +
+                                "\" appears twice in one object (first on line " +
+                                std::to_string(firstLine) +
+                                "): JSON names each field once, remove one of them");
     }
 
     bool string() {

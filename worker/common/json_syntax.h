@@ -18,8 +18,11 @@ struct JsonSyntaxError {
 };
 
 /// The first syntax error of `text` (any bytes), or nothing when it is one well-formed JSON value
-/// with valid UTF-8 strings (a leading UTF-8 byte order mark is allowed). Linear time; nesting
-/// deeper than 512 levels is an error, never a stack overflow.
+/// with valid UTF-8 strings (a leading UTF-8 byte order mark is allowed). A field name that
+/// appears twice in one object (as written, escapes not decoded) is an error too, naming the
+/// field and the line of its first appearance: RFC 8259 §4 says names SHOULD be unique, and
+/// protobuf's parser would silently keep the last value. Linear time; nesting deeper than 512
+/// levels is an error, never a stack overflow.
 std::optional<JsonSyntaxError> findJsonSyntaxError(std::string_view text);
 
 /// The problem as three lines, valid UTF-8 whatever `text` holds:

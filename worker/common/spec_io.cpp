@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -263,6 +264,90 @@ std::string datasetDir(const v1::JobSpec& spec) {
 }
 
 namespace {
+/// The first control character of `text` (C0, DEL or C1 in UTF-8) as "U+0000 at byte 4", or
+/// empty when there is none. `lines`: tab and line feed are text here (a `python3 -c` script).
+std::string firstControl(const std::string& text, bool lines = false) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (lines && (c == '\t' || c == '\n')) {
+            continue;
+        }
+        const bool c1 = c == 0xC2 && i + 1 < text.size() &&
+                        static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                        static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+        if (c < 0x20 || c == 0x7F || c1) {
+            char buf[48];
+            std::snprintf(buf, sizeof buf, "U+%04X at byte %zu",
+                          c1 ? unsigned(static_cast<unsigned char>(text[i + 1])) : unsigned(c), i);
+            return buf;
+        }
+    }
+    return {};
+}
+
+/// Refuses control characters in `text`, the value of the field `field` (but tabs and line feeds
+/// when `lines`). A NUL cut a command's arguments short (execve ends each at the first one); an
+/// escape sequence or a carriage return in a name rewrites what a terminal shows.
+Result<void> noControls(const std::string& text, const std::string& field,
+                        const std::string& advice, bool lines = false) {
+    if (const std::string where = firstControl(text, lines); !where.empty()) {
+        return fail(ErrorCode::InvalidArgument,
+                    field + " holds a control character (" + where + "): " + advice);
+    }
+    return {};
+}
+
+/// The spec's names, paths and command arguments: printable text only.
+Result<void> validateText(const v1::JobSpec& spec) {
+    const v1::ModelSpec& m = spec.model();
+    for (int i = 0; i < m.command_size(); ++i) {
+        // Multi-line arguments are real (python3 -c SCRIPT); NUL, escapes and the like are not.
+        if (auto r = noControls(m.command(i), "model.command[" + std::to_string(i) + "]",
+                                "arguments reach the program exactly as written (no shell), so "
+                                "remove it",
+                                true);
+            !r) {
+            return r;
+        }
+    }
+    const std::string text = "use printable characters only";
+    for (const auto& [value, field] :
+         {std::pair{&spec.name(), "name"}, std::pair{&spec.job_id(), "jobId"},
+          std::pair{&m.family(), "model.family"}, std::pair{&m.launcher(), "model.launcher"},
+          std::pair{&m.workdir(), "model.workdir"},
+          std::pair{&spec.dataset().name(), "dataset.name"},
+          std::pair{&spec.dataset().path(), "dataset.path"},
+          std::pair{&spec.checkpoint().dir(), "checkpoint.dir"},
+          std::pair{&spec.checkpoint().resume_from(), "checkpoint.resumeFrom"}}) {
+        if (auto r = noControls(*value, field, text); !r) {
+            return r;
+        }
+    }
+    return {};
+}
+
+/// Sizes and counts that cannot be negative (protobuf's int32 takes any sign).
+Result<void> validateSizes(const v1::JobSpec& spec) {
+    if (spec.model().workdir_max_mib() < 0) {
+        return fail(ErrorCode::InvalidArgument,
+                    "model.workdirMaxMib is " + std::to_string(spec.model().workdir_max_mib()) +
+                        ": give the largest packed workdir in MiB (> 0), or leave it out for 256");
+    }
+    if (spec.checkpoint().every_steps() < 0) {
+        return fail(ErrorCode::InvalidArgument,
+                    "checkpoint.everySteps is " + std::to_string(spec.checkpoint().every_steps()) +
+                        ": give a step count > 0, or 0 for a checkpoint only at the end");
+    }
+    for (const auto& slot : spec.placement().slots()) {
+        if (slot.ranks() < 0) {
+            return fail(ErrorCode::InvalidArgument, "placement.slots: worker '" + slot.worker() +
+                                                        "' has " + std::to_string(slot.ranks()) +
+                                                        " ranks; give 0 or more");
+        }
+    }
+    return {};
+}
+
 // model.command jobs: the launcher is one Tessera knows.
 Result<void> validateUserProgram(const v1::ModelSpec& model) {
     const std::string& l = model.launcher();
@@ -361,6 +446,12 @@ Result<void> validateVirtualStages(const v1::Layout& l) {
 } // namespace
 
 Result<void> validateJobSpec(const v1::JobSpec& spec) {
+    if (auto r = validateText(spec); !r) {
+        return r;
+    }
+    if (auto r = validateSizes(spec); !r) {
+        return r;
+    }
     if (auto r = validateRecovery(spec); !r) {
         return r;
     }

@@ -51,13 +51,15 @@ int pipelineRanks(const v1::Layout& layout);
 /// 0 ranks stays 0 and is caught by validateJobSpec).
 int worldSize(const v1::Layout& layout);
 
-/// Checks what can be checked without any worker: at most kMaxWorldSize ranks; a built-in
-/// model that describeModel() accepts (or a command); the training block (batch divisible by
-/// the data-parallel degree, epochs or maxSteps, learning rate, optimizer and schedule values,
-/// non-negative periods, sampleChars <= 100,000); the layout (validateLayout: every layer in
-/// exactly one non-empty stage, TP widths that divide, micro-batches that divide the batch); and
-/// the data (Fashion-MNIST's four IDX files, or a readable text file for gpt).
-/// Errors: InvalidArgument or NotFound, naming the field or file.
+/// Checks what can be checked without any worker: no control characters (NUL, escapes, C1;
+/// command arguments may hold tabs and line feeds) in command arguments, names and paths; no
+/// negative sizes (model.workdirMaxMib, checkpoint.everySteps, placement ranks); at most
+/// kMaxWorldSize ranks; a built-in model that describeModel() accepts (or a command); the training
+/// block (batch divisible by the data-parallel degree, epochs or maxSteps, learning rate, optimizer
+/// and schedule values, non-negative periods, sampleChars <= 100,000); the layout (validateLayout:
+/// every layer in exactly one non-empty stage, TP widths that divide, micro-batches that divide the
+/// batch); and the data (Fashion-MNIST's four IDX files, or a readable text file for gpt). Errors:
+/// InvalidArgument or NotFound, naming the field or file.
 Result<void> validateJobSpec(const v1::JobSpec& spec);
 
 /// The dataset folder of a spec: dataset.path, or the Debian default for Fashion-MNIST.

@@ -100,6 +100,11 @@ int main(int argc, char** argv) {
                    "MiB of log lines journaled per job (later ones only in the rank logs; "
                    "0 = no limit)")
         ->check(CLI::Range(0, 1 << 20));
+    int unjournaledMib = int(EventLog::kDefaultUnjournaledBytes >> 20);
+    app.add_option("--unjournaled-mib", unjournaledMib,
+                   "MiB of a job's events kept in memory while its journal's disk is full; past "
+                   "them the job is stopped rather than lose any (0 = no limit)")
+        ->check(CLI::Range(0, 1 << 20));
     std::string tlsCert, tlsKey, tlsCa;
     bool insecure = false, allowRoot = false;
     auto* certOpt = app.add_option("--tls-cert", tlsCert,
@@ -208,6 +213,12 @@ int main(int argc, char** argv) {
     JobManagerConfig jobsConfig{workDir, bin, mpirun};
     jobsConfig.rankLogs = {std::int64_t(rankLogMib) << 20, rankLogFiles - 1};
     jobsConfig.journalLogBytes = std::int64_t(journalLogMib) << 20;
+    jobsConfig.unjournaledBytes = std::size_t(unjournaledMib) << 20;
+    HostInfo host = HostInfo::collect(slots);
+    if (name.empty()) {
+        name = host.host;
+    }
+    jobsConfig.workerName = name;
     if (tls) { // tessera-rsh then reaches the job's other workers over the same mutual TLS
         namespace fs = std::filesystem;
         jobsConfig.rshEnv = {std::string(kTlsCertEnv) + "=" + fs::absolute(tls->certPath).string(),
@@ -217,10 +228,6 @@ int main(int argc, char** argv) {
     JobManager jobs(jobsConfig);
     if (auto r = jobs.recover(); !r) {
         return die(r.error().message, 1);
-    }
-    HostInfo host = HostInfo::collect(slots);
-    if (name.empty()) {
-        name = host.host;
     }
     // The sampler reads /proc and NVML on its own thread; it lives until the process ends.
     HostSampler sampler;

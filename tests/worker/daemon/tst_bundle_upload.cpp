@@ -14,7 +14,7 @@
 using namespace tessera;
 
 namespace {
-const std::string kToken = "bundle-upload-token";
+const std::string kToken = "bundle-upload-token-9c4e1b7a3f5d2086";
 
 /// A tar of `files` (name → content) made in `dir`, with `extra` tar options.
 QByteArray makeTar(const QString& dir, const QMap<QString, QByteArray>& files,

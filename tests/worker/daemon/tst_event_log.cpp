@@ -2,10 +2,14 @@
 // from any seq return the same events from memory or disk; reopening restores seq and state.
 #include "worker/daemon/journal/event_log.h"
 
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <google/protobuf/util/message_differencer.h>
+
+#include <csignal>
+#include <sys/resource.h>
 
 using namespace tessera;
 using daemon::EventLog;
@@ -65,7 +69,7 @@ private Q_SLOTS:
         auto log = EventLog::open(dir.filePath("journal").toStdString());
         QVERIFY2(log.has_value(), log ? "" : log.error().message.c_str());
         for (int i = 1; i <= count; ++i) {
-            QVERIFY(log->append(event(uint64_t(i), std::size_t(textBytes)), i == 1).has_value());
+            QVERIFY(log->append(event(uint64_t(i), std::size_t(textBytes)), i == 1).onDisk);
         }
         QCOMPARE(log->lastSeq(), uint64_t(count));
         QVERIFY(log->memoryEvents() <= EventLog::kTailEvents);
@@ -89,7 +93,7 @@ private Q_SLOTS:
         auto log = EventLog::open(dir.filePath("journal").toStdString());
         QVERIFY(log.has_value());
         for (int i = 1; i <= 200; ++i) {
-            QVERIFY(log->append(event(uint64_t(i), 100000), false).has_value());
+            QVERIFY(log->append(event(uint64_t(i), 100000), false).onDisk);
         }
         // ~1 MiB of 100 kB events: about ten.
         QVERIFY2(log->memoryEvents() <= 12, qPrintable(QString::number(log->memoryEvents())));
@@ -100,7 +104,7 @@ private Q_SLOTS:
         auto log = EventLog::open(dir.filePath("journal").toStdString());
         QVERIFY(log.has_value());
         for (int i = 1; i <= 100; ++i) {
-            QVERIFY(log->append(event(uint64_t(i)), false).has_value());
+            QVERIFY(log->append(event(uint64_t(i)), false).onDisk);
         }
         log->dropTail();
         QCOMPARE(log->memoryEvents(), std::size_t(0));
@@ -116,13 +120,13 @@ private Q_SLOTS:
             auto log = EventLog::open(path);
             QVERIFY(log.has_value());
             for (int i = 1; i <= 3000; ++i) {
-                QVERIFY(log->append(event(uint64_t(i)), false).has_value());
+                QVERIFY(log->append(event(uint64_t(i)), false).onDisk);
             }
             v1::JobEvent end;
             end.set_seq(3001);
             end.mutable_state()->set_state(v1::JOB_STATE_FAILED);
             end.mutable_state()->set_exit_code(3);
-            QVERIFY(log->append(end, true).has_value());
+            QVERIFY(log->append(end, true).onDisk);
         }
         auto log = EventLog::open(path);
         QVERIFY(log.has_value());
@@ -133,8 +137,63 @@ private Q_SLOTS:
         QVERIFY(log->memoryEvents() <= EventLog::kTailEvents);
         QCOMPARE(readAll(*log, 1, 64).size(), std::size_t(3001));
         // New events follow the old ones.
-        QVERIFY(log->append(event(3002), false).has_value());
+        QVERIFY(log->append(event(3002), false).onDisk);
         QCOMPARE(readAll(*log, 3000, 64).size(), std::size_t(3));
+    }
+
+    // A journal that stops taking writes (issue 45; here RLIMIT_FSIZE stands in for a full disk:
+    // writes past it fail with EFBIG as past a full disk with ENOSPC): nothing is lost, readers
+    // get every event from memory, the bound is reported, and once the journal takes writes
+    // again the kept events are written out in order.
+    void aJournalThatRefusesWritesLosesNothing() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("journal").toStdString();
+        auto log = EventLog::open(path);
+        QVERIFY(log.has_value());
+        for (int i = 1; i <= 100; ++i) {
+            QVERIFY(log->append(event(uint64_t(i)), i == 1).onDisk);
+        }
+        const off_t full = off_t(QFileInfo(dir.filePath("journal")).size());
+        log->setUnjournaledLimit(20000);
+        struct rlimit old {};
+        QCOMPARE(::getrlimit(RLIMIT_FSIZE, &old), 0);
+        const auto oldXfsz = std::signal(SIGXFSZ, SIG_IGN);
+        struct rlimit small = old;
+        small.rlim_cur = rlim_t(full);
+        QCOMPARE(::setrlimit(RLIMIT_FSIZE, &small), 0);
+        const auto t0 = EventLog::Clock::now();
+        bool sawFailure = false, sawLimit = false;
+        for (int i = 101; i <= 3000; ++i) {
+            const EventLog::Journaled j =
+                log->append(event(uint64_t(i), 200), false, t0 + std::chrono::milliseconds(i));
+            QVERIFY(!j.onDisk);
+            QCOMPARE(j.justFailed, i == 101); // said once, not once per event
+            sawFailure = sawFailure || !j.error.empty();
+            sawLimit = sawLimit || j.overLimit;
+        }
+        QVERIFY(sawFailure && sawLimit);
+        QCOMPARE(log->unjournaledEvents(), std::size_t(2900));
+        // Readers get all of them, from disk then memory, whatever the tail still holds.
+        log->dropTail();
+        QCOMPARE(readAll(*log, 1, 64).size(), std::size_t(3000));
+        QCOMPARE(readAll(*log, 2000, 64).size(), std::size_t(1001));
+        // Still refused: retry keeps them.
+        QVERIFY(!log->retry(t0 + std::chrono::seconds(10)).onDisk);
+        // The space is back.
+        QCOMPARE(::setrlimit(RLIMIT_FSIZE, &old), 0);
+        std::signal(SIGXFSZ, oldXfsz);
+        const EventLog::Journaled back = log->retry(t0 + std::chrono::seconds(20));
+        QVERIFY(back.onDisk);
+        QCOMPARE(back.caughtUp, uint64_t(2900));
+        QCOMPARE(log->unjournaledEvents(), std::size_t(0));
+        auto contents = daemon::JobJournal::read(path);
+        QVERIFY(contents.has_value());
+        QCOMPARE(contents->events.size(), std::size_t(3000));
+        for (std::size_t i = 0; i < contents->events.size(); ++i) {
+            QCOMPARE(contents->events[i].seq(), uint64_t(i + 1));
+        }
+        QVERIFY(log->append(event(3001), false).onDisk);
+        QCOMPARE(readAll(*log, 2990, 64).size(), std::size_t(12));
     }
 };
 

@@ -13,7 +13,7 @@ using namespace tessera;
 
 namespace {
 
-const std::string kToken = "exec-env-token";
+const std::string kToken = "exec-env-token-9c4e1b7a3f5d2086";
 
 /// Runs `argv` through Exec with the caller environment `env` and no stdin.
 ExecResult exec(v1::WorkerService::Stub& stub, const QStringList& argv,

@@ -19,7 +19,7 @@
 using namespace tessera;
 
 namespace {
-const std::string kToken = "hostile-output-token";
+const std::string kToken = "hostile-output-token-9c4e1b7a3f5d2086";
 
 QString stateName(v1::JobState s) {
     return QString::fromStdString(v1::JobState_Name(s));

@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <csignal>
 #include <future>
@@ -21,9 +23,11 @@ using tessera::daemon::SpawnOptions;
 namespace {
 
 /// Runs `argv` to its end; returns how it ended and its stdout.
-std::pair<ProcessExit, std::string> runToEnd(const std::vector<std::string>& argv) {
+std::pair<ProcessExit, std::string> runToEnd(const std::vector<std::string>& argv,
+                                             const std::string& cgroup = {}) {
     SpawnOptions opts;
     opts.argv = argv;
+    opts.cgroup = cgroup;
     auto out = std::make_shared<std::string>();
     std::promise<ProcessExit> ended;
     auto started = Process::start(
@@ -39,6 +43,17 @@ std::pair<ProcessExit, std::string> runToEnd(const std::vector<std::string>& arg
     }
     const ProcessExit ex = ended.get_future().get();
     return {ex, *out};
+}
+
+/// True when `pid` is gone or a zombie (killed, not yet reaped by whoever inherited it).
+bool ended(pid_t pid) {
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly)) {
+        return true;
+    }
+    const QByteArray s = stat.readAll();
+    const qsizetype close = s.lastIndexOf(')');
+    return close >= 0 && s.size() > close + 2 && s.at(close + 2) == 'Z';
 }
 
 } // namespace
@@ -61,16 +76,8 @@ private Q_SLOTS:
         QCOMPARE(ex.code, 0);
         const pid_t orphan = static_cast<pid_t>(std::stol(out));
         QVERIFY(orphan > 0);
-        auto gone = [orphan] {
-            QFile stat(QStringLiteral("/proc/%1/stat").arg(orphan));
-            if (!stat.open(QIODevice::ReadOnly)) {
-                return true;
-            }
-            const QByteArray s = stat.readAll();
-            const qsizetype close = s.lastIndexOf(')');
-            return close >= 0 && s.size() > close + 2 && s.at(close + 2) == 'Z'; // a zombie
-        };
-        QVERIFY2(QTest::qWaitFor(gone, 5000), "the orphaned sleep still runs");
+        QVERIFY2(QTest::qWaitFor([orphan] { return ended(orphan); }, 5000),
+                 "the orphaned sleep still runs");
     }
 
     void reportsTheSignal() {
@@ -144,14 +151,45 @@ private Q_SLOTS:
                  QStringList());
     }
 
-    void aSpoolFolderThatCannotHoldFilesIsNamed() {
+    // The spools are in memory (issue 45): a folder that cannot hold files does not matter.
+    void spooledOutputNeedsNoDisk() {
         SpawnOptions opts;
-        opts.argv = {"/bin/true"};
+        opts.argv = {"/bin/sh", "-c", "echo in memory"};
         opts.spoolDir = "/no/such/folder";
-        auto started = Process::start(opts, nullptr, nullptr);
-        QVERIFY(!started);
-        QVERIFY2(started.error().message.find("/no/such/folder") != std::string::npos,
-                 started.error().message.c_str());
+        auto out = std::make_shared<std::string>();
+        std::promise<ProcessExit> ended;
+        auto started = Process::start(
+            opts, [out](OutputStream, std::string_view chunk) { out->append(chunk); },
+            [&ended](ProcessExit ex) { ended.set_value(ex); });
+        QVERIFY2(started, started ? "" : started.error().message.c_str());
+        QCOMPARE(ended.get_future().get().code, 0);
+        QCOMPARE(*out, std::string("in memory\n"));
+    }
+
+    // What left the process group (setsid) and ignores SIGTERM is still in the tree's cgroup,
+    // and is killed with the rest when the leader ends (issue 45).
+    void leftoversOutsideTheGroupAreKilledByTheCgroup() {
+        std::string why;
+        if (tessera::daemon::ProcessCgroup::base(&why).empty()) {
+            QSKIP(("no writable cgroup v2 here: " + why).c_str());
+        }
+        // A duration of its own, so that no other process matches it.
+        const std::string marker = "sleep 1001." + std::to_string(::getpid());
+        const auto [ex, out] =
+            runToEnd({"/bin/sh", "-c",
+                      "setsid sh -c \"trap '' TERM; exec " + marker +
+                          "\" >/dev/null 2>&1 </dev/null & sleep 0.3; pgrep -f '" + marker + "'"},
+                     "unit-test");
+        QCOMPARE(ex.code, 0);
+        const pid_t escaped = static_cast<pid_t>(std::stol(out));
+        QVERIFY(escaped > 0);
+        QVERIFY2(QTest::qWaitFor([escaped] { return ended(escaped); }, 5000),
+                 "the setsid'ed sleep still runs");
+        // And the cgroup itself is gone.
+        const QDir base(QString::fromStdString(tessera::daemon::ProcessCgroup::base()));
+        QVERIFY(
+            base.entryList({QStringLiteral("tessera-%1-unit-test-*").arg(::getpid())}, QDir::Dirs)
+                .isEmpty());
     }
 };
 

@@ -13,7 +13,7 @@ using namespace tessera;
 
 namespace {
 
-const std::string kToken = "request-limits-token";
+const std::string kToken = "request-limits-token-9c4e1b7a3f5d2086";
 
 v1::ExecStart startOf(std::vector<std::string> argv, std::string cwd = {}) {
     v1::ExecStart s;

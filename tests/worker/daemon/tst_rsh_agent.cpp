@@ -13,7 +13,7 @@
 using namespace tessera;
 
 namespace {
-const std::string kToken = "rsh-agent-token";
+const std::string kToken = "rsh-agent-token-9c4e1b7a3f5d2086";
 } // namespace
 
 class TestRshAgent : public QObject {
@@ -55,7 +55,8 @@ private Q_SLOTS:
         }
         const QString token = m_dir.filePath("token");
         QFile f(token);
-        QVERIFY(f.open(QIODevice::WriteOnly));
+        QVERIFY(f.open(QIODevice::WriteOnly) &&
+                f.setPermissions(QFile::ReadOwner | QFile::WriteOwner));
         f.write(kToken.c_str());
         f.close();
         m_worker = std::make_unique<WorkerProcess>(

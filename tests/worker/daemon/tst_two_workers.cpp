@@ -11,7 +11,7 @@
 using namespace tessera;
 
 namespace {
-const std::string kToken = "two-worker-token";
+const std::string kToken = "two-worker-token-9c4e1b7a3f5d2086";
 } // namespace
 
 class TestTwoWorkers : public QObject {
@@ -27,7 +27,8 @@ private Q_SLOTS:
         }
         const QString token = m_dir.filePath("token");
         QFile f(token);
-        QVERIFY(f.open(QIODevice::WriteOnly));
+        QVERIFY(f.open(QIODevice::WriteOnly) &&
+                f.setPermissions(QFile::ReadOwner | QFile::WriteOwner));
         f.write(kToken.c_str());
         f.close();
         m_a = std::make_unique<WorkerProcess>(m_dir.filePath("a"), token, "nodeA");

@@ -18,7 +18,7 @@
 using namespace tessera;
 
 namespace {
-const std::string kToken = "user-program-token";
+const std::string kToken = "user-program-token-9c4e1b7a3f5d2086";
 const char* kPython = "/usr/bin/python3"; // Debian's, with python3-torch
 
 // Prints one "seen {json}" line with what the rank got, then one record through `tessera`.

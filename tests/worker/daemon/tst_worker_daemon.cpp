@@ -23,7 +23,7 @@
 using namespace tessera;
 
 namespace {
-const std::string kToken = "s3cret-token-for-tests";
+const std::string kToken = "s3cret-token-for-tests-9c4e1b7a3f5d2086";
 
 // printf re-applies its format to the remaining arguments: one metric + one log line per pair.
 const std::vector<std::string> kPrintfJob = {
@@ -121,7 +121,8 @@ private Q_SLOTS:
         QVERIFY(m_dir.isValid());
         m_tokenFile = m_dir.filePath("token");
         QFile f(m_tokenFile);
-        QVERIFY(f.open(QIODevice::WriteOnly));
+        QVERIFY(f.open(QIODevice::WriteOnly) &&
+                f.setPermissions(QFile::ReadOwner | QFile::WriteOwner));
         f.write(kToken.c_str());
         f.write("\n");
         f.close();

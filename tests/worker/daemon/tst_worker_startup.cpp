@@ -13,6 +13,8 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <tuple>
 #include <unistd.h>
 
 using namespace tessera::daemon;
@@ -56,13 +58,21 @@ class TestWorkerStartup : public QObject {
         return {"--token-file", m_tokenFile, "--work-dir", m_dir.filePath(work)};
     }
 
+    /// Writes `text` to `path` and sets its permission bits to exactly `mode` (not the umask's).
+    static bool writeFileWithMode(const QString& path, const char* text, mode_t mode) {
+        QFile f(path);
+        return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) > 0 &&
+               f.flush() && ::chmod(QFile::encodeName(path).constData(), mode) == 0;
+    }
+
 private Q_SLOTS:
     void initTestCase() {
         QVERIFY(m_dir.isValid());
         m_tokenFile = m_dir.filePath("token");
         QFile f(m_tokenFile);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("startup-token\n");
+        QVERIFY(f.open(QIODevice::WriteOnly) &&
+                f.setPermissions(QFile::ReadOwner | QFile::WriteOwner));
+        f.write("startup-token-9c4e1b7a3f5d2086\n");
     }
 
     void parseListen_data() {
@@ -193,11 +203,30 @@ private Q_SLOTS:
             << (ok + QStringList{"--slots", "1.5"}) << "--slots: must be a whole number ≥ 0";
         QTest::newRow("token file is a directory")
             << QStringList{"--token-file", "DIR", "--work-dir", "WORK"} << "is a directory";
+        // A token others can read is spent; a short or patterned one can be guessed (issue 45).
+        QTest::newRow("token file others can read")
+            << QStringList{"--token-file", "OPEN", "--work-dir", "WORK"}
+            << "can be read or written by other users (mode 0644): run 'chmod 600 ";
+        QTest::newRow("token file others can write")
+            << QStringList{"--token-file", "SHARED", "--work-dir", "WORK"} << "(mode 0620)";
+        QTest::newRow("one-byte token")
+            << QStringList{"--token-file", "ONEBYTE", "--work-dir", "WORK"}
+            << "is too weak to guard a worker: about 0 bits of entropy, 128 needed";
+        QTest::newRow("word token") << QStringList{"--token-file", "WEAK", "--work-dir", "WORK"}
+                                    << "make a new one with 'tessera-ctl token ";
     }
     void flagErrors() {
         QFETCH(QStringList, args);
         QFETCH(QString, message);
         args.replaceInStrings("TOKEN", m_tokenFile);
+        for (const auto& [name, text, mode] :
+             {std::tuple{"OPEN", "startup-token-9c4e1b7a3f5d2086", 0644},
+              std::tuple{"SHARED", "startup-token-9c4e1b7a3f5d2086", 0620},
+              std::tuple{"ONEBYTE", "x", 0600}, std::tuple{"WEAK", "letmein-please", 0600}}) {
+            const QString path = m_dir.filePath(QString("token-") + name);
+            QVERIFY(writeFileWithMode(path, text, mode));
+            args.replaceInStrings(name, path);
+        }
         args.replaceInStrings("WORK", m_dir.filePath("flags-work"));
         args.replaceInStrings("DIR", m_dir.path());
         const Finished f = runWorker(args);

@@ -14,7 +14,7 @@ using namespace tessera;
 using google::protobuf::util::MessageDifferencer;
 
 namespace {
-const std::string kToken = "telemetry-test-token";
+const std::string kToken = "telemetry-test-token-9c4e1b7a3f5d2086";
 
 /// The first `count` samples of WatchTelemetry(intervalMs, fromSeq), or the call's error.
 struct Watched {

@@ -20,7 +20,7 @@ using namespace tessera;
 
 namespace {
 
-const std::string kToken = "tls-test-token";
+const std::string kToken = "tls-test-token-9c4e1b7a3f5d2086";
 
 bool writeFile(const QString& path, const std::string& text, QFile::Permissions perms) {
     QFile f(path);

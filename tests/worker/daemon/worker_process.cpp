@@ -97,7 +97,9 @@ WorkerProcess::stub(const std::shared_ptr<grpc::ChannelCredentials>& credentials
 
 bool writeTokenFile(const QString& path, const std::string& token) {
     QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write((token + "\n").c_str()) > 0 && f.flush();
+    // Private to its owner: the worker refuses a token file others can read (bearer_token.h).
+    return f.open(QIODevice::WriteOnly) && f.setPermissions(QFile::ReadOwner | QFile::WriteOwner) &&
+           f.write((token + "\n").c_str()) > 0 && f.flush();
 }
 
 void authorize(grpc::ClientContext& ctx, const std::string& token, int seconds) {

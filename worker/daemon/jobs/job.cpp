@@ -1,6 +1,7 @@
 // Job: journaled, sequenced events; output lines → Metric/LogLine events; exit → final state.
 #include "worker/daemon/jobs/job.h"
 
+#include "worker/daemon/log/repeat_limiter.h"
 #include "worker/daemon/output/metric_parse.h"
 #include "worker/daemon/output/utf8_text.h"
 
@@ -37,6 +38,7 @@ Job::Job(std::string id, std::string dir, EventLog log)
 
 Result<uint64_t> Job::append(v1::JobEvent event) {
     uint64_t seq = 0;
+    EventLog::Journaled journaled;
     {
         std::lock_guard lock(m_eventsMutex);
         if (m_finished) {
@@ -51,20 +53,83 @@ Result<uint64_t> Job::append(v1::JobEvent event) {
             m_state = event.state().state();
             m_finished = isTerminal(m_state);
         }
-        if (auto r = m_log.append(std::move(event), isState); !r) {
-            // Still deliver the event live: dropping it (a final state above all) would leave
-            // every watcher waiting forever. Only a replay after a daemon restart misses it.
-            spdlog::error("[job {}] event {} is not on disk: {}", m_id, seq, r.error().message);
-        }
+        // Not journaled (a full disk) is not lost: EventLog keeps it, watchers still get it.
+        journaled = m_log.append(std::move(event), isState);
         if (m_finished) {
             m_log.dropTail(); // the ended job's events are read from its journal from now on
         }
     }
-    std::lock_guard lock(m_listenersMutex);
-    for (auto& [id, listener] : m_listeners) {
-        listener();
+    {
+        std::lock_guard lock(m_listenersMutex);
+        for (auto& [id, listener] : m_listeners) {
+            listener();
+        }
     }
+    noteJournal(journaled);
     return seq;
+}
+
+std::size_t Job::retryJournal(bool force) {
+    EventLog::Journaled journaled;
+    std::size_t left = 0;
+    {
+        std::lock_guard lock(m_eventsMutex);
+        journaled = m_log.retry(EventLog::Clock::now(), force);
+        left = m_log.unjournaledEvents();
+    }
+    noteJournal(journaled);
+    return left;
+}
+
+std::string Job::diskFullText(const std::string& error) const {
+    // The journal's error ends with strerror's words ("No space left on device").
+    const std::size_t colon = error.rfind(": ");
+    const std::string why = colon == std::string::npos ? error : error.substr(colon + 2);
+    return m_output.workerName + ": disk full in " + m_dir + " (" + why + ")";
+}
+
+void Job::appendNotice(const std::string& text) {
+    spdlog::warn("[job {}] {}", m_id, text);
+    v1::JobEvent ev;
+    ev.mutable_log()->set_stream("worker");
+    ev.mutable_log()->set_text(text);
+    (void)append(std::move(ev)); // refused only after the job's end: the daemon log has it
+}
+
+void Job::noteJournal(const EventLog::Journaled& what) {
+    std::size_t kept = 0, keptBytes = 0, limit = 0;
+    {
+        std::lock_guard lock(m_eventsMutex);
+        kept = m_log.unjournaledEvents();
+        keptBytes = m_log.unjournaledBytes();
+        limit = m_log.unjournaledLimit();
+    }
+    const auto mib = [](std::size_t bytes) {
+        return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
+    };
+    if (what.caughtUp > 0 && m_diskFullNoted.exchange(false)) {
+        appendNotice(m_output.workerName + ": disk space is back in " + m_dir + ": the " +
+                     withThousands(what.caughtUp) + " events kept in memory are journaled");
+    }
+    if (!what.onDisk) {
+        RepeatLimiter::shared().log(spdlog::level::err, "[job " + m_id + "] events not journaled",
+                                    "[job " + m_id + "] events kept in memory only (" +
+                                        withThousands(kept) + " now): " + what.error);
+    }
+    if (what.justFailed && !m_diskFullNoted.exchange(true)) {
+        appendNotice(diskFullText(what.error) + ": the job's events are kept in memory (at most " +
+                     (limit ? mib(limit) : std::string("without limit")) +
+                     ") and still streamed; free space there to journal them");
+    }
+    if (what.overLimit && !m_stoppedForMemory.exchange(true)) {
+        const std::string reason =
+            diskFullText(what.error.empty() ? "no space left" : what.error) + ": " +
+            withThousands(kept) + " events (" + mib(keptBytes) +
+            ") kept in memory, the most this worker keeps (--unjournaled-mib); the job is "
+            "stopped so that nothing more is lost: free space there and launch it again";
+        appendNotice(reason);
+        abort(reason, std::chrono::seconds(10));
+    }
 }
 
 Result<uint64_t> Job::appendState(v1::JobState state, const std::string& reason, int exitCode) {
@@ -213,6 +278,10 @@ void Job::onOutput(OutputStream stream, std::string_view chunk) {
 
 void Job::setOutputOptions(OutputOptions options) {
     m_output = std::move(options);
+    {
+        std::lock_guard lock(m_eventsMutex);
+        m_log.setUnjournaledLimit(m_output.unjournaledBytes);
+    }
     m_rankLogs = std::make_unique<RankLogs>(m_dir + "/logs", m_output.rankLogs);
     if (!m_output.agentFirstRanks.empty()) {
         m_failure.setProcessWord("torchrun's node agent");
@@ -286,8 +355,11 @@ void Job::onLine(OutputStream stream, int agent, const std::string& received) {
             return;
         }
         if (parsed.kind == ParsedLine::Kind::Refused) {
-            spdlog::warn("[job {}] rank {}: @tessera record refused: {}", m_id, rank,
-                         logSafe(parsed.refusal));
+            // A program can print refused records at will: a few lines and a count per window.
+            RepeatLimiter::shared().log(spdlog::level::warn,
+                                        "[job " + m_id + "] @tessera records refused",
+                                        fmt::format("[job {}] rank {}: @tessera record refused: {}",
+                                                    m_id, rank, logSafe(parsed.refusal)));
             log->set_refused(std::move(parsed.refusal));
         }
     }
@@ -334,8 +406,18 @@ void Job::onExit(ProcessExit exit) {
     }
     std::string how = exit.signal ? "killed by signal " + std::to_string(exit.signal)
                                   : "exit code " + std::to_string(exit.code);
+    // Space may be back since the last try: journal what memory holds before the end state.
+    const std::size_t kept = retryJournal(true);
     if (stopState != v1::JOB_STATE_UNSPECIFIED) {
         (void)appendState(stopState, stopReason + " (" + how + ")", exit.code);
+    } else if (exit.code == 0 && kept > 0) {
+        // Nothing is lost (every event was streamed), but the worker holds the only copy.
+        (void)appendState(v1::JOB_STATE_SUCCEEDED,
+                          m_output.workerName + " holds " + withThousands(kept) +
+                              " of the job's events in memory only (disk full in " + m_dir +
+                              "): they reach its journal once space is back; a restart of the "
+                              "worker before then loses them there",
+                          0);
     } else if (exit.code == 0) {
         (void)appendState(v1::JOB_STATE_SUCCEEDED, "", 0);
     } else {

@@ -11,6 +11,7 @@
 #include "worker/daemon/output/rank_logs.h"
 #include "worker/daemon/output/tagged_output.h"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -45,10 +46,16 @@ public:
     const std::string& dir() const { return m_dir; }
 
     /// Stamps `event` with the next seq, the time and the job id, journals it, then tells the
-    /// listeners. Refused (InvalidArgument) after the terminal state. When the journal
-    /// cannot be written (disk full) the event is logged as lost on disk but still kept and
-    /// streamed, so live watchers still see the job end.
+    /// listeners. Refused (InvalidArgument) after the terminal state. When the journal cannot be
+    /// written (a full disk) the event is kept in memory and streamed all the same (EventLog);
+    /// the job then says so in a "worker" log line ("worker-1: disk full in …: N events kept in
+    /// memory, free space to keep them"), says again when they reach the disk, and is stopped
+    /// (FAILED, with that reason) once they pass OutputOptions::unjournaledBytes.
     Result<uint64_t> append(v1::JobEvent event);
+    /// Writes the events kept in memory to the journal if it takes them now (called every few
+    /// seconds by the JobManager, so an ended job's events reach the disk once space is back).
+    /// Returns how many are still kept in memory. `force`: try now, not at most once a second.
+    std::size_t retryJournal(bool force = false);
     /// Shorthand: append a StateChange.
     Result<uint64_t> appendState(v1::JobState state, const std::string& reason, int exitCode = 0);
 
@@ -75,6 +82,11 @@ public:
         /// the rank logs (the newest of them) and one "worker" line says so. Metrics and
         /// states are always journaled. 0 = no limit.
         std::int64_t journalLogBytes = std::int64_t(64) << 20;
+        /// This worker's name, for the job's own notices ("worker-1: disk full in …").
+        std::string workerName = "worker";
+        /// Bytes of events kept in memory while the journal cannot be written; past them the
+        /// job is stopped rather than lose anything (0 = no limit).
+        std::size_t unjournaledBytes = EventLog::kDefaultUnjournaledBytes;
         /// torchrun launcher: the first global rank of each node agent (mpirun rank) in order;
         /// an agent's line "[default<L>]:text" is then rank first + L's "text", its other lines
         /// the launcher's. Empty: mpirun's rank is the line's rank.
@@ -106,6 +118,12 @@ private:
     /// Whether a log line of `bytes` may still be journaled (OutputOptions::journalLogBytes).
     bool journalBudgetAllows(std::size_t bytes);
     void onExit(ProcessExit exit);
+    /// The job's notices about its journal after an append or retry that did `what`.
+    void noteJournal(const EventLog::Journaled& what);
+    /// "worker-1: disk full in /var/…/jobs/J (No space left on device)".
+    std::string diskFullText(const std::string& error) const;
+    /// Appends a "worker" log line.
+    void appendNotice(const std::string& text);
 
     const std::string m_id;
     const std::string m_dir;
@@ -142,6 +160,8 @@ private:
     OutputOptions m_output;
     std::unique_ptr<RankLogs> m_rankLogs;
     std::int64_t m_journaledLogBytes = 0;
+    std::atomic<bool> m_diskFullNoted{false}; ///< a disk-full notice is out, no "back" one yet
+    std::atomic<bool> m_stoppedForMemory{false};
     bool m_journalBudgetNoted = false;
     std::deque<std::string> m_stderrTail;
     LaunchFailure m_failure; ///< the stderr lines that explain a failed launch

@@ -100,6 +100,37 @@ bool isValidJobId(const std::string& id) {
            std::all_of(id.begin(), id.end(), isNameChar);
 }
 
+JobManager::JobManager(JobManagerConfig config) : m_config(std::move(config)) {
+    m_keeper = std::thread([this] { keepJournals(); });
+}
+
+JobManager::~JobManager() {
+    {
+        std::lock_guard lock(m_keeperMutex);
+        m_stopKeeper = true;
+    }
+    m_keeperCv.notify_all();
+    m_keeper.join();
+}
+
+void JobManager::keepJournals() {
+    std::unique_lock lock(m_keeperMutex);
+    while (!m_keeperCv.wait_for(lock, kKeepEvery, [this] { return m_stopKeeper; })) {
+        lock.unlock();
+        std::vector<std::shared_ptr<Job>> jobs;
+        {
+            std::lock_guard jobsLock(m_mutex);
+            for (const auto& [id, job] : m_jobs) {
+                jobs.push_back(job);
+            }
+        }
+        for (const auto& job : jobs) {
+            job->retryJournal(); // cheap when the job's journal holds everything
+        }
+        lock.lock();
+    }
+}
+
 Result<void> JobManager::recover() {
     const fs::path jobs = fs::path(m_config.workDir) / "jobs";
     std::error_code ec;
@@ -183,6 +214,8 @@ Job::OutputOptions JobManager::outputOptions(const v1::LaunchJobRequest& request
     Job::OutputOptions out;
     out.rankLogs = m_config.rankLogs;
     out.journalLogBytes = m_config.journalLogBytes;
+    out.unjournaledBytes = m_config.unjournaledBytes;
+    out.workerName = m_config.workerName;
     if (request.spec().model().launcher() == "torchrun" &&
         !request.spec().model().command().empty()) {
         int first = 0; // torchrun's static rendezvous numbers the ranks node by node, in order
@@ -241,6 +274,7 @@ Result<SpawnOptions> JobManager::mpirunOptions(const v1::LaunchJobRequest& reque
     // mpirun's stdout/stderr are files, not pipes: mpirun drops queued output at the job's end
     // after one short write to a full pipe (OutputSpool), which lost records on a loaded node.
     opts.spoolDir = opts.cwd;
+    opts.cgroup = "job-" + request.spec().job_id(); // the whole tree ends with mpirun
     // argv[0] is the bare name: Open MPI treats an absolute argv[0] as --prefix and then sends
     // `PATH=...; export PATH; ... orted` through the agent, a shell line tessera-rsh refuses.
     opts.program = m_config.mpirun;

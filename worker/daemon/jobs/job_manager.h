@@ -7,11 +7,14 @@
 #include "worker/daemon/jobs/job.h"
 #include "worker/daemon/jobs/process.h"
 
+#include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace tessera::daemon {
@@ -24,6 +27,11 @@ struct JobManagerConfig {
     /// Per-rank log files of each job and the journal's log-line budget (Job::OutputOptions).
     RankLogs::Limits rankLogs;
     std::int64_t journalLogBytes = std::int64_t(64) << 20;
+    /// Bytes of a job's events kept in memory while its journal cannot be written (a full
+    /// disk); past them the job is stopped rather than lose any (0 = no limit).
+    std::size_t unjournaledBytes = EventLog::kDefaultUnjournaledBytes;
+    /// The worker's name, in the notices a job gives ("worker-1: disk full in …").
+    std::string workerName = "worker";
     /// "NAME=VALUE" entries added to mpirun's environment for tessera-rsh: the worker's TLS
     /// identity (TESSERA_TLS_CERT/KEY/CA, tls_files.h) when it serves mutual TLS, else none.
     std::vector<std::string> rshEnv;
@@ -32,7 +40,14 @@ struct JobManagerConfig {
 /// Owns every job of the worker. Thread-safe.
 class JobManager {
 public:
-    explicit JobManager(JobManagerConfig config) : m_config(std::move(config)) {}
+    /// Starts the thread that retries journals a full disk refused (every kKeepEvery).
+    explicit JobManager(JobManagerConfig config);
+    ~JobManager();
+    JobManager(const JobManager&) = delete;
+    JobManager& operator=(const JobManager&) = delete;
+
+    /// How often events kept in memory are offered to their journals again.
+    static constexpr std::chrono::seconds kKeepEvery{2};
 
     /// Loads every job under workDir/jobs (folders without a journal hold another worker's job's
     /// files for this node and are left alone); a journal without a terminal state gets
@@ -76,9 +91,16 @@ private:
     /// The rank program of a built-in job: tessera-train, or tessera-train-cuda for GPU ranks.
     Result<std::string> rankProgram(const v1::JobSpec& spec) const;
 
+    /// The keeper thread: Job::retryJournal on every job each kKeepEvery until stopped.
+    void keepJournals();
+
     JobManagerConfig m_config;
     mutable std::mutex m_mutex;
     std::map<std::string, std::shared_ptr<Job>> m_jobs;
+    std::mutex m_keeperMutex;
+    std::condition_variable m_keeperCv;
+    bool m_stopKeeper = false;
+    std::thread m_keeper;
 };
 
 /// True for a job id usable as a folder name: 1–128 of [A-Za-z0-9._-], not starting with '.'.

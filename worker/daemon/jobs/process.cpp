@@ -2,6 +2,8 @@
 // kill.
 #include "worker/daemon/jobs/process.h"
 
+#include "worker/daemon/jobs/cgroup_spawn.h"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -124,10 +126,40 @@ Result<std::shared_ptr<Process>> Process::start(const SpawnOptions& opts, Output
 
     pid_t pid = -1;
     const std::string& file = opts.program.empty() ? opts.argv[0] : opts.program;
+    std::optional<ProcessCgroup> cgroup =
+        opts.cgroup.empty() ? std::nullopt : ProcessCgroup::create(opts.cgroup);
+    if (cgroup) {
+        // Forked into the cgroup before the program runs: nothing it starts can escape it.
+        const std::string path = resolvePath(file);
+        const int procs = ::open((cgroup->path() + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
+        if (procs >= 0 && !path.empty()) {
+            const CgroupSpawn spawn{path.c_str(),
+                                    argv.data(),
+                                    envp.data(),
+                                    opts.pipeStdin ? in[0] : -1,
+                                    spooled ? spools[0].fd() : out[1],
+                                    spooled ? spools[1].fd() : err[1],
+                                    opts.cwd.empty() ? nullptr : opts.cwd.c_str(),
+                                    procs};
+            auto forked = spawnInCgroup(spawn);
+            ::close(procs);
+            if (!forked) {
+                closeAll();
+                return relay(forked);
+            }
+            pid = *forked;
+        } else {
+            if (procs >= 0) {
+                ::close(procs);
+            }
+            cgroup.reset(); // not found in PATH: posix_spawnp says so below
+        }
+    }
     const bool search = file.find('/') == std::string::npos;
     const int rc =
-        search ? posix_spawnp(&pid, file.c_str(), &s.actions, &s.attr, argv.data(), envp.data())
-               : posix_spawn(&pid, file.c_str(), &s.actions, &s.attr, argv.data(), envp.data());
+        pid > 0  ? 0
+        : search ? posix_spawnp(&pid, file.c_str(), &s.actions, &s.attr, argv.data(), envp.data())
+                 : posix_spawn(&pid, file.c_str(), &s.actions, &s.attr, argv.data(), envp.data());
     if (rc != 0) {
         closeAll();
         return fail(ErrorCode::Io, "cannot start '" + file + "': " + std::strerror(rc) +
@@ -145,6 +177,7 @@ Result<std::shared_ptr<Process>> Process::start(const SpawnOptions& opts, Output
     p->m_spools[0] = std::move(spools[0]);
     p->m_spools[1] = std::move(spools[1]);
     p->m_spooled = spooled;
+    p->m_cgroup = std::move(cgroup);
     p->m_onOutput = std::move(onOutput);
     p->m_onExit = std::move(onExit);
     std::thread([p] { p->waitLoop(); }).detach();
@@ -180,6 +213,18 @@ void Process::waitLoop() {
     if (processGroupAlive(m_pid)) {
         spdlog::warn("process group {} outlived its leader: killing what is left of it", m_pid);
         ::kill(-m_pid, SIGKILL);
+    }
+    {
+        // And what left the group (setsid, setpgid) but not the cgroup.
+        std::lock_guard lock(m_cgroupMutex);
+        if (m_cgroup) {
+            const std::string path = m_cgroup->path();
+            if (const std::size_t left = m_cgroup->destroy(); left > 0) {
+                spdlog::warn("{} process(es) of {}'s tree outlived it: killed (cgroup {})", left,
+                             m_pid, path);
+            }
+            m_cgroup.reset();
+        }
     }
     {
         std::lock_guard lock(m_mutex);
@@ -326,6 +371,10 @@ void Process::terminateGroup(std::chrono::milliseconds grace) {
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
         }
         self->signalGroup(SIGKILL);
+        std::lock_guard lock(self->m_cgroupMutex);
+        if (self->m_cgroup) {
+            self->m_cgroup->signalAll(SIGKILL);
+        }
     }).detach();
 }
 

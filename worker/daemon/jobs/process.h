@@ -3,6 +3,7 @@
 #pragma once
 
 #include "worker/common/error.h"
+#include "worker/daemon/jobs/process_cgroup.h"
 #include "worker/daemon/output/output_spool.h"
 
 #include <atomic>
@@ -11,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <sys/types.h>
@@ -29,6 +31,10 @@ struct SpawnOptions {
     /// child's writes never block or come back short (mpirun: see OutputSpool). Output is then
     /// picked up within 50 ms rather than at once, and the child is never slowed by the reader.
     std::string spoolDir;
+    /// Non-empty: the child and everything it starts run in a cgroup v2 of their own named after
+    /// this (ProcessCgroup), where the node offers one, so that nothing of the tree escapes
+    /// the group kills below (a setsid'ed daemon, a process group of its own).
+    std::string cgroup;
 };
 
 enum class OutputStream { Stdout, Stderr };
@@ -48,9 +54,10 @@ public:
     /// Called once, from the reader thread, after the last output chunk.
     using ExitHandler = std::function<void(ProcessExit)>;
 
-    /// Spawns the child as leader of a new process group with default signal dispositions.
-    /// When the leader ends, whatever is left of its group is killed (SIGKILL): a job's
-    /// processes never outlive it.
+    /// Spawns the child as leader of a new process group with default signal dispositions (and
+    /// in its own cgroup when SpawnOptions::cgroup asks for one). When the leader ends,
+    /// whatever is left of its group and its cgroup is killed (SIGKILL): a job's processes
+    /// never outlive it.
     /// Errors: InvalidArgument for an empty argv, Io naming the program when it cannot start.
     static Result<std::shared_ptr<Process>> start(const SpawnOptions& opts, OutputHandler onOutput,
                                                   ExitHandler onExit);
@@ -68,8 +75,8 @@ public:
     void closeStdin();
     /// Sends `sig` to the whole process group; no-op once the group is gone.
     void signalGroup(int sig);
-    /// SIGTERM to the group now and SIGKILL to whatever is left of it after `grace`.
-    /// Returns at once; a helper thread does the waiting.
+    /// SIGTERM to the group now and SIGKILL to whatever is left of it, and of its cgroup, after
+    /// `grace`. Returns at once; a helper thread does the waiting.
     void terminateGroup(std::chrono::milliseconds grace);
     /// True once the child has been reaped.
     bool exited() const { return m_exited.load(); }
@@ -86,6 +93,8 @@ private:
     int m_stdout = -1;
     int m_stderr = -1;
     OutputSpool m_spools[2]; // stdout, stderr when SpawnOptions::spoolDir is set
+    std::mutex m_cgroupMutex;
+    std::optional<ProcessCgroup> m_cgroup; // SpawnOptions::cgroup, until the leader has ended
     bool m_spooled = false;
     std::mutex m_stdinMutex;
     std::mutex m_mutex;

@@ -37,42 +37,93 @@ void EventLog::keep(v1::JobEvent event) {
     }
 }
 
-Result<void> EventLog::append(v1::JobEvent event, bool sync) {
-    auto offset = m_journal.append(event, sync);
-    if (offset) {
-        index(event.seq(), *offset);
+bool EventLog::writeUnjournaled(std::string& error) {
+    bool sync = false;
+    while (!m_unjournaled.empty()) {
+        v1::JobEvent& ev = m_unjournaled.front();
+        auto offset = m_journal.append(ev, false);
+        if (!offset) {
+            error = offset.error().message;
+            break;
+        }
+        index(ev.seq(), *offset);
+        sync = sync || ev.has_state();
+        m_unjournaledBytes -= ev.ByteSizeLong();
+        m_unjournaled.pop_front();
+    }
+    if (sync) {
+        (void)m_journal.sync(); // a state among them: as durable as if written at its time
+    }
+    return m_unjournaled.empty();
+}
+
+EventLog::Journaled EventLog::retry(Clock::time_point now, bool force) {
+    Journaled out;
+    if (m_unjournaled.empty()) {
+        return out;
+    }
+    if (!force && now - m_lastTry < kRetryEvery) {
+        out.onDisk = false;
+        return out;
+    }
+    m_lastTry = now;
+    const std::size_t before = m_unjournaled.size();
+    if (writeUnjournaled(out.error)) {
+        out.caughtUp = before;
     } else {
-        m_unjournaled = true;
+        out.onDisk = false;
+    }
+    return out;
+}
+
+EventLog::Journaled EventLog::append(v1::JobEvent event, bool sync, Clock::time_point now) {
+    Journaled out = retry(now);
+    if (out.onDisk) {
+        auto offset = m_journal.append(event, sync);
+        if (offset) {
+            index(event.seq(), *offset);
+        } else {
+            out.onDisk = false;
+            out.justFailed = true;
+            out.error = offset.error().message;
+            m_lastTry = now;
+        }
     }
     m_lastSeq = event.seq();
     if (event.has_state()) {
         m_lastState = event.state();
     }
-    keep(std::move(event));
-    if (!offset) {
-        return relay(offset);
+    if (!out.onDisk) {
+        m_unjournaledBytes += event.ByteSizeLong();
+        m_unjournaled.push_back(event);
+        out.overLimit = m_unjournaledLimit > 0 && m_unjournaledBytes > m_unjournaledLimit;
     }
-    return {};
+    keep(std::move(event));
+    return out;
 }
 
 void EventLog::dropTail() {
-    if (!m_unjournaled) {
-        m_tail.clear();
-        m_tail.shrink_to_fit();
-        m_tailBytes = 0;
-    }
+    m_tail.clear();
+    m_tail.shrink_to_fit();
+    m_tailBytes = 0;
 }
 
 std::optional<EventLog::DiskRead> EventLog::plan(uint64_t fromSeq, std::size_t max,
                                                  std::vector<v1::JobEvent>& out) const {
-    if (!m_tail.empty() && fromSeq >= m_tail.front().seq()) {
+    const auto fromMemory = [&](const std::deque<v1::JobEvent>& events) {
         auto it =
-            std::lower_bound(m_tail.begin(), m_tail.end(), fromSeq,
+            std::lower_bound(events.begin(), events.end(), fromSeq,
                              [](const v1::JobEvent& ev, uint64_t seq) { return ev.seq() < seq; });
-        for (; it != m_tail.end() && out.size() < max; ++it) {
+        for (; it != events.end() && out.size() < max; ++it) {
             out.push_back(*it);
         }
         return std::nullopt;
+    };
+    if (!m_tail.empty() && fromSeq >= m_tail.front().seq()) {
+        return fromMemory(m_tail);
+    }
+    if (!m_unjournaled.empty() && fromSeq >= m_unjournaled.front().seq()) {
+        return fromMemory(m_unjournaled); // memory is their only copy
     }
     if (m_index.empty()) {
         return std::nullopt;

@@ -198,4 +198,11 @@ Result<uint64_t> JobJournal::append(const v1::JobEvent& event, bool sync) {
     return at;
 }
 
+Result<void> JobJournal::sync() {
+    if (m_fd < 0 || ::fdatasync(m_fd) != 0) {
+        return fail(ErrorCode::Io, osError("cannot sync", m_path));
+    }
+    return {};
+}
+
 } // namespace tessera::daemon

@@ -67,6 +67,9 @@ public:
     /// (nothing of the record is then counted in size()).
     Result<uint64_t> append(const v1::JobEvent& event, bool sync);
 
+    /// fdatasync()s the file. Errors: Io naming the file.
+    Result<void> sync();
+
     const std::string& path() const { return m_path; }
     /// Bytes of whole records in the file.
     uint64_t size() const { return m_size; }

@@ -8,9 +8,11 @@
 
 namespace tessera::daemon {
 
-/// An unlinked regular file standing in for a pipe: the child appends to it, the reader reads
-/// behind it with pread, and what has been read is punched out of the file (fallocate
-/// PUNCH_HOLE), so the disk holds only the unread backlog plus at most kPunchEvery bytes.
+/// A regular file standing in for a pipe: the child appends to it, the reader reads behind it
+/// with pread, and what has been read is punched out of the file (fallocate PUNCH_HOLE), so it
+/// holds only the unread backlog plus at most kPunchEvery bytes. The file is an anonymous memory
+/// file (memfd_create), so a full disk cannot make the child's writes fail and its output be cut
+/// (issue 45); where the kernel has none, an unlinked file in the given folder.
 ///
 /// Why not a pipe: a write to a full pipe blocks, and a signal arriving meanwhile makes it return
 /// short. Open MPI 4.1's mpirun queues its ranks' output and, when the job ends, writes the queue
@@ -27,8 +29,8 @@ public:
     /// Bytes read between two hole punches.
     static constexpr off_t kPunchEvery = 1 << 20;
 
-    /// Creates the file in `dir` (which must exist and be writable) and unlinks it at once.
-    /// Errors: Io naming `dir` and the reason.
+    /// Creates the memory file, or else the file in `dir` (which must then exist and be
+    /// writable) and unlinks it at once. Errors: Io naming `dir` and the reason.
     static Result<OutputSpool> create(const std::string& dir);
 
     OutputSpool() = default;

@@ -1,11 +1,15 @@
 // tessera-rank: started by mpirun in front of each rank of a user program; sets torchrun's
-// environment (rank_env.h), writes the node's TESSERA_LAYOUT_FILE, then execs the program. With
-// TESSERA_LAUNCHER=torchrun it is the node's agent instead and execs torchrun for its ranks.
+// environment (rank_env.h), writes the node's TESSERA_LAYOUT_FILE, then runs the program under
+// its guard (rank_guard.h: nothing the program starts outlives the rank). With
+// TESSERA_LAUNCHER=torchrun it is the node's agent instead and runs torchrun for its ranks.
 #include "worker/daemon/jobs/net_route.h"
 #include "worker/daemon/jobs/program_paths.h"
 #include "worker/daemon/rank/rank_env.h"
+#include "worker/daemon/rank/rank_guard.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,7 +21,6 @@
 namespace {
 
 constexpr int kExitBadInput = 2;
-constexpr int kExitNotStarted = 127;
 
 int failWith(const std::string& msg, int code) {
     std::fprintf(stderr, "tessera-rank: %s\n", msg.c_str());
@@ -115,13 +118,11 @@ int main(int argc, char** argv) {
         }
     }
     ::unsetenv("TESSERA_LAYOUT_JSON");
-    std::vector<char*> args;
-    for (std::string& a : command) {
-        args.push_back(a.data());
+    // Not exec'd: this process stays as the program's guard, so nothing the program starts
+    // outlives the rank (rank_guard.h).
+    std::chrono::milliseconds grace(5000);
+    if (const char* g = std::getenv("TESSERA_RANK_GRACE_MS")) {
+        grace = std::chrono::milliseconds(std::clamp(std::atol(g), 0L, 600000L));
     }
-    args.push_back(nullptr);
-    ::execvp(args[0], args.data());
-    return failWith("cannot start '" + command[0] + "': " + std::strerror(errno) +
-                        " (is it installed on every node, or shipped in model.workdir?)",
-                    kExitNotStarted);
+    tessera::daemon::runGuarded(command, grace);
 }

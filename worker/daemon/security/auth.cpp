@@ -2,6 +2,7 @@
 #include "worker/daemon/security/auth.h"
 
 #include "worker/common/bearer_token.h"
+#include "worker/daemon/log/repeat_limiter.h"
 #include "worker/daemon/output/utf8_text.h"
 
 #include <spdlog/spdlog.h>
@@ -24,6 +25,10 @@ Result<TokenAuth> TokenAuth::fromFile(const std::string& path) {
     auto token = readBearerTokenFile(path);
     if (!token) {
         return relay(token);
+    }
+    if (auto strong = checkBearerTokenStrength(*token, "token file '" + path + "'", path);
+        !strong) {
+        return relay(strong);
     }
     return TokenAuth(std::move(*token));
 }
@@ -55,15 +60,23 @@ grpc::Status TokenAuth::admit(const std::string& peer, const std::string& who,
         return grpc::Status::OK;
     }
     const std::string why = header ? "wrong bearer token" : "no authorization metadata";
+    // One kind per method, address (not port: each connection has its own) and reason, so a
+    // storm of refusals writes a few lines and a count (RepeatLimiter), not a line per call.
+    const std::string kind =
+        "refused " + logSafe(method, 128) + " from " + withoutPort(who) + ": " + why;
     if (const auto lockout =
             throttled ? m_throttle->failed(peer, now) : std::chrono::milliseconds{};
         lockout.count() > 0) {
-        spdlog::warn("refused {} from {}: {}; {} locked out for {} s after {} failed "
-                     "authentications",
-                     logSafe(method, 128), who, why, who, lockout.count() / 1000,
-                     AuthThrottle::kFreeFailures);
+        RepeatLimiter::shared().log(
+            spdlog::level::warn, kind,
+            fmt::format("refused {} from {}: {}; {} locked out for {} s after {} failed "
+                        "authentications",
+                        logSafe(method, 128), who, why, who, lockout.count() / 1000,
+                        AuthThrottle::kFreeFailures));
     } else {
-        spdlog::warn("refused {} from {}: {}", logSafe(method, 128), who, why);
+        RepeatLimiter::shared().log(
+            spdlog::level::warn, kind,
+            fmt::format("refused {} from {}: {}", logSafe(method, 128), who, why));
     }
     return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
                         why + ": send metadata 'authorization: Bearer <token>' with the worker's "
@@ -87,13 +100,21 @@ grpc::Status TokenAuth::check(const grpc::CallbackServerContext& ctx,
     return admit(peerAddressKey(peer), peer, header, method);
 }
 
-std::string peerAddressKey(std::string_view peer) {
+std::string withoutPort(std::string_view peer) {
     if (!peer.starts_with("ipv4:") && !peer.starts_with("ipv6:")) {
         return std::string(peer);
     }
     const size_t colon = peer.rfind(':');
     // "ipv4:" itself ends at index 4: a colon there means no port to drop.
-    const std::string_view address = colon > 4 ? peer.substr(0, colon) : peer;
+    return std::string(colon > 4 ? peer.substr(0, colon) : peer);
+}
+
+std::string peerAddressKey(std::string_view peer) {
+    if (!peer.starts_with("ipv4:") && !peer.starts_with("ipv6:")) {
+        return std::string(peer);
+    }
+    const std::string full = withoutPort(peer);
+    const std::string_view address = full;
     if (address.starts_with("ipv4:127.") || address == "ipv6:[::1]" ||
         address == "ipv6:%5B::1%5D" || address.starts_with("ipv6:[::ffff:127.") ||
         address.starts_with("ipv6:%5B::ffff:127.")) {

@@ -20,8 +20,10 @@ public:
     /// Wraps an already loaded token. An empty token refuses every call.
     explicit TokenAuth(std::string token) : m_token(std::move(token)) {}
 
-    /// Reads the token from `path` (surrounding white space trimmed).
-    /// Errors: NotFound/Io for the file, InvalidArgument when it holds no token.
+    /// Reads the token from `path` (surrounding white space trimmed; readBearerTokenFile).
+    /// Errors: NotFound/Io for the file, PermissionDenied when group or others may read or write
+    /// it, InvalidArgument when it holds no token or one weaker than kMinBearerTokenBits
+    /// (checkBearerTokenStrength), each saying how to make a good one.
     static Result<TokenAuth> fromFile(const std::string& path);
 
     /// True when `header` is exactly "Bearer <token>" (constant-time in the token's length).
@@ -53,6 +55,10 @@ private:
     // pointer keeps TokenAuth movable for Result).
     std::shared_ptr<AuthThrottle> m_throttle = std::make_shared<AuthThrottle>();
 };
+
+/// A gRPC peer string without its port: "ipv4:10.0.0.2:5123" → "ipv4:10.0.0.2",
+/// "ipv6:[2001:db8::1]:5123" → "ipv6:[2001:db8::1]"; other strings as given.
+std::string withoutPort(std::string_view peer);
 
 /// The throttle key of a gRPC peer string: "ipv4:10.0.0.2:5123" → "ipv4:10.0.0.2",
 /// "ipv6:[2001:db8::1]:5123" → "ipv6:[2001:db8::1]" (the port changes per connection); empty

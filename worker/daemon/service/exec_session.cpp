@@ -4,6 +4,7 @@
 #include "worker/common/tsan_handoff.h"
 #include "worker/daemon/jobs/ompi_tmpdir.h"
 #include "worker/daemon/jobs/program_paths.h"
+#include "worker/daemon/log/repeat_limiter.h"
 #include "worker/daemon/output/utf8_text.h"
 #include "worker/daemon/security/exec_env.h"
 #include "worker/daemon/security/request_limits.h"
@@ -98,7 +99,8 @@ void ExecSession::handleStart(const v1::ExecStart& start) {
     }
     auto path = m_allow.resolve(start.argv(0));
     if (!path) {
-        spdlog::warn("exec refused: {}", logSafe(path.error().message));
+        const std::string line = "exec refused: " + logSafe(path.error().message);
+        RepeatLimiter::shared().log(spdlog::level::warn, line, line);
         std::lock_guard lock(m_shared->mutex);
         finishLocked(toGrpcStatus(path.error()));
         return;
@@ -116,10 +118,13 @@ void ExecSession::handleStart(const v1::ExecStart& start) {
         return;
     }
     opts.pipeStdin = true;
+    opts.cgroup = "exec"; // an orted's ranks end with it, on this node as on mpirun's
     // The worker's own environment, and from the caller only what Open MPI's launcher sets.
     Result<std::vector<std::string>> callerEnv = callerEnvironment(start.env());
     if (!callerEnv) {
-        spdlog::warn("Exec of {} refused: {}", *path, logSafe(callerEnv.error().message));
+        const std::string line =
+            fmt::format("Exec of {} refused: {}", *path, logSafe(callerEnv.error().message));
+        RepeatLimiter::shared().log(spdlog::level::warn, line, line);
         std::lock_guard lock(m_shared->mutex);
         finishLocked(toGrpcStatus(callerEnv.error()));
         return;

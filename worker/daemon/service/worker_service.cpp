@@ -3,6 +3,7 @@
 #include "worker/daemon/service/worker_service.h"
 
 #include "worker/daemon/bundles/bundle_upload.h"
+#include "worker/daemon/log/repeat_limiter.h"
 #include "worker/daemon/output/utf8_text.h"
 #include "worker/daemon/service/exec_session.h"
 #include "worker/daemon/service/grpc_status.h"
@@ -51,8 +52,10 @@ grpc::ServerUnaryReactor* WorkerService::LaunchJob(grpc::CallbackServerContext* 
             spdlog::info("[job {}] launched in {}", reply->job_id(), reply->job_dir());
         } else {
             st = toGrpcStatus(r.error());
-            spdlog::warn("[job {}] launch refused: {}", logSafe(req->spec().job_id(), 128),
-                         logSafe(r.error().message));
+            RepeatLimiter::shared().log(spdlog::level::warn, "launches refused",
+                                        fmt::format("[job {}] launch refused: {}",
+                                                    logSafe(req->spec().job_id(), 128),
+                                                    logSafe(r.error().message)));
         }
     }
     reactor->Finish(st);
