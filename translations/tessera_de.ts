@@ -1111,6 +1111,19 @@
     </message>
 </context>
 <context>
+    <name>tessera::FollowerLock</name>
+    <message>
+        <location filename="../backend/history/followerlock.cpp" line="+103"/>
+        <source>its launcher, %1 (pid %2), ended before the job did (killed?), and its local cluster with it; noticed at %3</source>
+        <translation>sein Starter, %1 (PID %2), endete vor dem Job (beendet?), und mit ihm sein lokaler Cluster; bemerkt um %3</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>not followed since its launcher, %1 (pid %2), ended before the job did (noticed at %3); it may still run on its workers: tessera-ctl attach %4 --workers A,B --token-file F follows it again</source>
+        <translation>nicht mehr verfolgt, seit sein Starter, %1 (PID %2), vor dem Job endete (bemerkt um %3); er läuft vielleicht noch auf seinen Workern: tessera-ctl attach %4 --workers A,B --token-file F verfolgt ihn wieder</translation>
+    </message>
+</context>
+<context>
     <name>tessera::GanttView</name>
     <message>
         <location filename="../app/gantt/ganttview.cpp" line="+0"/>

@@ -1107,6 +1107,19 @@
     </message>
 </context>
 <context>
+    <name>tessera::FollowerLock</name>
+    <message>
+        <location filename="../backend/history/followerlock.cpp" line="+103"/>
+        <source>its launcher, %1 (pid %2), ended before the job did (killed?), and its local cluster with it; noticed at %3</source>
+        <translation>其启动者 %1（pid %2）在作业结束前已退出（被终止？），其本地集群也随之结束；发现于 %3</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>not followed since its launcher, %1 (pid %2), ended before the job did (noticed at %3); it may still run on its workers: tessera-ctl attach %4 --workers A,B --token-file F follows it again</source>
+        <translation>自其启动者 %1（pid %2）在作业结束前退出后无人跟踪（发现于 %3）；它可能仍在其 worker 上运行：tessera-ctl attach %4 --workers A,B --token-file F 可重新跟踪</translation>
+    </message>
+</context>
+<context>
     <name>tessera::GanttView</name>
     <message>
         <location filename="../app/gantt/ganttview.cpp" line="+0"/>
