@@ -59,10 +59,8 @@ double bearerTokenBits(std::string_view token) {
 }
 
 std::string bearerTokenAdvice(const std::string& path) {
-    return "make a new one with 'tessera-ctl token " + path +
-           "' (32 random bytes, mode 0600), or "
-           "'umask 077; openssl rand -hex 32 > " +
-           path + "'";
+    return "make a new one with 'rm " + path + "; tessera-ctl token " + path +
+           "' (32 random bytes, mode 0600), or 'umask 077; openssl rand -hex 32 > " + path + "'";
 }
 
 Result<void> checkBearerTokenStrength(std::string_view token, const std::string& source,

@@ -213,7 +213,7 @@ private Q_SLOTS:
             << QStringList{"--token-file", "ONEBYTE", "--work-dir", "WORK"}
             << "is too weak to guard a worker: about 0 bits of entropy, 128 needed";
         QTest::newRow("word token") << QStringList{"--token-file", "WEAK", "--work-dir", "WORK"}
-                                    << "make a new one with 'tessera-ctl token ";
+                                    << "make a new one with 'rm ";
     }
     void flagErrors() {
         QFETCH(QStringList, args);
