@@ -110,17 +110,9 @@ std::vector<std::string> printer(int metrics, int logLines, const QString& print
     return {"/usr/bin/python3", "-u", "-c", script, printed.toStdString(), go.toStdString()};
 }
 
-/// Waits up to `ms` for `ready`.
+/// Waits up to `ms` for `ready`, checking the state itself (QTest::qWaitFor).
 bool waitFor(const std::function<bool()>& ready, int ms) {
-    QElapsedTimer t;
-    t.start();
-    while (!ready()) {
-        if (t.elapsed() > ms) {
-            return false;
-        }
-        QTest::qSleep(50);
-    }
-    return true;
+    return QTest::qWaitFor(ready, ms);
 }
 
 std::set<int64_t> stepsOf(const std::vector<v1::JobEvent>& events) {

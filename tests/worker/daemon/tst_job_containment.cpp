@@ -79,8 +79,7 @@ private Q_SLOTS:
         QTest::newRow("setsid daemon")
             << "setsid sh -c \"trap '' TERM; exec sleep 71.5\" &" << QByteArray("sleep 71.5");
         QTest::newRow("double fork")
-            << "(setsid sh -c \"trap '' TERM; exec sleep 71.75\" &) ; sleep 0.2"
-            << QByteArray("sleep 71.75");
+            << "(setsid sh -c \"trap '' TERM; exec sleep 71.75\" &) ;" << QByteArray("sleep 71.75");
     }
     // Each of the 2 ranks starts a child that ignores SIGTERM and exits 0 at once: the job
     // ends SUCCEEDED (not RUNNING until a timeout), the ranks' guards say what they ended, and
@@ -89,7 +88,9 @@ private Q_SLOTS:
         QFETCH(QString, spawn);
         QFETCH(QByteArray, marker);
         const std::string id = "job-leaves-" + std::to_string(QTest::currentDataTag()[0]);
-        launch(id, spawn.toStdString() + " echo '@tessera {\"step\":1}'; exit 0");
+        // The rank exits once its child runs (checked on the state, not after a pause).
+        launch(id, spawn.toStdString() + " until pgrep -f '^" + marker.toStdString() +
+                       "' >/dev/null; do sleep 0.01; done; echo '@tessera {\"step\":1}'; exit 0");
         auto stub = m_a->stub();
         QElapsedTimer t;
         t.start();

@@ -175,11 +175,11 @@ private Q_SLOTS:
         }
         // A duration of its own, so that no other process matches it.
         const std::string marker = "sleep 1001." + std::to_string(::getpid());
-        const auto [ex, out] =
-            runToEnd({"/bin/sh", "-c",
-                      "setsid sh -c \"trap '' TERM; exec " + marker +
-                          "\" >/dev/null 2>&1 </dev/null & sleep 0.3; pgrep -f '" + marker + "'"},
-                     "unit-test");
+        const auto [ex, out] = runToEnd({"/bin/sh", "-c",
+                                         "setsid sh -c \"trap '' TERM; exec " + marker +
+                                             "\" >/dev/null 2>&1 </dev/null & until pgrep -f '^" +
+                                             marker + "'; do sleep 0.01; done"},
+                                        "unit-test");
         QCOMPARE(ex.code, 0);
         const pid_t escaped = static_cast<pid_t>(std::stol(out));
         QVERIFY(escaped > 0);

@@ -131,7 +131,7 @@ Result<std::shared_ptr<Process>> Process::start(const SpawnOptions& opts, Output
     if (cgroup) {
         // Forked into the cgroup before the program runs: nothing it starts can escape it.
         const std::string path = resolvePath(file);
-        const int procs = ::open((cgroup->path() + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
+        const int procs = ::open(cgroup->procsFile().c_str(), O_WRONLY | O_CLOEXEC);
         if (procs >= 0 && !path.empty()) {
             const CgroupSpawn spawn{path.c_str(),
                                     argv.data(),

@@ -148,16 +148,6 @@ ProcessCgroup::~ProcessCgroup() {
     destroy();
 }
 
-Result<void> ProcessCgroup::add(pid_t pid) {
-    std::ofstream procs(m_path + "/cgroup.procs");
-    procs << pid << std::flush;
-    if (!procs) {
-        return fail(ErrorCode::Io, "cannot move process " + std::to_string(pid) + " into " +
-                                       m_path + ": " + std::strerror(errno));
-    }
-    return {};
-}
-
 std::vector<pid_t> ProcessCgroup::pids() const {
     std::vector<pid_t> out;
     if (m_path.empty()) {

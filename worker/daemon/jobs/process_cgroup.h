@@ -34,9 +34,8 @@ public:
     /// Kills what is left in it and removes it (destroy()).
     ~ProcessCgroup();
 
-    /// Moves `pid` (and so every process it starts later) into the cgroup.
-    /// Errors: Io naming the cgroup.
-    Result<void> add(pid_t pid);
+    /// Where a child joins it: cgroup.procs (cgroup_spawn.h writes "0" there before exec).
+    std::string procsFile() const { return m_path + "/cgroup.procs"; }
     /// The processes in it now.
     std::vector<pid_t> pids() const;
     /// Sends `sig` to every process in it.
