@@ -155,11 +155,12 @@ UsePAM no
 StrictModes no
 EOF
     # Sessions on a test host get the sanitizer options of the run that made it (presets asan
-    # and tsan: report exit code, suppression files) and its step holds (TESSERA_HOLD_DIR,
-    # tests/support/jobhold.h), as the tests' local workers do; sshd would start them with a
-    # clean environment. (sshd takes the first SetEnv line only: one line.)
+    # and tsan: report exit code, suppression files), its step holds (TESSERA_HOLD_DIR,
+    # tests/support/jobhold.h) and tessera-rank's grace (TESSERA_RANK_GRACE_MS), as the tests'
+    # local workers do; sshd would start them with a clean environment. (sshd takes the first SetEnv line only: one line.)
     setenv=
-    for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS TSAN_OPTIONS TESSERA_HOLD_DIR; do
+    for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS TSAN_OPTIONS TESSERA_HOLD_DIR \
+        TESSERA_RANK_GRACE_MS; do
         eval "val=\${$v-}"
         if [ -n "$val" ]; then
             setenv="$setenv \"$v=$val\""

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <fstream>
@@ -125,6 +126,17 @@ void endDescendants(pid_t self, std::chrono::milliseconds grace, const sigset_t&
 }
 
 } // namespace
+
+std::chrono::milliseconds rankGraceFromEnvironment() {
+    if (const char* g = std::getenv("TESSERA_RANK_GRACE_MS"); g && *g) {
+        return std::chrono::milliseconds(std::clamp(std::atol(g), 0L, 600000L));
+    }
+    return std::chrono::milliseconds(5000);
+}
+
+std::chrono::milliseconds guardTeardownBound(std::chrono::milliseconds grace) {
+    return 2 * grace;
+}
 
 std::vector<pid_t> descendantsOf(pid_t root) {
     std::multimap<pid_t, pid_t> children;

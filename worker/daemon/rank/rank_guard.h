@@ -14,6 +14,16 @@ namespace tessera::daemon {
 /// when /proc cannot be read. A process that forks while this runs may be missed: callers loop.
 std::vector<pid_t> descendantsOf(pid_t root);
 
+/// The grace the guard gives (above): TESSERA_RANK_GRACE_MS in ms, 0 to 600000, else 5000 ms.
+/// The worker reads it too, to keep Open MPI from killing the guards before they are done.
+std::chrono::milliseconds rankGraceFromEnvironment();
+
+/// The longest a guard takes to end once it got SIGTERM: `grace` for the program, then `grace`
+/// for what it left behind. Open MPI must not SIGKILL a rank (its guard) sooner
+/// (odls_base_sigkill_timeout), or the leftovers outlive the killed guard where no cgroup
+/// holds them.
+std::chrono::milliseconds guardTeardownBound(std::chrono::milliseconds grace);
+
 /// Runs `argv` (argv[0] looked up in PATH) as this process's child and guards it, then ends as
 /// it ended: exits with its exit code, or dies of the signal that killed it.
 ///

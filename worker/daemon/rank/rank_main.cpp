@@ -120,9 +120,5 @@ int main(int argc, char** argv) {
     ::unsetenv("TESSERA_LAYOUT_JSON");
     // Not exec'd: this process stays as the program's guard, so nothing the program starts
     // outlives the rank (rank_guard.h).
-    std::chrono::milliseconds grace(5000);
-    if (const char* g = std::getenv("TESSERA_RANK_GRACE_MS")) {
-        grace = std::chrono::milliseconds(std::clamp(std::atol(g), 0L, 600000L));
-    }
-    tessera::daemon::runGuarded(command, grace);
+    tessera::daemon::runGuarded(command, tessera::daemon::rankGraceFromEnvironment());
 }
