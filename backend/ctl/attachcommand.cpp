@@ -1,6 +1,9 @@
 // `tessera-ctl attach JOB` / `tessera-ctl cancel JOB` (see attachcommand.h).
 #include "backend/ctl/attachcommand.h"
 
+#include "backend/core/paths.h"
+
+#include <QCoreApplication>
 #include <QTimer>
 
 #include <cstdio>
@@ -90,6 +93,16 @@ void AttachCommand::onReattached(const QString& jobId, quint64 fromSeq) {
     std::fflush(stdout);
     m_printer = std::make_unique<ProgressPrinter>(
         stdout, m_controller->spec(jobId).training().epochs(), isatty(fileno(stdout)) != 0);
+    // Killed while it follows, this attach leaves the lock for the next Tessera process to find
+    // (FollowerLock::sweep), as `tessera-ctl run` does; its workers are never its own.
+    const QString me =
+        m_cancel ? QStringLiteral("tessera-ctl cancel") : QStringLiteral("tessera-ctl attach");
+    m_follower.acquire(dataDir(), jobId, me, false);
+    if (stored.unfollowedMs > 0) {
+        m_store.markFollowed(jobId, QStringLiteral("followed again by %1 (pid %2)")
+                                        .arg(me)
+                                        .arg(QCoreApplication::applicationPid()));
+    }
     if (m_cancel) {
         m_controller->cancel(jobId);
     }
@@ -119,6 +132,7 @@ void AttachCommand::interrupt() {
                  "tessera-ctl: stopped following %s; it goes on (attach again or cancel "
                  "it with tessera-ctl)\n",
                  qPrintable(m_options.jobId));
+    m_follower.release(); // left running on purpose
     finish(kExitOk);
 }
 

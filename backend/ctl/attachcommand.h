@@ -5,6 +5,7 @@
 #include "backend/cluster/clusterregistry.h"
 #include "backend/ctl/ctloptions.h"
 #include "backend/ctl/progressprinter.h"
+#include "backend/history/followerlock.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
 
@@ -49,6 +50,7 @@ private:
     ClusterRegistry m_registry;
     std::unique_ptr<JobController> m_controller; ///< after the store: destroyed before it
     std::unique_ptr<ProgressPrinter> m_printer;
+    FollowerLock m_follower; ///< held while this attach follows the job (not after Ctrl-C)
     bool m_attached = false;
     bool m_finishing = false;
 };

@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cerrno>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -25,6 +26,17 @@ QString text(const char* s) {
     return QCoreApplication::translate("tessera::FollowerLock", s);
 }
 
+/// True when `path` exists and another live process holds its lock: a follower already follows.
+bool heldElsewhere(const QString& path) {
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return false;
+    }
+    const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    ::close(fd);
+    return held;
+}
+
 } // namespace
 
 FollowerLock::~FollowerLock() {
@@ -39,6 +51,9 @@ bool FollowerLock::acquire(const QString& dataDir, const QString& jobId, const Q
         return false;
     }
     const QString final = QDir(dir).filePath(jobId + QStringLiteral(".json"));
+    if (heldElsewhere(final)) {
+        return false; // its lock stays theirs: replaced, it would vanish when this one ends
+    }
     const QString temporary = final + QStringLiteral(".%1.tmp").arg(::getpid());
     const QByteArray tmp = QFile::encodeName(temporary);
     const int fd = ::open(tmp.constData(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);

@@ -24,8 +24,9 @@ public:
     /// Takes the lock of `jobId` in `dataDir` for this process: `what` names the follower
     /// ("tessera-ctl run"), `localCluster` says that the job's workers are this process's own
     /// (they die with it). Written under a temporary name and renamed once locked, so a sweep
-    /// never sees it unlocked. Returns false (the job is then merely not guarded) when the folder
-    /// cannot be written.
+    /// never sees it unlocked. Returns false (the job is then merely not guarded by this process)
+    /// when the folder cannot be written, or when another live process holds the job's lock (a
+    /// `tessera-ctl run` still following it): that lock is left as it is.
     bool acquire(const QString& dataDir, const QString& jobId, const QString& what,
                  bool localCluster);
     /// Removes the lock: the job was followed to its end, or handed on on purpose. Idempotent.

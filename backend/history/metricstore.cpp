@@ -202,6 +202,18 @@ bool MetricStore::markUnfollowed(const QString& jobId, const QString& reason, qi
     return q.numRowsAffected() > 0;
 }
 
+bool MetricStore::markFollowed(const QString& jobId, const QString& reason) {
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("UPDATE jobs SET reason = ?, unfollowed_ms = NULL WHERE id = ?"));
+    q.addBindValue(reason);
+    q.addBindValue(jobId);
+    if (!q.exec()) {
+        qCWarning(lcStore) << "cannot mark job" << jobId << "followed:" << q.lastError().text();
+        return false;
+    }
+    return q.numRowsAffected() > 0;
+}
+
 bool MetricStore::addPoint(const MetricPoint& point) {
     QSqlDatabase db = QSqlDatabase::database(m_connection, false);
     QJsonObject values;

@@ -74,8 +74,11 @@ public:
 
     /// Records that nobody follows the unfinished job `jobId` any more (its follower died;
     /// FollowerLock::sweep): `reason` says so, JobRecord::unfollowedMs = `timeMs`. A later
-    /// updateJobState (a follower again) clears it.
+    /// updateJobState (a follower again) or markFollowed clears it.
     bool markUnfollowed(const QString& jobId, const QString& reason, qint64 timeMs);
+    /// Clears markUnfollowed: a follower (`tessera-ctl attach`) follows the job again; `reason`
+    /// says who. State and times stay as they are. False when no such job or on an error.
+    bool markFollowed(const QString& jobId, const QString& reason);
 
     /// Stores a metric point. Returns false if (jobId, seq) was already stored (a replay) or on
     /// a database error. Updates the job's lastStep / lastLoss / testAccuracy.

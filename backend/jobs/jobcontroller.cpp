@@ -293,7 +293,7 @@ void JobController::launch(const QString& jobId, v1::LaunchJobRequest request) {
         if (!codeTo.isEmpty()) {
             const auto& model = request.spec().model();
             auto code = shipWorkdir(QString::fromStdString(model.workdir()),
-                                    model.workdir_max_mib(), codeTo);
+                                    model.workdir_max_mib(), model.workdir_follow_links(), codeTo);
             if (!code) {
                 error = tr("cannot ship model.workdir: %1")
                             .arg(QString::fromStdString(code.error().message));

@@ -91,8 +91,9 @@ bool IgnoreRules::ignores(const QString& relativePath, bool isDir) const {
     return ignored;
 }
 
-Result<PackedWorkdir> packWorkdir(const QString& folder, quint64 maxBytes, const QString& outDir) {
-    auto scanned = scanWorkdir(folder, maxBytes);
+Result<PackedWorkdir> packWorkdir(const QString& folder, quint64 maxBytes, const QString& outDir,
+                                  bool followLinks) {
+    auto scanned = scanWorkdir(folder, maxBytes, followLinks);
     if (!scanned) {
         return relay(scanned);
     }
@@ -117,14 +118,25 @@ Result<PackedWorkdir> packWorkdir(const QString& folder, quint64 maxBytes, const
     }
     out.tarPath = tar.fileName();
     tar.close();
+    QStringList args = {QStringLiteral("--create"),
+                        QStringLiteral("--file"),
+                        out.tarPath,
+                        QStringLiteral("--directory"),
+                        folder,
+                        QStringLiteral("--format=gnu"),
+                        QStringLiteral("--owner=0"),
+                        QStringLiteral("--group=0"),
+                        QStringLiteral("--numeric-owner"),
+                        QStringLiteral("--mtime=@0"),
+                        QStringLiteral("--no-recursion"),
+                        QStringLiteral("--null"),
+                        QStringLiteral("--files-from"),
+                        list.fileName()};
+    if (followLinks) {
+        args << QStringLiteral("--dereference") << QStringLiteral("--hard-dereference");
+    }
     QProcess p;
-    p.start(QStringLiteral("tar"),
-            {QStringLiteral("--create"), QStringLiteral("--file"), out.tarPath,
-             QStringLiteral("--directory"), folder, QStringLiteral("--format=gnu"),
-             QStringLiteral("--owner=0"), QStringLiteral("--group=0"),
-             QStringLiteral("--numeric-owner"), QStringLiteral("--mtime=@0"),
-             QStringLiteral("--no-recursion"), QStringLiteral("--null"),
-             QStringLiteral("--files-from"), list.fileName()});
+    p.start(QStringLiteral("tar"), args);
     if (!p.waitForFinished(600000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
         QFile::remove(out.tarPath);
         return fail(ErrorCode::Io,

@@ -37,10 +37,12 @@ private:
     QList<Rule> m_rules;
 };
 
-/// Packs `folder` into a tar under `outDir`: regular files and symbolic links (not followed),
-/// sorted by path, owner 0, mtime 0, GNU format, so unchanged code packs to the same bytes.
+/// Packs `folder` into a tar under `outDir`: regular files and symbolic links (or, with
+/// `followLinks`, what the links lead to), sorted by path, owner 0, mtime 0, GNU format, so
+/// unchanged code packs to the same bytes.
 /// Errors: those of scanWorkdir (no such folder, more than `maxBytes`, a link that leaves the
-/// folder or loops), Io when tar fails. Blocking.
-Result<PackedWorkdir> packWorkdir(const QString& folder, quint64 maxBytes, const QString& outDir);
+/// folder, dangles where followed, or loops), Io when tar fails. Blocking.
+Result<PackedWorkdir> packWorkdir(const QString& folder, quint64 maxBytes, const QString& outDir,
+                                  bool followLinks = false);
 
 } // namespace tessera

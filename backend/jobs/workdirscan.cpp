@@ -71,6 +71,59 @@ Result<void> checkLink(const fs::path& link, const QString& rel, const fs::path&
     return {}; // inside, or dangling inside: shipped as the link it is
 }
 
+/// A folder still to walk: its path relative to the workdir and the canonical folders walked to
+/// reach it (the workdir first).
+struct Pending {
+    QString rel;
+    QList<fs::path> chain;
+};
+
+/// Where a followed link leads: a folder to walk, or a file of `size` bytes.
+struct LinkTarget {
+    fs::path path;
+    bool isDir = false;
+    quint64 size = 0;
+};
+
+/// Follows the link `rel` (at `link`) for model.workdirFollowLinks: refuses one that dangles,
+/// loops, leads to something neither file nor folder, or to a folder holding one of `chain`
+/// (the folders walked to reach the link), which would be walked for ever.
+Result<LinkTarget> followLink(const fs::path& link, const QString& rel,
+                              const QList<fs::path>& chain, const QString& folder) {
+    std::error_code ec;
+    const fs::path shown = fs::read_symlink(link, ec);
+    const auto refuse = [&](const std::string& why) {
+        return fail(ErrorCode::InvalidArgument, "model.workdir '" + folder.toStdString() +
+                                                    "': the symbolic link '" + rel.toStdString() +
+                                                    "' → '" + shown.string() + "' " + why);
+    };
+    const fs::path resolved = fs::canonical(link, ec);
+    if (ec == std::errc::too_many_symbolic_link_levels) {
+        return refuse("is a loop of links: remove it");
+    }
+    if (ec) {
+        return refuse("leads to nothing (" + ec.message() +
+                      "): with model.workdirFollowLinks every link must lead to a file or "
+                      "folder; remove it or leave it out with .tesseraignore");
+    }
+    const fs::file_status st = fs::status(resolved, ec);
+    if (fs::is_directory(st)) {
+        for (const fs::path& walked : chain) {
+            if (!walked.empty() && within(walked, resolved)) {
+                return refuse("is a loop: it leads to '" + resolved.string() +
+                              "', a folder that holds the link itself; leave it out with "
+                              ".tesseraignore");
+            }
+        }
+        return LinkTarget{resolved, true, 0};
+    }
+    if (fs::is_regular_file(st)) {
+        const auto size = fs::file_size(resolved, ec);
+        return LinkTarget{resolved, false, ec ? 0 : quint64(size)};
+    }
+    return refuse("leads to neither a file nor a folder: leave it out with .tesseraignore");
+}
+
 Result<void> tooLarge(const QString& folder, QList<WorkdirEntry> entries, quint64 total,
                       quint64 maxBytes) {
     std::sort(entries.begin(), entries.end(),
@@ -95,7 +148,7 @@ quint64 workdirMaxBytes(const v1::ModelSpec& model) {
                                        : kDefaultWorkdirMaxBytes;
 }
 
-Result<QList<WorkdirEntry>> scanWorkdir(const QString& folder, quint64 maxBytes) {
+Result<QList<WorkdirEntry>> scanWorkdir(const QString& folder, quint64 maxBytes, bool followLinks) {
     if (!QFileInfo(folder).isDir()) {
         return fail(ErrorCode::NotFound, "model.workdir '" + folder.toStdString() +
                                              "' is not a folder on this machine: give the "
@@ -118,32 +171,60 @@ Result<QList<WorkdirEntry>> scanWorkdir(const QString& folder, quint64 maxBytes)
         ignoreFile.open(QIODevice::ReadOnly) ? QString::fromUtf8(ignoreFile.readAll()) : QString());
     QList<WorkdirEntry> entries;
     quint64 total = 0;
-    QStringList pending = {QString()}; // walked by hand: an ignored folder is not entered
+    // Walked by hand: an ignored folder is not entered. Each folder keeps the canonical folders
+    // walked to reach it, so that a followed link back into one of them is found as a loop.
+    QList<Pending> pending = {{QString(), {root}}};
     while (!pending.isEmpty()) {
-        const QString rel = pending.takeLast();
-        const QDir dir(rel.isEmpty() ? folder : top.filePath(rel));
+        const Pending here = pending.takeLast();
+        const QDir dir(here.rel.isEmpty() ? folder : top.filePath(here.rel));
         const auto infos = dir.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System |
                                              QDir::NoDotAndDotDot);
         for (const QFileInfo& info : infos) {
-            const QString path = rel.isEmpty() ? info.fileName() : rel + '/' + info.fileName();
+            const QString path =
+                here.rel.isEmpty() ? info.fileName() : here.rel + '/' + info.fileName();
             const bool isDir = info.isDir() && !info.isSymLink();
             if (rules.ignores(path, isDir)) {
                 continue;
             }
+            quint64 size = 0;
             if (isDir) {
-                pending.append(path);
-            } else if (info.isSymLink()) {
+                std::error_code dirEc;
+                const fs::path canonicalDir =
+                    fs::canonical(QFile::encodeName(info.absoluteFilePath()).toStdString(), dirEc);
+                Pending next{path, here.chain};
+                next.chain.append(dirEc ? fs::path() : canonicalDir);
+                pending.append(std::move(next));
+                continue;
+            }
+            if (info.isSymLink()) {
                 const fs::path link = QFile::encodeName(info.absoluteFilePath()).toStdString();
-                if (auto ok = checkLink(link, path, root, folder); !ok) {
-                    return relay(ok);
+                if (!followLinks) {
+                    if (auto ok = checkLink(link, path, root, folder); !ok) {
+                        return relay(ok);
+                    }
+                    entries.append({path, 0, true});
+                    continue;
                 }
-                entries.append({path, 0, true});
+                auto target = followLink(link, path, here.chain, folder);
+                if (!target) {
+                    return relay(target);
+                }
+                if (target->isDir) {
+                    Pending next{path, here.chain};
+                    next.chain.append(target->path);
+                    pending.append(std::move(next));
+                    continue;
+                }
+                size = target->size;
             } else if (info.isFile()) {
-                entries.append({path, quint64(info.size()), false});
-                total += quint64(info.size());
-                if (total > maxBytes) {
-                    return relay(tooLarge(folder, entries, total, maxBytes));
-                }
+                size = quint64(info.size());
+            } else {
+                continue; // sockets, pipes, devices: not code, not shipped
+            }
+            entries.append({path, size, false});
+            total += size;
+            if (total > maxBytes) {
+                return relay(tooLarge(folder, entries, total, maxBytes));
             }
         }
     }
@@ -155,7 +236,8 @@ Result<void> checkWorkdir(const v1::JobSpec& spec) {
     if (model.workdir().empty()) {
         return {};
     }
-    auto scanned = scanWorkdir(QString::fromStdString(model.workdir()), workdirMaxBytes(model));
+    auto scanned = scanWorkdir(QString::fromStdString(model.workdir()), workdirMaxBytes(model),
+                               model.workdir_follow_links());
     if (!scanned) {
         return relay(scanned);
     }

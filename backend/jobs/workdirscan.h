@@ -15,7 +15,7 @@ namespace tessera {
 struct WorkdirEntry {
     QString path;      ///< relative to the workdir, '/' separators
     quint64 size = 0;  ///< bytes (0 for a link)
-    bool link = false; ///< a symbolic link (its target stays inside the workdir)
+    bool link = false; ///< a symbolic link kept as one (its target stays inside the workdir)
 };
 
 /// Largest packed workdir when model.workdirMaxMib is 0: 256 MiB.
@@ -25,14 +25,19 @@ constexpr quint64 kDefaultWorkdirMaxBytes = quint64(256) << 20;
 quint64 workdirMaxBytes(const v1::ModelSpec& model);
 
 /// Walks `folder` as packWorkdir ships it (honouring its .tesseraignore, not entering ignored
-/// folders, links not followed) and stops at the first problem, so that `/` or a home folder is
-/// refused in moments rather than read whole. Entries come unsorted.
+/// folders) and stops at the first problem, so that `/` or a home folder is refused in moments
+/// rather than read whole. Entries come unsorted.
+///
+/// Symbolic links: without `followLinks` each ships as the link it is, and one that points
+/// outside the folder (by its own target or through other links: "a/b → ../../etc/hostname")
+/// is refused. With `followLinks` (model.workdirFollowLinks) each ships as what it leads to, as
+/// `tar --dereference` and `rsync -L` do: a file's bytes, a folder's files (walked in turn), and
+/// one that dangles or leads to a folder holding itself is refused.
 /// Errors: NotFound when `folder` is not a folder; InvalidArgument for `/` itself, when the files
-/// add up to more
-/// than `maxBytes` (naming the largest seen and .tesseraignore), when a symbolic link points
-/// outside the folder (by its own target or through other links: "a/b → ../../etc/hostname"),
-/// and when one is a loop; each naming the link and what to do.
-Result<QList<WorkdirEntry>> scanWorkdir(const QString& folder, quint64 maxBytes);
+/// add up to more than `maxBytes` (naming the largest seen and .tesseraignore), for the links
+/// above and for a loop of links; each naming the link and what to do.
+Result<QList<WorkdirEntry>> scanWorkdir(const QString& folder, quint64 maxBytes,
+                                        bool followLinks = false);
 
 /// scanWorkdir of the spec's model.workdir with its limit; nothing when the spec ships none.
 /// Blocking (a walk of the folder): for tessera-ctl and worker threads, not the GUI thread.

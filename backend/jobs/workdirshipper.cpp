@@ -20,7 +20,7 @@ QString kiloBytes(quint64 b) {
 } // namespace
 
 Result<ShippedWorkdir>
-shipWorkdir(const QString& workdir, int maxMib,
+shipWorkdir(const QString& workdir, int maxMib, bool followLinks,
             const QList<std::pair<QString, std::shared_ptr<WorkerClient>>>& workers) {
     QTemporaryDir scratch(QDir::tempPath() + QStringLiteral("/tessera-workdir-XXXXXX"));
     if (!scratch.isValid()) {
@@ -28,7 +28,7 @@ shipWorkdir(const QString& workdir, int maxMib,
                                        QDir::tempPath().toStdString());
     }
     const quint64 cap = maxMib > 0 ? quint64(maxMib) << 20 : kDefaultWorkdirMaxBytes;
-    auto packed = packWorkdir(workdir, cap, scratch.path());
+    auto packed = packWorkdir(workdir, cap, scratch.path(), followLinks);
     if (!packed) {
         return relay(packed);
     }

@@ -22,11 +22,12 @@ struct ShippedWorkdir {
         summary; ///< one line for the job's log, e.g. "code 2.1 kB (3 files) → nodeB; nodeA had it"
 };
 
-/// Packs `workdir` (at most `maxMib` MiB, 0 = 256) and ships it to each of `workers` (name,
+/// Packs `workdir` (at most `maxMib` MiB, 0 = 256; links followed with `followLinks`, i.e.
+/// model.workdirFollowLinks) and ships it to each of `workers` (name,
 /// client) that lacks it. Blocking: run off the GUI thread. Errors: those of packWorkdir() and
 /// of the workers' HasBundle/PutBundle, naming the worker.
 Result<ShippedWorkdir>
-shipWorkdir(const QString& workdir, int maxMib,
+shipWorkdir(const QString& workdir, int maxMib, bool followLinks,
             const QList<std::pair<QString, std::shared_ptr<WorkerClient>>>& workers);
 
 } // namespace tessera

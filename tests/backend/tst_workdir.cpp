@@ -196,6 +196,85 @@ private Q_SLOTS:
         QVERIFY(QDir(out.path()).isEmpty());
     }
 
+    // model.workdirFollowLinks: links ship as what they lead to, also outside the workdir (a
+    // data folder kept elsewhere); the same links are refused without it.
+    void linksAreFollowedWhenTheSpecAsks() {
+        QTemporaryDir src, elsewhere, out;
+        writeFile(src.filePath("train.py"), "print(1)\n");
+        writeFile(elsewhere.filePath("vocab.txt"), "a b c\n");
+        writeFile(elsewhere.filePath("sub/x.bin"), QByteArray(1000, 'x'));
+        QVERIFY(QFile::link(elsewhere.path(), src.filePath("data")));
+        QVERIFY(QFile::link(elsewhere.filePath("vocab.txt"), src.filePath("vocab.txt")));
+        v1::JobSpec spec;
+        spec.mutable_model()->set_workdir(src.path().toStdString());
+        auto refused = checkWorkdir(spec);
+        QVERIFY(!refused);
+        QVERIFY2(QString::fromStdString(refused.error().message).contains("points outside it"),
+                 refused.error().message.c_str());
+        spec.mutable_model()->set_workdir_follow_links(true);
+        auto checked = checkWorkdir(spec);
+        QVERIFY2(checked, checked ? "" : checked.error().message.c_str());
+        auto r = scanWorkdir(src.path(), 1 << 20, true);
+        QVERIFY2(r, r ? "" : r.error().message.c_str());
+        quint64 bytes = 0;
+        for (const WorkdirEntry& e : *r) {
+            QVERIFY2(!e.link, qPrintable(e.path));
+            bytes += e.size;
+        }
+        QCOMPARE(bytes, quint64(9 + 6 + 6 + 1000)); // train.py, vocab.txt twice, x.bin
+        auto packed = packWorkdir(src.path(), 1 << 20, out.path(), true);
+        QVERIFY2(packed, packed ? "" : packed.error().message.c_str());
+        QCOMPARE(tarMembers(packed->tarPath),
+                 (QStringList{"data/sub/x.bin", "data/vocab.txt", "train.py", "vocab.txt"}));
+        QProcess verbose; // regular files ('-'), no link ('l') left in the bundle
+        verbose.start(QStringLiteral("tar"), {QStringLiteral("-tvf"), packed->tarPath});
+        QVERIFY(verbose.waitForFinished());
+        for (const QByteArray& line : verbose.readAllStandardOutput().split('\n')) {
+            QVERIFY2(line.isEmpty() || line.startsWith('-'), line.constData());
+        }
+        // Its size counts against the limit like any file's.
+        auto big = scanWorkdir(src.path(), 1000, true);
+        QVERIFY(!big);
+        QVERIFY2(QString::fromStdString(big.error().message).contains("data/sub/x.bin"),
+                 big.error().message.c_str());
+    }
+
+    void followedLinksThatLoopOrDangleAreRefused_data() {
+        QTest::addColumn<QString>("target"); // "@" is the workdir's parent, "%" the other folder
+        QTest::addColumn<QString>("says");
+        QTest::newRow("to a folder above") << "@"
+                                           << "a folder that holds the link itself";
+        QTest::newRow("to itself") << "deep/self"
+                                   << "is a loop of links";
+        QTest::newRow("dangling") << "deep/missing"
+                                  << "leads to nothing";
+        QTest::newRow("round two folders outside") << "%/x"
+                                                   << "a folder that holds the link";
+    }
+    void followedLinksThatLoopOrDangleAreRefused() {
+        QFETCH(QString, target);
+        QFETCH(QString, says);
+        QTemporaryDir parent, other;
+        const QString src = parent.filePath("code");
+        writeFile(src + "/train.py", "print(1)\n");
+        QVERIFY(QDir(src).mkpath("deep"));
+        // other/x/to-y → other/y, other/y/to-x → other/x: no link loops, but the walk would.
+        QVERIFY(QDir(other.path()).mkpath("x") && QDir(other.path()).mkpath("y"));
+        QVERIFY(QFile::link(other.filePath("y"), other.filePath("x/to-y")));
+        QVERIFY(QFile::link(other.filePath("x"), other.filePath("y/to-x")));
+        QString to = target;
+        to.replace('@', parent.path()).replace('%', other.path());
+        if (!to.startsWith('/')) {
+            to = src + '/' + to;
+        }
+        QVERIFY(QFile::link(to, src + "/deep/self"));
+        auto r = scanWorkdir(src, 1 << 20, true);
+        QVERIFY(!r);
+        QCOMPARE(int(r.error().code), int(ErrorCode::InvalidArgument));
+        const QString m = QString::fromStdString(r.error().message);
+        QVERIFY2(m.contains(says) && m.contains("deep/self"), qPrintable(m));
+    }
+
     void theWholeFileSystemIsRefusedAtOnce() {
         QElapsedTimer t;
         t.start();

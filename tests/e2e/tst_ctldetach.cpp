@@ -240,6 +240,28 @@ private Q_SLOTS:
                  out.constData());
         QVERIFY(stored(id).unfollowedMs > 0);
 
+        // Followed again by an attach, which is killed in turn: not followed again, naming it.
+        QProcess attach;
+        attach.setProcessEnvironment(env());
+        attach.start(m_bin + QStringLiteral("/tessera-ctl"), args({QStringLiteral("attach"), id}));
+        said.clear();
+        QVERIFY2(QTest::qWaitFor(
+                     [&] {
+                         said += attach.readAllStandardOutput();
+                         return said.contains("following it from event");
+                     },
+                     60000),
+                 said.constData());
+        QCOMPARE(stored(id).unfollowedMs, qint64(0)); // its events cleared the mark
+        const qint64 attachPid = attach.processId();
+        QCOMPARE(::kill(static_cast<pid_t>(attachPid), SIGKILL), 0);
+        QVERIFY(attach.waitForFinished(10000));
+        QCOMPARE(ctl({QStringLiteral("status")}, &out, &err), 0);
+        QVERIFY2(
+            out.contains(QStringLiteral("tessera-ctl attach (pid %1)").arg(attachPid).toUtf8()),
+            out.constData());
+        QVERIFY(stored(id).unfollowedMs > 0);
+
         // Still on its worker: cancel reaches it, and the entry ends as cancelled.
         QCOMPARE(ctl(args({QStringLiteral("cancel"), id}), &out, &err), 0);
         QCOMPARE(stored(id).state, JobState::Cancelled);
