@@ -5,7 +5,6 @@
 #include "worker/common/spec_io.h"
 #include "worker/daemon/jobs/process.h"
 #include "worker/daemon/jobs/user_program.h"
-#include "worker/daemon/rank/rank_guard.h"
 
 #include <google/protobuf/util/json_util.h>
 #include <spdlog/spdlog.h>
@@ -301,15 +300,6 @@ Result<SpawnOptions> JobManager::mpirunOptions(const v1::LaunchJobRequest& reque
                  // raced in hwloc_shmem_topology_write and one crashed (SIGSEGV) in ~8% of
                  // launches, which mpirun reported as "ORTE does not know how to route a message".
                  "--mca", "rtc_hwloc_vmhole", "none"};
-    // Open MPI SIGKILLs a rank 1 s after its SIGTERM (cancel, abort); the rank is tessera-rank's
-    // guard, which needs up to twice its grace to end what the program left behind: killed
-    // sooner, those leftovers outlive the job where no cgroup holds them (issue 45).
-    if (!command.empty() && request.mca().count("odls_base_sigkill_timeout") == 0) {
-        const auto bound = guardTeardownBound(rankGraceFromEnvironment());
-        const long seconds = static_cast<long>((bound.count() + 999) / 1000) + 1;
-        opts.argv.insert(opts.argv.end(),
-                         {"--mca", "odls_base_sigkill_timeout", std::to_string(seconds)});
-    }
     for (const auto& [k, v] : request.mca()) {
         opts.argv.insert(opts.argv.end(), {"--mca", k, v});
     }

@@ -134,8 +134,21 @@ std::chrono::milliseconds rankGraceFromEnvironment() {
     return std::chrono::milliseconds(5000);
 }
 
-std::chrono::milliseconds guardTeardownBound(std::chrono::milliseconds grace) {
-    return 2 * grace;
+std::chrono::milliseconds graceOnSignal(std::chrono::milliseconds grace, bool underOpenMpi,
+                                        const char* sigkillTimeoutS) {
+    if (!underOpenMpi) {
+        return grace;
+    }
+    long seconds = 1; // Open MPI 4's default odls_base_sigkill_timeout
+    if (sigkillTimeoutS && *sigkillTimeoutS) {
+        char* end = nullptr;
+        const long given = std::strtol(sigkillTimeoutS, &end, 10);
+        if (end && *end == '\0' && given >= 1 && given <= 3600) {
+            seconds = given;
+        }
+    }
+    const auto bound = std::chrono::milliseconds(seconds * 1000 - 200);
+    return std::min(grace, bound);
 }
 
 std::vector<pid_t> descendantsOf(pid_t root) {
@@ -200,13 +213,16 @@ void runGuarded(const std::vector<std::string>& argv, std::chrono::milliseconds 
     }
     int status = 0;
     auto killAt = Clock::time_point::max();
+    const auto stopGrace = graceOnSignal(grace, std::getenv("OMPI_COMM_WORLD_RANK") != nullptr,
+                                         std::getenv("OMPI_MCA_odls_base_sigkill_timeout"));
     bool said = false;
     for (;;) {
         const int sig = waitSignal(set, std::chrono::milliseconds(100));
         if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP) {
             ::kill(program, sig); // the program decides how to stop; the grace bounds it
             if (killAt == Clock::time_point::max()) {
-                killAt = Clock::now() + grace;
+                killAt = Clock::now() + stopGrace;
+                signalAll(descendantsOf(self), SIGTERM); // what it started stops with it
             }
         }
         if (reap(program, status)) {
@@ -217,14 +233,20 @@ void runGuarded(const std::vector<std::string>& argv, std::chrono::milliseconds 
                 std::fprintf(stderr,
                              "tessera-rank: the program did not stop within %lld ms of the "
                              "signal: killing it\n",
-                             static_cast<long long>(grace.count()));
+                             static_cast<long long>(stopGrace.count()));
                 std::fflush(stderr);
                 said = true;
             }
             signalAll(descendantsOf(self), SIGKILL); // again each tick until it is gone
         }
     }
-    endDescendants(self, grace, set);
+    // Told to stop: the leftovers had their TERM and get what is left of the grace.
+    const auto left = killAt == Clock::time_point::max()
+                          ? grace
+                          : std::max(std::chrono::milliseconds(0),
+                                     std::chrono::duration_cast<std::chrono::milliseconds>(
+                                         killAt - Clock::now()));
+    endDescendants(self, left, set);
     endAs(status);
 }
 
