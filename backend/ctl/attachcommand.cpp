@@ -87,14 +87,9 @@ void AttachCommand::onNodesChanged() {
 
 void AttachCommand::onReattached(const QString& jobId, quint64 fromSeq) {
     const JobRecord stored = m_store.job(jobId);
-    std::fprintf(stdout, "job %s: %s, %s; following it from event %llu (step %lld stored)\n",
-                 qPrintable(jobId), qPrintable(stored.name), qPrintable(jobStateName(stored.state)),
-                 static_cast<unsigned long long>(fromSeq), static_cast<long long>(stored.lastStep));
-    std::fflush(stdout);
-    m_printer = std::make_unique<ProgressPrinter>(
-        stdout, m_controller->spec(jobId).training().epochs(), isatty(fileno(stdout)) != 0);
-    // Killed while it follows, this attach leaves the lock for the next Tessera process to find
-    // (FollowerLock::sweep), as `tessera-ctl run` does; its workers are never its own.
+    // Before the line below, which says it follows. Killed while it follows, this attach leaves the
+    // lock for the next Tessera process to find (FollowerLock::sweep), as `tessera-ctl run` does;
+    // its workers are never its own.
     const QString me =
         m_cancel ? QStringLiteral("tessera-ctl cancel") : QStringLiteral("tessera-ctl attach");
     m_follower.acquire(dataDir(), jobId, me, false);
@@ -103,6 +98,12 @@ void AttachCommand::onReattached(const QString& jobId, quint64 fromSeq) {
                                         .arg(me)
                                         .arg(QCoreApplication::applicationPid()));
     }
+    std::fprintf(stdout, "job %s: %s, %s; following it from event %llu (step %lld stored)\n",
+                 qPrintable(jobId), qPrintable(stored.name), qPrintable(jobStateName(stored.state)),
+                 static_cast<unsigned long long>(fromSeq), static_cast<long long>(stored.lastStep));
+    std::fflush(stdout);
+    m_printer = std::make_unique<ProgressPrinter>(
+        stdout, m_controller->spec(jobId).training().epochs(), isatty(fileno(stdout)) != 0);
     if (m_cancel) {
         m_controller->cancel(jobId);
     }
