@@ -22,7 +22,7 @@ using namespace tessera;
 
 namespace {
 
-/// A command job of `ranks` ranks, one per worker: /bin/sh -c `script`.
+/// A command job of 2 ranks (data parallel 2, one per worker): /bin/sh -c `script`.
 v1::JobSpec shellJob(const QString& name, const QString& script) {
     v1::JobSpec spec;
     spec.set_name(name.toStdString());
