@@ -2,29 +2,46 @@
 """A faithful local double of Lambda Cloud's public REST API (https://cloud.lambda.ai/api/v1,
 OpenAPI v1.10.0) for Tessera's Lambda Cloud provider tests: no cloud API can be reached from
 the tests, so they talk to this on 127.0.0.1. Its instances are real test hosts
-(tests/support/test-hosts.sh: a network namespace with its own sshd at 198.18.K.11) that accept
-the launch's SSH key and use the host key of the launch's cloud-config.
+(tests/support/test-hosts.sh: a network namespace with its own sshd at 198.18.K.(10+i)) that
+accept the launch's SSH key and use the host key of the launch's cloud-config. All instances of
+one fake share one bridge and subnet (a region's network: they reach each other), and each host
+enforces the account's firewall with nftables, as the real cloud does: "By default, Lambda
+allows only incoming ICMP traffic and traffic on port 22 (SSH)" (Lambda's Firewalls page), so a
+port the provider did not open is really closed, from the tests' machine (198.18.K.1) as from
+the other instances. The documented rate limits are on by default.
 
     /usr/bin/python3 tests/support/fake-lambda-cloud.py (--api-key KEY | --api-key-file F)
         --state-dir DIR [--port 0] [--boot-seconds S] [--hosts-script tests/support/test-hosts.sh]
-        [--no-hosts] [--catalog F] [--terminated-retention S] [--enforce-rate-limits]
+        [--no-hosts] [--catalog F] [--terminated-retention S] [--no-rate-limits]
+        [--enforce-rate-limits (accepted, a no-op: the limits are on unless --no-rate-limits)]
 
 Prints one line "listening on http://127.0.0.1:PORT/api/v1" once it serves, then logs to stderr
 (never the API key). SIGTERM or SIGINT takes down every test host it brought up, those still
-coming up included, and exits 0.
+coming up included, and exits 0. The hosts live in DIR/hosts (test-hosts.sh up DIR/hosts 0 at
+the first launch, one `add` per instance, its index the order of the adds); a fake killed with
+SIGKILL leaves them to the next one on the same state folder, which takes them down at start.
 
 The API lives under /api/v1 (instance-types, instances, instances/{id},
-instance-operations/launch and /terminate, ssh-keys, ssh-keys/{id}, file-systems, regions).
-Tests steer the fake through /_fake/ (JSON in and out, no key needed):
+instance-operations/launch and /terminate, ssh-keys, ssh-keys/{id}, file-systems, regions,
+firewall-rules, firewall-rulesets, firewall-rulesets/global, firewall-rulesets/{id}; a launch
+may name firewall_rulesets [{"id"}] of its region). Where the spec is silent the double's
+choice is marked "not documented" in the code (fake_lambda_api.py, fake_lambda_firewall.py).
+Tests steer the fake through /_fake/ (JSON in and out, no key needed, never rate limited):
 
-    GET  /_fake/state                    everything the fake holds, hosts and hidden ones included
+    GET  /_fake/state                    everything the fake holds, hosts and hidden ones included;
+                                         per instance "firewall" {"rules" (applied; null: open),
+                                         "nft", "error"} and "host_key" {"delay", "applied"};
+                                         "rate_limited" (429s the limits sent) and
+                                         "requests_per_path" {"/api/v1/...": count}
     POST /_fake/reset                    a fresh account: every instance ended (hosts down) and
-                                         forgotten, no SSH keys, all settings and the log cleared
+                                         forgotten, no SSH keys, no rulesets, the default global
+                                         firewall rules, all settings, counters and the log cleared
     GET  /_fake/log   DELETE /_fake/log  the API requests received (method, path, time, status,
                                          auth scheme, body with user_data's size only)
     POST /_fake/capacity      {"instance_type", "regions": [names] | {name: launches left}}
     POST /_fake/rate-limit    {"count", "retry_after": S, "path"?, "method"?, "html"?}
     POST /_fake/rate-limits   {"enforce": bool}   the documented limits: 1 request/s, launch 1/12 s
+                                                   with bursts of 5 a minute (on by default)
     POST /_fake/fail          {"count", "status": 503, "html"?, "path"?, "method"?, "apply"?,
                                "code"?, "message"?}  ("apply": the request takes effect, the reply
                                is the failure; "count": 0 clears every fail and rate-limit rule)
@@ -37,6 +54,15 @@ Tests steer the fake through /_fake/ (JSON in and out, no key needed):
     POST /_fake/account       {"status": "active" | "inactive" | "invalid-address"}
     POST /_fake/retention     {"seconds"}   how long terminated instances stay visible by ID
     POST /_fake/file-systems  {"name", "region"}
+    POST /_fake/firewall      {"enforce": bool}  false: every host open (no nftables table), as
+                               before firewalls were modelled; true (the default): enforced
+    POST /_fake/tags          {"listed": bool}   false: every Instance the API returns (list, by
+                               ID, terminate's reply) leaves out "tags" (optional in the spec);
+                               the fake still knows them (true, the default: shown)
+    POST /_fake/host-key-delay {"seconds": S | null}  for later launches with a cloud-config host
+                               key: the host starts with a fresh key of its own (an image's,
+                               before cloud-init ran) and gets the launch's S seconds after it
+                               turned active; null: never; 0 (the default): from the start
     POST /_fake/instances/{id}/status  {"status": booting|active|unhealthy|preempted|terminated}
     POST /_fake/instances/{id}/vanish  gone from every answer, its host taken down
     POST /_fake/instances/{id}/host    {"action": "kill" | "cut" | "mend"}  (test-hosts.sh)
@@ -48,6 +74,7 @@ import hmac
 import http
 import json
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -60,7 +87,8 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import fake_lambda_api as api  # noqa: E402
-from fake_lambda_control import Faults, RateLimiter, flag, number, text  # noqa: E402
+import fake_lambda_firewall as fw  # noqa: E402
+from fake_lambda_control import REQUIRED, Faults, RateLimiter, flag, number, text  # noqa: E402
 from fake_lambda_state import Cloud  # noqa: E402
 
 API_PREFIX = "/api/v1"
@@ -94,6 +122,8 @@ class FakeServer(ThreadingHTTPServer):
         self.limiter = RateLimiter(enforce_rate_limits)
         self.requests = []
         self.requests_lock = threading.Lock()
+        self.rate_limited = 0          # 429s the limiter sent (not those of /_fake/rate-limit)
+        self.requests_per_path = {}    # API path: requests received
         self.hold = {"seconds": 0, "drop": False, "count": None}
         # Held launch replies wait on this until their time is up, the tests change the hold
         # (a new generation) or the fake stops.
@@ -123,12 +153,15 @@ class FakeServer(ThreadingHTTPServer):
 
     def reset(self):
         """Everything the tests steered back to the start: no faults, no hold, the command
-        line's rate limits, an empty request log (the account itself: Cloud.reset)."""
+        line's rate limits (with full buckets), an empty request log and counters (the account
+        itself: Cloud.reset)."""
         self.faults.add({"count": 0})
         self.limiter = RateLimiter(self.enforce_rate_limits)
         self.set_hold({"seconds": 0, "drop": False, "count": None})
         with self.requests_lock:
             self.requests.clear()
+            self.rate_limited = 0
+            self.requests_per_path.clear()
 
     def scrub(self, value):
         """`value` (str, list, dict) with every occurrence of the API key replaced."""
@@ -274,6 +307,7 @@ class Handler(BaseHTTPRequestHandler):
         with server.requests_lock:  # in the order of arrival; filled in as the request goes
             entry["seq"] = len(server.requests) + 1
             server.requests.append(entry)
+            server.requests_per_path[path] = server.requests_per_path.get(path, 0) + 1
         api_path = path[len(API_PREFIX):] or "/"
         try:
             rule = server.faults.take(self.command, api_path, apply=False)
@@ -286,6 +320,9 @@ class Handler(BaseHTTPRequestHandler):
                 raise api.account_inactive()
             wait = server.limiter.take(api_path == "/instance-operations/launch")
             if wait:
+                with server.requests_lock:
+                    server.rate_limited += 1
+                entry["rate_limited"] = True
                 raise api.rate_limited(wait)
             status, data = self._route(api_path, raw, entry)
             rule = server.faults.take(self.command, api_path, apply=True)
@@ -377,6 +414,46 @@ class Handler(BaseHTTPRequestHandler):
             return 200, cloud.list_file_systems()
         if method == "GET" and path == "/regions":
             return 200, [{"name": n, "description": d} for n, d in cloud.regions.items()]
+        if parts[0] in ("firewall-rules", "firewall-rulesets"):
+            return 200, self._route_firewall(method, parts, raw, entry)
+        raise api.not_found()
+
+    def _route_firewall(self, method, parts, raw, entry):
+        """The data of a Firewalls request (the spec's Firewalls tag), or ApiError."""
+        cloud = self.server.cloud
+        if parts == ["firewall-rules"]:
+            if method == "GET":
+                return cloud.firewall_rules()
+            if method == "PUT":
+                body = self._json(raw)
+                entry["body"] = body
+                return cloud.set_firewall_rules(fw.check_rules(body.get("data"), "data"))
+        elif parts == ["firewall-rulesets"]:
+            if method == "GET":
+                return cloud.list_rulesets()
+            if method == "POST":
+                body = self._json(raw)
+                entry["body"] = body
+                return cloud.create_ruleset(body)
+        elif len(parts) == 2 and parts[1] == fw.GLOBAL_ID and method in ("GET", "PATCH"):
+            if method == "GET":
+                return cloud.global_ruleset()
+            body = self._json(raw)
+            entry["body"] = body
+            if body.get("rules") is not None:
+                cloud.set_firewall_rules(fw.check_rules(body["rules"], "rules"))
+            return cloud.global_ruleset()
+        elif len(parts) == 2 and parts[1]:
+            ruleset_id = urllib.parse.unquote(parts[1])
+            if method == "GET":
+                return cloud.get_ruleset(ruleset_id)
+            if method == "PATCH":
+                body = self._json(raw)
+                entry["body"] = body
+                return cloud.patch_ruleset(ruleset_id, body)
+            if method == "DELETE":
+                cloud.delete_ruleset(ruleset_id)
+                return {}
         raise api.not_found()
 
     def _hold_launch(self, instance_id):
@@ -497,6 +574,18 @@ class Handler(BaseHTTPRequestHandler):
             return {"seconds": cloud.retention_seconds}
         if parts == ["file-systems"]:
             return cloud.add_file_system(text(body, "name"), text(body, "region"))
+        if parts == ["firewall"]:
+            cloud.set_firewall_enforce(flag(body, "enforce", REQUIRED))
+            return {"enforce": cloud.firewall_enforce}
+        if parts == ["tags"]:
+            with cloud.lock:
+                cloud.tags_listed = flag(body, "listed", REQUIRED)
+            return {"listed": cloud.tags_listed}
+        if parts == ["host-key-delay"]:
+            with cloud.lock:
+                cloud.host_key_delay = number(body, "seconds", 0, low=0, real=True,
+                                              allow_null=True)
+            return {"seconds": cloud.host_key_delay}
         if len(parts) == 3 and parts[0] == "instances":
             instance_id = urllib.parse.unquote(parts[1])
             if parts[2] == "status":
@@ -521,6 +610,9 @@ def summary(body):
 def state_of(server):
     """GET /_fake/state: the fake's whole state."""
     cloud = server.cloud
+    with server.requests_lock:
+        rate_limited = server.rate_limited
+        per_path = server.scrub(dict(server.requests_per_path))  # a path may hold the key
     with cloud.lock:
         return {
             "instances": [i.internal() for i in cloud.instances.values()],
@@ -534,6 +626,11 @@ def state_of(server):
             "faults": server.faults.state(),
             "hold_launch": dict(server.hold),
             "enforce_rate_limits": server.limiter.enforce,
+            "firewall": dict(cloud.firewalls.state(), enforce=cloud.firewall_enforce),
+            "tags_listed": cloud.tags_listed,
+            "host_key_delay": cloud.host_key_delay,
+            "rate_limited": rate_limited,
+            "requests_per_path": per_path,
         }
 
 
@@ -557,8 +654,11 @@ def parse_args(argv):
     p.add_argument("--catalog", help="a JSON file with instance types, regions, file systems")
     p.add_argument("--terminated-retention", type=float, default=60.0,
                    help="seconds a terminated instance stays visible by ID")
+    p.add_argument("--no-rate-limits", action="store_true",
+                   help="never answer 429 on its own (the documented limits, 1/s and launch "
+                        "1/12 s with bursts of 5 a minute, are on by default)")
     p.add_argument("--enforce-rate-limits", action="store_true",
-                   help="answer 429 beyond the documented limits (1/s; launch 1/12 s)")
+                   help="accepted for older callers; a no-op (the limits are on by default)")
     return p.parse_args(argv)
 
 
@@ -591,9 +691,13 @@ def main(argv):
             return 2
         if os.geteuid() != 0:
             log("not root: test-hosts.sh cannot make hosts, so instances will turn unhealthy")
+        elif not shutil.which("nft") and not os.path.exists("/usr/sbin/nft"):
+            log("'nft' is missing: the hosts cannot enforce the firewall, so instances will turn "
+                "unhealthy (apt-get install nftables; or /_fake/firewall {\"enforce\": false} "
+                "before launching)")
     cloud = Cloud(catalog, state_dir, hosts_script, args.boot_seconds,
                   args.terminated_retention, log)
-    server = FakeServer(("127.0.0.1", args.port), cloud, api_key, args.enforce_rate_limits)
+    server = FakeServer(("127.0.0.1", args.port), cloud, api_key, not args.no_rate_limits)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda signum, frame: stop.set())

@@ -1,7 +1,8 @@
 """The data side of the fake Lambda Cloud (tests/support/fake-lambda-cloud.py): the API's error
 bodies, its regions and instance types, the checks a launch or an SSH key request must pass, SSH
 public keys, and the host key a launch's cloud-config carries. Pure functions and data, no threads
-and no I/O beyond ssh-keygen; tests/support/fake_lambda_state.py keeps the state that uses them.
+and no I/O beyond ssh-keygen; tests/support/fake_lambda_state.py keeps the state that uses them
+(and tests/support/fake_lambda_firewall.py the firewall rules' checks).
 
 Everything here follows Lambda's public OpenAPI description of its Cloud API (v1.10.0,
 https://docs.lambda.ai/api/cloud/spec.json); where that is silent the choice is marked
@@ -72,6 +73,28 @@ def instance_not_found():
 def launch_resource_not_found(message, suggestion):
     """404 on launch: an SSH key, filesystem or firewall ruleset it names does not exist."""
     return ApiError(404, "global/object-does-not-exist", message, suggestion)
+
+
+def firewall_ruleset_not_found():
+    """404 on GET, PATCH or DELETE /firewall-rulesets/{id}: the spec's words."""
+    return ApiError(404, "global/object-does-not-exist",
+                    "Firewall ruleset does not exist or you do not have permission to access it.",
+                    "Check your firewall ruleset ID and try again.")
+
+
+def firewall_ruleset_in_use():
+    """400 on DELETE /firewall-rulesets/{id} while instances use the ruleset: the spec's words."""
+    return ApiError(400, "firewall-rulesets/firewall-ruleset-in-use",
+                    "Firewall ruleset is in use by one or more instances.",
+                    "Terminate all instances that are using the ruleset before deleting it.")
+
+
+def firewall_ruleset_in_wrong_region(ruleset_id, ruleset_region, region):
+    """400 on launch: a ruleset to associate lives in another region ("The firewall rulesets
+    must exist in the same region as the instance"). Not documented: which error the real API
+    gives; the double answers global/invalid-parameters naming the field."""
+    return invalid(f"firewall_rulesets: ruleset '{ruleset_id}' is in region '{ruleset_region}', "
+                   f"not in '{region}'")
 
 
 def not_found():
@@ -348,6 +371,8 @@ def check_launch(body, regions, instance_types):
     if not isinstance(rulesets, list) or not all(
             isinstance(r, dict) and isinstance(r.get("id"), str) for r in rulesets):
         raise invalid("firewall_rulesets: each entry needs a string id")
+    if len(rulesets) > 100:  # not documented: the double's choice
+        raise invalid("firewall_rulesets: List should have at most 100 items")
     if "quantity" in body:
         # Gone from the spec since v1.5 but still sent by clients (and in the spec's own
         # example); the API answers more than one with "Requested too many instances.".
@@ -361,7 +386,8 @@ def check_launch(body, regions, instance_types):
         "file_system_names": file_system_names, "file_system_mounts": mounts,
         "hostname": hostname, "name": name, "image": image, "user_data": user_data,
         "tags": [{"key": t["key"], "value": t["value"]} for t in tags],
-        "firewall_rulesets": [{"id": r["id"]} for r in rulesets],
+        # Named twice, associated once (not documented: the double's choice).
+        "firewall_rulesets": [{"id": i} for i in dict.fromkeys(r["id"] for r in rulesets)],
     }
 
 

@@ -1,6 +1,7 @@
 """What tests steer in the fake Lambda Cloud (tests/support/fake-lambda-cloud.py) beyond its
-state: failures they inject (Faults), the documented rate limits when they enforce them
-(RateLimiter), and the reading of the /_fake/ controls' JSON bodies (text, flag, number).
+state: failures they inject (Faults), the documented rate limits (RateLimiter: on unless the
+fake runs with --no-rate-limits or a test turns them off), and the reading of the /_fake/
+controls' JSON bodies (text, flag, number).
 """
 
 import threading
@@ -46,8 +47,10 @@ class Faults:
 
 
 class RateLimiter:
-    """The documented limits as token buckets, when tests enforce them: one request per second
-    in general; launches one per 12 seconds with five a minute at most."""
+    """The documented limits as token buckets, when enforced (the fake's default): one request
+    per second in general; launches one per 12 seconds with bursts of up to five a minute (the
+    limits Lambda's API documentation gives). The refusal's body is not documented
+    (api.rate_limited)."""
 
     BUCKETS = {"general": (1.0, 1.0), "launch": (1.0 / 12.0, 5.0)}  # tokens per second, burst
 
@@ -82,6 +85,9 @@ class RateLimiter:
 _REQUIRED = object()
 
 
+REQUIRED = _REQUIRED  # for callers of flag, text and number: the field must be given
+
+
 def text(body, field, default=_REQUIRED):
     """body[field] as a string, or ApiError 400."""
     value = body.get(field, default)
@@ -92,9 +98,12 @@ def text(body, field, default=_REQUIRED):
     return value
 
 
-def flag(body, field):
-    """body[field] as a boolean (false when absent), or ApiError 400."""
-    value = body.get(field, False)
+def flag(body, field, default=False):
+    """body[field] as a boolean (`default` when absent; _REQUIRED: ApiError 400), or ApiError
+    400."""
+    value = body.get(field, default)
+    if value is _REQUIRED:
+        raise api.invalid(f"{field}: Field required")
     if not isinstance(value, bool):
         raise api.invalid(f"{field}: Input should be a valid boolean")
     return value

@@ -1,12 +1,19 @@
 """The state of the fake Lambda Cloud (tests/support/fake-lambda-cloud.py): its SSH keys,
-filesystems, capacity, quota and instances, and each instance's life. An instance is booting
-until its test host is up (tests/support/test-hosts.sh, a network namespace with its own sshd)
-and its boot time has passed; then active with the host's address; terminating while the host is
-taken down; terminated afterwards, visible by ID for a while and then gone. With no hosts script
-an instance gets an address in 198.18.255.0/24 that nothing answers on.
+filesystems, firewall rules, capacity, quota and instances, and each instance's life. An instance
+is booting until its test host is up (tests/support/test-hosts.sh, a network namespace with its
+own sshd) and its boot time has passed; then active with the host's address; terminating while
+the host is taken down; terminated afterwards, visible by ID for a while and then gone. With no
+hosts script an instance gets an address in 198.18.255.0/24 that nothing answers on.
 
-Every change happens under one lock; test-hosts.sh runs outside it, in one thread per instance,
-so that the API answers while hosts come up and go down.
+All instances of one fake are hosts of one test-hosts.sh folder (STATE/hosts, `up DIR 0` at the
+first launch, one `add` per instance, `remove` at its end), so they share one bridge and subnet
+as a region's instances share a network: they reach each other, and the firewall (nftables in
+each host, fake_lambda_firewall.py) decides what gets in. A host's firewall is in place before
+its sshd starts, and follows every change of the rules that apply to it.
+
+Every change happens under one lock; test-hosts.sh runs outside it, in one thread per instance
+(or in the request that changed a firewall rule), so that the API answers while hosts come up
+and go down.
 """
 
 import copy
@@ -18,6 +25,7 @@ import threading
 import time
 
 import fake_lambda_api as api
+import fake_lambda_firewall as fw
 
 # States in which an instance still exists (and counts against the quota).
 LIVE = ("booting", "active", "unhealthy", "terminating")
@@ -26,13 +34,17 @@ ENDED = ("terminated", "preempted")
 
 HOST_UP_TIMEOUT_S = 180
 HOST_DOWN_TIMEOUT_S = 60
+FIREWALL_TIMEOUT_S = 30
+# Environment of the caller that test-hosts.sh would read for every host; the fake sets them per
+# instance (bare hosts, TEST_HOSTS_BARE, stay the caller's choice).
+PER_HOST_ENV = ("TEST_HOSTS_AUTHORIZED_KEYS", "TEST_HOSTS_HOST_KEY", "TEST_HOSTS_FIREWALL")
 
 
 class Instance:
     """One launched instance: what the launch asked for and where its life stands."""
 
     def __init__(self, launch, region_description, instance_type, authorized_keys, host_key,
-                 boot_seconds):
+                 boot_seconds, host_key_delay):
         self.id = secrets.token_hex(16)
         self.name = launch["name"]
         self.region = {"name": launch["region"], "description": region_description}
@@ -45,13 +57,21 @@ class Instance:
         self.firewall_rulesets = launch["firewall_rulesets"]
         self.authorized_keys = authorized_keys
         self.host_key = host_key
+        # Seconds after active until cloud-init's ssh_keys take effect (0: from the start, None:
+        # never); until then the host has a key of its own, as an image does. Applied: None when
+        # the launch has no host key to apply.
+        self.host_key_delay = host_key_delay if host_key is not None else 0
+        self.host_key_applied = None if host_key is None else self.host_key_delay == 0
         self.jupyter_token = secrets.token_hex(16)
         self.launched_at = time.time()
         self.boot_deadline = time.monotonic() + boot_seconds
         self.status = "booting"
         self.ip = None
         self.hostname = None
-        self.host = None          # {"name", "address", "ns", "dir"} once test-hosts.sh made it
+        self.host = None          # {"name", "address", "ns", "dir", "index"} once it is up
+        self.host_gone = False    # its host is being taken down: no more firewall changes
+        self.firewall_lock = threading.Lock()  # one firewall change at a time, the latest last
+        self.firewall = {"rules": None, "nft": "", "error": None}  # what its host applied
         self.reason = None        # why the instance is unhealthy, when the fake knows
         self.hidden = False       # vanished: no longer in any answer
         self.ended_at = None      # monotonic time of the final state
@@ -59,9 +79,10 @@ class Instance:
         self.stop = threading.Event()
         self.thread = None
 
-    def to_api(self):
+    def to_api(self, tags=True):
         """The Instance object of the API (spec v1.10.0): fields without a value are left out,
-        as the spec's optional fields are (ip, private_ip, hostname, jupyter_* while booting)."""
+        as the spec's optional fields are (ip, private_ip, hostname, jupyter_* while booting);
+        tags too when `tags` is false (optional in the spec: a listing may leave them out)."""
         o = {"id": self.id}
         if self.name is not None:
             o["name"] = self.name
@@ -82,7 +103,8 @@ class Instance:
             o["jupyter_url"] = (f"https://jupyter-{self.id}.lambdaspaces.com/"
                                 f"?token={self.jupyter_token}")
         o["actions"] = self._actions()
-        o["tags"] = [dict(t) for t in self.tags]
+        if tags:
+            o["tags"] = [dict(t) for t in self.tags]
         if self.firewall_rulesets:
             o["firewall_rulesets"] = [dict(r) for r in self.firewall_rulesets]
         return o
@@ -105,8 +127,12 @@ class Instance:
 
     def internal(self):
         """What GET /_fake/state shows of the instance: the API view plus the fake's own."""
+        firewall = dict(self.firewall)
+        firewall["rules"] = None if firewall["rules"] is None else fw.copy_rules(firewall["rules"])
         return {"instance": self.to_api(), "host": self.host, "reason": self.reason,
-                "hidden": self.hidden, "final_status": self.final_status}
+                "hidden": self.hidden, "final_status": self.final_status,
+                "firewall": firewall,
+                "host_key": {"delay": self.host_key_delay, "applied": self.host_key_applied}}
 
 
 class Cloud:
@@ -119,6 +145,8 @@ class Cloud:
         self.instances = {}
         self.state_dir = state_dir
         self.hosts_script = hosts_script
+        self.hosts_dir = os.path.join(state_dir, "hosts")
+        self.hosts_lock = threading.Lock()  # bringing the shared bridge up or down
         self.log = log
         self.closing = threading.Event()
         self._next_fake_address = 0
@@ -139,6 +167,10 @@ class Cloud:
         self.retention_seconds = self.initial["retention_seconds"]
         self.max_instances = None
         self.account = "active"
+        self.firewalls = fw.Firewalls(self.regions)
+        self.firewall_enforce = True
+        self.tags_listed = True
+        self.host_key_delay = 0
 
     def reset(self):
         """A fresh account for the next test: every instance ends (its host is down when this
@@ -147,6 +179,7 @@ class Cloud:
         with self.lock:
             self.instances.clear()
             self._start_over()
+        self._hosts_down()  # the next launch brings a fresh bridge up: indices start over
         self.log("reset")
 
     # -- instance types and capacity ----------------------------------------------------------
@@ -253,7 +286,7 @@ class Cloud:
         """The data of GET /instances: the account's instances that are not gone (terminated
         and preempted ones are left out: "List running instances")."""
         with self.lock:
-            return [i.to_api() for i in self.instances.values()
+            return [i.to_api(self.tags_listed) for i in self.instances.values()
                     if not i.hidden and i.status in LIVE]
 
     def get_instance(self, instance_id):
@@ -262,7 +295,7 @@ class Cloud:
             inst = self.instances.get(instance_id)
             if inst is None or not self._visible(inst):
                 raise api.instance_not_found()
-            return inst.to_api()
+            return inst.to_api(self.tags_listed)
 
     def find(self, instance_id):
         """The instance of a control request (hidden and ended ones included), or ApiError 404."""
@@ -301,10 +334,15 @@ class Cloud:
                     raise api.launch_resource_not_found(
                         f"File system '{m['file_system_id']}' does not exist.",
                         "Check the file system's ID, then try again.")
-            if req["firewall_rulesets"]:
-                raise api.launch_resource_not_found(
-                    f"Firewall ruleset '{req['firewall_rulesets'][0]['id']}' does not exist.",
-                    "Check your firewall ruleset ID and try again.")
+            for ref in req["firewall_rulesets"]:
+                ruleset = self.firewalls.rulesets.get(ref["id"])
+                if ruleset is None:
+                    raise api.launch_resource_not_found(
+                        f"Firewall ruleset '{ref['id']}' does not exist.",
+                        "Check your firewall ruleset ID and try again.")
+                if ruleset["region"] != req["region"]:
+                    raise api.firewall_ruleset_in_wrong_region(ref["id"], ruleset["region"],
+                                                               req["region"])
             if self.account == "invalid-address":
                 raise api.invalid_address()
             live = sum(1 for i in self.instances.values() if i.status in LIVE and not i.hidden)
@@ -321,7 +359,7 @@ class Cloud:
                          "can read; the instance gets a fresh host key")
             inst = Instance(req, self.regions[req["region"]],
                             self.types[req["type_name"]]["instance_type"], [key["public_key"]],
-                            host_key, self.boot_seconds)
+                            host_key, self.boot_seconds, self.host_key_delay)
             self.instances[inst.id] = inst
             inst.thread = threading.Thread(target=self._life, args=(inst,),
                                            name=f"instance-{inst.id[:8]}", daemon=True)
@@ -343,7 +381,7 @@ class Cloud:
                 targets.append(inst)
             for inst in targets:
                 self._end(inst, "terminated", "terminate request")
-            return [inst.to_api() for inst in targets]
+            return [inst.to_api(self.tags_listed) for inst in targets]
 
     def _end(self, inst, final, why):
         """Starts the end of an instance's life (under the lock): terminating, then `final`."""
@@ -376,7 +414,9 @@ class Cloud:
                 self.log(f"instance {inst.id}: {status} (status set by the test)")
             else:
                 raise api.invalid(f"status: '{status}' is not one the fake can set")
-            return inst.to_api()
+            answer = inst.to_api()
+        self._sync_firewall(inst)
+        return answer
 
     def vanish(self, instance_id):
         """The instance disappears as if deleted behind the account's back: no answer shows it
@@ -397,9 +437,123 @@ class Cloud:
             raise api.invalid(f"instance {instance_id} has no test host")
         if action not in ("kill", "cut", "mend"):
             raise api.invalid(f"action: '{action}' is not kill, cut or mend")
-        r = self._script(action, host["dir"], "1", timeout=HOST_DOWN_TIMEOUT_S)
+        r = self._script(action, host["dir"], str(host["index"]), timeout=HOST_DOWN_TIMEOUT_S)
         if r is None or r.returncode != 0:
             raise api.internal_error()
+
+    # -- firewalls ----------------------------------------------------------------------------
+
+    def firewall_rules(self):
+        """GET /firewall-rules: the global ruleset's rules (not documented: the double's
+        choice; the spec says they are the rules "currently active for your account's
+        instances", which is what the global ruleset is)."""
+        with self.lock:
+            return fw.copy_rules(self.firewalls.global_rules)
+
+    def set_firewall_rules(self, rules):
+        """PUT /firewall-rules and PATCH /firewall-rulesets/global: the global rules become
+        `rules` (checked already); every filtered instance's host follows before this returns
+        (not documented: how long the real API takes to apply them). Returns them."""
+        with self.lock:
+            self.firewalls.set_global_rules(rules)
+            affected = self._hosted_instances()
+        self._sync_firewalls(affected)
+        return self.firewall_rules()
+
+    def global_ruleset(self):
+        """GET /firewall-rulesets/global."""
+        with self.lock:
+            return self.firewalls.global_ruleset()
+
+    def _ruleset_users(self, ruleset_id):
+        """The live instances associated with a ruleset (under the lock)."""
+        return [i for i in self.instances.values()
+                if i.status in LIVE and not i.hidden and
+                any(r["id"] == ruleset_id for r in i.firewall_rulesets)]
+
+    def _ruleset_api(self, ruleset):
+        """The API object of a ruleset, with its instances (under the lock)."""
+        return self.firewalls.to_api(ruleset, [i.id for i in self._ruleset_users(ruleset["id"])])
+
+    def list_rulesets(self):
+        """GET /firewall-rulesets: the account's rulesets (the global one has its own path)."""
+        with self.lock:
+            return [self._ruleset_api(r) for r in self.firewalls.rulesets.values()]
+
+    def create_ruleset(self, body):
+        """POST /firewall-rulesets."""
+        with self.lock:
+            return self._ruleset_api(self.firewalls.create(body))
+
+    def get_ruleset(self, ruleset_id):
+        """GET /firewall-rulesets/{id}, or ApiError 404."""
+        with self.lock:
+            return self._ruleset_api(self.firewalls.find(ruleset_id))
+
+    def patch_ruleset(self, ruleset_id, body):
+        """PATCH /firewall-rulesets/{id}: its instances' hosts follow before this returns."""
+        with self.lock:
+            ruleset = self.firewalls.patch(ruleset_id, body)
+            affected = [i for i in self._ruleset_users(ruleset_id) if i.host is not None]
+        self._sync_firewalls(affected)
+        with self.lock:
+            return self._ruleset_api(ruleset)
+
+    def delete_ruleset(self, ruleset_id):
+        """DELETE /firewall-rulesets/{id}: refused while a live instance uses it."""
+        with self.lock:
+            self.firewalls.delete(ruleset_id, bool(self._ruleset_users(ruleset_id)))
+
+    def set_firewall_enforce(self, enforce):
+        """/_fake/firewall: with enforcement off every host is open (no nftables table)."""
+        with self.lock:
+            self.firewall_enforce = enforce
+            affected = self._hosted_instances()
+        self._sync_firewalls(affected)
+
+    def _hosted_instances(self):
+        """The instances whose host is up (under the lock)."""
+        return [i for i in self.instances.values() if i.host is not None and not i.host_gone]
+
+    def _firewall_rules_of(self, inst):
+        """The rules the instance's host should enforce, or None for an open host (enforcement
+        off, or a region the firewall does not apply to); under the lock."""
+        if not self.firewall_enforce:
+            return None
+        return self.firewalls.rules_for(inst.region["name"],
+                                        [r["id"] for r in inst.firewall_rulesets])
+
+    def _sync_firewalls(self, instances):
+        """_sync_firewall for each of `instances`."""
+        for inst in instances:
+            self._sync_firewall(inst)
+
+    def _sync_firewall(self, inst):
+        """Makes the instance's host enforce the rules that apply to it now (a no-op when it
+        already does or has no host). Runs outside the lock; one change per instance at a time,
+        the rules computed inside it, so the last change applied is the latest."""
+        if not self.hosts_script:
+            return
+        with inst.firewall_lock:
+            with self.lock:
+                if inst.host is None or inst.host_gone:
+                    return
+                rules = self._firewall_rules_of(inst)
+                index = inst.host["index"]
+            text = "" if rules is None else fw.nft_ruleset(rules)
+            if text == inst.firewall["nft"] and inst.firewall["error"] is None:
+                return
+            r = self._script("firewall", self.hosts_dir, str(index), input=text,
+                             timeout=FIREWALL_TIMEOUT_S)
+            with self.lock:
+                if r is not None and r.returncode == 0:
+                    inst.firewall = {"rules": rules, "nft": text, "error": None}
+                    self.log(f"instance {inst.id}: firewall "
+                             f"{'open' if rules is None else f'of {len(rules)} rule(s)'} applied")
+                else:
+                    inst.firewall["error"] = "test-hosts.sh firewall failed: " + (
+                        "did not finish" if r is None else r.stderr.strip())
+                    self.log(f"instance {inst.id}: {inst.firewall['error']}")
 
     # -- an instance's life -------------------------------------------------------------------
 
@@ -416,7 +570,8 @@ class Cloud:
         inst.hostname = inst.requested_hostname or inst.ip.replace(".", "-")
 
     def _life(self, inst):
-        """One instance from launch to its end: host up, boot time, then wait for the end."""
+        """One instance from launch to its end: host up, boot time, active, cloud-init's host
+        key when it comes late, then wait for the end."""
         host_ok = self._host_up(inst) if self.hosts_script else True
         remaining = inst.boot_deadline - time.monotonic()
         if remaining > 0 and host_ok:
@@ -430,8 +585,13 @@ class Cloud:
                     self._give_address(inst)
                     inst.status = "active"
                     self.log(f"instance {inst.id}: active at {inst.ip}")
+        if inst.host is not None and inst.host_key_applied is False:
+            if inst.host_key_delay is None:
+                self.log(f"instance {inst.id}: cloud-init's host key is never applied")
+            elif not inst.stop.wait(inst.host_key_delay):
+                self._rekey(inst)
         inst.stop.wait()
-        if inst.host is not None or self.hosts_script:
+        if inst.host is not None:
             self._host_down(inst)
         with self.lock:
             if inst.final_status == "vanished":
@@ -442,60 +602,133 @@ class Cloud:
                     inst.ended_at = time.monotonic()
                 self.log(f"instance {inst.id}: {inst.status}")
 
-    def _host_dir(self, inst):
+    def _files(self, inst):
+        """The prefix of the instance's own files in the state folder (keys, firewall)."""
         return os.path.join(self.state_dir, f"inst-{inst.id}")
 
-    def _script(self, *args, env=None, timeout):
+    def _script(self, *args, env=None, input=None, timeout):  # noqa: A002 (subprocess's name)
         """test-hosts.sh ARGS; None (and a log line) when it could not run or timed out."""
         try:
             return subprocess.run(["/bin/sh", self.hosts_script, *args], capture_output=True,
-                                  text=True, env=env, timeout=timeout, check=False)
+                                  text=True, env=env, input=input, timeout=timeout,
+                                  stdin=None if input is not None else subprocess.DEVNULL,
+                                  check=False)
         except (OSError, subprocess.SubprocessError) as e:
             self.log(f"test-hosts.sh {args[0]} {args[1]}: {e}")
             return None
 
-    def _host_up(self, inst):
-        """Brings up the instance's test host with the launch's SSH key and host key; False
-        (with inst.reason set and logged) when that fails."""
-        d = self._host_dir(inst)
+    def _script_env(self):
+        """The environment for test-hosts.sh: the caller's, without the per-host variables."""
         env = dict(os.environ)
-        keys_file = d + ".authorized_keys"
-        with open(keys_file, "w", encoding="utf-8") as f:
-            f.write("".join(k + "\n" for k in inst.authorized_keys))
-        env["TEST_HOSTS_AUTHORIZED_KEYS"] = keys_file
-        env.pop("TEST_HOSTS_HOST_KEY", None)
-        if inst.host_key is not None:
-            key_file = d + ".host_key"
-            fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(inst.host_key[0])
-            if os.path.exists(key_file + ".pub"):
-                os.unlink(key_file + ".pub")
-            if inst.host_key[1]:
-                with open(key_file + ".pub", "w", encoding="utf-8") as f:
-                    f.write(inst.host_key[1].strip() + "\n")
-            env["TEST_HOSTS_HOST_KEY"] = key_file
-        r = self._script("up", d, "1", env=env, timeout=HOST_UP_TIMEOUT_S)
-        fields = r.stdout.split() if r is not None and r.returncode == 0 else []
-        if len(fields) != 3:
-            detail = "did not finish" if r is None else \
-                (r.stderr.strip() or r.stdout.strip() or f"exit code {r.returncode}")
-            inst.reason = f"test-hosts.sh up failed: {detail}"
+        for name in PER_HOST_ENV:
+            env.pop(name, None)
+        return env
+
+    def _hosts_up(self):
+        """The shared hosts folder with its bridge (test-hosts.sh up DIR 0), made at the first
+        launch; None when it is up, else why not."""
+        with self.hosts_lock:
+            if os.path.exists(os.path.join(self.hosts_dir, "subnet")):
+                return None
+            r = self._script("up", self.hosts_dir, "0", env=self._script_env(),
+                             timeout=HOST_UP_TIMEOUT_S)
+            if r is not None and r.returncode == 0:
+                self.log(f"test hosts in {self.hosts_dir}")
+                return None
+            return "test-hosts.sh up failed: " + ("did not finish" if r is None else
+                                                  (r.stderr.strip() or f"exit code {r.returncode}"))
+
+    def _hosts_down(self):
+        """'down' on the shared hosts folder (no host is left in it)."""
+        if not self.hosts_script:
+            return
+        with self.hosts_lock:
+            if os.path.exists(os.path.join(self.hosts_dir, "subnet")):
+                self._script("down", self.hosts_dir, timeout=HOST_DOWN_TIMEOUT_S)
+
+    def _write(self, path, text, mode=0o644):
+        """Writes `text` to `path` (created with `mode`)."""
+        if os.path.exists(path):
+            os.unlink(path)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+
+    def _write_host_key(self, inst):
+        """The launch's host key in the state folder (private, and its .pub when the
+        cloud-config gave it); returns the private key's path."""
+        key_file = self._files(inst) + ".host_key"
+        self._write(key_file, inst.host_key[0], 0o600)
+        if os.path.exists(key_file + ".pub"):
+            os.unlink(key_file + ".pub")
+        if inst.host_key[1]:
+            self._write(key_file + ".pub", inst.host_key[1].strip() + "\n")
+        return key_file
+
+    def _host_up(self, inst):
+        """Adds the instance's test host to the shared folder with the launch's SSH key, the
+        launch's host key (or a fresh one while cloud-init's is late) and its firewall in place
+        before its sshd starts; False (with inst.reason set and logged) when that fails."""
+        why = self._hosts_up()
+        if why is not None:
+            inst.reason = why
             self.log(f"instance {inst.id}: {inst.reason}")
             return False
-        with self.lock:
-            inst.host = {"name": fields[0], "address": fields[1], "ns": fields[2], "dir": d}
-        self.log(f"instance {inst.id}: test host {fields[0]} at {fields[1]} ({fields[2]})")
+        prefix = self._files(inst)
+        env = self._script_env()
+        self._write(prefix + ".authorized_keys", "".join(k + "\n" for k in inst.authorized_keys))
+        env["TEST_HOSTS_AUTHORIZED_KEYS"] = prefix + ".authorized_keys"
+        if inst.host_key is not None:
+            key_file = self._write_host_key(inst)
+            if inst.host_key_applied:
+                env["TEST_HOSTS_HOST_KEY"] = key_file
+        with inst.firewall_lock:
+            with self.lock:
+                rules = self._firewall_rules_of(inst)
+            text = "" if rules is None else fw.nft_ruleset(rules)
+            if rules is not None:
+                self._write(prefix + ".firewall.nft", text)
+                env["TEST_HOSTS_FIREWALL"] = prefix + ".firewall.nft"
+            r = self._script("add", self.hosts_dir, env=env, timeout=HOST_UP_TIMEOUT_S)
+            fields = r.stdout.split() if r is not None and r.returncode == 0 else []
+            if len(fields) != 3:
+                detail = "did not finish" if r is None else \
+                    (r.stderr.strip() or r.stdout.strip() or f"exit code {r.returncode}")
+                inst.reason = f"test-hosts.sh add failed: {detail}"
+                self.log(f"instance {inst.id}: {inst.reason}")
+                return False
+            with self.lock:
+                inst.host = {"name": fields[0], "address": fields[1], "ns": fields[2],
+                             "dir": self.hosts_dir, "index": int(fields[2].rsplit("h", 1)[1])}
+                inst.firewall = {"rules": rules, "nft": text, "error": None}
+        self.log(f"instance {inst.id}: test host {fields[0]} at {fields[1]} ({fields[2]}), "
+                 f"firewall {'open' if rules is None else f'of {len(rules)} rule(s)'}")
+        self._sync_firewall(inst)  # the rules may have changed while it came up
         return True
 
-    def _host_down(self, inst):
-        """Takes the instance's test host down (a no-op when it never came up)."""
-        d = self._host_dir(inst)
-        r = self._script("down", d, timeout=HOST_DOWN_TIMEOUT_S)
+    def _rekey(self, inst):
+        """cloud-init's ssh_keys take effect late: the host's sshd gets the launch's key."""
+        key_file = self._write_host_key(inst)
+        r = self._script("rekey", self.hosts_dir, str(inst.host["index"]), key_file,
+                         timeout=HOST_UP_TIMEOUT_S)
         if r is None or r.returncode != 0:
-            self.log(f"instance {inst.id}: test-hosts.sh down failed: "
+            self.log(f"instance {inst.id}: test-hosts.sh rekey failed: "
                      f"{'' if r is None else r.stderr.strip()}")
-        elif inst.host is not None:
+            return
+        with self.lock:
+            inst.host_key_applied = True
+        self.log(f"instance {inst.id}: cloud-init's host key applied")
+
+    def _host_down(self, inst):
+        """Removes the instance's test host from the shared folder."""
+        with inst.firewall_lock:
+            inst.host_gone = True
+        r = self._script("remove", self.hosts_dir, str(inst.host["index"]),
+                         timeout=HOST_DOWN_TIMEOUT_S)
+        if r is None or r.returncode != 0:
+            self.log(f"instance {inst.id}: test-hosts.sh remove failed: "
+                     f"{'' if r is None else r.stderr.strip()}")
+        else:
             self.log(f"instance {inst.id}: test host {inst.host['name']} is down")
 
     # -- the end ------------------------------------------------------------------------------
@@ -516,12 +749,14 @@ class Cloud:
 
     def _take_down_leftovers(self):
         """'down' on every host folder of the state folder that still holds hosts (a fake
-        killed with SIGKILL leaves them; the next one on the same folder cleans up)."""
+        killed with SIGKILL leaves them; the next one on the same folder cleans up), the shared
+        one and those of earlier versions of the fake (one folder per instance) alike."""
         if not self.hosts_script:
             return
-        for subnet in glob.glob(os.path.join(self.state_dir, "inst-*", "subnet")):
+        for subnet in glob.glob(os.path.join(self.state_dir, "hosts", "subnet")) + \
+                glob.glob(os.path.join(self.state_dir, "inst-*", "subnet")):
             d = os.path.dirname(subnet)
-            self.log(f"taking down the test hosts left in {d}")
+            self.log(f"taking down the test hosts in {d}")
             self._script("down", d, timeout=HOST_DOWN_TIMEOUT_S)
 
     def close(self):

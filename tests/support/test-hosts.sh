@@ -2,23 +2,45 @@
 # Separate test hosts on this machine for the SSH provider's tests: each host is a network
 # namespace with its own address in 198.18.0.0/15 (RFC 2544's benchmarking range, so it never
 # collides with a real network), its own host name (UTS namespace) and its own sshd, joined to
-# the calling namespace by a veth pair on a bridge. Needs root, iproute2, openssh-server and
-# util-linux's unshare.
+# the calling namespace by a veth pair on a bridge. The hosts of one DIR share that bridge and
+# its subnet 198.18.K.0/24, so they reach each other without any routing in the calling
+# namespace. Needs root, iproute2, openssh-server and util-linux's unshare (nftables for
+# 'firewall' and TEST_HOSTS_FIREWALL).
 #
-#   test-hosts.sh up DIR N     make N hosts; DIR receives hosts.txt ("name address" per line),
-#                              known_hosts (their host keys), id_ed25519 (a client key they
-#                              accept for root) and one folder per host with its sshd's files
+#   test-hosts.sh up DIR N     make N hosts (N may be 0: the bridge only, for 'add'); DIR
+#                              receives hosts.txt ("name address ns" per line), known_hosts
+#                              (their host keys), id_ed25519 (a client key they accept for root)
+#                              and one folder per host hI with its sshd's files
+#   test-hosts.sh add DIR      one more host on DIR's bridge (DIR made by 'up'); its index is the
+#                              next one (indices are never reused); prints its hosts.txt line
+#   test-hosts.sh remove DIR I host I's processes killed, its namespace and veth deleted (the
+#                              other hosts are untouched; its folder and lines stay as a record)
 #   test-hosts.sh kill DIR I   host I (1-based) dies: its link goes down, its processes get SIGKILL
 #   test-hosts.sh cut DIR I    host I's link goes down (its processes live on)
 #   test-hosts.sh mend DIR I   host I's link comes back up
-#   test-hosts.sh down DIR     every host of DIR ends: processes, namespaces, bridge
+#   test-hosts.sh firewall DIR I   host I's inbound firewall becomes the nftables ruleset on stdin,
+#                              applied atomically in its namespace (nft -f) after the table
+#                              "inet lambda" it had is deleted: stdin should define that table
+#                              (empty stdin: no table, every port open)
+#   test-hosts.sh rekey DIR I KEYFILE  host I's sshd takes the ed25519 private host key KEYFILE
+#                              (its public key KEYFILE.pub, made from KEYFILE when absent) and
+#                              reloads (SIGHUP); returns once it answers with it. DIR/known_hosts
+#                              is not changed (it keeps the key the host had when it came up).
+#   test-hosts.sh down DIR     every host of DIR ends (added ones included): processes,
+#                              namespaces, veths, bridge
 #
-# Optional environment for 'up' (as a cloud's instance gets them from its launch request):
+# Optional environment for 'up' and 'add' (as a cloud's instance gets them from its launch
+# request), read by each call: with 'add' every host can have its own.
 #   TEST_HOSTS_AUTHORIZED_KEYS=FILE  public keys (authorized_keys format) that root also accepts,
-#                                    besides DIR/id_ed25519
-#   TEST_HOSTS_HOST_KEY=FILE         the ed25519 private host key every host's sshd uses instead of
+#                                    besides DIR/id_ed25519 (each host has its own copy, hI/
+#                                    authorized_keys)
+#   TEST_HOSTS_HOST_KEY=FILE         the ed25519 private host key the hosts' sshd uses instead of
 #                                    a fresh one; its public key is FILE.pub (made from FILE when
 #                                    absent). known_hosts lists it for each host as usual.
+#   TEST_HOSTS_FIREWALL=FILE         an nftables ruleset (as for 'firewall') applied in each new
+#                                    host's namespace before its sshd starts, so the host never
+#                                    answers unfiltered. The wait for sshd then asks from inside
+#                                    the host (the firewall may refuse this namespace).
 #   TEST_HOSTS_BARE=1                every host is a bare Linux machine: SSH sessions run chrooted
 #                                    in DIR/hI/root, which holds BusyBox (static) and nothing
 #                                    else: no glibc, no Open MPI, no Debian library (plus /proc,
@@ -44,7 +66,14 @@ need() {
     fi
 }
 
-# The caller's optional keys (TEST_HOSTS_AUTHORIZED_KEYS, TEST_HOSTS_HOST_KEY) exist and fit.
+# nft (nftables), for a host's firewall.
+need_nft() {
+    command -v nft >/dev/null 2>&1 || [ -x /usr/sbin/nft ] ||
+        die 3 "'nft' is missing (host firewalls): apt-get install nftables"
+}
+
+# The caller's optional files (TEST_HOSTS_AUTHORIZED_KEYS, TEST_HOSTS_HOST_KEY,
+# TEST_HOSTS_FIREWALL) exist and fit.
 check_given_keys() {
     if [ -n "${TEST_HOSTS_AUTHORIZED_KEYS-}" ]; then
         [ -r "$TEST_HOSTS_AUTHORIZED_KEYS" ] ||
@@ -54,6 +83,24 @@ check_given_keys() {
         ssh-keygen -y -f "$TEST_HOSTS_HOST_KEY" 2>/dev/null | grep -q '^ssh-ed25519 ' ||
             die 2 "TEST_HOSTS_HOST_KEY: '$TEST_HOSTS_HOST_KEY' is not an ed25519 private key (mode 0600)"
     fi
+    if [ -n "${TEST_HOSTS_FIREWALL-}" ]; then
+        [ -r "$TEST_HOSTS_FIREWALL" ] ||
+            die 2 "TEST_HOSTS_FIREWALL: cannot read '$TEST_HOSTS_FIREWALL'"
+        need_nft
+    fi
+}
+
+# Applies the nftables ruleset in FILE in namespace NS in one transaction, after the table
+# "inet lambda" the namespace had is deleted (declaring it first makes the delete safe when there
+# is none): no moment without a firewall and none with two.
+apply_firewall() { # NS FILE
+    out=$({ printf 'table inet lambda\ndelete table inet lambda\n'; cat "$2"; } |
+        ip netns exec "$1" nft -f - 2>&1) || die 1 "nft refused the ruleset for $1: $out"
+}
+
+# The base64 key of a public key file (its second field).
+key_blob() { # PUBFILE
+    cut -d' ' -f2 "$1"
 }
 
 # A bare root for a host's sessions (TEST_HOSTS_BARE): BusyBox's programs and a few /etc files.
@@ -127,6 +174,10 @@ up_host() { # DIR K I
     ip -n "$ns" addr add "$addr/24" dev eth0
     ip -n "$ns" link set eth0 up
     ip -n "$ns" route add default via "198.18.$k.1"
+    # The firewall comes before sshd: the host never answers unfiltered.
+    if [ -n "${TEST_HOSTS_FIREWALL-}" ]; then
+        apply_firewall "$ns" "$TEST_HOSTS_FIREWALL"
+    fi
     # Name resolution of a host without a way out: every lookup fails at once instead of
     # waiting for an unreachable name server (mpirun resolves each hostfile name: 40 s per
     # name there); the test hosts know each other by name. `ip netns exec` mounts these over /etc.
@@ -134,6 +185,11 @@ up_host() { # DIR K I
     printf 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n' >"/etc/netns/$ns/resolv.conf"
     { echo "127.0.0.1 localhost"; cat "$dir/names"; } >"/etc/netns/$ns/hosts"
     host_key "$h" "$ns"
+    # Root's keys on this host: the client key of DIR and the caller's (read for every host).
+    cp "$dir/id_ed25519.pub" "$h/authorized_keys"
+    if [ -n "${TEST_HOSTS_AUTHORIZED_KEYS-}" ]; then
+        cat "$TEST_HOSTS_AUTHORIZED_KEYS" >>"$h/authorized_keys"
+    fi
     mounts=
     if [ -n "${TEST_HOSTS_BARE-}" ]; then
         bare_root "$h/root" "/etc/netns/$ns/hosts"
@@ -147,7 +203,7 @@ up_host() { # DIR K I
 ListenAddress $addr
 HostKey $h/ssh_host_ed25519_key
 PidFile $h/sshd.pid
-AuthorizedKeysFile $dir/authorized_keys
+AuthorizedKeysFile $h/authorized_keys
 PermitRootLogin prohibit-password
 PasswordAuthentication no
 KbdInteractiveAuthentication no
@@ -186,15 +242,27 @@ EOF
         >"$h/sshd.log" 2>&1 </dev/null &
 }
 
-# Until the host answers from here (its sshd's log line comes before the bridge forwards).
-wait_listening() { # ADDR LOG
-    n=0
+# Until host I answers from here (its sshd's log line comes before the bridge forwards). With a
+# firewall (TEST_HOSTS_FIREWALL), which may refuse this namespace, sshd is asked from inside the
+# host and the bridge's port to it must be forwarding. Non-zero (and the reason on stderr) when
+# it does not within about 10 s.
+wait_listening() { # DIR K I
+    addr="198.18.$2.$((10 + $3))" ns="tessera-$2-h$3" n=0
     while [ "$n" -lt 100 ]; do
-        ssh-keyscan -T 1 -t ed25519 "$1" 2>/dev/null | grep -q ssh-ed25519 && return 0
+        if [ -n "${TEST_HOSTS_FIREWALL-}" ]; then
+            if [ "$(cat "/sys/class/net/tv$2h$3/brport/state" 2>/dev/null)" = 3 ] &&
+                ip netns exec "$ns" ssh-keyscan -T 1 -t ed25519 "$addr" 2>/dev/null |
+                grep -q ssh-ed25519; then
+                return 0
+            fi
+        elif ssh-keyscan -T 1 -t ed25519 "$addr" 2>/dev/null | grep -q ssh-ed25519; then
+            return 0
+        fi
         n=$((n + 1))
         sleep 0.1
     done
-    die 1 "sshd on $1 did not start: $(tail -n 3 "$2" 2>/dev/null)"
+    echo "test-hosts: sshd on $addr did not start: $(tail -n 3 "$1/h$3/sshd.log" 2>/dev/null)" >&2
+    return 1
 }
 
 cmd_up() { # DIR N
@@ -204,6 +272,9 @@ cmd_up() { # DIR N
     mkdir -p "$dir" /run/sshd
     dir=$(cd "$dir" && pwd)
     [ ! -e "$dir/subnet" ] || die 1 "$dir already holds test hosts: run 'down' first"
+    # What an earlier 'up' of DIR (taken down since) left: this one starts afresh, indices too.
+    rm -rf "$dir"/h[0-9]*
+    rm -f "$dir/id_ed25519" "$dir/id_ed25519.pub" "$dir/names"
     k=$(claim_subnet)
     echo "$k" >"$dir/subnet"
     ip addr add "198.18.$k.1/24" dev "tsb$k"
@@ -228,10 +299,98 @@ cmd_up() { # DIR N
     done
     i=1
     while [ "$i" -le "$n" ]; do
-        wait_listening "198.18.$k.$((10 + i))" "$dir/h$i/sshd.log"
+        wait_listening "$dir" "$k" "$i" || exit 1
         i=$((i + 1))
     done
     cat "$dir/hosts.txt"
+}
+
+# The K of DIR's subnet, or exit 1.
+subnet_of() { # DIR
+    cat "$1/subnet" 2>/dev/null || die 1 "$1 holds no test hosts: run 'up $1 0' first"
+}
+
+cmd_add() { # DIR
+    need
+    check_given_keys
+    [ -d "$1" ] || die 1 "$1 holds no test hosts: run 'up $1 0' first"
+    dir=$(cd "$1" && pwd)
+    k=$(subnet_of "$dir")
+    # The next index: the first hI folder that mkdir makes (atomic, so concurrent adds differ;
+    # a removed host keeps its folder, so an index never returns).
+    i=1
+    while ! mkdir "$dir/h$i" 2>/dev/null; do
+        i=$((i + 1))
+    done
+    [ "$i" -le 244 ] || die 1 "$dir has no address left (198.18.$k.11 .. .254 all handed out)"
+    addr="198.18.$k.$((10 + i))"
+    trap 'cmd_remove "$dir" "$i"' EXIT # a host half made is taken away again
+    echo "$addr th$k-$i" >>"$dir/names"
+    # The hosts up so far learn the new name (their /etc/hosts is this file, bind-mounted).
+    for f in /etc/netns/tessera-"$k"-h*/hosts; do
+        [ ! -f "$f" ] || echo "$addr th$k-$i" >>"$f"
+    done
+    up_host "$dir" "$k" "$i"
+    wait_listening "$dir" "$k" "$i" || exit 1
+    trap - EXIT
+    echo "th$k-$i $addr tessera-$k-h$i"
+}
+
+cmd_remove() { # DIR I
+    k=$(subnet_of "$1")
+    ns="tessera-$k-h$2"
+    kill_ns "$ns"
+    ip netns del "$ns" 2>/dev/null || true
+    rm -rf "/etc/netns/$ns"
+    ip link del "tv${k}h$2" 2>/dev/null || true
+}
+
+# The namespace of host I of DIR, or exit 1 when it is not up.
+host_ns() { # DIR I
+    k=$(subnet_of "$1")
+    [ -e "/run/netns/tessera-$k-h$2" ] || die 1 "host $2 of $1 is not up"
+    echo "tessera-$k-h$2"
+}
+
+cmd_firewall() { # DIR I, the ruleset on stdin
+    [ "$(id -u)" = 0 ] || die 3 "needs root (the host's namespace)"
+    need_nft
+    ns=$(host_ns "$1" "$2")
+    f="$1/h$2/firewall.nft"
+    cat >"$f.new"
+    mv "$f.new" "$f"
+    apply_firewall "$ns" "$f"
+}
+
+cmd_rekey() { # DIR I KEYFILE
+    [ "$(id -u)" = 0 ] || die 3 "needs root (the host's sshd)"
+    ssh-keygen -y -f "$3" 2>/dev/null | grep -q '^ssh-ed25519 ' ||
+        die 2 "'$3' is not an ed25519 private key (mode 0600)"
+    ns=$(host_ns "$1" "$2")
+    h="$1/h$2"
+    k=$(subnet_of "$1")
+    addr="198.18.$k.$((10 + $2))"
+    (umask 077 && cp "$3" "$h/ssh_host_ed25519_key.new")
+    if [ -r "$3.pub" ]; then
+        cp "$3.pub" "$h/ssh_host_ed25519_key.pub.new"
+    else
+        ssh-keygen -y -f "$3" >"$h/ssh_host_ed25519_key.pub.new"
+    fi
+    mv "$h/ssh_host_ed25519_key.new" "$h/ssh_host_ed25519_key"
+    mv "$h/ssh_host_ed25519_key.pub.new" "$h/ssh_host_ed25519_key.pub"
+    blob=$(key_blob "$h/ssh_host_ed25519_key.pub")
+    # SIGHUP: OpenSSH's sshd re-executes itself and so reads its host keys again.
+    kill -HUP "$(cat "$h/sshd.pid")" 2>/dev/null || die 1 "host $2's sshd does not run"
+    n=0
+    while [ "$n" -lt 100 ]; do
+        if ip netns exec "$ns" ssh-keyscan -T 1 -t ed25519 "$addr" 2>/dev/null |
+            grep -qF " $blob"; then
+            return 0
+        fi
+        n=$((n + 1))
+        sleep 0.1
+    done
+    die 1 "sshd on $addr does not answer with the new key: $(tail -n 3 "$h/sshd.log" 2>/dev/null)"
 }
 
 kill_ns() { # NS
@@ -239,13 +398,13 @@ kill_ns() { # NS
 }
 
 cmd_kill() { # DIR I
-    k=$(cat "$1/subnet") || die 1 "$1 holds no test hosts"
+    k=$(subnet_of "$1")
     ip link set "tv${k}h$2" down 2>/dev/null || true
     kill_ns "tessera-$k-h$2"
 }
 
 cmd_link() { # DIR I up|down
-    k=$(cat "$1/subnet") || die 1 "$1 holds no test hosts"
+    k=$(subnet_of "$1")
     ip link set "tv${k}h$2" "$3"
 }
 
@@ -267,11 +426,23 @@ cmd_down() { # DIR
     rm -f "$1/subnet"
 }
 
+# An index or count given on the command line: digits only (it becomes names and addresses).
+whole() { # WHAT VALUE
+    case "$2" in '' | *[!0-9]*) die 2 "$1 must be a whole number, not '$2'" ;; esac
+}
+
 case "${1:-}" in
-up) [ $# -eq 3 ] || die 2 "usage: $0 up DIR N"; cmd_up "$2" "$3" ;;
+up) [ $# -eq 3 ] || die 2 "usage: $0 up DIR N"; whole N "$3"; cmd_up "$2" "$3" ;;
+add) [ $# -eq 2 ] || die 2 "usage: $0 add DIR"; cmd_add "$2" ;;
+remove) [ $# -eq 3 ] || die 2 "usage: $0 remove DIR I"; whole I "$3"; cmd_remove "$2" "$3" ;;
+firewall) [ $# -eq 3 ] || die 2 "usage: $0 firewall DIR I <RULESET"; whole I "$3"
+    cmd_firewall "$2" "$3" ;;
+rekey) [ $# -eq 4 ] || die 2 "usage: $0 rekey DIR I KEYFILE"; whole I "$3"
+    cmd_rekey "$2" "$3" "$4" ;;
 kill) [ $# -eq 3 ] || die 2 "usage: $0 kill DIR I"; cmd_kill "$2" "$3" ;;
 cut) [ $# -eq 3 ] || die 2 "usage: $0 cut DIR I"; cmd_link "$2" "$3" down ;;
 mend) [ $# -eq 3 ] || die 2 "usage: $0 mend DIR I"; cmd_link "$2" "$3" up ;;
 down) [ $# -eq 2 ] || die 2 "usage: $0 down DIR"; cmd_down "$2" ;;
-*) die 2 "usage: $0 up DIR N | kill DIR I | cut DIR I | mend DIR I | down DIR" ;;
+*) die 2 "usage: $0 up DIR N | add DIR | remove DIR I | kill DIR I | cut DIR I | mend DIR I |
+    firewall DIR I | rekey DIR I KEYFILE | down DIR" ;;
 esac

@@ -1,11 +1,15 @@
 #!/usr/bin/python3
 """Tests of the fake Lambda Cloud (tests/support/fake-lambda-cloud.py), the double that
 Tessera's Lambda Cloud provider is tested against: its endpoints, fields and errors as Lambda's
-OpenAPI description has them, 429 with Retry-After, capacity, quota, the terminate lifecycle,
+OpenAPI description has them (firewall rules and rulesets included), 429 with Retry-After and
+the documented rate limits (on by default, counted), capacity, quota, the terminate lifecycle,
 the /_fake/ controls, hostile input, and that the API key never shows up in its output. Without
-hosts (--no-hosts) everywhere; with root, iproute2 and openssh also with real test hosts: an
-instance launched with a generated key and a cloud-config host key answers ssh with exactly
-that host key, and no namespace outlives it or the fake.
+hosts (--no-hosts) everywhere; with root, iproute2, openssh and nftables also with real test
+hosts: an instance launched with a generated key and a cloud-config host key answers ssh with
+exactly that host key (at once, after a delay, or never, as the test asks); instances share one
+subnet and their firewalls let in only what the rules allow; no namespace, bridge or veth
+outlives an instance or the fake. Most tests run with --no-rate-limits (faster); their waits
+have deadlines, never fixed sleeps.
 
     /usr/bin/python3 tests/support/test_fake_lambda_cloud.py [-v] [TestClass.test_name]
 """
@@ -51,7 +55,7 @@ def wait_for(predicate, timeout, what):
 class Fake:
     """One fake-lambda-cloud.py process and an HTTP client for it."""
 
-    def __init__(self, *extra, hosts=False):
+    def __init__(self, *extra, hosts=False, rate_limits=False):
         self.tmp = tempfile.mkdtemp(prefix="fake-lambda-test-")
         self.key = "lk-" + secrets.token_hex(12)
         key_file = os.path.join(self.tmp, "api-key")
@@ -64,6 +68,8 @@ class Fake:
                "--port", "0", *extra]
         if not hosts:
             cmd.append("--no-hosts")
+        if not rate_limits:  # the documented limits are on by default; most tests are quicker
+            cmd.append("--no-rate-limits")
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self.stderr, text=True)
         ready, _, _ = select.select([self.proc.stdout], [], [], 20)
         line = self.proc.stdout.readline() if ready else ""
@@ -578,13 +584,266 @@ class ControlTest(FakeTestCase):
                            ("boot-seconds", {}), ("fail", {"status": 200}),
                            ("rate-limit", {"retry_after": "soon"}), ("hold-launch",
                                                                      {"drop": "yes"}),
-                           ("capacity", {"instance_type": "gpu_99x"}), ("account", {})):
+                           ("capacity", {"instance_type": "gpu_99x"}), ("account", {}),
+                           ("firewall", {}), ("firewall", {"enforce": "yes"}),
+                           ("tags", {"listed": 1}), ("tags", {}),
+                           ("host-key-delay", {"seconds": -1}),
+                           ("host-key-delay", {"seconds": "soon"})):
             status, _, reply = self.fake.request("POST", "/_fake/" + path, body)
             self.assertIn(status, (400, 404), (path, body, reply))
             self.assertIn("error", reply)
         status, _, _ = self.fake.request("POST", "/_fake/quota", raw=b"{")
         self.assertEqual(400, status)
         self.assertNotIn("Traceback", self.fake.stderr_text())
+
+    def test_tags_can_be_left_out_of_what_the_api_returns(self):
+        self.fake.add_key()
+        tags = [{"key": "tessera:cluster", "value": "c1"}]
+        first = self.fake.launch(tags=tags)[2]["data"]["instance_ids"][0]
+        second = self.fake.launch(tags=tags)[2]["data"]["instance_ids"][0]
+        self.assertEqual({"listed": False}, self.fake.control("POST", "tags", {"listed": False}))
+        _, _, listed = self.fake.call("GET", "/instances")
+        self.assertEqual(2, len(listed["data"]))
+        for instance in listed["data"] + [self.fake.instance(first)]:
+            self.assertNotIn("tags", instance)
+            self.assertEqual("node-1", instance["name"])
+        _, _, reply = self.fake.call("POST", "/instance-operations/terminate",
+                                     {"instance_ids": [second]})
+        self.assertNotIn("tags", reply["data"]["terminated_instances"][0])
+        state = self.fake.control("GET", "state")
+        self.assertFalse(state["tags_listed"])
+        self.assertEqual([tags, tags], [i["instance"]["tags"] for i in state["instances"]])
+        self.fake.control("POST", "tags", {"listed": True})
+        self.assertEqual(tags, self.fake.instance(first)["tags"])
+
+    def test_reset_restores_the_firewall_tags_and_host_key_settings(self):
+        status, _, _ = self.fake.call("PUT", "/firewall-rules", {"data": []})
+        self.assertEqual(200, status)
+        self.fake.call("POST", "/firewall-rulesets", {"name": "r", "region": "us-east-1",
+                                                     "rules": []})
+        self.fake.control("POST", "firewall", {"enforce": False})
+        self.fake.control("POST", "tags", {"listed": False})
+        self.assertEqual({"seconds": None},
+                         self.fake.control("POST", "host-key-delay", {"seconds": None}))
+        state = self.fake.control("POST", "reset", {})
+        self.assertEqual((True, True, 0, []),
+                         (state["firewall"]["enforce"], state["tags_listed"],
+                          state["host_key_delay"], state["firewall"]["rulesets"]))
+        self.assertEqual(["SSH", "ICMP"],
+                         [r["description"] for r in state["firewall"]["global"]["rules"]])
+
+
+SSH_RULE = {"protocol": "tcp", "port_range": [22, 22], "source_network": "0.0.0.0/0",
+            "description": "SSH"}
+ICMP_RULE = {"protocol": "icmp", "source_network": "0.0.0.0/0", "description": "ICMP"}
+
+
+class FirewallApiTest(FakeTestCase):
+    """The Firewalls endpoints of the spec (no hosts: what the API says, not what it does)."""
+
+    def test_the_global_rules_start_as_ssh_and_icmp_and_are_one_list(self):
+        status, _, reply = self.fake.call("GET", "/firewall-rulesets/global")
+        self.assertEqual((200, {"data": {"id": "global", "name": "Default Workspace Global Rules",
+                                         "rules": [SSH_RULE, ICMP_RULE]}}), (status, reply))
+        status, _, reply = self.fake.call("GET", "/firewall-rules")
+        self.assertEqual((200, {"data": [SSH_RULE, ICMP_RULE]}), (status, reply))
+        web = {"protocol": "tcp", "port_range": [443, 443], "source_network": "203.0.113.7",
+               "description": "web"}
+        status, _, reply = self.fake.call("PUT", "/firewall-rules", {"data": [SSH_RULE, web]})
+        self.assertEqual((200, {"data": [SSH_RULE, web]}), (status, reply))
+        _, _, reply = self.fake.call("GET", "/firewall-rulesets/global")
+        self.assertEqual([SSH_RULE, web], reply["data"]["rules"])
+        status, _, reply = self.fake.call("PATCH", "/firewall-rulesets/global", {})
+        self.assertEqual((200, [SSH_RULE, web]), (status, reply["data"]["rules"]))
+        status, _, reply = self.fake.call("PATCH", "/firewall-rulesets/global",
+                                          {"rules": [ICMP_RULE]})
+        self.assertEqual((200, [ICMP_RULE]), (status, reply["data"]["rules"]))
+        self.assertEqual([ICMP_RULE], self.fake.call("GET", "/firewall-rules")[2]["data"])
+        _, _, reply = self.fake.call("GET", "/firewall-rulesets")
+        self.assertEqual([], reply["data"], "the global ruleset has a path of its own")
+        for method, path in (("DELETE", "/firewall-rules"), ("POST", "/firewall-rules"),
+                             ("PUT", "/firewall-rulesets")):
+            status, _, reply = self.fake.call(method, path, {})
+            self.assertError(reply, 404, "global/not-found", status)
+
+    def test_rulesets_are_created_read_patched_and_deleted(self):
+        rules = [{"protocol": "udp", "port_range": [6000, 6010], "source_network": "10.0.0.0/8",
+                  "description": ""},
+                 {"protocol": "all", "port_range": [1, 65535],
+                  "source_network": "198.18.3.12/32", "description": "the other node"},
+                 dict(ICMP_RULE, description="Ping für alle " + "x" * 114)]
+        status, _, reply = self.fake.call("POST", "/firewall-rulesets",
+                                          {"name": "cluster", "region": "us-west-1",
+                                           "rules": rules})
+        self.assertEqual(200, status, reply)
+        made = reply["data"]
+        self.assertEqual({"id", "name", "region", "rules", "created", "instance_ids"}, set(made))
+        self.assertRegex(made["id"], r"^[0-9a-f]{32}$")
+        self.assertEqual(("cluster", {"name": "us-west-1", "description": "California, USA"},
+                          rules, []),
+                         (made["name"], made["region"], made["rules"], made["instance_ids"]))
+        self.assertRegex(made["created"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
+        path = f"/firewall-rulesets/{made['id']}"
+        self.assertEqual((200, {"data": made}), self.fake.call("GET", path)[::2])
+        self.assertEqual([made], self.fake.call("GET", "/firewall-rulesets")[2]["data"])
+        status, _, reply = self.fake.call("PATCH", path, {"name": "renamed"})
+        self.assertEqual((200, "renamed", rules),
+                         (status, reply["data"]["name"], reply["data"]["rules"]))
+        status, _, reply = self.fake.call("PATCH", path, {"rules": []})
+        self.assertEqual((200, "renamed", []),
+                         (status, reply["data"]["name"], reply["data"]["rules"]))
+        self.assertEqual((200, {"data": {}}), self.fake.call("DELETE", path)[::2])
+        gone = {"error": {
+            "code": "global/object-does-not-exist",
+            "message": "Firewall ruleset does not exist or you do not have permission to "
+                       "access it.",
+            "suggestion": "Check your firewall ruleset ID and try again."}}
+        for method in ("GET", "PATCH", "DELETE"):
+            status, _, reply = self.fake.call(method, path, {"name": "x"})
+            self.assertEqual((404, gone), (status, reply), method)
+        status, _, reply = self.fake.call("DELETE", "/firewall-rulesets/global")
+        self.assertEqual((404, gone), (status, reply))
+        self.assertEqual([], self.fake.call("GET", "/firewall-rulesets")[2]["data"])
+        body = {"name": "many", "region": "us-east-1", "rules": []}
+        self.assertEqual([200] * 100, [self.fake.call("POST", "/firewall-rulesets", body)[0]
+                                       for _ in range(100)])
+        status, _, reply = self.fake.call("POST", "/firewall-rulesets", body)
+        self.assertError(reply, 400, "global/quota-exceeded", status)
+
+    def test_bad_rules_and_rulesets_are_400_naming_the_field(self):
+        def rule(**fields):
+            """A valid rule changed by `fields` (Ellipsis: the field left out)."""
+            r = {"protocol": "tcp", "port_range": [8000, 8000], "source_network": "0.0.0.0/0",
+                 "description": "d"}
+            r.update(fields)
+            return {k: v for k, v in r.items() if v is not Ellipsis}
+        bad_rules = [
+            rule(protocol="TCP"), rule(protocol=6), rule(protocol=None), rule(protocol="\uff54cp"),
+            rule(protocol=...), rule(protocol="icmp"), rule(port_range=...),
+            rule(port_range=None), rule(port_range=[0, 1]), rule(port_range=[1, 65536]),
+            rule(port_range=[10, 5]), rule(port_range=[22]), rule(port_range=[22, 22, 22]),
+            rule(port_range=["22", "22"]), rule(port_range=[True, 22]),
+            rule(port_range=[22.0, 22]), rule(port_range="22-22"), rule(port_range={}),
+            rule(source_network="1.2.3.4/33"), rule(source_network="256.1.1.1"),
+            rule(source_network="1.2.3"), rule(source_network="1.2.3.4/"),
+            rule(source_network="1.2.3.4/24/1"), rule(source_network="::/0"),
+            rule(source_network="\uff11.2.3.4"), rule(source_network="1.2.3.\u0664"),
+            rule(source_network="1.2.3.4 "), rule(source_network="01.2.3.4"),
+            rule(source_network=5), rule(source_network=...), rule(source_network=""),
+            rule(source_network="1.2.3.4/255.0.0.0"), rule(description="x" * 129),
+            rule(description=5), rule(description=...), "tcp", None, [SSH_RULE],
+        ]
+        for bad in bad_rules:
+            status, _, reply = self.fake.call("PUT", "/firewall-rules", {"data": [bad]})
+            self.assertError(reply, 400, "global/invalid-parameters", status, "data")
+            status, _, reply = self.fake.call("POST", "/firewall-rulesets",
+                                              {"name": "n", "region": "us-east-1",
+                                               "rules": [SSH_RULE, bad]})
+            self.assertError(reply, 400, "global/invalid-parameters", status, "rules[1]")
+        for data in (None, "all", {"0": SSH_RULE}, [SSH_RULE] * 1001):
+            status, _, reply = self.fake.call("PUT", "/firewall-rules", {"data": data})
+            self.assertError(reply, 400, "global/invalid-parameters", status, "data")
+        base = {"name": "n", "region": "us-east-1", "rules": []}
+        for fields, field in (({"name": None}, "name"), ({"name": "n" * 65}, "name"),
+                              ({"name": 5}, "name"), ({"region": None}, "region"),
+                              ({"region": "mars-1"}, "region"), ({"region": ["us-east-1"]},
+                                                                 "region"),
+                              ({"rules": None}, "rules"), ({"rules": ICMP_RULE}, "rules")):
+            status, _, reply = self.fake.call("POST", "/firewall-rulesets", {**base, **fields})
+            self.assertError(reply, 400, "global/invalid-parameters", status, field)
+        for raw in (b"", b"[]", b"{", b"\xff\xfe", b"[" * 100000):
+            for method, path in (("PUT", "/firewall-rules"), ("POST", "/firewall-rulesets"),
+                                 ("PATCH", "/firewall-rulesets/global")):
+                status, _, reply = self.fake.call(method, path, raw=raw)
+                self.assertError(reply, 400, "global/invalid-parameters", status)
+        made = self.fake.call("POST", "/firewall-rulesets", base)[2]["data"]
+        for body in ({"name": "n" * 65}, {"rules": [rule(port_range=[0, 0])]}, {"rules": "x"}):
+            status, _, reply = self.fake.call("PATCH", f"/firewall-rulesets/{made['id']}", body)
+            self.assertError(reply, 400, "global/invalid-parameters", status)
+        kept = self.fake.call("GET", f"/firewall-rulesets/{made['id']}")[2]["data"]
+        self.assertEqual(("n", []), (kept["name"], kept["rules"]))
+        self.assertEqual([SSH_RULE, ICMP_RULE], self.fake.call("GET", "/firewall-rules")[2]["data"])
+        for fine in ("198.18.1.12", "10.0.0.0/8", "0.0.0.0/0", "192.168.1.77/24"):
+            status, _, reply = self.fake.call("PUT", "/firewall-rules",
+                                              {"data": [rule(source_network=fine)]})
+            self.assertEqual(200, status, (fine, reply))
+        self.assertNotIn("Traceback", self.fake.stderr_text())
+
+    def test_a_launch_names_rulesets_of_its_region_and_they_know_their_instances(self):
+        self.fake.add_key()
+        east = self.fake.call("POST", "/firewall-rulesets", {"name": "east",
+                                                            "region": "us-east-1",
+                                                            "rules": []})[2]["data"]
+        west = self.fake.call("POST", "/firewall-rulesets", {"name": "west",
+                                                            "region": "us-west-1",
+                                                            "rules": []})[2]["data"]
+        status, _, reply = self.fake.launch(firewall_rulesets=[{"id": "f" * 32}])
+        self.assertError(reply, 404, "global/object-does-not-exist", status, "f" * 32)
+        self.assertIn("suggestion", reply["error"])
+        status, _, reply = self.fake.launch(firewall_rulesets=[{"id": west["id"]}])
+        self.assertError(reply, 400, "global/invalid-parameters", status, "firewall_rulesets")
+        for bad in ("x", [{"id": 5}], [east["id"]], [{}]):
+            status, _, reply = self.fake.launch(firewall_rulesets=bad)
+            self.assertError(reply, 400, "global/invalid-parameters", status, "firewall_rulesets")
+        self.assertEqual([], self.fake.call("GET", "/instances")[2]["data"])
+        status, _, reply = self.fake.launch(firewall_rulesets=[{"id": east["id"]},
+                                                               {"id": east["id"]}])
+        self.assertEqual(200, status, reply)
+        (instance_id,) = reply["data"]["instance_ids"]
+        self.assertEqual([{"id": east["id"]}], self.fake.instance(instance_id)["firewall_rulesets"])
+        path = f"/firewall-rulesets/{east['id']}"
+        self.assertEqual([instance_id], self.fake.call("GET", path)[2]["data"]["instance_ids"])
+        status, _, reply = self.fake.call("DELETE", path)
+        self.assertEqual((400, {"error": {
+            "code": "firewall-rulesets/firewall-ruleset-in-use",
+            "message": "Firewall ruleset is in use by one or more instances.",
+            "suggestion": "Terminate all instances that are using the ruleset before deleting "
+                          "it."}}), (status, reply))
+        self.assertEqual((200, {"data": {}}),
+                         self.fake.call("DELETE", f"/firewall-rulesets/{west['id']}")[::2])
+        self.fake.call("POST", "/instance-operations/terminate", {"instance_ids": [instance_id]})
+        wait_for(lambda: self.fake.instance(instance_id)["status"] == "terminated", 10,
+                 "terminated")
+        self.assertEqual([], self.fake.call("GET", path)[2]["data"]["instance_ids"])
+        self.assertEqual((200, {"data": {}}), self.fake.call("DELETE", path)[::2])
+
+
+class RateLimitTest(unittest.TestCase):
+    """The documented rate limits: on by default, counted in the state, off on request."""
+
+    def fake(self, *extra, rate_limits=True):
+        """A fake without hosts, with the documented limits unless `rate_limits` is false."""
+        fake = Fake(*extra, rate_limits=rate_limits)
+        self.addCleanup(fake.cleanup)
+        return fake
+
+    def test_the_limits_are_on_by_default_and_their_429s_are_counted(self):
+        fake = self.fake("--enforce-rate-limits")  # accepted: a no-op now
+        statuses = [fake.call("GET", "/instances")[0] for _ in range(5)]
+        self.assertEqual(200, statuses[0])
+        self.assertIn(429, statuses, "five requests in a row within the 1/s limit")
+        for _ in range(10):  # the controls are never limited
+            state = fake.control("GET", "state")
+        self.assertTrue(state["enforce_rate_limits"])
+        self.assertEqual(statuses.count(429), state["rate_limited"])
+        self.assertEqual({"/api/v1/instances": 5}, state["requests_per_path"])
+        log = fake.control("GET", "log")
+        self.assertEqual(statuses.count(429), sum(1 for e in log if e.get("rate_limited")))
+        self.assertEqual({"enforce": False},
+                         fake.control("POST", "rate-limits", {"enforce": False}))
+        self.assertEqual([200] * 5, [fake.call("GET", "/ssh-keys")[0] for _ in range(5)])
+        state = fake.control("POST", "reset", {})
+        self.assertEqual((True, 0, {}), (state["enforce_rate_limits"], state["rate_limited"],
+                                         state["requests_per_path"]))
+
+    def test_no_rate_limits_draws_no_429(self):
+        fake = self.fake(rate_limits=False)
+        fake.add_key()
+        self.assertEqual([200] * 6, [fake.launch()[0] for _ in range(6)])
+        self.assertEqual([200] * 10, [fake.call("GET", "/instances")[0] for _ in range(10)])
+        state = fake.control("GET", "state")
+        self.assertEqual((False, 0), (state["enforce_rate_limits"], state["rate_limited"]))
+        self.assertEqual(6, state["requests_per_path"]["/api/v1/instance-operations/launch"])
 
 
 class RobustnessTest(FakeTestCase):
@@ -648,6 +907,7 @@ class RobustnessTest(FakeTestCase):
         for e in log:
             self.assertIsInstance(e["time"], float)
         self.assertNotIn(key, json.dumps(log))
+        self.assertNotIn(key, json.dumps(self.fake.control("GET", "state")))
         self.assertEqual([], self.fake.control("DELETE", "log"))
         self.assertEqual(0, self.fake.stop())
         self.assertNotIn(key, self.fake.stderr_text())
@@ -710,6 +970,8 @@ def hosts_missing():
             return f"'{tool}' is missing"
     if not os.path.exists("/usr/sbin/sshd"):
         return "'sshd' is missing (openssh-server)"
+    if not shutil.which("nft") and not os.path.exists("/usr/sbin/nft"):
+        return "'nft' is missing (nftables: the hosts' firewalls)"
     return None
 
 
@@ -717,6 +979,81 @@ def namespaces():
     """The network namespaces of this machine."""
     out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=False)
     return {line.split()[0] for line in out.stdout.splitlines() if line.strip()}
+
+
+def links():
+    """The network interfaces of this (the root) namespace."""
+    out = subprocess.run(["ip", "-o", "link", "show"], capture_output=True, text=True,
+                         check=False)
+    return {line.split(":")[1].strip().split("@")[0] for line in out.stdout.splitlines()
+            if line.strip()}
+
+
+def subnet_of(fake):
+    """K of the fake's test hosts' subnet 198.18.K.0/24 (read while its hosts are up, then
+    remembered for check_no_leftovers)."""
+    if getattr(fake, "subnet", None) is None:
+        with open(os.path.join(fake.state_dir, "hosts", "subnet"), encoding="ascii") as f:
+            fake.subnet = int(f.read())
+    return fake.subnet
+
+
+def leftovers(k):
+    """The namespaces and interfaces of subnet K still on this machine."""
+    return sorted(n for n in namespaces() if n.startswith(f"tessera-{k}-h")) + \
+        sorted(n for n in links() if n == f"tsb{k}" or n.startswith(f"tv{k}h"))
+
+
+# A TCP client (run in a host's namespace or here): exit 0 when it connects to ADDR:PORT within
+# TIMEOUT seconds and reads the listener's greeting, 1 when it cannot.
+CONNECT = """import socket, sys
+try:
+    with socket.create_connection((sys.argv[1], int(sys.argv[2])), float(sys.argv[3])) as c:
+        c.settimeout(float(sys.argv[3]))
+        sys.exit(0 if c.recv(16) == b"open\\n" else 1)
+except OSError:
+    sys.exit(1)
+"""
+# A TCP listener on PORT of every address of its namespace: greets each connection with "open".
+LISTEN = """import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("0.0.0.0", int(sys.argv[1])))
+s.listen(16)
+while True:
+    c, _ = s.accept()
+    c.sendall(b"open\\n")
+    c.close()
+"""
+REFUSE_S = 1.5  # a port the firewall closes: no answer within this (policy drop: a timeout)
+
+
+def check_no_leftovers(test, fake):
+    """A cleanup: once the fake has stopped, nothing of its subnet is left (when its hosts came
+    up and the test learnt the subnet)."""
+    if getattr(fake, "subnet", None) is not None:
+        test.assertEqual([], leftovers(fake.subnet), "left behind by the fake")
+
+
+def connects(ns, address, port, timeout=REFUSE_S):
+    """Whether a TCP client in namespace `ns` (None: this one) reaches address:port."""
+    prefix = [] if ns is None else ["ip", "netns", "exec", ns]
+    r = subprocess.run([*prefix, PYTHON, "-c", CONNECT, address, str(port), str(timeout)],
+                       capture_output=True, timeout=30 + timeout, check=False)
+    return r.returncode == 0
+
+
+def host_key_of(address, ns=None):
+    """The ed25519 host key (type and blob) that sshd at `address` shows to namespace `ns`
+    (None: this one), or None."""
+    prefix = [] if ns is None else ["ip", "netns", "exec", ns]
+    r = subprocess.run([*prefix, "ssh-keyscan", "-T", "2", "-t", "ed25519", address],
+                       capture_output=True, text=True, timeout=30, check=False)
+    for line in r.stdout.splitlines():
+        fields = line.split()
+        if len(fields) >= 3 and fields[1] == "ssh-ed25519":
+            return " ".join(fields[1:3])
+    return None
 
 
 class RealHostTest(unittest.TestCase):
@@ -731,6 +1068,7 @@ class RealHostTest(unittest.TestCase):
 
     def setUp(self):
         self.fake = Fake(hosts=True)
+        self.addCleanup(check_no_leftovers, self, self.fake)
         self.addCleanup(self.fake.cleanup)
 
     def test_an_instance_answers_ssh_with_the_cloud_config_host_key(self):
@@ -764,6 +1102,7 @@ class RealHostTest(unittest.TestCase):
                     if i["instance"]["id"] == instance_id]
         ns = state["host"]["ns"]
         self.assertEqual(state["host"]["name"], active["hostname"])
+        subnet_of(fake)
         self.assertIn(ns, namespaces())
         known_hosts = os.path.join(fake.tmp, "known_hosts")
         with open(known_hosts, "w", encoding="ascii") as f:
@@ -793,17 +1132,161 @@ class RealHostTest(unittest.TestCase):
         for _ in range(2):
             self.assertEqual(200, fake.launch()[0])
         self.assertEqual(0, fake.stop())
-        folders = [os.path.join(fake.state_dir, d) for d in os.listdir(fake.state_dir)
+        folders = [d for d in os.listdir(fake.state_dir)
                    if os.path.isdir(os.path.join(fake.state_dir, d))]
-        self.assertEqual(2, len(folders))
-        left = namespaces()
-        for folder in folders:
-            self.assertFalse(os.path.exists(os.path.join(folder, "subnet")), folder)
-            hosts = os.path.join(folder, "hosts.txt")
-            if os.path.exists(hosts):
-                with open(hosts, encoding="ascii") as f:
-                    for line in f:
-                        self.assertNotIn(line.split()[2], left)
+        self.assertEqual(["hosts"], folders, "one folder for all the instances' hosts")
+        folder = os.path.join(fake.state_dir, "hosts")
+        self.assertFalse(os.path.exists(os.path.join(folder, "subnet")), folder)
+        left = namespaces() | links()
+        with open(os.path.join(folder, "hosts.txt"), encoding="ascii") as f:
+            for line in f:
+                name, _, ns = line.split()
+                self.assertNotIn(ns, left)
+                k, i = name[2:].split("-")
+                self.assertNotIn(f"tv{k}h{i}", left)
+                self.assertNotIn(f"tsb{k}", left)
+
+
+class FirewallHostTest(unittest.TestCase):
+    """The firewall as the test hosts enforce it: all instances on one subnet, only what the
+    rules allow gets in (nftables in each host's namespace)."""
+
+    @classmethod
+    def setUpClass(cls):
+        reason = hosts_missing()
+        if reason:
+            print(f"\nskipping the firewall host tests: {reason}", file=sys.stderr)
+            raise unittest.SkipTest(reason)
+
+    def setUp(self):
+        self.fake = Fake(hosts=True)
+        self.addCleanup(check_no_leftovers, self, self.fake)
+        self.addCleanup(self.fake.cleanup)
+        self.fake.add_key()
+
+    def launch_active(self, count, **fields):
+        """`count` instances launched at once, once active: [(API object, namespace)]."""
+        ids = []
+        for _ in range(count):
+            status, _, reply = self.fake.launch(**fields)
+            self.assertEqual(200, status, reply)
+            ids += reply["data"]["instance_ids"]
+        out = []
+        for instance_id in ids:
+            active = wait_for(lambda i=instance_id: (x := self.fake.instance(i)) and
+                              x["status"] in ("active", "unhealthy") and x, 90, "active")
+            self.assertEqual("active", active["status"], self.fake.stderr_text())
+            out.append((active, self.state_of(instance_id)["host"]["ns"]))
+        return out
+
+    def state_of(self, instance_id):
+        """The instance's entry in /_fake/state."""
+        (state,) = [i for i in self.fake.control("GET", "state")["instances"]
+                    if i["instance"]["id"] == instance_id]
+        return state
+
+    def end(self, k):
+        """Stops the fake; nothing of subnet K may be left."""
+        self.assertEqual(0, self.fake.stop())
+        self.assertEqual([], leftovers(k))
+
+    def test_a_ruleset_opens_a_port_to_the_instance_it_names_only(self):
+        fake = self.fake
+        port = 7000 + secrets.randbelow(1000)
+        ruleset = fake.call("POST", "/firewall-rulesets", {"name": "cluster",
+                                                           "region": "us-east-1",
+                                                           "rules": []})[2]["data"]
+        status, _, reply = fake.launch(firewall_rulesets=[{"id": ruleset["id"]}], name="a")
+        self.assertEqual(200, status, reply)
+        a_id = reply["data"]["instance_ids"][0]
+        (b, b_ns), (c, c_ns) = self.launch_active(2, name="other")
+        a = wait_for(lambda: (x := fake.instance(a_id)) and x["status"] == "active" and x, 90,
+                     "a active")
+        a_ns = self.state_of(a_id)["host"]["ns"]
+        k = subnet_of(fake)
+        self.assertEqual({k}, {int(x["ip"].split(".")[2]) for x in (a, b, c)}, "one subnet")
+        listener = subprocess.Popen(["ip", "netns", "exec", a_ns, PYTHON, "-c", LISTEN,
+                                     str(port)], stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+        self.addCleanup(lambda: (listener.kill(), listener.wait()))
+        wait_for(lambda: connects(a_ns, a["ip"], port), 20, "the listener, from its own host")
+        here = f"198.18.{k}.1"
+        self.assertFalse(connects(None, a["ip"], port), f"{here} got in on {port}")
+        self.assertFalse(connects(b_ns, a["ip"], port), "b got in before the rule")
+        self.assertTrue(host_key_of(a["ip"]), "port 22 is open to everyone")
+        self.assertTrue(host_key_of(a["ip"], c_ns), "port 22 is open to the other instances")
+
+        rule = {"protocol": "tcp", "port_range": [port, port], "source_network": b["ip"],
+                "description": "b to a"}
+        status, _, reply = fake.call("PATCH", f"/firewall-rulesets/{ruleset['id']}",
+                                     {"rules": [rule]})
+        self.assertEqual((200, [a_id]), (status, reply["data"]["instance_ids"]))
+        wait_for(lambda: connects(b_ns, a["ip"], port), 20, "b reaching a's port")
+        self.assertFalse(connects(None, a["ip"], port), f"{here} got in on {port}")
+        self.assertFalse(connects(c_ns, a["ip"], port), "c got in")
+        applied = self.state_of(a_id)["firewall"]
+        self.assertEqual([SSH_RULE, ICMP_RULE, rule], applied["rules"])
+        self.assertIn(f"ip saddr {b['ip']}/32 tcp dport {port} accept", applied["nft"])
+        self.assertEqual([SSH_RULE, ICMP_RULE], self.state_of(c["id"])["firewall"]["rules"])
+
+        fake.control("POST", "firewall", {"enforce": False})
+        wait_for(lambda: connects(None, a["ip"], port), 20, "the open host")
+        self.assertIsNone(self.state_of(a_id)["firewall"]["rules"])
+        fake.control("POST", "firewall", {"enforce": True})
+        self.assertFalse(connects(None, a["ip"], port), "enforced again")
+
+        fake.call("PATCH", f"/firewall-rulesets/{ruleset['id']}", {"rules": []})
+        wait_for(lambda: not connects(b_ns, a["ip"], port), 20, "b shut out again")
+        self.assertTrue(host_key_of(a["ip"]), "ssh still answers")
+        fake.call("POST", "/instance-operations/terminate",
+                  {"instance_ids": [a_id, b["id"], c["id"]]})
+        wait_for(lambda: all(fake.instance(i)["status"] == "terminated"
+                             for i in (a_id, b["id"], c["id"])), 60, "terminated")
+        self.assertEqual([f"tsb{k}"], leftovers(k), "the bridge stays while the fake runs")
+        self.end(k)
+
+    def test_the_cloud_config_host_key_comes_after_the_delay_or_never(self):
+        fake = self.fake
+        host_key = os.path.join(fake.tmp, "host_key")
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", host_key],
+                       check=True)
+        with open(host_key, encoding="ascii") as f:
+            private = f.read()
+        with open(host_key + ".pub", encoding="ascii") as f:
+            public = " ".join(f.read().split()[:2])
+        user_data = ("#cloud-config\nssh_keys:\n  ed25519_private: |\n" +
+                     "".join("    " + line + "\n" for line in private.strip().splitlines()) +
+                     f"  ed25519_public: {public}\n")
+        delay = 4
+        fake.control("POST", "host-key-delay", {"seconds": delay})
+        launched = time.monotonic()
+        late_id = fake.launch(user_data=user_data)[2]["data"]["instance_ids"][0]
+        fake.control("POST", "host-key-delay", {"seconds": None})
+        never_id = fake.launch(user_data=user_data)[2]["data"]["instance_ids"][0]
+        fake.control("POST", "host-key-delay", {"seconds": 0})
+        late = wait_for(lambda: (x := fake.instance(late_id)) and x["status"] == "active" and x,
+                        90, "active")
+        first = host_key_of(late["ip"])
+        if time.monotonic() - launched < delay:  # (else this machine was too slow to tell)
+            self.assertIsNotNone(first)
+            self.assertNotEqual(public, first, "the launch's key before the delay was over")
+        wait_for(lambda: host_key_of(late["ip"]) == public, 60, "the launch's host key")
+        wait_for(lambda: self.state_of(late_id)["host_key"]["applied"], 10, "applied")
+        never = wait_for(lambda: (x := fake.instance(never_id)) and x["status"] == "active" and
+                         x, 90, "active")
+        wait_for(lambda: time.monotonic() - launched > delay + 1, 30, "a while")
+        self.assertNotIn(host_key_of(never["ip"]), (public, None))
+        self.assertEqual({"delay": None, "applied": False}, self.state_of(never_id)["host_key"])
+        with open(os.path.join(fake.state_dir, "hosts", "known_hosts"), encoding="ascii") as f:
+            self.assertNotIn(public, f.read(), "rekey leaves known_hosts alone")
+        # The host controls act on the instance's own host of the shared folder.
+        never_ns = self.state_of(never_id)["host"]["ns"]
+        fake.control("POST", f"instances/{never_id}/host", {"action": "kill"})
+        pids = subprocess.run(["ip", "netns", "pids", never_ns], capture_output=True, text=True,
+                              check=False).stdout.split()
+        self.assertEqual([], pids, "the killed host's processes")
+        self.assertEqual(public, host_key_of(late["ip"]), "the other host lives on")
+        self.end(subnet_of(fake))
 
 
 if __name__ == "__main__":
