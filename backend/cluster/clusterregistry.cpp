@@ -71,7 +71,8 @@ void ClusterRegistry::addNode(const WorkerNode& node) {
     entry.node = node;
     entry.node.state = NodeState::Connecting;
     entry.node.lastError.clear();
-    entry.client = std::make_shared<WorkerClient>(node.address, node.token, node.tls);
+    entry.client = std::make_shared<WorkerClient>(
+        node.dialAddress.isEmpty() ? node.address : node.dialAddress, node.token, node.tls);
     entry.generation = m_nextGeneration++;
     const int i = indexOf(node.name);
     if (i >= 0) {

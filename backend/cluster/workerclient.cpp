@@ -32,6 +32,11 @@ WorkerClient::WorkerClient(const QString& address, const QString& token,
     args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 200);
     args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 2000);
     std::shared_ptr<grpc::ChannelCredentials> credentials = grpc::InsecureChannelCredentials();
+    if (m_tls && address.startsWith(QLatin1String("unix:"))) {
+        // An SSH tunnel's local end: the worker is on the far host's loopback, and every worker
+        // certificate names "localhost" (ClusterCa::issueWorker).
+        args.SetSslTargetNameOverride("localhost");
+    }
     if (m_tls) {
         grpc::SslCredentialsOptions options;
         options.pem_root_certs = m_tls->caPem;

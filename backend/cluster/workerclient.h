@@ -23,10 +23,11 @@ namespace tessera {
 /// Thread-safe client of one worker's WorkerService (gRPC stubs are thread-safe).
 class WorkerClient {
 public:
-    /// `address` is "host:port"; `token` is sent as `authorization: Bearer <token>` on every
-    /// call. With `tls` the channel is mutual TLS: the worker must present a certificate from
-    /// tls->caPem whose subjectAltName names the host of `address`, and this side presents
-    /// tls->certPem. Without, plaintext (a worker on loopback, or one started with --insecure).
+    /// `address` is "host:port", or "unix:<socket>" (an SSH tunnel, sshtunnels.h); `token` is
+    /// sent as `authorization: Bearer <token>` on every call. With `tls` the channel is mutual
+    /// TLS: the worker must present a certificate from tls->caPem whose subjectAltName names the
+    /// host of `address` ("localhost" through a tunnel), and this side presents tls->certPem.
+    /// Without, plaintext (a worker on loopback, or one started with --insecure).
     WorkerClient(const QString& address, const QString& token,
                  std::shared_ptr<const tls::Identity> tls = nullptr);
 

@@ -25,8 +25,12 @@ QString nodeStateText(NodeState state);
 struct WorkerNode {
     QString name;    ///< unique in the registry; also the host name in mpirun's hostfile
     QString address; ///< "host:port" of its WorkerService, e.g. "127.0.0.1:40123"
-    QString token;   ///< bearer token sent as `authorization: Bearer <token>` on every call
-    QString host;    ///< host name the worker reported in GetInfo (empty until Ready)
+    /// Where the backend connects when not to `address`: an SSH tunnel's "unix:<socket>"
+    /// (sshtunnels.h) for a worker whose port is closed to the outside. The job's other workers
+    /// always use `address`.
+    QString dialAddress;
+    QString token; ///< bearer token sent as `authorization: Bearer <token>` on every call
+    QString host;  ///< host name the worker reported in GetInfo (empty until Ready)
     NodeState state = NodeState::Connecting;
     int slots = 1;              ///< ranks it accepts (GetInfo's value once Ready)
     int cores = 0;              ///< CPU cores it reported

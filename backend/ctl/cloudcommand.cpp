@@ -66,7 +66,7 @@ QJsonObject instanceJson(const CloudInstance& i) {
             {QStringLiteral("region"), i.region},
             {QStringLiteral("ip"), i.ip},
             {QStringLiteral("pricePerHour"), i.pricePerHour},
-            {QStringLiteral("lease"), i.tag(QString::fromLatin1(kLeaseTag))}};
+            {QStringLiteral("lease"), instanceOwner(i).lease}};
 }
 
 /// The exit code for a cloud's failure: the key or the request is wrong (2), the cloud does not

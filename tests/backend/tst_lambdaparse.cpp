@@ -2,6 +2,7 @@
 // (0600 or refused), the https-only rule for the key, and the cloud-init host key user data.
 #include "backend/provision/cloud/cloudhttp.h"
 #include "backend/provision/cloud/cloudkeys.h"
+#include "backend/provision/cloud/lambdafirewall.h"
 #include "backend/provision/cloud/lambdaparse.h"
 
 #include <QFile>
@@ -127,6 +128,64 @@ private Q_SLOTS:
         QCOMPARE(o.value(QStringLiteral("user_data")).toString(), l.userData);
         QCOMPARE(o.value(QStringLiteral("tags")).toArray().first().toObject().value("key"),
                  QJsonValue(QStringLiteral("tessera-lease")));
+        QVERIFY(!o.contains(QStringLiteral("firewall_rulesets"))); // none asked: none sent
+        l.firewallRulesets = {QStringLiteral("c4d291f47f9d436fa39f58493ce3b50d")};
+        const QJsonObject with = QJsonDocument::fromJson(lambdaLaunchBody(l)).object();
+        QCOMPARE(with.value(QStringLiteral("firewall_rulesets")).toArray(),
+                 (QJsonArray{QJsonObject{{"id", "c4d291f47f9d436fa39f58493ce3b50d"}}}));
+    }
+
+    // FirewallRuleset and FirewallRule as OpenAPI v1.10.0 has them; port_range is left out for
+    // icmp both ways.
+    void rulesetsBothWays() {
+        const auto list = parseLambdaRulesets(json(
+            "{'data': [{'id': 'r1', 'name': 'tessera-0123456789abcdef-us-east-1',"
+            " 'region': {'name': 'us-east-1', 'description': 'Virginia'},"
+            " 'rules': [{'protocol': 'tcp', 'port_range': [1, 65535],"
+            "            'source_network': '198.51.100.2/32', 'description': 'peer'},"
+            "           {'protocol': 'icmp', 'source_network': '0.0.0.0/0', 'description': ''}],"
+            " 'created': '2026-12-07T10:00:00Z', 'instance_ids': ['i-1', 'i-2']}]}"));
+        QVERIFY2(list, list ? "" : qPrintable(list.error().message));
+        QCOMPARE(list->size(), 1);
+        const CloudRuleset r = list->first();
+        QCOMPARE(r.region, QStringLiteral("us-east-1"));
+        QCOMPARE(r.instanceIds, (QStringList{"i-1", "i-2"}));
+        QCOMPARE(r.rules.size(), 2);
+        QCOMPARE(r.rules.at(0), (CloudFirewallRule{"tcp", 1, 65535, "198.51.100.2/32", "peer"}));
+        QCOMPARE(r.rules.at(1).protocol, QStringLiteral("icmp"));
+        const QJsonArray out = lambdaRulesJson(r.rules);
+        QCOMPARE(out.at(0).toObject().value("port_range").toArray(), (QJsonArray{1, 65535}));
+        QVERIFY(!out.at(1).toObject().contains(QStringLiteral("port_range")));
+        const QJsonObject create =
+            QJsonDocument::fromJson(
+                lambdaRulesetCreateBody(QString(80, QLatin1Char('n')), "us-east-1", r.rules))
+                .object();
+        QCOMPARE(create.value("name").toString().size(), 64); // the API's limit
+        QCOMPARE(create.value("region").toString(), QStringLiteral("us-east-1"));
+        QCOMPARE(QJsonDocument::fromJson(lambdaRulesetRulesBody({})).object(),
+                 (QJsonObject{{"rules", QJsonArray{}}}));
+    }
+
+    void badRulesets_data() {
+        QTest::addColumn<QByteArray>("body");
+        QTest::newRow("no id") << json("{'data': [{'name': 'x', 'rules': []}]}");
+        QTest::newRow("tcp without ports")
+            << json("{'data': [{'id': 'r', 'rules': [{'protocol': 'tcp', 'source_network': "
+                    "'1.2.3.4'}]}]}");
+        QTest::newRow("ports reversed")
+            << json("{'data': [{'id': 'r', 'rules': [{'protocol': 'tcp', 'port_range': [9, 2], "
+                    "'source_network': '1.2.3.4'}]}]}");
+        QTest::newRow("port 70000")
+            << json("{'data': [{'id': 'r', 'rules': [{'protocol': 'udp', 'port_range': [1, "
+                    "70000], 'source_network': '1.2.3.4'}]}]}");
+        QTest::newRow("rule not an object") << json("{'data': [{'id': 'r', 'rules': [7]}]}");
+        QTest::newRow("web page") << QByteArray("<html>busy</html>");
+    }
+    void badRulesets() {
+        QFETCH(QByteArray, body);
+        const auto r = parseLambdaRulesets(body);
+        QVERIFY(!r);
+        QCOMPARE(r.error().kind, CloudErrorKind::BadReply);
     }
 
     void errorsSayWhatToDo_data() {

@@ -68,6 +68,50 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(info->worker_id()), QString("tls-solo"));
     }
 
+    // Through a Unix socket that carries connections to the worker's port (what an SSH tunnel's
+    // local end does, sshtunnels.h): the worker's certificate names "localhost", which is what
+    // WorkerClient expects there.
+    void reachedThroughATunnelSocket() {
+        const QString socket = m_dir.filePath(QStringLiteral("tunnel.sock"));
+        QProcess relay;
+        relay.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        relay.start(QStringLiteral("/usr/bin/python3"), {"-c", QStringLiteral(R"(
+import os, socket, sys, threading
+host, port = sys.argv[1].rsplit(':', 1)
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[2])
+s.listen()
+print('ready', flush=True)
+def pipe(a, b):
+    try:
+        while True:
+            d = a.recv(65536)
+            if not d:
+                break
+            b.sendall(d)
+    except OSError:
+        pass
+    try:
+        b.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass
+while True:
+    c, _ = s.accept()
+    t = socket.create_connection((host, int(port)))
+    threading.Thread(target=pipe, args=(c, t), daemon=True).start()
+    threading.Thread(target=pipe, args=(t, c), daemon=True).start()
+)"),
+                                                         m_address, socket});
+        QVERIFY(QTest::qWaitFor([&] { return relay.canReadLine(); }, 15000));
+        const WorkerClient client(QStringLiteral("unix:") + socket,
+                                  "tls-client-token-9c4e1b7a3f5d2086", m_ca->backendIdentity());
+        auto info = client.getInfo(10000);
+        relay.kill();
+        relay.waitForFinished(5000);
+        QVERIFY2(info, info ? "" : info.error().message.c_str());
+        QCOMPARE(QString::fromStdString(info->worker_id()), QString("tls-solo"));
+    }
+
     void refusalsSayWhy_data() {
         QTest::addColumn<int>("which");
         QTest::addColumn<QString>("expected");

@@ -50,6 +50,22 @@ public:
     /// instance the cloud no longer knows counts as terminated.
     virtual void terminate(QObject* context, const QString& id,
                            std::function<void(CloudResult<void>)> done) = 0;
+
+    /// Whether the cloud has per-region firewall rulesets that instances get at launch (then
+    /// the three calls below work; else they fail with kind Other and CloudPeerFirewall leaves
+    /// the instances' traffic to the cloud's defaults).
+    virtual bool hasFirewallRulesets() const { return false; }
+    /// The account's firewall rulesets (the global one left out).
+    virtual void firewallRulesets(QObject* context,
+                                  std::function<void(CloudResult<QList<CloudRuleset>>)> done);
+    /// Creates ruleset `name` in `region` with `rules`; gives it.
+    virtual void createFirewallRuleset(QObject* context, const QString& name, const QString& region,
+                                       const QList<CloudFirewallRule>& rules,
+                                       std::function<void(CloudResult<CloudRuleset>)> done);
+    /// Replaces the rules of ruleset `id`; gives it. NotFound once it no longer exists.
+    virtual void setFirewallRules(QObject* context, const QString& id,
+                                  const QList<CloudFirewallRule>& rules,
+                                  std::function<void(CloudResult<CloudRuleset>)> done);
 };
 
 } // namespace tessera

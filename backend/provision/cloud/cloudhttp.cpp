@@ -3,6 +3,7 @@
 
 #include "backend/core/logging.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QHostAddress>
 #include <QLoggingCategory>
@@ -51,6 +52,20 @@ Result<QUrl> CloudHttp::checkBaseUrl(const QString& url) {
     return u;
 }
 
+void CloudHttp::setApiKey(const QString& key) {
+    m_key = key;
+    setPacing(m_pacing);
+}
+
+void CloudHttp::setPacing(const CloudPacing& pacing) {
+    m_pacing = pacing;
+    const bool paced = pacing.requestIntervalMs > 0 || pacing.launchIntervalMs > 0;
+    m_pace = paced && !m_key.isEmpty()
+                 ? CloudPace::forKey(QCryptographicHash::hash(
+                       m_base.host().toUtf8() + '\n' + m_key.toUtf8(), QCryptographicHash::Sha256))
+                 : nullptr;
+}
+
 void CloudHttp::setBackoff(int firstMs, int maxMs, int rateLimitBudgetMs) {
     m_firstMs = std::max(1, firstMs);
     m_maxMs = std::max(m_firstMs, maxMs);
@@ -71,6 +86,22 @@ void CloudHttp::send(QObject* context, const QByteArray& verb, const QString& pa
 }
 
 void CloudHttp::attempt(std::shared_ptr<Call> call) {
+    if (!call->context) {
+        return;
+    }
+    const qint64 waitMs = m_pace ? m_pace->reserve(m_pacing, !m_pacing.launchPath.isEmpty() &&
+                                                                 call->path == m_pacing.launchPath)
+                                 : 0;
+    if (waitMs > 0) {
+        // Precise: a coarse timer may fire up to 5 % early, which on a launch's 12.5 s wait would
+        // put it within the API's one second of the request before it.
+        QTimer::singleShot(int(waitMs), Qt::PreciseTimer, this, [this, call] { sendNow(call); });
+    } else {
+        sendNow(call);
+    }
+}
+
+void CloudHttp::sendNow(std::shared_ptr<Call> call) {
     if (!call->context) {
         return;
     }
@@ -141,6 +172,9 @@ void CloudHttp::finished(std::shared_ptr<Call> call, QNetworkReply* reply) {
     }
     if (r.status == 429) {
         call->rateLimitWaitedMs += waitMs;
+        if (m_pace) {
+            m_pace->holdOff(waitMs);
+        }
     }
     if (r.status == 429 && call->rateLimitWaitedMs >= kStormNoticeMs &&
         (call->noticedAtMs == 0 || call->rateLimitWaitedMs - call->noticedAtMs >= 10000)) {

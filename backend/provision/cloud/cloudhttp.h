@@ -2,6 +2,7 @@
 // well-behaved client owes a rate-limited API (HTTP 429 with Retry-After) and a flaky one (5xx).
 #pragma once
 
+#include "backend/provision/cloud/cloudpace.h"
 #include "worker/common/error.h"
 
 #include <QByteArray>
@@ -42,7 +43,8 @@ public:
     /// double). Errors: InvalidArgument naming the URL and why.
     static Result<QUrl> checkBaseUrl(const QString& url);
 
-    void setApiKey(const QString& key) { m_key = key; }
+    /// The key every request carries; requests of one key share one schedule (setPacing).
+    void setApiKey(const QString& key);
     bool hasApiKey() const { return !m_key.isEmpty(); }
     /// `text` with every occurrence of the key replaced by "<API key>" (an error body that
     /// echoes the request's headers must not put the key into a log or a lease's reason).
@@ -55,6 +57,11 @@ public:
     /// above `maxMs` is cut to it; waiting for 429s stops after `rateLimitBudgetMs` in all.
     /// Defaults 1000 / 30000 / 300000 (a 429 storm of five minutes is ridden out).
     void setBackoff(int firstMs, int maxMs, int rateLimitBudgetMs);
+    /// The spacing the API's documented rate limits ask for (default none). Every CloudHttp of
+    /// this process with the same key keeps it together (CloudPace), so rents, polls and health
+    /// checks running at once stay within it; a 429 still holds everyone off for its Retry-After.
+    void setPacing(const CloudPacing& pacing);
+    CloudPacing pacing() const { return m_pacing; }
     /// How long one request may go without a byte moving before it is aborted (default 30 s).
     void setTransferTimeout(int ms) { m_transferTimeoutMs = ms; }
 
@@ -67,13 +74,17 @@ public:
 
 private:
     struct Call;
+    /// Takes the call's turn in the key's schedule, then sends it (sendNow).
     void attempt(std::shared_ptr<Call> call);
+    void sendNow(std::shared_ptr<Call> call);
     void finished(std::shared_ptr<Call> call, QNetworkReply* reply);
     int retryAfterMs(QNetworkReply* reply, int attempt) const;
 
     QNetworkAccessManager* m_net;
     QUrl m_base;
     QString m_key;
+    CloudPacing m_pacing;
+    std::shared_ptr<CloudPace> m_pace; ///< the key's schedule; null without pacing or key
     int m_firstMs = 1000, m_maxMs = 30000, m_rateLimitBudgetMs = 300000;
     int m_transferTimeoutMs = 30000;
 };

@@ -5,6 +5,7 @@
 #include "backend/provision/asyncprocess.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -108,6 +109,18 @@ Result<void> writeApiKeyFile(const QString& path, const QString& key) {
         return ok;
     }
     return writePrivate(path, key.trimmed().toUtf8() + '\n');
+}
+
+QString hostKeyFingerprint(const QString& publicKey) {
+    const QByteArray blob = QByteArray::fromBase64(
+        publicKey.section(QLatin1Char(' '), 1, 1, QString::SectionSkipEmpty).toLatin1(),
+        QByteArray::AbortOnBase64DecodingErrors);
+    if (blob.size() < 8) {
+        return QStringLiteral("(not an OpenSSH public key)");
+    }
+    return QStringLiteral("SHA256:") +
+           QString::fromLatin1(QCryptographicHash::hash(blob, QCryptographicHash::Sha256)
+                                   .toBase64(QByteArray::OmitTrailingEquals));
 }
 
 QString installationId() {

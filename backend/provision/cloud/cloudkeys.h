@@ -41,6 +41,11 @@ QString cloudClientKeyPath();
 void ensureCloudClientKey(QObject* owner, std::function<void(Result<QString>)> done);
 
 /// An SSH host key made for one instance.
+/// The SHA-256 fingerprint of OpenSSH public key line `publicKey` ("ssh-ed25519 AAAA… comment"),
+/// as ssh prints it: "SHA256:" + unpadded base64 of the key blob's SHA-256 (ssh-keygen -l).
+/// "(not an OpenSSH public key)" for anything else.
+QString hostKeyFingerprint(const QString& publicKey);
+
 struct HostKey {
     QString privateKey; ///< OpenSSH private key (PEM-like block)
     QString publicKey;  ///< "ssh-ed25519 AAAA… comment"

@@ -5,6 +5,7 @@
 #include "backend/core/logging.h"
 #include "backend/provision/cloud/cloudapi.h"
 #include "backend/provision/cloud/cloudkeys.h"
+#include "backend/provision/cloud/cloudpeerfirewall.h"
 #include "backend/provision/leasestore.h"
 #include "backend/provision/nodewatch.h"
 
@@ -67,10 +68,25 @@ bool gone(const CloudInstance& i) {
 
 } // namespace
 
+QStringList orderRegions(const QStringList& withCapacity, const QStringList& preferred) {
+    QStringList out;
+    for (const QString& r : preferred) {
+        if (withCapacity.contains(r) && !out.contains(r)) {
+            out << r;
+        }
+    }
+    for (const QString& r : withCapacity) {
+        if (!out.contains(r)) {
+            out << r;
+        }
+    }
+    return out;
+}
+
 CloudProvider::CloudProvider(CloudApi* api, ClusterRegistry* registry, LeaseStore* store,
                              QObject* parent)
-    : Provider(store, parent), m_api(api), m_registry(registry),
-      m_watch(new NodeWatch(registry, this)) {
+    : Provider(store, parent), m_api(api), m_firewall(new CloudPeerFirewall(api, this)),
+      m_registry(registry), m_watch(new NodeWatch(registry, this)) {
     qRegisterMetaType<tessera::CloudInstance>();
     connect(m_watch, &NodeWatch::lost, this, &CloudProvider::onLost);
     m_health.setInterval(60000);
@@ -152,9 +168,10 @@ Result<QString> CloudProvider::rent(const QString& offerId) {
                         .toStdString());
     }
     l.nodes = {node};
-    auto* r =
-        new CloudRent(m_api, m_registry, &m_bundleHashes, l.id, node, *type, type->regions, this);
+    auto* r = new CloudRent(m_api, m_registry, &m_bundleHashes, l.id, node, *type,
+                            orderRegions(type->regions, m_preferred), this);
     r->setTiming(m_timing);
+    r->setPeerFirewall(m_firewall);
     l.detail = r->detail().toJson();
     l.reason = QStringLiteral("asking %1 for %2").arg(m_api->displayName(), offerId);
     // Stored before the launch request leaves: a crash from here on leaves a record to
@@ -236,6 +253,7 @@ void CloudProvider::terminateLease(const QString& leaseId, const QString& instan
             m_terminating.remove(instanceId);
             end(leaseId, endAs,
                 joinReasons(why, QStringLiteral("instance %1 terminated").arg(instanceId)));
+            closePeers();
         });
     });
 }
@@ -293,25 +311,18 @@ void CloudProvider::restore() {
 }
 
 void CloudProvider::rejoin(const Lease& l, const CloudLeaseDetail& d) {
-    WorkerNode node;
-    node.name = l.nodes.value(0);
-    node.address = d.ssh.address;
-    node.token = d.ssh.token;
-    node.provider = id();
-    if (d.ssh.tls) {
-        node.tls = restoredTlsIdentity(node.name);
-    }
+    const WorkerNode node = rejoinedNode(d.ssh, l.nodes.value(0), id(), m_registry);
     m_registry->addNode(node);
     m_watch->watch(node.name);
 }
 
 void CloudProvider::reconcile(const QList<CloudInstance>& instances) {
     QHash<QString, CloudInstance> byId;
-    QHash<QString, QString> byLeaseTag; // lease id → instance id
+    QHash<QString, QString> byLease; // lease id → instance id
     for (const CloudInstance& i : instances) {
         byId.insert(i.id, i);
-        if (const QString t = i.tag(QString::fromLatin1(kLeaseTag)); !t.isEmpty()) {
-            byLeaseTag.insert(t, i.id);
+        if (const QString t = instanceOwner(i).lease; !t.isEmpty()) {
+            byLease.insert(t, i.id);
         }
     }
     QSet<QString> held;
@@ -321,7 +332,7 @@ void CloudProvider::reconcile(const QList<CloudInstance>& instances) {
         }
         CloudLeaseDetail d = CloudLeaseDetail::fromJson(l.detail);
         if (d.instanceId.isEmpty()) {
-            d.instanceId = byLeaseTag.value(l.id);
+            d.instanceId = byLease.value(l.id);
         }
         if (rentOf(l.id) || rentingElsewhere(l, d)) {
             held.insert(d.instanceId); // a rent in progress here or in another tessera process
@@ -361,10 +372,11 @@ void CloudProvider::reconcile(const QList<CloudInstance>& instances) {
     m_strays.clear();
     const QString me = installationId();
     for (const CloudInstance& i : instances) {
-        if (gone(i) || held.contains(i.id) || i.tag(QString::fromLatin1(kLeaseTag)).isEmpty()) {
+        const InstanceOwner mark = instanceOwner(i);
+        if (gone(i) || held.contains(i.id) || mark.lease.isEmpty()) {
             continue;
         }
-        if (i.tag(QString::fromLatin1(kOwnerTag)) == me) {
+        if (mark.owner == me) {
             m_strays.insert(i.id, i);
         } else {
             qCInfo(lcLease).noquote() << "instance" << i.id << "was launched by another Tessera "
@@ -372,6 +384,7 @@ void CloudProvider::reconcile(const QList<CloudInstance>& instances) {
         }
     }
     Q_EMIT straysChanged();
+    closePeers(); // addresses of instances that ended while Tessera was not running
     Q_EMIT reconciled(true, QString());
     Q_EMIT offersChanged();
 }
@@ -389,10 +402,10 @@ Result<void> CloudProvider::releaseStray(const QString& instanceId) {
             return;
         }
         waitTerminated(instanceId, [=, this](const QString&) {
-            noteStrayReleased(m_strays.value(instanceId).tag(QString::fromLatin1(kLeaseTag)),
-                              instanceId);
+            noteStrayReleased(instanceOwner(m_strays.value(instanceId)).lease, instanceId);
             m_strays.remove(instanceId);
             Q_EMIT straysChanged();
+            closePeers();
         });
     });
     return {};
@@ -410,45 +423,68 @@ void CloudProvider::noteStrayReleased(const QString& leaseId, const QString& ins
     update(l);
 }
 
+void CloudProvider::closePeers() {
+    if (m_api->hasFirewallRulesets()) {
+        m_firewall->sync(this);
+    }
+}
+
 void CloudProvider::checkHealth() {
+    bool any = false;
     for (const Lease& l : leases()) {
-        if (l.state != LeaseState::Ready || !l.live()) {
-            continue;
+        any = any || (l.state == LeaseState::Ready && l.live());
+    }
+    if (m_firewall->stale() && m_api->hasApiKey()) {
+        closePeers(); // the last update failed: try again
+    }
+    if (!any || !m_api->hasApiKey()) {
+        return;
+    }
+    // One listing for every lease (the API allows one request a second, shared by everything
+    // that uses the key): an instance it no longer lists is gone.
+    m_api->instances(this, [this](CloudResult<QList<CloudInstance>> list) {
+        if (!list) {
+            qCInfo(lcLease).noquote() << "health check skipped:" << list.error().message;
+            return;
         }
-        const CloudLeaseDetail d = CloudLeaseDetail::fromJson(l.detail);
-        if (d.instanceId.isEmpty() || m_terminating.contains(d.instanceId)) {
-            continue;
+        QHash<QString, CloudInstance> byId;
+        for (const CloudInstance& i : *list) {
+            byId.insert(i.id, i);
         }
-        m_api->instance(
-            this, d.instanceId, [this, leaseId = l.id, d](CloudResult<CloudInstance> i) {
-                const Lease now = lease(leaseId);
-                if (now.state != LeaseState::Ready || !now.live()) {
-                    return;
-                }
-                const bool vanished =
-                    (!i && i.error().kind == CloudErrorKind::NotFound) || (i && gone(*i));
-                const bool sick = i && (i->status == CloudStatus::Unhealthy ||
-                                        i->status == CloudStatus::Terminating);
-                if (!vanished && !sick) {
-                    return;
-                }
-                for (const QString& node : now.nodes) {
-                    m_watch->unwatch(node);
-                    m_registry->removeNode(node);
-                }
-                if (vanished) {
-                    end(leaseId, LeaseState::Failed,
-                        QStringLiteral("instance %1 is gone (terminated outside Tessera, or "
-                                       "reclaimed by %2); its "
-                                       "node left the cluster")
-                            .arg(d.instanceId, m_api->displayName()));
-                } else {
-                    terminateLease(
-                        leaseId, d.instanceId, LeaseState::Failed,
-                        QStringLiteral("instance %1 turned %2; its node left the cluster")
-                            .arg(d.instanceId, i->statusText));
-                }
-            });
+        for (const Lease& l : leases()) {
+            const CloudLeaseDetail d = CloudLeaseDetail::fromJson(l.detail);
+            if (l.state == LeaseState::Ready && l.live() && !d.instanceId.isEmpty() &&
+                !m_terminating.contains(d.instanceId)) {
+                checkLeaseHealth(l, d,
+                                 byId.constFind(d.instanceId) != byId.cend()
+                                     ? std::optional(byId.value(d.instanceId))
+                                     : std::nullopt);
+            }
+        }
+    });
+}
+
+void CloudProvider::checkLeaseHealth(const Lease& l, const CloudLeaseDetail& d,
+                                     const std::optional<CloudInstance>& i) {
+    const bool vanished = !i || gone(*i);
+    const bool sick =
+        i && (i->status == CloudStatus::Unhealthy || i->status == CloudStatus::Terminating);
+    if (!vanished && !sick) {
+        return;
+    }
+    for (const QString& node : l.nodes) {
+        m_watch->unwatch(node);
+        m_registry->removeNode(node);
+    }
+    if (vanished) {
+        end(l.id, LeaseState::Failed,
+            QStringLiteral("instance %1 is gone (terminated outside Tessera, or reclaimed by %2); "
+                           "its node left the cluster")
+                .arg(d.instanceId, m_api->displayName()));
+    } else {
+        terminateLease(l.id, d.instanceId, LeaseState::Failed,
+                       QStringLiteral("instance %1 turned %2; its node left the cluster")
+                           .arg(d.instanceId, i->statusText));
     }
 }
 

@@ -14,11 +14,19 @@
 #include <QSet>
 #include <QTimer>
 
+#include <optional>
+
 namespace tessera {
 
 class CloudApi;
+class CloudPeerFirewall;
 class ClusterRegistry;
 class NodeWatch;
+
+/// The regions a rent tries, in order: those of `preferred` (cloud/<id>.json's "regions") that
+/// have capacity, in the person's order, then the rest of `withCapacity` in the cloud's order.
+/// A preferred region without capacity now is skipped, not tried.
+QStringList orderRegions(const QStringList& withCapacity, const QStringList& preferred);
 
 /// One offer per instance type (id = the type's name; available while some region has
 /// capacity). Each rent launches one instance that becomes one cluster node
@@ -46,6 +54,7 @@ public:
     void restore() override;
 
     CloudApi* api() const { return m_api; }
+    CloudPeerFirewall* peerFirewall() const { return m_firewall; }
     /// Asks the cloud for its instance types again (offersChanged when they arrive).
     void refreshOffers();
     /// The instance types as last listed (empty before the first answer).
@@ -96,10 +105,17 @@ private:
     /// The ended lease `leaseId` whose reason sent the person to the lost instance
     /// `instanceId`: its reason now says the instance was released (saved).
     void noteStrayReleased(const QString& leaseId, const QString& instanceId);
+    /// Brings the peers' firewall rules to the instances that live now (an instance ended).
+    void closePeers();
+    /// One GET of the account's instances, then checkLeaseHealth for every ready lease.
     void checkHealth();
+    /// Ends lease `l` when its instance `i` (nullopt: not listed) is gone or unhealthy.
+    void checkLeaseHealth(const Lease& l, const CloudLeaseDetail& d,
+                          const std::optional<CloudInstance>& i);
     void setReason(const QString& leaseId, const QString& reason);
 
     CloudApi* m_api;
+    CloudPeerFirewall* m_firewall; ///< job ports between this installation's instances
     ClusterRegistry* m_registry;
     NodeWatch* m_watch;
     BundleHashCache m_bundleHashes;

@@ -5,6 +5,7 @@
 #include "backend/provision/asyncprocess.h"
 #include "backend/provision/cloud/cloudapi.h"
 #include "backend/provision/cloud/cloudkeys.h"
+#include "backend/provision/cloud/cloudpeerfirewall.h"
 #include "backend/provision/ssh/sshconnection.h"
 
 #include <QCoreApplication>
@@ -12,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
+#include <QRegularExpression>
 #include <QTimer>
 
 #include <algorithm>
@@ -109,55 +111,89 @@ void CloudRent::launchIn(int regionIndex, const QString& keyName, const QString&
         return;
     }
     m_detail.region = m_regions.at(regionIndex);
+    if (!m_firewall || !m_api->hasFirewallRulesets()) {
+        launchWith(regionIndex, keyName, userData, {});
+        return;
+    }
+    Q_EMIT step(LeaseState::Requested,
+                QStringLiteral("finding Tessera's firewall ruleset in %1").arg(m_detail.region));
+    m_firewall->rulesetFor(
+        this, m_detail.region, [this, regionIndex, keyName, userData](CloudResult<QString> id) {
+            if (m_done) {
+                return;
+            }
+            if (!id) {
+                qCWarning(lcLease).noquote()
+                    << QStringLiteral("launching without Tessera's firewall "
+                                      "ruleset (%1): ranks on other instances "
+                                      "may not reach this one")
+                           .arg(id.error().message);
+            }
+            launchWith(regionIndex, keyName, userData, id ? QStringList{*id} : QStringList{});
+        });
+}
+
+void CloudRent::launchWith(int regionIndex, const QString& keyName, const QString& userData,
+                           const QStringList& rulesets) {
     Q_EMIT step(LeaseState::Requested,
                 QStringLiteral("launching %1 in %2").arg(m_type.name, m_detail.region));
     CloudLaunch l;
     l.typeName = m_type.name;
     l.region = m_detail.region;
-    l.name = QStringLiteral("tessera %1").arg(m_nodeName);
+    l.name = cloudInstanceName(installationId(), m_leaseId);
     l.sshKeyName = keyName;
     l.userData = userData;
     l.tags = {{QString::fromLatin1(kLeaseTag), m_leaseId},
               {QString::fromLatin1(kOwnerTag), installationId()}};
+    l.firewallRulesets = rulesets;
     m_launching = true;
-    m_api->launch(this, l, [this, regionIndex, keyName, userData](CloudResult<QString> id) {
-        m_launching = false;
-        if (!m_abortedWith.isEmpty()) { // released while launching: what it started goes too
-            if (id) {
-                m_detail.instanceId = *id;
-                Q_EMIT detailChanged(m_detail.toJson());
-                terminateThenFail(m_abortedWith);
-            } else {
-                findLostLaunch(CloudError{CloudErrorKind::Other, m_abortedWith});
+    m_api->launch(
+        this, l, [this, regionIndex, keyName, userData, rulesets](CloudResult<QString> id) {
+            m_launching = false;
+            if (!m_abortedWith.isEmpty()) { // released while launching: what it started goes too
+                if (id) {
+                    m_detail.instanceId = *id;
+                    Q_EMIT detailChanged(m_detail.toJson());
+                    terminateThenFail(m_abortedWith);
+                } else {
+                    findLostLaunch(CloudError{CloudErrorKind::Other, m_abortedWith});
+                }
+                return;
             }
-            return;
-        }
-        if (m_done) {
-            return;
-        }
-        if (id) {
-            onLaunched(*id);
-        } else if (id.error().kind == CloudErrorKind::Capacity) {
-            qCInfo(lcLease).noquote() << id.error().message << "; trying the next region";
-            launchIn(regionIndex + 1, keyName, userData);
-        } else if (id.error().kind == CloudErrorKind::Transient ||
-                   id.error().kind == CloudErrorKind::BadReply) {
-            findLostLaunch(id.error());
-        } else {
-            fail(id.error().message);
-        }
-    });
+            if (m_done) {
+                return;
+            }
+            if (id) {
+                onLaunched(*id);
+            } else if (id.error().kind == CloudErrorKind::NotFound && !rulesets.isEmpty() &&
+                       !m_rulesetRetried) {
+                // The ruleset Tessera knew was deleted (the console): look for it, or make it,
+                // again.
+                m_rulesetRetried = true;
+                m_firewall->forget(m_detail.region);
+                launchIn(regionIndex, keyName, userData);
+            } else if (id.error().kind == CloudErrorKind::Capacity) {
+                qCInfo(lcLease).noquote() << id.error().message << "; trying the next region";
+                launchIn(regionIndex + 1, keyName, userData);
+            } else if (id.error().kind == CloudErrorKind::Transient ||
+                       id.error().kind == CloudErrorKind::BadReply) {
+                findLostLaunch(id.error());
+            } else {
+                fail(id.error().message);
+            }
+        });
 }
 
 void CloudRent::findLostLaunch(const CloudError& why) {
-    // The launch may have happened although its reply was lost: its tag finds it.
+    // The launch may have happened although its reply was lost: its tag (or, where the listing
+    // leaves tags out, its name) finds it.
     m_api->instances(this, [this, why](CloudResult<QList<CloudInstance>> list) {
         if (m_done) {
             return;
         }
         if (list) {
             for (const CloudInstance& i : *list) {
-                if (i.tag(QString::fromLatin1(kLeaseTag)) == m_leaseId) {
+                if (instanceOwner(i).lease == m_leaseId) {
                     if (!m_abortedWith.isEmpty()) {
                         m_detail.instanceId = i.id;
                         Q_EMIT detailChanged(m_detail.toJson());
@@ -195,7 +231,7 @@ void CloudRent::dropDuplicates(const QString& kept) {
             return; // the next start's reconciliation finds any such instance as lost
         }
         for (const CloudInstance& i : *list) {
-            if (i.id != kept && i.tag(QString::fromLatin1(kLeaseTag)) == m_leaseId &&
+            if (i.id != kept && instanceOwner(i).lease == m_leaseId &&
                 i.status != CloudStatus::Terminated && i.status != CloudStatus::Terminating) {
                 qCWarning(lcLease).noquote()
                     << "lease" << m_leaseId << "has a second instance" << i.id
@@ -230,7 +266,7 @@ void CloudRent::poll() {
         if (i && i->status == CloudStatus::Active && !i->ip.isEmpty()) {
             m_detail.ip = i->ip;
             m_activeAtMs = m_clock.elapsed();
-            waitForSsh();
+            openToPeers();
             return;
         }
         if (i && i->status != CloudStatus::Booting && i->status != CloudStatus::Active) {
@@ -252,6 +288,21 @@ void CloudRent::poll() {
     });
 }
 
+void CloudRent::openToPeers() {
+    if (!m_firewall || !m_api->hasFirewallRulesets()) {
+        waitForSsh();
+        return;
+    }
+    Q_EMIT step(LeaseState::Booting,
+                QStringLiteral("opening the job ports between %1 and Tessera's other instances")
+                    .arg(m_detail.ip));
+    m_firewall->sync(this, [this](const QString&) {
+        if (!m_done) {
+            waitForSsh(); // a failure is logged; the next release, rent or health check retries
+        }
+    });
+}
+
 SshHost CloudRent::sshHost() const {
     SshHost h;
     h.name = m_nodeName;
@@ -262,6 +313,9 @@ SshHost CloudRent::sshHost() const {
     h.pricePerHour = m_type.pricePerHour;
     h.slots = std::max(1, m_type.gpus);
     h.remoteDir = QStringLiteral(".cache/tessera");
+    // The cloud's firewall lets in SSH only (Lambda's default): the backend reaches the worker
+    // through SSH; the job's other instances reach it directly (CloudPeerFirewall).
+    h.tunnel = true;
     return h;
 }
 
@@ -286,12 +340,7 @@ void CloudRent::waitForSsh() {
                  const QString err = QString::fromUtf8(r.err);
                  if (err.contains(QLatin1String("Host key verification failed")) ||
                      err.contains(QLatin1String("IDENTIFICATION HAS CHANGED"))) {
-                     terminateThenFail(
-                         QStringLiteral(
-                             "instance %1 at %2 answered with another SSH host key than the one "
-                             "Tessera gave it at launch: another machine may be in the way, or its "
-                             "image ignores cloud-init's ssh_keys")
-                             .arg(m_detail.instanceId, m_detail.ip));
+                     waitForHostKey(err);
                  } else if (m_clock.elapsed() - m_activeAtMs > m_timing.sshTimeoutMs) {
                      terminateThenFail(explainSshFailure(host, QStringLiteral("waiting for SSH"),
                                                          r.exitCode, r.timedOut, err));
@@ -300,6 +349,40 @@ void CloudRent::waitForSsh() {
                                         &CloudRent::waitForSsh);
                  }
              });
+}
+
+void CloudRent::waitForHostKey(const QString& sshError) {
+    static const QRegularExpression fingerprint(QStringLiteral("SHA256:[A-Za-z0-9+/=]+"));
+    const QString seen = fingerprint.match(sshError).captured(0);
+    if (m_otherKeyAtMs < 0) {
+        m_otherKeyAtMs = m_clock.elapsed();
+        qCInfo(lcLease).noquote()
+            << QStringLiteral("instance %1 answers SSH with host key %2, not yet the one Tessera "
+                              "gave it at launch (cloud-init applies it): waiting up to %3 s")
+                   .arg(m_detail.instanceId, seen.isEmpty() ? QStringLiteral("?") : seen)
+                   .arg(m_timing.hostKeyWaitMs / 1000);
+    }
+    if (!seen.isEmpty()) {
+        m_otherKeySeen = seen;
+    }
+    const qint64 waited = m_clock.elapsed() - m_otherKeyAtMs;
+    if (waited < m_timing.hostKeyWaitMs) {
+        Q_EMIT step(LeaseState::Booting,
+                    QStringLiteral("waiting for %1 to take its SSH host key from cloud-init (%2 s)")
+                        .arg(m_detail.ip)
+                        .arg(waited / 1000));
+        QTimer::singleShot(std::min(2000, m_timing.pollMaxMs), this, &CloudRent::waitForSsh);
+        return;
+    }
+    terminateThenFail(
+        QStringLiteral("instance %1 at %2 still answered SSH with host key %3 after %4 s, not "
+                       "with %5, the one Tessera gave it at launch (cloud-init's ssh_keys): its "
+                       "image may ignore cloud-init, or another machine answers at that address")
+            .arg(m_detail.instanceId, m_detail.ip,
+                 m_otherKeySeen.isEmpty() ? QStringLiteral("(fingerprint not shown by ssh)")
+                                          : m_otherKeySeen)
+            .arg(waited / 1000)
+            .arg(hostKeyFingerprint(m_hostKey)));
 }
 
 void CloudRent::bootstrap() {

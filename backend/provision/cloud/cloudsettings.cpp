@@ -26,16 +26,27 @@ Result<CloudSettings> loadCloudSettings(const QString& providerId) {
             const QJsonValue v = o.value(QLatin1String(field));
             return !v.isUndefined() && !v.isString();
         };
+        const QJsonValue pace = o.value(QStringLiteral("pace"));
+        const auto badMs = [&](const char* field) {
+            const QJsonValue v = pace.toObject().value(QLatin1String(field));
+            return !v.isUndefined() && (!v.isDouble() || v.toDouble() < 0 ||
+                                        v.toDouble() > 600000 || v.toDouble() != v.toInt());
+        };
         if (!doc.isObject() || wrong("apiUrl") || wrong("sshUser") ||
             (!o.value(QStringLiteral("regions")).isUndefined() &&
-             !o.value(QStringLiteral("regions")).isArray())) {
+             !o.value(QStringLiteral("regions")).isArray()) ||
+            (!pace.isUndefined() && !pace.isObject()) || badMs("requestIntervalMs") ||
+            badMs("launchIntervalMs")) {
             return fail(ErrorCode::InvalidArgument,
                         QStringLiteral("%1 is not a cloud settings file (%2): fix or remove it; "
-                                       "fields apiUrl, sshUser (text) and regions (a list)")
+                                       "fields apiUrl, sshUser (text), regions (a list) and pace "
+                                       "{requestIntervalMs, launchIntervalMs: 0..600000}")
                             .arg(path, err.error ? err.errorString()
                                                  : QStringLiteral("a field of the wrong type"))
                             .toStdString());
         }
+        s.requestIntervalMs = pace.toObject().value(QStringLiteral("requestIntervalMs")).toInt(-1);
+        s.launchIntervalMs = pace.toObject().value(QStringLiteral("launchIntervalMs")).toInt(-1);
         s.apiUrl = o.value(QStringLiteral("apiUrl")).toString();
         s.sshUser = o.value(QStringLiteral("sshUser")).toString();
         for (const QJsonValue& r : o.value(QStringLiteral("regions")).toArray()) {
@@ -74,6 +85,14 @@ std::unique_ptr<CloudProvider> makeLambdaProvider(ClusterRegistry* registry, Lea
     if (!settings->sshUser.isEmpty()) {
         api->setSshUser(settings->sshUser);
     }
+    CloudPacing pacing = LambdaCloudApi::documentedPacing();
+    if (settings->requestIntervalMs >= 0) {
+        pacing.requestIntervalMs = settings->requestIntervalMs;
+    }
+    if (settings->launchIntervalMs >= 0) {
+        pacing.launchIntervalMs = settings->launchIntervalMs;
+    }
+    api->http()->setPacing(pacing);
     auto provider = std::make_unique<CloudProvider>(api, registry, store);
     api->setParent(provider.get());
     provider->setRegionPreference(settings->regions);

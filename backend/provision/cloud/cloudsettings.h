@@ -18,13 +18,17 @@ class CloudProvider;
 class ClusterRegistry;
 class LeaseStore;
 
-/// One cloud's settings: <cloudDir>/<id>.json {"apiUrl", "sshUser", "regions": [...]}, every
-/// field optional; the environment overrides the file (TESSERA_LAMBDA_API_URL,
-/// TESSERA_LAMBDA_SSH_USER for Lambda).
+/// One cloud's settings: <cloudDir>/<id>.json {"apiUrl", "sshUser", "regions": [...],
+/// "pace": {"requestIntervalMs", "launchIntervalMs"}}, every field optional; the environment
+/// overrides the file (TESSERA_LAMBDA_API_URL, TESSERA_LAMBDA_SSH_USER for Lambda).
 struct CloudSettings {
     QString apiUrl;      ///< "" = the cloud's own
     QString sshUser;     ///< "" = the image's default login
     QStringList regions; ///< tried first, in this order, among those with capacity
+    /// Spacing of API requests, ms, 0..600000 each (-1 = the cloud's documented limits). For an
+    /// account whose limits differ; 0 turns the spacing off (a 429 is still waited out).
+    int requestIntervalMs = -1;
+    int launchIntervalMs = -1;
 };
 
 /// The settings of cloud `providerId` ("lambda"). A missing file is all defaults. Errors:

@@ -56,6 +56,27 @@ struct CloudInstance {
     QString tag(const QString& key) const;
 };
 
+/// One inbound rule of a cloud firewall: `protocol` ("tcp", "udp", "icmp", "all") from
+/// `sourceNetwork` (IPv4 CIDR, "1.2.3.4/32") to ports portMin..portMax (0..0 for icmp).
+struct CloudFirewallRule {
+    QString protocol;
+    int portMin = 0;
+    int portMax = 0;
+    QString sourceNetwork;
+    QString description; ///< ≤ 128 characters (Lambda)
+    bool operator==(const CloudFirewallRule&) const = default;
+};
+
+/// A named set of inbound rules in one region that instances launched with it get (Lambda's
+/// firewall ruleset).
+struct CloudRuleset {
+    QString id;
+    QString name;
+    QString region;
+    QList<CloudFirewallRule> rules;
+    QStringList instanceIds; ///< instances it is associated with
+};
+
 /// What to launch: one instance.
 struct CloudLaunch {
     QString typeName;   ///< instance type
@@ -64,6 +85,7 @@ struct CloudLaunch {
     QString sshKeyName; ///< the registered SSH key that may log in
     QString userData;   ///< cloud-init user data ("#cloud-config ..."), may be empty
     QList<QPair<QString, QString>> tags; ///< key/value tags (Lambda: key ^[a-z][a-z0-9-:]+$)
+    QStringList firewallRulesets;        ///< ids of rulesets (same region) it gets, may be empty
 };
 
 /// What kind of failure a cloud's API reported, for the rent to decide what to do next.

@@ -2,6 +2,7 @@
 #include "backend/provision/cloud/lambdaapi.h"
 
 #include "backend/provision/cloud/cloudhttp.h"
+#include "backend/provision/cloud/lambdafirewall.h"
 #include "backend/provision/cloud/lambdaparse.h"
 
 #include <QJsonArray>
@@ -11,8 +12,14 @@
 
 namespace tessera {
 
+CloudPacing LambdaCloudApi::documentedPacing() {
+    return CloudPacing{1100, 12500, QStringLiteral("/instance-operations/launch")};
+}
+
 LambdaCloudApi::LambdaCloudApi(const QUrl& base, QObject* parent)
-    : CloudApi(parent), m_http(new CloudHttp(base, this)) {}
+    : CloudApi(parent), m_http(new CloudHttp(base, this)) {
+    m_http->setPacing(documentedPacing());
+}
 
 void LambdaCloudApi::setApiKey(const QString& key) {
     m_http->setApiKey(key);
@@ -165,6 +172,36 @@ void LambdaCloudApi::terminate(QObject* context, const QString& id,
                 done({});
             }
         });
+}
+
+void LambdaCloudApi::firewallRulesets(QObject* context,
+                                      std::function<void(CloudResult<QList<CloudRuleset>>)> done) {
+    call<QList<CloudRuleset>>(context, "GET", QStringLiteral("/firewall-rulesets"), {}, true,
+                              QStringLiteral("listing firewall rulesets"), parseLambdaRulesets,
+                              std::move(done));
+}
+
+void LambdaCloudApi::createFirewallRuleset(QObject* context, const QString& name,
+                                           const QString& region,
+                                           const QList<CloudFirewallRule>& rules,
+                                           std::function<void(CloudResult<CloudRuleset>)> done) {
+    // Not retried on 5xx: a second one could be made. The caller lists the rulesets again.
+    call<CloudRuleset>(context, "POST", QStringLiteral("/firewall-rulesets"),
+                       lambdaRulesetCreateBody(name, region, rules), false,
+                       QStringLiteral("creating firewall ruleset %1 in %2").arg(name, region),
+                       parseLambdaRuleset, std::move(done));
+}
+
+void LambdaCloudApi::setFirewallRules(QObject* context, const QString& id,
+                                      const QList<CloudFirewallRule>& rules,
+                                      std::function<void(CloudResult<CloudRuleset>)> done) {
+    // Replacing the rules twice is harmless, so a 5xx is retried.
+    call<CloudRuleset>(context, "PATCH",
+                       QStringLiteral("/firewall-rulesets/") +
+                           QString::fromLatin1(QUrl::toPercentEncoding(id)),
+                       lambdaRulesetRulesBody(rules), true,
+                       QStringLiteral("changing the rules of firewall ruleset %1").arg(id),
+                       parseLambdaRuleset, std::move(done));
 }
 
 } // namespace tessera

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "backend/provision/cloud/cloudapi.h"
+#include "backend/provision/cloud/cloudpace.h"
 
 #include <QHash>
 #include <QPointer>
@@ -19,7 +20,13 @@ class LambdaCloudApi : public CloudApi {
 public:
     static constexpr const char* kDefaultBaseUrl = "https://cloud.lambda.ai/api/v1";
 
-    /// `base` must have passed CloudHttp::checkBaseUrl.
+    /// The spacing Lambda's documented limits ask for: 1 request/s for the API, 1 launch per
+    /// 12 s (Lambda Cloud API documentation, "Rate limiting"), each with a margin (1.1 s,
+    /// 12.5 s) so that a request sent on time never arrives early.
+    static CloudPacing documentedPacing();
+
+    /// `base` must have passed CloudHttp::checkBaseUrl. Requests are paced by
+    /// documentedPacing() unless http()->setPacing says otherwise.
     explicit LambdaCloudApi(const QUrl& base, QObject* parent = nullptr);
 
     void setApiKey(const QString& key);
@@ -45,6 +52,17 @@ public:
                    std::function<void(CloudResult<QList<CloudInstance>>)> done) override;
     void terminate(QObject* context, const QString& id,
                    std::function<void(CloudResult<void>)> done) override;
+
+    /// Lambda's firewall rulesets (/firewall-rulesets, OpenAPI v1.10.0).
+    bool hasFirewallRulesets() const override { return true; }
+    void firewallRulesets(QObject* context,
+                          std::function<void(CloudResult<QList<CloudRuleset>>)> done) override;
+    void createFirewallRuleset(QObject* context, const QString& name, const QString& region,
+                               const QList<CloudFirewallRule>& rules,
+                               std::function<void(CloudResult<CloudRuleset>)> done) override;
+    void setFirewallRules(QObject* context, const QString& id,
+                          const QList<CloudFirewallRule>& rules,
+                          std::function<void(CloudResult<CloudRuleset>)> done) override;
 
 private:
     /// Sends the call and hands `parse(body)` or the failure (named by `what`) to `done`.

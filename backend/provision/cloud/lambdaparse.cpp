@@ -14,37 +14,6 @@ namespace {
 constexpr double kMaxCentsPerHour = 1e7; // $100,000/h: no instance type costs that
 constexpr int kMaxGpus = 1024;
 
-CloudResult<QJsonValue> dataOf(const QByteArray& body, const QString& call) {
-    // A web page instead of the API's JSON: a URL that names a site, not the API (a proxy's or a
-    // captive portal's page, a typo in the path), far likelier than a changed API.
-    if (body.trimmed().startsWith('<')) {
-        return cloudFail(CloudErrorKind::BadReply,
-                         QStringLiteral("Lambda Cloud's reply to %1 is a web page, not the API's "
-                                        "JSON: check the API URL (TESSERA_LAMBDA_API_URL, or "
-                                        "apiUrl in cloud/lambda.json in the data folder; the "
-                                        "default is https://cloud.lambda.ai/api/v1)")
-                             .arg(call));
-    }
-    QJsonParseError err{};
-    const QJsonDocument doc = QJsonDocument::fromJson(body, &err);
-    if (err.error != QJsonParseError::NoError || !doc.isObject()) {
-        return cloudFail(CloudErrorKind::BadReply,
-                         QStringLiteral("Lambda Cloud's reply to %1 is not a JSON object (%2): "
-                                        "its API may have changed; update Tessera")
-                             .arg(call, err.error != QJsonParseError::NoError
-                                            ? err.errorString()
-                                            : QStringLiteral("another JSON value")));
-    }
-    const QJsonValue data = doc.object().value(QStringLiteral("data"));
-    if (data.isUndefined()) {
-        return cloudFail(CloudErrorKind::BadReply,
-                         QStringLiteral("Lambda Cloud's reply to %1 has no \"data\": its API may "
-                                        "have changed; update Tessera")
-                             .arg(call));
-    }
-    return data;
-}
-
 /// A non-negative number of at most `max`, else -1.
 double boundedNumber(const QJsonValue& v, double max) {
     if (!v.isDouble()) {
@@ -136,6 +105,37 @@ QString cloudStatusName(CloudStatus status) {
     return QStringLiteral("unknown");
 }
 
+CloudResult<QJsonValue> lambdaData(const QByteArray& body, const QString& call) {
+    // A web page instead of the API's JSON: a URL that names a site, not the API (a proxy's or a
+    // captive portal's page, a typo in the path), far likelier than a changed API.
+    if (body.trimmed().startsWith('<')) {
+        return cloudFail(CloudErrorKind::BadReply,
+                         QStringLiteral("Lambda Cloud's reply to %1 is a web page, not the API's "
+                                        "JSON: check the API URL (TESSERA_LAMBDA_API_URL, or "
+                                        "apiUrl in cloud/lambda.json in the data folder; the "
+                                        "default is https://cloud.lambda.ai/api/v1)")
+                             .arg(call));
+    }
+    QJsonParseError err{};
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &err);
+    if (err.error != QJsonParseError::NoError || !doc.isObject()) {
+        return cloudFail(CloudErrorKind::BadReply,
+                         QStringLiteral("Lambda Cloud's reply to %1 is not a JSON object (%2): "
+                                        "its API may have changed; update Tessera")
+                             .arg(call, err.error != QJsonParseError::NoError
+                                            ? err.errorString()
+                                            : QStringLiteral("another JSON value")));
+    }
+    const QJsonValue data = doc.object().value(QStringLiteral("data"));
+    if (data.isUndefined()) {
+        return cloudFail(CloudErrorKind::BadReply,
+                         QStringLiteral("Lambda Cloud's reply to %1 has no \"data\": its API may "
+                                        "have changed; update Tessera")
+                             .arg(call));
+    }
+    return data;
+}
+
 QString CloudInstance::tag(const QString& key) const {
     for (const auto& [k, v] : tags) {
         if (k == key) {
@@ -162,7 +162,7 @@ QString cloudText(const QString& text, int maxChars) {
 }
 
 CloudResult<QList<CloudInstanceType>> parseLambdaInstanceTypes(const QByteArray& body) {
-    const CloudResult<QJsonValue> data = dataOf(body, QStringLiteral("listing instance types"));
+    const CloudResult<QJsonValue> data = lambdaData(body, QStringLiteral("listing instance types"));
     if (!data) {
         return std::unexpected(data.error());
     }
@@ -214,7 +214,7 @@ CloudResult<CloudInstance> lambdaInstanceFromJson(const QJsonObject& o) {
 }
 
 CloudResult<QList<CloudInstance>> parseLambdaInstances(const QByteArray& body) {
-    const CloudResult<QJsonValue> data = dataOf(body, QStringLiteral("listing instances"));
+    const CloudResult<QJsonValue> data = lambdaData(body, QStringLiteral("listing instances"));
     if (!data) {
         return std::unexpected(data.error());
     }
@@ -235,7 +235,7 @@ CloudResult<QList<CloudInstance>> parseLambdaInstances(const QByteArray& body) {
 }
 
 CloudResult<CloudInstance> parseLambdaInstance(const QByteArray& body) {
-    const CloudResult<QJsonValue> data = dataOf(body, QStringLiteral("looking up an instance"));
+    const CloudResult<QJsonValue> data = lambdaData(body, QStringLiteral("looking up an instance"));
     if (!data) {
         return std::unexpected(data.error());
     }
@@ -243,7 +243,7 @@ CloudResult<CloudInstance> parseLambdaInstance(const QByteArray& body) {
 }
 
 CloudResult<QStringList> parseLambdaLaunch(const QByteArray& body) {
-    const CloudResult<QJsonValue> data = dataOf(body, QStringLiteral("launching an instance"));
+    const CloudResult<QJsonValue> data = lambdaData(body, QStringLiteral("launching an instance"));
     if (!data) {
         return std::unexpected(data.error());
     }
@@ -263,7 +263,7 @@ CloudResult<QStringList> parseLambdaLaunch(const QByteArray& body) {
 }
 
 CloudResult<QList<CloudSshKey>> parseLambdaSshKeys(const QByteArray& body) {
-    const CloudResult<QJsonValue> data = dataOf(body, QStringLiteral("listing SSH keys"));
+    const CloudResult<QJsonValue> data = lambdaData(body, QStringLiteral("listing SSH keys"));
     if (!data) {
         return std::unexpected(data.error());
     }
@@ -343,6 +343,13 @@ QByteArray lambdaLaunchBody(const CloudLaunch& launch) {
                   {QStringLiteral("quantity"), 1},
                   {QStringLiteral("name"), launch.name.left(64)},
                   {QStringLiteral("tags"), tags}};
+    if (!launch.firewallRulesets.isEmpty()) {
+        QJsonArray rulesets;
+        for (const QString& id : launch.firewallRulesets) {
+            rulesets.append(QJsonObject{{QStringLiteral("id"), id}});
+        }
+        o.insert(QStringLiteral("firewall_rulesets"), rulesets);
+    }
     if (!launch.userData.isEmpty()) {
         o.insert(QStringLiteral("user_data"), launch.userData);
     }

@@ -13,6 +13,7 @@
 
 #include <QByteArray>
 #include <QJsonObject>
+#include <QJsonValue>
 #include <QList>
 #include <QString>
 
@@ -46,6 +47,10 @@ CloudResult<QStringList> parseLambdaLaunch(const QByteArray& body);
 /// GET /ssh-keys: {"data": [{id, name, public_key}]}; POST /ssh-keys: {"data": {…}} (one key,
 /// returned as a list of one). Errors: BadReply.
 CloudResult<QList<CloudSshKey>> parseLambdaSshKeys(const QByteArray& body);
+
+/// The "data" member of a reply `body` to `call` ("listing instances"). Errors: BadReply when the
+/// body is a web page, not a JSON object, or has no "data" (the message says what to check).
+CloudResult<QJsonValue> lambdaData(const QByteArray& body, const QString& call);
 
 /// The failure of a call that got HTTP `status` with `body` (the API's error object, or anything
 /// a proxy sends). `what` is the call in words ("launching gpu_1x_a10 in us-east-1"). The message

@@ -27,14 +27,16 @@ QString SshHost::offerId() const {
            QString::number(port);
 }
 
-QStringList sshArguments(const SshHost& h, const QString& remoteCommand) {
+namespace {
+
+/// The options every ssh call and tunnel shares; ServerAliveInterval `aliveS` s.
+QStringList commonOptions(const SshHost& h, int aliveS) {
     QStringList a = {QStringLiteral("-o"), QStringLiteral("BatchMode=yes"),
                      QStringLiteral("-o"), QStringLiteral("StrictHostKeyChecking=yes"),
                      QStringLiteral("-o"), QStringLiteral("ConnectTimeout=10"),
-                     QStringLiteral("-o"), QStringLiteral("ServerAliveInterval=2"),
+                     QStringLiteral("-o"), QStringLiteral("ServerAliveInterval=%1").arg(aliveS),
                      QStringLiteral("-o"), QStringLiteral("ServerAliveCountMax=3"),
                      QStringLiteral("-p"), QString::number(h.port)};
-    a << sshControlOptions(h);
     if (!h.knownHostsFile.isEmpty()) {
         a << QStringLiteral("-o") << QStringLiteral("UserKnownHostsFile=") + h.knownHostsFile;
     }
@@ -45,7 +47,27 @@ QStringList sshArguments(const SshHost& h, const QString& remoteCommand) {
     if (!h.user.isEmpty()) {
         a << QStringLiteral("-l") << h.user;
     }
+    return a;
+}
+
+} // namespace
+
+QStringList sshArguments(const SshHost& h, const QString& remoteCommand) {
+    QStringList a = commonOptions(h, 2);
+    a << sshControlOptions(h);
     a << QStringLiteral("--") << h.host << remoteCommand;
+    return a;
+}
+
+QStringList sshTunnelArguments(const SshHost& h, const QString& localSocket, int remotePort) {
+    QStringList a = commonOptions(h, 5);
+    a << QStringLiteral("-o") << QStringLiteral("ControlMaster=no") << QStringLiteral("-o")
+      << QStringLiteral("ControlPath=none") << QStringLiteral("-o")
+      << QStringLiteral("ExitOnForwardFailure=yes") << QStringLiteral("-o")
+      << QStringLiteral("StreamLocalBindUnlink=yes") << QStringLiteral("-o")
+      << QStringLiteral("StreamLocalBindMask=0177") << QStringLiteral("-N") << QStringLiteral("-L")
+      << localSocket + QStringLiteral(":127.0.0.1:") + QString::number(remotePort)
+      << QStringLiteral("--") << h.host;
     return a;
 }
 
@@ -116,6 +138,7 @@ QJsonObject sshHostToJson(const SshHost& h) {
     put("gpuName", h.gpuName);
     put("gpuMemoryGiB", h.gpuMemoryGiB);
     put("cores", h.cores);
+    put("tunnel", h.tunnel);
     return o;
 }
 
@@ -134,6 +157,7 @@ SshHost sshHostFromJson(const QJsonObject& o) {
     h.gpuName = o.value(QStringLiteral("gpuName")).toString();
     h.gpuMemoryGiB = o.value(QStringLiteral("gpuMemoryGiB")).toDouble(0);
     h.cores = o.value(QStringLiteral("cores")).toInt(0);
+    h.tunnel = o.value(QStringLiteral("tunnel")).toBool(false);
     return h;
 }
 

@@ -30,6 +30,10 @@ struct SshHost {
     QString gpuName;         ///< the first GPU's name, e.g. "NVIDIA H100 80GB HBM3"
     double gpuMemoryGiB = 0; ///< memory of one GPU (the smallest), GiB (2^30 bytes)
     int cores = 0;           ///< CPU cores (nproc); 0 = unknown
+    /// The backend reaches the worker through an SSH tunnel (sshtunnels.h) instead of its TCP
+    /// port, for a host whose firewall lets in only SSH (a cloud's default). The job's other
+    /// workers and ranks still reach it directly.
+    bool tunnel = false;
 
     /// name, or "ssh-<host>" when name is empty.
     QString nodeName() const;
@@ -45,6 +49,14 @@ struct SshHost {
 /// vanishes mid-command ends the call in about 6 s), IdentitiesOnly with identityFile, and a
 /// shared master connection (sshControlOptions, sshconnection.h).
 QStringList sshArguments(const SshHost& host, const QString& remoteCommand);
+
+/// ssh's arguments for a tunnel that carries connections to the Unix socket `localSocket` here
+/// to 127.0.0.1:`remotePort` on the host: the options of sshArguments but no shared master (the
+/// tunnel lives as long as the lease, apart from the short-lived calls), -N, ExitOnForwardFailure
+/// (a socket it cannot make ends it), StreamLocalBindUnlink (a stale socket file is replaced),
+/// StreamLocalBindMask=0177 (only this user may connect), ServerAliveInterval=5 s ×
+/// ServerAliveCountMax=3.
+QStringList sshTunnelArguments(const SshHost& host, const QString& localSocket, int remotePort);
 
 /// `s` in single quotes for a POSIX shell (embedded quotes escaped).
 QString shellQuote(const QString& s);

@@ -196,14 +196,8 @@ void SshProvider::restore() {
         const SshWorkerDetail d = SshWorkerDetail::fromJson(l.detail);
         if (l.state == LeaseState::Ready) {
             update(l);
-            WorkerNode node;
-            node.name = l.nodes.value(0, d.host.nodeName());
-            node.address = d.address;
-            node.token = d.token;
-            node.provider = id();
-            if (d.tls) {
-                node.tls = restoredTlsIdentity(node.name);
-            }
+            const WorkerNode node =
+                rejoinedNode(d, l.nodes.value(0, d.host.nodeName()), id(), m_registry);
             m_registry->addNode(node); // probes it: Unreachable if the machine went away
             m_watch->watch(node.name);
             continue;

@@ -7,7 +7,9 @@
 #include "backend/provision/asyncprocess.h"
 #include "backend/provision/bundlecheck.h"
 #include "backend/provision/bundlehash.h"
+#include "backend/provision/provider.h"
 #include "backend/provision/ssh/sshconnection.h"
+#include "backend/provision/ssh/sshtunnels.h"
 #include "backend/provision/token.h"
 #include "backend/tls/clusterca.h"
 
@@ -26,7 +28,8 @@ QString SshWorkerDetail::toJson() const {
                                   {QStringLiteral("token"), token},
                                   {QStringLiteral("pid"), pid},
                                   {QStringLiteral("leaseDir"), leaseDir},
-                                  {QStringLiteral("tls"), tls}})
+                                  {QStringLiteral("tls"), tls},
+                                  {QStringLiteral("tunnel"), tunnel}})
             .toJson(QJsonDocument::Compact));
 }
 
@@ -39,7 +42,28 @@ SshWorkerDetail SshWorkerDetail::fromJson(const QString& json) {
     d.pid = o.value(QStringLiteral("pid")).toInteger();
     d.leaseDir = o.value(QStringLiteral("leaseDir")).toString();
     d.tls = o.value(QStringLiteral("tls")).toBool();
+    d.tunnel = o.value(QStringLiteral("tunnel")).toBool();
     return d;
+}
+
+int SshWorkerDetail::port() const {
+    return address.section(QLatin1Char(':'), -1).toInt();
+}
+
+WorkerNode rejoinedNode(const SshWorkerDetail& d, const QString& name, const QString& provider,
+                        ClusterRegistry* registry) {
+    WorkerNode node;
+    node.name = name;
+    node.address = d.address;
+    node.token = d.token;
+    node.provider = provider;
+    if (d.tls) {
+        node.tls = restoredTlsIdentity(node.name);
+    }
+    if (d.tunnel) {
+        node.dialAddress = SshTunnels::shared()->open(registry, name, d.host, d.port());
+    }
+    return node;
 }
 
 SshRent::SshRent(const SshHost& host, const QString& leaseId, ClusterRegistry* registry,
@@ -302,8 +326,11 @@ void SshRent::registerNode() {
     m_registerTimer->setSingleShot(true);
     connect(m_registerTimer, &QTimer::timeout, this, [this] {
         const auto n = m_registry->node(m_host.nodeName());
-        fail(QStringLiteral("the worker on %1 did not answer at %2 within %3 s (%4); check that "
-                            "the port is reachable from here (firewall)")
+        fail((m_host.tunnel ? QStringLiteral("the worker on %1 did not answer at %2 through its "
+                                             "SSH tunnel within %3 s (%4)")
+                            : QStringLiteral("the worker on %1 did not answer at %2 within %3 s "
+                                             "(%4); check that the port is reachable from here "
+                                             "(firewall), or set \"tunnel\": true for the host"))
                  .arg(m_host.offerId(), m_detail.address)
                  .arg(m_registerTimeoutMs / 1000)
                  .arg(n && !n->lastError.isEmpty() ? n->lastError : QStringLiteral("no answer")));
@@ -315,6 +342,27 @@ void SshRent::registerNode() {
     node.token = m_detail.token;
     node.tls = m_identity;
     node.provider = QStringLiteral("ssh");
+    m_detail.tunnel = m_host.tunnel;
+    if (!m_host.tunnel) {
+        addNode(node);
+        return;
+    }
+    // Added once the tunnel listens: a channel that tried before stalls (sshtunnels.h).
+    auto tunnelled = std::make_shared<WorkerNode>(node);
+    tunnelled->dialAddress = SshTunnels::shared()->open(m_registry, node.name, m_host,
+                                                        m_detail.port(), [this, tunnelled] {
+                                                            if (!m_done) {
+                                                                addNode(*tunnelled);
+                                                            }
+                                                        });
+    if (tunnelled->dialAddress.isEmpty()) {
+        fail(QStringLiteral("cannot reach the worker on %1 through SSH: Tessera has no private "
+                            "folder for the tunnel's socket (see the log)")
+                 .arg(m_host.offerId()));
+    }
+}
+
+void SshRent::addNode(const WorkerNode& node) {
     m_nodeAdded = true;
     m_registry->addNode(node);
 }
@@ -355,6 +403,9 @@ void SshRent::fail(const QString& reason) {
     }
     if (m_nodeAdded) {
         m_registry->removeNode(m_host.nodeName()); // no half-registered node, even for a moment
+    }
+    if (m_host.tunnel) {
+        SshTunnels::shared()->close(m_host.nodeName());
     }
     if (m_detail.pid <= 0) {
         closeSshMaster(m_host);

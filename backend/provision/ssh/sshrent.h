@@ -3,6 +3,7 @@
 // rent started (the remote worker, the registry entry) before it is reported.
 #pragma once
 
+#include "backend/core/workernode.h"
 #include "backend/provision/lease.h"
 #include "backend/provision/leaserent.h"
 #include "backend/provision/ssh/sshhost.h"
@@ -35,9 +36,19 @@ struct SshWorkerDetail {
     /// It serves mutual TLS with a certificate from the cluster CA (ClusterCa) delivered at rent
     /// time; false for leases from before TLS, which rejoin as plaintext.
     bool tls = false;
+    /// The backend reaches it through an SSH tunnel (SshHost::tunnel): rejoin opens one again.
+    bool tunnel = false;
+    /// The port of `address` (0 when it has none).
+    int port() const;
     QString toJson() const;
     static SshWorkerDetail fromJson(const QString& json);
 };
+
+/// The cluster node of a ready lease's worker `d`, to add to `registry` again after a restart:
+/// named `name`, its TLS identity restored, and, for a tunnelled worker, a fresh SSH tunnel
+/// (SshTunnels) to dial.
+WorkerNode rejoinedNode(const SshWorkerDetail& d, const QString& name, const QString& provider,
+                        ClusterRegistry* registry);
 
 /// One rent in progress (LeaseRent: step(), then ready() with its one node or failed()). Its ssh
 /// calls share one connection (sshconnection.h); a call that times out or loses the connection
@@ -79,6 +90,7 @@ private:
     QProcess* bundleTar(const QString& dir);
     void startWorker();
     void registerNode();
+    void addNode(const WorkerNode& node);
     void onNodeChanged(const QString& name);
     void fail(const QString& reason);
     void ssh(const QString& what, const QString& script, const QByteArray& input, int timeoutMs,
