@@ -93,11 +93,7 @@ private Q_SLOTS:
                             {{QStringLiteral("seconds"), 600}});
             auto id = cloud->rent(QStringLiteral("gpu_1x_a10"));
             QVERIFY(id);
-            QTRY_VERIFY_WITH_TIMEOUT(!m_fake->api(QStringLiteral("/instances"), kKey)
-                                          .value(QStringLiteral("data"))
-                                          .toArray()
-                                          .isEmpty(),
-                                     30000);
+            QTRY_VERIFY_WITH_TIMEOUT(!m_fake->listed().isEmpty(), 30000);
         } // the app went away before the launch's reply
         m_fake->control(QStringLiteral("/_fake/hold-launch"), {{QStringLiteral("seconds"), 0}});
         ClusterRegistry registry;

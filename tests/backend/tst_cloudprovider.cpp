@@ -15,6 +15,7 @@
 #include "tests/backend/testcluster.h"
 #include "tests/support/autoscaledjob.h"
 #include "tests/support/fakelambda.h"
+#include "tests/support/lambdarun.h"
 #include "tests/support/providerrun.h"
 #include "tests/support/testtraining.h"
 
@@ -30,36 +31,10 @@ namespace {
 
 const QString kKey = QStringLiteral("tessera-test-key-0123456789");
 
-/// What one app run has: registry, lease store, the Lambda API and its provider.
-struct Run {
-    ClusterRegistry registry;
-    LeaseStore store;
-    LambdaCloudApi api;
-    CloudProvider provider{&api, &registry, &store};
-    bool storeOpen = false;
-    Run(const QString& db, const QString& url, const QString& key = kKey) : api(QUrl(url)) {
-        registry.setProbeInterval(500);
-        registry.setProbeTimeout(5000);
-        storeOpen = store.open(db).has_value();
-        api.setApiKey(key);
-        api.setSshUser(QStringLiteral("root")); // the test hosts' only login
-        api.http()->setBackoff(50, 2000, 60000);
-        CloudRent::Timing t;
-        t.pollFirstMs = 100;
-        t.pollMaxMs = 500;
-        t.bootTimeoutMs = 120000;
-        t.registerTimeoutMs = 60000;
-        provider.setTiming(t);
-    }
-    /// Lists the offers and waits for them; "" or why not.
-    QString offers() {
-        QSignalSpy changed(&provider, &Provider::offersChanged);
-        provider.refreshOffers();
-        if (!changed.wait(30000)) {
-            return QStringLiteral("no offers within 30 s");
-        }
-        return provider.offersError();
-    }
+/// One app run against the fake without its rate limits (tst_lambdafirewall runs with them).
+struct Run : test::LambdaRun {
+    Run(const QString& db, const QString& url, const QString& key = kKey)
+        : LambdaRun(db, url, key, /*paced=*/false) {}
 };
 
 QStringList statesOf(const QSignalSpy& changes, const QString& leaseId) {
@@ -92,7 +67,7 @@ private Q_SLOTS:
             QSKIP(qPrintable(m));
         }
         test::useBuildAndData(m_data.path());
-        m_fake = std::make_unique<test::FakeLambda>(kKey);
+        m_fake = std::make_unique<test::FakeLambda>(kKey, true, 0, /*rateLimits=*/false);
         QVERIFY2(m_fake->error().isEmpty(), qPrintable(m_fake->error()));
     }
 
@@ -278,24 +253,10 @@ private Q_SLOTS:
 
     void appStoppedMidLaunchFindsTheInstance() {
         const QString database = db();
-        QString leaseId;
-        {
-            Run first(database, m_fake->url());
-            QVERIFY(first.offers().isEmpty());
-            m_fake->control(QStringLiteral("/_fake/hold-launch"),
-                            {{QStringLiteral("seconds"), 600}});
-            const Result<QString> id = first.provider.rent(QStringLiteral("gpu_1x_a10"));
-            QVERIFY(id);
-            leaseId = *id;
-            // The launch request has reached the cloud, which recorded the instance, when
-            // the app goes away.
-            QTRY_VERIFY_WITH_TIMEOUT(!m_fake->api(QStringLiteral("/instances"), kKey)
-                                          .value(QStringLiteral("data"))
-                                          .toArray()
-                                          .isEmpty(),
-                                     60000);
-        }
-        m_fake->control(QStringLiteral("/_fake/hold-launch"), {{QStringLiteral("seconds"), 0}});
+        // The launch request has reached the cloud, which recorded the instance, when the app
+        // goes away.
+        const QString leaseId = test::rentCutShortMidLaunch(*m_fake, database, kKey, false);
+        QVERIFY(!leaseId.isEmpty());
         Run second(database, m_fake->url());
         QSignalSpy reconciled(&second.provider, &CloudProvider::reconciled);
         second.provider.restore();

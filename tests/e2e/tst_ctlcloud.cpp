@@ -72,9 +72,7 @@ class TstCtlCloud : public QObject {
         rent.setProcessEnvironment(env());
         rent.start(QStringLiteral(TESSERA_BUILD_DIR "/bin/tessera-ctl"),
                    {QStringLiteral("rent"), QStringLiteral("gpu_1x_a10")});
-        QTRY_VERIFY_WITH_TIMEOUT(
-            !m_fake->api(QStringLiteral("/instances"), kKey).value("data").toArray().isEmpty(),
-            60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_fake->listed().isEmpty(), 60000);
     }
 
 private Q_SLOTS:
@@ -151,13 +149,7 @@ private Q_SLOTS:
         if (QTest::currentTestFailed()) {
             return;
         }
-        const QString instance = m_fake->api(QStringLiteral("/instances"), kKey)
-                                     .value("data")
-                                     .toArray()
-                                     .first()
-                                     .toObject()
-                                     .value("id")
-                                     .toString();
+        const QString instance = m_fake->listed().first().toObject().value("id").toString();
         int code = -1;
         const QJsonObject listed = ctlJson({QStringLiteral("leases")}, &code);
         QCOMPARE(code, 0);

@@ -19,7 +19,10 @@ namespace tessera::test {
 class FakeLambda {
 public:
     /// Starts the fake with `apiKey`; `realHosts` false: instances get an address but no host.
-    explicit FakeLambda(const QString& apiKey, bool realHosts = true, int bootSeconds = 0) {
+    /// `rateLimits` false turns the documented limits off (the fake's default is on): for tests
+    /// whose client does not pace its requests (LambdaCloudApi's http()->setPacing({})).
+    explicit FakeLambda(const QString& apiKey, bool realHosts = true, int bootSeconds = 0,
+                        bool rateLimits = true) {
         QStringList args{QStringLiteral(TESSERA_SOURCE_DIR "/tests/support/fake-lambda-cloud.py"),
                          QStringLiteral("--api-key"),
                          apiKey,
@@ -31,6 +34,9 @@ public:
                          QString::number(bootSeconds)};
         if (!realHosts) {
             args << QStringLiteral("--no-hosts");
+        }
+        if (!rateLimits) {
+            args << QStringLiteral("--no-rate-limits");
         }
         m_process.setProcessChannelMode(QProcess::SeparateChannels);
         m_process.start(QStringLiteral("/usr/bin/python3"), args);
@@ -87,13 +93,71 @@ public:
         return wait(m_net.get(req));
     }
 
-    /// Instance `id`'s status as the API reports it ("" once it no longer knows it).
-    QString status(const QString& id, const QString& key) {
-        return api(QStringLiteral("/instances/") + id, key)
+    /// The fake's whole state (GET /_fake/state): instances with their hosts and firewall
+    /// rules, rulesets, and the requests it refused with 429 ("rate_limited").
+    QJsonObject state() {
+        return control(QStringLiteral("/_fake/state"), {}, true)
             .value(QStringLiteral("data"))
-            .toObject()
-            .value(QStringLiteral("status"))
-            .toString();
+            .toObject();
+    }
+    /// Instance `id` as the fake holds it ({"instance": the API's view, "host": {"ns",
+    /// "address", …}, "firewall": {"rules", "nft"}, …}; hidden ones included), or {}.
+    QJsonObject instanceState(const QString& id) {
+        for (const QJsonValue& v : state().value(QStringLiteral("instances")).toArray()) {
+            if (v.toObject().value(QStringLiteral("instance")).toObject().value("id") == id) {
+                return v.toObject();
+            }
+        }
+        return {};
+    }
+
+    /// The API requests received so far (GET /_fake/log): {method, path, time, status, …} each.
+    QJsonArray requestLog() {
+        QUrl u(m_url);
+        u.setPath(QStringLiteral("/_fake/log"));
+        return wait(m_net.get(QNetworkRequest(u))).value(QStringLiteral("data")).toArray();
+    }
+
+    /// Forgets the requests received so far (DELETE /_fake/log).
+    void clearLog() {
+        QUrl u(m_url);
+        u.setPath(QStringLiteral("/_fake/log"));
+        wait(m_net.deleteResource(QNetworkRequest(u)));
+    }
+
+    /// POST /api/v1/<path> with the key and a JSON body: the documented API, as a client sees it.
+    QJsonObject apiPost(const QString& path, const QJsonObject& body, const QString& key) {
+        QNetworkRequest req(QUrl(m_url + path));
+        req.setRawHeader("Authorization", "Bearer " + key.toUtf8());
+        req.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+        return wait(m_net.post(req, QJsonDocument(body).toJson(QJsonDocument::Compact)));
+    }
+
+    /// The instances GET /instances would list (the API's view of each: not hidden, neither
+    /// terminated nor preempted), read from /_fake/state so that a test's polling does not use up
+    /// the client's request budget.
+    QJsonArray listed() {
+        QJsonArray out;
+        for (const QJsonValue& v : state().value(QStringLiteral("instances")).toArray()) {
+            const QJsonObject i = v.toObject().value(QStringLiteral("instance")).toObject();
+            const QString status = i.value(QStringLiteral("status")).toString();
+            if (!v.toObject().value(QStringLiteral("hidden")).toBool() &&
+                status != QLatin1String("terminated") && status != QLatin1String("preempted")) {
+                out.append(i);
+            }
+        }
+        return out;
+    }
+
+    /// Instance `id`'s status as the API would report it ("" once it no longer knows it). Read
+    /// from /_fake/state, which the fake's rate limits leave alone: a test's own look does not
+    /// use up the client's budget, nor is a 429 taken for "gone". (`key` is not needed.)
+    QString status(const QString& id, const QString& key = {}) {
+        Q_UNUSED(key);
+        const QJsonObject i = instanceState(id);
+        return i.value(QStringLiteral("hidden")).toBool()
+                   ? QString()
+                   : i.value(QStringLiteral("instance")).toObject().value("status").toString();
     }
     /// True when the API reports instance `id` terminated or no longer knows it.
     bool terminated(const QString& id, const QString& key) {
