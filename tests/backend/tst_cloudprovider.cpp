@@ -340,6 +340,21 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(liveOfLease(), 0, 60000);
     }
 
+    // The regions of cloud/lambda.json are tried first, in their order: gpu_1x_a10 has capacity
+    // in us-east-1 and us-west-1 (the API lists them so); preferring us-west-1 launches there.
+    void preferredRegionIsTriedFirst() {
+        Run run(db(), m_fake->url());
+        QVERIFY(run.offers().isEmpty());
+        run.provider.setRegionPreference({QStringLiteral("asia-south-1"), "us-west-1"});
+        const auto id = run.provider.rent(QStringLiteral("gpu_1x_a10"));
+        QVERIFY(id);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_fake->listed().isEmpty(), 60000);
+        QCOMPARE(m_fake->listed().first().toObject().value("region").toObject().value("name"),
+                 QJsonValue(QStringLiteral("us-west-1")));
+        QVERIFY(run.provider.release(*id));
+        QTRY_VERIFY_WITH_TIMEOUT(!run.provider.lease(*id).live(), 120000);
+    }
+
     // Released while the launch request is on its way: the rent waits for the reply and
     // terminates what it started before the lease ends.
     void releasedWhileLaunchingTerminatesIt() {
