@@ -246,9 +246,11 @@ EOF
 # firewall (TEST_HOSTS_FIREWALL), which may refuse this namespace, sshd is asked from inside the
 # host and the bridge's port to it must be forwarding. Non-zero (and the reason on stderr) when
 # it does not within about 10 s.
+# (POSIX sh has no local variables: its counter must not be called n or i, which cmd_up loops
+# over; with n it once made 'up DIR 1' wait for a second host whenever sshd took two tries.)
 wait_listening() { # DIR K I
-    addr="198.18.$2.$((10 + $3))" ns="tessera-$2-h$3" n=0
-    while [ "$n" -lt 100 ]; do
+    addr="198.18.$2.$((10 + $3))" ns="tessera-$2-h$3" tries=0
+    while [ "$tries" -lt 100 ]; do
         if [ -n "${TEST_HOSTS_FIREWALL-}" ]; then
             if [ "$(cat "/sys/class/net/tv$2h$3/brport/state" 2>/dev/null)" = 3 ] &&
                 ip netns exec "$ns" ssh-keyscan -T 1 -t ed25519 "$addr" 2>/dev/null |
@@ -258,7 +260,7 @@ wait_listening() { # DIR K I
         elif ssh-keyscan -T 1 -t ed25519 "$addr" 2>/dev/null | grep -q ssh-ed25519; then
             return 0
         fi
-        n=$((n + 1))
+        tries=$((tries + 1))
         sleep 0.1
     done
     echo "test-hosts: sshd on $addr did not start: $(tail -n 3 "$1/h$3/sshd.log" 2>/dev/null)" >&2
