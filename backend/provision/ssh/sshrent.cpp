@@ -349,12 +349,14 @@ void SshRent::registerNode() {
     }
     // Added once the tunnel listens: a channel that tried before stalls (sshtunnels.h).
     auto tunnelled = std::make_shared<WorkerNode>(node);
-    tunnelled->dialAddress = SshTunnels::shared()->open(m_registry, node.name, m_host,
-                                                        m_detail.port(), [this, tunnelled] {
-                                                            if (!m_done) {
-                                                                addNode(*tunnelled);
-                                                            }
-                                                        });
+    // The tunnels outlive a rent; a rent deleted before its tunnel is ready is left alone.
+    tunnelled->dialAddress =
+        SshTunnels::shared()->open(m_registry, node.name, m_host, m_detail.port(),
+                                   [self = QPointer<SshRent>(this), tunnelled] {
+                                       if (self && !self->m_done) {
+                                           self->addNode(*tunnelled);
+                                       }
+                                   });
     if (tunnelled->dialAddress.isEmpty()) {
         fail(QStringLiteral("cannot reach the worker on %1 through SSH: Tessera has no private "
                             "folder for the tunnel's socket (see the log)")

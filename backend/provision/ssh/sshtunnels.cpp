@@ -59,12 +59,20 @@ QString SshTunnels::open(ClusterRegistry* registry, const QString& node, const S
     connect(t.watch, &QTimer::timeout, this, [this, node] { lookForSocket(node); });
     t.onReady = std::move(ready);
     t.registry = registry;
+    t.owner = registry;
     m_tunnels.insert(node, t);
     if (registry && !m_watched.contains(registry)) {
         m_watched.insert(registry, connect(registry, &ClusterRegistry::nodeRemoved, this,
                                            [this](const QString& removed) { close(removed); }));
-        connect(registry, &QObject::destroyed, this,
-                [this, registry] { m_watched.remove(registry); });
+        // A registry that goes away (an app run's end) takes its tunnels with it.
+        connect(registry, &QObject::destroyed, this, [this, registry] {
+            m_watched.remove(registry);
+            for (const QString& n : m_tunnels.keys()) {
+                if (m_tunnels.value(n).owner == registry) {
+                    close(n);
+                }
+            }
+        });
     }
     start(node);
     return QStringLiteral("unix:") + t.socket;

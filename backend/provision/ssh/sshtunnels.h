@@ -39,7 +39,7 @@ public:
     /// sshControlDir() (a folder only this user can enter), named by this process and the node;
     /// "" when there is no such folder (then no tunnel is started). `ready` (may be empty) runs
     /// once, when the socket first answers (ssh has logged in and listens); the tunnel closes
-    /// itself when `registry` removes the node.
+    /// itself when `registry` removes the node or is destroyed.
     QString open(ClusterRegistry* registry, const QString& node, const SshHost& host,
                  int remotePort, std::function<void()> ready = {});
     /// Ends node `node`'s tunnel (its ssh is killed, its socket removed); nothing if none.
@@ -61,6 +61,7 @@ private:
         QElapsedTimer started; ///< since its ssh was last started
         std::function<void()> onReady;
         QPointer<ClusterRegistry> registry;
+        const ClusterRegistry* owner = nullptr; ///< the same, to be recognised while it dies
     };
     explicit SshTunnels(QObject* parent);
     void start(const QString& node);
