@@ -18,6 +18,9 @@ qint64 nowMs() {
 
 } // namespace
 
+CloudPace::CloudPace(std::function<qint64()> clock)
+    : m_clock(clock ? std::move(clock) : std::function<qint64()>(nowMs)) {}
+
 std::shared_ptr<CloudPace> CloudPace::forKey(const QByteArray& keyHash) {
     static QMutex mutex;
     static QHash<QByteArray, std::shared_ptr<CloudPace>> paces;
@@ -31,7 +34,7 @@ std::shared_ptr<CloudPace> CloudPace::forKey(const QByteArray& keyHash) {
 
 qint64 CloudPace::reserve(const CloudPacing& pacing, bool launch) {
     QMutexLocker lock(&m_mutex);
-    const qint64 now = nowMs();
+    const qint64 now = m_clock();
     const qint64 gap = pacing.requestIntervalMs;
     // Slots further back than one interval no longer constrain anything.
     m_slots.erase(m_slots.begin(), m_slots.lower_bound(now - gap));
@@ -53,7 +56,7 @@ qint64 CloudPace::reserve(const CloudPacing& pacing, bool launch) {
 
 void CloudPace::holdOff(qint64 ms) {
     QMutexLocker lock(&m_mutex);
-    m_holdUntilMs = std::max(m_holdUntilMs, nowMs() + ms);
+    m_holdUntilMs = std::max(m_holdUntilMs, m_clock() + ms);
 }
 
 } // namespace tessera

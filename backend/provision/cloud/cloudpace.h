@@ -8,6 +8,7 @@
 #include <QMutex>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <set>
 
@@ -26,6 +27,10 @@ struct CloudPacing {
 /// One API key's schedule. Reservations are first come, first served; thread-safe.
 class CloudPace {
 public:
+    /// A schedule on `clock` (ms of a steady clock; the default is std::chrono::steady_clock's),
+    /// for tests; requests use forKey's.
+    explicit CloudPace(std::function<qint64()> clock = {});
+
     /// The schedule of the key whose SHA-256 is `keyHash` (shared by every caller in the
     /// process with that key); never null.
     static std::shared_ptr<CloudPace> forKey(const QByteArray& keyHash);
@@ -40,6 +45,7 @@ public:
     void holdOff(qint64 ms);
 
 private:
+    std::function<qint64()> m_clock;
     QMutex m_mutex;
     std::set<qint64> m_slots;  ///< reserved send times, steady clock ms (recent and future)
     qint64 m_holdUntilMs = 0;  ///< nothing goes out before this (a 429's Retry-After)
