@@ -3,6 +3,7 @@
 
 #include "worker/common/json_syntax.h"
 #include "worker/common/layout_check.h"
+#include "worker/common/metric_source.h"
 #include "worker/common/model_desc.h"
 
 #include <google/protobuf/util/json_util.h>
@@ -315,6 +316,7 @@ Result<void> validateText(const v1::JobSpec& spec) {
          {std::pair{&spec.name(), "name"}, std::pair{&spec.job_id(), "jobId"},
           std::pair{&m.family(), "model.family"}, std::pair{&m.launcher(), "model.launcher"},
           std::pair{&m.workdir(), "model.workdir"},
+          std::pair{&m.tensorboard_dir(), "model.tensorboardDir"},
           std::pair{&spec.dataset().name(), "dataset.name"},
           std::pair{&spec.dataset().path(), "dataset.path"},
           std::pair{&spec.checkpoint().dir(), "checkpoint.dir"},
@@ -359,6 +361,9 @@ Result<void> validateUserProgram(const v1::ModelSpec& model) {
     if (model.command(0).empty()) {
         return fail(ErrorCode::InvalidArgument,
                     "model.command[0] is empty: name the program to run (e.g. /usr/bin/python3)");
+    }
+    if (auto metrics = metricSource(model); !metrics) {
+        return relay(metrics);
     }
     return {};
 }
@@ -487,6 +492,13 @@ Result<void> validateJobSpec(const v1::JobSpec& spec) {
         return fail(ErrorCode::InvalidArgument,
                     "model.launcher is for a user program (model.command); the built-in "
                     "families always run under mpirun");
+    }
+    if (spec.model().has_metrics() || !spec.model().tensorboard_dir().empty()) {
+        return fail(
+            ErrorCode::InvalidArgument,
+            std::string(spec.model().has_metrics() ? "model.metrics" : "model.tensorboardDir") +
+                " is for a user program (model.command); the built-in families report "
+                "their metrics themselves: remove it");
     }
     auto desc = describeModel(spec.model());
     if (!desc) {

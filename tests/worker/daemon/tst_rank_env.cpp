@@ -72,6 +72,57 @@ private Q_SLOTS:
         QCOMPARE(e->layoutJson, std::string("{}"));
     }
 
+    // TensorFlow's and JAX's variables on the same launch (issue 47): rank 3 is the second of
+    // node 1's three ranks.
+    void tensorflowAndJax() {
+        Env env = rankVars(3, 1, 3);
+        env["TESSERA_NODE_HOSTS"] = "10.0.0.1,10.0.0.2";
+        env["TESSERA_COORDINATOR_PORT"] = "41000";
+        auto e = daemon::rankEnvironment(lookup(env), 4, "/py");
+        QVERIFY(e.has_value());
+        QCOMPARE(value(*e, "TF_CONFIG"),
+                 std::string("{\"cluster\":{\"worker\":[\"10.0.0.1:29501\",\"10.0.0.1:29502\","
+                             "\"10.0.0.2:29501\",\"10.0.0.2:29502\",\"10.0.0.2:29503\"]},"
+                             "\"task\":{\"type\":\"worker\",\"index\":3}}"));
+        QCOMPARE(value(*e, "JAX_COORDINATOR_ADDRESS"), std::string("10.0.0.1:41000"));
+        QCOMPARE(value(*e, "JAX_NUM_PROCESSES"), std::string("5"));
+        QCOMPARE(value(*e, "JAX_PROCESS_ID"), std::string("3"));
+        QCOMPARE(value(*e, "TESSERA_TENSORBOARD_DIR"),
+                 std::string("/var/lib/tessera/jobs/job-7/tensorboard"));
+        QCOMPARE(value(*e, "TENSORBOARD_LOGDIR"), value(*e, "TESSERA_TENSORBOARD_DIR"));
+        QCOMPARE(e->tensorboardDir, value(*e, "TESSERA_TENSORBOARD_DIR"));
+        // Without the worker's hosts and port (an older worker): neither, and no error.
+        auto bare = daemon::rankEnvironment(lookup(rankVars(0, 0, 2)), 4, "/py");
+        QVERIFY(bare.has_value());
+        QCOMPARE(value(*bare, "TF_CONFIG"), std::string("<unset>"));
+        QCOMPARE(value(*bare, "JAX_COORDINATOR_ADDRESS"), std::string("<unset>"));
+    }
+
+    // Nodes sharing a host (a local cluster) count their ports on; IPv6 hosts in brackets; a
+    // port past 65535 or a host list of another length gives no TF_CONFIG.
+    void tfConfigPorts() {
+        QCOMPARE(daemon::tfConfig({"h", "h"}, {1, 2}, 0, 100),
+                 std::string("{\"cluster\":{\"worker\":[\"h:100\",\"h:101\",\"h:102\"]},"
+                             "\"task\":{\"type\":\"worker\",\"index\":0}}"));
+        QVERIFY(daemon::tfConfig({"::1"}, {1}, 0, 7).find("\"[::1]:7\"") != std::string::npos);
+        QCOMPARE(daemon::tfConfig({"h"}, {2}, 0, 65535), std::string());
+        QCOMPARE(daemon::tfConfig({"h"}, {1, 1}, 0, 10), std::string());
+        QCOMPARE(daemon::tfConfig({"h\"x"}, {1}, 0, 10), std::string());
+    }
+
+    void tensorboardDirs() {
+        QCOMPARE(daemon::tensorboardDir("/w/jobs/j", "", ""), std::string("/w/jobs/j/tensorboard"));
+        QCOMPARE(daemon::tensorboardDir("/w/jobs/j", "/w/bundles/abc", "runs"),
+                 std::string("/w/bundles/abc/runs"));
+        QCOMPARE(daemon::tensorboardDir("/w/jobs/j", "", "runs"), std::string("/w/jobs/j/runs"));
+        QCOMPARE(daemon::tensorboardDir("/w/jobs/j", "/b", "/abs/tb"), std::string("/abs/tb"));
+        Env env = rankVars(0, 0, 2);
+        env["TESSERA_TENSORBOARD_SPEC_DIR"] = "logs/tb";
+        auto e = daemon::rankEnvironment(lookup(env), 1, "/py");
+        QVERIFY(e.has_value());
+        QCOMPARE(e->tensorboardDir, std::string("/var/lib/tessera/jobs/job-7/logs/tb"));
+    }
+
     // Two workers of one machine (a local cluster): its cores are shared by both nodes' ranks.
     void threadsShareTheHost() {
         Env env = rankVars(3, 1, 3);

@@ -51,28 +51,13 @@ class TestUserProgram : public QObject {
     QTemporaryDir m_dir;
     std::unique_ptr<WorkerProcess> m_a, m_b;
 
-    WatchResult run(v1::LaunchJobRequest request) {
-        auto stub = m_a->stub();
-        grpc::ClientContext ctx;
-        authorize(ctx, kToken, 30);
-        v1::LaunchJobReply reply;
-        const auto st = stub->LaunchJob(&ctx, request, &reply);
-        if (!st.ok()) {
-            return {{}, st};
-        }
-        return watchJob(*stub, kToken, request.spec().job_id(), 0, 240);
+    WatchResult run(const v1::LaunchJobRequest& request) {
+        return launchAndWatch(*m_a->stub(), kToken, request);
     }
 
     QString failure(const WatchResult& r) {
-        QString out = QString::fromStdString(r.status.error_message());
-        for (const auto& ev : r.events) {
-            if (ev.has_log()) {
-                out += "\n" + QString::fromStdString(ev.log().text());
-            } else if (ev.has_state()) {
-                out += "\n[state] " + QString::fromStdString(ev.state().reason());
-            }
-        }
-        return out + "\n--- worker A:\n" + m_a->log() + "\n--- worker B:\n" + m_b->log();
+        return describeWatch(r) + "\n--- worker A:\n" + m_a->log() + "\n--- worker B:\n" +
+               m_b->log();
     }
 
     // The head worker keeps each rank's lines in logs/rank-R.log, CRI format, bytes exact.

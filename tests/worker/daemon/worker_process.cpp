@@ -124,6 +124,30 @@ WatchResult watchJob(v1::WorkerService::Stub& stub, const std::string& token,
     return r;
 }
 
+WatchResult launchAndWatch(v1::WorkerService::Stub& stub, const std::string& token,
+                           const v1::LaunchJobRequest& request, int seconds) {
+    grpc::ClientContext ctx;
+    authorize(ctx, token, 30);
+    v1::LaunchJobReply reply;
+    const grpc::Status st = stub.LaunchJob(&ctx, request, &reply);
+    if (!st.ok()) {
+        return {{}, st};
+    }
+    return watchJob(stub, token, request.spec().job_id(), 0, seconds);
+}
+
+QString describeWatch(const WatchResult& r) {
+    QString out = QString::fromStdString(r.status.error_message());
+    for (const auto& ev : r.events) {
+        if (ev.has_log()) {
+            out += "\n" + QString::fromStdString(ev.log().text());
+        } else if (ev.has_state()) {
+            out += "\n[state] " + QString::fromStdString(ev.state().reason());
+        }
+    }
+    return out;
+}
+
 ExecResult execOnce(v1::WorkerService::Stub& stub, const std::string& token,
                     const v1::ExecStart& start) {
     grpc::ClientContext ctx;

@@ -72,6 +72,15 @@ struct WatchResult {
 WatchResult watchJob(tessera::v1::WorkerService::Stub& stub, const std::string& token,
                      const std::string& jobId, uint64_t fromSeq, int seconds = 60);
 
+/// LaunchJob(`request`) on `stub`, then watchJob() from seq 0 until the job ends or `seconds`
+/// pass; a refused launch gives its status and no events.
+WatchResult launchAndWatch(tessera::v1::WorkerService::Stub& stub, const std::string& token,
+                           const tessera::v1::LaunchJobRequest& request, int seconds = 240);
+
+/// The status message, each log line and each state's reason of `r`, one a line (for a
+/// failing check's message).
+QString describeWatch(const WatchResult& r);
+
 /// What one Exec call gave back.
 struct ExecResult {
     grpc::Status status;

@@ -1,4 +1,5 @@
-// Job: journaled, sequenced events; output lines → Metric/LogLine events; exit → final state.
+// Job: journaled, sequenced events; output lines and TensorBoard event files → Metric/LogLine
+// events; exit → final state.
 #include "worker/daemon/jobs/job.h"
 
 #include "worker/daemon/log/repeat_limiter.h"
@@ -6,6 +7,8 @@
 #include "worker/daemon/output/utf8_text.h"
 
 #include <spdlog/spdlog.h>
+
+#include <filesystem>
 
 namespace tessera::daemon {
 
@@ -202,6 +205,8 @@ void Job::unsubscribe(int id) {
 
 Result<void> Job::run(const SpawnOptions& opts, const std::string& runningReason) {
     auto self = shared_from_this(); // the process's threads keep the job alive until exit
+    const auto startedAt = std::chrono::system_clock::now();
+    const std::string tensorboardProblem = createTensorboardDir();
     auto started = Process::start(
         opts,
         [self](OutputStream s, std::string_view chunk) {
@@ -223,6 +228,7 @@ Result<void> Job::run(const SpawnOptions& opts, const std::string& runningReason
     spdlog::info("[job {}] started {} as pid {}", m_id, opts.argv[0], (*started)->pid());
     // RUNNING goes first; the reader thread holds the process's output back until it is recorded.
     (void)appendState(v1::JOB_STATE_RUNNING, runningReason);
+    startTensorboard(startedAt, tensorboardProblem); // before onExit may run (it waits on this)
     {
         std::lock_guard lock(m_runningMutex);
         m_runningRecorded = true;
@@ -283,6 +289,7 @@ void Job::setOutputOptions(OutputOptions options) {
         m_log.setUnjournaledLimit(m_output.unjournaledBytes);
     }
     m_rankLogs = std::make_unique<RankLogs>(m_dir + "/logs", m_output.rankLogs);
+    m_plainMetrics = std::make_unique<PlainMetrics>(m_output.metrics);
     if (!m_output.agentFirstRanks.empty()) {
         m_failure.setProcessWord("torchrun's node agent");
     }
@@ -313,6 +320,21 @@ int Job::attributeAgentLine(int agent, std::string_view& line) const {
     }
     line.remove_prefix(i + 2);
     return first[std::size_t(agent)] + int(local);
+}
+
+void Job::takePlainMetrics(int rank, std::string_view line, bool cutBefore, bool cutAfter) {
+    if (!m_plainMetrics) {
+        return;
+    }
+    PlainMetrics::Taken taken = m_plainMetrics->take(rank, line, cutBefore, cutAfter);
+    for (const std::string& notice : taken.notices) {
+        appendNotice(notice);
+    }
+    for (v1::Metric& metric : taken.metrics) {
+        v1::JobEvent ev;
+        *ev.mutable_metric() = std::move(metric);
+        (void)append(std::move(ev));
+    }
 }
 
 bool Job::journalBudgetAllows(std::size_t bytes) {
@@ -347,9 +369,14 @@ void Job::onLine(OutputStream stream, int agent, const std::string& received) {
     const std::string bytes(view);
     v1::JobEvent ev;
     v1::LogLine* log = ev.mutable_log();
+    bool record = false; // an @tessera record, taken or refused
     if (stream == OutputStream::Stdout) {
         ParsedLine parsed = parseRecordLine(bytes);
+        record = parsed.kind != ParsedLine::Kind::NotARecord;
         if (parsed.kind == ParsedLine::Kind::Metric) {
+            if (auto notice = m_plainMetrics ? m_plainMetrics->recordSeen() : std::nullopt) {
+                appendNotice(*notice);
+            }
             *ev.mutable_metric() = std::move(parsed.metric);
             (void)append(std::move(ev));
             return;
@@ -362,6 +389,13 @@ void Job::onLine(OutputStream stream, int agent, const std::string& received) {
                                                     m_id, rank, logSafe(parsed.refusal)));
             log->set_refused(std::move(parsed.refusal));
         }
+    }
+    if (!record) {
+        // A line longer than a piece (a progress bar's epoch of '\r' redraws) is read piece by
+        // piece; the redraws cut at a piece's edges are left out.
+        bool& open = m_pieceOpen[{int(stream), rank}];
+        takePlainMetrics(rank, view, open, piece);
+        open = piece;
     }
     // protobuf's string fields must be UTF-8 (a client cannot decode, and a journal cannot read
     // back, an event that is not): other bytes are shown escaped and kept exactly in `raw`.
@@ -397,6 +431,7 @@ void Job::onExit(ProcessExit exit) {
     if (m_rankLogs) {
         m_rankLogs->close();
     }
+    finishTensorboard(); // the files' last scalars come before the final state
     v1::JobState stopState;
     std::string stopReason;
     {
@@ -422,6 +457,57 @@ void Job::onExit(ProcessExit exit) {
         (void)appendState(v1::JOB_STATE_SUCCEEDED, "", 0);
     } else {
         (void)appendState(v1::JOB_STATE_FAILED, m_failure.explain(how, m_stderrTail), exit.code);
+    }
+}
+
+std::string Job::createTensorboardDir() const {
+    if (m_output.tensorboardDir.empty()) {
+        return {};
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(m_output.tensorboardDir, ec);
+    if (ec) {
+        return m_output.workerName + ": cannot create the TensorBoard folder " +
+               m_output.tensorboardDir + " (" + ec.message() +
+               "): event files the program writes elsewhere are not charted; name a writable "
+               "folder in model.tensorboardDir";
+    }
+    return {};
+}
+
+void Job::startTensorboard(std::chrono::system_clock::time_point since,
+                           const std::string& problem) {
+    if (m_output.tensorboardDir.empty()) {
+        return;
+    }
+    if (!problem.empty()) {
+        appendNotice(problem);
+    }
+    TensorboardFollower::Options options;
+    options.dir = m_output.tensorboardDir;
+    options.since = since;
+    options.rank = 0; // the worker of rank 0 follows the folder on its own node
+    auto follower = std::make_unique<TensorboardFollower>(
+        std::move(options),
+        [this](v1::Metric metric) {
+            v1::JobEvent ev;
+            *ev.mutable_metric() = std::move(metric);
+            (void)append(std::move(ev));
+        },
+        [this](const std::string& text) { appendNotice(text); });
+    follower->start();
+    std::lock_guard lock(m_tensorboardMutex);
+    m_tensorboard = std::move(follower);
+}
+
+void Job::finishTensorboard() {
+    std::unique_ptr<TensorboardFollower> follower;
+    {
+        std::lock_guard lock(m_tensorboardMutex);
+        follower = std::move(m_tensorboard);
+    }
+    if (follower) {
+        follower->finish();
     }
 }
 

@@ -8,8 +8,10 @@
 #include "worker/daemon/jobs/process.h"
 #include "worker/daemon/journal/event_log.h"
 #include "worker/daemon/output/launch_failure.h"
+#include "worker/daemon/output/plain_metrics.h"
 #include "worker/daemon/output/rank_logs.h"
 #include "worker/daemon/output/tagged_output.h"
+#include "worker/daemon/tensorboard/tensorboard_follower.h"
 
 #include <atomic>
 #include <chrono>
@@ -91,6 +93,14 @@ public:
         /// an agent's line "[default<L>]:text" is then rank first + L's "text", its other lines
         /// the launcher's. Empty: mpirun's rank is the line's rank.
         std::vector<int> agentFirstRanks;
+        /// Which plain stdout/stderr lines become metrics besides `@tessera` records (a user
+        /// program's model.metrics; the built-in trainer prints records only).
+        MetricSource metrics{MetricSource::Kind::None};
+        /// The folder whose TensorBoard event files are charted (TESSERA_TENSORBOARD_DIR on
+        /// this, rank 0's, node; TensorboardFollower): created before the process starts,
+        /// followed while it runs, read to the end before the final state. Points carry rank
+        /// 0. Empty: none (the built-in trainer).
+        std::string tensorboardDir;
     };
     void setOutputOptions(OutputOptions options);
 
@@ -115,9 +125,18 @@ private:
     void onLine(OutputStream stream, int agent, const std::string& received);
     /// The rank that printed an agent's line and the line without torchrun's prefix.
     int attributeAgentLine(int agent, std::string_view& line) const;
+    /// Records the metrics of a plain output line (PlainMetrics) and its notices; `cutBefore` /
+    /// `cutAfter`: the line is a piece of a longer one, cut there.
+    void takePlainMetrics(int rank, std::string_view line, bool cutBefore, bool cutAfter);
     /// Whether a log line of `bytes` may still be journaled (OutputOptions::journalLogBytes).
     bool journalBudgetAllows(std::size_t bytes);
     void onExit(ProcessExit exit);
+    /// Creates OutputOptions::tensorboardDir (mkdir -p); the problem in words, or "".
+    std::string createTensorboardDir() const;
+    /// Starts following the event files modified since `since` (and says `problem` first).
+    void startTensorboard(std::chrono::system_clock::time_point since, const std::string& problem);
+    /// Stops following them after reading what they hold (before the final state).
+    void finishTensorboard();
     /// The job's notices about its journal after an append or retry that did `what`.
     void noteJournal(const EventLog::Journaled& what);
     /// "worker-1: disk full in /var/…/jobs/J (No space left on device)".
@@ -159,12 +178,18 @@ private:
                           }};
     OutputOptions m_output;
     std::unique_ptr<RankLogs> m_rankLogs;
+    std::unique_ptr<PlainMetrics> m_plainMetrics; ///< from setOutputOptions(); reader thread only
+    std::map<std::pair<int, int>, bool> m_pieceOpen; ///< (stream, rank) → last line was a piece
     std::int64_t m_journaledLogBytes = 0;
     std::atomic<bool> m_diskFullNoted{false}; ///< a disk-full notice is out, no "back" one yet
     std::atomic<bool> m_stoppedForMemory{false};
     bool m_journalBudgetNoted = false;
     std::deque<std::string> m_stderrTail;
     LaunchFailure m_failure; ///< the stderr lines that explain a failed launch
+
+    // Last: destroyed first, so that its thread stops before what it appends to goes.
+    std::mutex m_tensorboardMutex;
+    std::unique_ptr<TensorboardFollower> m_tensorboard;
 };
 
 } // namespace tessera::daemon

@@ -3,8 +3,10 @@
 #include "worker/daemon/jobs/ompi_tmpdir.h"
 
 #include "worker/common/spec_io.h"
+#include "worker/daemon/bundles/bundle_store.h"
 #include "worker/daemon/jobs/process.h"
 #include "worker/daemon/jobs/user_program.h"
+#include "worker/daemon/rank/rank_env.h"
 
 #include <google/protobuf/util/json_util.h>
 #include <spdlog/spdlog.h>
@@ -216,6 +218,20 @@ Job::OutputOptions JobManager::outputOptions(const v1::LaunchJobRequest& request
     out.journalLogBytes = m_config.journalLogBytes;
     out.unjournaledBytes = m_config.unjournaledBytes;
     out.workerName = m_config.workerName;
+    if (request.spec().model().command_size() > 0) {
+        // Checked before launch (validateJobSpec); a source the worker cannot read charts
+        // @tessera records only.
+        auto metrics = metricSource(request.spec().model());
+        out.metrics = metrics ? *metrics : MetricSource{MetricSource::Kind::None};
+    }
+    if (const auto& model = request.spec().model(); model.command_size() > 0) {
+        // A user program's event files, on rank 0's node (this worker's): points carry rank 0.
+        const std::string& sha = model.workdir_sha256();
+        out.tensorboardDir =
+            tensorboardDir(m_config.workDir + "/jobs/" + request.spec().job_id(),
+                           sha.empty() ? std::string() : BundleStore(m_config.workDir).dir(sha),
+                           model.tensorboard_dir());
+    }
     if (request.spec().model().launcher() == "torchrun" &&
         !request.spec().model().command().empty()) {
         int first = 0; // torchrun's static rendezvous numbers the ranks node by node, in order

@@ -1,6 +1,7 @@
 // User programs under mpirun: layout file, exported variables, tessera-rank (user_program.h).
 #include "worker/daemon/jobs/user_program.h"
 
+#include "worker/common/metric_source.h"
 #include "worker/common/spec_io.h"
 #include "worker/daemon/bundles/bundle_store.h"
 #include "worker/daemon/rank/rank_env.h"
@@ -98,6 +99,22 @@ Result<std::string> layoutFileJson(const v1::LaunchJobRequest& request) {
     return json;
 }
 
+namespace {
+
+/// A free port on this worker (rank 0's) for JAX's coordinator, outside MASTER_PORT and the
+/// TF_CONFIG ports above it; 0 when none was found.
+int coordinatorPort(int masterPort, int tfPorts) {
+    for (int tries = 0; tries < 8; ++tries) {
+        const int port = freeTcpPort();
+        if (port > 0 && (port < masterPort || port > masterPort + tfPorts)) {
+            return port;
+        }
+    }
+    return 0;
+}
+
+} // namespace
+
 Result<UserProgramLaunch> userProgramArgs(const v1::LaunchJobRequest& request,
                                           const std::string& workerDir, int masterPort) {
     const v1::JobSpec& spec = request.spec();
@@ -106,6 +123,9 @@ Result<UserProgramLaunch> userProgramArgs(const v1::LaunchJobRequest& request,
         return invalid("model.launcher '" + launcher +
                        "' is not one this worker can start; use \"mpirun\" (the default) or "
                        "\"torchrun\"");
+    }
+    if (auto metrics = metricSource(spec.model()); !metrics) {
+        return relay(metrics); // a pattern RE2 refuses, named, before any rank starts
     }
     const bool torchrun = launcher == "torchrun";
     if (torchrun) {
@@ -129,14 +149,17 @@ Result<UserProgramLaunch> userProgramArgs(const v1::LaunchJobRequest& request,
     }
     // Ranks per node, and per node the ranks of every node on the same host (several workers
     // of one machine, e.g. a local cluster): that host's cores are shared by all of them.
-    std::string nodeRanks, hostRanks;
+    std::string nodeRanks, hostRanks, nodeHosts;
+    int mostOnHost = 0;
     for (const auto& p : request.peers()) {
         int onHost = 0;
         for (const auto& q : request.peers()) {
             onHost += hostOf(q.address()) == hostOf(p.address()) ? q.slots() : 0;
         }
+        mostOnHost = std::max(mostOnHost, onHost);
         nodeRanks += (nodeRanks.empty() ? "" : ",") + std::to_string(p.slots());
         hostRanks += (hostRanks.empty() ? "" : ",") + std::to_string(onHost);
+        nodeHosts += (nodeHosts.empty() ? "" : ",") + hostOf(p.address());
     }
     std::vector<std::string> vars = {
         "TESSERA_JOB_ID=" + spec.job_id(),
@@ -146,7 +169,15 @@ Result<UserProgramLaunch> userProgramArgs(const v1::LaunchJobRequest& request,
         "MASTER_PORT=" + std::to_string(masterPort),
         "TESSERA_LAYOUT_JSON=" + *layout,
         "PYTHONUNBUFFERED=1", // records reach the chart as they are printed
+        // TF_CONFIG's hosts (rank_env.h); its ports are MASTER_PORT+1 … +mostOnHost.
+        "TESSERA_NODE_HOSTS=" + nodeHosts,
     };
+    if (const int coordinator = coordinatorPort(masterPort, mostOnHost); coordinator > 0) {
+        vars.push_back("TESSERA_COORDINATOR_PORT=" + std::to_string(coordinator));
+    }
+    if (const std::string& dir = spec.model().tensorboard_dir(); !dir.empty()) {
+        vars.push_back("TESSERA_TENSORBOARD_SPEC_DIR=" + dir);
+    }
     if (const std::string& sha = spec.model().workdir_sha256(); !sha.empty()) {
         if (!BundleStore::isValidSha256(sha)) {
             return invalid("model.workdirSha256 '" + sha + "' is not a SHA-256 (64 hex digits)");

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 
 #include <sched.h>
 #include <unistd.h>
@@ -16,6 +17,17 @@ long usableCpus() {
         return CPU_COUNT(&set);
     }
     return std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+std::string tensorboardDir(const std::string& nodeDir, const std::string& bundleDir,
+                           const std::string& specDir) {
+    if (specDir.empty()) {
+        return nodeDir + "/tensorboard";
+    }
+    if (specDir.front() == '/') {
+        return specDir;
+    }
+    return (bundleDir.empty() ? nodeDir : bundleDir) + "/" + specDir;
 }
 
 namespace {
@@ -102,14 +114,63 @@ RankEnvironment nodeEnvironment(const EnvLookup& env, const std::string& jobId,
             py += ":" + more;
         }
     }
+    out.tensorboardDir =
+        tensorboardDir(out.nodeDir, out.workDir, get(env, "TESSERA_TENSORBOARD_SPEC_DIR"));
     out.set = {{"OMP_NUM_THREADS", std::to_string(std::max(1L, cpus / std::max(1L, hostRanks)))},
                {"TESSERA_LAYOUT_FILE", out.layoutPath},
                {"TESSERA_CHECKPOINT_DIR", out.checkpointDir},
+               {"TESSERA_TENSORBOARD_DIR", out.tensorboardDir},
+               {"TENSORBOARD_LOGDIR", out.tensorboardDir},
                {"PYTHONPATH", py}};
     if (const std::string resume = get(env, "TESSERA_RESUME_FROM"); !resume.empty()) {
         out.set.emplace_back("TESSERA_RESUME_FROM", resume);
     }
     return out;
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= text.size() && !text.empty()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        out.push_back(text.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return out;
+}
+
+/// "host:port" with IPv6 hosts in brackets.
+std::string hostPort(const std::string& host, long port) {
+    const bool v6 = host.find(':') != std::string::npos;
+    return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+}
+
+/// TF_CONFIG and JAX's variables for `rank` of `world`, when the worker gave what they need.
+void frameworkVariables(const EnvLookup& env, const std::vector<long>& nodes, long rank, long world,
+                        std::vector<std::pair<std::string, std::string>>& set) {
+    long masterPort = 0;
+    const std::string port = get(env, "MASTER_PORT");
+    const auto [p, ec] = std::from_chars(port.data(), port.data() + port.size(), masterPort);
+    if (ec != std::errc() || p != port.data() + port.size() || masterPort <= 0) {
+        return;
+    }
+    const std::vector<std::string> hosts = splitList(get(env, "TESSERA_NODE_HOSTS"));
+    if (std::string tf = tfConfig(hosts, nodes, rank, masterPort + 1); !tf.empty()) {
+        set.emplace_back("TF_CONFIG", std::move(tf));
+    }
+    const std::string coordinator = get(env, "TESSERA_COORDINATOR_PORT");
+    const std::string master = get(env, "MASTER_ADDR");
+    if (!coordinator.empty() && !master.empty()) {
+        long c = 0;
+        const auto [q, e] =
+            std::from_chars(coordinator.data(), coordinator.data() + coordinator.size(), c);
+        if (e == std::errc() && q == coordinator.data() + coordinator.size() && c > 0 &&
+            c < 65536) {
+            set.emplace_back("JAX_COORDINATOR_ADDRESS", hostPort(master, c));
+            set.emplace_back("JAX_NUM_PROCESSES", std::to_string(world));
+            set.emplace_back("JAX_PROCESS_ID", std::to_string(rank));
+        }
+    }
 }
 
 Result<std::pair<std::string, std::string>> jobAndWorker(const EnvLookup& env) {
@@ -175,7 +236,29 @@ Result<RankEnvironment> rankEnvironment(const EnvLookup& env, long cpus,
                          {"TORCHELASTIC_RUN_ID", jobId},
                          {"TORCHELASTIC_RESTART_COUNT", "0"},
                          {"TORCHELASTIC_MAX_RESTARTS", "0"}});
+    frameworkVariables(env, *nodes, *rank, *world, s);
     return out;
+}
+
+std::string tfConfig(const std::vector<std::string>& hosts, const std::vector<long>& nodeRanks,
+                     long rank, long basePort) {
+    if (hosts.size() != nodeRanks.size() || hosts.empty()) {
+        return {};
+    }
+    std::string workers;
+    std::map<std::string, long> usedOnHost; // ranks placed on each host so far
+    for (std::size_t n = 0; n < hosts.size(); ++n) {
+        for (long l = 0; l < nodeRanks[n]; ++l) {
+            const long port = basePort + usedOnHost[hosts[n]]++;
+            if (hosts[n].empty() || port > 65535 ||
+                hosts[n].find_first_of("\"\\") != std::string::npos) {
+                return {};
+            }
+            workers += (workers.empty() ? "\"" : ",\"") + hostPort(hosts[n], port) + "\"";
+        }
+    }
+    return "{\"cluster\":{\"worker\":[" + workers +
+           "]},\"task\":{\"type\":\"worker\",\"index\":" + std::to_string(rank) + "}}";
 }
 
 Result<void> checkTorchrunCommand(const std::vector<std::string>& command) {

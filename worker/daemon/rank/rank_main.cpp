@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
     const tessera::daemon::RankEnvironment* env = &prepared->env;
     std::vector<std::string>& command = prepared->argv;
     std::error_code ec;
-    for (const std::string& dir : {env->nodeDir, env->checkpointDir}) {
+    for (const std::string& dir : {env->nodeDir, env->checkpointDir, env->tensorboardDir}) {
         std::filesystem::create_directories(dir, ec);
         if (ec) {
             return failWith("cannot create '" + dir + "': " + ec.message(), kExitBadInput);
