@@ -55,8 +55,9 @@ struct CtlOptions {
     bool all = false;  ///< release --all: every live lease and every lost instance
     bool json = false; ///< --json: the listing commands print JSON
     QString provider = QStringLiteral("lambda"); ///< --provider P: the cloud (offers, rent, key)
-    QString exportTo; ///< export --to: "megatron", "deepspeed" or "torchtitan"
-    QString topic;    ///< help SUB: the subcommand; completion SHELL: "bash"
+    QString exportTo;  ///< export --to: "megatron", "deepspeed" or "torchtitan"
+    QString exportDir; ///< export-tb JOB DIR: the folder the event files go under
+    QString topic;     ///< help SUB: the subcommand; completion SHELL: "bash"
     /// plan: its options as given (name → value; flags by name), read by readPlanRequest.
     std::map<std::string, std::string> planValues;
     std::set<std::string> planFlags;

@@ -8,6 +8,7 @@
 #include "backend/ctl/cloudcommand.h"
 #include "backend/ctl/ctlcli.h"
 #include "backend/ctl/exportcommand.h"
+#include "backend/ctl/exporttbcommand.h"
 #include "backend/ctl/listcommands.h"
 #include "backend/ctl/logscommand.h"
 #include "backend/ctl/plancommand.h"
@@ -202,6 +203,10 @@ int runPlan(const CtlOptions& options) {
 
 int runExport(const CtlOptions& options) {
     return exportLayout(options);
+}
+
+int runExportTb(const CtlOptions& options) {
+    return exportTensorboard(options);
 }
 
 int runHelp(const CtlOptions& options) {

@@ -30,6 +30,8 @@ int runToken(const CtlOptions& options);
 int runCloud(const CtlOptions& options);
 /// export --to FORMAT LAYOUT: the layout file as Megatron-LM, DeepSpeed or torchtitan settings.
 int runExport(const CtlOptions& options);
+/// export-tb JOB DIR: the job's points from the history as TensorBoard event files.
+int runExportTb(const CtlOptions& options);
 /// plan: the planner for a model on machines, one layout or --auto's best (plancommand.h).
 int runPlan(const CtlOptions& options);
 /// help [SUB], completion [bash]: text on stdout.

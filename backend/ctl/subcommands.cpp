@@ -129,6 +129,27 @@ const std::vector<Subcommand> kSubcommands = {
                                    "them), e.g. tessera-ctl logs job-20261202-150405-1"));
      },
      runLogs},
+    {"export-tb",
+     "JOB DIR",
+     "a job's metric points from the history as TensorBoard event files in DIR",
+     "Writes DIR/JOB/events.out.tfevents.<time>.<host>.tessera (DIR/JOB/rank-R/... when several "
+     "ranks have points): one scalar per value and step, stamped with the time the worker read "
+     "it; a relaunched job's attempts as one curve, as the charts show it. tensorboard --logdir "
+     "DIR then shows the run. Each file is written whole or not at all; an earlier export of the "
+     "job there is replaced. Prints the files; exit 2 when the job is unknown, has no points or "
+     "DIR cannot be written.",
+     {},
+     [](const std::vector<std::string>& a, CtlOptions& o) {
+         if (a.size() != 2) {
+             return refuse(QStringLiteral("export-tb takes a job id (tessera-ctl jobs lists "
+                                          "them) and a folder, e.g. tessera-ctl export-tb "
+                                          "job-20261202-150405-1 runs/"));
+         }
+         o.jobId = QString::fromStdString(a[0]);
+         o.exportDir = QString::fromStdString(a[1]);
+         return Result<void>{};
+     },
+     runExportTb},
     {"calibrate", "", "fit the planner to the cluster",
      "Runs tessera-train --probe on every rank of the cluster (a local one of --ranks "
      "one-slot workers, or --workers), fits the planner's per-node calibration, stores it "
