@@ -1605,8 +1605,28 @@
     </message>
     <message>
         <location line="+13"/>
-        <source>step %1 · epoch %2 · loss %3 · %4 samples/s</source>
-        <translation>Schritt %1 · Epoche %2 · Loss %3 · %4 Samples/s</translation>
+        <source>step %1</source>
+        <translation>Schritt %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source> · epoch %1</source>
+        <translation> · Epoche %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source> · loss %1</source>
+        <translation> · Loss %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source> · %1 samples/s</source>
+        <translation> · %1 Samples/s</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source> · %1 tokens/s</source>
+        <translation> · %1 Tokens/s</translation>
     </message>
     <message>
         <location line="+11"/>

@@ -1598,8 +1598,28 @@
     </message>
     <message>
         <location line="+13"/>
-        <source>step %1 · epoch %2 · loss %3 · %4 samples/s</source>
-        <translation>第 %1 步 · 第 %2 轮 · 损失 %3 · %4 样本/秒</translation>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source> · epoch %1</source>
+        <translation> · 第 %1 轮</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source> · loss %1</source>
+        <translation> · 损失 %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source> · %1 samples/s</source>
+        <translation> · %1 样本/秒</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source> · %1 tokens/s</source>
+        <translation> · %1 词元/秒</translation>
     </message>
     <message>
         <location line="+11"/>

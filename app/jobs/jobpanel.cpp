@@ -283,12 +283,23 @@ void JobPanel::onMetric(const MetricPoint& point) {
     }
     const auto& v = point.values;
     if (v.contains(QStringLiteral("loss"))) {
-        m_trainProgress =
-            tr("step %1 · epoch %2 · loss %3 · %4 samples/s")
-                .arg(point.step)
-                .arg(QLocale().toString(v.value(QStringLiteral("epoch")), 'f', 2))
-                .arg(QLocale().toString(v.value(QStringLiteral("loss")), 'f', 4))
-                .arg(QLocale().toString(v.value(QStringLiteral("samples_per_s")), 'f', 0));
+        // What the point has: a program's own lines may carry no epoch or throughput.
+        m_trainProgress = tr("step %1").arg(point.step);
+        if (v.contains(QStringLiteral("epoch"))) {
+            m_trainProgress +=
+                tr(" · epoch %1").arg(QLocale().toString(v.value(QStringLiteral("epoch")), 'f', 2));
+        }
+        m_trainProgress +=
+            tr(" · loss %1").arg(QLocale().toString(v.value(QStringLiteral("loss")), 'f', 4));
+        if (v.contains(QStringLiteral("samples_per_s"))) {
+            m_trainProgress +=
+                tr(" · %1 samples/s")
+                    .arg(QLocale().toString(v.value(QStringLiteral("samples_per_s")), 'f', 0));
+        } else if (v.contains(QStringLiteral("tokens_per_s"))) {
+            m_trainProgress +=
+                tr(" · %1 tokens/s")
+                    .arg(QLocale().toString(v.value(QStringLiteral("tokens_per_s")), 'f', 0));
+        }
     }
     if (v.contains(QStringLiteral("test_accuracy"))) {
         m_testAccuracy = v.value(QStringLiteral("test_accuracy"));

@@ -2,6 +2,8 @@
 // prints per-rank lines (also to stderr, also bytes that are not UTF-8); `logs` prints them from
 // the history, one rank's alone with --rank; --follow prints a held job's lines as they come and
 // returns when the job ends. Bad arguments get exit code 2 and say what to do.
+#include "tests/support/ctlrun.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -9,6 +11,8 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+
+using namespace tessera;
 
 class TestCtlLogs : public QObject {
     Q_OBJECT
@@ -43,19 +47,7 @@ class TestCtlLogs : public QObject {
     /// Runs tessera-ctl to the end; returns exit code, fills stdout and stderr.
     int ctl(const QStringList& args, QByteArray* out, QByteArray* err = nullptr,
             int timeoutMs = 240000) {
-        QProcess p;
-        p.setProcessEnvironment(env());
-        p.start(m_ctl, args);
-        if (!p.waitForFinished(timeoutMs)) {
-            p.kill();
-            p.waitForFinished();
-            return -1;
-        }
-        *out = p.readAllStandardOutput();
-        if (err) {
-            *err = p.readAllStandardError();
-        }
-        return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        return test::runCtl(m_ctl, args, env(), out, err, timeoutMs);
     }
 
     static QString jobIdOf(const QByteArray& runOutput) {
