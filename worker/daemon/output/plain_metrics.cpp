@@ -2,7 +2,6 @@
 #include "worker/daemon/output/plain_metrics.h"
 
 #include "worker/daemon/output/metric_names.h"
-#include "worker/daemon/output/metric_parse.h"
 #include "worker/daemon/output/utf8_text.h"
 
 #include <re2/re2.h>
