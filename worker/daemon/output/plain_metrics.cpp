@@ -96,9 +96,9 @@ PlainMetrics::Taken PlainMetrics::take(int rank, std::string_view line, bool cut
         (m_recordsSeen && m_source.kind == MetricSource::Kind::Auto)) {
         return taken;
     }
-    const std::string unescaped =
-        line.find('\x1b') == std::string_view::npos ? std::string() : withoutEscapes(line);
-    std::string_view rest = unescaped.empty() ? line : std::string_view(unescaped);
+    const bool escapes = line.find('\x1b') != std::string_view::npos;
+    const std::string unescaped = escapes ? withoutEscapes(line) : std::string();
+    std::string_view rest = escapes ? std::string_view(unescaped) : line;
     if (cutBefore) {
         const std::size_t cr = rest.find('\r');
         rest.remove_prefix(cr == std::string_view::npos ? rest.size() : cr + 1);
