@@ -57,8 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 __builtin_trap();
             }
             for (const auto& [name, value] : m.values()) {
-                if (name.empty() || !std::isfinite(value) ||
-                    !tessera::daemon::isValidUtf8(name)) {
+                if (name.empty() || !std::isfinite(value) || !tessera::daemon::isValidUtf8(name)) {
                     __builtin_trap();
                 }
             }
