@@ -13,6 +13,8 @@
 
 #include <arpa/inet.h>
 
+#include <cctype>
+
 #include <memory>
 
 namespace tessera::tls {
@@ -97,8 +99,34 @@ bool addExtension(X509* cert, X509* issuer, int nid, const std::string& value) {
     return ok;
 }
 
-/// A certificate with a random positive 128-bit serial, `subject` as CN, the validity and `key`.
-Cert newCertificate(const std::string& commonName, const Validity& validity, EVP_PKEY* key) {
+/// Adds `field` = `value` (UTF-8) to `name`.
+bool addNameEntry(X509_NAME* name, const char* field, const std::string& value) {
+    return X509_NAME_add_entry_by_txt(name, field, MBSTRING_UTF8,
+                                      reinterpret_cast<const unsigned char*>(value.c_str()), -1, -1,
+                                      0) == 1;
+}
+
+/// The text of `name`'s first entry of `nid`; "" when it has none.
+std::string nameEntry(X509_NAME* name, int nid) {
+    const int i = X509_NAME_get_index_by_NID(name, nid, -1);
+    if (i < 0) {
+        return {};
+    }
+    const ASN1_STRING* data = X509_NAME_ENTRY_get_data(X509_NAME_get_entry(name, i));
+    unsigned char* utf8 = nullptr;
+    const int n = ASN1_STRING_to_UTF8(&utf8, data);
+    if (n < 0) {
+        return {};
+    }
+    std::string text(reinterpret_cast<const char*>(utf8), static_cast<size_t>(n));
+    OPENSSL_free(utf8);
+    return text;
+}
+
+/// A certificate with a random positive 128-bit serial, `commonName` as CN (and `unit` as OU when
+/// not empty), the validity and `key`.
+Cert newCertificate(const std::string& commonName, const Validity& validity, EVP_PKEY* key,
+                    const std::string& unit = {}) {
     Cert cert(X509_new());
     unsigned char serial[16];
     if (!cert || RAND_bytes(serial, sizeof serial) != 1) {
@@ -106,15 +134,13 @@ Cert newCertificate(const std::string& commonName, const Validity& validity, EVP
     }
     serial[0] &= 0x7f; // positive, as RFC 5280 §4.1.2.2 asks
     BIGNUM* bn = BN_bin2bn(serial, sizeof serial, nullptr);
-    const bool ok =
-        bn != nullptr && X509_set_version(cert.get(), X509_VERSION_3) == 1 &&
-        BN_to_ASN1_INTEGER(bn, X509_get_serialNumber(cert.get())) != nullptr &&
-        ASN1_TIME_set(X509_getm_notBefore(cert.get()), validity.notBefore) &&
-        ASN1_TIME_set(X509_getm_notAfter(cert.get()), validity.notAfter) &&
-        X509_NAME_add_entry_by_txt(X509_get_subject_name(cert.get()), "CN", MBSTRING_UTF8,
-                                   reinterpret_cast<const unsigned char*>(commonName.c_str()), -1,
-                                   -1, 0) == 1 &&
-        X509_set_pubkey(cert.get(), key) == 1;
+    const bool ok = bn != nullptr && X509_set_version(cert.get(), X509_VERSION_3) == 1 &&
+                    BN_to_ASN1_INTEGER(bn, X509_get_serialNumber(cert.get())) != nullptr &&
+                    ASN1_TIME_set(X509_getm_notBefore(cert.get()), validity.notBefore) &&
+                    ASN1_TIME_set(X509_getm_notAfter(cert.get()), validity.notAfter) &&
+                    (unit.empty() || addNameEntry(X509_get_subject_name(cert.get()), "OU", unit)) &&
+                    addNameEntry(X509_get_subject_name(cert.get()), "CN", commonName) &&
+                    X509_set_pubkey(cert.get(), key) == 1;
     BN_free(bn);
     return ok ? std::move(cert) : nullptr;
 }
@@ -198,13 +224,14 @@ Result<KeyAndCert> issue(const KeyAndCert& ca, const Subject& subject, const Val
     if (!key) {
         return sslFailure("cannot make a P-256 key for '" + subject.commonName + "'");
     }
-    Cert cert = newCertificate(subject.commonName, validity, key.get());
+    Cert cert = newCertificate(subject.commonName, validity, key.get(), subject.organizationalUnit);
     const bool ok =
         cert && X509_set_issuer_name(cert.get(), X509_get_subject_name(caCert.get())) == 1 &&
         addExtension(cert.get(), caCert.get(), NID_basic_constraints, "critical,CA:FALSE") &&
         addExtension(cert.get(), caCert.get(), NID_key_usage,
                      "critical,digitalSignature,keyEncipherment") &&
-        addExtension(cert.get(), caCert.get(), NID_ext_key_usage, "serverAuth,clientAuth") &&
+        addExtension(cert.get(), caCert.get(), NID_ext_key_usage,
+                     subject.clientOnly ? "clientAuth" : "serverAuth,clientAuth") &&
         addExtension(cert.get(), caCert.get(), NID_authority_key_identifier, "keyid") &&
         (san.empty() || addExtension(cert.get(), caCert.get(), NID_subject_alt_name, san)) &&
         X509_sign(cert.get(), caKey.get(), EVP_sha256()) != 0;
@@ -223,6 +250,19 @@ Result<CertificateInfo> inspect(const std::string& certText) {
     CertificateInfo info;
     info.subject = nameLine(X509_get_subject_name(cert.get()));
     info.issuer = nameLine(X509_get_issuer_name(cert.get()));
+    info.commonName = nameEntry(X509_get_subject_name(cert.get()), NID_commonName);
+    info.organizationalUnit =
+        nameEntry(X509_get_subject_name(cert.get()), NID_organizationalUnitName);
+    if (BIGNUM* bn = ASN1_INTEGER_to_BN(X509_get0_serialNumber(cert.get()), nullptr)) {
+        if (char* hexSerial = BN_bn2hex(bn)) {
+            info.serial = hexSerial;
+            OPENSSL_free(hexSerial);
+            for (char& c : info.serial) {
+                c = char(std::tolower(static_cast<unsigned char>(c)));
+            }
+        }
+        BN_free(bn);
+    }
     info.notBefore = toTime(X509_get0_notBefore(cert.get()));
     info.notAfter = toTime(X509_get0_notAfter(cert.get()));
     auto* names = static_cast<GENERAL_NAMES*>(

@@ -33,6 +33,11 @@ struct Subject {
     std::string commonName;               ///< e.g. "tessera-worker gpu-3"; at most 64 bytes
     std::vector<std::string> dnsNames;    ///< host names the others use ("node3", "localhost")
     std::vector<std::string> ipAddresses; ///< IPv4 or IPv6 literals ("10.0.0.3", "::1")
+    /// The subject's OU ("tessera users" marks a person's client certificate); "" for none.
+    std::string organizationalUnit;
+    /// True: extendedKeyUsage clientAuth only (a person's certificate can never serve); false:
+    /// serverAuth and clientAuth (a worker or the server).
+    bool clientOnly = false;
 };
 
 /// A validity window, seconds since the epoch (UTC).
@@ -48,14 +53,18 @@ struct Validity {
 Result<KeyAndCert> createCa(const std::string& commonName, const Validity& validity);
 
 /// Issues a leaf certificate signed by `ca` for `subject`: a new key, extendedKeyUsage serverAuth
-/// and clientAuth (a worker is a server to the backend and a client of its peers' Exec),
-/// subjectAltName from the subject. Errors: InvalidArgument for an IP literal that does not
-/// parse or a CA key/cert that does not load or match; Internal for other OpenSSL failures.
+/// and clientAuth (a worker is a server to the backend and a client of its peers' Exec; clientAuth
+/// only with Subject::clientOnly), subjectAltName from the subject, OU when it has one. Errors:
+/// InvalidArgument for an IP literal that does not parse or a CA key/cert that does not load or
+/// match; Internal for other OpenSSL failures.
 Result<KeyAndCert> issue(const KeyAndCert& ca, const Subject& subject, const Validity& validity);
 
 /// What a certificate says about itself, for messages and renewal decisions.
 struct CertificateInfo {
     std::string subject;            ///< one line, RFC 2253 ("CN=tessera-worker gpu-3")
+    std::string commonName;         ///< the subject's CN ("" when it has none)
+    std::string organizationalUnit; ///< the subject's OU ("" when it has none)
+    std::string serial;             ///< the serial number, lowercase hex without leading zeros
     std::string issuer;             ///< the same for the issuer
     std::time_t notBefore = 0;      ///< seconds since the epoch
     std::time_t notAfter = 0;       ///< seconds since the epoch

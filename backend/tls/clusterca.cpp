@@ -163,14 +163,13 @@ QString ClusterCa::caCertPath() const {
     return QDir(m_folder).filePath(QStringLiteral("ca.crt"));
 }
 
-Result<tls::KeyAndCert> ClusterCa::issueWorker(const QString& name,
-                                               const QStringList& hosts) const {
+Result<tls::Subject> ClusterCa::hostSubject(const std::string& commonName, const QString& who,
+                                            const QStringList& hosts) {
     if (hosts.isEmpty()) {
         return fail(ErrorCode::InvalidArgument,
-                    "worker '" + name.toStdString() + "': no host name or address to certify");
+                    who.toStdString() + ": no host name or address to certify");
     }
-    tls::Subject subject{
-        ("tessera-worker " + name).left(60).toStdString(), {"localhost"}, {"127.0.0.1"}};
+    tls::Subject subject{commonName, {"localhost"}, {"127.0.0.1"}};
     for (const QString& host : hosts) {
         QHostAddress ip;
         if (ip.setAddress(host)) {
@@ -180,14 +179,39 @@ Result<tls::KeyAndCert> ClusterCa::issueWorker(const QString& name,
                 subject.ipAddresses.push_back(text);
             }
         } else if (isDnsName(host)) {
-            subject.dnsNames.push_back(host.toStdString());
+            if (std::find(subject.dnsNames.begin(), subject.dnsNames.end(), host.toStdString()) ==
+                subject.dnsNames.end()) {
+                subject.dnsNames.push_back(host.toStdString());
+            }
         } else {
             return fail(ErrorCode::InvalidArgument,
-                        "worker '" + name.toStdString() + "': '" + host.toStdString() +
+                        who.toStdString() + ": '" + host.toStdString() +
                             "' is neither a host name nor an IP address");
         }
     }
-    return tls::issue(m_ca, subject, tls::Validity::days(kWorkerDays));
+    return subject;
+}
+
+Result<tls::KeyAndCert> ClusterCa::issueWorker(const QString& name,
+                                               const QStringList& hosts) const {
+    auto subject = hostSubject(("tessera-worker " + name).left(60).toStdString(),
+                               "worker '" + name + "'", hosts);
+    if (!subject) {
+        return relay(subject);
+    }
+    return tls::issue(m_ca, *subject, tls::Validity::days(kWorkerDays));
+}
+
+Result<tls::KeyAndCert> ClusterCa::issueServer(const QStringList& hosts) const {
+    auto subject = hostSubject("tessera-server", QStringLiteral("tessera-server"), hosts);
+    if (!subject) {
+        return relay(subject);
+    }
+    return tls::issue(m_ca, *subject, tls::Validity::days(kWorkerDays));
+}
+
+Result<tls::KeyAndCert> ClusterCa::issue(const tls::Subject& subject, int days) const {
+    return tls::issue(m_ca, subject, tls::Validity::days(days));
 }
 
 } // namespace tessera

@@ -44,11 +44,25 @@ public:
     /// empty list or a host that is neither a DNS name nor an IP literal.
     Result<tls::KeyAndCert> issueWorker(const QString& name, const QStringList& hosts) const;
 
+    /// A fresh key and certificate for tessera-server reached as `hosts` (as issueWorker: CN
+    /// "tessera-server", "localhost" and 127.0.0.1 added), valid kWorkerDays. Errors: those of
+    /// issueWorker.
+    Result<tls::KeyAndCert> issueServer(const QStringList& hosts) const;
+
+    /// Signs `subject` for `days` days with this CA (ClientCertificates issues people's
+    /// certificates through it). Errors: those of tls::issue.
+    Result<tls::KeyAndCert> issue(const tls::Subject& subject, int days) const;
+
     /// The CA of `folder` (default <dataDir()>/tls), opened once per folder and process and
     /// shared: what providers use when they rent. Errors: those of open().
     static Result<std::shared_ptr<const ClusterCa>> shared(const QString& folder = QString());
 
 private:
+    /// `commonName` with `hosts` (and localhost) as subjectAltName. Errors: InvalidArgument for
+    /// an empty list or a host that is neither a DNS name nor an IP literal, naming `who`.
+    static Result<tls::Subject> hostSubject(const std::string& commonName, const QString& who,
+                                            const QStringList& hosts);
+
     QString m_folder;
     tls::KeyAndCert m_ca;
     std::shared_ptr<const tls::Identity> m_backend;
