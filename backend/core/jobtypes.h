@@ -59,6 +59,20 @@ struct JobRecord {
     /// Unix ms when its follower was found dead while it had not ended (FollowerLock::sweep); 0
     /// while it is followed. `tessera-ctl status` shows such a job as "not followed".
     qint64 unfollowedMs = 0;
+    /// The user who submitted it through tessera-server (a client certificate's name, or the
+    /// server's own user on its Unix socket); empty for a job started in-process (the app window
+    /// of earlier builds, `tessera-ctl run --workers`), which counts as the server's own user's.
+    QString owner;
+};
+
+/// One line of the server's audit log (issue 48): who changed what, when, and how it ended.
+struct AuditEntry {
+    qint64 timeMs = 0; ///< Unix ms
+    QString user;      ///< the caller (ClientGate's user)
+    QString action;    ///< "submit", "cancel", "rent", "release", "settings", …
+    QString target;    ///< the job id, lease id or setting it acted on
+    QString detail;    ///< what else matters (the spec's name, the offer, the refusal's reason)
+    QString outcome;   ///< "ok", "refused" or "failed"
 };
 
 /// Registers JobState, MetricPoint, JobRecord, NodeState, WorkerNode and the internal protobuf

@@ -8,4 +8,5 @@ Q_LOGGING_CATEGORY(lcJobs, "tessera.jobs", QtInfoMsg)
 Q_LOGGING_CATEGORY(lcStore, "tessera.store", QtInfoMsg)
 Q_LOGGING_CATEGORY(lcRpc, "tessera.rpc", QtInfoMsg)
 Q_LOGGING_CATEGORY(lcLease, "tessera.provision")
+Q_LOGGING_CATEGORY(lcServer, "tessera.server", QtInfoMsg)
 } // namespace tessera

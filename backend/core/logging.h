@@ -10,4 +10,5 @@ Q_DECLARE_LOGGING_CATEGORY(lcJobs)     ///< "tessera.jobs": job controller and w
 Q_DECLARE_LOGGING_CATEGORY(lcStore)    ///< "tessera.store": SQLite history
 Q_DECLARE_LOGGING_CATEGORY(lcRpc)      ///< "tessera.rpc": gRPC client
 Q_DECLARE_LOGGING_CATEGORY(lcLease)    ///< "tessera.provision": leases and providers
+Q_DECLARE_LOGGING_CATEGORY(lcServer)   ///< "tessera.server": the control API, its gate and audit
 } // namespace tessera

@@ -41,6 +41,8 @@ const char* const kSchema[] = {
     "worker_job_id TEXT, failed_ms INTEGER, relaunched_ms INTEGER, cause TEXT, "
     "resume_step INTEGER, last_step INTEGER, seq_base INTEGER, spec TEXT, "
     "PRIMARY KEY (job_id, attempt))",
+    "CREATE TABLE IF NOT EXISTS audit (id INTEGER PRIMARY KEY AUTOINCREMENT, time_ms INTEGER, "
+    "user TEXT, action TEXT, target TEXT, detail TEXT, outcome TEXT)",
 };
 
 double nullToNan(const QVariant& v) {
@@ -62,12 +64,13 @@ JobRecord jobFromQuery(const QSqlQuery& q) {
     r.testAccuracy = nullToNan(q.value(10));
     r.launcher = q.value(11).toString();
     r.unfollowedMs = q.value(12).toLongLong();
+    r.owner = q.value(13).toString();
     return r;
 }
 
 constexpr const char* kJobColumns = "id, name, spec, state, reason, submitted_ms, started_ms, "
                                     "finished_ms, last_step, last_loss, test_accuracy, launcher, "
-                                    "unfollowed_ms";
+                                    "unfollowed_ms, owner";
 
 } // namespace
 
@@ -123,12 +126,14 @@ void MetricStore::addMissingColumns() {
         !added) {
         qCWarning(lcStore).noquote() << QString::fromStdString(added.error().message);
     }
-    // Histories written before a dead follower was noticed: unfollowed_ms NULL (followed).
-    if (Result<void> added =
-            addColumnIfMissing(m_connection, QStringLiteral("jobs"),
-                               QStringLiteral("unfollowed_ms"), QStringLiteral("INTEGER"));
-        !added) {
-        qCWarning(lcStore).noquote() << QString::fromStdString(added.error().message);
+    // Histories written before a dead follower was noticed: unfollowed_ms NULL (followed);
+    // before tessera-server's users: owner NULL (the server's own user).
+    for (const auto& [column, type] : {std::pair{"unfollowed_ms", "INTEGER"}, {"owner", "TEXT"}}) {
+        if (Result<void> added = addColumnIfMissing(m_connection, QStringLiteral("jobs"),
+                                                    QLatin1String(column), QLatin1String(type));
+            !added) {
+            qCWarning(lcStore).noquote() << QString::fromStdString(added.error().message);
+        }
     }
 }
 

@@ -119,6 +119,14 @@ public:
     /// The job's relaunches, oldest first (empty for a job that ran once).
     QList<AttemptRecord> attempts(const QString& jobId) const;
 
+    /// Records who submitted `jobId` (JobRecord::owner). False on a database error.
+    bool setJobOwner(const QString& jobId, const QString& owner);
+
+    /// Appends one audit line (its timeMs as given). False on a database error.
+    bool appendAudit(const AuditEntry& entry);
+    /// The newest `limit` audit lines with timeMs ≥ `sinceMs`, oldest first.
+    QList<AuditEntry> audit(int limit, qint64 sinceMs = 0) const;
+
     /// Replaces the remembered node list (what `tessera-ctl nodes` shows without --workers).
     bool recordNodes(const QList<WorkerNode>& nodes);
     QList<WorkerNode> nodes() const;

@@ -541,6 +541,10 @@ JobState JobController::state(const QString& jobId) const {
     return it == m_jobs.cend() ? JobState::Failed : it->state;
 }
 
+void JobController::flushHistory() {
+    m_batcher->drain();
+}
+
 QStringList JobController::jobIds() const {
     return m_order;
 }

@@ -56,6 +56,9 @@ public:
     JobState state(const QString& jobId) const;
     /// Ids of the jobs submitted through this controller, oldest first.
     QStringList jobIds() const;
+    /// Writes every point and log line received so far to the history and returns once they are
+    /// stored (the control API's backfill reads them from there; a few ms).
+    void flushHistory();
     /// The spec as launched (with job id and placement); empty spec for an unknown id.
     tessera::v1::JobSpec spec(const QString& jobId) const;
     /// Highest event seq received for the job (0 = none).

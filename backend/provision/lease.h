@@ -38,6 +38,10 @@ struct Lease {
     /// Who rented it: empty for a person (the Rent dialog, `tessera-ctl cloud rent`), or
     /// kAutoscalerOwner. Stored, so that a restarted backend re-adopts what it rented itself.
     QString owner;
+    /// The person who rented it through tessera-server (a client certificate's name, or the
+    /// server's own user); empty for rents in-process and by the autoscaler. Only they or an
+    /// admin may release it through the server (issue 48).
+    QString user;
 
     /// True until the lease is Failed or Released.
     bool live() const { return state != LeaseState::Failed && state != LeaseState::Released; }

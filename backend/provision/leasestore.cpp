@@ -20,7 +20,8 @@ QAtomicInt g_connections;
 const char* const kSchema =
     "CREATE TABLE IF NOT EXISTS leases (id TEXT PRIMARY KEY, provider TEXT NOT NULL, "
     "offer_id TEXT, state TEXT NOT NULL, reason TEXT, nodes TEXT, price_per_hour REAL, "
-    "created_ms INTEGER, ready_ms INTEGER, ended_ms INTEGER, detail TEXT, owner TEXT)";
+    "created_ms INTEGER, ready_ms INTEGER, ended_ms INTEGER, detail TEXT, owner TEXT, "
+    "user TEXT)";
 
 QVariant msOrNull(const QDateTime& t) {
     return t.isValid() ? QVariant(t.toMSecsSinceEpoch()) : QVariant(QMetaType(QMetaType::LongLong));
@@ -58,9 +59,16 @@ Result<void> LeaseStore::open(const QString& path) {
         return opened;
     }
     // Databases of Tessera before owners were stored (2026-12) get the column; their leases
-    // have no owner: rented by hand as far as anyone can tell, so never released unasked.
-    return addColumnIfMissing(m_connection, QStringLiteral("leases"), QStringLiteral("owner"),
-                              QStringLiteral("TEXT"));
+    // have no owner: rented by hand as far as anyone can tell, so never released unasked. Before
+    // tessera-server's users: no user (rented in-process).
+    for (const char* column : {"owner", "user"}) {
+        if (Result<void> added = addColumnIfMissing(m_connection, QStringLiteral("leases"),
+                                                    QLatin1String(column), QStringLiteral("TEXT"));
+            !added) {
+            return added;
+        }
+    }
+    return {};
 }
 
 Result<void> LeaseStore::save(const Lease& l) {
@@ -71,8 +79,8 @@ Result<void> LeaseStore::save(const Lease& l) {
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
     q.prepare(QStringLiteral(
         "INSERT OR REPLACE INTO leases (id, provider, offer_id, state, reason, nodes, "
-        "price_per_hour, created_ms, ready_ms, ended_ms, detail, owner) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"));
+        "price_per_hour, created_ms, ready_ms, ended_ms, detail, owner, user) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     q.addBindValue(l.id);
     q.addBindValue(l.provider);
     q.addBindValue(l.offerId);
@@ -85,6 +93,7 @@ Result<void> LeaseStore::save(const Lease& l) {
     q.addBindValue(msOrNull(l.ended));
     q.addBindValue(l.detail);
     q.addBindValue(l.owner);
+    q.addBindValue(l.user);
     if (!q.exec()) {
         return ioError(QStringLiteral("lease %1 not saved: %2").arg(l.id, q.lastError().text()));
     }
@@ -98,7 +107,7 @@ QList<Lease> LeaseStore::select(const QString& where, const QString& id) const {
     }
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
     q.prepare(QStringLiteral("SELECT id, provider, offer_id, state, reason, nodes, price_per_hour, "
-                             "created_ms, ready_ms, ended_ms, detail, owner FROM leases ") +
+                             "created_ms, ready_ms, ended_ms, detail, owner, user FROM leases ") +
               where + QStringLiteral(" ORDER BY created_ms, id"));
     if (!id.isNull()) {
         q.addBindValue(id);
@@ -120,6 +129,7 @@ QList<Lease> LeaseStore::select(const QString& where, const QString& id) const {
         l.ended = fromMs(q.value(9));
         l.detail = q.value(10).toString();
         l.owner = q.value(11).toString();
+        l.user = q.value(12).toString();
         out.append(l);
     }
     return out;

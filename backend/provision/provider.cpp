@@ -52,16 +52,22 @@ Lease Provider::lease(const QString& id) const {
     return m_leases.value(id);
 }
 
-Result<QString> Provider::rentAs(const QString& offerId, const QString& owner) {
+Result<QString> Provider::rentAs(const QString& offerId, const QString& owner,
+                                 const QString& user) {
     m_rentOwner = owner;
+    m_rentUser = user;
     Result<QString> id = rent(offerId);
     m_rentOwner.clear();
+    m_rentUser.clear();
     return id;
 }
 
 void Provider::update(Lease lease) {
     if (!m_leases.contains(lease.id) && lease.owner.isEmpty()) {
         lease.owner = m_rentOwner; // a lease rent() creates inside rentAs()
+    }
+    if (!m_leases.contains(lease.id) && lease.user.isEmpty()) {
+        lease.user = m_rentUser;
     }
     if (m_store) {
         if (Result<void> saved = m_store->save(lease); !saved) {

@@ -48,9 +48,11 @@ public:
     /// progress and the end arrive as leaseChanged. Errors: NotFound (unknown offer),
     /// Unavailable (nothing of it left), Io (the lease could not be stored: nothing is started).
     virtual Result<QString> rent(const QString& offerId) = 0;
-    /// rent() with Lease::owner `owner` (e.g. kAutoscalerOwner) in the lease from its first save
-    /// on, so that a backend that stops right after still knows whose it is. Errors: rent()'s.
-    Result<QString> rentAs(const QString& offerId, const QString& owner);
+    /// rent() with Lease::owner `owner` (e.g. kAutoscalerOwner) and Lease::user `user` in the
+    /// lease from its first save on, so that a backend that stops right after still knows whose
+    /// it is. Errors: rent()'s.
+    Result<QString> rentAs(const QString& offerId, const QString& owner,
+                           const QString& user = QString());
     /// Gives a lease back: stops what it started, removes its nodes from the cluster, ends
     /// billing; leaseChanged(Released) follows. A lease still renting is rolled back (Failed).
     /// Errors: NotFound (not a live lease of this provider).
@@ -125,6 +127,7 @@ private:
 
     QHash<QString, QPointer<LeaseRent>> m_renting; ///< lease id → rent in progress
     QString m_rentOwner; ///< owner of the lease rent() is creating, while in rentAs()
+    QString m_rentUser;  ///< user of the lease rent() is creating, while in rentAs()
 };
 
 } // namespace tessera

@@ -34,6 +34,13 @@ Error backendCallError(const grpc::Status& status, const QString& endpoint) {
         return {ErrorCode::NotFound, message.toStdString()};
     case grpc::FAILED_PRECONDITION:
         return {ErrorCode::AlreadyExists, message.toStdString()};
+    case grpc::PERMISSION_DENIED:
+        return {ErrorCode::PermissionDenied, message.toStdString()};
+    case grpc::UNAUTHENTICATED:
+        return {ErrorCode::PermissionDenied,
+                QCoreApplication::translate("BackendClient", "the server at %1 refused: %2")
+                    .arg(endpoint, message)
+                    .toStdString()};
     default:
         return {ErrorCode::Unavailable,
                 QCoreApplication::translate("BackendClient", "the backend at %1 did not answer: %2")
@@ -42,7 +49,24 @@ Error backendCallError(const grpc::Status& status, const QString& endpoint) {
     }
 }
 
-BackendClient::BackendClient(const QString& endpoint) : m_endpoint(endpoint) {
+std::shared_ptr<grpc::ChannelCredentials>
+BackendClient::credentialsFor(const QString& endpoint,
+                              const std::shared_ptr<const tls::Identity>& identity) {
+    if (identity) {
+        grpc::SslCredentialsOptions options;
+        options.pem_root_certs = identity->caPem;
+        options.pem_cert_chain = identity->certPem;
+        options.pem_private_key = identity->keyPem;
+        return grpc::SslCredentials(options);
+    }
+    if (endpoint.startsWith(QLatin1String("unix:"))) {
+        return grpc::experimental::LocalCredentials(UDS);
+    }
+    return grpc::InsecureChannelCredentials(); // refused by tessera-server's TLS listener
+}
+
+BackendClient::BackendClient(const QString& endpoint, std::shared_ptr<const tls::Identity> identity)
+    : m_endpoint(endpoint) {
     // A stream from a backend that froze (SIGSTOP, a hung thread) ends within ~15 s instead of
     // never: HTTP/2 pings every 10 s, 5 s to answer (the server allows them, BackendServer).
     grpc::ChannelArguments args;
@@ -51,7 +75,7 @@ BackendClient::BackendClient(const QString& endpoint) : m_endpoint(endpoint) {
     args.SetInt(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
     args.SetInt(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
     m_stub = bv1::BackendService::NewStub(grpc::CreateCustomChannel(
-        endpoint.toStdString(), grpc::InsecureChannelCredentials(), args));
+        endpoint.toStdString(), credentialsFor(endpoint, identity), args));
 }
 
 template <typename Reply, typename Request, typename Method>
@@ -91,6 +115,56 @@ Result<void> BackendClient::cancel(const QString& jobId, int timeoutMs) {
         return relay(r);
     }
     return {};
+}
+
+Result<bv1::ClusterSnapshot> BackendClient::cluster(int timeoutMs) {
+    grpc::ClientContext context;
+    context.set_deadline(after(timeoutMs));
+    auto stream = m_stub->WatchCluster(&context, bv1::WatchClusterRequest());
+    bv1::ClusterSnapshot snapshot;
+    if (stream->Read(&snapshot)) {
+        context.TryCancel();
+        stream->Finish();
+        return snapshot;
+    }
+    return std::unexpected(backendCallError(stream->Finish(), m_endpoint));
+}
+
+Result<bv1::ListOffersReply> BackendClient::offers(int timeoutMs) {
+    return call<bv1::ListOffersReply>(&Stub::ListOffers, bv1::ListOffersRequest(), timeoutMs);
+}
+
+Result<QStringList> BackendClient::rent(const QString& provider, const QString& offerId, int count,
+                                        int timeoutMs) {
+    bv1::RentRequest request;
+    request.set_provider(provider.toStdString());
+    request.set_offer_id(offerId.toStdString());
+    request.set_count(count);
+    auto reply = call<bv1::RentReply>(&Stub::Rent, request, timeoutMs);
+    if (!reply) {
+        return relay(reply);
+    }
+    QStringList ids;
+    for (const std::string& id : reply->lease_ids()) {
+        ids << QString::fromStdString(id);
+    }
+    return ids;
+}
+
+Result<void> BackendClient::release(const QString& leaseId, int timeoutMs) {
+    bv1::ReleaseRequest request;
+    request.set_lease_id(leaseId.toStdString());
+    if (auto r = call<bv1::ReleaseReply>(&Stub::Release, request, timeoutMs); !r) {
+        return relay(r);
+    }
+    return {};
+}
+
+Result<bv1::ListAuditReply> BackendClient::audit(int limit, qint64 sinceMs, int timeoutMs) {
+    bv1::ListAuditRequest request;
+    request.set_limit(limit);
+    request.set_since_ms(sinceMs);
+    return call<bv1::ListAuditReply>(&Stub::ListAudit, request, timeoutMs);
 }
 
 Result<void> claimDataFolder(DataFolderLock& lock, const QString& role, int waitMs) {

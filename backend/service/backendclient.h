@@ -2,10 +2,14 @@
 // starting app ask the backend that owns the folder.
 #pragma once
 
+#include "backend/tls/certificate_authority.h"
 #include "tessera/backend/v1/backend.grpc.pb.h"
+
 #include "worker/common/error.h"
+#include <grpcpp/security/credentials.h>
 
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 
@@ -15,15 +19,24 @@ class DataFolderLock;
 
 /// Unary calls to one backend (blocking, each with its own deadline). Errors: Unavailable when
 /// nothing answers at the endpoint (naming it and gRPC's reason); the backend's own refusals keep
-/// their message (InvalidArgument, NotFound, AlreadyExists for FAILED_PRECONDITION).
+/// their message (InvalidArgument, NotFound, AlreadyExists for FAILED_PRECONDITION,
+/// PermissionDenied for PERMISSION_DENIED and for the gate's UNAUTHENTICATED).
 class BackendClient {
 public:
     /// Interval of the keepalive pings on a client's channel, ms (BackendServer accepts pings
     /// this often).
     static constexpr int kKeepaliveMs = 10000;
 
-    /// `endpoint`: a gRPC target, as FolderOwner::endpoint ("unix:/…/backend.sock").
-    explicit BackendClient(const QString& endpoint);
+    /// `endpoint`: a gRPC target, as FolderOwner::endpoint ("unix:/…/backend.sock"), or a
+    /// tessera-server's "HOST:PORT" reached over mutual TLS with `identity` (a user's client
+    /// certificate and the cluster CA).
+    explicit BackendClient(const QString& endpoint,
+                           std::shared_ptr<const tls::Identity> identity = nullptr);
+
+    /// The channel credentials for `endpoint`: mutual TLS with `identity`; gRPC's local
+    /// credentials on a Unix socket (what the server's gate admits there); else plaintext.
+    static std::shared_ptr<grpc::ChannelCredentials>
+    credentialsFor(const QString& endpoint, const std::shared_ptr<const tls::Identity>& identity);
 
     Result<tessera::backend::v1::DescribeReply> describe(int timeoutMs = 5000);
     /// Asks the owner to hand the folder over; OK once it agreed (it releases it right after).
@@ -31,6 +44,18 @@ public:
     Result<tessera::backend::v1::SubmitJobReply> submit(const std::string& specJson,
                                                         int timeoutMs = 30000);
     Result<void> cancel(const QString& jobId, int timeoutMs = 10000);
+    /// The cluster now: the first snapshot of WatchCluster.
+    Result<tessera::backend::v1::ClusterSnapshot> cluster(int timeoutMs = 10000);
+    /// Every provider's offers, and why a provider offers nothing.
+    Result<tessera::backend::v1::ListOffersReply> offers(int timeoutMs = 10000);
+    /// Rents `count` nodes of `offerId` from `provider`; the new leases' ids.
+    Result<QStringList> rent(const QString& provider, const QString& offerId, int count = 1,
+                             int timeoutMs = 30000);
+    /// Releases lease `leaseId` (its renter or an admin).
+    Result<void> release(const QString& leaseId, int timeoutMs = 30000);
+    /// The audit log's newest `limit` lines (0 = 100).
+    Result<tessera::backend::v1::ListAuditReply> audit(int limit, qint64 sinceMs = 0,
+                                                       int timeoutMs = 10000);
 
     /// The stub, for streaming calls (WatchJob).
     tessera::backend::v1::BackendService::Stub& stub() { return *m_stub; }

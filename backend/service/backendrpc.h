@@ -4,9 +4,13 @@
 
 #include "tessera/backend/v1/backend.grpc.pb.h"
 
+#include <QString>
+
 namespace tessera {
 
 class BackendServer;
+struct Backfill;
+struct StoredEvent;
 
 /// BackendService on top of one BackendServer (which owns it and stops it before it goes).
 class BackendRpc final : public tessera::backend::v1::BackendService::Service {
@@ -27,8 +31,28 @@ public:
     grpc::Status WatchJob(grpc::ServerContext* context,
                           const tessera::backend::v1::WatchJobRequest* request,
                           grpc::ServerWriter<tessera::backend::v1::JobUpdate>* writer) override;
+    grpc::Status
+    WatchCluster(grpc::ServerContext* context, const tessera::backend::v1::WatchClusterRequest*,
+                 grpc::ServerWriter<tessera::backend::v1::ClusterSnapshot>* writer) override;
+    grpc::Status ListOffers(grpc::ServerContext*, const tessera::backend::v1::ListOffersRequest*,
+                            tessera::backend::v1::ListOffersReply* reply) override;
+    grpc::Status Rent(grpc::ServerContext* context,
+                      const tessera::backend::v1::RentRequest* request,
+                      tessera::backend::v1::RentReply* reply) override;
+    grpc::Status Release(grpc::ServerContext* context,
+                         const tessera::backend::v1::ReleaseRequest* request,
+                         tessera::backend::v1::ReleaseReply*) override;
+    grpc::Status ListAudit(grpc::ServerContext*, const tessera::backend::v1::ListAuditRequest*,
+                           tessera::backend::v1::ListAuditReply* reply) override;
 
 private:
+    /// Writes the stored events of `jobId` from `fromSeq` to backfill.upToSeq, with its
+    /// relaunches, in pages (HistoryReader on this thread). CANCELLED when the client went away.
+    grpc::Status replay(grpc::ServerContext* context,
+                        grpc::ServerWriter<tessera::backend::v1::JobUpdate>* writer,
+                        const QString& jobId, quint64 fromSeq, const Backfill& backfill);
+    static tessera::backend::v1::JobUpdate toUpdate(const StoredEvent& e);
+
     BackendServer* m_server;
 };
 

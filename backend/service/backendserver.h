@@ -3,6 +3,9 @@
 #pragma once
 
 #include "backend/core/jobtypes.h"
+#include "backend/service/clientgate.h"
+#include "backend/service/updatequeue.h"
+#include "backend/tls/certificate_authority.h"
 #include "tessera/backend/v1/backend.pb.h"
 #include "worker/common/error.h"
 
@@ -28,7 +31,25 @@ namespace tessera {
 
 class BackendRpc;
 class BackendSession;
-class UpdateQueue;
+class ClusterFeed;
+
+/// What a WatchJob with backfill replays between the job's state and its live updates: the stored
+/// events with seq ≤ upToSeq (the RPC thread reads them from storePath, HistoryReader) and the
+/// job's relaunches. Everything later comes live, so each event is sent once.
+struct Backfill {
+    QString storePath;   ///< "" = no history: nothing to replay
+    quint64 upToSeq = 0; ///< the newest event stored when the stream was registered
+    QList<tessera::backend::v1::RecoveryUpdate> relaunches; ///< with seq_base, oldest first
+};
+
+/// Who may call the control API and where it listens besides its Unix socket (tessera-server).
+struct ServerAccess {
+    QString localUser = ClientGate::processUser(); ///< the Unix socket's caller (an admin)
+    QStringList admins;                            ///< users who may act on anyone's (server.json)
+    QString revokedPath;       ///< ClientCertificates::revokedPath(); "" = nothing revoked
+    QString tcpAddress;        ///< HOST:PORT for mutual TLS ("127.0.0.1:0" picks a port); "" = none
+    tls::Identity tcpIdentity; ///< the server's key and certificate, and the CA clients chain to
+};
 
 /// Serves one BackendSession (which must outlive it) on `socketPath`. Lives on the session's
 /// thread; the RPCs run on gRPC's threads and hand every touch of the session to this thread
@@ -46,9 +67,17 @@ public:
     /// Why a control socket cannot be at `socketPath` (longer than a Unix socket path may be);
     /// "" when it can.
     static QString socketPathProblem(const QString& socketPath);
+    /// Set before start(): the users, the admins, the revocation list and the TCP listener.
+    /// Without it: the Unix socket only, its user an admin.
+    void setAccess(ServerAccess access) { m_access = std::move(access); }
     /// Removes a leftover socket file (the caller holds the folder's lock, so it is stale) and
-    /// listens. Errors: Io naming the socket when gRPC cannot listen there.
+    /// listens on it, and on ServerAccess::tcpAddress when set. Errors: Io naming the socket or
+    /// the address when gRPC cannot listen there.
     Result<void> start();
+    /// The TCP port listened on (the one picked for port 0); 0 without a TCP listener.
+    int tcpPort() const { return m_tcpPort; }
+    /// Where it listens, as Describe reports it ("unix:/…", "tcp 0.0.0.0:7443 (mutual TLS)").
+    QStringList listening() const;
     /// Ends the streams and stops listening (idempotent).
     void stop();
 
@@ -59,13 +88,35 @@ public:
     }
 
     // What the RPCs run, on this object's thread (through call()).
-    tessera::backend::v1::DescribeReply describe() const;
+    tessera::backend::v1::DescribeReply describe(const Caller& caller) const;
     grpc::Status handOver(const QString& requester);
-    grpc::Status submit(const std::string& specJson, tessera::backend::v1::SubmitJobReply* reply);
-    grpc::Status cancel(const QString& jobId);
+    /// Submits as `caller`, who becomes the job's owner; audited.
+    grpc::Status submit(const std::string& specJson, const Caller& caller,
+                        tessera::backend::v1::SubmitJobReply* reply);
+    /// Cancels when `caller` owns the job or is an admin (PERMISSION_DENIED naming the owner
+    /// otherwise); audited either way.
+    grpc::Status cancel(const QString& jobId, const Caller& caller);
+    /// Every provider's offers and why a provider offers nothing (ListOffers).
+    tessera::backend::v1::ListOffersReply offers() const;
+    /// Rents `count` nodes of `offerId` from `provider` for `caller` (Lease::user); audited.
+    grpc::Status rent(const QString& provider, const QString& offerId, int count,
+                      const Caller& caller, tessera::backend::v1::RentReply* reply);
+    /// Releases `leaseId` when `caller` rented it or is an admin; audited either way.
+    grpc::Status release(const QString& leaseId, const Caller& caller);
+    /// Queues the cluster's snapshot now and registers `queue` for the later ones (WatchCluster).
+    void subscribeCluster(std::shared_ptr<ClusterQueue> queue);
+    /// The audit log's newest lines (limit 0 = 100, at most 10,000).
+    tessera::backend::v1::ListAuditReply audit(int limit, qint64 sinceMs) const;
+    /// Who submitted `jobId`: its recorded owner, or the server's own user for a job that has
+    /// none (started in-process).
+    QString ownerOf(const QString& jobId) const;
     /// Queues the job's state now and registers `queue` for what follows; NOT_FOUND when the
-    /// session does not follow `jobId` (nor is it a queued ticket of submit()).
-    grpc::Status subscribe(const QString& jobId, std::shared_ptr<UpdateQueue> queue);
+    /// session does not follow `jobId` (nor is it a queued ticket of submit()). With `backfill`,
+    /// also what to replay first: the history is flushed, so nothing falls between the replay
+    /// and the live updates; a job only the history knows (ended, or followed by an earlier
+    /// backend) is replayed too, its stream ending after its state.
+    grpc::Status subscribe(const QString& jobId, std::shared_ptr<UpdateQueue> queue,
+                           Backfill* backfill = nullptr);
 
     /// Runs `fn` on this object's thread and returns its result; nullopt when the server stops
     /// before it ran. Called from the RPC threads only (never from this object's thread).
@@ -88,6 +139,9 @@ public:
 
 private:
     void publish(const QString& jobId, const tessera::backend::v1::JobUpdate& update);
+    void record(const Caller& caller, const QString& action, const QString& target,
+                const QString& detail, const QString& outcome);
+    void setOwner(const QString& jobId, const QString& owner);
     void closeStreams(const QString& jobId, const grpc::Status& status);
     tessera::backend::v1::JobUpdate stateUpdate(const QString& jobId, JobState state,
                                                 const QString& reason) const;
@@ -98,10 +152,14 @@ private:
     qint64 m_sinceMs = 0;
     std::function<void(const QString&)> m_handOver;
     std::unique_ptr<BackendRpc> m_rpc;
+    std::unique_ptr<ClusterFeed> m_cluster;
     std::unique_ptr<grpc::Server> m_server;
     std::shared_ptr<std::atomic<bool>> m_stopping = std::make_shared<std::atomic<bool>>(false);
     QMultiHash<QString, std::shared_ptr<UpdateQueue>> m_streams; ///< job id → WatchJob streams
-    QSet<QString> m_tickets; ///< queued submissions not yet submitted or failed
+    QSet<QString> m_tickets;          ///< queued submissions not yet submitted or failed
+    QHash<QString, QString> m_owners; ///< job id or ticket → owner, for those submitted here
+    ServerAccess m_access;
+    int m_tcpPort = 0;
 };
 
 } // namespace tessera

@@ -36,7 +36,9 @@ public:
     /// and storeError() says why.
     /// Who hosts it: the app window, or `tessera-ctl serve`, whose autoscaler rents no local
     /// workers (they would end with serve, and with every hand-over of the folder to the app).
-    enum class Host { Window, Service };
+    /// Server: tessera-server, which rents local workers like the window (they live as long as
+    /// it does, and nothing hands the folder over).
+    enum class Host { Window, Service, Server };
 
     explicit BackendSession(const QString& storePath = QString(), QObject* parent = nullptr,
                             Host host = Host::Window);

@@ -43,10 +43,16 @@ Result<void> makeFolder(const QString& folder) {
 } // namespace
 
 QString FolderOwner::describe() const {
+    if (pid == 0 && !endpoint.isEmpty() && !endpoint.startsWith(QLatin1String("unix:"))) {
+        return QCoreApplication::translate("DataFolderLock", "the tessera-server at %1")
+            .arg(endpoint);
+    }
     const QString who = role == QLatin1String(DataFolderLock::kServe)
                             ? QCoreApplication::translate("DataFolderLock", "tessera-ctl serve")
                         : role == QLatin1String(DataFolderLock::kApp)
                             ? QCoreApplication::translate("DataFolderLock", "the Tessera window")
+                        : role == QLatin1String(DataFolderLock::kServer)
+                            ? QCoreApplication::translate("DataFolderLock", "tessera-server")
                             : QCoreApplication::translate("DataFolderLock", "another process");
     return QCoreApplication::translate("DataFolderLock", "%1 (pid %2)").arg(who).arg(pid);
 }

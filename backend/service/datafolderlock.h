@@ -14,9 +14,10 @@ namespace tessera {
 /// Who holds a data folder now.
 struct FolderOwner {
     qint64 pid = 0;
-    QString role;     ///< DataFolderLock::kApp or DataFolderLock::kServe
+    QString role;     ///< DataFolderLock::kApp, kServe or kServer
     QString endpoint; ///< its control socket as a gRPC target ("unix:/…/backend.sock")
-    /// "the Tessera window (pid 123)" / "tessera-ctl serve (pid 123)".
+    /// "the Tessera window (pid 123)" / "tessera-ctl serve (pid 123)"; a server reached over
+    /// TCP (pid 0, endpoint HOST:PORT): "the tessera-server at HOST:PORT".
     QString describe() const;
 };
 
@@ -26,8 +27,9 @@ struct FolderOwner {
 /// and other children never inherit it. Not thread-safe; one object per claim.
 class DataFolderLock {
 public:
-    static constexpr const char* kApp = "app";     ///< the Tessera window
-    static constexpr const char* kServe = "serve"; ///< `tessera-ctl serve`
+    static constexpr const char* kApp = "app";       ///< the Tessera window
+    static constexpr const char* kServe = "serve";   ///< `tessera-ctl serve`
+    static constexpr const char* kServer = "server"; ///< tessera-server (issue 48)
 
     /// `dataFolder` is created if missing when claimed.
     explicit DataFolderLock(const QString& dataFolder);
