@@ -1,6 +1,7 @@
 // tessera-ctl certify (see certifycommand.h).
 #include "backend/ctl/certifycommand.h"
 
+#include "backend/tls/clientcerts.h"
 #include "backend/tls/clusterca.h"
 
 #include <QDir>
@@ -36,12 +37,68 @@ bool writeNew(const QString& path, const std::string& text, bool secret, std::st
     return true;
 }
 
+/// certify --client NAME --out D: a person's certificate for tessera-server.
+int certifyClient(const ClusterCa& ca, const CtlOptions& o) {
+    auto cert = ClientCertificates(ca.folder()).issue(ca, o.client);
+    if (!cert) {
+        return refuse(cert.error().message);
+    }
+    QDir dir(o.outDir);
+    if (!dir.mkpath(QStringLiteral(".")) ||
+        !QFile::setPermissions(dir.absolutePath(),
+                               QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner)) {
+        return refuse("cannot create the folder " + o.outDir.toStdString() + " (mode 0700)");
+    }
+    const QString key = QDir(dir.absolutePath()).filePath(QStringLiteral("client.key"));
+    const QString crt = QDir(dir.absolutePath()).filePath(QStringLiteral("client.crt"));
+    const QString caCrt = QDir(dir.absolutePath()).filePath(QStringLiteral("ca.crt"));
+    std::string why;
+    if (!writeNew(key, cert->keyPem, true, &why) || !writeNew(crt, cert->certPem, false, &why) ||
+        !writeNew(caCrt, ca.caCertPem(), false, &why)) {
+        return refuse(why);
+    }
+    const auto info = tls::inspect(cert->certPem);
+    std::printf("client certificate for user %s, valid %d days, serial %s\n"
+                "give the folder %s to %s (keep client.key private); they connect with:\n"
+                "  tessera-ctl --server HOST:PORT --identity %s …   (or $TESSERA_SERVER and "
+                "$TESSERA_IDENTITY)\n"
+                "  the app: File > Connect to server…, with this folder\n"
+                "revoke it with: tessera-ctl certify --revoke %s\n",
+                qPrintable(o.client), ClientCertificates::kClientDays,
+                info ? info->serial.c_str() : "?", qPrintable(dir.absolutePath()),
+                qPrintable(o.client), qPrintable(dir.absolutePath()), qPrintable(o.client));
+    return kExitOk;
+}
+
+/// certify --revoke NAME.
+int revokeClient(const ClusterCa& ca, const CtlOptions& o) {
+    const ClientCertificates clients(ca.folder());
+    auto revoked = clients.revoke(o.revoke);
+    if (!revoked) {
+        return refuse(revoked.error().message);
+    }
+    if (*revoked == 0) {
+        std::printf("every certificate of %s was revoked already\n", qPrintable(o.revoke));
+    } else {
+        std::printf("revoked %d certificate(s) of %s (%s): tessera-server refuses them from "
+                    "their next call\n",
+                    *revoked, qPrintable(o.revoke), qPrintable(clients.revokedPath()));
+    }
+    return kExitOk;
+}
+
 } // namespace
 
 int certify(const CtlOptions& o) {
     auto ca = ClusterCa::shared();
     if (!ca) {
         return refuse(ca.error().message);
+    }
+    if (!o.client.isEmpty()) {
+        return certifyClient(**ca, o);
+    }
+    if (!o.revoke.isEmpty()) {
+        return revokeClient(**ca, o);
     }
     const QString name = o.name.isEmpty() ? o.hosts.first() : o.name;
     auto cert = (*ca)->issueWorker(name, o.hosts);

@@ -40,6 +40,18 @@ const std::vector<OptionDef>& catalogue() {
          "@file"},
         {"tls-cert", "", "F", "this side's certificate for --tls-ca", "@file"},
         {"tls-key", "", "F", "the key of --tls-cert", "@file"},
+        {"server", "", "HOST:PORT",
+         "go through the tessera-server at HOST:PORT over mutual TLS, with --identity "
+         "(default: $TESSERA_SERVER)"},
+        {"identity", "", "D",
+         "folder of client.crt, client.key and ca.crt from `tessera-ctl certify --client NAME` "
+         "on the server (default: $TESSERA_IDENTITY)",
+         "@dir"},
+        {"client", "", "NAME",
+         "a person's client certificate for tessera-server (NAME is their user name), into --out"},
+        {"revoke", "", "NAME",
+         "revoke every client certificate of NAME: tessera-server refuses it from its next call"},
+        {"limit", "", "N", "the newest N lines (default 100)"},
         {"timeout", "", "S", "cancel the job after S seconds (exit code 1)"},
         {"local", "", "",
          "a local cluster of its own, even with serve or the app running (not with --workers)"},
@@ -56,7 +68,10 @@ const std::vector<OptionDef>& catalogue() {
         {"rank", "", "R", "only rank R's lines (\"none\": those no rank printed)", "none"},
         {"follow", "f", "", "keep printing new lines until the job ends"},
         {"hosts", "", "H,H", "host names and IP addresses the others reach the worker at"},
-        {"out", "", "D", "folder for worker.key (0600), worker.crt and ca.crt", "@dir"},
+        {"out", "", "D",
+         "folder for worker.key (0600), worker.crt and ca.crt (client.key and client.crt with "
+         "--client)",
+         "@dir"},
         {"name", "", "N", "the worker's name in its certificate (default: the first host)"},
         {"json", "", "", "print JSON instead of a table"},
         {"provider", "", "P", "the cloud (default and only one: lambda)", "lambda"},
@@ -336,6 +351,20 @@ Result<void> readValues(const Given& g, CtlOptions& o) {
     }
     o.outDir = g.value("out");
     o.name = g.value("name");
+    o.client = g.value("client");
+    o.revoke = g.value("revoke");
+    if (g.has("limit") && ((o.limit = g.value("limit").toInt(&ok)) < 1 || o.limit > 10000 || !ok)) {
+        return bad(QStringLiteral("--limit needs a number of lines from 1 to 10000"));
+    }
+    o.server = g.has("server") ? g.value("server") : QString();
+    o.identityDir = g.has("identity") ? g.value("identity") : QString();
+    if (!o.server.isEmpty()) {
+        bool portOk = false;
+        const int port = o.server.section(':', -1).toInt(&portOk);
+        if (!o.server.contains(':') || !portOk || port <= 0 || port > 65535) {
+            return bad(QStringLiteral("--server: '%1' is not HOST:PORT").arg(o.server));
+        }
+    }
     o.tlsCa = g.value("tls-ca");
     o.tlsCert = g.value("tls-cert");
     o.tlsKey = g.value("tls-key");
@@ -403,10 +432,26 @@ Result<void> checkTogether(const Subcommand& sub, const Given& g, const CtlOptio
         return bad(QStringLiteral("--detach and --timeout do not go together: a detached job is "
                                   "not watched (cancel it with tessera-ctl cancel)"));
     }
-    if (std::string(sub.name) == "certify" && (o.hosts.isEmpty() || o.outDir.isEmpty())) {
-        return bad(QStringLiteral("certify needs --hosts (the names and addresses the worker is "
-                                  "reached at) and --out (a folder for its key and "
-                                  "certificates)"));
+    if (std::string(sub.name) == "certify") {
+        const int kinds =
+            int(!o.hosts.isEmpty()) + int(!o.client.isEmpty()) + int(!o.revoke.isEmpty());
+        if (kinds != 1 || (o.revoke.isEmpty() && o.outDir.isEmpty()) ||
+            (!o.revoke.isEmpty() && !o.outDir.isEmpty())) {
+            return bad(QStringLiteral(
+                "certify needs one of: --hosts H,H --out D (a worker's certificate: the names "
+                "and addresses it is reached at), --client NAME --out D (a person's, for "
+                "tessera-server), or --revoke NAME"));
+        }
+        if (!o.name.isEmpty() && o.hosts.isEmpty()) {
+            return bad(QStringLiteral("--name is the worker's name, for certify --hosts"));
+        }
+    }
+    if (!o.server.isEmpty() && (!o.workers.isEmpty() || o.local)) {
+        return bad(QStringLiteral("--server goes through a tessera-server's cluster; --workers "
+                                  "and --local use other workers: choose one"));
+    }
+    if (g.has("identity") && o.server.isEmpty()) {
+        return bad(QStringLiteral("--identity is the certificate for --server HOST:PORT"));
     }
     if (std::string(sub.name) == "release" && o.all == !o.target.isEmpty()) {
         return bad(QStringLiteral("release takes one lease id (tessera-ctl leases lists them), "

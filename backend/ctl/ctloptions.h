@@ -47,13 +47,18 @@ struct CtlOptions {
     bool follow = false;    ///< logs --follow: print new lines until the job ends
     bool tls = false;       ///< --tls: reach --workers over mutual TLS as the cluster CA's backend
     QString tlsCa, tlsCert, tlsKey; ///< --tls-ca/--tls-cert/--tls-key: another TLS identity
-    QStringList hosts; ///< certify --hosts H,H: the names/addresses the certificate is for
-    QString outDir;    ///< certify --out D: where worker.key, worker.crt and ca.crt go
-    QString name;      ///< certify --name N: the worker's name in its certificate
-    QString offerId;   ///< rent OFFER: the instance type (or other offer id) to rent
-    QString target;    ///< release ID: a lease id or the id of an instance Tessera lost track of
-    bool all = false;  ///< release --all: every live lease and every lost instance
-    bool json = false; ///< --json: the listing commands print JSON
+    QStringList hosts;   ///< certify --hosts H,H: the names/addresses the certificate is for
+    QString outDir;      ///< certify --out D: where worker.key, worker.crt and ca.crt go
+    QString name;        ///< certify --name N: the worker's name in its certificate
+    QString client;      ///< certify --client NAME: a person's certificate for tessera-server
+    QString revoke;      ///< certify --revoke NAME: revoke NAME's client certificates
+    int limit = 100;     ///< audit --limit N: the newest N lines
+    QString server;      ///< --server HOST:PORT: a tessera-server over mutual TLS ("" = none)
+    QString identityDir; ///< --identity D: client.crt, client.key and ca.crt for --server
+    QString offerId;     ///< rent OFFER: the instance type (or other offer id) to rent
+    QString target;      ///< release ID: a lease id or the id of an instance Tessera lost track of
+    bool all = false;    ///< release --all: every live lease and every lost instance
+    bool json = false;   ///< --json: the listing commands print JSON
     QString provider = QStringLiteral("lambda"); ///< --provider P: the cloud (offers, rent, key)
     QString exportTo;  ///< export --to: "megatron", "deepspeed" or "torchtitan"
     QString exportDir; ///< export-tb JOB DIR: the folder the event files go under

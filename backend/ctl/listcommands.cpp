@@ -3,7 +3,9 @@
 
 #include "backend/cluster/clusterregistry.h"
 #include "backend/core/paths.h"
+#include "backend/ctl/servercontact.h"
 #include "backend/history/metricstore.h"
+#include "backend/service/backendclient.h"
 #include "backend/service/datafolderlock.h"
 #include "worker/common/spec_io.h"
 
@@ -65,6 +67,65 @@ QString number(double v, int decimals) {
     return std::isnan(v) ? QStringLiteral("-") : QString::number(v, 'f', decimals);
 }
 
+/// A node of a server's cluster snapshot, as the listing prints it.
+WorkerNode nodeOf(const tessera::backend::v1::NodeInfo& n) {
+    WorkerNode w;
+    w.name = QString::fromStdString(n.name());
+    w.address = QString::fromStdString(n.address());
+    w.host = QString::fromStdString(n.host());
+    const QString state = QString::fromStdString(n.state());
+    for (NodeState s :
+         {NodeState::Connecting, NodeState::Ready, NodeState::Unreachable, NodeState::Stopped}) {
+        if (nodeStateName(s) == state) {
+            w.state = s;
+        }
+    }
+    w.slots = n.slots();
+    w.cores = n.cores();
+    w.memoryBytes = n.memory_bytes();
+    w.provider = QString::fromStdString(n.provider());
+    w.lastError = QString::fromStdString(n.last_error());
+    return w;
+}
+
+/// The cluster of a tessera-server (--server) or of the data folder's backend: kExitOk once
+/// printed; nullopt when there is neither.
+std::optional<int> serverNodes(const CtlOptions& options) {
+    auto contact = serverContact(options);
+    if (!contact) {
+        std::fprintf(stderr, "tessera-ctl: error: %s\n", contact.error().message.c_str());
+        return kExitBadInput;
+    }
+    std::unique_ptr<BackendClient> client;
+    QString who;
+    if (*contact) {
+        client = std::make_unique<BackendClient>((*contact)->owner.endpoint, (*contact)->identity);
+        who = (*contact)->owner.describe();
+    } else if (const auto owner = DataFolderLock(dataDir()).otherOwner();
+               owner && !owner->endpoint.isEmpty()) {
+        client = std::make_unique<BackendClient>(owner->endpoint);
+        who = owner->describe();
+    } else {
+        return std::nullopt;
+    }
+    auto snapshot = client->cluster();
+    if (!snapshot) {
+        std::fprintf(stderr, "tessera-ctl: error: %s\n", snapshot.error().message.c_str());
+        return snapshot.error().code == ErrorCode::Unavailable ? kExitUnreachable : kExitBadInput;
+    }
+    QList<WorkerNode> nodes;
+    for (const auto& n : snapshot->nodes()) {
+        nodes.append(nodeOf(n));
+    }
+    if (options.json) {
+        printNodesJson(nodes);
+    } else {
+        std::printf("workers of %s:\n", qPrintable(who));
+        printNodesTable(nodes);
+    }
+    return kExitOk;
+}
+
 } // namespace
 
 NodesCommand::NodesCommand(const CtlOptions& options, QObject* parent)
@@ -72,6 +133,11 @@ NodesCommand::NodesCommand(const CtlOptions& options, QObject* parent)
 
 void NodesCommand::start() {
     if (m_options.workers.isEmpty()) {
+        if (const std::optional<int> code = serverNodes(m_options)) {
+            QMetaObject::invokeMethod(
+                this, [this, c = *code] { Q_EMIT finished(c); }, Qt::QueuedConnection);
+            return;
+        }
         MetricStore store;
         if (Result<void> opened = store.open(MetricStore::defaultPath()); !opened) {
             std::fprintf(stderr, "tessera-ctl: error: %s\n", opened.error().message.c_str());

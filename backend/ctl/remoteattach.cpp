@@ -25,9 +25,10 @@ namespace {
 constexpr qint64 kNextOwnerMs = 30000;
 } // namespace
 
-RemoteAttach::RemoteAttach(const CtlOptions& options, Mode mode, FolderOwner owner, QObject* parent)
+RemoteAttach::RemoteAttach(const CtlOptions& options, Mode mode, FolderOwner owner,
+                           std::shared_ptr<const tls::Identity> identity, QObject* parent)
     : QObject(parent), m_options(options), m_mode(mode), m_jobId(options.jobId),
-      m_owner(std::move(owner)) {
+      m_owner(std::move(owner)), m_identity(std::move(identity)) {
     m_search.setInterval(250);
     connect(&m_search, &QTimer::timeout, this, &RemoteAttach::lookForOwner);
 }
@@ -39,6 +40,10 @@ RemoteAttach::~RemoteAttach() {
 void RemoteAttach::start() {
     if (m_mode == Mode::Run) {
         submit();
+        return;
+    }
+    if (m_identity) {
+        watch(); // a server elsewhere: its history is not here; it refuses what it does not know
         return;
     }
     // As a local attach: a job the history has not, or has as finished, is refused here.
@@ -87,7 +92,7 @@ void RemoteAttach::submit() {
             return;
         }
     }
-    m_client = std::make_unique<BackendClient>(m_owner.endpoint);
+    m_client = std::make_unique<BackendClient>(m_owner.endpoint, m_identity);
     Result<bv1::SubmitJobReply> submitted = m_client->submit(jobSpecToJson(*spec));
     if (!submitted) {
         const QString why = QString::fromStdString(submitted.error().message);
@@ -148,7 +153,7 @@ void RemoteAttach::detached() {
 
 void RemoteAttach::watch() {
     stopReading();
-    m_client = std::make_unique<BackendClient>(m_owner.endpoint);
+    m_client = std::make_unique<BackendClient>(m_owner.endpoint, m_identity);
     m_context = std::make_unique<grpc::ClientContext>();
     m_reader = std::thread(
         [this, context = m_context.get(), client = m_client.get(), jobId = m_jobId.toStdString()] {
@@ -294,6 +299,20 @@ void RemoteAttach::onEnded(int code, const QString& message) {
 }
 
 void RemoteAttach::lookForOwner() {
+    if (m_identity) { // a server elsewhere: the same one, once it answers again
+        if (BackendClient(m_owner.endpoint, m_identity).describe(1000)) {
+            m_search.stop();
+            m_announced = false;
+            watch();
+        } else if (QDateTime::currentMSecsSinceEpoch() >= m_searchUntilMs) {
+            m_search.stop();
+            finish(kExitUnreachable,
+                   QStringLiteral("%1 does not answer; job %2 goes on there: attach again "
+                                  "once it does")
+                       .arg(m_owner.describe(), m_jobId));
+        }
+        return;
+    }
     const std::optional<FolderOwner> next = DataFolderLock(dataDir()).otherOwner();
     // Another owner, or the same one serving again (it took the folder back, or woke up).
     const bool answers = next && !next->endpoint.isEmpty() &&

@@ -6,6 +6,7 @@
 #include "backend/ctl/ctloptions.h"
 #include "backend/ctl/progressprinter.h"
 #include "backend/service/datafolderlock.h"
+#include "backend/tls/certificate_authority.h"
 
 #include <QObject>
 #include <QTimer>
@@ -43,7 +44,10 @@ class RemoteAttach : public QObject {
 public:
     enum class Mode { Attach, Cancel, Run };
 
+    /// `identity`: for a tessera-server reached over TCP (owner.endpoint HOST:PORT), the person's
+    /// client certificate; null for the data folder's own backend on its Unix socket.
     RemoteAttach(const CtlOptions& options, Mode mode, FolderOwner owner,
+                 std::shared_ptr<const tls::Identity> identity = nullptr,
                  QObject* parent = nullptr);
     ~RemoteAttach() override;
 
@@ -70,6 +74,7 @@ private:
     Mode m_mode;
     QString m_jobId; ///< the job (a run's queued ticket until the autoscaler submits it)
     FolderOwner m_owner;
+    std::shared_ptr<const tls::Identity> m_identity; ///< set: a server elsewhere, over TLS
     std::unique_ptr<BackendClient> m_client;
     std::unique_ptr<grpc::ClientContext> m_context;
     std::thread m_reader;

@@ -3,6 +3,7 @@
 
 #include "backend/core/paths.h"
 #include "backend/ctl/attachcommand.h"
+#include "backend/ctl/auditcommand.h"
 #include "backend/ctl/calibratecommand.h"
 #include "backend/ctl/certifycommand.h"
 #include "backend/ctl/cloudcommand.h"
@@ -15,6 +16,7 @@
 #include "backend/ctl/remoteattach.h"
 #include "backend/ctl/runcommand.h"
 #include "backend/ctl/servecommand.h"
+#include "backend/ctl/servercontact.h"
 #include "backend/ctl/tokencommand.h"
 #include "backend/service/backendclient.h"
 #include "backend/service/datafolderlock.h"
@@ -86,6 +88,15 @@ QString followedByOwner(const QString& jobId) {
 /// run, attach and cancel without --workers (and run without --local) go through the data
 /// folder's backend when one runs: its exit code then, else nothing.
 std::optional<int> throughOwner(const CtlOptions& options, RemoteAttach::Mode mode) {
+    auto contact = serverContact(options);
+    if (!contact) {
+        std::fprintf(stderr, "tessera-ctl: error: %s\n", contact.error().message.c_str());
+        return kExitBadInput;
+    }
+    if (*contact) { // a tessera-server elsewhere (--server or $TESSERA_SERVER)
+        RemoteAttach attach(options, mode, (*contact)->owner, (*contact)->identity);
+        return execute(attach, [&] { attach.interrupt(); });
+    }
     if (!options.workers.isEmpty() || options.local) {
         return std::nullopt;
     }
@@ -185,6 +196,10 @@ int runCalibrate(const CtlOptions& options) {
 
 int runCertify(const CtlOptions& options) {
     return certify(options);
+}
+
+int runAudit(const CtlOptions& options) {
+    return audit(options);
 }
 
 int runToken(const CtlOptions& options) {

@@ -25,6 +25,8 @@ int runCalibrate(const CtlOptions& options);
 int runCertify(const CtlOptions& options);
 /// token FILE: a fresh bearer token in a new 0600 file (tokencommand.h).
 int runToken(const CtlOptions& options);
+/// audit: the server's audit log (auditcommand.h).
+int runAudit(const CtlOptions& options);
 /// offers, rent OFFER, leases, release ID, cost, cloud-key: the cloud; an interrupted rent
 /// terminates what it launched first.
 int runCloud(const CtlOptions& options);

@@ -135,7 +135,7 @@ void ServeCommand::handOver(const QString& requester) {
     if (!m_session) {
         return;
     }
-    const int running = m_server->describe().followed_jobs_size();
+    const int running = m_server->describe(Caller{}).followed_jobs_size();
     QElapsedTimer clock;
     clock.start();
     m_server.reset();
@@ -155,7 +155,7 @@ void ServeCommand::interrupt() {
     if (m_finishing) {
         return;
     }
-    const int running = m_server ? m_server->describe().followed_jobs_size() : 0;
+    const int running = m_server ? m_server->describe(Caller{}).followed_jobs_size() : 0;
     stopServing();
     say(QStringLiteral("stopped; %1 job(s) go on on their workers, followed again by the next "
                        "backend of this data folder")

@@ -69,7 +69,7 @@ const std::vector<Subcommand> kSubcommands = {
      "--workers) the job is submitted to their cluster and followed through them; --local "
      "rents a local cluster for it even then. Prints progress, then the result; Ctrl-C "
      "cancels the job.",
-     onWorkers({"timeout", "local", "detach"}),
+     onWorkers({"timeout", "local", "detach", "server", "identity"}),
      [](const std::vector<std::string>& a, CtlOptions& o) {
          return one(a, o.specPath,
                     QStringLiteral("run takes exactly one spec file, e.g. tessera-ctl run "
@@ -81,9 +81,10 @@ const std::vector<Subcommand> kSubcommands = {
      "printed meanwhile are stored too. With serve or the app running it goes through them; "
      "else it needs the job's --workers in the order of its run. Ctrl-C stops following; "
      "the job goes on.",
-     onWorkers(), jobOf, runAttach},
+     onWorkers({"server", "identity"}), jobOf, runAttach},
     {"cancel", "JOB", "stop a job left running and wait until it is cancelled",
-     "Finds the job as attach does.", onWorkers(), jobOf, runCancel},
+     "Finds the job as attach does. Through tessera-server only its owner or an admin may.",
+     onWorkers({"server", "identity"}), jobOf, runCancel},
     {"serve",
      "",
      "the data folder's backend without a window, as a service",
@@ -107,8 +108,11 @@ const std::vector<Subcommand> kSubcommands = {
          return Result<void>{};
      },
      runStatus},
-    {"nodes", "", "workers of --workers probed with GetInfo, or the local ones used last",
-     "Exit code 3 when one does not answer, 2 when one refuses the token.", onWorkers({"json"}),
+    {"nodes", "",
+     "workers of --workers probed with GetInfo, of a tessera-server, or the local ones used last",
+     "With --server (or the data folder's backend running): that backend's cluster now. Exit "
+     "code 3 when one does not answer, 2 when one refuses the token.",
+     onWorkers({"json", "server", "identity"}),
      [](const std::vector<std::string>& a, CtlOptions&) { return none(a, "nodes"); }, runNodes},
     {"jobs",
      "",
@@ -159,11 +163,22 @@ const std::vector<Subcommand> kSubcommands = {
      runCalibrate},
     {"certify",
      "",
-     "issue a certificate for a worker started by hand",
-     "From this data folder's cluster CA; prints the worker's tessera-worker flags.",
-     {"hosts", "out", "name"},
+     "issue a certificate for a worker started by hand, or for a person (tessera-server)",
+     "From this data folder's cluster CA. --hosts: a worker's (prints its tessera-worker "
+     "flags). --client NAME: a person's, which tessera-server --listen admits as user NAME "
+     "(give the folder to them; keep client.key private). --revoke NAME: refuse NAME's "
+     "certificates from now on.",
+     {"hosts", "out", "name", "client", "revoke"},
      [](const std::vector<std::string>& a, CtlOptions&) { return none(a, "certify"); },
      runCertify},
+    {"audit",
+     "",
+     "who changed what, and when: the server's audit log",
+     "Submissions, cancels (and refused ones), rents and releases through tessera-server or "
+     "the data folder's backend, newest last. Read from the history when no backend runs.",
+     {"json", "limit", "server", "identity"},
+     [](const std::vector<std::string>& a, CtlOptions&) { return none(a, "audit"); },
+     runAudit},
     {"token",
      "FILE",
      "write a new bearer token for a worker into FILE (mode 0600)",

@@ -125,7 +125,24 @@ private Q_SLOTS:
             << QStringList{"release", "--all", "lease-1"} << "release takes one lease id";
         QTest::newRow("release neither") << QStringList{"release"} << "release takes one lease id";
         QTest::newRow("certify without hosts")
-            << QStringList{"certify", "--out", "d"} << "certify needs --hosts";
+            << QStringList{"certify", "--out", "d"} << "certify needs one of: --hosts";
+        QTest::newRow("certify client without out")
+            << QStringList{"certify", "--client", "alice"} << "--client NAME --out D";
+        QTest::newRow("certify revoke with out")
+            << QStringList{"certify", "--revoke", "alice", "--out", "d"} << "or --revoke NAME";
+        QTest::newRow("certify client and hosts")
+            << QStringList{"certify", "--client", "a", "--hosts", "h", "--out", "d"}
+            << "certify needs one of";
+        QTest::newRow("identity without server")
+            << QStringList{"audit", "--identity", "d"} << "--identity is the certificate for";
+        QTest::newRow("server not host:port")
+            << QStringList{"audit", "--server", "nowhere"} << "--server: 'nowhere' is not";
+        QTest::newRow("server and workers")
+            << QStringList{"run", "s.json",    "--server", "h:1",          "--identity",
+                           "d",   "--workers", "a:1",      "--token-file", "t"}
+            << "--server goes through a tessera-server";
+        QTest::newRow("limit out of range")
+            << QStringList{"audit", "--limit", "0"} << "--limit needs a number";
         QTest::newRow("export without format")
             << QStringList{"export", "x.json"} << "export needs --to";
         QTest::newRow("export to nowhere") << QStringList{"export", "--to", "jax", "x.json"}
