@@ -86,6 +86,7 @@ declare -A may=(
     [autoscale]="cluster history jobs planner provision"
     [service]="autoscale cluster history jobs planner provision telemetry"
     [ctl]="autoscale cluster history jobs planner provision service telemetry export layout"
+    [server]="autoscale cluster history jobs planner provision service telemetry"
     [layout]="planner" [export]="layout planner"
 )
 

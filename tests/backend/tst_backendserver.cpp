@@ -10,8 +10,10 @@
 #include "backend/service/backendserver.h"
 #include "backend/service/backendsession.h"
 #include "backend/service/datafolderlock.h"
+#include "tests/backend/server/streamwatch.h"
 #include "tests/backend/testcluster.h"
 #include "tests/support/ctlprocess.h"
+#include "tests/support/offthread.h"
 #include "worker/common/spec_io.h"
 
 #include <QDir>
@@ -21,83 +23,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <future>
-#include <grpcpp/client_context.h>
-#include <mutex>
-#include <thread>
-
 using namespace tessera;
+using test::offThread;
 namespace bv1 = tessera::backend::v1;
 
 namespace {
-
-/// Runs `fn` on another thread while this one keeps serving; its result once it ended.
-template <typename F> auto offThread(F fn) -> decltype(fn()) {
-    auto result = std::async(std::launch::async, std::move(fn));
-    if (!QTest::qWaitFor(
-            [&] { return result.wait_for(std::chrono::seconds(0)) == std::future_status::ready; },
-            60000)) {
-        qFatal("a control socket call did not return within 60 s");
-    }
-    return result.get();
-}
-
-/// A WatchJob stream read on its own thread: the updates so far and how it ended.
-class Watch {
-public:
-    Watch(const QString& endpoint, const QString& jobId) : m_client(endpoint) {
-        m_thread = std::thread([this, id = jobId.toStdString()] {
-            bv1::WatchJobRequest request;
-            request.set_job_id(id);
-            auto stream = m_client.stub().WatchJob(&m_context, request);
-            bv1::JobUpdate u;
-            while (stream->Read(&u)) {
-                std::lock_guard lock(m_mutex);
-                m_updates.push_back(u);
-            }
-            const grpc::Status end = stream->Finish();
-            std::lock_guard lock(m_mutex);
-            m_end = end;
-            m_ended = true;
-        });
-    }
-    ~Watch() {
-        m_context.TryCancel();
-        m_thread.join();
-    }
-    bool ended() const {
-        std::lock_guard lock(m_mutex);
-        return m_ended;
-    }
-    grpc::Status end() const {
-        std::lock_guard lock(m_mutex);
-        return m_end;
-    }
-    int metrics() const {
-        std::lock_guard lock(m_mutex);
-        return int(std::count_if(m_updates.begin(), m_updates.end(),
-                                 [](const bv1::JobUpdate& u) { return u.has_metric(); }));
-    }
-    QStringList states() const {
-        std::lock_guard lock(m_mutex);
-        QStringList s;
-        for (const bv1::JobUpdate& u : m_updates) {
-            if (u.has_state()) {
-                s << QString::fromStdString(u.state().state());
-            }
-        }
-        return s;
-    }
-
-private:
-    BackendClient m_client;
-    grpc::ClientContext m_context;
-    std::thread m_thread;
-    mutable std::mutex m_mutex;
-    std::vector<bv1::JobUpdate> m_updates;
-    grpc::Status m_end;
-    bool m_ended = false;
-};
 
 /// The app's side of a data folder: its session, its claim and its control socket, with
 /// `workers` local one-slot workers Ready.
@@ -168,7 +98,7 @@ private Q_SLOTS:
         QVERIFY2(unknown.error().message.find("job-nope") != std::string::npos,
                  unknown.error().message.c_str());
 
-        Watch nobody(endpoint, QStringLiteral("job-nope"));
+        test::JobWatch nobody(endpoint, nullptr, QStringLiteral("job-nope"));
         QTRY_VERIFY_WITH_TIMEOUT(nobody.ended(), 10000);
         QCOMPARE(nobody.end().error_code(), grpc::StatusCode::NOT_FOUND);
 
@@ -195,8 +125,8 @@ private Q_SLOTS:
         const QString job = QString::fromStdString(submitted->job_id());
         QVERIFY(owner.jobs()->jobIds().contains(job));
 
-        Watch watch(endpoint, job);
-        QTRY_VERIFY_WITH_TIMEOUT(watch.metrics() >= 3, 60000);
+        test::JobWatch watch(endpoint, nullptr, job);
+        QTRY_VERIFY_WITH_TIMEOUT(watch.metricSeqs().size() >= 3, 60000);
         QVERIFY(!watch.states().isEmpty()); // the state first
         auto cancelled = offThread([&] { return BackendClient(endpoint).cancel(job); });
         QVERIFY2(cancelled, cancelled ? "" : cancelled.error().message.c_str());
@@ -206,7 +136,7 @@ private Q_SLOTS:
         QCOMPARE(owner.jobs()->state(job), JobState::Cancelled);
 
         // A finished job: its state, then the end.
-        Watch late(endpoint, job);
+        test::JobWatch late(endpoint, nullptr, job);
         QTRY_VERIFY_WITH_TIMEOUT(late.ended(), 10000);
         QVERIFY(late.end().ok());
         QCOMPARE(late.states(), QStringList{QStringLiteral("cancelled")});
@@ -218,8 +148,8 @@ private Q_SLOTS:
         const QString endpoint = owner.endpoint();
         Result<QString> job = owner.jobs()->submit(test::emitterJob(1, 100000, 10));
         QVERIFY(job);
-        Watch watch(endpoint, *job);
-        QTRY_VERIFY_WITH_TIMEOUT(watch.metrics() >= 1, 60000);
+        test::JobWatch watch(endpoint, nullptr, *job);
+        QTRY_VERIFY_WITH_TIMEOUT(watch.metricSeqs().size() >= 1, 60000);
         QElapsedTimer stopClock;
         stopClock.start();
         owner.server.reset();

@@ -10,14 +10,16 @@
 
 namespace tessera::test {
 
-/// `tessera-ctl ARGS` from the build, in the test's environment. Killed when destroyed.
+/// `tessera-ctl ARGS` (or another of the build's programs) from the build, in the test's
+/// environment. Killed when destroyed.
 class CtlProcess {
 public:
-    explicit CtlProcess(const QStringList& args) {
+    explicit CtlProcess(const QStringList& args,
+                        const QString& program = QStringLiteral("tessera-ctl")) {
         m_process.setProcessChannelMode(QProcess::MergedChannels);
         QObject::connect(&m_process, &QProcess::readyRead,
                          [this] { m_output += QString::fromUtf8(m_process.readAll()); });
-        m_process.start(buildBin() + QStringLiteral("/tessera-ctl"), args);
+        m_process.start(buildBin() + QLatin1Char('/') + program, args);
     }
     ~CtlProcess() {
         if (m_process.state() != QProcess::NotRunning) {
