@@ -37,10 +37,10 @@ void print(const QList<AuditEntry>& lines, bool json) {
         std::printf("%s\n", QJsonDocument(rows).toJson(QJsonDocument::Compact).constData());
         return;
     }
-    std::printf("%-20s %-16s %-8s %-22s %-8s %s\n", "TIME (UTC)", "USER", "ACTION", "TARGET",
+    std::printf("%-20s %-16s %-8s %-26s %-8s %s\n", "TIME (UTC)", "USER", "ACTION", "TARGET",
                 "OUTCOME", "DETAIL");
     for (const AuditEntry& e : lines) {
-        std::printf("%-20s %-16s %-8s %-22s %-8s %s\n",
+        std::printf("%-20s %-16s %-8s %-26s %-8s %s\n",
                     qPrintable(QDateTime::fromMSecsSinceEpoch(e.timeMs, Qt::UTC)
                                    .toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"))),
                     qPrintable(e.user), qPrintable(e.action), qPrintable(e.target),

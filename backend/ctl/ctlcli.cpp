@@ -74,7 +74,9 @@ const std::vector<OptionDef>& catalogue() {
          "@dir"},
         {"name", "", "N", "the worker's name in its certificate (default: the first host)"},
         {"json", "", "", "print JSON instead of a table"},
-        {"provider", "", "P", "the cloud (default and only one: lambda)", "lambda"},
+        {"provider", "", "P",
+         "the cloud (default: lambda); through --server also local, ssh or slurm",
+         "lambda local ssh slurm"},
         {"all", "", "", "every live lease and every lost instance"},
         {"to", "", "FORMAT",
          "megatron (Megatron-LM's arguments), deepspeed (ds_config.json; "
@@ -334,8 +336,10 @@ Result<void> readValues(const Given& g, CtlOptions& o) {
     if (g.has("timeout") && ((o.timeoutSeconds = g.value("timeout").toInt(&ok)) <= 0 || !ok)) {
         return bad(QStringLiteral("--timeout needs a positive number of seconds"));
     }
-    if (g.has("provider") && (o.provider = g.value("provider")) != QLatin1String("lambda")) {
-        return bad(QStringLiteral("--provider: '%1' is not a cloud Tessera knows (lambda)")
+    if (g.has("provider") && !QStringList{"lambda", "local", "ssh", "slurm"}.contains(
+                                 o.provider = g.value("provider"))) {
+        return bad(QStringLiteral("--provider: '%1' is not a provider Tessera knows (lambda; "
+                                  "through a tessera-server also local, ssh, slurm)")
                        .arg(o.provider));
     }
     if (g.has("to")) {

@@ -13,6 +13,7 @@
 
 #include <grpcpp/client_context.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <unistd.h>
 
@@ -155,25 +156,30 @@ void RemoteAttach::watch() {
     stopReading();
     m_client = std::make_unique<BackendClient>(m_owner.endpoint, m_identity);
     m_context = std::make_unique<grpc::ClientContext>();
-    m_reader = std::thread(
-        [this, context = m_context.get(), client = m_client.get(), jobId = m_jobId.toStdString()] {
-            bv1::WatchJobRequest request;
-            request.set_job_id(jobId);
-            auto stream = client->stub().WatchJob(context, request);
-            bv1::JobUpdate update;
-            while (stream->Read(&update)) {
-                QMetaObject::invokeMethod(this, tsanHandOff([this, update] { onUpdate(update); }),
-                                          Qt::QueuedConnection);
-            }
-            const grpc::Status end = stream->Finish();
-            QMetaObject::invokeMethod(
-                this,
-                tsanHandOff([this, code = int(end.error_code()),
-                             message = QString::fromStdString(end.error_message())] {
-                    onEnded(code, message);
-                }),
-                Qt::QueuedConnection);
-        });
+    // Again from a server elsewhere: what it stored meanwhile first, from the seq after the last
+    // point seen (its history is not on this machine).
+    const bool backfill = m_identity && m_lastSeq > 0;
+    m_reader = std::thread([this, context = m_context.get(), client = m_client.get(),
+                            jobId = m_jobId.toStdString(), backfill, from = m_lastSeq + 1] {
+        bv1::WatchJobRequest request;
+        request.set_job_id(jobId);
+        request.set_backfill(backfill);
+        request.set_from_seq(backfill ? from : 0);
+        auto stream = client->stub().WatchJob(context, request);
+        bv1::JobUpdate update;
+        while (stream->Read(&update)) {
+            QMetaObject::invokeMethod(this, tsanHandOff([this, update] { onUpdate(update); }),
+                                      Qt::QueuedConnection);
+        }
+        const grpc::Status end = stream->Finish();
+        QMetaObject::invokeMethod(
+            this,
+            tsanHandOff([this, code = int(end.error_code()),
+                         message = QString::fromStdString(end.error_message())] {
+                onEnded(code, message);
+            }),
+            Qt::QueuedConnection);
+    });
 }
 
 void RemoteAttach::stopReading() {
@@ -191,6 +197,7 @@ void RemoteAttach::onUpdate(const bv1::JobUpdate& update) {
         return;
     }
     if (update.has_metric()) {
+        m_lastSeq = std::max<quint64>(m_lastSeq, update.metric().seq());
         MetricPoint p;
         p.jobId = m_jobId;
         p.seq = update.metric().seq();

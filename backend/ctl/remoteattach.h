@@ -75,6 +75,7 @@ private:
     QString m_jobId; ///< the job (a run's queued ticket until the autoscaler submits it)
     FolderOwner m_owner;
     std::shared_ptr<const tls::Identity> m_identity; ///< set: a server elsewhere, over TLS
+    quint64 m_lastSeq = 0; ///< the newest point's seq seen (a reconnect backfills after it)
     std::unique_ptr<BackendClient> m_client;
     std::unique_ptr<grpc::ClientContext> m_context;
     std::thread m_reader;

@@ -17,6 +17,7 @@
 #include "backend/ctl/runcommand.h"
 #include "backend/ctl/servecommand.h"
 #include "backend/ctl/servercontact.h"
+#include "backend/ctl/serverleases.h"
 #include "backend/ctl/tokencommand.h"
 #include "backend/service/backendclient.h"
 #include "backend/service/datafolderlock.h"
@@ -207,6 +208,16 @@ int runToken(const CtlOptions& options) {
 }
 
 int runCloud(const CtlOptions& options) {
+    if (const auto code = leasesThroughServer(options)) {
+        return *code;
+    }
+    if (options.provider != QLatin1String("lambda")) {
+        std::fprintf(stderr,
+                     "tessera-ctl: error: --provider %s goes through a tessera-server "
+                     "(--server): without one, %s is for the cloud (lambda)\n",
+                     qPrintable(options.provider), qPrintable(options.command));
+        return kExitBadInput;
+    }
     // A rent interrupted by Ctrl-C, TERM or HUP terminates what it launched first.
     CloudCommand command(options);
     return execute(command, [&] { command.interrupt(); });

@@ -159,6 +159,8 @@ Result<void> BackendServer::start() {
         tls->SetAuthMetadataProcessor(gate);
         builder.AddListeningPort(m_access.tcpAddress.toStdString(), tls, &m_tcpPort);
     }
+    // gRPC sets SO_REUSEPORT by default: a second server on the port would take half the calls.
+    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     builder.RegisterService(m_rpc.get());
     // The clients' keepalive pings (BackendClient) are welcome, with or without a call open.
     builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,

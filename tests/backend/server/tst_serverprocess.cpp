@@ -4,6 +4,7 @@
 // person is refused from the next call; TERM stops it with exit 0.
 #include "tests/backend/testcluster.h"
 #include "tests/support/ctlprocess.h"
+#include "worker/common/spec_io.h"
 
 #include <QDir>
 #include <QFile>
@@ -41,7 +42,7 @@ private Q_SLOTS:
         QVERIFY(m_data.isValid());
         test::useBuildAndData(m_data.path());
         qputenv("TESSERA_NO_KEYRING", "1");
-        for (const char* user : {"alice", "bob"}) {
+        for (const char* user : {"alice", "bob", "carol"}) {
             auto made = ctl({QStringLiteral("certify"), QStringLiteral("--client"),
                              QLatin1String(user), QStringLiteral("--out"), identity(user)});
             QVERIFY2(made->exitCode() == 0, qPrintable(made->output()));
@@ -84,6 +85,17 @@ private Q_SLOTS:
         const QString address = QStringLiteral("127.0.0.1:") + port.captured(1);
         const QStringList asAlice{QStringLiteral("--server"), address, QStringLiteral("--identity"),
                                   identity("alice")};
+
+        // A port in use is said so, not shared (gRPC's SO_REUSEPORT is off).
+        QTemporaryDir other;
+        CtlProcess taken(
+            {QStringLiteral("--data-dir"), other.path(), QStringLiteral("--listen"), address},
+            QStringLiteral("tessera-server"));
+        QTRY_VERIFY_WITH_TIMEOUT(taken.ended(), 30000);
+        QCOMPARE(taken.exitCode(), 2);
+        QVERIFY2(taken.output().contains(QStringLiteral("cannot listen")) &&
+                     taken.output().contains(address),
+                 qPrintable(taken.output()));
 
         // One server per data folder.
         CtlProcess second({}, QStringLiteral("tessera-server"));
@@ -135,7 +147,95 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(m_data.filePath(QStringLiteral("backend.sock"))));
     }
 
+    void aPersonRentsAndRunsAndOnlyTheyOrAnAdminCancel() {
+        auto server = startServer();
+        QVERIFY(server.first);
+        const QStringList carol = as("carol", server.second);
+        const QStringList bob = as("bob", server.second);
+
+        auto rent = ctl(QStringList{QStringLiteral("rent"), QStringLiteral("local-worker"),
+                                    QStringLiteral("--provider"), QStringLiteral("local")} +
+                        carol);
+        QVERIFY2(rent->exitCode() == 0 && rent->output().contains(QStringLiteral("ready")),
+                 qPrintable(rent->output()));
+        auto leases = ctl(QStringList{QStringLiteral("leases"), QStringLiteral("--json")} + carol);
+        QVERIFY2(leases->output().contains(QStringLiteral("\"user\":\"carol\"")),
+                 qPrintable(leases->output()));
+
+        // A short job to its end, then a long one left running (far more lines than the test
+        // waits for: it runs until cancelled, on any machine).
+        const QString shortJob =
+            writeSpec(QStringLiteral("short.json"), test::emitterJob(1, 20, 5));
+        auto run = ctl(QStringList{QStringLiteral("run"), shortJob} + carol);
+        QVERIFY2(run->exitCode() == 0 && run->output().contains(QStringLiteral("succeeded")),
+                 qPrintable(run->output()));
+        const QString longJob =
+            writeSpec(QStringLiteral("long.json"), test::emitterJob(1, 100000, 10));
+        auto detached =
+            ctl(QStringList{QStringLiteral("run"), longJob, QStringLiteral("--detach")} + carol);
+        QVERIFY2(detached->exitCode() == 0, qPrintable(detached->output()));
+        const QString job = QRegularExpression(QStringLiteral("job (job-\\S+) submitted"))
+                                .match(detached->output())
+                                .captured(1);
+        QVERIFY2(!job.isEmpty(), qPrintable(detached->output()));
+
+        // Dave is nobody's admin: refused, naming carol; bob, an admin, may.
+        auto made = ctl({QStringLiteral("certify"), QStringLiteral("--client"),
+                         QStringLiteral("dave"), QStringLiteral("--out"), identity("dave")});
+        QVERIFY(made->exitCode() == 0);
+        auto refused = ctl(QStringList{QStringLiteral("cancel"), job} + as("dave", server.second));
+        QCOMPARE(refused->exitCode(), 2);
+        QVERIFY2(refused->output().contains(QStringLiteral("started by carol")),
+                 qPrintable(refused->output()));
+        auto cancelled = ctl(QStringList{QStringLiteral("cancel"), job} + bob);
+        QVERIFY2(cancelled->exitCode() == 0, qPrintable(cancelled->output()));
+        auto released =
+            ctl(QStringList{QStringLiteral("release"), QStringLiteral("--all")} + carol);
+        QVERIFY2(released->exitCode() == 0 &&
+                     released->output().contains(QStringLiteral("released")),
+                 qPrintable(released->output()));
+
+        auto audit = ctl(QStringList{QStringLiteral("audit"), QStringLiteral("--json")} + bob);
+        const QString lines = audit->output();
+        for (const QString& expected :
+             {QStringLiteral(
+                  "\"action\":\"rent\",\"detail\":\"local/local-worker\",\"outcome\":\"ok\""),
+              QStringLiteral("\"outcome\":\"refused\""),
+              QStringLiteral("as an admin; started by carol")}) {
+            QVERIFY2(lines.contains(expected),
+                     qPrintable(expected + QStringLiteral(" in ") + lines));
+        }
+        ::kill(pid_t(server.first->process().processId()), SIGTERM);
+        QTRY_VERIFY_WITH_TIMEOUT(server.first->ended(), 30000);
+    }
+
 private:
+    /// tessera-server --listen 127.0.0.1:0, once it serves, and its address.
+    std::pair<std::unique_ptr<CtlProcess>, QString> startServer() {
+        auto server = std::make_unique<CtlProcess>(
+            QStringList{QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")},
+            QStringLiteral("tessera-server"));
+        (void)QTest::qWaitFor( // the match below says whether it served
+            [&] { return server->output().contains(QStringLiteral("serving")) || server->ended(); },
+            60000);
+        const QRegularExpressionMatch port =
+            QRegularExpression(QStringLiteral("tcp 127\\.0\\.0\\.1:(\\d+) \\(mutual TLS\\)"))
+                .match(server->output());
+        if (!port.hasMatch()) {
+            qWarning("tessera-server did not serve: %s", qPrintable(server->output()));
+            return {};
+        }
+        return {std::move(server), QStringLiteral("127.0.0.1:") + port.captured(1)};
+    }
+    /// --server ADDRESS --identity <user's folder>.
+    QStringList as(const char* user, const QString& address) const {
+        return {QStringLiteral("--server"), address, QStringLiteral("--identity"), identity(user)};
+    }
+    QString writeSpec(const QString& name, const v1::JobSpec& spec) const {
+        const QString path = m_data.filePath(name);
+        writeFile(path, QByteArray::fromStdString(jobSpecToJson(spec)));
+        return path;
+    }
     QString identity(const char* user) const {
         return m_data.filePath(QStringLiteral("id-") + QLatin1String(user));
     }
