@@ -6,8 +6,6 @@
 #include "backend/core/paths.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
-#include "backend/provision/cloud/cloudprovider.h"
-#include "backend/provision/provider.h"
 #include "backend/service/backendclient.h"
 #include "backend/service/backendrpc.h"
 #include "backend/service/backendsession.h"
@@ -15,7 +13,6 @@
 #include "backend/service/datafolderlock.h"
 #include "backend/service/updatequeue.h"
 #include "backend/tls/clientcerts.h"
-#include "worker/common/spec_io.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -37,15 +34,6 @@ namespace {
 
 /// Unix socket paths hold at most 107 bytes (sockaddr_un.sun_path, Linux unix(7)).
 constexpr qsizetype kMaxSocketPath = 107;
-
-grpc::Status statusOf(const Error& e) {
-    const grpc::StatusCode code = e.code == ErrorCode::InvalidArgument ? grpc::INVALID_ARGUMENT
-                                  : e.code == ErrorCode::NotFound      ? grpc::NOT_FOUND
-                                  : e.code == ErrorCode::PermissionDenied
-                                      ? grpc::PERMISSION_DENIED
-                                      : grpc::FAILED_PRECONDITION;
-    return {code, e.message};
-}
 
 } // namespace
 
@@ -255,80 +243,6 @@ grpc::Status BackendServer::handOver(const QString& requester) {
     m_handOver(requester);
     return grpc::Status::OK;
 }
-
-grpc::Status BackendServer::submit(const std::string& specJson, const Caller& caller,
-                                   bv1::SubmitJobReply* reply) {
-    Result<v1::JobSpec> spec = parseJobSpec(specJson, "SubmitJob");
-    if (!spec) {
-        record(caller, QStringLiteral("submit"), QString(),
-               QString::fromStdString(spec.error().message).left(300), QStringLiteral("refused"));
-        return statusOf(spec.error());
-    }
-    const QString name = QString::fromStdString(spec->name());
-    Result<QString> id = m_session->autoscaler()->submit(*spec);
-    if (!id) {
-        record(caller, QStringLiteral("submit"), name,
-               QString::fromStdString(id.error().message).left(300), QStringLiteral("failed"));
-        return statusOf(id.error());
-    }
-    reply->set_job_id(id->toStdString());
-    reply->set_queued(!m_session->controller()->jobIds().contains(*id));
-    if (reply->queued()) {
-        m_tickets.insert(*id);
-        m_owners.insert(*id, caller.user); // the job's own id comes with jobSubmitted
-    } else {
-        setOwner(*id, caller.user);
-    }
-    record(caller, QStringLiteral("submit"), *id,
-           reply->queued() ? tr("%1, queued for the autoscaler").arg(name) : name,
-           QStringLiteral("ok"));
-    return grpc::Status::OK;
-}
-
-grpc::Status BackendServer::cancel(const QString& jobId, const Caller& caller) {
-    JobController* jobs = m_session->controller();
-    if (!jobs->jobIds().contains(jobId)) {
-        return {grpc::StatusCode::NOT_FOUND,
-                tr("job %1 is not followed by this backend (`tessera-ctl status` lists the jobs)")
-                    .arg(jobId)
-                    .toStdString()};
-    }
-    if (const JobState s = jobs->state(jobId); isTerminal(s)) {
-        return {grpc::StatusCode::FAILED_PRECONDITION,
-                tr("job %1 %2 already").arg(jobId, jobStateName(s)).toStdString()};
-    }
-    const QString owner = ownerOf(jobId);
-    if (owner != caller.user && !caller.admin) {
-        const QString why = tr("job %1 was started by %2: only %2 or an admin (server.json "
-                               "\"admins\") may cancel it")
-                                .arg(jobId, owner);
-        record(caller, QStringLiteral("cancel"), jobId, why, QStringLiteral("refused"));
-        return {grpc::StatusCode::PERMISSION_DENIED, why.toStdString()};
-    }
-    jobs->cancel(jobId);
-    record(caller, QStringLiteral("cancel"), jobId,
-           owner == caller.user ? QString() : tr("as an admin; started by %1").arg(owner),
-           QStringLiteral("ok"));
-    return grpc::Status::OK;
-}
-
-QString BackendServer::ownerOf(const QString& jobId) const {
-    QString owner = m_owners.value(jobId);
-    if (owner.isEmpty()) {
-        if (const MetricStore* store = m_session->store()) {
-            owner = store->job(jobId).owner;
-        }
-    }
-    return owner.isEmpty() ? m_access.localUser : owner;
-}
-
-void BackendServer::setOwner(const QString& jobId, const QString& owner) {
-    m_owners.insert(jobId, owner);
-    if (MetricStore* store = m_session->store()) {
-        store->setJobOwner(jobId, owner);
-    }
-}
-
 void BackendServer::record(const Caller& caller, const QString& action, const QString& target,
                            const QString& detail, const QString& outcome) {
     qCInfo(lcServer).noquote() << "audit:" << caller.user << action << target << outcome << detail;
@@ -337,101 +251,6 @@ void BackendServer::record(const Caller& caller, const QString& action, const QS
             {QDateTime::currentMSecsSinceEpoch(), caller.user, action, target, detail, outcome});
     }
 }
-
-bv1::ListOffersReply BackendServer::offers() const {
-    bv1::ListOffersReply reply;
-    for (const Provider* p : m_session->providers()) {
-        for (const Offer& o : p->offers()) {
-            bv1::OfferInfo* info = reply.add_offers();
-            info->set_provider(o.provider.toStdString());
-            info->set_id(o.id.toStdString());
-            info->set_name(o.name.toStdString());
-            info->set_device_kind(o.deviceKind.toStdString());
-            info->set_devices_per_node(o.devicesPerNode);
-            info->set_device_memory_bytes(o.deviceMemoryBytes);
-            info->set_slots_per_node(o.slotsPerNode);
-            info->set_nodes_per_rent(o.nodesPerRent);
-            info->set_price_per_hour(o.pricePerHour);
-            info->set_where(o.where.toStdString());
-            info->set_available(o.available);
-        }
-    }
-    for (const QString& problem :
-         m_session->provisionError().split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
-        reply.add_problems(problem.toStdString());
-    }
-    if (const CloudProvider* cloud = m_session->cloudProvider();
-        cloud && !cloud->offersError().isEmpty()) {
-        reply.add_problems(cloud->offersError().toStdString());
-    }
-    return reply;
-}
-
-grpc::Status BackendServer::rent(const QString& providerId, const QString& offerId, int count,
-                                 const Caller& caller, bv1::RentReply* reply) {
-    Provider* provider = nullptr;
-    for (Provider* p : m_session->providers()) {
-        if (p->id() == providerId) {
-            provider = p;
-        }
-    }
-    const QString target = providerId + QLatin1Char('/') + offerId;
-    if (!provider) {
-        record(caller, QStringLiteral("rent"), target, tr("no such provider"),
-               QStringLiteral("refused"));
-        return {grpc::StatusCode::NOT_FOUND,
-                tr("no provider '%1' (ListOffers names them)").arg(providerId).toStdString()};
-    }
-    count = count <= 0 ? 1 : count;
-    if (count > 64) {
-        return {grpc::StatusCode::INVALID_ARGUMENT,
-                tr("rent at most 64 nodes at once, not %1").arg(count).toStdString()};
-    }
-    for (int i = 0; i < count; ++i) {
-        Result<QString> id = provider->rentAs(offerId, QString(), caller.user);
-        if (!id) {
-            const QString why = QString::fromStdString(id.error().message);
-            record(caller, QStringLiteral("rent"), target,
-                   reply->lease_ids_size() > 0
-                       ? tr("%1 (after %2 of %3)").arg(why).arg(reply->lease_ids_size()).arg(count)
-                       : why,
-                   QStringLiteral("failed"));
-            return statusOf(id.error());
-        }
-        reply->add_lease_ids(id->toStdString());
-        record(caller, QStringLiteral("rent"), *id, target, QStringLiteral("ok"));
-    }
-    return grpc::Status::OK;
-}
-
-grpc::Status BackendServer::release(const QString& leaseId, const Caller& caller) {
-    for (Provider* p : m_session->providers()) {
-        const Lease lease = p->lease(leaseId);
-        if (lease.id.isEmpty()) {
-            continue;
-        }
-        const QString renter = lease.user.isEmpty() ? m_access.localUser : lease.user;
-        if (renter != caller.user && !caller.admin) {
-            const QString why = tr("lease %1 was rented by %2: only %2 or an admin (server.json "
-                                   "\"admins\") may release it")
-                                    .arg(leaseId, renter);
-            record(caller, QStringLiteral("release"), leaseId, why, QStringLiteral("refused"));
-            return {grpc::StatusCode::PERMISSION_DENIED, why.toStdString()};
-        }
-        if (Result<void> released = p->release(leaseId); !released) {
-            record(caller, QStringLiteral("release"), leaseId,
-                   QString::fromStdString(released.error().message), QStringLiteral("failed"));
-            return statusOf(released.error());
-        }
-        record(caller, QStringLiteral("release"), leaseId,
-               renter == caller.user ? QString() : tr("as an admin; rented by %1").arg(renter),
-               QStringLiteral("ok"));
-        return grpc::Status::OK;
-    }
-    return {grpc::StatusCode::NOT_FOUND,
-            tr("no lease %1 (WatchCluster lists them)").arg(leaseId).toStdString()};
-}
-
 void BackendServer::subscribeCluster(std::shared_ptr<ClusterQueue> queue) {
     m_cluster->subscribe(std::move(queue));
 }
@@ -452,89 +271,6 @@ bv1::ListAuditReply BackendServer::audit(int limit, qint64 sinceMs) const {
         line->set_outcome(e.outcome.toStdString());
     }
     return reply;
-}
-
-grpc::Status BackendServer::subscribe(const QString& jobId, std::shared_ptr<UpdateQueue> queue,
-                                      Backfill* backfill) {
-    JobController* jobs = m_session->controller();
-    if (m_tickets.contains(jobId)) {
-        queue->push(stateUpdate(jobId, JobState::Queued, QString()));
-        m_streams.insert(jobId, std::move(queue));
-        return grpc::Status::OK;
-    }
-    MetricStore* store = m_session->store();
-    const bool followed = jobs->jobIds().contains(jobId);
-    const JobRecord stored = store && backfill ? store->job(jobId) : JobRecord();
-    if (!followed && stored.id.isEmpty()) {
-        return {grpc::StatusCode::NOT_FOUND,
-                tr("job %1 is not followed by this backend (`tessera-ctl status` lists the jobs)")
-                    .arg(jobId)
-                    .toStdString()};
-    }
-    if (backfill && store) {
-        jobs->flushHistory(); // what came before this moment is stored; what comes after, queued
-        backfill->storePath = store->path();
-        backfill->upToSeq = store->lastStoredSeq(jobId);
-        for (const AttemptRecord& a : store->attempts(jobId)) {
-            bv1::RecoveryUpdate r;
-            r.set_attempt(a.attempt);
-            r.set_cause(a.cause.toStdString());
-            r.set_resume_step(a.resumeStep);
-            r.set_seq_base(a.seqBase);
-            backfill->relaunches.append(r);
-        }
-    }
-    if (!followed) { // only the history knows it: its state as recorded, then the replay
-        bv1::JobUpdate u = stateUpdate(jobId, stored.state, stored.reason);
-        if (!isTerminal(stored.state)) {
-            u.mutable_state()->set_reason(
-                tr("not followed by this backend now (its last recorded state)").toStdString());
-        }
-        queue->push(u);
-        queue->close(grpc::Status::OK);
-        return grpc::Status::OK;
-    }
-    const JobState now = jobs->state(jobId);
-    queue->push(stateUpdate(jobId, now, QString()));
-    if (isTerminal(now)) {
-        queue->close(grpc::Status::OK);
-    } else {
-        m_streams.insert(jobId, std::move(queue));
-    }
-    return grpc::Status::OK;
-}
-
-void BackendServer::publish(const QString& jobId, const bv1::JobUpdate& update) {
-    for (auto it = m_streams.find(jobId); it != m_streams.end() && it.key() == jobId;) {
-        if ((*it)->closed()) {
-            it = m_streams.erase(it); // its client went away
-        } else {
-            (*it)->push(update);
-            ++it;
-        }
-    }
-}
-
-void BackendServer::closeStreams(const QString& jobId, const grpc::Status& status) {
-    for (const std::shared_ptr<UpdateQueue>& q : m_streams.values(jobId)) {
-        q->close(status);
-    }
-    m_streams.remove(jobId);
-}
-
-bv1::JobUpdate BackendServer::stateUpdate(const QString& jobId, JobState state,
-                                          const QString& reason) const {
-    bv1::JobUpdate u;
-    bv1::StateUpdate* s = u.mutable_state();
-    s->set_job_id(jobId.toStdString());
-    s->set_state(jobStateName(state).toStdString());
-    s->set_reason(reason.toStdString());
-    if (const MetricStore* store = m_session->store()) {
-        s->set_last_step(store->job(jobId).lastStep);
-    }
-    s->set_epochs(m_session->controller()->spec(jobId).training().epochs());
-    s->set_owner(ownerOf(jobId).toStdString());
-    return u;
 }
 
 } // namespace tessera

@@ -1,5 +1,7 @@
-// The control socket of a data folder's backend: tessera.backend.v1.BackendService over gRPC on
-// a Unix socket, for `tessera-ctl` and a starting app (see backend.proto).
+// The control API of a data folder's backend: tessera.backend.v1.BackendService over gRPC on a
+// Unix socket and, for tessera-server, on TCP with mutual TLS (see backend.proto). Its parts:
+// backendserver.cpp (listeners, Describe, audit, WatchCluster), backendserver_jobs.cpp (submit,
+// cancel, owners, WatchJob streams) and backendserver_leases.cpp (offers, rent, release).
 #pragma once
 
 #include "backend/core/jobtypes.h"
@@ -54,8 +56,10 @@ struct ServerAccess {
 /// Serves one BackendSession (which must outlive it) on `socketPath`. Lives on the session's
 /// thread; the RPCs run on gRPC's threads and hand every touch of the session to this thread
 /// (call()), so the session needs no locks. The socket file is made 0600: the data folder's user
-/// is the only client. stop() (or the destructor) ends every WatchJob stream with UNAVAILABLE and
-/// waits for the RPCs in flight (bounded: each gives up within 0.1 s once stopping).
+/// is its only client; the TCP listener (ServerAccess) admits the users of the cluster CA. Every
+/// call passes one ClientGate, and every handler acts as the Caller it admitted. stop() (or the
+/// destructor) ends every stream with UNAVAILABLE and waits for the RPCs in flight (bounded: each
+/// gives up within 0.1 s once stopping).
 class BackendServer : public QObject {
     Q_OBJECT
 public:

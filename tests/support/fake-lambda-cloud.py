@@ -138,10 +138,10 @@ class FakeServer(ThreadingHTTPServer):
             self.hold_generation += 1
             self.hold_changed.notify_all()
 
-    def wait_hold(self, seconds):
-        """Waits `seconds` (None: until the fake stops) or until the hold changes."""
+    def wait_hold(self, seconds, generation):
+        """Waits `seconds` (None: until the fake stops) or until the hold is no longer the one of
+        `generation` (what take_hold returned: a hold set in between releases it too)."""
         with self.hold_changed:
-            generation = self.hold_generation
             self.hold_changed.wait_for(
                 lambda: self.closing.is_set() or self.hold_generation != generation, seconds)
 
@@ -174,16 +174,19 @@ class FakeServer(ThreadingHTTPServer):
         return value
 
     def take_hold(self):
-        """(seconds or None, drop) for this launch's reply, or None to reply at once."""
+        """(seconds or None, drop, generation) for this launch's reply, or None to reply at once.
+        The generation is the hold's as taken, so a new hold set before the reply starts waiting
+        still releases it."""
         with self.hold_changed:
             h = self.hold
             if h["seconds"] == 0 and not h["drop"]:
                 return None
+            generation = self.hold_generation
             if h["count"] is not None:
                 h["count"] -= 1
                 if h["count"] <= 0:
                     self.hold = {"seconds": 0, "drop": False, "count": None}
-            return h["seconds"], h["drop"]
+            return h["seconds"], h["drop"], generation
 
 
 class BadRequest(Exception):
@@ -461,11 +464,11 @@ class Handler(BaseHTTPRequestHandler):
         hold = self.server.take_hold()
         if hold is None:
             return
-        seconds, drop = hold
+        seconds, drop, generation = hold
         log(f"launch of {instance_id}: reply held "
             f"{'until the fake stops' if seconds is None else f'{seconds} s'}"
             f"{', then dropped' if drop else ''}")
-        self.server.wait_hold(seconds)
+        self.server.wait_hold(seconds, generation)
         if drop:
             raise Dropped()
 
