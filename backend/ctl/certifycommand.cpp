@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 
 #include <cstdio>
 
@@ -37,26 +38,42 @@ bool writeNew(const QString& path, const std::string& text, bool secret, std::st
     return true;
 }
 
+/// Creates `dir` (0700 when `private_`) and writes `keyName` (0600), `certName` and ca.crt into
+/// it, none of which may exist yet. Returns the three paths; an empty list with the reason in
+/// `why` when one cannot be written.
+QStringList writeIdentity(const QString& dir, const char* keyName, const char* certName,
+                          const tls::KeyAndCert& pair, const std::string& caPem, bool private_,
+                          std::string* why) {
+    QDir d(dir);
+    if (!d.mkpath(QStringLiteral(".")) ||
+        (private_ && !QFile::setPermissions(d.absolutePath(), QFile::ReadOwner | QFile::WriteOwner |
+                                                                  QFile::ExeOwner))) {
+        *why = "cannot create the folder " + dir.toStdString() + (private_ ? " (mode 0700)" : "");
+        return {};
+    }
+    const QString key = QDir(d.absolutePath()).filePath(QLatin1String(keyName));
+    const QString crt = QDir(d.absolutePath()).filePath(QLatin1String(certName));
+    const QString caCrt = QDir(d.absolutePath()).filePath(QStringLiteral("ca.crt"));
+    if (!writeNew(key, pair.keyPem, true, why) || !writeNew(crt, pair.certPem, false, why) ||
+        !writeNew(caCrt, caPem, false, why)) {
+        return {};
+    }
+    return {key, crt, caCrt};
+}
+
 /// certify --client NAME --out D: a person's certificate for tessera-server.
 int certifyClient(const ClusterCa& ca, const CtlOptions& o) {
     auto cert = ClientCertificates(ca.folder()).issue(ca, o.client);
     if (!cert) {
         return refuse(cert.error().message);
     }
-    QDir dir(o.outDir);
-    if (!dir.mkpath(QStringLiteral(".")) ||
-        !QFile::setPermissions(dir.absolutePath(),
-                               QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner)) {
-        return refuse("cannot create the folder " + o.outDir.toStdString() + " (mode 0700)");
-    }
-    const QString key = QDir(dir.absolutePath()).filePath(QStringLiteral("client.key"));
-    const QString crt = QDir(dir.absolutePath()).filePath(QStringLiteral("client.crt"));
-    const QString caCrt = QDir(dir.absolutePath()).filePath(QStringLiteral("ca.crt"));
     std::string why;
-    if (!writeNew(key, cert->keyPem, true, &why) || !writeNew(crt, cert->certPem, false, &why) ||
-        !writeNew(caCrt, ca.caCertPem(), false, &why)) {
+    const QStringList written =
+        writeIdentity(o.outDir, "client.key", "client.crt", *cert, ca.caCertPem(), true, &why);
+    if (written.isEmpty()) {
         return refuse(why);
     }
+    const QString dir = QFileInfo(written.first()).absolutePath();
     const auto info = tls::inspect(cert->certPem);
     std::printf("client certificate for user %s, valid %d days, serial %s\n"
                 "give the folder %s to %s (keep client.key private); they connect with:\n"
@@ -65,8 +82,8 @@ int certifyClient(const ClusterCa& ca, const CtlOptions& o) {
                 "  the app: File > Connect to server…, with this folder\n"
                 "revoke it with: tessera-ctl certify --revoke %s\n",
                 qPrintable(o.client), ClientCertificates::kClientDays,
-                info ? info->serial.c_str() : "?", qPrintable(dir.absolutePath()),
-                qPrintable(o.client), qPrintable(dir.absolutePath()), qPrintable(o.client));
+                info ? info->serial.c_str() : "?", qPrintable(dir), qPrintable(o.client),
+                qPrintable(dir), qPrintable(o.client));
     return kExitOk;
 }
 
@@ -105,18 +122,13 @@ int certify(const CtlOptions& o) {
     if (!cert) {
         return refuse(cert.error().message);
     }
-    QDir dir(o.outDir);
-    if (!dir.mkpath(QStringLiteral("."))) {
-        return refuse("cannot create the folder " + o.outDir.toStdString());
-    }
-    const QString key = QDir(dir.absolutePath()).filePath(QStringLiteral("worker.key"));
-    const QString crt = QDir(dir.absolutePath()).filePath(QStringLiteral("worker.crt"));
-    const QString caCrt = QDir(dir.absolutePath()).filePath(QStringLiteral("ca.crt"));
     std::string why;
-    if (!writeNew(key, cert->keyPem, true, &why) || !writeNew(crt, cert->certPem, false, &why) ||
-        !writeNew(caCrt, (*ca)->caCertPem(), false, &why)) {
+    const QStringList written =
+        writeIdentity(o.outDir, "worker.key", "worker.crt", *cert, (*ca)->caCertPem(), false, &why);
+    if (written.isEmpty()) {
         return refuse(why);
     }
+    const QString &key = written[0], &crt = written[1], &caCrt = written[2];
     const auto info = tls::inspect(cert->certPem);
     std::printf("certificate for %s (%s), valid %d days, sha256 %s\n"
                 "copy the folder to the worker's machine (keep worker.key private) and start:\n"

@@ -5,12 +5,13 @@
 #include "backend/service/backendclient.h"
 
 #include <QDateTime>
-#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QThread>
 
+#include <grpcpp/client_context.h>
+
+#include <chrono>
 #include <cstdio>
 
 namespace tessera::ctl {
@@ -75,31 +76,34 @@ void printLeases(const bv1::ClusterSnapshot& s, bool json) {
     std::printf("burning $%.2f/hour; $%.2f so far\n", s.burn_per_hour(), s.total_cost());
 }
 
-/// Polls the server's cluster until lease `id` is in one of `states` (or failed), at most
-/// `seconds`: its last state, or the error.
+/// Follows the server's WatchCluster until lease `id` is in one of `states` (or failed), at most
+/// `seconds`: its last state, or the error. Each snapshot comes when the cluster changed.
 Result<bv1::LeaseInfo> waitForLease(BackendClient& client, const std::string& id,
                                     const QStringList& states, int seconds) {
-    QElapsedTimer clock;
-    clock.start();
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(seconds));
+    auto stream = client.stub().WatchCluster(&context, bv1::WatchClusterRequest());
+    bv1::ClusterSnapshot snapshot;
     bv1::LeaseInfo last;
-    while (clock.elapsed() < qint64(seconds) * 1000) {
-        auto snapshot = client.cluster();
-        if (!snapshot) {
-            return relay(snapshot);
-        }
-        for (const auto& l : snapshot->leases()) {
+    while (stream->Read(&snapshot)) {
+        for (const auto& l : snapshot.leases()) {
             if (l.id() == id) {
                 last = l;
             }
         }
         const QString state = QString::fromStdString(last.state());
         if (states.contains(state) || state == QLatin1String("failed")) {
+            context.TryCancel();
+            stream->Finish();
             return last;
         }
-        QThread::msleep(250);
     }
-    return fail(ErrorCode::Unavailable, "lease " + id + " is still " + last.state() + " after " +
-                                            std::to_string(seconds) + " s");
+    const grpc::Status end = stream->Finish();
+    if (end.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+        return fail(ErrorCode::Unavailable, "lease " + id + " is still " + last.state() +
+                                                " after " + std::to_string(seconds) + " s");
+    }
+    return std::unexpected(backendCallError(end, client.endpoint()));
 }
 
 int rentOne(BackendClient& client, const CtlOptions& o, int waitSeconds) {
