@@ -87,6 +87,7 @@ declare -A may=(
     [service]="autoscale cluster history jobs planner provision telemetry"
     [ctl]="autoscale cluster history jobs planner provision service telemetry export layout"
     [server]="autoscale cluster history jobs planner provision service telemetry"
+    [client]="service"
     [layout]="planner" [export]="layout planner"
 )
 

@@ -215,7 +215,7 @@ QString utcText(qint64 ms, Qt::DateFormat format) {
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(format);
 }
 
-void printJobsJson(const MetricStore& store, const QList<JobRecord>& jobs) {
+void printJobsJson(const QString& source, const QList<JobRecord>& jobs, bool fromServer) {
     QJsonArray list;
     for (const JobRecord& j : jobs) {
         list.append(QJsonObject{{QStringLiteral("id"), j.id},
@@ -227,7 +227,8 @@ void printJobsJson(const MetricStore& store, const QList<JobRecord>& jobs) {
                                 {QStringLiteral("submitted"), utcText(j.submittedMs, Qt::ISODate)},
                                 {QStringLiteral("reason"), j.reason}});
     }
-    printJson({{QStringLiteral("history"), store.path()}, {QStringLiteral("jobs"), list}});
+    printJson({{fromServer ? QStringLiteral("server") : QStringLiteral("history"), source},
+               {QStringLiteral("jobs"), list}});
 }
 
 void printJobsTable(const QList<JobRecord>& jobs) {
@@ -247,16 +248,65 @@ void printJobsTable(const QList<JobRecord>& jobs) {
     std::fflush(stdout);
 }
 
+/// A server's job summary as the history's record (what `jobs` prints of it).
+JobRecord recordOf(const tessera::backend::v1::JobSummary& s) {
+    JobRecord r;
+    r.id = QString::fromStdString(s.id());
+    r.name = QString::fromStdString(s.name());
+    r.state = jobStateFromName(QString::fromStdString(s.state()));
+    r.reason = QString::fromStdString(s.reason());
+    r.submittedMs = s.submitted_ms();
+    r.lastStep = s.last_step();
+    if (s.has_last_loss()) {
+        r.lastLoss = s.last_loss();
+    }
+    if (s.has_test_accuracy()) {
+        r.testAccuracy = s.test_accuracy();
+    }
+    r.owner = QString::fromStdString(s.owner());
+    return r;
+}
+
+/// `jobs` through the server of `contact`: its followed jobs, tickets and newest 1,000.
+int printServerJobs(const ServerContact& contact, bool json) {
+    BackendClient client(contact.owner.endpoint, contact.identity);
+    auto summaries = client.jobs(1000);
+    if (!summaries) {
+        std::fprintf(stderr, "tessera-ctl: error: %s\n", summaries.error().message.c_str());
+        return summaries.error().code == ErrorCode::Unavailable ? kExitUnreachable : kExitBadInput;
+    }
+    QList<JobRecord> jobs;
+    for (const auto& s : *summaries) {
+        jobs << recordOf(s);
+    }
+    if (json) {
+        printJobsJson(contact.owner.endpoint, jobs, true);
+    } else if (jobs.isEmpty()) {
+        std::printf("no jobs yet (server: %s)\n", qPrintable(contact.owner.endpoint));
+    } else {
+        printJobsTable(jobs);
+    }
+    return kExitOk;
+}
+
 } // namespace
 
-int printJobs(bool json) {
+int printJobs(const CtlOptions& options) {
+    auto contact = serverContact(options);
+    if (!contact) {
+        std::fprintf(stderr, "tessera-ctl: error: %s\n", contact.error().message.c_str());
+        return kExitBadInput;
+    }
+    if (*contact) {
+        return printServerJobs(**contact, options.json);
+    }
     MetricStore store;
     if (!openHistory(store)) {
         return kExitBadInput;
     }
     const QList<JobRecord> jobs = store.jobs();
-    if (json) {
-        printJobsJson(store, jobs);
+    if (options.json) {
+        printJobsJson(store.path(), jobs, false);
     } else if (jobs.isEmpty()) {
         std::printf("no jobs yet (history: %s)\n", qPrintable(store.path()));
     } else {

@@ -26,9 +26,11 @@ private:
 
 /// `jobs`: prints the job history (id, name, state, last loss, test accuracy), or with `json`
 /// {"history": path, "jobs": [{"id", "name", "state", "steps", "loss", "testAccuracy",
-/// "submitted" (ISO 8601 UTC), "reason"}]} (a number not known yet is null). Returns the exit
-/// code (2 if the history database cannot be opened).
-int printJobs(bool json);
+/// "submitted" (ISO 8601 UTC), "reason"}]} (a number not known yet is null). With a server
+/// (--server, $TESSERA_SERVER): its job list (WatchJobs: followed jobs, queued tickets, the
+/// newest 1,000), "server": HOST:PORT instead of "history". Returns the exit code (2 if the
+/// history database cannot be opened or the server refuses, 3 if it does not answer).
+int printJobs(const CtlOptions& options);
 
 /// `status [JOB]`: the jobs the history records as not finished (queued, starting, running), or
 /// only `jobId` whatever its state: id, name, state as recorded, last step and loss, its

@@ -182,7 +182,7 @@ int runNodes(const CtlOptions& options) {
 }
 
 int runJobs(const CtlOptions& options) {
-    return printJobs(options.json);
+    return printJobs(options);
 }
 
 int runLogs(const CtlOptions& options) {

@@ -419,7 +419,7 @@ void JobController::onEvent(const QString& jobId, const v1::JobEvent& e) {
             }
         }
         m_batcher->addLog(jobId, LogRecord{seq, e.time_unix_ms(), stream, text, rank});
-        Q_EMIT logLine(jobId, stream, text, rank);
+        Q_EMIT logLine(jobId, stream, text, rank, seq);
     } else if (e.has_state()) {
         const JobState s = fromProto(e.state().state());
         if (s == JobState::Running) {

@@ -145,8 +145,9 @@ Q_SIGNALS:
     void jobStateChanged(QString jobId, tessera::JobState state, QString reason);
     void metricReceived(tessera::MetricPoint point);
     /// A job's log line: `stream` "stdout"/"stderr" (the program's), "worker" or "tessera";
-    /// `rank` the rank that printed it, −1 for none.
-    void logLine(QString jobId, QString stream, QString text, int rank);
+    /// `rank` the rank that printed it, −1 for none; `seq` its event seq when a worker sent it
+    /// (the history stores it under that seq), 0 for Tessera's own lines (not stored).
+    void logLine(QString jobId, QString stream, QString text, int rank, quint64 seq = 0);
     /// The watch stream broke and is being re-opened from `fromSeq`.
     void watchReconnecting(QString jobId, quint64 fromSeq, QString reason);
     /// reattachUnfinished() follows `jobId` again from event `fromSeq`: the history holds the

@@ -74,6 +74,11 @@ BackendClient::BackendClient(const QString& endpoint, std::shared_ptr<const tls:
     args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 5000);
     args.SetInt(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
     args.SetInt(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
+    // A server that restarts or comes back on the network is found again within seconds, not
+    // gRPC's default of up to two minutes between connection attempts.
+    args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 250);
+    args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 250);
+    args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 4000);
     m_stub = bv1::BackendService::NewStub(grpc::CreateCustomChannel(
         endpoint.toStdString(), credentialsFor(endpoint, identity), args));
 }
@@ -126,6 +131,21 @@ Result<bv1::ClusterSnapshot> BackendClient::cluster(int timeoutMs) {
         context.TryCancel();
         stream->Finish();
         return snapshot;
+    }
+    return std::unexpected(backendCallError(stream->Finish(), m_endpoint));
+}
+
+Result<QList<bv1::JobSummary>> BackendClient::jobs(int recent, int timeoutMs) {
+    grpc::ClientContext context;
+    context.set_deadline(after(timeoutMs));
+    bv1::WatchJobsRequest request;
+    request.set_recent(recent);
+    auto stream = m_stub->WatchJobs(&context, request);
+    bv1::JobsUpdate list;
+    if (stream->Read(&list)) {
+        context.TryCancel();
+        stream->Finish();
+        return QList<bv1::JobSummary>(list.jobs().begin(), list.jobs().end());
     }
     return std::unexpected(backendCallError(stream->Finish(), m_endpoint));
 }

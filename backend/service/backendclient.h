@@ -8,6 +8,7 @@
 #include "worker/common/error.h"
 #include <grpcpp/security/credentials.h>
 
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -46,6 +47,9 @@ public:
     Result<void> cancel(const QString& jobId, int timeoutMs = 10000);
     /// The cluster now: the first snapshot of WatchCluster.
     Result<tessera::backend::v1::ClusterSnapshot> cluster(int timeoutMs = 10000);
+    /// The job list now (the first message of WatchJobs): followed jobs, queued tickets and the
+    /// `recent` newest of the history (0 = 50).
+    Result<QList<tessera::backend::v1::JobSummary>> jobs(int recent = 0, int timeoutMs = 10000);
     /// Every provider's offers, and why a provider offers nothing.
     Result<tessera::backend::v1::ListOffersReply> offers(int timeoutMs = 10000);
     /// Rents `count` nodes of `offerId` from `provider`; the new leases' ids.

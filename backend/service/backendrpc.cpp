@@ -64,17 +64,11 @@ grpc::Status BackendRpc::CancelJob(grpc::ServerContext* context,
     return answer ? *answer : stopped();
 }
 
-grpc::Status BackendRpc::WatchCluster(grpc::ServerContext* context, const bv1::WatchClusterRequest*,
-                                      grpc::ServerWriter<bv1::ClusterSnapshot>* writer) {
-    auto queue = std::make_shared<ClusterQueue>();
-    if (!m_server->call([this, queue] {
-            m_server->subscribeCluster(queue);
-            return true;
-        })) {
-        return stopped();
-    }
+template <typename T>
+grpc::Status BackendRpc::drain(grpc::ServerContext* context, grpc::ServerWriter<T>* writer,
+                               const std::shared_ptr<StreamQueue<T>>& queue) {
     while (!context->IsCancelled()) {
-        if (std::optional<bv1::ClusterSnapshot> next = queue->pop(std::chrono::milliseconds(100))) {
+        if (std::optional<T> next = queue->pop(std::chrono::milliseconds(100))) {
             if (!writer->Write(*next)) {
                 break;
             }
@@ -84,8 +78,33 @@ grpc::Status BackendRpc::WatchCluster(grpc::ServerContext* context, const bv1::W
             return stopped();
         }
     }
-    queue->close(grpc::Status::CANCELLED); // the feed drops it at its next snapshot
+    queue->close(grpc::Status::CANCELLED); // its publisher drops it at its next update
     return grpc::Status::CANCELLED;
+}
+
+grpc::Status BackendRpc::WatchCluster(grpc::ServerContext* context, const bv1::WatchClusterRequest*,
+                                      grpc::ServerWriter<bv1::ClusterSnapshot>* writer) {
+    auto queue = std::make_shared<ClusterQueue>();
+    if (!m_server->call([this, queue] {
+            m_server->subscribeCluster(queue);
+            return true;
+        })) {
+        return stopped();
+    }
+    return drain(context, writer, queue);
+}
+
+grpc::Status BackendRpc::WatchJobs(grpc::ServerContext* context,
+                                   const bv1::WatchJobsRequest* request,
+                                   grpc::ServerWriter<bv1::JobsUpdate>* writer) {
+    auto queue = std::make_shared<JobsQueue>();
+    if (!m_server->call([this, queue, recent = request->recent()] {
+            m_server->subscribeJobs(queue, recent);
+            return true;
+        })) {
+        return stopped();
+    }
+    return drain(context, writer, queue);
 }
 
 grpc::Status BackendRpc::ListOffers(grpc::ServerContext*, const bv1::ListOffersRequest*,

@@ -2,6 +2,7 @@
 // work to the BackendServer's thread and turns the answer into a reply.
 #pragma once
 
+#include "backend/service/updatequeue.h"
 #include "tessera/backend/v1/backend.grpc.pb.h"
 
 #include <QString>
@@ -34,6 +35,9 @@ public:
     grpc::Status
     WatchCluster(grpc::ServerContext* context, const tessera::backend::v1::WatchClusterRequest*,
                  grpc::ServerWriter<tessera::backend::v1::ClusterSnapshot>* writer) override;
+    grpc::Status WatchJobs(grpc::ServerContext* context,
+                           const tessera::backend::v1::WatchJobsRequest* request,
+                           grpc::ServerWriter<tessera::backend::v1::JobsUpdate>* writer) override;
     grpc::Status ListOffers(grpc::ServerContext*, const tessera::backend::v1::ListOffersRequest*,
                             tessera::backend::v1::ListOffersReply* reply) override;
     grpc::Status Rent(grpc::ServerContext* context,
@@ -46,6 +50,10 @@ public:
                            tessera::backend::v1::ListAuditReply* reply) override;
 
 private:
+    /// Writes what `queue` brings until it ends, the client goes away or the server stops.
+    template <typename T>
+    grpc::Status drain(grpc::ServerContext* context, grpc::ServerWriter<T>* writer,
+                       const std::shared_ptr<StreamQueue<T>>& queue);
     /// Writes the stored events of `jobId` from `fromSeq` to backfill.upToSeq, with its
     /// relaunches, in pages (HistoryReader on this thread). CANCELLED when the client went away.
     grpc::Status replay(grpc::ServerContext* context,

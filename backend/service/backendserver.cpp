@@ -49,12 +49,15 @@ BackendServer::BackendServer(BackendSession* session, QString role, QString sock
                 if (isTerminal(state)) {
                     closeStreams(jobId, grpc::Status::OK);
                 }
+                publishJob(jobId);
             });
     connect(session->autoscaler(), &Autoscaler::jobSubmitted, this,
             [this](const QString& ticket, const QString& jobId) {
-                if (!m_tickets.remove(ticket)) {
+                if (!m_tickets.contains(ticket)) {
                     return;
                 }
+                bv1::JobSummary became = summary(ticket);
+                m_tickets.remove(ticket);
                 if (const QString owner = m_owners.take(ticket); !owner.isEmpty()) {
                     setOwner(jobId, owner);
                 }
@@ -64,12 +67,20 @@ BackendServer::BackendServer(BackendSession* session, QString role, QString sock
                 m_streams.remove(ticket);
                 const JobController* c = m_session->controller();
                 publish(jobId, stateUpdate(jobId, c->state(jobId), QString()));
+                became.set_became(jobId.toStdString());
+                publishSummary(became);
+                publishJob(jobId);
             });
     connect(session->autoscaler(), &Autoscaler::ticketFailed, this,
             [this](const QString& ticket, const QString& reason) {
-                if (!m_tickets.remove(ticket)) {
+                if (!m_tickets.contains(ticket)) {
                     return;
                 }
+                bv1::JobSummary failed = summary(ticket);
+                failed.set_state(jobStateName(JobState::Failed).toStdString());
+                failed.set_reason(reason.toStdString());
+                m_tickets.remove(ticket);
+                publishSummary(failed);
                 publish(ticket, stateUpdate(ticket, JobState::Failed, reason));
                 closeStreams(ticket, grpc::Status::OK);
             });
@@ -86,11 +97,13 @@ BackendServer::BackendServer(BackendSession* session, QString role, QString sock
         publish(p.jobId, u);
     });
     connect(jobs, &JobController::logLine, this,
-            [this](const QString& jobId, const QString& stream, const QString& text, int rank) {
+            [this](const QString& jobId, const QString& stream, const QString& text, int rank,
+                   quint64 seq) {
                 bv1::JobUpdate u;
                 u.mutable_log()->set_stream(stream.toStdString());
                 u.mutable_log()->set_text(text.toStdString());
                 u.mutable_log()->set_rank(rank);
+                u.mutable_log()->set_seq(seq);
                 publish(jobId, u);
             });
     connect(jobs, &JobController::jobRecovering, this,
@@ -190,6 +203,11 @@ void BackendServer::stop() {
         q->close(away);
     }
     m_streams.clear();
+    for (const std::shared_ptr<JobsQueue>& q : std::as_const(m_jobLists)) {
+        q->close(
+            grpc::Status(grpc::StatusCode::UNAVAILABLE, tr("the backend stopped").toStdString()));
+    }
+    m_jobLists.clear();
     m_cluster->closeAll(
         grpc::Status(grpc::StatusCode::UNAVAILABLE, tr("the backend stopped").toStdString()));
     if (m_server) {

@@ -1,7 +1,8 @@
 // The control API of a data folder's backend: tessera.backend.v1.BackendService over gRPC on a
 // Unix socket and, for tessera-server, on TCP with mutual TLS (see backend.proto). Its parts:
 // backendserver.cpp (listeners, Describe, audit, WatchCluster), backendserver_jobs.cpp (submit,
-// cancel, owners, WatchJob streams) and backendserver_leases.cpp (offers, rent, release).
+// cancel, owners, WatchJob streams), backendserver_joblist.cpp (WatchJobs) and
+// backendserver_leases.cpp (offers, rent, release).
 #pragma once
 
 #include "backend/core/jobtypes.h"
@@ -109,6 +110,9 @@ public:
     grpc::Status release(const QString& leaseId, const Caller& caller);
     /// Queues the cluster's snapshot now and registers `queue` for the later ones (WatchCluster).
     void subscribeCluster(std::shared_ptr<ClusterQueue> queue);
+    /// Queues the job list now (followed jobs, queued tickets, the `recent` newest of the
+    /// history; 0 = 50, at most 1,000) and registers `queue` for each later change (WatchJobs).
+    void subscribeJobs(std::shared_ptr<JobsQueue> queue, int recent);
     /// The audit log's newest lines (limit 0 = 100, at most 10,000).
     tessera::backend::v1::ListAuditReply audit(int limit, qint64 sinceMs) const;
     /// Who submitted `jobId`: its recorded owner, or the server's own user for a job that has
@@ -146,6 +150,11 @@ private:
     void record(const Caller& caller, const QString& action, const QString& target,
                 const QString& detail, const QString& outcome);
     void setOwner(const QString& jobId, const QString& owner);
+    /// What WatchJobs says of `id` (a followed or stored job, or a queued ticket) now.
+    tessera::backend::v1::JobSummary summary(const QString& id) const;
+    /// Sends summary(id) to every WatchJobs stream.
+    void publishJob(const QString& id) { publishSummary(summary(id)); }
+    void publishSummary(const tessera::backend::v1::JobSummary& summary);
     void closeStreams(const QString& jobId, const grpc::Status& status);
     tessera::backend::v1::JobUpdate stateUpdate(const QString& jobId, JobState state,
                                                 const QString& reason) const;
@@ -160,7 +169,9 @@ private:
     std::unique_ptr<grpc::Server> m_server;
     std::shared_ptr<std::atomic<bool>> m_stopping = std::make_shared<std::atomic<bool>>(false);
     QMultiHash<QString, std::shared_ptr<UpdateQueue>> m_streams; ///< job id → WatchJob streams
-    QSet<QString> m_tickets;          ///< queued submissions not yet submitted or failed
+    /// Queued submissions not yet submitted or failed → their spec (JSON).
+    QHash<QString, std::string> m_tickets;
+    QList<std::shared_ptr<JobsQueue>> m_jobLists; ///< WatchJobs streams
     QHash<QString, QString> m_owners; ///< job id or ticket → owner, for those submitted here
     ServerAccess m_access;
     int m_tcpPort = 0;

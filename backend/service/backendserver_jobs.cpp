@@ -31,11 +31,12 @@ grpc::Status BackendServer::submit(const std::string& specJson, const Caller& ca
     reply->set_job_id(id->toStdString());
     reply->set_queued(!m_session->controller()->jobIds().contains(*id));
     if (reply->queued()) {
-        m_tickets.insert(*id);
+        m_tickets.insert(*id, specJson);
         m_owners.insert(*id, caller.user); // the job's own id comes with jobSubmitted
     } else {
         setOwner(*id, caller.user);
     }
+    publishJob(*id);
     record(caller, QStringLiteral("submit"), *id,
            reply->queued() ? tr("%1, queued for the autoscaler").arg(name) : name,
            QStringLiteral("ok"));

@@ -1,5 +1,5 @@
-// A stream's queue of updates (WatchJob, WatchCluster), filled on the backend's thread and drained
-// by the gRPC thread that writes the stream.
+// A stream's queue of updates (WatchJob, WatchCluster, WatchJobs), filled on the backend's thread
+// and drained by the gRPC thread that writes the stream.
 #pragma once
 
 #include "tessera/backend/v1/backend.pb.h"
@@ -92,5 +92,7 @@ private:
 using UpdateQueue = StreamQueue<tessera::backend::v1::JobUpdate>;
 /// One WatchCluster stream's queue.
 using ClusterQueue = StreamQueue<tessera::backend::v1::ClusterSnapshot>;
+/// One WatchJobs stream's queue.
+using JobsQueue = StreamQueue<tessera::backend::v1::JobsUpdate>;
 
 } // namespace tessera

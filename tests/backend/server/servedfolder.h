@@ -30,6 +30,16 @@ struct ServedFolder {
         session.reset();
     }
 
+    /// A folder with `workers` local workers whose control API is started at once; `error` says
+    /// why not.
+    static std::unique_ptr<ServedFolder> started(const QString& folder, int workers) {
+        auto served = std::make_unique<ServedFolder>(folder, workers);
+        if (served->error.isEmpty()) {
+            served->error = served->serve();
+        }
+        return served;
+    }
+
     /// Starts the control API with `access`; "" or why not.
     QString serve(ServerAccess access = {}) {
         server = std::make_unique<BackendServer>(

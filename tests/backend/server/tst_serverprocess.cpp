@@ -8,6 +8,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -183,6 +186,24 @@ private Q_SLOTS:
         auto made = ctl({QStringLiteral("certify"), QStringLiteral("--client"),
                          QStringLiteral("dave"), QStringLiteral("--out"), identity("dave")});
         QVERIFY(made->exitCode() == 0);
+        // Everybody sees everything: dave lists carol's jobs, the running one and the ended one.
+        auto jobs = ctl(QStringList{QStringLiteral("jobs"), QStringLiteral("--json")} +
+                        as("dave", server.second));
+        QVERIFY2(jobs->exitCode() == 0, qPrintable(jobs->output()));
+        const QJsonArray listed = QJsonDocument::fromJson(jobs->output().toUtf8())
+                                      .object()[QStringLiteral("jobs")]
+                                      .toArray();
+        QStringList states;
+        for (const QJsonValue& j : listed) {
+            states << j[QStringLiteral("state")].toString();
+            if (j[QStringLiteral("id")].toString() == job) {
+                QCOMPARE(j[QStringLiteral("name")].toString(), QStringLiteral("emitter test job"));
+            }
+        }
+        QVERIFY2(states.contains(QStringLiteral("succeeded")) &&
+                     (states.contains(QStringLiteral("running")) ||
+                      states.contains(QStringLiteral("starting"))),
+                 qPrintable(jobs->output()));
         auto refused = ctl(QStringList{QStringLiteral("cancel"), job} + as("dave", server.second));
         QCOMPARE(refused->exitCode(), 2);
         QVERIFY2(refused->output().contains(QStringLiteral("started by carol")),

@@ -24,10 +24,8 @@ private Q_SLOTS:
         QVERIFY(m_data.isValid());
         test::useBuildAndData(m_data.path());
         m_hold = std::make_unique<test::JobHold>(m_data.filePath(QStringLiteral("holds")));
-        m_folder = std::make_unique<test::ServedFolder>(m_data.path(), 1);
+        m_folder = test::ServedFolder::started(m_data.path(), 1);
         QVERIFY2(m_folder->error.isEmpty(), qPrintable(m_folder->error));
-        const QString serving = m_folder->serve();
-        QVERIFY2(serving.isEmpty(), qPrintable(serving));
         m_session = m_folder->session.get();
         m_endpoint = m_folder->socket();
     }
