@@ -150,6 +150,15 @@ Result<QList<bv1::JobSummary>> BackendClient::jobs(int recent, int timeoutMs) {
     return std::unexpected(backendCallError(stream->Finish(), m_endpoint));
 }
 
+Result<void> BackendClient::setAutoscale(const bv1::AutoscaleInfo& policy, int timeoutMs) {
+    bv1::SetAutoscaleRequest request;
+    *request.mutable_policy() = policy;
+    if (auto r = call<bv1::SetAutoscaleReply>(&Stub::SetAutoscale, request, timeoutMs); !r) {
+        return relay(r);
+    }
+    return {};
+}
+
 Result<bv1::ListOffersReply> BackendClient::offers(int timeoutMs) {
     return call<bv1::ListOffersReply>(&Stub::ListOffers, bv1::ListOffersRequest(), timeoutMs);
 }

@@ -57,6 +57,9 @@ public:
                              int timeoutMs = 30000);
     /// Releases lease `leaseId` (its renter or an admin).
     Result<void> release(const QString& leaseId, int timeoutMs = 30000);
+    /// Sets the server's auto-provision policy (an admin's call).
+    Result<void> setAutoscale(const tessera::backend::v1::AutoscaleInfo& policy,
+                              int timeoutMs = 10000);
     /// The audit log's newest `limit` lines (0 = 100).
     Result<tessera::backend::v1::ListAuditReply> audit(int limit, qint64 sinceMs = 0,
                                                        int timeoutMs = 10000);

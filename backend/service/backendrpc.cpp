@@ -141,6 +141,15 @@ grpc::Status BackendRpc::Release(grpc::ServerContext* context, const bv1::Releas
     return answer ? *answer : stopped();
 }
 
+grpc::Status BackendRpc::SetAutoscale(grpc::ServerContext* context,
+                                      const bv1::SetAutoscaleRequest* request,
+                                      bv1::SetAutoscaleReply*) {
+    auto answer = m_server->call([this, policy = request->policy(), caller = callerOf(*context)] {
+        return m_server->setAutoscale(policy, caller);
+    });
+    return answer ? *answer : stopped();
+}
+
 grpc::Status BackendRpc::ListAudit(grpc::ServerContext*, const bv1::ListAuditRequest* request,
                                    bv1::ListAuditReply* reply) {
     auto answer = m_server->call([this, limit = request->limit(), since = request->since_ms()] {

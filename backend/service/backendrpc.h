@@ -46,6 +46,9 @@ public:
     grpc::Status Release(grpc::ServerContext* context,
                          const tessera::backend::v1::ReleaseRequest* request,
                          tessera::backend::v1::ReleaseReply*) override;
+    grpc::Status SetAutoscale(grpc::ServerContext* context,
+                              const tessera::backend::v1::SetAutoscaleRequest* request,
+                              tessera::backend::v1::SetAutoscaleReply*) override;
     grpc::Status ListAudit(grpc::ServerContext*, const tessera::backend::v1::ListAuditRequest*,
                            tessera::backend::v1::ListAuditReply* reply) override;
 

@@ -108,6 +108,10 @@ public:
                       const Caller& caller, tessera::backend::v1::RentReply* reply);
     /// Releases `leaseId` when `caller` rented it or is an admin; audited either way.
     grpc::Status release(const QString& leaseId, const Caller& caller);
+    /// Sets the autoscaler's policy and stores it for the next start when `caller` is an admin
+    /// (PERMISSION_DENIED otherwise; INVALID_ARGUMENT for a value out of range); audited.
+    grpc::Status setAutoscale(const tessera::backend::v1::AutoscaleInfo& policy,
+                              const Caller& caller);
     /// Queues the cluster's snapshot now and registers `queue` for the later ones (WatchCluster).
     void subscribeCluster(std::shared_ptr<ClusterQueue> queue);
     /// Queues the job list now (followed jobs, queued tickets, the `recent` newest of the

@@ -1,9 +1,13 @@
-// The control API's machines: offers, rent and release as a person (see backendserver.h).
+// The control API's machines: offers, rent and release as a person, and the auto-provision
+// policy (see backendserver.h).
 #include "backend/service/backendserver.h"
 
+#include "backend/autoscale/autoscalepolicyio.h"
+#include "backend/autoscale/autoscaler.h"
 #include "backend/provision/cloud/cloudprovider.h"
 #include "backend/provision/provider.h"
 #include "backend/service/backendsession.h"
+#include "backend/service/clusterfeed.h"
 #include "backend/service/errorstatus.h"
 
 namespace tessera {
@@ -102,6 +106,54 @@ grpc::Status BackendServer::release(const QString& leaseId, const Caller& caller
     }
     return {grpc::StatusCode::NOT_FOUND,
             tr("no lease %1 (WatchCluster lists them)").arg(leaseId).toStdString()};
+}
+
+namespace {
+
+/// Why `p` cannot be a policy (the Auto-provision dialog's ranges); "" when it can.
+QString policyProblem(const bv1::AutoscaleInfo& p) {
+    if (!(p.max_per_hour() >= 0 && p.max_per_hour() <= 1e6) ||
+        !(p.max_total() >= 0 && p.max_total() <= 1e6)) {
+        return QObject::tr("budgets are US dollars from 0 (no cap) to 1,000,000");
+    }
+    if (p.max_nodes() < 1 || p.max_nodes() > 1024) {
+        return QObject::tr("the node cap is 1 to 1,024, not %1").arg(p.max_nodes());
+    }
+    if (p.idle_timeout_sec() < 60 || p.idle_timeout_sec() > 24 * 3600) {
+        return QObject::tr("the idle timeout is 60 s to 24 h, not %1 s").arg(p.idle_timeout_sec());
+    }
+    return {};
+}
+
+} // namespace
+
+grpc::Status BackendServer::setAutoscale(const bv1::AutoscaleInfo& info, const Caller& caller) {
+    const QString detail = tr("%1, $%2/h, $%3 in total, %4 nodes, idle %5 s")
+                               .arg(info.enabled() ? QStringLiteral("on") : QStringLiteral("off"))
+                               .arg(info.max_per_hour())
+                               .arg(info.max_total())
+                               .arg(info.max_nodes())
+                               .arg(info.idle_timeout_sec());
+    if (!caller.admin) {
+        const QString why = tr("the auto-provision policy is the cluster's: only an admin "
+                               "(server.json \"admins\") may change it");
+        record(caller, QStringLiteral("settings"), QStringLiteral("autoscale"), why,
+               QStringLiteral("refused"));
+        return {grpc::StatusCode::PERMISSION_DENIED, why.toStdString()};
+    }
+    if (const QString problem = policyProblem(info); !problem.isEmpty()) {
+        record(caller, QStringLiteral("settings"), QStringLiteral("autoscale"), problem,
+               QStringLiteral("refused"));
+        return {grpc::StatusCode::INVALID_ARGUMENT, problem.toStdString()};
+    }
+    const AutoscalePolicy policy{info.enabled(), info.max_per_hour(), info.max_total(),
+                                 info.max_nodes(), info.idle_timeout_sec()};
+    saveAutoscalePolicy(policy); // the next start applies it too
+    m_session->autoscaler()->setPolicy(policy);
+    m_cluster->changed(); // clients see it in the next snapshot
+    record(caller, QStringLiteral("settings"), QStringLiteral("autoscale"), detail,
+           QStringLiteral("ok"));
+    return grpc::Status::OK;
 }
 
 } // namespace tessera

@@ -33,9 +33,11 @@ public:
     /// Ends every stream with `status` (the server stops).
     void closeAll(const grpc::Status& status);
     void setInterval(int ms) { m_timer.setInterval(ms); }
+    /// Something a snapshot shows changed without a signal of its own (a policy set through the
+    /// control API): the next snapshot goes out within the interval.
+    void changed();
 
 private:
-    void changed();
     void publish();
 
     BackendSession* m_session;

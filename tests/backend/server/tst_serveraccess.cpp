@@ -3,6 +3,8 @@
 // and a revoked one are refused, naming why); each certificate is a user; a person cancels only
 // their own job, an admin anyone's; every change is in the audit log. An in-process backend with
 // one local worker serves; the client calls block, so they run on another thread.
+#include "backend/autoscale/autoscalepolicyio.h"
+#include "backend/autoscale/autoscaler.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
 #include "backend/service/backendclient.h"
@@ -17,6 +19,8 @@
 
 #include <QDir>
 #include <QFile>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -47,6 +51,8 @@ class TestServerAccess : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true); // the policy's QSettings: not the person's
+        QSettings().remove(QStringLiteral("autoscale"));
         registerBackendMetaTypes();
         QVERIFY(m_data.isValid());
         test::useBuildAndData(m_data.path());
@@ -284,6 +290,49 @@ private Q_SLOTS:
         QCOMPARE(lines, (QStringList{QStringLiteral("alice rent ok"),
                                      QStringLiteral("erin release refused"),
                                      QStringLiteral("alice release ok")}));
+    }
+
+    void onlyAnAdminSetsTheAutoProvisionPolicy() {
+        test::ClusterWatch watch(m_address, m_users.at("alice"));
+        QTRY_VERIFY_WITH_TIMEOUT(watch.last().time_ms() > 0, 30000);
+        backend::v1::AutoscaleInfo policy;
+        policy.set_enabled(true);
+        policy.set_max_per_hour(2.5);
+        policy.set_max_nodes(3);
+        policy.set_idle_timeout_sec(600);
+        auto refused = offThread([&] { return client("alice").setAutoscale(policy); });
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().code, ErrorCode::PermissionDenied);
+        QVERIFY2(refused.error().message.find("only an admin") != std::string::npos,
+                 refused.error().message.c_str());
+        backend::v1::AutoscaleInfo bad = policy;
+        bad.set_max_nodes(0);
+        auto outOfRange = offThread([&] { return client("bob").setAutoscale(bad); });
+        QVERIFY(!outOfRange);
+        QCOMPARE(outOfRange.error().code, ErrorCode::InvalidArgument);
+        QVERIFY2(outOfRange.error().message.find("node cap") != std::string::npos,
+                 outOfRange.error().message.c_str());
+
+        auto set = offThread([&] { return client("bob").setAutoscale(policy); });
+        QVERIFY2(set, set ? "" : set.error().message.c_str());
+        // Everybody sees it in the next snapshot; the autoscaler applies it; the next start too.
+        QTRY_VERIFY_WITH_TIMEOUT(watch.last().autoscale().enabled(), 10000);
+        QCOMPARE(watch.last().autoscale().max_nodes(), 3);
+        QCOMPARE(m_session->autoscaler()->policy().maxPerHour, 2.5);
+        QCOMPARE(loadAutoscalePolicy().idleTimeoutSec, 600);
+        auto audit = offThread([&] { return client("bob").audit(3); });
+        QVERIFY(audit && audit->lines_size() == 3);
+        QStringList lines;
+        for (const auto& l : audit->lines()) {
+            lines << QString::fromStdString(l.user() + " " + l.action() + " " + l.outcome());
+        }
+        QCOMPARE(lines, (QStringList{QStringLiteral("alice settings refused"),
+                                     QStringLiteral("bob settings refused"),
+                                     QStringLiteral("bob settings ok")}));
+        backend::v1::AutoscaleInfo off;
+        off.set_max_nodes(8);
+        off.set_idle_timeout_sec(300);
+        QVERIFY(offThread([&] { return client("bob").setAutoscale(off); }));
     }
 
 private:
