@@ -3,6 +3,7 @@
 #include "app/mainwindow.h"
 #include "app/quitonsignal.h"
 #include "app/startupoptions.h"
+#include "backend/client/serverconnection.h"
 #include "backend/core/paths.h"
 #include "backend/service/backendclient.h"
 #include "backend/service/backendserver.h"
@@ -19,6 +20,7 @@
 #include <QTranslator>
 
 #include <cstdio>
+#include <memory>
 
 namespace {
 
@@ -108,11 +110,17 @@ int main(int argc, char** argv) {
     // tessera-ctl attach, cancel and run reach this session through it while the window is open.
     tessera::BackendServer control(&session, QLatin1String(tessera::DataFolderLock::kApp),
                                    folder.socketPath());
+    // The window's panels read the backend through the same socket as its other clients.
+    std::unique_ptr<tessera::client::ServerConnection> connection;
     if (auto listening = control.start(); !listening) {
         std::fprintf(stderr, "tessera: warning: %s\n", listening.error().message.c_str());
         folder.clearEndpoint(); // tessera-ctl says so instead of dialling nothing
+    } else {
+        connection = std::make_unique<tessera::client::ServerConnection>(
+            tessera::client::ServerAddress{QStringLiteral("unix:") + folder.socketPath(), nullptr});
+        connection->start();
     }
-    tessera::MainWindow window(&session);
+    tessera::MainWindow window(&session, connection.get());
     window.show();
 
     tessera::Autopilot autopilot(&session, &window, *options);

@@ -2,6 +2,8 @@
 #include "app/mainwindow.h"
 
 #include "app/cluster/clusterpanel.h"
+#include "app/connection/linkbanner.h"
+#include "app/connection/sessionlink.h"
 #include "app/designer/designerpanel.h"
 #include "app/designer/plandocument.h"
 #include "app/jobs/jobpanel.h"
@@ -21,6 +23,8 @@
 #include "app/statushint.h"
 #include "app/windowguard.h"
 #include "backend/autoscale/autoscaler.h"
+#include "backend/client/clusterview.h"
+#include "backend/client/serverconnection.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
 #include "backend/provision/ssh/sshprovider.h"
@@ -69,9 +73,29 @@ MetricsChart* MainWindow::chart() const {
     return m_monitor->metricsChart();
 }
 
-MainWindow::MainWindow(BackendSession* session, QWidget* parent)
+namespace {
+
+/// `connection`, or a client of `session` served by the window itself (SessionLink).
+client::ServerConnection* connectionFor(BackendSession* session,
+                                        client::ServerConnection* connection, QObject* window) {
+    return connection ? connection : (new SessionLink(session, window))->connection();
+}
+
+/// The cluster of `connection`'s server, kept current.
+client::ClusterView* clusterOf(client::ServerConnection* connection, QObject* window) {
+    auto* view = new client::ClusterView(window);
+    view->follow(connection);
+    return view;
+}
+
+} // namespace
+
+MainWindow::MainWindow(BackendSession* session, client::ServerConnection* connection,
+                       QWidget* parent)
     : QMainWindow(parent), m_session(session),
-      m_cluster(new ClusterPanel(session->registry(), session->localWorkers(), this)),
+      m_connection(connectionFor(session, connection, this)),
+      m_clusterView(clusterOf(m_connection, this)),
+      m_cluster(new ClusterPanel(m_clusterView, session->localWorkers(), this)),
       m_jobs(new JobPanel(session->controller(), this)), m_monitor(new MonitorPanel(this)),
       m_runs(new RunList(session->store(), this)), m_log(new LogPane(this)),
       m_devices(new DeviceFeed(session->telemetry(), session->controller(),
@@ -82,7 +106,7 @@ MainWindow::MainWindow(BackendSession* session, QWidget* parent)
     m_monitor->metricsChart()->setObjectName(QStringLiteral("metricsChart"));
     m_log->setObjectName(QStringLiteral("logPane"));
     // Centre: the training chart and the layout designer as tabs (Ctrl+Tab switches).
-    m_designer = new designer::DesignerPanel(session->registry(), this);
+    m_designer = new designer::DesignerPanel(m_clusterView, this);
     m_predictor = new PipelinePredictor(this);
     auto* tabs = new QTabWidget(this);
     tabs->setObjectName(QStringLiteral("centralTabs"));
@@ -94,7 +118,15 @@ MainWindow::MainWindow(BackendSession* session, QWidget* parent)
     training->setWidget(m_monitor);
     tabs->addTab(training, tr("&Training"));
     tabs->addTab(m_designer, tr("&Designer"));
-    setCentralWidget(tabs);
+    // Above the tabs, the bar that says when the server cannot be reached.
+    auto* centre = new QWidget(this);
+    auto* column = new QVBoxLayout(centre);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    m_banner = new LinkBanner(m_connection, centre);
+    column->addWidget(m_banner);
+    column->addWidget(tabs, 1);
+    setCentralWidget(centre);
     // The designer needs the width: the Cluster and Job docks step aside while it is shown and
     // come back as they were (View menu, Ctrl+1/Ctrl+2, shows them any time).
     connect(tabs, &QTabWidget::currentChanged, this, [this, tabs] {
@@ -127,12 +159,8 @@ MainWindow::MainWindow(BackendSession* session, QWidget* parent)
     StatusHint::fillStatusTips(this);
     new StatusHint(statusBar(), {tabs, m_designer, m_cluster->model(), m_cluster->rentAction(),
                                  m_rentMachines, m_jobs});
-    auto* cost = new CostLabel(session->providers(), this);
-    statusBar()->addPermanentWidget(cost);
-    connect(session->autoscaler(), &Autoscaler::budgetAlert, cost, &CostLabel::setBudgetAlert);
-    // The session checked the budget already (restored leases may have spent most of it).
-    cost->setBudgetAlert(session->autoscaler()->budgetLevel(),
-                         session->autoscaler()->budgetAlertText());
+    // What the leases cost and the budget's alert, as the server's snapshots say.
+    statusBar()->addPermanentWidget(new CostLabel(m_clusterView, this));
 }
 
 MainWindow::~MainWindow() {
@@ -201,7 +229,7 @@ void MainWindow::createMenusAndToolbar() {
     m_newLayout->setToolTip(tr("Start the Designer over with the default model and machines"));
     connect(m_newLayout, &QAction::triggered, this, [this] {
         if (m_designer->newLayout()) {
-            if (auto* tabs = qobject_cast<QTabWidget*>(centralWidget())) {
+            if (auto* tabs = findChild<QTabWidget*>(QStringLiteral("centralTabs"))) {
                 tabs->setCurrentWidget(m_designer);
             }
         }
@@ -410,7 +438,7 @@ void MainWindow::connectBackend() {
                 if (m_jobs->addSpecFile(path)) {
                     m_jobs->launch();
                 }
-                if (auto* tabs = qobject_cast<QTabWidget*>(centralWidget())) {
+                if (auto* tabs = findChild<QTabWidget*>(QStringLiteral("centralTabs"))) {
                     tabs->setCurrentIndex(0); // Training
                 }
             });

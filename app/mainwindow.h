@@ -30,21 +30,33 @@ class DesignerPanel;
 namespace v1 {
 class JobSpec;
 }
+namespace client {
+class ClusterView;
+class ServerConnection;
+} // namespace client
+class LinkBanner;
 
-/// The app's window over `session` (which must outlive it). Its title names the designer's
-/// layout file ("Untitled" before one is saved) with a modified mark; closing it, Release
-/// workers and replacing an unsaved layout ask first (WindowGuard). Geometry and dock layout
-/// are kept in QSettings ("mainWindow/geometry", "mainWindow/state") when the window closes and
-/// restored when the next one opens.
+/// The app's window over `session` (which must outlive it), whose panels move to the control
+/// API one by one (issue 48): those moved read `connection` (a client of the server that serves
+/// `session`; null: the window serves it on a private socket itself, SessionLink). Its title names
+/// the designer's layout file ("Untitled" before one is saved) with a modified mark; closing it,
+/// Release workers and replacing an unsaved layout ask first (WindowGuard). Geometry and dock
+/// layout are kept in QSettings ("mainWindow/geometry", "mainWindow/state") when the window closes
+/// and restored when the next one opens.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(BackendSession* session, QWidget* parent = nullptr);
+    explicit MainWindow(BackendSession* session, client::ServerConnection* connection = nullptr,
+                        QWidget* parent = nullptr);
     /// Cuts its panels' connections to itself first: they are destroyed by QMainWindow's
     /// destructor, after this one, and what they emit meanwhile (the designer's undo stack says
     /// it is clean as it goes) must not reach a window that is no longer a MainWindow.
     ~MainWindow() override;
 
+    /// The window's client of the server (its link, cluster, job list).
+    client::ServerConnection* connection() const { return m_connection; }
+    /// The bar that says the connection is lost (hidden while it is up).
+    LinkBanner* linkBanner() const { return m_banner; }
     ClusterPanel* clusterPanel() const { return m_cluster; }
     JobPanel* jobPanel() const { return m_jobs; }
     MetricsChart* chart() const;
@@ -93,6 +105,9 @@ private:
     void followJob(const QString& id, const v1::JobSpec& spec, bool live);
 
     BackendSession* m_session;
+    client::ServerConnection* m_connection;
+    client::ClusterView* m_clusterView;
+    LinkBanner* m_banner = nullptr;
     ClusterPanel* m_cluster;
     JobPanel* m_jobs;
     MonitorPanel* m_monitor;

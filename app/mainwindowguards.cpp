@@ -38,7 +38,7 @@ void MainWindow::connectWorkGuards() {
     // The Designer's actions work from every tab of this window (in the designer alone they
     // are limited to its page); those that show or change the drawing bring its tab forward.
     // Assign stays with the page: it acts on the layer list's selection.
-    auto* tabs = qobject_cast<QTabWidget*>(centralWidget());
+    auto* tabs = findChild<QTabWidget*>(QStringLiteral("centralTabs"));
     for (QAction* a : m_designer->designerActions()) {
         if (a == m_designer->assignAction()) {
             continue;
@@ -87,7 +87,7 @@ void MainWindow::restoreLayout() {
 }
 
 void MainWindow::saveLayout() const {
-    auto* tabs = qobject_cast<QTabWidget*>(centralWidget());
+    auto* tabs = findChild<QTabWidget*>(QStringLiteral("centralTabs"));
     const bool designing = tabs && tabs->currentWidget() == m_designer;
     QSettings settings;
     settings.setValue(QLatin1String(kGeometryKey), saveGeometry());

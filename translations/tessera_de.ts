@@ -4,7 +4,12 @@
 <context>
     <name>BackendClient</name>
     <message>
-        <location filename="../backend/service/backendclient.cpp" line="+39"/>
+        <location filename="../backend/service/backendclient.cpp" line="+41"/>
+        <source>the server at %1 refused: %2</source>
+        <translation>der Server unter %1 hat abgelehnt: %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>the backend at %1 did not answer: %2</source>
         <translation>das Backend unter %1 hat nicht geantwortet: %2</translation>
     </message>
@@ -12,7 +17,7 @@
 <context>
     <name>DataFolderLock</name>
     <message>
-        <location line="+75"/>
+        <location line="+171"/>
         <source>%1 owns the data folder but did not hand it over (%2): stop it (systemctl --user stop tessera-backend, or kill %3) and start again</source>
         <translation>%1 hat den Datenordner, hat ihn aber nicht übergeben (%2): beenden Sie es (systemctl --user stop tessera-backend oder kill %3) und starten Sie erneut</translation>
     </message>
@@ -33,6 +38,11 @@
     </message>
     <message>
         <location line="+13"/>
+        <source>the tessera-server at %1</source>
+        <translation>der tessera-server unter %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>tessera-ctl serve</source>
         <translation>tessera-ctl serve</translation>
     </message>
@@ -40,6 +50,11 @@
         <location line="+2"/>
         <source>the Tessera window</source>
         <translation>das Tessera-Fenster</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>tessera-server</source>
+        <translation>tessera-server</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -82,7 +97,7 @@
 <context>
     <name>DeviceTelemetry</name>
     <message>
-        <location filename="../app/monitor/devicetelemetry.cpp" line="+77"/>
+        <location filename="../app/monitor/devicetelemetry.cpp" line="+79"/>
         <source>rank %1: stage %2</source>
         <translation>Rank %1: Stufe %2</translation>
     </message>
@@ -115,12 +130,12 @@
         <translation>der Datensatz von Stufe %1 hat kein anchor_us (ignoriert)</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+69"/>
         <source>stage %1: the record has no micro_batches</source>
         <translation>Stufe %1: der Datensatz hat kein micro_batches</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+11"/>
         <source>stage %1: %2 of %3 forward/backward ops missing or invalid</source>
         <translation>Stufe %1: %2 von %3 Vorwärts-/Rückwärtsschritten fehlen oder sind ungültig</translation>
     </message>
@@ -136,9 +151,35 @@
     </message>
 </context>
 <context>
+    <name>QObject</name>
+    <message>
+        <location filename="../backend/service/backendserver_leases.cpp" line="+117"/>
+        <source>budgets are US dollars from 0 (no cap) to 1,000,000</source>
+        <translation>Budgets sind US-Dollar von 0 (keine Grenze) bis 1.000.000</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the node cap is 1 to 1,024, not %1</source>
+        <translation>die Knotengrenze ist 1 bis 1.024, nicht %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the idle timeout is 60 s to 24 h, not %1 s</source>
+        <translation>die Leerlaufzeit ist 60 s bis 24 h, nicht %1 s</translation>
+    </message>
+</context>
+<context>
+    <name>ServerAddress</name>
+    <message>
+        <location filename="../backend/client/serverconnection.cpp" line="+19"/>
+        <source>this machine</source>
+        <translation>dieser Rechner</translation>
+    </message>
+</context>
+<context>
     <name>SpecSummary</name>
     <message>
-        <location filename="../app/jobs/specsummary.cpp" line="+108"/>
+        <location filename="../app/jobs/specsummary.cpp" line="+113"/>
         <source>Name: %1</source>
         <translation>Name: %1</translation>
     </message>
@@ -148,7 +189,7 @@
         <translation>(ohne Namen)</translation>
     </message>
     <message>
-        <location line="-74"/>
+        <location line="-79"/>
         <source>Command: %1</source>
         <translation>Befehl: %1</translation>
     </message>
@@ -193,7 +234,7 @@
         <translation>, Gradientennorm begrenzt auf %1</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+21"/>
         <source> (layers %1; %2 micro-batches, %3)</source>
         <translation> (Schichten %1; %2 Mikro-Batches, %3)</translation>
     </message>
@@ -223,22 +264,22 @@
         <translation>Training: %1, globale Batch-Größe %2</translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="-55"/>
         <source>Optimizer: %1, learning rate %2, momentum %3, weight decay %4</source>
         <translation>Optimierer: %1, Lernrate %2, Momentum %3, Weight Decay %4</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+57"/>
         <source>Seed %1, metrics every %2 step(s)</source>
         <translation>Seed %1, Metriken alle %2 Schritt(e)</translation>
     </message>
     <message>
-        <location line="-34"/>
+        <location line="-39"/>
         <source>Layout: data parallel %1, tensor parallel %2, %3 pipeline stage(s)</source>
         <translation>Aufteilung: Datenparallelität %1, Tensorparallelität %2, %3 Pipeline-Stufe(n)</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+41"/>
         <source>World size: %1 rank(s)</source>
         <translation>World Size: %1 Rank(s)</translation>
     </message>
@@ -246,7 +287,7 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/main.cpp" line="+97"/>
+        <location filename="../app/main.cpp" line="+99"/>
         <source>%1. Close it first, or start this one with another data folder (--data-dir).</source>
         <translation>%1. Schließen Sie es zuerst, oder starten Sie dieses mit einem anderen Datenordner (--data-dir).</translation>
     </message>
@@ -689,35 +730,116 @@
 <context>
     <name>tessera::BackendServer</name>
     <message>
-        <location filename="../backend/service/backendserver.cpp" line="+119"/>
+        <location filename="../backend/service/backendserver.cpp" line="+130"/>
         <source>the control socket %1 is longer than the 107 bytes a Unix socket path may have: use a shorter data folder (TESSERA_DATA_DIR)</source>
         <translation>der Steuer-Socket %1 ist länger als die 107 Bytes, die ein Unix-Socket-Pfad haben darf: verwenden Sie einen kürzeren Datenordner (TESSERA_DATA_DIR)</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+45"/>
         <source>cannot listen on the control socket %1 (is its folder writable?)</source>
         <translation>auf dem Steuer-Socket %1 kann nicht gelauscht werden (ist sein Ordner beschreibbar?)</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+2"/>
+        <source>cannot listen on the control socket %1 and on %2 (is the folder writable, and the address this machine&apos;s and its port free?)</source>
+        <translation>kann nicht am Steuer-Socket %1 und an %2 lauschen (ist der Ordner beschreibbar, die Adresse eine dieses Rechners und ihr Port frei?)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>cannot listen on %1: is the address this machine&apos;s and the port free?</source>
+        <translation>kann nicht an %1 lauschen: ist die Adresse eine dieses Rechners und der Port frei?</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>the backend stopped following the job (it was closed or handed the data folder over); the job goes on</source>
         <translation>das Backend verfolgt den Job nicht mehr (es wurde geschlossen oder hat den Datenordner übergeben); der Job läuft weiter</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+9"/>
+        <location line="+4"/>
+        <source>the backend stopped</source>
+        <translation>das Backend wurde beendet</translation>
+    </message>
+    <message>
+        <location line="+43"/>
         <source>the data folder %1 is in use by %2: close it first (or use another data folder, TESSERA_DATA_DIR)</source>
         <translation>der Datenordner %1 wird von %2 verwendet: schließen Sie es zuerst (oder verwenden Sie einen anderen Datenordner, TESSERA_DATA_DIR)</translation>
     </message>
     <message>
-        <location line="+31"/>
-        <location line="+21"/>
+        <location filename="../backend/service/backendserver_jobs.cpp" line="+41"/>
+        <source>%1, queued for the autoscaler</source>
+        <translation>%1, wartet auf die automatische Bereitstellung</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+52"/>
         <source>job %1 is not followed by this backend (`tessera-ctl status` lists the jobs)</source>
         <translation>Job %1 wird nicht von diesem Backend verfolgt (`tessera-ctl status` listet die Jobs)</translation>
     </message>
     <message>
-        <location line="-15"/>
+        <location line="-46"/>
         <source>job %1 %2 already</source>
         <translation>Job %1 ist bereits %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>job %1 was started by %2: only %2 or an admin (server.json &quot;admins&quot;) may cancel it</source>
+        <translation>Job %1 wurde von %2 gestartet: nur %2 oder ein Admin (server.json &quot;admins&quot;) darf ihn abbrechen</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>as an admin; started by %1</source>
+        <translation>als Admin; gestartet von %1</translation>
+    </message>
+    <message>
+        <location line="+55"/>
+        <source>not followed by this backend now (its last recorded state)</source>
+        <translation>wird von diesem Backend derzeit nicht verfolgt (sein zuletzt aufgezeichneter Zustand)</translation>
+    </message>
+    <message>
+        <location filename="../backend/service/backendserver_leases.cpp" line="-67"/>
+        <source>no such provider</source>
+        <translation>kein solcher Anbieter</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>no provider &apos;%1&apos; (ListOffers names them)</source>
+        <translation>kein Anbieter &apos;%1&apos; (ListOffers nennt sie)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>rent at most 64 nodes at once, not %1</source>
+        <translation>höchstens 64 Knoten auf einmal anmieten, nicht %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 (after %2 of %3)</source>
+        <translation>%1 (nach %2 von %3)</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>lease %1 was rented by %2: only %2 or an admin (server.json &quot;admins&quot;) may release it</source>
+        <translation>Miete %1 wurde von %2 angemietet: nur %2 oder ein Admin (server.json &quot;admins&quot;) darf sie freigeben</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>as an admin; rented by %1</source>
+        <translation>als Admin; angemietet von %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>no lease %1 (WatchCluster lists them)</source>
+        <translation>keine Miete %1 (WatchCluster listet sie)</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>%1, $%2/h, $%3 in total, %4 nodes, idle %5 s</source>
+        <translation>%1, $%2/h, $%3 insgesamt, %4 Knoten, Leerlauf %5 s</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the auto-provision policy is the cluster&apos;s: only an admin (server.json &quot;admins&quot;) may change it</source>
+        <translation>die Regeln der automatischen Bereitstellung gelten für den ganzen Cluster: nur ein Admin (server.json &quot;admins&quot;) darf sie ändern</translation>
     </message>
 </context>
 <context>
@@ -1042,7 +1164,7 @@
 <context>
     <name>tessera::CostLabel</name>
     <message>
-        <location filename="../app/rent/costlabel.cpp" line="+14"/>
+        <location filename="../app/rent/costlabel.cpp" line="+15"/>
         <source>What the rented machines bill: per hour now, and since they were rented</source>
         <translation>Was die gemieteten Maschinen kosten: jetzt pro Stunde und seit der Miete</translation>
     </message>
@@ -1052,7 +1174,7 @@
         <translation>Cluster $%1/h · bisher $%2</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source> · budget nearly spent</source>
         <translation> · Budget fast aufgebraucht</translation>
     </message>
@@ -1113,7 +1235,7 @@
 <context>
     <name>tessera::FollowerLock</name>
     <message>
-        <location filename="../backend/history/followerlock.cpp" line="+103"/>
+        <location filename="../backend/history/followerlock.cpp" line="+118"/>
         <source>its launcher, %1 (pid %2), ended before the job did (killed?), and its local cluster with it; noticed at %3</source>
         <translation>sein Starter, %1 (PID %2), endete vor dem Job (beendet?), und mit ihm sein lokaler Cluster; bemerkt um %3</translation>
     </message>
@@ -1126,42 +1248,42 @@
 <context>
     <name>tessera::GanttView</name>
     <message>
-        <location filename="../app/gantt/ganttview.cpp" line="+0"/>
+        <location filename="../app/gantt/ganttview.cpp" line="+123"/>
         <source>weight gradient</source>
         <translation>Gewichtsgradient</translation>
     </message>
     <message>
-        <location filename="../app/gantt/ganttview.cpp" line="+0"/>
+        <location line="+4"/>
         <source>stage %1 · chunk %2 · micro-batch %3 · %4</source>
         <translation>Stufe %1 · Modellteil %2 · Micro-Batch %3 · %4</translation>
     </message>
     <message>
-        <location filename="../app/gantt/ganttview.cpp" line="+0"/>
+        <location line="+96"/>
         <source>W = weight gradient</source>
         <translation>W = Gewichtsgradient</translation>
     </message>
     <message>
-        <location filename="../app/gantt/ganttview.cpp" line="+0"/>
+        <location line="+3"/>
         <source>F3.1 = micro-batch 3 of model chunk 1</source>
         <translation>F3.1 = Micro-Batch 3 von Modellteil 1</translation>
     </message>
     <message>
-        <location filename="../app/gantt/ganttview.cpp" line="+41"/>
+        <location line="-185"/>
         <source>No schedule to show: the layout needs a model and valid stages.</source>
         <translation>Kein Ablauf zu zeigen: das Layout braucht ein Modell und gültige Stufen.</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+83"/>
         <source>backward</source>
         <translation>rückwärts</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>forward</source>
         <translation>vorwärts</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+7"/>
         <source>stage %1 · micro-batch %2 · %3</source>
         <translation>Stufe %1 · Micro-Batch %2 · %3</translation>
     </message>
@@ -1176,12 +1298,12 @@
         <translation>Beginn %1 · Dauer %2</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+56"/>
         <source>stage %1</source>
         <translation>Stufe %1</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+23"/>
         <source>0 … %1 (compute only; F = forward, B = backward)</source>
         <translation>0 … %1 (nur Rechnen; F = vorwärts, B = rückwärts)</translation>
     </message>
@@ -1297,7 +1419,7 @@
         <translation>Abbruch fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+52"/>
         <source>worker %1 died (%2) while the job was running</source>
         <translation>Worker %1 ist ausgefallen (%2), während der Job lief</translation>
     </message>
@@ -1609,27 +1731,27 @@
         <translation>Schritt %1</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+3"/>
         <source> · epoch %1</source>
         <translation> · Epoche %1</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+3"/>
         <source> · loss %1</source>
         <translation> · Loss %1</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+3"/>
         <source> · %1 samples/s</source>
         <translation> · %1 Samples/s</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+4"/>
         <source> · %1 tokens/s</source>
         <translation> · %1 Tokens/s</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+9"/>
         <source> · test accuracy %1</source>
         <translation> · Testgenauigkeit %1</translation>
     </message>
@@ -1670,6 +1792,19 @@
         <location line="+2"/>
         <source>Cost so far</source>
         <translation>Kosten bisher</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::LinkBanner</name>
+    <message>
+        <location filename="../app/connection/linkbanner.cpp" line="+42"/>
+        <source>Lost the connection to the server (%1): %2. Reconnecting…; the charts keep what they have and go on without a gap.</source>
+        <translation>Verbindung zum Server (%1) verloren: %2. Verbinde neu …; die Diagramme behalten, was sie haben, und setzen lückenlos fort.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server (%1) refused this client: %2. Ask its admin for a certificate (tessera-ctl certify --client NAME), then connect again.</source>
+        <translation>Der Server (%1) hat diesen Client abgelehnt: %2. Bitten Sie seinen Admin um ein Zertifikat (tessera-ctl certify --client NAME) und verbinden Sie sich dann erneut.</translation>
     </message>
 </context>
 <context>
@@ -1808,12 +1943,12 @@
 <context>
     <name>tessera::MainWindow</name>
     <message>
-        <location filename="../app/mainwindow.cpp" line="+53"/>
+        <location filename="../app/mainwindow.cpp" line="+62"/>
         <source>layers %1–%2</source>
         <translation>Schichten %1–%2</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+41"/>
         <source>Tessera</source>
         <translation>Tessera</translation>
     </message>
@@ -1828,7 +1963,7 @@
         <translation>&amp;Designer</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+33"/>
         <source>History is off: %1</source>
         <translation>Verlauf ist aus: %1</translation>
     </message>
@@ -1838,7 +1973,7 @@
         <translation>Mieten: %1</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+23"/>
         <source>&amp;Output of:</source>
         <translation>&amp;Ausgabe von:</translation>
     </message>
@@ -2300,7 +2435,7 @@
 <context>
     <name>tessera::Provider</name>
     <message>
-        <location filename="../backend/provision/provider.cpp" line="+115"/>
+        <location filename="../backend/provision/provider.cpp" line="+121"/>
         <source>Tessera stopped while this lease was %1</source>
         <translation>Tessera wurde beendet, während diese Miete „%1“ war</translation>
     </message>
@@ -2655,6 +2790,44 @@
         <location line="+2"/>
         <source>How long it ran (m:ss or h:mm:ss)</source>
         <translation>Wie lange er lief (m:ss oder h:mm:ss)</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::ServerProcess</name>
+    <message>
+        <location filename="../backend/server/serverprocess.cpp" line="+95"/>
+        <source>warning: no history (no audit log either): %1</source>
+        <translation>Warnung: kein Verlauf (auch kein Prüfprotokoll): %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>warning: %1</source>
+        <translation>Warnung: %1</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>serving %1 on %2 (%3 job(s) to follow; admins: %4)</source>
+        <translation>bediene %1 über %2 (%3 Job(s) zu verfolgen; Admins: %4)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>job %1 %2%3</source>
+        <translation>Job %1 %2%3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>following job %1 again from event %2</source>
+        <translation>verfolge Job %1 wieder ab Ereignis %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>job %1: %2; relaunching it as attempt %3 on %4 from step %5</source>
+        <translation>Job %1: %2; starte ihn neu als Versuch %3 auf %4 ab Schritt %5</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>autoscaler: </source>
+        <translation>Automatische Bereitstellung: </translation>
     </message>
 </context>
 <context>
@@ -3311,7 +3484,7 @@ S%2</translation>
 <context>
     <name>tessera::WorkerClient</name>
     <message>
-        <location filename="../backend/cluster/workerclient.cpp" line="+65"/>
+        <location filename="../backend/cluster/workerclient.cpp" line="+70"/>
         <source>worker %1 closed the connection (%2): if it was started with --tls-cert, connect with the cluster&apos;s certificates (tessera-ctl --tls, or --tls-ca/--tls-cert/--tls-key)</source>
         <translation>Worker %1 hat die Verbindung geschlossen (%2): Wurde er mit --tls-cert gestartet, verbinden Sie sich mit den Zertifikaten des Clusters (tessera-ctl --tls oder --tls-ca/--tls-cert/--tls-key)</translation>
     </message>
@@ -3350,6 +3523,48 @@ S%2</translation>
         <location line="+3"/>
         <source>worker %1 (%2): failed with gRPC status %3: %4</source>
         <translation>Worker %1 (%2): fehlgeschlagen mit gRPC-Status %3: %4</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::client::LocalServer</name>
+    <message>
+        <location filename="../backend/client/localserver.cpp" line="+59"/>
+        <source>the data folder %1 is in use by %2: stop it first (a `tessera-ctl serve` with Ctrl-C or TERM), or use another data folder (--data-dir)</source>
+        <translation>der Datenordner %1 wird von %2 benutzt: beenden Sie es zuerst (ein `tessera-ctl serve` mit Strg-C oder TERM) oder nutzen Sie einen anderen Datenordner (--data-dir)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the tessera-server for %1 did not answer within %2 s; its log (%3) ends:
+%4</source>
+        <translation>der tessera-server für %1 hat nicht binnen %2 s geantwortet; sein Protokoll (%3) endet mit:
+%4</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>the tessera-server for %1 stopped at start; its log (%2) ends:
+%3</source>
+        <translation>der tessera-server für %1 hat sich beim Start beendet; sein Protokoll (%2) endet mit:
+%3</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 is missing: build the tessera-server target, or set TESSERA_BIN_DIR to the folder that holds it</source>
+        <translation>%1 fehlt: bauen Sie das Ziel tessera-server oder setzen Sie TESSERA_BIN_DIR auf den Ordner, der es enthält</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>cannot start %1: %2</source>
+        <translation>kann %1 nicht starten: %2</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>cannot start %1: fork failed</source>
+        <translation>kann %1 nicht starten: fork fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>  (no log)</source>
+        <translation>  (kein Protokoll)</translation>
     </message>
 </context>
 <context>
@@ -3458,12 +3673,12 @@ S%2</translation>
 <context>
     <name>tessera::designer::ClusterScene</name>
     <message>
-        <location filename="../app/designer/clusterscene.cpp" line="+0"/>
+        <location filename="../app/designer/clusterscene.cpp" line="+173"/>
         <source>Context-parallel group of stage %1, DP replica %2: ranks %3–%4 split each sequence %5 ways and pass keys and values around a ring</source>
         <translation>Kontextparallele Gruppe von Stufe %1, DP-Replikat %2: Ränge %3–%4 teilen jede Sequenz %5-fach und reichen Schlüssel und Werte im Ring weiter</translation>
     </message>
     <message>
-        <location filename="../app/designer/clusterscene.cpp" line="+35"/>
+        <location line="-136"/>
         <source>%1 · %2 × %3</source>
         <translation>%1 · %2 × %3</translation>
     </message>
@@ -3473,12 +3688,12 @@ S%2</translation>
         <translation> · $%1/h</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+120"/>
         <source>Tensor-parallel group of stage %1, DP replica %2: ranks %3–%4</source>
         <translation>Tensorparallel-Gruppe von Stufe %1, DP-Replikat %2: Ranks %3–%4</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+61"/>
         <source>no ranks</source>
         <translation>keine Ranks</translation>
     </message>
@@ -3496,32 +3711,32 @@ S%2</translation>
 <context>
     <name>tessera::designer::DesignerPanel</name>
     <message>
-        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <location filename="../app/designer/designeractions.cpp" line="+89"/>
         <source>TP communication overlap</source>
         <translation>TP-Kommunikation überlappen</translation>
     </message>
     <message>
-        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <location line="+1"/>
         <source>Ctrl+Alt+T</source>
         <translation>Ctrl+Alt+T</translation>
     </message>
     <message>
-        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <location line="+1"/>
         <source>Overlap the tensor-parallel all-gathers and reduce-scatters with the GEMMs around them (Megatron-LM&apos;s --tp-comm-overlap; needs sequence parallelism): only what those GEMMs cannot hide is exposed</source>
         <translation>Die All-Gathers und Reduce-Scatters der Tensor-Parallelität mit den umgebenden GEMMs überlappen (--tp-comm-overlap von Megatron-LM; braucht Sequenzparallelität): nur was diese GEMMs nicht verdecken, bleibt sichtbar</translation>
     </message>
     <message>
-        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <location line="+7"/>
         <source>Turn TP overlap on</source>
         <translation>TP-Überlappung einschalten</translation>
     </message>
     <message>
-        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <location line="+0"/>
         <source>Turn TP overlap off</source>
         <translation>TP-Überlappung ausschalten</translation>
     </message>
     <message>
-        <location filename="../app/designer/designeractions.cpp" line="+42"/>
+        <location line="-56"/>
         <source>&amp;Undo</source>
         <translation>&amp;Rückgängig</translation>
     </message>
@@ -3577,12 +3792,12 @@ S%2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+296"/>
+        <location line="+309"/>
         <source>Save layout</source>
         <translation>Layout speichern</translation>
     </message>
     <message>
-        <location line="-296"/>
+        <location line="-309"/>
         <source>Ctrl+S</source>
         <translation>Ctrl+S</translation>
     </message>
@@ -3712,7 +3927,7 @@ S%2</translation>
         <translation>Die gewählten Schichten dem in der Geräteliste gewählten Gerät zuweisen</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+74"/>
         <source>switch the model to %1</source>
         <translation>das Modell auf %1 umstellen</translation>
     </message>
@@ -3878,7 +4093,7 @@ S%2</translation>
         <translation>Masc&amp;hinen:</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+93"/>
         <source>Drag a layer, or a Shift-selected range, onto a device to make it that device&apos;s pipeline stage</source>
         <translation>Eine Schicht oder einen mit Shift gewählten Bereich auf ein Gerät ziehen, um sie zur Pipeline-Stufe dieses Geräts zu machen</translation>
     </message>
@@ -3938,7 +4153,7 @@ S%2</translation>
         <translation>Die Maschinen anordnen und so zoomen, dass sie die Ansicht füllen</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+68"/>
         <source>No machines: type some (e.g. 4x8 h100-sxm) or use the live cluster.</source>
         <translation>Keine Maschinen: welche eingeben (z. B. 4x8 h100-sxm) oder den laufenden Cluster nutzen.</translation>
     </message>
@@ -4032,7 +4247,7 @@ S%2</translation>
         <translation>Schichten hier ablegen, um sie zur Pipeline-Stufe dieses Geräts zu machen; Rechtsklick öffnet das Menü der Stufe.</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+27"/>
         <source>Device #%1: idle. Drop layers here to start a stage on it.</source>
         <translation>Gerät #%1: frei. Schichten hier ablegen, um darauf eine Stufe zu beginnen.</translation>
     </message>
@@ -4047,12 +4262,12 @@ S%2</translation>
         <translation>Schicht %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>layers %1–%2</source>
         <translation>Schichten %1–%2</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>It holds expert %1 of each MoE layer (EP rank %2).</source>
         <translation>Es hält den Experten %1 jeder MoE-Schicht (EP-Rang %2).</translation>
     </message>
@@ -4077,7 +4292,7 @@ S%2</translation>
         <translation>#%1 · Rank %2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>past the world size</source>
         <translation>jenseits der Weltgröße</translation>
     </message>
@@ -4087,12 +4302,12 @@ S%2</translation>
         <translation>Stufe %1 · TP %2 · DP %3</translation>
     </message>
     <message>
-        <location line="-73"/>
+        <location line="-75"/>
         <source> · E%1–%2</source>
         <translation> · E%1–%2</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+82"/>
         <source>no estimate</source>
         <translation>keine Schätzung</translation>
     </message>
@@ -4105,17 +4320,17 @@ S%2</translation>
 <context>
     <name>tessera::designer::DrawnLayout</name>
     <message>
-        <location filename="../app/designer/drawnlayout.cpp" line="+0"/>
+        <location filename="../app/designer/drawnlayout.cpp" line="+315"/>
         <source>This layout is interleaved (%1 model chunks per stage): choose the 1F1B schedule to redraw its stages by hand, or let Auto-plan place the chunks.</source>
         <translation>Dieses Layout ist verschränkt (%1 Modellteile je Stufe): wählen Sie den 1F1B-Ablauf, um seine Stufen von Hand neu zu zeichnen, oder lassen Sie Auto-Plan die Teile verteilen.</translation>
     </message>
     <message>
-        <location filename="../app/designer/drawnlayout.cpp" line="+0"/>
+        <location line="+5"/>
         <source>interleaved</source>
         <translation>verschränkt</translation>
     </message>
     <message>
-        <location filename="../app/designer/drawnlayout.cpp" line="+23"/>
+        <location line="-297"/>
         <source>layer %1</source>
         <translation>Schicht %1</translation>
     </message>
@@ -4135,7 +4350,7 @@ S%2</translation>
         <translation>✕ nicht genug freie Geräte (%1 zu wenig)</translation>
     </message>
     <message>
-        <location line="+151"/>
+        <location line="+177"/>
         <source>Choose a model and a device to drop on first.</source>
         <translation>Wählen Sie zuerst ein Modell und ein Gerät zum Ablegen.</translation>
     </message>
@@ -4145,7 +4360,7 @@ S%2</translation>
         <translation>kein Modell</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+44"/>
         <source>A new stage for %1 needs %2 idle devices (DP %3 × TP %4): this one and %5 more are idle. Drop on a device of a stage, lower DP or TP, or add machines.</source>
         <translation>Eine neue Stufe für %1 braucht %2 freie Geräte (DP %3 × TP %4): frei sind dieses und %5 weitere. Legen Sie auf ein Gerät einer Stufe ab, senken Sie DP oder TP oder fügen Sie Maschinen hinzu.</translation>
     </message>
@@ -4155,7 +4370,7 @@ S%2</translation>
         <translation>→ Stufe %1 · %2</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+67"/>
         <source>The layout needs %1 ranks but the workers have %2 devices: lower DP, TP or the stages, or rent more workers</source>
         <translation>Das Layout braucht %1 Ranks, die Worker haben aber %2 Geräte: senken Sie DP, TP oder die Stufen, oder mieten Sie mehr Worker</translation>
     </message>
@@ -4394,12 +4609,12 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayoutControls</name>
     <message>
-        <location filename="../app/designer/layoutcontrols.cpp" line="+0"/>
+        <location filename="../app/designer/layoutcontrols.cpp" line="+43"/>
         <source>Interl.</source>
         <translation>Verschr.</translation>
     </message>
     <message>
-        <location filename="../app/designer/layoutcontrols.cpp" line="+39"/>
+        <location line="-3"/>
         <source>1F1B</source>
         <translation>1F1B</translation>
     </message>
@@ -4414,7 +4629,7 @@ S%2</translation>
         <translation>ZB-H1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>&amp;DP:</source>
         <translation>&amp;DP:</translation>
     </message>
@@ -4459,7 +4674,7 @@ S%2</translation>
         <translation>Pipeline-Ablauf: 1F1B hält höchstens PP Micro-Batches gleichzeitig, GPipe alle; ZB-H1 teilt den Rückwärtsschritt und füllt die Blase mit Gewichtsgradienten (Qi et al. 2024); Verschr. (verschränktes 1F1B) teilt die Schichten in 2 Modellteile je Stufe, was die Blase auf (p−1)/(2m) verkleinert (Narayanan et al. 2021)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>&amp;ZeRO:</source>
         <translation>&amp;ZeRO:</translation>
     </message>
@@ -4479,12 +4694,12 @@ S%2</translation>
         <translation>Globaler Batch: Beispiele pro Optimiererschritt</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+46"/>
         <source>×%1</source>
         <translation>×%1</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+21"/>
         <source>Set DP to %1</source>
         <translation>DP auf %1 setzen</translation>
     </message>
@@ -4517,12 +4732,12 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayoutExport</name>
     <message>
-        <location filename="../backend/export/exportplan.cpp" line="+205"/>
+        <location filename="../backend/export/exportplan.cpp" line="+349"/>
         <source>no model chosen: pick one from the Model list or import a config.json</source>
         <translation>kein Modell gewählt: eines aus der Modellliste wählen oder eine config.json importieren</translation>
     </message>
     <message>
-        <location line="-102"/>
+        <location line="-100"/>
         <source>stage %1 holds layers %2-%3, but the stages must cover the model&apos;s %4 layers in order: stage %1 has to start at layer %5</source>
         <translation>Stufe %1 enthält die Schichten %2–%3, die Stufen müssen aber die %4 Schichten des Modells der Reihe nach abdecken: Stufe %1 muss bei Schicht %5 beginnen</translation>
     </message>
@@ -4542,7 +4757,7 @@ S%2</translation>
         <translation>ZeRO-Stufe %1 ist nicht 0, 1, 2 oder 3</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+8"/>
         <source>%1 virtual stages need the interleaved schedule and a multiple of %1 model chunks over at least 2 pipeline stages; the layout has %2 chunks</source>
         <translation>%1 virtuelle Stufen brauchen den verschränkten Ablauf und ein Vielfaches von %1 Modellteilen über mindestens 2 Pipeline-Stufen; das Layout hat %2 Teile</translation>
     </message>
@@ -4557,12 +4772,12 @@ S%2</translation>
         <translation>Präzision &apos;%1&apos; ist nicht fp32, tf32, bf16 oder fp8</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="+73"/>
         <source>the DeepSeek config has %1, which Megatron-LM&apos;s and torchtitan&apos;s DeepSeek models do not build (no biases; softmax or sigmoid scores; greedy, group_limited_greedy or noaux_tc routing)</source>
         <translation>die DeepSeek-Konfiguration hat %1, was die DeepSeek-Modelle von Megatron-LM und torchtitan nicht bauen (keine Biases; Softmax- oder Sigmoid-Scores; Routing greedy, group_limited_greedy oder noaux_tc)</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+17"/>
         <source>expert parallel %1 needs a mixture-of-experts model; %2 has no routed experts: set EP to 1</source>
         <translation>Expertenparallelität %1 braucht ein Mixture-of-Experts-Modell; %2 hat keine gerouteten Experten: EP auf 1 setzen</translation>
     </message>
@@ -4577,17 +4792,17 @@ S%2</translation>
         <translation>WARNUNG: Laut Planer läuft dieses Layout nicht auf den geplanten Maschinen; der Job würde so scheitern:</translation>
     </message>
     <message>
-        <location line="-89"/>
+        <location line="-110"/>
         <source>optimizer &apos;%1&apos; is not sgd or adamw</source>
         <translation>Optimierer „%1“ ist nicht sgd oder adamw</translation>
     </message>
     <message>
-        <location filename="../backend/export/megatronexport.cpp" line="+232"/>
+        <location filename="../backend/export/megatronexport.cpp" line="+257"/>
         <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, Mistral, Mixtral, Qwen2, Qwen3, Qwen2-MoE, Qwen3-MoE, Phi-3, DeepSeek-V2 or DeepSeek-V3 model)</source>
         <translation>pretrain_gpt.py von Megatron-LM trainiert Decoder-Sprachmodelle; die Modellfamilie „%1“ hat keine Megatron-LM-Argumente (ein GPT-, GPT-2-, LLaMA-, Mistral-, Mixtral-, Qwen2-, Qwen3-, Qwen2-MoE-, Qwen3-MoE-, Phi-3-, DeepSeek-V2- oder DeepSeek-V3-Modell wählen)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>TP %1 does not divide the model&apos;s %2 attention heads: Megatron-LM needs them to be a multiple of --tensor-model-parallel-size</source>
         <translation>TP %1 teilt die %2 Attention-Köpfe des Modells nicht: Megatron-LM verlangt, dass ihre Zahl ein Vielfaches von --tensor-model-parallel-size ist</translation>
     </message>
@@ -4602,17 +4817,17 @@ S%2</translation>
         <translation>TP %1 teilt die MLP-Breite %2 (--ffn-hidden-size) des Modells nicht: Megatron-LM verlangt, dass sie ein Vielfaches von --tensor-model-parallel-size ist</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="+11"/>
         <source>the model&apos;s blocks use sliding windows of %1 and %2 tokens: Megatron-LM has one --window-size for all</source>
         <translation>die Blöcke des Modells nutzen Sliding Windows von %1 und %2 Token: Megatron-LM hat ein --window-size für alle</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="+11"/>
         <source>stage %1 holds the multi-token-prediction module without the head: Megatron-LM builds it before the loss, on the head&apos;s stage or earlier (--pipeline-model-parallel-layout puts m before L), so this split has no Megatron-LM arguments; move it to the head&apos;s stage</source>
         <translation>Stufe %1 enthält das Multi-Token-Prediction-Modul ohne den Head: Megatron-LM baut es vor dem Loss, auf der Stufe des Heads oder davor (--pipeline-model-parallel-layout setzt m vor L), daher hat diese Aufteilung keine Megatron-LM-Argumente; das Modul auf die Stufe des Heads verschieben</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+9"/>
         <source>stage %1 ends with ln_f and stage %2 holds the head alone: Megatron-LM builds the final norm on the stage of the output layer (megatron/core/transformer/transformer_block.py: final_layernorm only where post_process), so this split has no Megatron-LM arguments; move ln_f to the head&apos;s stage</source>
         <translation>Stufe %1 endet mit ln_f und Stufe %2 enthält nur den Head: Megatron-LM baut die finale Norm auf der Stufe der Ausgabeschicht (megatron/core/transformer/transformer_block.py: final_layernorm nur bei post_process), daher hat diese Aufteilung keine Megatron-LM-Argumente; ln_f auf die Stufe des Heads verschieben</translation>
     </message>
@@ -4760,7 +4975,7 @@ S%2</translation>
         <translation>Stufe %1</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+13"/>
         <source>DP replica %1</source>
         <translation>DP-Replikat %1</translation>
     </message>
@@ -4887,7 +5102,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::PlanIo</name>
     <message>
-        <location filename="../backend/layout/planfile.cpp" line="+52"/>
+        <location filename="../backend/layout/planfile.cpp" line="+63"/>
         <source>cannot write &apos;%1&apos;: %2</source>
         <translation>&apos;%1&apos; lässt sich nicht schreiben: %2</translation>
     </message>
@@ -5242,7 +5457,7 @@ S%2</translation>
         <translation>Schritt %1 statt %2</translation>
     </message>
     <message>
-        <location line="+100"/>
+        <location line="+145"/>
         <source>fastest that fits: %1; %2 per step, bubble %3 %, MFU %4 %</source>
         <translation>schnellstes, das passt: %1; %2 pro Schritt, Blase %3 %, MFU %4 %</translation>
     </message>
@@ -5292,7 +5507,7 @@ S%2</translation>
         <translation>ZeRO-Stufe %1 ist nicht 0–3</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+4"/>
         <source>tessera-train runs ZeRO 0/1 without recompute or sequence parallelism; turn those off to launch this built-in model</source>
         <translation>tessera-train fährt ZeRO 0/1 ohne Neuberechnung und Sequenzparallelität; diese ausschalten, um dieses eingebaute Modell zu starten</translation>
     </message>
@@ -5342,17 +5557,17 @@ S%2</translation>
         <translation>der verschränkte Ablauf braucht Micro-Batches (%1), die ein Vielfaches der %2 Pipeline-Ranks sind</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+247"/>
         <source>the layout needs %1 ranks (DP %2 × PP %3 × CP %4 × TP %5) but the cluster has %6 devices</source>
         <translation>das Layout braucht %1 Ranks (DP %2 × PP %3 × CP %4 × TP %5), der Cluster hat aber %6 Geräte</translation>
     </message>
     <message>
-        <location filename="../backend/planner/estimate_memory.cpp" line="+132"/>
+        <location filename="../backend/planner/estimate_memory.cpp" line="+137"/>
         <source>over memory: stage %1 on %2 device %3 (%4) needs %5 of %6 (%7 over); use ZeRO, more TP/PP, recompute or fewer micro-batches in flight</source>
         <translation>Speicher überschritten: Stufe %1 auf %2 Gerät %3 (%4) braucht %5 von %6 (%7 zu viel); ZeRO, mehr TP/PP, Neuberechnung oder weniger gleichzeitige Micro-Batches nutzen</translation>
     </message>
     <message>
-        <location filename="../backend/planner/layer_cost.cpp" line="+276"/>
+        <location filename="../backend/planner/layer_cost.cpp" line="+329"/>
         <source>stage %1 is empty (layers %2..%3); give it at least one layer</source>
         <translation>Stufe %1 ist leer (Schichten %2..%3); ihr mindestens eine Schicht geben</translation>
     </message>
@@ -5377,7 +5592,7 @@ S%2</translation>
         <translation>Schichten %1..%2 sind in keiner Stufe; die letzte Stufe bis zum Ende des Modells ausdehnen</translation>
     </message>
     <message>
-        <location filename="../backend/planner/device_catalog.cpp" line="+62"/>
+        <location filename="../backend/planner/device_catalog.cpp" line="+109"/>
         <source>CPU rank slot</source>
         <translation>CPU-Rank-Slot</translation>
     </message>

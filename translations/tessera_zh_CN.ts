@@ -4,7 +4,12 @@
 <context>
     <name>BackendClient</name>
     <message>
-        <location filename="../backend/service/backendclient.cpp" line="+39"/>
+        <location filename="../backend/service/backendclient.cpp" line="+41"/>
+        <source>the server at %1 refused: %2</source>
+        <translation>%1 处的服务器拒绝了:%2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>the backend at %1 did not answer: %2</source>
         <translation>位于 %1 的后端没有响应：%2</translation>
     </message>
@@ -12,7 +17,7 @@
 <context>
     <name>DataFolderLock</name>
     <message>
-        <location line="+75"/>
+        <location line="+171"/>
         <source>%1 owns the data folder but did not hand it over (%2): stop it (systemctl --user stop tessera-backend, or kill %3) and start again</source>
         <translation>%1 占用数据文件夹但没有移交（%2）：请停止它（systemctl --user stop tessera-backend，或 kill %3）后重新启动</translation>
     </message>
@@ -33,6 +38,11 @@
     </message>
     <message>
         <location line="+13"/>
+        <source>the tessera-server at %1</source>
+        <translation>%1 处的 tessera-server</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>tessera-ctl serve</source>
         <translation>tessera-ctl serve</translation>
     </message>
@@ -40,6 +50,11 @@
         <location line="+2"/>
         <source>the Tessera window</source>
         <translation>Tessera 窗口</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>tessera-server</source>
+        <translation>tessera-server</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -82,7 +97,7 @@
 <context>
     <name>DeviceTelemetry</name>
     <message>
-        <location filename="../app/monitor/devicetelemetry.cpp" line="+77"/>
+        <location filename="../app/monitor/devicetelemetry.cpp" line="+79"/>
         <source>rank %1: stage %2</source>
         <translation>rank %1：阶段 %2</translation>
     </message>
@@ -115,12 +130,12 @@
         <translation>阶段 %1 的记录缺少 anchor_us（已忽略）</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+69"/>
         <source>stage %1: the record has no micro_batches</source>
         <translation>阶段 %1：记录缺少 micro_batches</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+11"/>
         <source>stage %1: %2 of %3 forward/backward ops missing or invalid</source>
         <translation>阶段 %1：%3 个前向/反向操作中有 %2 个缺失或无效</translation>
     </message>
@@ -133,6 +148,32 @@
         <location line="+8"/>
         <source>step %1 is incomplete so far (%2 of %3 stages)</source>
         <translation>第 %1 步尚不完整（已收到 %3 个阶段中的 %2 个）</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <location filename="../backend/service/backendserver_leases.cpp" line="+117"/>
+        <source>budgets are US dollars from 0 (no cap) to 1,000,000</source>
+        <translation>预算以美元计,从 0(无上限)到 1,000,000</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the node cap is 1 to 1,024, not %1</source>
+        <translation>节点上限为 1 到 1,024,而不是 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the idle timeout is 60 s to 24 h, not %1 s</source>
+        <translation>空闲超时为 60 秒到 24 小时,而不是 %1 秒</translation>
+    </message>
+</context>
+<context>
+    <name>ServerAddress</name>
+    <message>
+        <location filename="../backend/client/serverconnection.cpp" line="+19"/>
+        <source>this machine</source>
+        <translation>本机</translation>
     </message>
 </context>
 <context>
@@ -193,7 +234,7 @@
         <translation>布局：数据并行 %1，张量并行 %2，%3 个流水线阶段</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+15"/>
         <source> (layers %1; %2 micro-batches, %3)</source>
         <translation>（层 %1；%2 个微批次，%3）</translation>
     </message>
@@ -246,7 +287,7 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/main.cpp" line="+97"/>
+        <location filename="../app/main.cpp" line="+99"/>
         <source>%1. Close it first, or start this one with another data folder (--data-dir).</source>
         <translation>%1。请先关闭它，或用另一个数据文件夹启动本实例（--data-dir）。</translation>
     </message>
@@ -689,35 +730,116 @@
 <context>
     <name>tessera::BackendServer</name>
     <message>
-        <location filename="../backend/service/backendserver.cpp" line="+119"/>
+        <location filename="../backend/service/backendserver.cpp" line="+130"/>
         <source>the control socket %1 is longer than the 107 bytes a Unix socket path may have: use a shorter data folder (TESSERA_DATA_DIR)</source>
         <translation>控制套接字 %1 超过 Unix 套接字路径允许的 107 字节：请使用更短的数据文件夹（TESSERA_DATA_DIR）</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+45"/>
         <source>cannot listen on the control socket %1 (is its folder writable?)</source>
         <translation>无法在控制套接字 %1 上监听（其文件夹可写吗？）</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+2"/>
+        <source>cannot listen on the control socket %1 and on %2 (is the folder writable, and the address this machine&apos;s and its port free?)</source>
+        <translation>无法在控制套接字 %1 和 %2 上监听(文件夹是否可写?该地址是否属于本机且端口空闲?)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>cannot listen on %1: is the address this machine&apos;s and the port free?</source>
+        <translation>无法在 %1 上监听:该地址是否属于本机且端口空闲?</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>the backend stopped following the job (it was closed or handed the data folder over); the job goes on</source>
         <translation>后端已停止跟踪该作业（它已关闭或移交了数据文件夹）；作业继续运行</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+9"/>
+        <location line="+4"/>
+        <source>the backend stopped</source>
+        <translation>后端已停止</translation>
+    </message>
+    <message>
+        <location line="+43"/>
         <source>the data folder %1 is in use by %2: close it first (or use another data folder, TESSERA_DATA_DIR)</source>
         <translation>数据文件夹 %1 正被 %2 使用：请先关闭它（或使用另一个数据文件夹，TESSERA_DATA_DIR）</translation>
     </message>
     <message>
-        <location line="+31"/>
-        <location line="+21"/>
+        <location filename="../backend/service/backendserver_jobs.cpp" line="+41"/>
+        <source>%1, queued for the autoscaler</source>
+        <translation>%1,排队等待自动扩缩</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+52"/>
         <source>job %1 is not followed by this backend (`tessera-ctl status` lists the jobs)</source>
         <translation>此后端未跟踪作业 %1（`tessera-ctl status` 列出作业）</translation>
     </message>
     <message>
-        <location line="-15"/>
+        <location line="-46"/>
         <source>job %1 %2 already</source>
         <translation>作业 %1 已经%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>job %1 was started by %2: only %2 or an admin (server.json &quot;admins&quot;) may cancel it</source>
+        <translation>作业 %1 由 %2 启动:只有 %2 或管理员(server.json 中的 &quot;admins&quot;)可以取消它</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>as an admin; started by %1</source>
+        <translation>以管理员身份;由 %1 启动</translation>
+    </message>
+    <message>
+        <location line="+55"/>
+        <source>not followed by this backend now (its last recorded state)</source>
+        <translation>此后端当前未跟踪它(其最后记录的状态)</translation>
+    </message>
+    <message>
+        <location filename="../backend/service/backendserver_leases.cpp" line="-67"/>
+        <source>no such provider</source>
+        <translation>没有此提供方</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>no provider &apos;%1&apos; (ListOffers names them)</source>
+        <translation>没有提供方 &apos;%1&apos;(ListOffers 会列出它们)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>rent at most 64 nodes at once, not %1</source>
+        <translation>一次最多租用 64 个节点,而不是 %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 (after %2 of %3)</source>
+        <translation>%1(%3 个中的第 %2 个之后)</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>lease %1 was rented by %2: only %2 or an admin (server.json &quot;admins&quot;) may release it</source>
+        <translation>租约 %1 由 %2 租用:只有 %2 或管理员(server.json 中的 &quot;admins&quot;)可以释放它</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>as an admin; rented by %1</source>
+        <translation>以管理员身份;由 %1 租用</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>no lease %1 (WatchCluster lists them)</source>
+        <translation>没有租约 %1(WatchCluster 会列出它们)</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>%1, $%2/h, $%3 in total, %4 nodes, idle %5 s</source>
+        <translation>%1,$%2/小时,总计 $%3,%4 个节点,空闲 %5 秒</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the auto-provision policy is the cluster&apos;s: only an admin (server.json &quot;admins&quot;) may change it</source>
+        <translation>自动扩缩策略属于整个集群:只有管理员(server.json 中的 &quot;admins&quot;)可以更改</translation>
     </message>
 </context>
 <context>
@@ -1038,7 +1160,7 @@
 <context>
     <name>tessera::CostLabel</name>
     <message>
-        <location filename="../app/rent/costlabel.cpp" line="+14"/>
+        <location filename="../app/rent/costlabel.cpp" line="+15"/>
         <source>What the rented machines bill: per hour now, and since they were rented</source>
         <translation>已租用机器的费用：当前每小时费用，以及自租用以来的累计费用</translation>
     </message>
@@ -1048,7 +1170,7 @@
         <translation>集群 $%1/小时 · 累计 $%2</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source> · budget nearly spent</source>
         <translation> · 预算即将用完</translation>
     </message>
@@ -1109,7 +1231,7 @@
 <context>
     <name>tessera::FollowerLock</name>
     <message>
-        <location filename="../backend/history/followerlock.cpp" line="+103"/>
+        <location filename="../backend/history/followerlock.cpp" line="+118"/>
         <source>its launcher, %1 (pid %2), ended before the job did (killed?), and its local cluster with it; noticed at %3</source>
         <translation>其启动者 %1（pid %2）在作业结束前已退出（被终止？），其本地集群也随之结束；发现于 %3</translation>
     </message>
@@ -1122,42 +1244,42 @@
 <context>
     <name>tessera::GanttView</name>
     <message>
-        <location filename="../app/gantt/ganttview.cpp" line="+0"/>
+        <location filename="../app/gantt/ganttview.cpp" line="+123"/>
         <source>weight gradient</source>
         <translation>权重梯度</translation>
     </message>
     <message>
-        <location filename="../app/gantt/ganttview.cpp" line="+0"/>
+        <location line="+4"/>
         <source>stage %1 · chunk %2 · micro-batch %3 · %4</source>
         <translation>阶段 %1 · 模型块 %2 · 微批次 %3 · %4</translation>
     </message>
     <message>
-        <location filename="../app/gantt/ganttview.cpp" line="+0"/>
+        <location line="+96"/>
         <source>W = weight gradient</source>
         <translation>W = 权重梯度</translation>
     </message>
     <message>
-        <location filename="../app/gantt/ganttview.cpp" line="+0"/>
+        <location line="+3"/>
         <source>F3.1 = micro-batch 3 of model chunk 1</source>
         <translation>F3.1 = 模型块 1 的微批次 3</translation>
     </message>
     <message>
-        <location filename="../app/gantt/ganttview.cpp" line="+41"/>
+        <location line="-185"/>
         <source>No schedule to show: the layout needs a model and valid stages.</source>
         <translation>没有可显示的调度：布局需要一个模型和有效的阶段。</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+83"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+7"/>
         <source>stage %1 · micro-batch %2 · %3</source>
         <translation>阶段 %1 · 微批次 %2 · %3</translation>
     </message>
@@ -1172,12 +1294,12 @@
         <translation>开始 %1 · 时长 %2</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+56"/>
         <source>stage %1</source>
         <translation>阶段 %1</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+23"/>
         <source>0 … %1 (compute only; F = forward, B = backward)</source>
         <translation>0 … %1（仅计算；F = 前向，B = 反向）</translation>
     </message>
@@ -1293,7 +1415,7 @@
         <translation>取消失败：%1</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+52"/>
         <source>worker %1 died (%2) while the job was running</source>
         <translation>作业运行期间工作节点 %1 退出了（%2）</translation>
     </message>
@@ -1602,27 +1724,27 @@
         <translation>第 %1 步</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+3"/>
         <source> · epoch %1</source>
         <translation> · 第 %1 轮</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+3"/>
         <source> · loss %1</source>
         <translation> · 损失 %1</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+3"/>
         <source> · %1 samples/s</source>
         <translation> · %1 样本/秒</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+4"/>
         <source> · %1 tokens/s</source>
         <translation> · %1 词元/秒</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+9"/>
         <source> · test accuracy %1</source>
         <translation> · 测试准确率 %1</translation>
     </message>
@@ -1663,6 +1785,19 @@
         <location line="+2"/>
         <source>Cost so far</source>
         <translation>累计费用</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::LinkBanner</name>
+    <message>
+        <location filename="../app/connection/linkbanner.cpp" line="+42"/>
+        <source>Lost the connection to the server (%1): %2. Reconnecting…; the charts keep what they have and go on without a gap.</source>
+        <translation>与服务器(%1)的连接已断开:%2。正在重新连接…;图表保留已有数据,并将无缝继续。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The server (%1) refused this client: %2. Ask its admin for a certificate (tessera-ctl certify --client NAME), then connect again.</source>
+        <translation>服务器(%1)拒绝了此客户端:%2。请向其管理员索取证书(tessera-ctl certify --client NAME),然后重新连接。</translation>
     </message>
 </context>
 <context>
@@ -1801,12 +1936,12 @@
 <context>
     <name>tessera::MainWindow</name>
     <message>
-        <location filename="../app/mainwindow.cpp" line="+53"/>
+        <location filename="../app/mainwindow.cpp" line="+62"/>
         <source>layers %1–%2</source>
         <translation>第 %1–%2 层</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+41"/>
         <source>Tessera</source>
         <translation>Tessera</translation>
     </message>
@@ -1821,7 +1956,7 @@
         <translation>设计器(&amp;D)</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+33"/>
         <source>History is off: %1</source>
         <translation>历史记录已关闭：%1</translation>
     </message>
@@ -1831,7 +1966,7 @@
         <translation>租用：%1</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+23"/>
         <source>&amp;Output of:</source>
         <translation>输出来源(&amp;O)：</translation>
     </message>
@@ -2293,7 +2428,7 @@
 <context>
     <name>tessera::Provider</name>
     <message>
-        <location filename="../backend/provision/provider.cpp" line="+115"/>
+        <location filename="../backend/provision/provider.cpp" line="+121"/>
         <source>Tessera stopped while this lease was %1</source>
         <translation>Tessera 停止时此租约处于“%1”状态</translation>
     </message>
@@ -2647,6 +2782,44 @@
         <location line="+2"/>
         <source>How long it ran (m:ss or h:mm:ss)</source>
         <translation>运行时长（m:ss 或 h:mm:ss）</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::ServerProcess</name>
+    <message>
+        <location filename="../backend/server/serverprocess.cpp" line="+95"/>
+        <source>warning: no history (no audit log either): %1</source>
+        <translation>警告:没有历史记录(也没有审计日志):%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>warning: %1</source>
+        <translation>警告:%1</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>serving %1 on %2 (%3 job(s) to follow; admins: %4)</source>
+        <translation>在 %2 上为 %1 提供服务(需跟踪 %3 个作业;管理员:%4)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>job %1 %2%3</source>
+        <translation>作业 %1 %2%3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>following job %1 again from event %2</source>
+        <translation>从事件 %2 起重新跟踪作业 %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>job %1: %2; relaunching it as attempt %3 on %4 from step %5</source>
+        <translation>作业 %1:%2;在 %4 上以第 %3 次尝试从第 %5 步重新启动</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>autoscaler: </source>
+        <translation>自动扩缩:</translation>
     </message>
 </context>
 <context>
@@ -3297,7 +3470,7 @@ S%2</translation>
 <context>
     <name>tessera::WorkerClient</name>
     <message>
-        <location filename="../backend/cluster/workerclient.cpp" line="+65"/>
+        <location filename="../backend/cluster/workerclient.cpp" line="+70"/>
         <source>worker %1 closed the connection (%2): if it was started with --tls-cert, connect with the cluster&apos;s certificates (tessera-ctl --tls, or --tls-ca/--tls-cert/--tls-key)</source>
         <translation>工作节点 %1 关闭了连接（%2）：如果它以 --tls-cert 启动，请使用集群的证书连接（tessera-ctl --tls，或 --tls-ca/--tls-cert/--tls-key）</translation>
     </message>
@@ -3336,6 +3509,48 @@ S%2</translation>
         <location line="+3"/>
         <source>worker %1 (%2): failed with gRPC status %3: %4</source>
         <translation>工作节点 %1（%2）：失败，gRPC 状态 %3：%4</translation>
+    </message>
+</context>
+<context>
+    <name>tessera::client::LocalServer</name>
+    <message>
+        <location filename="../backend/client/localserver.cpp" line="+59"/>
+        <source>the data folder %1 is in use by %2: stop it first (a `tessera-ctl serve` with Ctrl-C or TERM), or use another data folder (--data-dir)</source>
+        <translation>数据文件夹 %1 正被 %2 使用:请先停止它(`tessera-ctl serve` 用 Ctrl-C 或 TERM),或使用其他数据文件夹(--data-dir)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the tessera-server for %1 did not answer within %2 s; its log (%3) ends:
+%4</source>
+        <translation>%1 的 tessera-server 未在 %2 秒内应答;其日志(%3)结尾为:
+%4</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>the tessera-server for %1 stopped at start; its log (%2) ends:
+%3</source>
+        <translation>%1 的 tessera-server 在启动时停止;其日志(%2)结尾为:
+%3</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 is missing: build the tessera-server target, or set TESSERA_BIN_DIR to the folder that holds it</source>
+        <translation>缺少 %1:请构建 tessera-server 目标,或将 TESSERA_BIN_DIR 设为包含它的文件夹</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>cannot start %1: %2</source>
+        <translation>无法启动 %1:%2</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>cannot start %1: fork failed</source>
+        <translation>无法启动 %1:fork 失败</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>  (no log)</source>
+        <translation>  (无日志)</translation>
     </message>
 </context>
 <context>
@@ -3444,12 +3659,12 @@ S%2</translation>
 <context>
     <name>tessera::designer::ClusterScene</name>
     <message>
-        <location filename="../app/designer/clusterscene.cpp" line="+0"/>
+        <location filename="../app/designer/clusterscene.cpp" line="+173"/>
         <source>Context-parallel group of stage %1, DP replica %2: ranks %3–%4 split each sequence %5 ways and pass keys and values around a ring</source>
         <translation>阶段 %1、DP 副本 %2 的上下文并行组：rank %3–%4 把每个序列切成 %5 份，并沿环传递键和值</translation>
     </message>
     <message>
-        <location filename="../app/designer/clusterscene.cpp" line="+35"/>
+        <location line="-136"/>
         <source>%1 · %2 × %3</source>
         <translation>%1 · %2 × %3</translation>
     </message>
@@ -3459,12 +3674,12 @@ S%2</translation>
         <translation> · $%1/小时</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+120"/>
         <source>Tensor-parallel group of stage %1, DP replica %2: ranks %3–%4</source>
         <translation>阶段 %1、DP 副本 %2 的张量并行组：rank %3–%4</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+61"/>
         <source>no ranks</source>
         <translation>无 rank</translation>
     </message>
@@ -3482,32 +3697,32 @@ S%2</translation>
 <context>
     <name>tessera::designer::DesignerPanel</name>
     <message>
-        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <location filename="../app/designer/designeractions.cpp" line="+89"/>
         <source>TP communication overlap</source>
         <translation>TP 通信重叠</translation>
     </message>
     <message>
-        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <location line="+1"/>
         <source>Ctrl+Alt+T</source>
         <translation>Ctrl+Alt+T</translation>
     </message>
     <message>
-        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <location line="+1"/>
         <source>Overlap the tensor-parallel all-gathers and reduce-scatters with the GEMMs around them (Megatron-LM&apos;s --tp-comm-overlap; needs sequence parallelism): only what those GEMMs cannot hide is exposed</source>
         <translation>让张量并行的 all-gather 和 reduce-scatter 与其前后的 GEMM 重叠（Megatron-LM 的 --tp-comm-overlap；需要序列并行）：只有这些 GEMM 无法掩盖的部分会暴露</translation>
     </message>
     <message>
-        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <location line="+7"/>
         <source>Turn TP overlap on</source>
         <translation>开启 TP 重叠</translation>
     </message>
     <message>
-        <location filename="../app/designer/designeractions.cpp" line="+0"/>
+        <location line="+0"/>
         <source>Turn TP overlap off</source>
         <translation>关闭 TP 重叠</translation>
     </message>
     <message>
-        <location filename="../app/designer/designeractions.cpp" line="+42"/>
+        <location line="-56"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -3563,12 +3778,12 @@ S%2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+296"/>
+        <location line="+309"/>
         <source>Save layout</source>
         <translation>保存布局</translation>
     </message>
     <message>
-        <location line="-296"/>
+        <location line="-309"/>
         <source>Ctrl+S</source>
         <translation>Ctrl+S</translation>
     </message>
@@ -3698,7 +3913,7 @@ S%2</translation>
         <translation>将所选层分配到“设备”列表中选定的设备</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+74"/>
         <source>switch the model to %1</source>
         <translation>将模型切换为 %1</translation>
     </message>
@@ -3874,7 +4089,7 @@ S%2</translation>
         <translation>机器(&amp;H)：</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+93"/>
         <source>Drag a layer, or a Shift-selected range, onto a device to make it that device&apos;s pipeline stage</source>
         <translation>把一个层或按住 Shift 选中的一段层拖到设备上，使其成为该设备的流水线阶段</translation>
     </message>
@@ -3934,7 +4149,7 @@ S%2</translation>
         <translation>排列并缩放机器以填满视图</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+68"/>
         <source>No machines: type some (e.g. 4x8 h100-sxm) or use the live cluster.</source>
         <translation>没有机器：请输入一些（例如 4x8 h100-sxm），或使用实时集群。</translation>
     </message>
@@ -4018,7 +4233,7 @@ S%2</translation>
         <translation>把层拖放到这里，使其成为此设备的流水线阶段；右键单击打开阶段菜单。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+27"/>
         <source>Device #%1: idle. Drop layers here to start a stage on it.</source>
         <translation>设备 #%1：空闲。把层拖放到这里即可在其上新建一个阶段。</translation>
     </message>
@@ -4033,12 +4248,12 @@ S%2</translation>
         <translation>第 %1 层</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>layers %1–%2</source>
         <translation>第 %1–%2 层</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>It holds expert %1 of each MoE layer (EP rank %2).</source>
         <translation>它持有每个 MoE 层的专家 %1（EP rank %2）。</translation>
     </message>
@@ -4063,7 +4278,7 @@ S%2</translation>
         <translation>#%1 · rank %2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>past the world size</source>
         <translation>超出总进程数</translation>
     </message>
@@ -4073,12 +4288,12 @@ S%2</translation>
         <translation>阶段 %1 · TP %2 · DP %3</translation>
     </message>
     <message>
-        <location line="-73"/>
+        <location line="-75"/>
         <source> · E%1–%2</source>
         <translation> · E%1–%2</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+82"/>
         <source>no estimate</source>
         <translation>无估算</translation>
     </message>
@@ -4091,17 +4306,17 @@ S%2</translation>
 <context>
     <name>tessera::designer::DrawnLayout</name>
     <message>
-        <location filename="../app/designer/drawnlayout.cpp" line="+0"/>
+        <location filename="../app/designer/drawnlayout.cpp" line="+315"/>
         <source>This layout is interleaved (%1 model chunks per stage): choose the 1F1B schedule to redraw its stages by hand, or let Auto-plan place the chunks.</source>
         <translation>此布局为交错调度（每个阶段 %1 个模型块）：请选择 1F1B 调度后再手动重画阶段，或让自动规划放置这些模型块。</translation>
     </message>
     <message>
-        <location filename="../app/designer/drawnlayout.cpp" line="+0"/>
+        <location line="+5"/>
         <source>interleaved</source>
         <translation>交错</translation>
     </message>
     <message>
-        <location filename="../app/designer/drawnlayout.cpp" line="+23"/>
+        <location line="-297"/>
         <source>layer %1</source>
         <translation>第 %1 层</translation>
     </message>
@@ -4121,7 +4336,7 @@ S%2</translation>
         <translation>✕ 空闲设备不足（缺 %1 个）</translation>
     </message>
     <message>
-        <location line="+151"/>
+        <location line="+177"/>
         <source>Choose a model and a device to drop on first.</source>
         <translation>请先选择模型和要拖放到的设备。</translation>
     </message>
@@ -4131,7 +4346,7 @@ S%2</translation>
         <translation>无模型</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+44"/>
         <source>A new stage for %1 needs %2 idle devices (DP %3 × TP %4): this one and %5 more are idle. Drop on a device of a stage, lower DP or TP, or add machines.</source>
         <translation>为 %1 新建阶段需要 %2 个空闲设备（DP %3 × TP %4）：只有这一个和另外 %5 个空闲。请拖放到某个阶段的设备上、降低 DP 或 TP，或增加机器。</translation>
     </message>
@@ -4141,7 +4356,7 @@ S%2</translation>
         <translation>→ 阶段 %1 · %2</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+67"/>
         <source>The layout needs %1 ranks but the workers have %2 devices: lower DP, TP or the stages, or rent more workers</source>
         <translation>该布局需要 %1 个 rank，但工作节点只有 %2 个设备：请降低 DP、TP 或阶段数，或租用更多工作节点</translation>
     </message>
@@ -4380,12 +4595,12 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayoutControls</name>
     <message>
-        <location filename="../app/designer/layoutcontrols.cpp" line="+0"/>
+        <location filename="../app/designer/layoutcontrols.cpp" line="+43"/>
         <source>Interl.</source>
         <translation>交错</translation>
     </message>
     <message>
-        <location filename="../app/designer/layoutcontrols.cpp" line="+39"/>
+        <location line="-3"/>
         <source>1F1B</source>
         <translation>1F1B</translation>
     </message>
@@ -4400,7 +4615,7 @@ S%2</translation>
         <translation>ZB-H1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>&amp;DP:</source>
         <translation>DP(&amp;D)：</translation>
     </message>
@@ -4445,7 +4660,7 @@ S%2</translation>
         <translation>流水线调度：1F1B 同时最多保留 PP 个微批次，GPipe 保留全部；ZB-H1 拆分反向传播并用权重梯度填充气泡（Qi 等，2024）；交错（交错 1F1B）把各层切成每阶段 2 个模型块，使气泡缩小到 (p−1)/(2m)（Narayanan 等，2021）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>&amp;ZeRO:</source>
         <translation>ZeRO(&amp;Z)：</translation>
     </message>
@@ -4465,12 +4680,12 @@ S%2</translation>
         <translation>全局批大小：每个优化器步的样本数</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+46"/>
         <source>×%1</source>
         <translation>×%1</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+21"/>
         <source>Set DP to %1</source>
         <translation>将 DP 设为 %1</translation>
     </message>
@@ -4503,12 +4718,12 @@ S%2</translation>
 <context>
     <name>tessera::designer::LayoutExport</name>
     <message>
-        <location filename="../backend/export/exportplan.cpp" line="+205"/>
+        <location filename="../backend/export/exportplan.cpp" line="+349"/>
         <source>no model chosen: pick one from the Model list or import a config.json</source>
         <translation>未选择模型：请从模型列表中选择一个，或导入 config.json</translation>
     </message>
     <message>
-        <location line="-102"/>
+        <location line="-100"/>
         <source>stage %1 holds layers %2-%3, but the stages must cover the model&apos;s %4 layers in order: stage %1 has to start at layer %5</source>
         <translation>阶段 %1 包含第 %2-%3 层，但各阶段必须按顺序覆盖模型的 %4 层：阶段 %1 必须从第 %5 层开始</translation>
     </message>
@@ -4528,7 +4743,7 @@ S%2</translation>
         <translation>ZeRO 阶段 %1 不是 0、1、2 或 3</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+8"/>
         <source>%1 virtual stages need the interleaved schedule and a multiple of %1 model chunks over at least 2 pipeline stages; the layout has %2 chunks</source>
         <translation>%1 个虚拟阶段需要交错调度，并且需要在至少 2 个流水线阶段上有 %1 的倍数个模型块；该布局有 %2 个块</translation>
     </message>
@@ -4543,12 +4758,12 @@ S%2</translation>
         <translation>精度 &apos;%1&apos; 不是 fp32、tf32、bf16 或 fp8</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="+73"/>
         <source>the DeepSeek config has %1, which Megatron-LM&apos;s and torchtitan&apos;s DeepSeek models do not build (no biases; softmax or sigmoid scores; greedy, group_limited_greedy or noaux_tc routing)</source>
         <translation>DeepSeek 配置中有 %1，Megatron-LM 和 torchtitan 的 DeepSeek 模型不支持（无偏置；softmax 或 sigmoid 打分；greedy、group_limited_greedy 或 noaux_tc 路由）</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+17"/>
         <source>expert parallel %1 needs a mixture-of-experts model; %2 has no routed experts: set EP to 1</source>
         <translation>专家并行 %1 需要混合专家模型；%2 没有路由专家：请将 EP 设为 1</translation>
     </message>
@@ -4563,17 +4778,17 @@ S%2</translation>
         <translation>警告：规划器认为此布局无法在所规划的机器上运行；按此绘制作业会失败：</translation>
     </message>
     <message>
-        <location line="-89"/>
+        <location line="-110"/>
         <source>optimizer &apos;%1&apos; is not sgd or adamw</source>
         <translation>优化器“%1”不是 sgd 或 adamw</translation>
     </message>
     <message>
-        <location filename="../backend/export/megatronexport.cpp" line="+232"/>
+        <location filename="../backend/export/megatronexport.cpp" line="+257"/>
         <source>Megatron-LM&apos;s pretrain_gpt.py trains decoder language models; model family &apos;%1&apos; has no Megatron-LM arguments (pick a GPT, GPT-2, LLaMA, Mistral, Mixtral, Qwen2, Qwen3, Qwen2-MoE, Qwen3-MoE, Phi-3, DeepSeek-V2 or DeepSeek-V3 model)</source>
         <translation>Megatron-LM 的 pretrain_gpt.py 训练的是解码器语言模型；模型族“%1”没有对应的 Megatron-LM 参数（请选择 GPT、GPT-2、LLaMA、Mistral、Mixtral、Qwen2、Qwen3、Qwen2-MoE、Qwen3-MoE、Phi-3、DeepSeek-V2 或 DeepSeek-V3 模型）</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>TP %1 does not divide the model&apos;s %2 attention heads: Megatron-LM needs them to be a multiple of --tensor-model-parallel-size</source>
         <translation>TP %1 不能整除模型的 %2 个注意力头：Megatron-LM 要求其数量是 --tensor-model-parallel-size 的倍数</translation>
     </message>
@@ -4588,17 +4803,17 @@ S%2</translation>
         <translation>TP %1 不能整除模型的 MLP 宽度 %2（--ffn-hidden-size）：Megatron-LM 要求它是 --tensor-model-parallel-size 的倍数</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="+11"/>
         <source>the model&apos;s blocks use sliding windows of %1 and %2 tokens: Megatron-LM has one --window-size for all</source>
         <translation>模型的各块使用 %1 和 %2 个 token 的滑动窗口：Megatron-LM 对所有块只有一个 --window-size</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="+11"/>
         <source>stage %1 holds the multi-token-prediction module without the head: Megatron-LM builds it before the loss, on the head&apos;s stage or earlier (--pipeline-model-parallel-layout puts m before L), so this split has no Megatron-LM arguments; move it to the head&apos;s stage</source>
         <translation>第 %1 级只有多 token 预测模块而没有输出头：Megatron-LM 在损失之前构建它，位于输出头所在的级或更早的级（--pipeline-model-parallel-layout 中 m 在 L 之前），因此这种划分没有对应的 Megatron-LM 参数；请把它移到输出头所在的级</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+9"/>
         <source>stage %1 ends with ln_f and stage %2 holds the head alone: Megatron-LM builds the final norm on the stage of the output layer (megatron/core/transformer/transformer_block.py: final_layernorm only where post_process), so this split has no Megatron-LM arguments; move ln_f to the head&apos;s stage</source>
         <translation>阶段 %1 以 ln_f 结尾，而阶段 %2 只有输出头：Megatron-LM 把最终归一化层放在输出层所在的阶段（megatron/core/transformer/transformer_block.py：final_layernorm 仅在 post_process 时构建），因此这种切分没有对应的 Megatron-LM 参数；请把 ln_f 移到输出头所在的阶段</translation>
     </message>
@@ -4746,7 +4961,7 @@ S%2</translation>
         <translation>阶段 %1</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+13"/>
         <source>DP replica %1</source>
         <translation>DP 副本 %1</translation>
     </message>
@@ -4873,7 +5088,7 @@ S%2</translation>
 <context>
     <name>tessera::designer::PlanIo</name>
     <message>
-        <location filename="../backend/layout/planfile.cpp" line="+52"/>
+        <location filename="../backend/layout/planfile.cpp" line="+63"/>
         <source>cannot write &apos;%1&apos;: %2</source>
         <translation>无法写入“%1”：%2</translation>
     </message>
@@ -5228,7 +5443,7 @@ S%2</translation>
         <translation>每步 %1 对比 %2</translation>
     </message>
     <message>
-        <location line="+100"/>
+        <location line="+145"/>
         <source>fastest that fits: %1; %2 per step, bubble %3 %, MFU %4 %</source>
         <translation>能放下的最快方案：%1；每步 %2，气泡 %3 %，MFU %4 %</translation>
     </message>
@@ -5278,7 +5493,7 @@ S%2</translation>
         <translation>ZeRO 阶段 %1 不在 0-3 之间</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+4"/>
         <source>tessera-train runs ZeRO 0/1 without recompute or sequence parallelism; turn those off to launch this built-in model</source>
         <translation>tessera-train 只支持 ZeRO 0/1，且不支持重计算和序列并行；请关闭它们再启动此内置模型</translation>
     </message>
@@ -5328,17 +5543,17 @@ S%2</translation>
         <translation>交错调度需要微批次数（%1）是 %2 个流水线 rank 的倍数</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+247"/>
         <source>the layout needs %1 ranks (DP %2 × PP %3 × CP %4 × TP %5) but the cluster has %6 devices</source>
         <translation>该布局需要 %1 个 rank（DP %2 × PP %3 × CP %4 × TP %5），但集群只有 %6 个设备</translation>
     </message>
     <message>
-        <location filename="../backend/planner/estimate_memory.cpp" line="+132"/>
+        <location filename="../backend/planner/estimate_memory.cpp" line="+137"/>
         <source>over memory: stage %1 on %2 device %3 (%4) needs %5 of %6 (%7 over); use ZeRO, more TP/PP, recompute or fewer micro-batches in flight</source>
         <translation>内存超限：阶段 %1 在 %2 设备 %3（%4）上需要 %5，可用 %6（超出 %7）；请使用 ZeRO、更大的 TP/PP、重计算，或减少在途微批次</translation>
     </message>
     <message>
-        <location filename="../backend/planner/layer_cost.cpp" line="+276"/>
+        <location filename="../backend/planner/layer_cost.cpp" line="+329"/>
         <source>stage %1 is empty (layers %2..%3); give it at least one layer</source>
         <translation>阶段 %1 为空（第 %2..%3 层）；请至少给它分配一层</translation>
     </message>
@@ -5363,7 +5578,7 @@ S%2</translation>
         <translation>第 %1..%2 层不属于任何阶段；请将最后一个阶段扩展到模型末尾</translation>
     </message>
     <message>
-        <location filename="../backend/planner/device_catalog.cpp" line="+62"/>
+        <location filename="../backend/planner/device_catalog.cpp" line="+109"/>
         <source>CPU rank slot</source>
         <translation>CPU rank 槽位</translation>
     </message>

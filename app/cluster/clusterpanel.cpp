@@ -2,7 +2,7 @@
 #include "app/cluster/clusterpanel.h"
 
 #include "app/cluster/clustertablemodel.h"
-#include "backend/cluster/clusterregistry.h"
+#include "backend/client/clusterview.h"
 #include "backend/cluster/localworkers.h"
 
 #include <QAction>
@@ -17,9 +17,9 @@
 
 namespace tessera {
 
-ClusterPanel::ClusterPanel(ClusterRegistry* registry, LocalWorkers* provider, QWidget* parent)
-    : QWidget(parent), m_registry(registry), m_provider(provider),
-      m_model(new ClusterTableModel(registry, this)), m_view(new QTableView(this)),
+ClusterPanel::ClusterPanel(client::ClusterView* cluster, LocalWorkers* provider, QWidget* parent)
+    : QWidget(parent), m_cluster(cluster), m_provider(provider),
+      m_model(new ClusterTableModel(cluster, this)), m_view(new QTableView(this)),
       m_workers(new QSpinBox(this)), m_slots(new QSpinBox(this)), m_status(new QLabel(this)),
       m_rentAction(new QAction(tr("&Rent local workers"), this)),
       m_releaseAction(new QAction(tr("Re&lease workers"), this)) {
@@ -81,14 +81,14 @@ ClusterPanel::ClusterPanel(ClusterRegistry* registry, LocalWorkers* provider, QW
             [this](const QString& error) { setBusy(false, tr("Rent failed: %1").arg(error)); });
     connect(m_provider, &LocalWorkers::stopped, this,
             [this] { setBusy(false, tr("Local workers released.")); });
-    connect(m_registry, &ClusterRegistry::nodeChanged, this, &ClusterPanel::onNodeChanged);
-    connect(m_registry, &ClusterRegistry::nodeAdded, this, &ClusterPanel::onNodeChanged);
-    connect(m_registry, &ClusterRegistry::nodeRemoved, this,
+    connect(m_cluster, &client::ClusterView::nodeChanged, this, &ClusterPanel::onNodeChanged);
+    connect(m_cluster, &client::ClusterView::nodeAdded, this, &ClusterPanel::onNodeChanged);
+    connect(m_cluster, &client::ClusterView::nodeRemoved, this,
             [this](const QString& name) { m_reported.remove(name); });
 }
 
 void ClusterPanel::onNodeChanged(const QString& name) {
-    const auto node = m_registry->node(name);
+    const auto node = m_cluster->node(name);
     if (!node || node->state != NodeState::Unreachable || node->lastError.isEmpty()) {
         if (node && node->state == NodeState::Ready && m_reported.remove(name) &&
             m_status->text().startsWith(name + QLatin1Char(' '))) {

@@ -13,19 +13,21 @@ class QTableView;
 
 namespace tessera {
 
-class ClusterRegistry;
 class ClusterTableModel;
 class LocalWorkers;
+namespace client {
+class ClusterView;
+}
 
-/// Shows the registry's nodes and rents / releases local workers through `provider`. Renting is
-/// asynchronous: the action only starts it; the outcome arrives through LocalWorkers's signals.
-/// How many workers to rent comes from an inline spin box (default 2, one slot each), so the
-/// action is one click and never opens a blocking dialog.
+/// Shows the server's nodes (`cluster`) and rents / releases local workers through `provider`.
+/// Renting is asynchronous: the action only starts it; the outcome arrives through LocalWorkers's
+/// signals. How many workers to rent comes from an inline spin box (default 2, one slot each), so
+/// the action is one click and never opens a blocking dialog.
 class ClusterPanel : public QWidget {
     Q_OBJECT
 public:
-    /// `registry` and `provider` must outlive the panel.
-    ClusterPanel(ClusterRegistry* registry, LocalWorkers* provider, QWidget* parent = nullptr);
+    /// `cluster` and `provider` must outlive the panel.
+    ClusterPanel(client::ClusterView* cluster, LocalWorkers* provider, QWidget* parent = nullptr);
 
     /// "Rent local workers" (Ctrl+R) and "Release workers" (Ctrl+Shift+R), for menus/toolbars.
     QAction* rentAction() const { return m_rentAction; }
@@ -60,7 +62,7 @@ private:
     /// Says in the status line why node `name` is unreachable, and in the log once per spell.
     void onNodeChanged(const QString& name);
 
-    ClusterRegistry* m_registry;
+    client::ClusterView* m_cluster;
     LocalWorkers* m_provider;
     ClusterTableModel* m_model;
     QTableView* m_view;

@@ -1,7 +1,7 @@
-// Table model over the ClusterRegistry: mirrors the registry's node list row by row.
+// Table model over a server's cluster (ClusterView): mirrors its node list row by row.
 #include "app/cluster/clustertablemodel.h"
 
-#include "backend/cluster/clusterregistry.h"
+#include "backend/client/clusterview.h"
 
 #include <QBrush>
 #include <QColor>
@@ -37,15 +37,15 @@ QColor stateColor(NodeState state) {
 
 } // namespace
 
-ClusterTableModel::ClusterTableModel(ClusterRegistry* registry, QObject* parent)
-    : QAbstractTableModel(parent), m_registry(registry) {
-    if (!registry) {
+ClusterTableModel::ClusterTableModel(client::ClusterView* cluster, QObject* parent)
+    : QAbstractTableModel(parent), m_cluster(cluster) {
+    if (!cluster) {
         return;
     }
-    m_nodes = registry->nodes();
-    connect(registry, &ClusterRegistry::nodeAdded, this, &ClusterTableModel::onNodeAdded);
-    connect(registry, &ClusterRegistry::nodeChanged, this, &ClusterTableModel::onNodeChanged);
-    connect(registry, &ClusterRegistry::nodeRemoved, this, &ClusterTableModel::onNodeRemoved);
+    m_nodes = cluster->nodes();
+    connect(cluster, &client::ClusterView::nodeAdded, this, &ClusterTableModel::onNodeAdded);
+    connect(cluster, &client::ClusterView::nodeChanged, this, &ClusterTableModel::onNodeChanged);
+    connect(cluster, &client::ClusterView::nodeRemoved, this, &ClusterTableModel::onNodeRemoved);
 }
 
 int ClusterTableModel::rowCount(const QModelIndex& parent) const {
@@ -148,10 +148,10 @@ int ClusterTableModel::readySlots() const {
 }
 
 void ClusterTableModel::onNodeAdded(const QString& name) {
-    if (!m_registry || rowOf(name) >= 0) {
+    if (!m_cluster || rowOf(name) >= 0) {
         return onNodeChanged(name);
     }
-    const auto node = m_registry->node(name);
+    const auto node = m_cluster->node(name);
     if (!node) {
         return;
     }
@@ -162,10 +162,10 @@ void ClusterTableModel::onNodeAdded(const QString& name) {
 }
 
 void ClusterTableModel::onNodeChanged(const QString& name) {
-    if (!m_registry) {
+    if (!m_cluster) {
         return;
     }
-    const auto node = m_registry->node(name);
+    const auto node = m_cluster->node(name);
     const int row = rowOf(name);
     if (!node) {
         onNodeRemoved(name);

@@ -1,5 +1,5 @@
-// Table model over the ClusterRegistry: one row per worker daemon, kept in step with the
-// registry's nodeAdded / nodeChanged / nodeRemoved signals.
+// Table model over a server's cluster (ClusterView): one row per worker daemon, kept in step with
+// its nodeAdded / nodeChanged / nodeRemoved signals.
 #pragma once
 
 #include "backend/core/workernode.h"
@@ -10,9 +10,11 @@
 
 namespace tessera {
 
-class ClusterRegistry;
+namespace client {
+class ClusterView;
+}
 
-/// Rows are the registry's nodes in registry order; columns are the Column enum. DisplayRole
+/// Rows are the cluster's nodes in the server's order; columns are the Column enum. DisplayRole
 /// gives text (memory in GiB), Qt::UserRole the raw value (NodeState as int, bytes as quint64),
 /// ToolTipRole the node's last error. The Problem column shows that error where a person sees it
 /// at once (a refused certificate, a worker that does not answer); empty for a healthy node. The
@@ -23,8 +25,8 @@ class ClusterTableModel : public QAbstractTableModel {
 public:
     enum Column { Name, Address, Host, State, Slots, Cores, Memory, Problem, ColumnCount };
 
-    /// `registry` may be null (an empty model); it must outlive the model otherwise.
-    explicit ClusterTableModel(ClusterRegistry* registry, QObject* parent = nullptr);
+    /// `cluster` may be null (an empty model).
+    explicit ClusterTableModel(client::ClusterView* cluster, QObject* parent = nullptr);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -45,7 +47,7 @@ private:
     void onNodeRemoved(const QString& name);
     int rowOf(const QString& name) const;
 
-    QPointer<ClusterRegistry> m_registry;
+    QPointer<client::ClusterView> m_cluster;
     QList<WorkerNode> m_nodes;
 };
 

@@ -6,7 +6,7 @@
 #include "app/designer/plandocument.h"
 #include "app/designer/planio.h"
 #include "app/designer/programlaunchdialog.h"
-#include "backend/cluster/clusterregistry.h"
+#include "backend/client/clusterview.h"
 #include "backend/core/paths.h"
 #include "worker/common/spec_io.h"
 
@@ -241,7 +241,7 @@ bool DesignerPanel::setHypotheticalCluster(const QString& text) {
 
 bool DesignerPanel::useLiveCluster() {
     const QList<v1::PlanNode> nodes =
-        m_registry ? nodesFromWorkers(m_registry->readyNodes()) : QList<v1::PlanNode>{};
+        m_cluster ? nodesFromWorkers(m_cluster->readyNodes()) : QList<v1::PlanNode>{};
     if (nodes.isEmpty()) {
         showMessage(tr("No Ready workers: rent local workers in the Cluster panel (Ctrl+R) "
                        "first."),

@@ -2,7 +2,7 @@
 // File, model, cluster and launch actions are in designeractions.cpp.
 #include "app/designer/designerpanel.h"
 
-#include "backend/cluster/clusterregistry.h"
+#include "backend/client/clusterview.h"
 
 #include "app/designer/clusterscene.h"
 #include "app/designer/deviceitem.h"
@@ -45,8 +45,8 @@ namespace {
 constexpr const char* kDefaultCluster = "1x8 h100-sxm";
 }
 
-DesignerPanel::DesignerPanel(ClusterRegistry* registry, QWidget* parent)
-    : QWidget(parent), m_registry(registry), m_document(new PlanDocument(this)),
+DesignerPanel::DesignerPanel(client::ClusterView* cluster, QWidget* parent)
+    : QWidget(parent), m_cluster(cluster), m_document(new PlanDocument(this)),
       m_paletteModel(new LayerPaletteModel(this)), m_scene(new ClusterScene(this)),
       m_runner(new EstimateRunner(this)), m_toolbar(new QToolBar(this)),
       m_modelCombo(new QComboBox(this)), m_clusterEdit(new QLineEdit(this)),
@@ -157,7 +157,7 @@ void DesignerPanel::showEvent(QShowEvent* event) {
     }
     m_shownOnce = true;
     const bool untouched = m_document->undoStack()->count() == 0 && m_document->path().isEmpty();
-    if (untouched && m_registry && !m_registry->readyNodes().isEmpty()) {
+    if (untouched && m_cluster && !m_cluster->readyNodes().isEmpty()) {
         useLiveCluster();
         m_document->undoStack()->setClean(); // done for the person, not by them: nothing to save
     }

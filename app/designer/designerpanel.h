@@ -23,8 +23,10 @@ class QListView;
 class QToolBar;
 
 namespace tessera {
-class ClusterRegistry;
 class GanttView;
+namespace client {
+class ClusterView;
+}
 } // namespace tessera
 
 namespace tessera::designer {
@@ -40,12 +42,12 @@ class PlanDocument;
 class ProgramLaunchDialog;
 struct ProgramChoice;
 
-/// The designer page. `registry` (may be null) supplies the live cluster; it must outlive the
-/// panel. Launch emits launchRequested with a spec file the Jobs panel then launches.
+/// The designer page. `cluster` (may be null) supplies the live cluster, a server's; it must
+/// outlive the panel. Launch emits launchRequested with a spec file the Jobs panel then launches.
 class DesignerPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit DesignerPanel(ClusterRegistry* registry, QWidget* parent = nullptr);
+    explicit DesignerPanel(client::ClusterView* cluster, QWidget* parent = nullptr);
     ~DesignerPanel() override;
 
     PlanDocument* document() const { return m_document; }
@@ -96,7 +98,7 @@ public:
     /// Plans on `text` ("4x8 h100-sxm", optionally "@ 23.92/h": USD per node-hour); false
     /// (reason in the message line) when it is invalid.
     bool setHypotheticalCluster(const QString& text);
-    /// Plans on the registry's Ready workers; false when there are none.
+    /// Plans on the cluster's Ready workers; false when there are none.
     bool useLiveCluster();
     /// Assigns the palette's selected layers to `device` (the keyboard path of a drop).
     bool assignSelectionTo(int device);
@@ -179,7 +181,7 @@ private:
     bool launchSpec(const v1::JobSpec& spec, const QString& what);
     QStringList deviceLabels() const;
 
-    ClusterRegistry* m_registry;
+    client::ClusterView* m_cluster;
     CalibrationCache m_calibration; ///< tessera-ctl calibrate's fit, for live nodes
     bool m_shownOnce = false;
     std::function<bool(const QString& what)> m_replaceGuard; ///< see setReplaceGuard

@@ -24,7 +24,7 @@ namespace tessera::client {
 namespace {
 
 QString tr(const char* text) {
-    return QCoreApplication::translate("LocalServer", text);
+    return QCoreApplication::translate("tessera::client::LocalServer", text);
 }
 
 } // namespace

@@ -1,7 +1,10 @@
-// Tests of ClusterTableModel over a real ClusterRegistry (workers that do not answer, so no
-// daemon is needed): structure checked by QAbstractItemModelTester, rows follow the registry.
+// Tests of ClusterTableModel over a ClusterView fed with a server's snapshots (as WatchCluster
+// brings them; no server needed): structure checked by QAbstractItemModelTester, rows follow
+// the snapshots; ClusterView's own diff (added / changed / removed, nothing for an unchanged
+// node); the panel's status line and log say why a node is unreachable, once per spell.
 #include "app/cluster/clusterpanel.h"
 #include "app/cluster/clustertablemodel.h"
+#include "backend/client/clusterview.h"
 #include "backend/cluster/clusterregistry.h"
 #include "backend/cluster/localworkers.h"
 #include "backend/core/jobtypes.h"
@@ -11,24 +14,52 @@
 #include <QSignalSpy>
 #include <QTest>
 
-using tessera::ClusterRegistry;
 using tessera::ClusterTableModel;
 using tessera::NodeState;
-using tessera::WorkerNode;
+using tessera::client::ClusterView;
+namespace bv1 = tessera::backend::v1;
 
 namespace {
-// Port 9 (discard) on loopback: nothing listens there, so a probe fails fast.
-WorkerNode node(const QString& name, int slots = 1, quint64 memory = 0) {
-    WorkerNode n;
-    n.name = name;
-    n.address = QStringLiteral("127.0.0.1:9");
-    n.token = QStringLiteral("t");
-    n.slots = slots;
-    n.cores = 4;
-    n.memoryBytes = memory;
-    n.provider = QStringLiteral("manual");
-    return n;
-}
+
+/// A server's cluster, changed node by node and sent whole to the view, as WatchCluster does.
+struct FakeCluster {
+    ClusterView view;
+    QList<bv1::NodeInfo> nodes;
+
+    void add(const QString& name, int slots = 1, quint64 memory = 0) {
+        bv1::NodeInfo n;
+        n.set_name(name.toStdString());
+        n.set_address("127.0.0.1:9");
+        n.set_state("connecting");
+        n.set_slots(slots);
+        n.set_cores(4);
+        n.set_memory_bytes(memory);
+        n.set_provider("manual");
+        nodes << n;
+        send();
+    }
+    void set(const QString& name, const char* state, const char* error = "") {
+        for (bv1::NodeInfo& n : nodes) {
+            if (n.name() == name.toStdString()) {
+                n.set_state(state);
+                n.set_last_error(error);
+            }
+        }
+        send();
+    }
+    void remove(const QString& name) {
+        nodes.removeIf([&](const bv1::NodeInfo& n) { return n.name() == name.toStdString(); });
+        send();
+    }
+    void send() {
+        bv1::ClusterSnapshot s;
+        for (const bv1::NodeInfo& n : std::as_const(nodes)) {
+            *s.add_nodes() = n;
+        }
+        view.apply(s);
+    }
+};
+
 } // namespace
 
 class TestClusterTableModel : public QObject {
@@ -36,8 +67,9 @@ class TestClusterTableModel : public QObject {
 private Q_SLOTS:
     void init();
     void cleanup();
-    void emptyRegistry();
+    void emptyCluster();
     void followsAddChangeRemove();
+    void anUnchangedSnapshotSaysNothing();
     void displaysColumns_data();
     void displaysColumns();
     void unreachableNodeShowsError();
@@ -45,17 +77,15 @@ private Q_SLOTS:
     void panelSaysWhyOnceInTheLog();
 
 private:
-    ClusterRegistry* m_registry = nullptr;
+    FakeCluster* m_cluster = nullptr;
     ClusterTableModel* m_model = nullptr;
     QAbstractItemModelTester* m_tester = nullptr;
 };
 
 void TestClusterTableModel::init() {
     tessera::registerBackendMetaTypes();
-    m_registry = new ClusterRegistry;
-    m_registry->setProbeInterval(0);
-    m_registry->setProbeTimeout(1000);
-    m_model = new ClusterTableModel(m_registry);
+    m_cluster = new FakeCluster;
+    m_model = new ClusterTableModel(&m_cluster->view);
     m_tester = new QAbstractItemModelTester(m_model,
                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
 }
@@ -63,10 +93,10 @@ void TestClusterTableModel::init() {
 void TestClusterTableModel::cleanup() {
     delete m_tester;
     delete m_model;
-    delete m_registry;
+    delete m_cluster;
 }
 
-void TestClusterTableModel::emptyRegistry() {
+void TestClusterTableModel::emptyCluster() {
     QCOMPARE(m_model->rowCount(), 0);
     QCOMPARE(m_model->columnCount(), int(ClusterTableModel::ColumnCount));
     QCOMPARE(m_model->headerData(ClusterTableModel::Name, Qt::Horizontal).toString(),
@@ -80,33 +110,38 @@ void TestClusterTableModel::followsAddChangeRemove() {
     QSignalSpy inserted(m_model, &QAbstractItemModel::rowsInserted);
     QSignalSpy removed(m_model, &QAbstractItemModel::rowsRemoved);
     QSignalSpy changed(m_model, &QAbstractItemModel::dataChanged);
-    m_registry->addNode(node(QStringLiteral("a")));
-    m_registry->addNode(node(QStringLiteral("b")));
-    m_registry->addNode(node(QStringLiteral("c")));
+    m_cluster->add(QStringLiteral("a"));
+    m_cluster->add(QStringLiteral("b"));
+    m_cluster->add(QStringLiteral("c"));
     QCOMPARE(inserted.count(), 3);
     QCOMPARE(m_model->rowCount(), 3);
     QCOMPARE(m_model->index(1, ClusterTableModel::Name).data().toString(), QStringLiteral("b"));
 
-    m_registry->setNodeState(QStringLiteral("b"), NodeState::Stopped);
-    QVERIFY(changed.count() >= 1);
+    m_cluster->set(QStringLiteral("b"), "stopped");
+    QCOMPARE(changed.count(), 1);
     QCOMPARE(m_model->index(1, ClusterTableModel::State).data().toString(),
              QStringLiteral("stopped"));
     QCOMPARE(m_model->index(1, ClusterTableModel::State).data(Qt::UserRole).toInt(),
              int(NodeState::Stopped));
 
-    m_registry->removeNode(QStringLiteral("b"));
+    m_cluster->remove(QStringLiteral("b"));
     QCOMPARE(removed.count(), 1);
     QCOMPARE(m_model->rowCount(), 2);
     QCOMPARE(m_model->index(0, ClusterTableModel::Name).data().toString(), QStringLiteral("a"));
     QCOMPARE(m_model->index(1, ClusterTableModel::Name).data().toString(), QStringLiteral("c"));
+    QCOMPARE(m_cluster->view.node(QStringLiteral("c"))->name, QStringLiteral("c"));
+    QVERIFY(!m_cluster->view.node(QStringLiteral("b")));
+}
 
-    // Replacing a node keeps its row.
-    m_registry->addNode(node(QStringLiteral("a"), 3));
-    QCOMPARE(m_model->rowCount(), 2);
-    QCOMPARE(m_model->index(0, ClusterTableModel::Slots).data().toInt(), 3);
-
-    m_registry->removeNode(QStringLiteral("unknown"));
-    QCOMPARE(m_model->rowCount(), 2);
+void TestClusterTableModel::anUnchangedSnapshotSaysNothing() {
+    m_cluster->add(QStringLiteral("a"));
+    QSignalSpy added(&m_cluster->view, &ClusterView::nodeAdded);
+    QSignalSpy changed(&m_cluster->view, &ClusterView::nodeChanged);
+    QSignalSpy removed(&m_cluster->view, &ClusterView::nodeRemoved);
+    QSignalSpy applied(&m_cluster->view, &ClusterView::changed);
+    m_cluster->send(); // the same cluster again (a lease's cost moved, say)
+    QCOMPARE(added.count() + changed.count() + removed.count(), 0);
+    QCOMPARE(applied.count(), 1);
 }
 
 void TestClusterTableModel::displaysColumns_data() {
@@ -129,53 +164,52 @@ void TestClusterTableModel::displaysColumns() {
     QFETCH(int, column);
     QFETCH(quint64, memory);
     QFETCH(QString, text);
-    m_registry->addNode(node(QStringLiteral("w1"), 2, memory));
-    // Checked before the (failing) probe answers: the registry shows the node as given.
+    m_cluster->add(QStringLiteral("w1"), 2, memory);
     QCOMPARE(m_model->index(0, column).data().toString(), text);
 }
 
 void TestClusterTableModel::unreachableNodeShowsError() {
-    m_registry->addNode(node(QStringLiteral("dead")));
-    QTRY_COMPARE_WITH_TIMEOUT(m_model->index(0, ClusterTableModel::State).data().toString(),
-                              QStringLiteral("unreachable"), 10000);
+    m_cluster->add(QStringLiteral("dead"));
+    m_cluster->set(QStringLiteral("dead"), "unreachable", "no answer from 127.0.0.1:9");
+    QCOMPARE(m_model->index(0, ClusterTableModel::State).data().toString(),
+             QStringLiteral("unreachable"));
     const QString tip = m_model->index(0, ClusterTableModel::Name).data(Qt::ToolTipRole).toString();
-    QVERIFY2(!tip.isEmpty(), "an unreachable node explains why in its tool tip");
+    QCOMPARE(tip, QStringLiteral("no answer from 127.0.0.1:9"));
     // …and in its Problem column, where it is seen without hovering.
     QCOMPARE(m_model->index(0, ClusterTableModel::Problem).data().toString(), tip);
     QCOMPARE(m_model->readyCount(), 0);
 }
 
 void TestClusterTableModel::readySlotsCountsOnlyReadyNodes() {
-    m_registry->addNode(node(QStringLiteral("a"), 2));
-    m_registry->addNode(node(QStringLiteral("b"), 3));
-    m_registry->addNode(node(QStringLiteral("c"), 5));
-    // Let the probes fail first so they cannot overwrite the states set below.
-    QTRY_COMPARE_WITH_TIMEOUT(m_registry->node(QStringLiteral("c"))->state, NodeState::Unreachable,
-                              10000);
-    QTRY_COMPARE_WITH_TIMEOUT(m_registry->node(QStringLiteral("a"))->state, NodeState::Unreachable,
-                              10000);
-    m_registry->setNodeState(QStringLiteral("a"), NodeState::Ready);
-    m_registry->setNodeState(QStringLiteral("c"), NodeState::Ready);
+    m_cluster->add(QStringLiteral("a"), 2);
+    m_cluster->add(QStringLiteral("b"), 3);
+    m_cluster->add(QStringLiteral("c"), 5);
+    m_cluster->set(QStringLiteral("a"), "ready");
+    m_cluster->set(QStringLiteral("b"), "unreachable", "gone");
+    m_cluster->set(QStringLiteral("c"), "ready");
     QCOMPARE(m_model->readyCount(), 2);
     QCOMPARE(m_model->readySlots(), 7);
+    QCOMPARE(m_cluster->view.readyNodes().size(), 2);
 }
 
 // The panel's status line says why a node is unreachable (where a person sees it without
-// hovering over the table), and the log pane gets it once per unreachable spell, not per probe.
+// hovering over the table), and the log pane gets it once per unreachable spell, not per
+// snapshot.
 void TestClusterTableModel::panelSaysWhyOnceInTheLog() {
-    tessera::LocalWorkers local(m_registry);
-    tessera::ClusterPanel panel(m_registry, &local);
+    tessera::ClusterRegistry registry;
+    tessera::LocalWorkers local(&registry);
+    tessera::ClusterPanel panel(&m_cluster->view, &local);
     QSignalSpy said(&panel, &tessera::ClusterPanel::message);
-    m_registry->setProbeInterval(100);
-    m_registry->addNode(node(QStringLiteral("dead")));
+    m_cluster->add(QStringLiteral("dead"));
     auto* status = panel.findChild<QLabel*>(QStringLiteral("clusterStatus"));
     QVERIFY(status);
-    QTRY_VERIFY_WITH_TIMEOUT(status->text().startsWith(QLatin1String("dead is unreachable: ")),
-                             10000);
-    QVERIFY2(status->text().contains(QLatin1String("127.0.0.1:9")), qPrintable(status->text()));
-    // Several more failed probes (nothing to wait for: a negative check, 1 s).
-    QTest::qWait(1000);
+    for (const char* why : {"no answer from 127.0.0.1:9", "connection refused at 127.0.0.1:9"}) {
+        m_cluster->set(QStringLiteral("dead"), "unreachable", why);
+        QCOMPARE(status->text(), QStringLiteral("dead is unreachable: ") + QLatin1String(why));
+    }
     QCOMPARE(said.count(), 1);
+    m_cluster->set(QStringLiteral("dead"), "ready");
+    QCOMPARE(status->text(), QStringLiteral("dead answers again."));
 }
 
 QTEST_MAIN(TestClusterTableModel)

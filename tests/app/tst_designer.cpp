@@ -562,7 +562,7 @@ void TestDesigner::mainWindowTabAndLaunchPath() {
     BackendSession session;
     MainWindow window(&session);
     QVERIFY(window.designer());
-    auto* tabs = qobject_cast<QTabWidget*>(window.centralWidget());
+    auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("centralTabs"));
     QVERIFY(tabs);
     QCOMPARE(tabs->indexOf(window.designer()), 1);
     tabs->setCurrentWidget(window.designer());

@@ -113,7 +113,8 @@ struct LaptopWindow {
         qputenv("TESSERA_EXAMPLES_DIR", TESSERA_SOURCE_DIR "/resources/examples");
         window.resize(1366 - 8, 768 - 40);
         window.show();
-        qobject_cast<QTabWidget*>(window.centralWidget())->setCurrentWidget(window.designer());
+        window.findChild<QTabWidget*>(QStringLiteral("centralTabs"))
+            ->setCurrentWidget(window.designer());
     }
     DesignerPanel& panel() { return *window.designer(); }
 };
@@ -276,7 +277,7 @@ void TestDesignerScreenshot::designerTabInTheMainWindow() {
     MainWindow window(&session);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    auto* tabs = qobject_cast<QTabWidget*>(window.centralWidget());
+    auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("centralTabs"));
     QVERIFY(tabs);
     tabs->setCurrentWidget(window.designer());
     QVERIFY(window.designer()->selectModel(QStringLiteral("vit-3d")));

@@ -96,7 +96,7 @@ private Q_SLOTS:
 
         // The designer: the character GPT (embedding, block0..2, ln_f, head) on the two workers.
         designer::DesignerPanel* panel = window.designer();
-        auto* tabs = qobject_cast<QTabWidget*>(window.centralWidget());
+        auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("centralTabs"));
         QVERIFY(tabs);
         tabs->setCurrentWidget(panel);
         QTRY_VERIFY(panel->isVisible());

@@ -6,6 +6,7 @@
 #include "app/cluster/clusterpanel.h"
 #include "app/jobs/jobpanel.h"
 #include "app/jobs/specsummary.h"
+#include "backend/client/clusterview.h"
 #include "backend/core/jobtypes.h"
 #include "backend/core/workernode.h"
 #include "backend/provision/local/localleases.h"
@@ -83,7 +84,8 @@ void TestTranslations::germanWidgets() {
     qputenv("TESSERA_DATA_DIR", data.path().toLocal8Bit());
 
     BackendSession session;
-    ClusterPanel cluster(session.registry(), session.localWorkers());
+    client::ClusterView nodes;
+    ClusterPanel cluster(&nodes, session.localWorkers());
     QCOMPARE(cluster.rentAction()->text(), QStringLiteral("Lokale Worker &anmieten"));
     JobPanel jobs(session.controller());
     QCOMPARE(jobs.launchAction()->text(), QStringLiteral("Job &starten"));
@@ -111,7 +113,8 @@ void TestTranslations::chineseWidgets() {
     qputenv("TESSERA_DATA_DIR", data.path().toLocal8Bit());
 
     BackendSession session;
-    ClusterPanel cluster(session.registry(), session.localWorkers());
+    client::ClusterView nodes;
+    ClusterPanel cluster(&nodes, session.localWorkers());
     QCOMPARE(cluster.rentAction()->text(), QStringLiteral("租用本地工作节点(&R)"));
     JobPanel jobs(session.controller());
     QCOMPARE(jobs.launchAction()->text(), QStringLiteral("启动作业(&L)"));

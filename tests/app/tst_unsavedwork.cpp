@@ -174,7 +174,7 @@ void TestUnsavedWork::openAndNewLayoutAsk() {
     QVERIFY(panel->document()->path().isEmpty());
     QVERIFY(!m_window->isWindowModified());
     QCOMPARE(m_window->windowTitle(), QStringLiteral("Untitled[*] — Tessera"));
-    auto* tabs = qobject_cast<QTabWidget*>(m_window->centralWidget());
+    auto* tabs = m_window->findChild<QTabWidget*>(QStringLiteral("centralTabs"));
     QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(panel));
     QVERIFY(panel->openFile(path)); // clean now: opens without a question
     QCOMPARE(m_window->guard()->asked().size(), 3);
@@ -182,7 +182,7 @@ void TestUnsavedWork::openAndNewLayoutAsk() {
 
 void TestUnsavedWork::designerShortcutsWorkFromTheTrainingTab() {
     MainWindow& w = *m_window;
-    auto* tabs = qobject_cast<QTabWidget*>(w.centralWidget());
+    auto* tabs = w.findChild<QTabWidget*>(QStringLiteral("centralTabs"));
     QCOMPARE(tabs->currentIndex(), 0); // Training
     const QString path = m_dir.filePath(QStringLiteral("keys.tessera-plan.json"));
     QVERIFY(w.designer()->saveFile(path));

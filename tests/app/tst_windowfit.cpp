@@ -54,7 +54,7 @@ void TestWindowFit::minimumFitsALaptop() {
         out += QStringLiteral("; central %1x%2")
                    .arg(window.centralWidget()->minimumSizeHint().width())
                    .arg(window.centralWidget()->minimumSizeHint().height());
-        auto* tabs = qobject_cast<QTabWidget*>(window.centralWidget());
+        auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("centralTabs"));
         for (int i = 0; tabs && i < tabs->count(); ++i) {
             out += QStringLiteral("; tab %1 %2x%3")
                        .arg(i)
@@ -108,7 +108,7 @@ void TestWindowFit::designerTabKeepsTheSideDocks() {
         MainWindow window(&session);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        auto* tabs = qobject_cast<QTabWidget*>(window.centralWidget());
+        auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("centralTabs"));
         tabs->setCurrentWidget(window.designer()); // hides Cluster, Job and Runs for its width
         QVERIFY(dock(window, "clusterDock")->isHidden());
         QVERIFY(window.close());
