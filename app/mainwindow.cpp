@@ -213,7 +213,9 @@ RentDialog* MainWindow::rentDialog() {
 
 AutoscaleSettingsDialog* MainWindow::autoscaleDialog() {
     if (!m_autoscaleDialog) {
-        m_autoscaleDialog = new AutoscaleSettingsDialog(m_session->autoscaler(), this);
+        m_autoscaleDialog = new AutoscaleSettingsDialog(m_clusterView, m_connection, this);
+        connect(m_autoscaleDialog, &AutoscaleSettingsDialog::message, m_log,
+                &LogPane::appendMessage);
     }
     return m_autoscaleDialog;
 }

@@ -573,7 +573,7 @@
 <context>
     <name>tessera::AutoscaleSettingsDialog</name>
     <message>
-        <location filename="../app/settings/autoscalesettings.cpp" line="+21"/>
+        <location filename="../app/settings/autoscalesettings.cpp" line="+28"/>
         <source>Auto-provision</source>
         <translation>Automatisch mieten</translation>
     </message>
@@ -626,6 +626,16 @@
         <location line="+21"/>
         <source>Every decision appears in the log.</source>
         <translation>Jede Entscheidung erscheint im Protokoll.</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>Not changed: %1</source>
+        <translation>Nicht geändert: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>auto-provision settings not changed: %1</source>
+        <translation>Einstellungen der automatischen Bereitstellung nicht geändert: %1</translation>
     </message>
 </context>
 <context>
@@ -1998,7 +2008,7 @@
         <translation>Läufe</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>

@@ -573,7 +573,7 @@
 <context>
     <name>tessera::AutoscaleSettingsDialog</name>
     <message>
-        <location filename="../app/settings/autoscalesettings.cpp" line="+21"/>
+        <location filename="../app/settings/autoscalesettings.cpp" line="+28"/>
         <source>Auto-provision</source>
         <translation>自动供给</translation>
     </message>
@@ -626,6 +626,16 @@
         <location line="+21"/>
         <source>Every decision appears in the log.</source>
         <translation>每项决定都会记录在日志中。</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>Not changed: %1</source>
+        <translation>未更改:%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>auto-provision settings not changed: %1</source>
+        <translation>自动扩缩设置未更改:%1</translation>
     </message>
 </context>
 <context>
@@ -1991,7 +2001,7 @@
         <translation>运行记录</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>

@@ -1,6 +1,10 @@
 // The Auto-provision settings dialog (see autoscalesettings.h).
 #include "app/settings/autoscalesettings.h"
 
+#include "backend/client/clusterview.h"
+#include "backend/client/serverconnection.h"
+#include "backend/service/backendclient.h"
+
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -14,10 +18,13 @@
 
 namespace tessera {
 
-AutoscaleSettingsDialog::AutoscaleSettingsDialog(Autoscaler* autoscaler, QWidget* parent)
-    : QDialog(parent), m_autoscaler(autoscaler), m_enabled(new QCheckBox(this)),
-      m_perHour(new QDoubleSpinBox(this)), m_total(new QDoubleSpinBox(this)),
-      m_nodes(new QSpinBox(this)), m_idleMin(new QSpinBox(this)) {
+AutoscaleSettingsDialog::AutoscaleSettingsDialog(client::ClusterView* cluster,
+                                                 client::ServerConnection* connection,
+                                                 QWidget* parent)
+    : QDialog(parent), m_cluster(cluster), m_connection(connection), m_status(new QLabel(this)),
+      m_enabled(new QCheckBox(this)), m_perHour(new QDoubleSpinBox(this)),
+      m_total(new QDoubleSpinBox(this)), m_nodes(new QSpinBox(this)),
+      m_idleMin(new QSpinBox(this)) {
     setWindowTitle(tr("Auto-provision"));
     setObjectName(QStringLiteral("autoscaleSettings"));
     m_enabled->setText(tr("&Rent the machines a launched job is missing, release them when idle"));
@@ -68,8 +75,14 @@ AutoscaleSettingsDialog::AutoscaleSettingsDialog(Autoscaler* autoscaler, QWidget
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(new QLabel(tr("Every decision appears in the log."), this));
+    m_status->setObjectName(QStringLiteral("autoscaleStatus"));
+    m_status->setWordWrap(true);
+    m_status->hide();
+    layout->addWidget(m_status);
     layout->addWidget(buttons);
-    setFields(autoscaler->policy());
+    // A policy set elsewhere (another window, tessera-ctl) shows in the next snapshot.
+    connect(cluster, &client::ClusterView::changed, this, &AutoscaleSettingsDialog::updateApply);
+    setFields(policy());
     updateApply();
 }
 
@@ -91,11 +104,42 @@ void AutoscaleSettingsDialog::setFields(const AutoscalePolicy& p) {
     m_idleMin->setValue(std::max(1, p.idleTimeoutSec / 60));
 }
 
+AutoscalePolicy AutoscaleSettingsDialog::policy() const {
+    const auto& a = m_cluster->snapshot().autoscale();
+    AutoscalePolicy p;
+    if (m_cluster->snapshot().time_ms() > 0) { // else: none yet, the defaults
+        p = {a.enabled(), a.max_per_hour(), a.max_total(), a.max_nodes(), a.idle_timeout_sec()};
+    }
+    return p;
+}
+
+QString AutoscaleSettingsDialog::status() const {
+    return m_status->isHidden() ? QString() : m_status->text();
+}
+
 void AutoscaleSettingsDialog::apply() {
     const AutoscalePolicy p = fields();
-    saveAutoscalePolicy(p);
-    m_autoscaler->setPolicy(p);
+    tessera::backend::v1::AutoscaleInfo info;
+    info.set_enabled(p.enabled);
+    info.set_max_per_hour(p.maxPerHour);
+    info.set_max_total(p.maxTotal);
+    info.set_max_nodes(p.maxNodes);
+    info.set_idle_timeout_sec(p.idleTimeoutSec);
+    m_sending = true;
+    m_status->hide();
     updateApply();
+    m_connection->request<Result<void>>(
+        [info](BackendClient& c) { return c.setAutoscale(info); },
+        [this](Result<void> done) {
+            m_sending = false;
+            if (!done) {
+                const QString why = QString::fromStdString(done.error().message);
+                m_status->setText(tr("Not changed: %1").arg(why));
+                m_status->show();
+                Q_EMIT message(tr("auto-provision settings not changed: %1").arg(why));
+            }
+            updateApply();
+        });
 }
 
 void AutoscaleSettingsDialog::accept() {
@@ -104,17 +148,18 @@ void AutoscaleSettingsDialog::accept() {
 }
 
 void AutoscaleSettingsDialog::reject() {
-    setFields(m_autoscaler->policy());
+    setFields(policy());
     QDialog::reject();
 }
 
 void AutoscaleSettingsDialog::showEvent(QShowEvent* event) {
-    setFields(m_autoscaler->policy()); // changed elsewhere since it was last open
+    setFields(policy()); // changed elsewhere since it was last open
+    m_status->hide();
     QDialog::showEvent(event);
 }
 
 void AutoscaleSettingsDialog::updateApply() {
-    const AutoscalePolicy now = m_autoscaler->policy();
+    const AutoscalePolicy now = policy();
     // As setFields shows `now`: idle in whole minutes, at least one.
     AutoscalePolicy shown = now;
     shown.idleTimeoutSec = std::max(1, now.idleTimeoutSec / 60) * 60;
@@ -122,9 +167,10 @@ void AutoscaleSettingsDialog::updateApply() {
     auto differ = [](double a, double b) {
         return std::abs(a - b) >= 0.005;
     }; // 2 decimals
-    m_apply->setEnabled(f.enabled != shown.enabled || differ(f.maxPerHour, shown.maxPerHour) ||
-                        differ(f.maxTotal, shown.maxTotal) || f.maxNodes != shown.maxNodes ||
-                        f.idleTimeoutSec != shown.idleTimeoutSec);
+    m_apply->setEnabled(!m_sending &&
+                        (f.enabled != shown.enabled || differ(f.maxPerHour, shown.maxPerHour) ||
+                         differ(f.maxTotal, shown.maxTotal) || f.maxNodes != shown.maxNodes ||
+                         f.idleTimeoutSec != shown.idleTimeoutSec));
 }
 
 } // namespace tessera

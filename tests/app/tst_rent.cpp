@@ -22,6 +22,7 @@
 #include "backend/provision/ssh/sshhost.h"
 #include "backend/provision/ssh/sshprovider.h"
 #include "backend/service/backendsession.h"
+#include "tests/backend/server/servedfolder.h"
 #include "tests/support/scriptedprovider.h"
 #include "tests/support/testexamples.h"
 #include "tests/support/testhosts.h"
@@ -103,11 +104,11 @@ private Q_SLOTS:
     void autoProvisionSettingsApply() {
         QStandardPaths::setTestModeEnabled(true);
         QSettings().remove(QStringLiteral("autoscale"));
-        ClusterRegistry registry;
-        JobController jobs(&registry, nullptr);
-        ScriptedProvider p({0.5});
-        Autoscaler scaler(&registry, &jobs, {&p});
-        AutoscaleSettingsDialog dialog(&scaler);
+        test::ServedScratch served;
+        QVERIFY2(served.error.isEmpty(), qPrintable(served.error));
+        test::ServedFolder* folder = served.folder.get();
+        test::FolderClient& server = *served.client;
+        AutoscaleSettingsDialog dialog(&server.cluster, &server.connection);
         dialog.show();
         auto* enabled = dialog.findChild<QCheckBox*>(QStringLiteral("autoscaleEnabled"));
         auto* perHour = dialog.findChild<QDoubleSpinBox*>(QStringLiteral("budgetPerHour"));
@@ -118,13 +119,17 @@ private Q_SLOTS:
         QTest::keyClick(enabled, Qt::Key_Space);
         perHour->setValue(2.5);
         nodes->setValue(3);
-        QVERIFY(!scaler.policy().enabled); // nothing changes before Apply
+        const Autoscaler* scaler = folder->session->autoscaler();
+        QVERIFY(!scaler->policy().enabled); // nothing changes before Apply
         dialog.apply();
-        QVERIFY(scaler.policy().enabled);
-        QCOMPARE(scaler.policy().maxPerHour, 2.5);
-        QCOMPARE(scaler.policy().maxNodes, 3);
-        QCOMPARE(loadAutoscalePolicy().maxNodes, 3); // kept for the next start
+        QTRY_VERIFY_WITH_TIMEOUT(scaler->policy().enabled, 10000); // the server's autoscaler
+        QCOMPARE(scaler->policy().maxPerHour, 2.5);
+        QCOMPARE(scaler->policy().maxNodes, 3);
+        QCOMPARE(loadAutoscalePolicy().maxNodes, 3); // kept for the server's next start
         QVERIFY(loadAutoscalePolicy().enabled);
+        // The next snapshot shows it: nothing left to apply.
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.applyButton()->isEnabled(), 10000);
+        QCOMPARE(dialog.status(), QString());
     }
 
     void launchWaitsForMachinesThenSaysWhyNot() {

@@ -15,6 +15,8 @@
 #include "backend/provision/local/localleases.h"
 #include "backend/provision/ssh/sshhostsfile.h"
 #include "backend/provision/ssh/sshprovider.h"
+#include "backend/service/backendclient.h"
+#include "tests/backend/server/servedfolder.h"
 #include "tests/support/scriptedprovider.h"
 
 #include <QCheckBox>
@@ -29,6 +31,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableView>
@@ -616,11 +619,12 @@ private Q_SLOTS:
 
     void autoProvisionCancelDiscardsOkSaves() {
         QSettings().remove(QStringLiteral("autoscale"));
-        ClusterRegistry registry;
-        JobController jobs(&registry, nullptr);
-        test::ScriptedProvider p({0.5});
-        Autoscaler scaler(&registry, &jobs, {&p});
-        AutoscaleSettingsDialog dialog(&scaler);
+        test::ServedScratch served;
+        QVERIFY2(served.error.isEmpty(), qPrintable(served.error));
+        test::ServedFolder* folder = served.folder.get();
+        test::FolderClient& server = *served.client;
+        Autoscaler* scaler = folder->session->autoscaler();
+        AutoscaleSettingsDialog dialog(&server.cluster, &server.connection);
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         auto* enabled = dialog.findChild<QCheckBox*>(QStringLiteral("autoscaleEnabled"));
@@ -628,14 +632,14 @@ private Q_SLOTS:
         QVERIFY(enabled && nodes);
         QVERIFY(!dialog.applyButton()->isEnabled()); // nothing to apply yet
 
-        // Tick the box, then Cancel: nothing saved, and the box is unticked again.
+        // Tick the box, then Cancel: nothing sent, and the box is unticked again.
         QTest::mouseClick(enabled, Qt::LeftButton);
         QVERIFY(enabled->isChecked());
         QVERIFY(dialog.applyButton()->isEnabled());
         QTest::mouseClick(dialog.cancelButton(), Qt::LeftButton);
         QVERIFY(!dialog.isVisible());
-        QVERIFY(!scaler.policy().enabled);
-        QVERIFY(!loadAutoscalePolicy().enabled);
+        QTest::qWait(300); // a negative check: a change would reach the server in far less
+        QVERIFY(!scaler->policy().enabled);
         QVERIFY(!QSettings().contains(QStringLiteral("autoscale/enabled")));
         dialog.show();
         QVERIFY(!enabled->isChecked());
@@ -644,30 +648,56 @@ private Q_SLOTS:
         QTest::mouseClick(enabled, Qt::LeftButton);
         QTest::keyClick(&dialog, Qt::Key_Escape);
         QVERIFY(!dialog.isVisible());
-        QVERIFY(!scaler.policy().enabled);
         dialog.show();
         QVERIFY(!enabled->isChecked());
 
-        // Apply saves and stays open; OK saves and closes.
+        // Apply sends and stays open; OK sends and closes.
         QTest::mouseClick(enabled, Qt::LeftButton);
         QTest::mouseClick(dialog.applyButton(), Qt::LeftButton);
         QVERIFY(dialog.isVisible());
-        QVERIFY(scaler.policy().enabled);
+        QTRY_VERIFY_WITH_TIMEOUT(scaler->policy().enabled, 10000);
         QVERIFY(loadAutoscalePolicy().enabled);
-        QVERIFY(!dialog.applyButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.applyButton()->isEnabled(), 10000);
         nodes->setValue(3);
         QTest::mouseClick(dialog.okButton(), Qt::LeftButton);
         QVERIFY(!dialog.isVisible());
-        QCOMPARE(scaler.policy().maxNodes, 3);
+        QTRY_COMPARE_WITH_TIMEOUT(scaler->policy().maxNodes, 3, 10000);
         QCOMPARE(loadAutoscalePolicy().maxNodes, 3);
         QVERIFY(loadAutoscalePolicy().enabled);
 
-        // A policy set elsewhere shows on the next open.
-        AutoscalePolicy other = scaler.policy();
-        other.maxNodes = 5;
-        scaler.setPolicy(other);
+        // A policy set elsewhere (another client) shows on the next open.
+        backend::v1::AutoscaleInfo other;
+        other.set_enabled(true);
+        other.set_max_nodes(5);
+        other.set_idle_timeout_sec(300);
+        server.connection.request<Result<void>>(
+            [other](BackendClient& c) { return c.setAutoscale(other); }, [](Result<void>) {});
+        QTRY_COMPARE_WITH_TIMEOUT(dialog.policy().maxNodes, 5, 10000);
         dialog.show();
         QCOMPARE(nodes->value(), 5);
+    }
+
+    void aRefusedChangeSaysWhy() {
+        test::ServedScratch served;
+        QVERIFY2(served.error.isEmpty(), qPrintable(served.error));
+        test::ServedFolder* folder = served.folder.get();
+        test::FolderClient& server = *served.client;
+        AutoscaleSettingsDialog dialog(&server.cluster, &server.connection);
+        QSignalSpy said(&dialog, &AutoscaleSettingsDialog::message);
+        dialog.show();
+        auto* nodes = dialog.findChild<QSpinBox*>(QStringLiteral("nodeCap"));
+        QVERIFY(nodes);
+        nodes->setValue(4);
+        folder->server.reset(); // the server goes away before the change is sent
+        dialog.apply();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.status().isEmpty(), 20000);
+        QVERIFY2(dialog.status().startsWith(QStringLiteral("Not changed: ")) &&
+                     dialog.status().contains(folder->lock.socketPath()),
+                 qPrintable(dialog.status()));
+        QCOMPARE(said.count(), 1);
+        // What the person typed stays, ready to apply again.
+        QCOMPARE(dialog.fields().maxNodes, 4);
+        QVERIFY(dialog.applyButton()->isEnabled());
     }
 
 private:

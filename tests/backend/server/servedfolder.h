@@ -2,10 +2,15 @@
 // session with local workers, and the control API's server.
 #pragma once
 
+#include "backend/client/clusterview.h"
+#include "backend/client/serverconnection.h"
 #include "backend/service/backendserver.h"
 #include "backend/service/backendsession.h"
 #include "backend/service/datafolderlock.h"
 #include "tests/backend/testcluster.h"
+
+#include <QTemporaryDir>
+#include <QTest>
 
 #include <memory>
 
@@ -54,6 +59,53 @@ struct ServedFolder {
     DataFolderLock lock;
     std::unique_ptr<BackendSession> session;
     std::unique_ptr<BackendServer> server;
+    QString error;
+};
+
+/// A client of a served folder's control API on its socket, as the app holds one: the connection
+/// and the cluster it mirrors. Check ready() before use.
+struct FolderClient {
+    explicit FolderClient(const ServedFolder& folder)
+        : connection(client::ServerAddress{folder.socket(), nullptr}) {
+        connection.start();
+        cluster.follow(&connection);
+    }
+    /// Whether the first cluster snapshot came within `ms`.
+    bool ready(int ms = 20000) {
+        return QTest::qWaitFor([this] { return cluster.snapshot().time_ms() > 0; }, ms);
+    }
+
+    client::ServerConnection connection;
+    client::ClusterView cluster;
+};
+
+/// A fresh data folder (TESSERA_DATA_DIR points at it from now on) served in-process with
+/// `workers` local workers, and a client of it that has its first snapshot: what a window's test
+/// needs of a server. Check `error` first.
+struct ServedScratch {
+    explicit ServedScratch(int workers = 0) {
+        if (!data.isValid()) {
+            error = QStringLiteral("no temporary folder");
+            return;
+        }
+        qputenv("TESSERA_DATA_DIR", data.path().toLocal8Bit());
+        folder = ServedFolder::started(data.path(), workers);
+        error = folder->error;
+        if (error.isEmpty()) {
+            client = std::make_unique<FolderClient>(*folder);
+            if (!client->ready()) {
+                error = QStringLiteral("no cluster snapshot from ") + folder->socket();
+            }
+        }
+    }
+    ~ServedScratch() {
+        client.reset(); // the client's streams end before the server
+        folder.reset();
+    }
+
+    QTemporaryDir data;
+    std::unique_ptr<ServedFolder> folder;
+    std::unique_ptr<FolderClient> client;
     QString error;
 };
 
