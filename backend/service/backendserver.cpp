@@ -42,6 +42,8 @@ BackendServer::BackendServer(BackendSession* session, QString role, QString sock
     : QObject(parent), m_session(session), m_role(std::move(role)),
       m_socketPath(std::move(socketPath)), m_sinceMs(QDateTime::currentMSecsSinceEpoch()),
       m_rpc(std::make_unique<BackendRpc>(this)), m_cluster(std::make_unique<ClusterFeed>(session)) {
+    m_auditRetry.setInterval(10000);
+    connect(&m_auditRetry, &QTimer::timeout, this, &BackendServer::writeAudit);
     JobController* jobs = session->controller();
     connect(jobs, &JobController::jobStateChanged, this,
             [this](const QString& jobId, JobState state, const QString& reason) {
@@ -195,6 +197,12 @@ void BackendServer::stop() {
     if (m_stopping->exchange(true)) {
         return;
     }
+    writeAudit(); // a last try for lines a full disk held back
+    if (!m_unwrittenAudit.isEmpty()) {
+        qCWarning(lcServer).noquote()
+            << m_unwrittenAudit.size()
+            << "audit line(s) could not be written to the history; this log has them (\"audit:\")";
+    }
     const grpc::Status away(grpc::StatusCode::UNAVAILABLE,
                             tr("the backend stopped following the job (it was closed or handed "
                                "the data folder over); the job goes on")
@@ -264,9 +272,33 @@ grpc::Status BackendServer::handOver(const QString& requester) {
 void BackendServer::record(const Caller& caller, const QString& action, const QString& target,
                            const QString& detail, const QString& outcome) {
     qCInfo(lcServer).noquote() << "audit:" << caller.user << action << target << outcome << detail;
-    if (MetricStore* store = m_session->store()) {
-        store->appendAudit(
-            {QDateTime::currentMSecsSinceEpoch(), caller.user, action, target, detail, outcome});
+    m_unwrittenAudit.append(
+        {QDateTime::currentMSecsSinceEpoch(), caller.user, action, target, detail, outcome});
+    writeAudit();
+}
+
+void BackendServer::writeAudit() {
+    MetricStore* store = m_session->store();
+    if (!store) {
+        m_unwrittenAudit.clear(); // no history at all: the server's log is the audit log
+        return;
+    }
+    while (!m_unwrittenAudit.isEmpty()) {
+        if (!store->appendAudit(m_unwrittenAudit.first())) {
+            if (!m_auditRetry.isActive()) {
+                qCWarning(lcServer).noquote()
+                    << "the audit log cannot be written to" << store->path()
+                    << "(a full disk?): its newest lines wait in memory and are written as soon "
+                       "as it can take them; free some space";
+                m_auditRetry.start();
+            }
+            return;
+        }
+        m_unwrittenAudit.removeFirst();
+    }
+    if (m_auditRetry.isActive()) {
+        m_auditRetry.stop();
+        qCInfo(lcServer).noquote() << "the audit log is written again to" << store->path();
     }
 }
 void BackendServer::subscribeCluster(std::shared_ptr<ClusterQueue> queue) {
@@ -279,7 +311,15 @@ bv1::ListAuditReply BackendServer::audit(int limit, qint64 sinceMs) const {
     if (!store) {
         return reply;
     }
-    for (const AuditEntry& e : store->audit(limit <= 0 ? 100 : std::min(limit, 10000), sinceMs)) {
+    limit = limit <= 0 ? 100 : std::min(limit, 10000);
+    // The stored lines, then those still waiting to be written (a full disk), the newest `limit`.
+    QList<AuditEntry> lines = store->audit(limit, sinceMs);
+    for (const AuditEntry& e : std::as_const(m_unwrittenAudit)) {
+        if (e.timeMs >= sinceMs) {
+            lines.append(e);
+        }
+    }
+    for (const AuditEntry& e : lines.mid(std::max<qsizetype>(0, lines.size() - limit))) {
         bv1::AuditLine* line = reply.add_lines();
         line->set_time_ms(e.timeMs);
         line->set_user(e.user.toStdString());

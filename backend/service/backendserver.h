@@ -16,6 +16,7 @@
 #include <QObject>
 #include <QSet>
 #include <QString>
+#include <QTimer>
 
 #include <grpcpp/support/status.h>
 
@@ -151,8 +152,13 @@ public:
 
 private:
     void publish(const QString& jobId, const tessera::backend::v1::JobUpdate& update);
+    /// Appends a line to the audit log (and the server's log). A line the history cannot take (a
+    /// full disk) waits in memory, oldest first, and is written before the next one, or by a retry
+    /// every 10 s; audit() reads it meanwhile. Nothing is lost unless the server ends first.
     void record(const Caller& caller, const QString& action, const QString& target,
                 const QString& detail, const QString& outcome);
+    /// Writes the waiting audit lines in order until one fails (see record()).
+    void writeAudit();
     void setOwner(const QString& jobId, const QString& owner);
     /// What WatchJobs says of `id` (a followed or stored job, or a queued ticket) now.
     tessera::backend::v1::JobSummary summary(const QString& id) const;
@@ -179,6 +185,8 @@ private:
     QHash<QString, QString> m_owners; ///< job id or ticket → owner, for those submitted here
     ServerAccess m_access;
     int m_tcpPort = 0;
+    QList<AuditEntry> m_unwrittenAudit; ///< lines the history could not take yet, oldest first
+    QTimer m_auditRetry;                ///< retries them while any wait
 };
 
 } // namespace tessera
