@@ -85,7 +85,7 @@ declare -A may=(
     [provision]="cluster history planner"
     [autoscale]="cluster history jobs planner provision"
     [service]="autoscale cluster history jobs planner provision telemetry"
-    [ctl]="autoscale cluster history jobs planner provision service telemetry export layout"
+    [ctl]="autoscale client cluster history jobs planner provision service telemetry export layout"
     [server]="autoscale cluster history jobs planner provision service telemetry"
     [client]="service"
     [layout]="planner" [export]="layout planner"

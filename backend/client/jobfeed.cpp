@@ -40,18 +40,20 @@ JobFeed::~JobFeed() {
     stop();
 }
 
-void JobFeed::start(quint64 fromSeq) {
+void JobFeed::start(quint64 fromSeq, bool replayOnly) {
     if (m_stream) {
         return;
     }
+    m_replayOnly = replayOnly;
     m_readSeq = fromSeq > 0 ? fromSeq - 1 : 0;
     m_lastSeq = m_readSeq;
-    auto call = [this, opens = 0](grpc::ClientContext& context) mutable {
+    auto call = [this, replayOnly, opens = 0](grpc::ClientContext& context) mutable {
         bv1::WatchJobRequest request;
         request.set_job_id(m_jobId.toStdString());
         request.set_backfill(true);
         const quint64 from = m_readSeq + 1;
         request.set_from_seq(from);
+        request.set_replay_only(replayOnly);
         auto reader = m_client->stub().WatchJob(&context, request);
         const bool again = opens++ > 0;
         bool first = true;
@@ -71,7 +73,7 @@ void JobFeed::start(quint64 fromSeq) {
         }
         return reader->Finish();
     };
-    auto ended = [this](const grpc::Status& status) {
+    auto ended = [this, replayOnly](const grpc::Status& status) {
         QMetaObject::invokeMethod(
             this,
             tsanHandOff([this, code = int(status.error_code()),
@@ -79,7 +81,7 @@ void JobFeed::start(quint64 fromSeq) {
                 onEnded(code, message);
             }),
             Qt::QueuedConnection);
-        return !final(status.error_code());
+        return !replayOnly && !final(status.error_code());
     };
     m_stream = std::make_unique<RpcStream>(std::move(call), std::move(ended));
     m_stream->start();
@@ -153,17 +155,16 @@ void JobFeed::onEnded(int code, const QString& message) {
         return;
     }
     const auto status = grpc::StatusCode(code);
-    if (status == grpc::StatusCode::OK && isTerminal(m_state)) {
+    if (status == grpc::StatusCode::OK && (isTerminal(m_state) || m_replayOnly)) {
         m_ended = true;
         Q_EMIT finished();
-    } else if (final(status)) {
+    } else if (final(status) || m_replayOnly) {
         m_ended = true;
-        Q_EMIT gone(status == grpc::StatusCode::OK
-                        ? m_reason
-                        : QString::fromStdString(
-                              backendCallError(grpc::Status(status, message.toStdString()),
-                                               m_client->endpoint())
-                                  .message));
+        const Error error =
+            backendCallError(grpc::Status(status, message.toStdString()), m_client->endpoint());
+        Q_EMIT gone(status == grpc::StatusCode::OK ? m_reason
+                                                   : QString::fromStdString(error.message),
+                    status != grpc::StatusCode::OK && error.code == ErrorCode::Unavailable);
     } else {
         Q_EMIT interrupted(QString::fromStdString(
             backendCallError(grpc::Status(status, message.toStdString()), m_client->endpoint())

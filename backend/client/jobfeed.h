@@ -38,8 +38,9 @@ public:
     ~JobFeed() override;
 
     /// Opens the stream (once): from event `fromSeq` (1 = the whole job; a caller that holds the
-    /// job up to seq N passes N + 1).
-    void start(quint64 fromSeq = 1);
+    /// job up to seq N passes N + 1). `replayOnly`: what the server stored, then finished() (a
+    /// job's log so far); a broken stream then ends with gone(why) instead of reopening.
+    void start(quint64 fromSeq = 1, bool replayOnly = false);
     /// Stops following (the job goes on; bounded: the call in flight is cancelled).
     void stop();
     /// Cuts the stream as a lost network would; it is opened again at once. For tests.
@@ -66,8 +67,9 @@ Q_SIGNALS:
     void resumed(quint64 fromSeq);
     /// The job ended and everything up to its end was delivered.
     void finished();
-    /// Following ended without the job's end: not known to the server, or refused.
-    void gone(QString why);
+    /// Following ended without the job's end: not known to the server, or refused; with
+    /// replayOnly also a stream that broke (`unreachable`: the server did not answer).
+    void gone(QString why, bool unreachable);
 
 private:
     void onUpdate(const tessera::backend::v1::JobUpdate& update);
@@ -86,6 +88,7 @@ private:
     QString m_owner;
     bool m_stateKnown = false;
     bool m_ended = false;
+    bool m_replayOnly = false;
 };
 
 } // namespace tessera::client

@@ -14,6 +14,7 @@
 #include "backend/ctl/logscommand.h"
 #include "backend/ctl/plancommand.h"
 #include "backend/ctl/remoteattach.h"
+#include "backend/ctl/remotelogs.h"
 #include "backend/ctl/runcommand.h"
 #include "backend/ctl/servecommand.h"
 #include "backend/ctl/servercontact.h"
@@ -186,6 +187,15 @@ int runJobs(const CtlOptions& options) {
 }
 
 int runLogs(const CtlOptions& options) {
+    auto contact = serverContact(options);
+    if (!contact) {
+        std::fprintf(stderr, "tessera-ctl: error: %s\n", contact.error().message.c_str());
+        return kExitBadInput;
+    }
+    if (*contact) { // a tessera-server's history
+        RemoteLogs logs(options, **contact);
+        return execute(logs);
+    }
     LogsCommand logs(options);
     return execute(logs);
 }

@@ -125,8 +125,8 @@ const std::vector<Subcommand> kSubcommands = {
      "JOB",
      "a job's log lines from the history",
      "\"[r3] ...\" for rank 3's lines, \"[worker] ...\" for Tessera's own; with --rank only "
-     "that rank's, as printed.",
-     {"rank", "follow"},
+     "that rank's, as printed. With --server: that server's history.",
+     {"rank", "follow", "server", "identity"},
      [](const std::vector<std::string>& a, CtlOptions& o) {
          return one(a, o.jobId,
                     QStringLiteral("logs takes exactly one job id (tessera-ctl jobs lists "

@@ -189,8 +189,8 @@ grpc::Status BackendRpc::WatchJob(grpc::ServerContext* context, const bv1::Watch
         }
         if (const grpc::Status replayed =
                 replay(context, writer, jobId, request->from_seq(), subscribed->second);
-            !replayed.ok()) {
-            queue->close(grpc::Status::CANCELLED);
+            !replayed.ok() || request->replay_only()) {
+            queue->close(grpc::Status::CANCELLED); // the server drops it at its next update
             return replayed;
         }
     }

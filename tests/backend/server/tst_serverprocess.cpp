@@ -172,6 +172,18 @@ private Q_SLOTS:
         auto run = ctl(QStringList{QStringLiteral("run"), shortJob} + carol);
         QVERIFY2(run->exitCode() == 0 && run->output().contains(QStringLiteral("succeeded")),
                  qPrintable(run->output()));
+        // Its log through the server: what the history holds, then the command ends.
+        const QString shortId =
+            QRegularExpression(QStringLiteral("(job-\\S+)")).match(run->output()).captured(1);
+        auto logs = ctl(QStringList{QStringLiteral("logs"), shortId} + carol);
+        QVERIFY2(logs->exitCode() == 0 &&
+                     logs->output().contains(QStringLiteral("emitter: 10 lines so far")) &&
+                     logs->output().contains(QStringLiteral("emitter: 20 lines so far")),
+                 qPrintable(shortId + QLatin1Char(' ') + logs->output()));
+        auto noLogs = ctl(QStringList{QStringLiteral("logs"), QStringLiteral("job-nope")} + carol);
+        QCOMPARE(noLogs->exitCode(), 2);
+        QVERIFY2(noLogs->output().contains(QStringLiteral("job-nope")),
+                 qPrintable(noLogs->output()));
         const QString longJob =
             writeSpec(QStringLiteral("long.json"), test::emitterJob(1, 100000, 10));
         auto detached =
@@ -186,6 +198,10 @@ private Q_SLOTS:
         auto made = ctl({QStringLiteral("certify"), QStringLiteral("--client"),
                          QStringLiteral("dave"), QStringLiteral("--out"), identity("dave")});
         QVERIFY(made->exitCode() == 0);
+        // The log of a job still running: what is stored so far, and the command ends.
+        auto running = ctl(QStringList{QStringLiteral("logs"), job} + carol);
+        QVERIFY2(running->exitCode() == 0, qPrintable(running->output()));
+
         // Everybody sees everything: dave lists carol's jobs, the running one and the ended one.
         auto jobs = ctl(QStringList{QStringLiteral("jobs"), QStringLiteral("--json")} +
                         as("dave", server.second));
