@@ -355,7 +355,9 @@ QList<StatusRow> statusRows(const MetricStore& store, const QList<JobRecord>& jo
     return rows;
 }
 
-void printStatusJson(const std::optional<FolderOwner>& owner, const QList<StatusRow>& rows) {
+/// `where`: {"dataDir": …} for the local history, {"server": HOST:PORT} for a server's.
+void printStatusJson(const std::optional<FolderOwner>& owner, const QList<StatusRow>& rows,
+                     const QJsonObject& where) {
     QJsonArray list;
     for (const StatusRow& r : rows) {
         list.append(QJsonObject{
@@ -369,9 +371,10 @@ void printStatusJson(const std::optional<FolderOwner>& owner, const QList<Status
             {QStringLiteral("workers"), QJsonArray::fromStringList(placedWorkers(r.job))},
             {QStringLiteral("reason"), r.job.reason}});
     }
-    printJson({{QStringLiteral("dataDir"), dataDir()},
-               {QStringLiteral("owner"), owner ? QJsonValue(owner->describe()) : QJsonValue()},
-               {QStringLiteral("jobs"), list}});
+    QJsonObject out = where;
+    out.insert(QStringLiteral("owner"), owner ? QJsonValue(owner->describe()) : QJsonValue());
+    out.insert(QStringLiteral("jobs"), list);
+    printJson(out);
 }
 
 void printStatusTable(const std::optional<FolderOwner>& owner, const QList<StatusRow>& rows) {
@@ -407,7 +410,55 @@ void printStatusTable(const std::optional<FolderOwner>& owner, const QList<Statu
 
 } // namespace
 
-int printStatus(const QString& jobId, bool json) {
+namespace {
+
+/// `status` through the server of `contact`: the jobs it follows (or `jobId`), with who
+/// submitted each in the LAUNCHER column.
+int printServerStatus(const ServerContact& contact, const QString& jobId, bool json) {
+    BackendClient client(contact.owner.endpoint, contact.identity);
+    auto summaries = client.jobs(1000);
+    if (!summaries) {
+        std::fprintf(stderr, "tessera-ctl: error: %s\n", summaries.error().message.c_str());
+        return summaries.error().code == ErrorCode::Unavailable ? kExitUnreachable : kExitBadInput;
+    }
+    QList<StatusRow> rows;
+    for (const auto& s : *summaries) {
+        JobRecord r = recordOf(s);
+        r.specJson = QString::fromStdString(s.spec_json());
+        if (jobId.isEmpty() ? !isTerminal(r.state) : r.id == jobId) {
+            rows << StatusRow{r, 0, r.owner};
+        }
+    }
+    if (!jobId.isEmpty() && rows.isEmpty()) {
+        std::fprintf(stderr,
+                     "tessera-ctl: error: the server at %s knows no job %s among its newest "
+                     "1,000 (tessera-ctl jobs --server lists them)\n",
+                     qPrintable(contact.owner.endpoint), qPrintable(jobId));
+        return kExitBadInput;
+    }
+    if (json) {
+        printStatusJson(contact.owner, rows, {{QStringLiteral("server"), contact.owner.endpoint}});
+    } else if (rows.isEmpty()) {
+        std::printf("%s follows no unfinished job\n", qPrintable(contact.owner.describe()));
+    } else {
+        printStatusTable(contact.owner, rows);
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+int printStatus(const CtlOptions& options) {
+    auto contact = serverContact(options);
+    if (!contact) {
+        std::fprintf(stderr, "tessera-ctl: error: %s\n", contact.error().message.c_str());
+        return kExitBadInput;
+    }
+    if (*contact) {
+        return printServerStatus(**contact, options.jobId, options.json);
+    }
+    const QString& jobId = options.jobId;
+    const bool json = options.json;
     MetricStore store;
     if (!openHistory(store)) {
         return kExitBadInput;
@@ -431,7 +482,7 @@ int printStatus(const QString& jobId, bool json) {
     const std::optional<FolderOwner> owner = DataFolderLock(dataDir()).otherOwner();
     const QList<StatusRow> rows = statusRows(store, jobs);
     if (json) {
-        printStatusJson(owner, rows);
+        printStatusJson(owner, rows, {{QStringLiteral("dataDir"), dataDir()}});
         return kExitOk;
     }
     if (owner) {

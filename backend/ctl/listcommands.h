@@ -38,7 +38,9 @@ int printJobs(const CtlOptions& options);
 /// the history's, not asked from the workers (`attach` does that). Returns 0, or 2 when the
 /// history cannot be opened or has no job `jobId`. With `json`: {"dataDir", "owner" (who owns
 /// the folder, or null), "jobs": [{"id", "name", "state", "steps", "loss", "launcher",
-/// "attempt", "workers": [...], "reason"}]}.
-int printStatus(const QString& jobId, bool json);
+/// "attempt", "workers": [...], "reason"}]}. With a server (--server, $TESSERA_SERVER): the jobs
+/// it follows (WatchJobs), who submitted each as the launcher, "server": HOST:PORT instead of
+/// "dataDir"; 3 when it does not answer.
+int printStatus(const CtlOptions& options);
 
 } // namespace tessera::ctl

@@ -174,7 +174,7 @@ int runServe(const CtlOptions& options) {
 }
 
 int runStatus(const CtlOptions& options) {
-    return printStatus(options.jobId, options.json);
+    return printStatus(options);
 }
 
 int runNodes(const CtlOptions& options) {

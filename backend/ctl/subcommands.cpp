@@ -98,8 +98,9 @@ const std::vector<Subcommand> kSubcommands = {
      "[JOB]",
      "the unfinished jobs of the history, and who owns the data folder",
      "State, steps, loss, workers and launcher of every job the history records as not "
-     "finished (or of JOB), as recorded: attach asks the workers.",
-     {"json"},
+     "finished (or of JOB), as recorded: attach asks the workers. With --server: the jobs that "
+     "server follows, and who submitted each.",
+     {"json", "server", "identity"},
      [](const std::vector<std::string>& a, CtlOptions& o) {
          if (a.size() > 1) {
              return refuse(QStringLiteral("status takes at most one job id"));

@@ -202,6 +202,12 @@ private Q_SLOTS:
         auto running = ctl(QStringList{QStringLiteral("logs"), job} + carol);
         QVERIFY2(running->exitCode() == 0, qPrintable(running->output()));
 
+        // Its status through the server: running, submitted by carol.
+        auto status = ctl(QStringList{QStringLiteral("status")} + carol);
+        QVERIFY2(status->exitCode() == 0 && status->output().contains(job) &&
+                     status->output().contains(QStringLiteral("carol")),
+                 qPrintable(status->output()));
+
         // Everybody sees everything: dave lists carol's jobs, the running one and the ended one.
         auto jobs = ctl(QStringList{QStringLiteral("jobs"), QStringLiteral("--json")} +
                         as("dave", server.second));
