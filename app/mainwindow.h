@@ -94,7 +94,8 @@ private:
     void connectRuns();
     /// Guards, title, window-wide designer shortcuts.
     void connectWorkGuards();
-    /// "<file or Untitled>[*] — Tessera", modified while the layout has unsaved changes.
+    /// "<file or Untitled>[*] — Tessera", modified while the layout has unsaved changes; for a
+    /// server elsewhere " — user@HOST:PORT" follows.
     void updateTitle();
     /// A size for the first start that fits the screen; then the saved geometry and docks.
     void restoreLayout();

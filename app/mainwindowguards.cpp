@@ -5,8 +5,10 @@
 #include "app/designer/designerpanel.h"
 #include "app/designer/plandocument.h"
 #include "app/mainwindow.h"
+
 #include "app/monitor/logpane.h"
 #include "app/windowguard.h"
+#include "backend/client/serverconnection.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -59,13 +61,23 @@ void MainWindow::connectWorkGuards() {
     connect(undo, &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     connect(m_designer->document(), &designer::PlanDocument::pathChanged, this,
             &MainWindow::updateTitle);
+    // Where the window is connected: a server elsewhere, and who it takes this person for.
+    connect(m_connection, &client::ServerConnection::described, this, &MainWindow::updateTitle);
     updateTitle();
 }
 
 void MainWindow::updateTitle() {
     const QString path = m_designer->document()->path();
     const QString name = path.isEmpty() ? tr("Untitled") : QFileInfo(path).fileName();
-    setWindowTitle(tr("%1[*] — Tessera").arg(name));
+    const client::ServerAddress& server = m_connection->address();
+    if (server.isLocal()) {
+        setWindowTitle(tr("%1[*] — Tessera").arg(name));
+    } else if (m_connection->user().isEmpty()) { // not described yet
+        setWindowTitle(tr("%1[*] — Tessera — %2").arg(name, server.endpoint));
+    } else {
+        setWindowTitle(
+            tr("%1[*] — Tessera — %2@%3").arg(name, m_connection->user(), server.endpoint));
+    }
     setWindowModified(m_designer->isModified());
 }
 

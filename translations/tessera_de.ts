@@ -740,7 +740,7 @@
 <context>
     <name>tessera::BackendServer</name>
     <message>
-        <location filename="../backend/service/backendserver.cpp" line="+130"/>
+        <location filename="../backend/service/backendserver.cpp" line="+132"/>
         <source>the control socket %1 is longer than the 107 bytes a Unix socket path may have: use a shorter data folder (TESSERA_DATA_DIR)</source>
         <translation>der Steuer-Socket %1 ist länger als die 107 Bytes, die ein Unix-Socket-Pfad haben darf: verwenden Sie einen kürzeren Datenordner (TESSERA_DATA_DIR)</translation>
     </message>
@@ -760,7 +760,7 @@
         <translation>kann nicht an %1 lauschen: ist die Adresse eine dieses Rechners und der Port frei?</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+21"/>
         <source>the backend stopped following the job (it was closed or handed the data folder over); the job goes on</source>
         <translation>das Backend verfolgt den Job nicht mehr (es wurde geschlossen oder hat den Datenordner übergeben); der Job läuft weiter</translation>
     </message>
@@ -2128,14 +2128,24 @@
         <translation>automatisch mieten: %1</translation>
     </message>
     <message>
-        <location filename="../app/mainwindowguards.cpp" line="+67"/>
+        <location filename="../app/mainwindowguards.cpp" line="+71"/>
         <source>Untitled</source>
         <translation>Unbenannt</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>%1[*] — Tessera</source>
         <translation>%1[*] — Tessera</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1[*] — Tessera — %2</source>
+        <translation>%1[*] — Tessera — %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1[*] — Tessera — %2@%3</source>
+        <translation>%1[*] — Tessera — %2@%3</translation>
     </message>
 </context>
 <context>

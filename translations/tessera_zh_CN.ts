@@ -740,7 +740,7 @@
 <context>
     <name>tessera::BackendServer</name>
     <message>
-        <location filename="../backend/service/backendserver.cpp" line="+130"/>
+        <location filename="../backend/service/backendserver.cpp" line="+132"/>
         <source>the control socket %1 is longer than the 107 bytes a Unix socket path may have: use a shorter data folder (TESSERA_DATA_DIR)</source>
         <translation>控制套接字 %1 超过 Unix 套接字路径允许的 107 字节：请使用更短的数据文件夹（TESSERA_DATA_DIR）</translation>
     </message>
@@ -760,7 +760,7 @@
         <translation>无法在 %1 上监听:该地址是否属于本机且端口空闲?</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+21"/>
         <source>the backend stopped following the job (it was closed or handed the data folder over); the job goes on</source>
         <translation>后端已停止跟踪该作业（它已关闭或移交了数据文件夹）；作业继续运行</translation>
     </message>
@@ -2121,14 +2121,24 @@
         <translation>自动供给：%1</translation>
     </message>
     <message>
-        <location filename="../app/mainwindowguards.cpp" line="+67"/>
+        <location filename="../app/mainwindowguards.cpp" line="+71"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>%1[*] — Tessera</source>
         <translation>%1[*] — Tessera</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1[*] — Tessera — %2</source>
+        <translation>%1[*] — Tessera — %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1[*] — Tessera — %2@%3</source>
+        <translation>%1[*] — Tessera — %2@%3</translation>
     </message>
 </context>
 <context>

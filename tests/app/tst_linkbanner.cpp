@@ -48,6 +48,25 @@ private Q_SLOTS:
         QCOMPARE(window.linkBanner()->text(), QString());
     }
 
+    void theTitleSaysWhichServerAndWho() {
+        QTemporaryDir other;
+        QVERIFY(other.isValid());
+        qputenv("TESSERA_DATA_DIR", other.path().toUtf8());
+        test::ServedFolder folder(other.path(), 0);
+        QVERIFY2(folder.error.isEmpty(), qPrintable(folder.error));
+        std::shared_ptr<const tls::Identity> alice;
+        const QString serving = test::serveOverTls(folder, QStringLiteral("alice"), &alice);
+        QVERIFY2(serving.isEmpty(), qPrintable(serving));
+        const QString address = QStringLiteral("127.0.0.1:%1").arg(folder.server->tcpPort());
+        client::ServerConnection connection(client::ServerAddress{address, alice});
+        connection.start();
+        MainWindow window(folder.session.get(), &connection);
+        QTRY_COMPARE_WITH_TIMEOUT(window.windowTitle(),
+                                  QStringLiteral("Untitled[*] — Tessera — alice@") + address,
+                                  20000);
+        qputenv("TESSERA_DATA_DIR", m_data.path().toUtf8());
+    }
+
     void aWindowWithoutAServerServesItsSessionItself() {
         QTemporaryDir other;
         QVERIFY(other.isValid());

@@ -7,8 +7,6 @@
 // Goal: remote p99 < 100 ms. Label `bench`.
 #include "backend/client/jobfeed.h"
 #include "backend/service/backendclient.h"
-#include "backend/tls/clientcerts.h"
-#include "backend/tls/clusterca.h"
 #include "tests/backend/server/servedfolder.h"
 #include "tests/backend/testcluster.h"
 #include "tests/support/offthread.h"
@@ -67,26 +65,6 @@ struct Arrivals {
     QString problem;
 };
 
-/// The folder's server with a TCP listener on 127.0.0.1 under the cluster CA, and a user's
-/// identity for it; "" or why not.
-QString serveOverTls(test::ServedFolder& folder, std::shared_ptr<const tls::Identity>* user) {
-    auto ca = ClusterCa::open();
-    if (!ca) {
-        return QString::fromStdString(ca.error().message);
-    }
-    auto pair = ClientCertificates(ca->folder()).issue(*ca, QStringLiteral("bench"));
-    auto server = ca->issueServer({QStringLiteral("127.0.0.1")});
-    if (!pair || !server) {
-        return QStringLiteral("cannot issue the certificates");
-    }
-    *user = std::make_shared<const tls::Identity>(
-        tls::Identity{ca->caCertPem(), pair->certPem, pair->keyPem});
-    ServerAccess access;
-    access.tcpAddress = QStringLiteral("127.0.0.1:0");
-    access.tcpIdentity = {ca->caCertPem(), server->certPem, server->keyPem};
-    return folder.serve(access);
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -96,7 +74,9 @@ int main(int argc, char** argv) {
     test::useBuildAndData(data.path());
     test::ServedFolder folder(data.path(), 1);
     std::shared_ptr<const tls::Identity> user;
-    if (QString why = folder.error.isEmpty() ? serveOverTls(folder, &user) : folder.error;
+    if (QString why = folder.error.isEmpty()
+                          ? test::serveOverTls(folder, QStringLiteral("bench"), &user)
+                          : folder.error;
         !why.isEmpty()) {
         std::printf("server latency: %s\n", qPrintable(why));
         return 1;

@@ -7,6 +7,8 @@
 #include "backend/service/backendserver.h"
 #include "backend/service/backendsession.h"
 #include "backend/service/datafolderlock.h"
+#include "backend/tls/clientcerts.h"
+#include "backend/tls/clusterca.h"
 #include "tests/backend/testcluster.h"
 
 #include <QTemporaryDir>
@@ -61,6 +63,28 @@ struct ServedFolder {
     std::unique_ptr<BackendServer> server;
     QString error;
 };
+
+/// Starts `folder`'s control API with a TCP listener on 127.0.0.1 (a port picked, ServedFolder
+/// server->tcpPort()) under the cluster CA, and issues `user` a client certificate into
+/// `identity`; "" or why not.
+inline QString serveOverTls(ServedFolder& folder, const QString& user,
+                            std::shared_ptr<const tls::Identity>* identity) {
+    auto ca = ClusterCa::open();
+    if (!ca) {
+        return QString::fromStdString(ca.error().message);
+    }
+    auto pair = ClientCertificates(ca->folder()).issue(*ca, user);
+    auto server = ca->issueServer({QStringLiteral("127.0.0.1")});
+    if (!pair || !server) {
+        return QStringLiteral("cannot issue the certificates");
+    }
+    *identity = std::make_shared<const tls::Identity>(
+        tls::Identity{ca->caCertPem(), pair->certPem, pair->keyPem});
+    ServerAccess access;
+    access.tcpAddress = QStringLiteral("127.0.0.1:0");
+    access.tcpIdentity = {ca->caCertPem(), server->certPem, server->keyPem};
+    return folder.serve(access);
+}
 
 /// A client of a served folder's control API on its socket, as the app holds one: the connection
 /// and the cluster it mirrors. Check ready() before use.
