@@ -48,6 +48,9 @@ void ServerConnection::start() {
         m_streams[s] = makeStream(Stream(s));
         m_streams[s]->start();
     }
+}
+
+void ServerConnection::describe() {
     request<Result<bv1::DescribeReply>>([](BackendClient& c) { return c.describe(); },
                                         [this](Result<bv1::DescribeReply> r) {
                                             if (!r) {
@@ -132,8 +135,9 @@ std::unique_ptr<RpcStream> ServerConnection::makeStream(Stream stream) {
 
 void ServerConnection::onOpened(Stream stream) {
     m_open[stream] = true;
-    if (m_open[ClusterStream] && m_open[JobsStream]) {
+    if (m_open[ClusterStream] && m_open[JobsStream] && m_link != Link::Connected) {
         setLink(Link::Connected, QString());
+        describe(); // again after each reconnect: it may be another server (a restart, an update)
     }
 }
 

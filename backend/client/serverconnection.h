@@ -48,7 +48,7 @@ public:
     /// requests still in flight.
     ~ServerConnection() override;
 
-    /// Opens the streams and asks Describe (once).
+    /// Opens the streams; Describe is asked each time both answer after a (re)connect.
     void start();
     const ServerAddress& address() const { return m_address; }
     Link link() const { return m_link; }
@@ -119,6 +119,8 @@ private:
     void onOpened(Stream stream);
     void onEnded(Stream stream, int code, const QString& message);
     void setLink(Link link, const QString& problem);
+    /// Asks who the server takes this client for (user(), isAdmin(), serverVersion()).
+    void describe();
     /// Both stream bodies: open, read, hand each message over; how it ended.
     template <typename Reply, typename Open>
     grpc::Status readStream(grpc::ClientContext& context, Stream stream, Open open);

@@ -274,6 +274,11 @@ void BackendServer::record(const Caller& caller, const QString& action, const QS
     qCInfo(lcServer).noquote() << "audit:" << caller.user << action << target << outcome << detail;
     m_unwrittenAudit.append(
         {QDateTime::currentMSecsSinceEpoch(), caller.user, action, target, detail, outcome});
+    if (m_unwrittenAudit.size() > kMaxUnwrittenAudit) { // days of a full disk: memory stays bounded
+        m_unwrittenAudit.removeFirst();
+        qCWarning(lcServer) << "more than" << kMaxUnwrittenAudit
+                            << "audit lines wait for the disk: the oldest is only in this log now";
+    }
     writeAudit();
 }
 

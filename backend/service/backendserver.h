@@ -153,8 +153,9 @@ public:
 private:
     void publish(const QString& jobId, const tessera::backend::v1::JobUpdate& update);
     /// Appends a line to the audit log (and the server's log). A line the history cannot take (a
-    /// full disk) waits in memory, oldest first, and is written before the next one, or by a retry
-    /// every 10 s; audit() reads it meanwhile. Nothing is lost unless the server ends first.
+    /// full disk) waits in memory, oldest first (at most kMaxUnwrittenAudit), and is written
+    /// before the next one, or by a retry every 10 s; audit() reads it meanwhile. Each line is in
+    /// the server's log as well.
     void record(const Caller& caller, const QString& action, const QString& target,
                 const QString& detail, const QString& outcome);
     /// Writes the waiting audit lines in order until one fails (see record()).
@@ -185,6 +186,8 @@ private:
     QHash<QString, QString> m_owners; ///< job id or ticket → owner, for those submitted here
     ServerAccess m_access;
     int m_tcpPort = 0;
+    /// The most audit lines kept in memory while the history cannot take them (~20 MB).
+    static constexpr qsizetype kMaxUnwrittenAudit = 100000;
     QList<AuditEntry> m_unwrittenAudit; ///< lines the history could not take yet, oldest first
     QTimer m_auditRetry;                ///< retries them while any wait
 };

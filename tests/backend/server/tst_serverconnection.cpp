@@ -156,10 +156,12 @@ private Q_SLOTS:
 
         // Back: the link and the feed pick up; what was stored meanwhile comes once.
         QSignalSpy reset(m_connection.get(), &ServerConnection::jobsReset);
+        QSignalSpy described(m_connection.get(), &ServerConnection::described);
         const QString serving = m_folder->serve();
         QVERIFY2(serving.isEmpty(), qPrintable(serving));
         QTRY_COMPARE_WITH_TIMEOUT(m_connection->link(), ServerConnection::Link::Connected, 30000);
         QVERIFY(reset.count() >= 1);
+        QTRY_COMPARE_WITH_TIMEOUT(described.count(), 1, 20000); // asked again: it may be another
         QTRY_VERIFY_WITH_TIMEOUT(seen.finished, 30000);
         QVERIFY(seen.resumptions >= 1);
         QCOMPARE(seen.steps, oneTo(kSteps));
