@@ -3,7 +3,8 @@
 // request/s, a launch per 12 s) and Tessera's own pacing: a DP2 job across two instances whose
 // workers the backend reaches only through SSH while their ranks reach each other through the
 // installation's ruleset; a host key that cloud-init applies late, or never; a lost launch
-// found by name when listings leave out tags; and no HTTP 429 drawn by rents and health checks.
+// found by name when listings leave out tags; and rents and health checks paced as the limits ask
+// (one request a second, one schedule per key).
 #include "backend/cluster/clusterregistry.h"
 #include "backend/provision/cloud/cloudhttp.h"
 #include "backend/provision/cloud/cloudkeys.h"
@@ -77,6 +78,35 @@ class TstLambdaFirewall : public QObject {
     /// The fake's view of instance `id` (GET /_fake/state, outside the rate limits), or {}.
     QJsonObject fakeInstance(const QString& id) { return m_fake->instanceState(id); }
     int rateLimited() { return m_fake->state().value(QStringLiteral("rate_limited")).toInt(-1); }
+    /// Why the API requests so far were not paced as Lambda's limits ask, or "": over every
+    /// kWindow requests in a row (as they arrived) at least kWindow − 1 seconds pass, one a second
+    /// on average. Not "no 429 at all": on a starved machine a request can reach the fake later
+    /// than its slot and the next one on time, closer than the limit (the provider then waits the
+    /// 429 out); a client without one shared schedule sends whole bursts and fails this.
+    QString pacingProblem() { return pacingProblem(*m_fake); }
+    static QString pacingProblem(test::FakeLambda& fake) {
+        constexpr int kWindow = 20;
+        QList<double> times;
+        for (const QJsonValue& r : fake.requestLog()) {
+            times << r.toObject().value(QStringLiteral("time")).toDouble();
+        }
+        const int refused = fake.state().value(QStringLiteral("rate_limited")).toInt(-1);
+        for (qsizetype i = kWindow - 1; i < times.size(); ++i) {
+            const double span = times[i] - times[i - kWindow + 1];
+            if (span < kWindow - 1) {
+                return QStringLiteral("requests %1 to %2 arrived within %3 s (%4 refused with 429)")
+                    .arg(i - kWindow + 2)
+                    .arg(i + 1)
+                    .arg(span, 0, 'f', 1)
+                    .arg(refused);
+            }
+        }
+        if (refused > 0) {
+            qInfo("%d request(s) refused with 429 (arrived early on a loaded machine; waited out)",
+                  refused);
+        }
+        return {};
+    }
     /// The account's rulesets as the fake holds them (outside the rate limits).
     QJsonArray rulesets() {
         return m_fake->state()
@@ -170,7 +200,8 @@ private Q_SLOTS:
                 return !rulesets().isEmpty();
             }(),
             60000);
-        QCOMPARE(rateLimited(), 0);
+        const QString pacing = pacingProblem();
+        QVERIFY2(pacing.isEmpty(), qPrintable(pacing));
     }
 
     // sshd answers with the image's own host key first; cloud-init applies the launch's 20 s
@@ -235,12 +266,13 @@ private Q_SLOTS:
         QVERIFY(second.provider.releaseStray(strays.first().id));
         QTRY_VERIFY_WITH_TIMEOUT(second.provider.strays().isEmpty(), 120000);
         QVERIFY(m_fake->terminated(strays.first().id, kKey));
-        QCOMPARE(rateLimited(), 0);
+        const QString pacing = pacingProblem();
+        QVERIFY2(pacing.isEmpty(), qPrintable(pacing));
     }
 
-    // Four rents at once share one schedule with everything else that uses the key: the fake,
-    // which enforces Lambda's limits, refuses none of their requests.
-    void fourRentsAtOnceDrawNo429() {
+    // Four rents at once share one schedule with everything else that uses the key: their
+    // requests reach the fake, which enforces Lambda's limits, one a second.
+    void fourRentsAtOnceShareOnePace() {
         Run run(db(), m_fake->url());
         QVERIFY(run.offers().isEmpty());
         QStringList ids;
@@ -262,7 +294,8 @@ private Q_SLOTS:
             std::none_of(ids.begin(), ids.end(),
                          [&](const QString& id) { return run.provider.lease(id).live(); }),
             300000);
-        QCOMPARE(rateLimited(), 0);
+        const QString pacing = pacingProblem();
+        QVERIFY2(pacing.isEmpty(), qPrintable(pacing));
     }
 
     // Ten ready leases' health checks are one listing a round, paced with everything else that
@@ -270,7 +303,7 @@ private Q_SLOTS:
     // answered TESSERA_HEALTH_SOAK_ROUNDS listings (default 25; ctest's soak label runs
     // tst_lambdafirewall_soak with 270, about the five minutes at the API's pace) at a
     // round a second, sixty times the default pace.
-    void tenLeasesHealthChecksDrawNo429() {
+    void tenLeasesHealthChecksKeepThePace() {
         test::FakeLambda bare(kKey, /*realHosts=*/false);
         QVERIFY2(bare.error().isEmpty(), qPrintable(bare.error()));
         bare.control(QStringLiteral("/_fake/rate-limits"), {{QStringLiteral("enforce"), false}});
@@ -326,8 +359,6 @@ private Q_SLOTS:
             }(),
             60000);
         bare.control(QStringLiteral("/_fake/rate-limits"), {{QStringLiteral("enforce"), true}});
-        const int refusedBefore = bare.state().value(QStringLiteral("rate_limited")).toInt(-1);
-        QVERIFY(refusedBefore >= 0);
         bare.clearLog();
         Run run(database, bare.url());
         run.provider.setHealthInterval(1000);
@@ -353,7 +384,8 @@ private Q_SLOTS:
             QVERIFY2(l.state == LeaseState::Ready && l.live(), qPrintable(l.reason));
         }
         QCOMPARE(run.provider.leases().size(), 10);
-        QCOMPARE(bare.state().value(QStringLiteral("rate_limited")).toInt(-1), refusedBefore);
+        const QString pacing = pacingProblem(bare); // its log begins with the limits on
+        QVERIFY2(pacing.isEmpty(), qPrintable(pacing));
         int perInstance = 0, listings = 0;
         for (const QJsonValue& v : bare.requestLog()) {
             const QString path = v.toObject().value(QStringLiteral("path")).toString();
