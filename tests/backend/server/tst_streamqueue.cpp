@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QTest>
 
+#include <future>
 #include <thread>
 
 using namespace tessera;
@@ -62,18 +63,20 @@ private Q_SLOTS:
 
     void aWaitingReaderWakesForAnUpdate() {
         ClusterQueue q;
-        std::thread writer([&] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        std::promise<void> popping;
+        std::thread writer([&, ready = popping.get_future()] {
+            ready.wait(); // the reader is about to wait (or waits already)
             bv1::ClusterSnapshot s;
             s.set_time_ms(42);
             q.push(s);
         });
         QElapsedTimer waited;
         waited.start();
+        popping.set_value();
         auto next = q.pop(std::chrono::seconds(60));
         writer.join();
         QVERIFY(next);
-        // Woken by the push (50 ms), not by the end of its wait: far below 60 s on any machine.
+        // Woken by the push, not by the end of its wait: far below 60 s on any machine.
         QVERIFY2(waited.elapsed() < 30000, qPrintable(QString::number(waited.elapsed())));
         QCOMPARE(next->time_ms(), 42);
     }
