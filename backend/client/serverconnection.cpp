@@ -23,6 +23,10 @@ QThreadPool* ServerConnection::requestPool() {
     static QThreadPool* pool = [] {
         auto* p = new QThreadPool;
         p->setMaxThreadCount(8);
+        // A call still in flight when the application object goes (a Describe asked just before
+        // the window closed) must not be inside gRPC while the process tears it down: the
+        // application's destructor waits for it (each call has a deadline of seconds).
+        qAddPostRoutine([] { requestPool()->waitForDone(); });
         return p;
     }();
     return pool;

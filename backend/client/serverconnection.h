@@ -110,7 +110,8 @@ Q_SIGNALS:
 
 private:
     /// The threads of request(): up to 8 calls at once, shared by every connection; it lives
-    /// until the process ends, so no destructor waits for a call in flight.
+    /// until the application object goes, whose destructor waits for the calls in flight (no
+    /// connection's destructor does).
     static QThreadPool* requestPool();
     enum Stream { ClusterStream, JobsStream, StreamCount };
     void onCluster(const tessera::backend::v1::ClusterSnapshot& snapshot);
