@@ -2,6 +2,7 @@
 // work to the BackendServer's thread and turns the answer into a reply.
 #pragma once
 
+#include "backend/service/clientgate.h"
 #include "backend/service/updatequeue.h"
 #include "tessera/backend/v1/backend.grpc.pb.h"
 
@@ -17,6 +18,9 @@ struct StoredEvent;
 class BackendRpc final : public tessera::backend::v1::BackendService::Service {
 public:
     explicit BackendRpc(BackendServer* server) : m_server(server) {}
+
+    /// The gate of the listeners this service is registered on; set before the server starts.
+    void setGate(std::shared_ptr<const ClientGate> gate) { m_gate = std::move(gate); }
 
     grpc::Status Describe(grpc::ServerContext*, const tessera::backend::v1::DescribeRequest*,
                           tessera::backend::v1::DescribeReply* reply) override;
@@ -63,8 +67,13 @@ private:
                         grpc::ServerWriter<tessera::backend::v1::JobUpdate>* writer,
                         const QString& jobId, quint64 fromSeq, const Backfill& backfill);
     static tessera::backend::v1::JobUpdate toUpdate(const StoredEvent& e);
+    /// Who made the call (the gate's verdict on its peer); nobody without a gate.
+    Caller callerOf(const grpc::ServerContext& context) const {
+        return m_gate ? m_gate->callerOf(context) : Caller{};
+    }
 
     BackendServer* m_server;
+    std::shared_ptr<const ClientGate> m_gate;
 };
 
 } // namespace tessera

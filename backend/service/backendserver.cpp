@@ -145,6 +145,7 @@ Result<void> BackendServer::start() {
         m_access.localUser, m_access.admins,
         m_access.revokedPath.isEmpty() ? nullptr
                                        : std::make_shared<RevocationList>(m_access.revokedPath));
+    m_rpc->setGate(gate);
     grpc::ServerBuilder builder;
     // Local credentials: only a Unix socket's peer passes them, and the gate names it.
     std::shared_ptr<grpc::ServerCredentials> local =

@@ -73,29 +73,30 @@ ClientGate::Admission ClientGate::admit(const QString& transport,
     return {true, {user, m_admins.contains(user)}, {}};
 }
 
+ClientGate::Admission ClientGate::admit(const grpc::AuthContext& context) const {
+    return admit(QString::fromStdString(firstProperty(context, "transport_security_type")),
+                 firstProperty(context, GRPC_X509_PEM_CERT_PROPERTY_NAME));
+}
+
 grpc::Status ClientGate::Process(const InputMetadata&, grpc::AuthContext* context, OutputMetadata*,
                                  OutputMetadata*) {
-    const QString transport =
-        QString::fromStdString(firstProperty(*context, "transport_security_type"));
-    const Admission a = admit(transport, firstProperty(*context, GRPC_X509_PEM_CERT_PROPERTY_NAME));
+    // Read only: the auth context is the connection's, shared by its concurrent calls (gRPC's
+    // server_auth_filter), so a property added here would race their readers and pile up.
+    const Admission a = admit(*context);
     if (!a.ok) {
         qCInfo(lcServer).noquote() << "refused a call:" << a.refusal;
         return {grpc::StatusCode::UNAUTHENTICATED, a.refusal.toStdString()};
     }
-    context->AddProperty(kUserProperty, a.caller.user.toStdString());
-    context->AddProperty(kAdminProperty, a.caller.admin ? "yes" : "no");
     return grpc::Status::OK;
 }
 
-Caller callerOf(const grpc::ServerContext& context) {
+Caller ClientGate::callerOf(const grpc::ServerContext& context) const {
     const std::shared_ptr<const grpc::AuthContext> auth = context.auth_context();
     if (!auth) {
         return {};
     }
-    Caller c;
-    c.user = QString::fromStdString(firstProperty(*auth, ClientGate::kUserProperty));
-    c.admin = firstProperty(*auth, ClientGate::kAdminProperty) == "yes";
-    return c;
+    const Admission a = admit(*auth);
+    return a.ok ? a.caller : Caller{};
 }
 
 } // namespace tessera

@@ -28,12 +28,13 @@ struct Caller {
 ///   CN is the user, an admin when listed in server.json;
 /// * anything else is refused.
 /// Refusals are UNAUTHENTICATED with a message that names the certificate and what to do.
+///
+/// Process changes nothing in the auth context: gRPC gives every call of a connection the same
+/// one, so a property added per call would race the handlers that read it (an abort in
+/// grpc_auth_property_iterator_next) and grow with every call. A handler asks callerOf, which
+/// admits the call's peer again (a certificate parse: microseconds).
 class ClientGate : public grpc::AuthMetadataProcessor {
 public:
-    /// The auth-context properties a handler reads (callerOf).
-    static constexpr const char* kUserProperty = "tessera_user";
-    static constexpr const char* kAdminProperty = "tessera_admin";
-
     /// `localUser`: the server's own user (the Unix socket's caller). `revoked` may be null
     /// (nothing revoked: the socket-only servers of the app and serve).
     ClientGate(QString localUser, QStringList admins, std::shared_ptr<RevocationList> revoked);
@@ -50,6 +51,13 @@ public:
         QString refusal;
     };
     Admission admit(const QString& transport, const std::string& certPem) const;
+    /// admit() for the peer an auth context describes (its transport_security_type and
+    /// x509_pem_cert properties).
+    Admission admit(const grpc::AuthContext& context) const;
+
+    /// The caller of a call that passed this gate; a call without an auth context, or one the
+    /// gate would now refuse (its certificate revoked since), is nobody: user "", not an admin.
+    Caller callerOf(const grpc::ServerContext& context) const;
 
     /// This process's user name (getpwuid(geteuid())), or "uid N" when it has none.
     static QString processUser();
@@ -59,9 +67,5 @@ private:
     QStringList m_admins;
     std::shared_ptr<RevocationList> m_revoked;
 };
-
-/// The caller of a call that passed a ClientGate. A call that did not (no such property) is
-/// nobody: user "", not an admin.
-Caller callerOf(const grpc::ServerContext& context);
 
 } // namespace tessera

@@ -147,6 +147,47 @@ private Q_SLOTS:
         QVERIFY2(status.ok(), status.error_message().c_str());
     }
 
+    void concurrentCallsOnOneConnectionAreEachJudged_data() { theRightTokenPassesTheGate_data(); }
+
+    void concurrentCallsOnOneConnectionAreEachJudged() {
+        // gRPC gives all calls of a connection one auth context: the gate must judge each call
+        // by its own token and leave that context alone (it once marked it "admitted" per call,
+        // racing the handlers that read it). On loopback, where refusals lock nobody out, every
+        // other call carries a wrong token and must be refused while its neighbours pass.
+        QFETCH(QString, mode);
+        const bool mixWrong = mode == QLatin1String("loopback");
+        const auto shared = channel(mode);
+        std::atomic<int> passed{0};
+        std::atomic<int> refused{0};
+        std::mutex mutex;
+        QString problem;
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 8; ++t) {
+            threads.emplace_back([&, t] {
+                for (int i = 0; i < 60; ++i) {
+                    const bool right = !mixWrong || (i + t) % 2 == 0;
+                    const grpc::Status st = call(shared, "/tessera.v1.WorkerService/GetInfo",
+                                                 "Bearer " + (right ? kToken : kToken + "-not"));
+                    if (st.ok() == right) {
+                        ++(right ? passed : refused);
+                    } else {
+                        const std::lock_guard lock(mutex);
+                        problem = QStringLiteral("a call with the %1 token ended %2: %3")
+                                      .arg(right ? QLatin1String("right") : QLatin1String("wrong"))
+                                      .arg(st.error_code())
+                                      .arg(QString::fromStdString(st.error_message()));
+                    }
+                }
+            });
+        }
+        for (auto& t : threads) {
+            t.join();
+        }
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QCOMPARE(passed.load() + refused.load(), 8 * 60);
+        QCOMPARE(refused.load(), mixWrong ? 8 * 30 : 0);
+    }
+
     void theEnumerationSeesEveryRpc() {
         // The enumeration itself must not come up short: every proto file is known, and the
         // RPCs the issue names are among what it finds.

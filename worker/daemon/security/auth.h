@@ -40,14 +40,12 @@ public:
     grpc::Status admit(const std::string& peer, const std::string& who,
                        std::optional<std::string_view> header, std::string_view method) const;
 
-    /// OK for a call the server's TokenGate admitted (its auth context carries
-    /// kAdmittedProperty); otherwise admit()s the call by its `authorization` metadata and its
-    /// IP address, which is the gate of an `--insecure` server (gRPC runs no processor on
-    /// insecure credentials).
+    /// OK for a call that came over mutual TLS or local credentials (auth context transport
+    /// "ssl" or "local"): chooseServerSecurity gives every such listener a TokenGate, and gRPC
+    /// runs it on every call before a handler, so the call was admitted. Otherwise admit()s the
+    /// call by its `authorization` metadata and its IP address, which is the gate of an
+    /// `--insecure` server (gRPC runs no processor on insecure credentials).
     grpc::Status check(const grpc::CallbackServerContext& ctx, std::string_view method) const;
-
-    /// The auth-context property TokenGate sets on a call whose token it accepted.
-    static constexpr std::string_view kAdmittedProperty = "tessera_token_admitted";
 
 private:
     std::string m_token;

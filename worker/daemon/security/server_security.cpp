@@ -19,6 +19,10 @@ Result<ServerSecurity> chooseServerSecurity(const ListenAddress& listen,
                                             const std::optional<TlsFiles>& tls, bool insecure,
                                             std::shared_ptr<grpc::AuthMetadataProcessor> gate) {
     ServerSecurity s;
+    if (!gate) {
+        // TokenAuth::check lets "ssl" and "local" calls through on the gate's word.
+        return fail(ErrorCode::InvalidArgument, "chooseServerSecurity needs the token gate");
+    }
     if (tls) {
         grpc::SslServerCredentialsOptions options(
             GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
@@ -45,6 +49,7 @@ Result<ServerSecurity> chooseServerSecurity(const ListenAddress& listen,
                         "--tls-ca (Tessera's providers deliver them), listen on 127.0.0.1, or "
                         "pass --insecure on a network you trust");
     }
+    // Every secure listener carries the gate: TokenAuth::check trusts "ssl" and "local" calls.
     s.credentials->SetAuthMetadataProcessor(std::move(gate));
     return s;
 }

@@ -37,7 +37,8 @@ bool isLoopbackHost(const std::string& host);
 /// Chooses the transport. With `tls`: mutual TLS (TLS 1.2+, client certificate required and
 /// verified against tls->caPem) and `gate` as auth metadata processor. Without, on a loopback
 /// host: local TCP credentials and `gate`. Without, beyond loopback: Insecure when `insecure`,
-/// else InvalidArgument saying to give --tls-cert/--tls-key/--tls-ca or --insecure.
+/// else InvalidArgument saying to give --tls-cert/--tls-key/--tls-ca or --insecure. `gate` must
+/// not be null (InvalidArgument): TokenAuth::check trusts calls over the secure transports.
 Result<ServerSecurity> chooseServerSecurity(const ListenAddress& listen,
                                             const std::optional<TlsFiles>& tls, bool insecure,
                                             std::shared_ptr<grpc::AuthMetadataProcessor> gate);

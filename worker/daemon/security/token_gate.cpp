@@ -53,7 +53,9 @@ grpc::Status TokenGate::Process(const InputMetadata& metadata, grpc::AuthContext
     const std::string who = caller(*context);
     grpc::Status status = m_auth.admit(throttleKey(*context), who, header, method);
     if (status.ok()) {
-        context->AddProperty(std::string(TokenAuth::kAdmittedProperty), "yes");
+        // Nothing is added to `context`: it is the connection's, shared by its concurrent calls
+        // (gRPC's server_auth_filter), and a property added here would race their readers. The
+        // handlers know a gated call by its transport (TokenAuth::check).
         // Not handed on to the handler: the token is this gate's business only.
         consumed->insert({std::string(it->first.data(), it->first.size()),
                           std::string(it->second.data(), it->second.size())});

@@ -12,8 +12,9 @@ namespace tessera::daemon {
 /// Checks `authorization: Bearer <token>` on every call of a server whose credentials carry it
 /// (mutual TLS, or gRPC's local TCP credentials on loopback; gRPC cannot attach a processor to
 /// insecure credentials, grpc/grpc#24278). A refused call ends with UNAUTHENTICATED and a message
-/// saying what was wrong; an admitted one has the auth-context property kAdmittedProperty set,
-/// which TokenAuth::check accepts. Failed authentications are throttled per peer (TokenAuth::admit,
+/// saying what was wrong; an admitted one reaches its handler, where TokenAuth::check accepts it
+/// by its transport (the auth context is left as it is: gRPC shares it among a connection's
+/// calls). Failed authentications are throttled per peer (TokenAuth::admit,
 /// AuthThrottle: keyed by the certificate's common name; loopback callers are not throttled).
 /// Runs on gRPC's threads (not blocking: a string comparison and a map lookup).
 class TokenGate : public grpc::AuthMetadataProcessor {
