@@ -3,6 +3,7 @@
 // job's points and log lines exactly once across cut streams and a restarted server. Jobs are
 // held before a step, so they still run when the test acts, however fast the machine is.
 #include "backend/client/jobfeed.h"
+#include "backend/client/jobswatch.h"
 #include "backend/client/serverconnection.h"
 #include "backend/history/metricstore.h"
 #include "backend/service/backendclient.h"
@@ -194,6 +195,55 @@ private Q_SLOTS:
         QVERIFY2(none.gone.contains(QStringLiteral("job-nope")), qPrintable(none.gone));
     }
 
+    void aWatchFollowsAnotherClientsJobFromItsFirstEvent() {
+        // A second client (another window) submits a job and holds it: the watch of the first
+        // finds it in the job list and follows it, history first, then live, each event once.
+        constexpr int kSteps = 30, kHeldAt = 12;
+        client::JobsWatch watch(m_connection.get());
+        QSignalSpy found(&watch, &client::JobsWatch::jobFound);
+        QList<qint64> steps;
+        QStringList lines;
+        QList<JobState> states;
+        QString pointsOf;
+        connect(&watch, &client::JobsWatch::metricReceived, this, [&](const MetricPoint& p) {
+            steps << p.step;
+            pointsOf = p.jobId;
+        });
+        connect(&watch, &client::JobsWatch::logLine, this,
+                [&](const QString&, const QString& stream, const QString& text) {
+                    if (stream != QLatin1String("tessera")) {
+                        lines << text;
+                    }
+                });
+        ServerConnection other(client::ServerAddress{m_folder->socket(), nullptr});
+        other.start();
+        QVERIFY(m_hold->hold(kHeldAt));
+        const QString id = submitOn(other, test::emitterJob(1, kSteps, 5));
+        QVERIFY2(id.startsWith(QLatin1String("job-")), qPrintable(id));
+        connect(&watch, &client::JobsWatch::jobStateChanged, this,
+                [&](const QString& job, JobState state) {
+                    if (job == id) {
+                        states << state;
+                    }
+                });
+        QTRY_VERIFY_WITH_TIMEOUT(found.count() == 1, 30000);
+        QCOMPARE(found.first().first().toString(), id);
+        QVERIFY(watch.followed().contains(id));
+        QTRY_COMPARE_WITH_TIMEOUT(steps.size(), kHeldAt - 1, 60000);
+        QCOMPARE(pointsOf, id);
+        QVERIFY(watch.knows(id));
+        QCOMPARE(watch.state(id), JobState::Running);
+        QVERIFY(watch.specJson(id).contains(QStringLiteral("emitter test job")));
+        m_hold->release(kHeldAt);
+        QTRY_VERIFY_WITH_TIMEOUT(!watch.followed().contains(id), 60000); // its feed finished
+        QCOMPARE(steps, oneTo(kSteps));
+        QCOMPARE(lines, emitterLines(kSteps));
+        QCOMPARE(states.last(), JobState::Succeeded);
+        QCOMPARE(states.count(JobState::Succeeded), 1);
+        QCOMPARE(watch.state(id), JobState::Succeeded);
+        QCOMPARE(found.count(), 1); // an ended job is not found again
+    }
+
     void nothingAtTheAddressIsALostLinkThatSaysWhere() {
         ServerConnection nowhere(
             client::ServerAddress{QStringLiteral("unix:") + m_data.filePath("none.sock"), nullptr});
@@ -237,13 +287,14 @@ private:
     }
 
     /// Submits `spec` through the connection; the job's id, or "error: …".
-    QString submit(const v1::JobSpec& spec) {
+    QString submit(const v1::JobSpec& spec) { return submitOn(*m_connection, spec); }
+    /// Submits `spec` through `connection`: the job's id, or "error: …".
+    QString submitOn(ServerConnection& connection, const v1::JobSpec& spec) {
         QString id;
-        m_connection->submit(
-            jobSpecToJson(spec), [&](Result<tessera::backend::v1::SubmitJobReply> r) {
-                id = r ? QString::fromStdString(r->job_id())
-                       : QStringLiteral("error: ") + QString::fromStdString(r.error().message);
-            });
+        connection.submit(jobSpecToJson(spec), [&](Result<tessera::backend::v1::SubmitJobReply> r) {
+            id = r ? QString::fromStdString(r->job_id())
+                   : QStringLiteral("error: ") + QString::fromStdString(r.error().message);
+        });
         if (!QTest::qWaitFor([&] { return !id.isEmpty(); }, 30000)) {
             return QStringLiteral("error: no answer to SubmitJob in 30 s");
         }
