@@ -9,7 +9,6 @@
 #include "app/monitor/metricschart.h"
 #include "backend/cluster/clusterregistry.h"
 #include "backend/cluster/localworkers.h"
-#include "backend/jobs/jobcontroller.h"
 #include "backend/service/backendsession.h"
 #include "worker/common/spec_io.h"
 
@@ -54,16 +53,15 @@ void Autopilot::start() {
         connect(model, &QAbstractItemModel::rowsInserted, this, &Autopilot::tryLaunch);
         connect(jobs, &JobPanel::launchFailed, this,
                 [this](const QString& error) { finish(1, error); });
-        connect(m_session->controller(), &JobController::jobStateChanged, this,
-                [this, jobs](const QString& id, JobState state, const QString& reason) {
-                    if (id == jobs->currentJobId() && isTerminal(state) && !m_capturing &&
-                        m_options.unattended()) {
-                        finish(1, tr("job %1 ended (%2) before %3 loss points arrived: %4")
-                                      .arg(id, jobStateText(state))
-                                      .arg(m_options.quitAfterPoints)
-                                      .arg(reason));
-                    }
-                });
+        // The job's states as the server's feed says them (the panel's current job).
+        connect(jobs, &JobPanel::currentJobStateChanged, this, [this, jobs](JobState state) {
+            if (isTerminal(state) && !m_capturing && m_options.unattended()) {
+                finish(1, tr("job %1 ended (%2) before %3 loss points arrived: %4")
+                              .arg(jobs->currentJobId(), jobStateText(state))
+                              .arg(m_options.quitAfterPoints)
+                              .arg(jobs->messageText()));
+            }
+        });
         connect(m_window->chart(), &MetricsChart::lossPointAdded, this, &Autopilot::onLossPoints);
     }
     if (m_options.rentLocal > 0) {

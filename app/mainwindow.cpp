@@ -24,6 +24,7 @@
 #include "app/windowguard.h"
 #include "backend/autoscale/autoscaler.h"
 #include "backend/client/clusterview.h"
+#include "backend/client/jobswatch.h"
 #include "backend/client/serverconnection.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
@@ -95,11 +96,12 @@ MainWindow::MainWindow(BackendSession* session, client::ServerConnection* connec
     : QMainWindow(parent), m_session(session),
       m_connection(connectionFor(session, connection, this)),
       m_clusterView(clusterOf(m_connection, this)),
+      m_watch(new client::JobsWatch(m_connection, this)),
       m_cluster(new ClusterPanel(m_clusterView, session->localWorkers(), this)),
-      m_jobs(new JobPanel(session->controller(), this)), m_monitor(new MonitorPanel(this)),
+      m_jobs(new JobPanel(m_watch, this)), m_monitor(new MonitorPanel(this)),
       m_runs(new RunList(session->store(), this)), m_log(new LogPane(this)),
-      m_devices(new DeviceFeed(session->telemetry(), session->controller(),
-                               m_monitor->utilizationChart(), this)) {
+      m_devices(
+          new DeviceFeed(session->telemetry(), m_watch, m_monitor->utilizationChart(), this)) {
     setWindowTitle(tr("Tessera"));
     setObjectName(QStringLiteral("mainWindow"));
     m_monitor->setObjectName(QStringLiteral("monitorPanel"));
@@ -305,9 +307,8 @@ void MainWindow::createMenusAndToolbar() {
 }
 
 void MainWindow::connectRuns() {
-    JobController* controller = m_session->controller();
     // A job that starts or ends changes the list (state, last loss).
-    connect(controller, &JobController::jobStateChanged, m_runs, [this] { m_runs->refresh(); });
+    connect(m_watch, &client::JobsWatch::jobStateChanged, m_runs, [this] { m_runs->refresh(); });
     // An overlay: the run's loss (its lowest rank's) and test accuracy, named by the run.
     connect(m_runs, &RunList::overlayLoaded, m_monitor,
             [this](const QString& id, const QString& label, const QList<MetricPoint>& points) {
@@ -324,9 +325,8 @@ void MainWindow::connectRuns() {
                                           id.toStdString())) {
                     spec = *s;
                 }
-                const JobState state = m_session->controller()->state(id);
                 followJob(id, spec,
-                          m_session->controller()->jobIds().contains(id) && !isTerminal(state));
+                          m_watch->followed().contains(id) && !isTerminal(m_watch->state(id)));
                 // The charts name the reopened run (the Job panel may show another one).
                 m_monitor->describeRun(RunText::summarize(m_session->store()->job(id)));
                 m_monitor->addHistory(id, points); // then the live points held meanwhile
@@ -360,15 +360,41 @@ void MainWindow::connectRuns() {
 void MainWindow::followJob(const QString& id, const v1::JobSpec& spec, bool live) {
     const QMap<int, QString> layers = stageLayers(spec);
     m_monitor->showJob(id, layers);
-    m_monitor->describeRun(RunText::summarize(id, spec, m_session->controller()->state(id)));
+    m_monitor->describeRun(RunText::summarize(id, spec, m_watch->state(id)));
     m_runs->setShownRun(id);
+    m_placed.clear();
     m_devices->follow(id, spec, layers, live);
     m_predictor->predict(id, spec);
+    placeDevices(id);
+}
+
+void MainWindow::placeDevices(const QString& id) {
+    if (id != m_monitor->jobId() || m_placed == id) {
+        return;
+    }
+    auto spec = parseJobSpec(m_watch->specJson(id).toStdString(), id.toStdString());
+    if (!spec || placementNodes(*spec).isEmpty()) {
+        return; // not placed yet (or a ticket): the next summary may say where
+    }
+    m_placed = id;
+    m_devices->follow(id, *spec, stageLayers(*spec), !isTerminal(m_watch->state(id)));
+}
+
+void MainWindow::onJobFound(const QString& id) {
+    m_log->appendMessage(
+        tr("[%1] running on the server: following it from its first event").arg(id));
+    if (!m_monitor->jobId().isEmpty() && !isTerminal(m_watch->state(m_monitor->jobId()))) {
+        return; // the charts follow another live job
+    }
+    v1::JobSpec spec;
+    if (auto s = parseJobSpec(m_watch->specJson(id).toStdString(), id.toStdString())) {
+        spec = *s;
+    }
+    followJob(id, spec, true); // its feed replays its history into the charts, then goes live
 }
 
 void MainWindow::connectBackend() {
-    JobController* controller = m_session->controller();
-    connect(controller, &JobController::metricReceived, m_monitor, &MonitorPanel::addPoint);
+    connect(m_watch, &client::JobsWatch::metricReceived, m_monitor, &MonitorPanel::addPoint);
     connect(m_predictor, &PipelinePredictor::predicted, m_monitor,
             [this](const QString& jobId, const std::vector<GanttBox>& boxes, int stages,
                    bool seconds, const QString& title, const QString& emptyText) {
@@ -377,9 +403,13 @@ void MainWindow::connectBackend() {
                                                              emptyText);
                 }
             });
-    connect(m_jobs, &JobPanel::jobLaunched, m_monitor,
-            [this, controller](const QString& id) { followJob(id, controller->spec(id), true); });
-    connect(controller, &JobController::jobStateChanged, m_monitor,
+    connect(m_jobs, &JobPanel::jobLaunched, m_monitor, [this](const QString& id) {
+        if (m_monitor->jobId() != id && m_jobs->currentSpec()) { // not shown as found already
+            followJob(id, *m_jobs->currentSpec(), true);
+        }
+    });
+    connect(m_connection, &client::ServerConnection::jobChanged, this, &MainWindow::placeDevices);
+    connect(m_watch, &client::JobsWatch::jobStateChanged, m_monitor,
             [this](const QString& id, JobState state) {
                 m_monitor->setJobState(id, state); // ignores other jobs than the shown one
             });
@@ -387,27 +417,14 @@ void MainWindow::connectBackend() {
         m_log->appendMessage(tr("[%1] alert: %2").arg(a.jobId, a.text));
     });
     connectRuns();
-    connect(controller, &JobController::logLine, m_log, &LogPane::appendJobLine);
-    connect(controller, &JobController::jobStateChanged, m_log,
+    connect(m_watch, &client::JobsWatch::logLine, m_log, &LogPane::appendJobLine);
+    connect(m_watch, &client::JobsWatch::jobStateChanged, m_log,
             [this](const QString& id, JobState state, const QString& reason) {
                 m_log->appendJobState(id, jobStateText(state), reason);
             });
-    // A job an earlier start left running: its history is drawn, then what arrives live.
-    connect(controller, &JobController::jobReattached, this,
-            [this](const QString& id, quint64 fromSeq) {
-                m_log->appendMessage(tr("[%1] still running since Tessera's last start: "
-                                        "following it again from event %2")
-                                         .arg(id)
-                                         .arg(fromSeq));
-                if (!m_monitor->jobId().isEmpty() &&
-                    !isTerminal(m_session->controller()->state(m_monitor->jobId()))) {
-                    return; // the charts follow another live job
-                }
-                m_monitor->holdLive(id);
-                m_runs->open(id);
-            });
+    connect(m_watch, &client::JobsWatch::jobFound, this, &MainWindow::onJobFound);
     // A managed job relaunched: its curve continues from the resume step, marked.
-    connect(controller, &JobController::jobRecovering, this,
+    connect(m_watch, &client::JobsWatch::jobRecovering, this,
             [this](const QString& id, int attempt, const QString& cause, qint64 resumeStep,
                    const QStringList& workers) {
                 m_log->appendMessage(
@@ -419,15 +436,22 @@ void MainWindow::connectBackend() {
                     m_monitor->metricsChart()->markRecovery(resumeStep, attempt, cause);
                 }
             });
-    connect(controller, &JobController::watchReconnecting, m_log,
-            [this](const QString& id, quint64 fromSeq, const QString& reason) {
-                m_log->appendMessage(tr("[%1] watch stream broke (%2); resuming from event %3")
-                                         .arg(id, reason)
-                                         .arg(fromSeq));
+    connect(m_watch, &client::JobsWatch::watchInterrupted, m_log,
+            [this](const QString& id, const QString& why) {
+                m_log->appendMessage(
+                    tr("[%1] the server's stream of this job broke (%2); opening it again")
+                        .arg(id, why));
+            });
+    connect(m_watch, &client::JobsWatch::watchResumed, m_log,
+            [this](const QString& id, quint64 fromSeq) {
+                m_log->appendMessage(tr("[%1] following again from event %2").arg(id).arg(fromSeq));
+            });
+    connect(m_watch, &client::JobsWatch::watchEnded, m_log,
+            [this](const QString& id, const QString& why) {
+                m_log->appendMessage(tr("[%1] no longer followed: %2").arg(id, why));
             });
     connect(m_cluster, &ClusterPanel::message, m_log, &LogPane::appendMessage);
     connect(m_jobs, &JobPanel::message, m_log, &LogPane::appendMessage);
-    m_jobs->setAutoscaler(m_session->autoscaler());
     m_jobs->setStore(m_session->store());
     connect(m_session->autoscaler(), &Autoscaler::decided, m_log,
             [this](const AutoscaleDecision& d) {

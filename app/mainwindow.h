@@ -32,6 +32,7 @@ class JobSpec;
 }
 namespace client {
 class ClusterView;
+class JobsWatch;
 class ServerConnection;
 } // namespace client
 class LinkBanner;
@@ -55,6 +56,8 @@ public:
 
     /// The window's client of the server (its link, cluster, job list).
     client::ServerConnection* connection() const { return m_connection; }
+    /// The server's running jobs, followed live: what the panels draw and log.
+    client::JobsWatch* jobsWatch() const { return m_watch; }
     /// The bar that says the connection is lost (hidden while it is up).
     LinkBanner* linkBanner() const { return m_banner; }
     ClusterPanel* clusterPanel() const { return m_cluster; }
@@ -104,10 +107,18 @@ private:
     /// asks the planner for its predicted pipeline; `live`: it runs, so its nodes' telemetry is
     /// drawn as it comes.
     void followJob(const QString& id, const v1::JobSpec& spec, bool live);
+    /// Once the server placed the shown job (its spec in the job list names the nodes), its
+    /// nodes' devices are drawn.
+    void placeDevices(const QString& id);
+    /// A job running on the server that this window did not launch: shown when the charts show
+    /// no live job.
+    void onJobFound(const QString& id);
 
     BackendSession* m_session;
     client::ServerConnection* m_connection;
     client::ClusterView* m_clusterView;
+    client::JobsWatch* m_watch;
+    QString m_placed; ///< the job whose placement the device chart has
     LinkBanner* m_banner = nullptr;
     ClusterPanel* m_cluster;
     JobPanel* m_jobs;

@@ -745,7 +745,7 @@
         <translation>der Steuer-Socket %1 ist länger als die 107 Bytes, die ein Unix-Socket-Pfad haben darf: verwenden Sie einen kürzeren Datenordner (TESSERA_DATA_DIR)</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+46"/>
         <source>cannot listen on the control socket %1 (is its folder writable?)</source>
         <translation>auf dem Steuer-Socket %1 kann nicht gelauscht werden (ist sein Ordner beschreibbar?)</translation>
     </message>
@@ -1601,7 +1601,7 @@
 <context>
     <name>tessera::JobPanel</name>
     <message>
-        <location filename="../app/jobs/jobpanel.cpp" line="+29"/>
+        <location filename="../app/jobs/jobpanel.cpp" line="+28"/>
         <source>&amp;Launch</source>
         <translation>&amp;Starten</translation>
     </message>
@@ -1666,12 +1666,13 @@
         <translation>Fortschritt:</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+27"/>
+        <location line="+95"/>
         <source>none launched</source>
         <translation>keiner gestartet</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-93"/>
         <source>No example specs found in &apos;%1&apos;. Open a spec file (Ctrl+O) or set TESSERA_EXAMPLES_DIR.</source>
         <translation>Keine Beispiel-Spezifikationen in „%1“ gefunden. Öffnen Sie eine Spezifikationsdatei (Ctrl+O) oder setzen Sie TESSERA_EXAMPLES_DIR.</translation>
     </message>
@@ -1686,17 +1687,27 @@
         <translation>Keine gültige Spezifikation gewählt: wählen Sie eine aus der Liste oder öffnen Sie eine Datei.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+6"/>
+        <source>A launch waits for the server&apos;s answer; launch again once it came.</source>
+        <translation>Ein Start wartet auf die Antwort des Servers; starten Sie erneut, sobald sie da ist.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>submitting %1…</source>
+        <translation>%1 wird übermittelt …</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>waiting for machines (%1)</source>
         <translation>wartet auf Maschinen (%1)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>%1 waits for the machines auto-provision rents for it; see the log.</source>
         <translation>%1 wartet auf die Maschinen, die dafür automatisch gemietet werden; siehe Protokoll.</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+11"/>
         <source>Launch failed: %1</source>
         <translation>Start fehlgeschlagen: %1</translation>
     </message>
@@ -1711,7 +1722,12 @@
         <translation>Job %1 wird abgebrochen …</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
+        <source>Cannot cancel %1: %2</source>
+        <translation>%1 kann nicht abgebrochen werden: %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Open job spec</source>
         <translation>Job-Spezifikation öffnen</translation>
     </message>
@@ -1726,7 +1742,7 @@
         <translation>Diese Spezifikation ist nicht verwendbar: %1</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+22"/>
         <source>Job %1 failed: %2</source>
         <translation>Job %1 fehlgeschlagen: %2</translation>
     </message>
@@ -1953,12 +1969,12 @@
 <context>
     <name>tessera::MainWindow</name>
     <message>
-        <location filename="../app/mainwindow.cpp" line="+62"/>
+        <location filename="../app/mainwindow.cpp" line="+63"/>
         <source>layers %1–%2</source>
         <translation>Schichten %1–%2</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>Tessera</source>
         <translation>Tessera</translation>
     </message>
@@ -2093,7 +2109,7 @@
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+39"/>
         <source>[%1] opened from the history: %2 point(s)</source>
         <translation>[%1] aus dem Verlauf geöffnet: %2 Punkt(e)</translation>
     </message>
@@ -2103,27 +2119,37 @@
         <translation>[%1] Lauf kann nicht geladen werden: %2</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+29"/>
+        <source>[%1] running on the server: following it from its first event</source>
+        <translation>[%1] läuft auf dem Server: wird ab seinem ersten Ereignis verfolgt</translation>
+    </message>
+    <message>
+        <location line="+33"/>
         <source>[%1] alert: %2</source>
         <translation>[%1] Warnung: %2</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>[%1] still running since Tessera&apos;s last start: following it again from event %2</source>
-        <translation>[%1] läuft noch seit Tesseras letztem Start: wird ab Ereignis %2 wieder verfolgt</translation>
+        <location line="+25"/>
+        <source>[%1] the server&apos;s stream of this job broke (%2); opening it again</source>
+        <translation>[%1] der Datenstrom des Servers zu diesem Job ist abgerissen (%2); er wird neu geöffnet</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+6"/>
+        <source>[%1] following again from event %2</source>
+        <translation>[%1] wird ab Ereignis %2 wieder verfolgt</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>[%1] no longer followed: %2</source>
+        <translation>[%1] wird nicht mehr verfolgt: %2</translation>
+    </message>
+    <message>
+        <location line="-21"/>
         <source>[%1] attempt %2 ended (%3); relaunched as attempt %4 on %5, resuming after step %6</source>
         <translation>[%1] Versuch %2 beendet (%3); als Versuch %4 auf %5 neu gestartet, weiter nach Schritt %6</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>[%1] watch stream broke (%2); resuming from event %3</source>
-        <translation>[%1] Beobachtungs-Stream unterbrochen (%2); weiter ab Ereignis %3</translation>
-    </message>
-    <message>
-        <location line="+10"/>
+        <location line="+28"/>
         <source>auto-provision: %1</source>
         <translation>automatisch mieten: %1</translation>
     </message>
@@ -2628,7 +2654,7 @@
         <translation>Ctrl+Alt+R</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+80"/>
         <source>Nothing to resume: a stopped or failed run that wrote a checkpoint can be resumed (the Job panel&apos;s last job, or one opened from the Runs list).</source>
         <translation>Nichts fortzusetzen: fortsetzen lässt sich ein gestoppter oder fehlgeschlagener Lauf, der einen Checkpoint geschrieben hat (der letzte Job des Job-Bereichs oder einer aus der Liste der Läufe).</translation>
     </message>

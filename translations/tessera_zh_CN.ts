@@ -745,7 +745,7 @@
         <translation>控制套接字 %1 超过 Unix 套接字路径允许的 107 字节：请使用更短的数据文件夹（TESSERA_DATA_DIR）</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+46"/>
         <source>cannot listen on the control socket %1 (is its folder writable?)</source>
         <translation>无法在控制套接字 %1 上监听（其文件夹可写吗？）</translation>
     </message>
@@ -1594,7 +1594,7 @@
 <context>
     <name>tessera::JobPanel</name>
     <message>
-        <location filename="../app/jobs/jobpanel.cpp" line="+29"/>
+        <location filename="../app/jobs/jobpanel.cpp" line="+28"/>
         <source>&amp;Launch</source>
         <translation>启动(&amp;L)</translation>
     </message>
@@ -1659,12 +1659,13 @@
         <translation>进度：</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+27"/>
+        <location line="+95"/>
         <source>none launched</source>
         <translation>尚未启动</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-93"/>
         <source>No example specs found in &apos;%1&apos;. Open a spec file (Ctrl+O) or set TESSERA_EXAMPLES_DIR.</source>
         <translation>在“%1”中找不到示例作业规格。请打开一个规格文件（Ctrl+O），或设置 TESSERA_EXAMPLES_DIR。</translation>
     </message>
@@ -1679,17 +1680,27 @@
         <translation>未选择有效的作业规格：请从列表中选择，或打开一个文件。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+6"/>
+        <source>A launch waits for the server&apos;s answer; launch again once it came.</source>
+        <translation>一次启动正在等待服务器的答复;答复到达后再启动。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>submitting %1…</source>
+        <translation>正在提交 %1…</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>waiting for machines (%1)</source>
         <translation>等待机器（%1）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>%1 waits for the machines auto-provision rents for it; see the log.</source>
         <translation>%1 正在等待自动供给为其租用的机器；请查看日志。</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+11"/>
         <source>Launch failed: %1</source>
         <translation>启动失败：%1</translation>
     </message>
@@ -1704,7 +1715,12 @@
         <translation>正在取消作业 %1…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
+        <source>Cannot cancel %1: %2</source>
+        <translation>无法取消 %1:%2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Open job spec</source>
         <translation>打开作业规格</translation>
     </message>
@@ -1719,7 +1735,7 @@
         <translation>无法使用此作业规格：%1</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+22"/>
         <source>Job %1 failed: %2</source>
         <translation>作业 %1 失败：%2</translation>
     </message>
@@ -1946,12 +1962,12 @@
 <context>
     <name>tessera::MainWindow</name>
     <message>
-        <location filename="../app/mainwindow.cpp" line="+62"/>
+        <location filename="../app/mainwindow.cpp" line="+63"/>
         <source>layers %1–%2</source>
         <translation>第 %1–%2 层</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>Tessera</source>
         <translation>Tessera</translation>
     </message>
@@ -2086,7 +2102,7 @@
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+39"/>
         <source>[%1] opened from the history: %2 point(s)</source>
         <translation>[%1] 已从历史记录打开：%2 个数据点</translation>
     </message>
@@ -2096,27 +2112,37 @@
         <translation>[%1] 无法加载该运行记录：%2</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+29"/>
+        <source>[%1] running on the server: following it from its first event</source>
+        <translation>[%1] 正在服务器上运行:从其第一个事件开始跟踪</translation>
+    </message>
+    <message>
+        <location line="+33"/>
         <source>[%1] alert: %2</source>
         <translation>[%1] 警报：%2</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>[%1] still running since Tessera&apos;s last start: following it again from event %2</source>
-        <translation>[%1] 自 Tessera 上次启动以来仍在运行：从事件 %2 起重新跟踪</translation>
+        <location line="+25"/>
+        <source>[%1] the server&apos;s stream of this job broke (%2); opening it again</source>
+        <translation>[%1] 服务器关于此作业的数据流中断(%2);正在重新打开</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+6"/>
+        <source>[%1] following again from event %2</source>
+        <translation>[%1] 从事件 %2 起重新跟踪</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>[%1] no longer followed: %2</source>
+        <translation>[%1] 不再跟踪:%2</translation>
+    </message>
+    <message>
+        <location line="-21"/>
         <source>[%1] attempt %2 ended (%3); relaunched as attempt %4 on %5, resuming after step %6</source>
         <translation>[%1] 第 %2 次尝试结束（%3）；已作为第 %4 次尝试在 %5 上重新启动，从第 %6 步之后继续</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>[%1] watch stream broke (%2); resuming from event %3</source>
-        <translation>[%1] 监视流中断（%2）；从事件 %3 继续</translation>
-    </message>
-    <message>
-        <location line="+10"/>
+        <location line="+28"/>
         <source>auto-provision: %1</source>
         <translation>自动供给：%1</translation>
     </message>
@@ -2620,7 +2646,7 @@
         <translation>Ctrl+Alt+R</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+80"/>
         <source>Nothing to resume: a stopped or failed run that wrote a checkpoint can be resumed (the Job panel&apos;s last job, or one opened from the Runs list).</source>
         <translation>没有可续训的运行：只有写过检查点且已停止或失败的运行才能续训（作业面板中的最后一个作业，或从运行记录列表中打开的作业）。</translation>
     </message>

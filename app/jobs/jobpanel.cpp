@@ -1,12 +1,11 @@
 // Job panel: spec chooser, summary, launch/cancel and job state.
 #include "app/jobs/jobpanel.h"
 
-#include "backend/autoscale/autoscaler.h"
-
 #include "app/jobs/resumecontroller.h"
 #include "app/jobs/speccatalog.h"
 #include "app/jobs/specsummary.h"
-#include "backend/jobs/jobcontroller.h"
+#include "backend/client/jobswatch.h"
+#include "backend/client/serverconnection.h"
 #include "worker/common/spec_io.h"
 
 #include <QAction>
@@ -23,13 +22,13 @@
 
 namespace tessera {
 
-JobPanel::JobPanel(JobController* controller, QWidget* parent)
-    : QWidget(parent), m_controller(controller), m_combo(new QComboBox(this)),
+JobPanel::JobPanel(client::JobsWatch* watch, QWidget* parent)
+    : QWidget(parent), m_watch(watch), m_combo(new QComboBox(this)),
       m_summary(new QPlainTextEdit(this)), m_state(new QLabel(this)), m_progress(new QLabel(this)),
       m_message(new QLabel(this)), m_launchButton(new QPushButton(tr("&Launch"), this)),
       m_cancelButton(new QPushButton(tr("&Cancel"), this)),
       m_resumeButton(new QPushButton(tr("Res&ume"), this)),
-      m_resume(new ResumeController(controller, this)),
+      m_resume(new ResumeController(watch, this)),
       m_launchAction(new QAction(tr("&Launch job"), this)),
       m_cancelAction(new QAction(tr("&Cancel job"), this)),
       m_openAction(new QAction(tr("&Open spec…"), this)) {
@@ -97,8 +96,16 @@ JobPanel::JobPanel(JobController* controller, QWidget* parent)
         m_combo->addItem(QFileInfo(path).completeBaseName(), path);
     }
     connect(m_combo, &QComboBox::currentIndexChanged, this, &JobPanel::loadSelected);
-    connect(m_controller, &JobController::jobStateChanged, this, &JobPanel::onJobStateChanged);
-    connect(m_controller, &JobController::metricReceived, this, &JobPanel::onMetric);
+    connect(m_watch, &client::JobsWatch::jobStateChanged, this, &JobPanel::onJobStateChanged);
+    connect(m_watch, &client::JobsWatch::metricReceived, this, &JobPanel::onMetric);
+    connect(m_watch->connection(), &client::ServerConnection::ticketBecame, this,
+            [this](const QString& ticket, const QString& jobId) {
+                if (ticket == m_ticket) {
+                    m_ticket.clear();
+                    m_watch->follow(jobId);
+                    adopt(jobId);
+                }
+            });
 
     m_state->setText(tr("none launched"));
     if (m_combo->count() == 0) {
@@ -173,35 +180,43 @@ void JobPanel::launch() {
         Q_EMIT launchFailed(error);
         return;
     }
-    Result<QString> id =
-        m_autoscaler ? m_autoscaler->submit(*m_spec) : m_controller->submit(*m_spec);
-    if (id && id->startsWith(QLatin1String("wait-"))) {
-        m_ticket = *id;
-        m_state->setText(tr("waiting for machines (%1)").arg(m_ticket));
-        showMessage(tr("%1 waits for the machines auto-provision rents for it; see the log.")
-                        .arg(m_combo->currentText()),
+    if (m_submitting) { // one launch at a time
+        showMessage(tr("A launch waits for the server's answer; launch again once it came."),
                     false);
         return;
     }
-    adopt(id);
+    m_submitting = true;
+    updateActions();
+    const QString name = m_combo->currentText();
+    m_state->setText(tr("submitting %1…").arg(name));
+    m_watch->connection()->submit(jobSpecToJson(*m_spec),
+                                  [this, name](Result<tessera::backend::v1::SubmitJobReply> reply) {
+                                      onSubmitted(name, reply);
+                                  });
 }
 
-void JobPanel::setAutoscaler(Autoscaler* autoscaler) {
-    m_autoscaler = autoscaler;
-    connect(autoscaler, &Autoscaler::jobSubmitted, this,
-            [this](const QString& ticket, const QString& jobId) {
-                if (ticket == m_ticket) {
-                    m_ticket.clear();
-                    adopt(jobId);
-                }
-            });
-    connect(autoscaler, &Autoscaler::ticketFailed, this,
-            [this](const QString& ticket, const QString& reason) {
-                if (ticket == m_ticket) {
-                    m_ticket.clear();
-                    adopt(fail(ErrorCode::Unavailable, reason.toStdString()));
-                }
-            });
+void JobPanel::onSubmitted(const QString& name,
+                           const Result<tessera::backend::v1::SubmitJobReply>& reply) {
+    m_submitting = false;
+    updateActions();
+    if (!reply) {
+        m_state->setText(m_jobId.isEmpty()
+                             ? tr("none launched")
+                             : QStringLiteral("%1 — %2").arg(m_jobId, jobStateText(m_jobState)));
+        adopt(std::unexpected(reply.error()));
+        return;
+    }
+    const QString id = QString::fromStdString(reply->job_id());
+    if (reply->queued()) {
+        m_ticket = id;
+        m_state->setText(tr("waiting for machines (%1)").arg(m_ticket));
+        showMessage(
+            tr("%1 waits for the machines auto-provision rents for it; see the log.").arg(name),
+            false);
+        return;
+    }
+    m_watch->follow(id);
+    adopt(id);
 }
 
 void JobPanel::adopt(const Result<QString>& id) {
@@ -228,8 +243,15 @@ void JobPanel::cancel() {
     if (m_jobId.isEmpty() || isTerminal(m_jobState)) {
         return;
     }
-    m_controller->cancel(m_jobId);
-    showMessage(tr("Cancelling job %1…").arg(m_jobId), false);
+    const QString id = m_jobId;
+    showMessage(tr("Cancelling job %1…").arg(id), false);
+    m_watch->connection()->cancel(id, [this, id](Result<void> done) {
+        if (!done) {
+            showMessage(
+                tr("Cannot cancel %1: %2").arg(id, QString::fromStdString(done.error().message)),
+                true);
+        }
+    });
 }
 
 void JobPanel::openSpecDialog() {
@@ -262,6 +284,11 @@ void JobPanel::loadSelected() {
 }
 
 void JobPanel::onJobStateChanged(const QString& jobId, JobState state, const QString& reason) {
+    if (!m_ticket.isEmpty() && jobId == m_ticket && state == JobState::Failed) {
+        m_ticket.clear(); // the server could not rent the machines, or gave up waiting
+        adopt(fail(ErrorCode::Unavailable, reason.toStdString()));
+        return;
+    }
     if (jobId != m_jobId) {
         return;
     }
@@ -319,8 +346,8 @@ void JobPanel::showMessage(const QString& text, bool error) {
 
 void JobPanel::updateActions() {
     const bool active = !m_jobId.isEmpty() && !isTerminal(m_jobState);
-    m_launchAction->setEnabled(m_spec.has_value());
-    m_launchButton->setEnabled(m_spec.has_value());
+    m_launchAction->setEnabled(m_spec.has_value() && !m_submitting);
+    m_launchButton->setEnabled(m_spec.has_value() && !m_submitting);
     m_cancelAction->setEnabled(active);
     m_cancelButton->setEnabled(active);
 }

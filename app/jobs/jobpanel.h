@@ -3,6 +3,7 @@
 #pragma once
 
 #include "backend/core/jobtypes.h"
+#include "tessera/backend/v1/backend.pb.h"
 #include "tessera/v1/job.pb.h"
 #include "worker/common/error.h"
 
@@ -19,24 +20,25 @@ class QPushButton;
 
 namespace tessera {
 
-class Autoscaler;
-class JobController;
 class MetricStore;
 class ResumeController;
+namespace client {
+class JobsWatch;
+}
 
 /// Spec chooser (combo of SpecCatalog::examplesDir()'s files plus any added with addSpecFile),
-/// read-only summary, Launch / Cancel, and the state of the job launched last. Launch calls
-/// JobController::submit, which returns at once; the state then follows jobStateChanged.
+/// read-only summary, Launch / Cancel, and the state of the job launched last. Launch sends the
+/// spec to the server (SubmitJob, on a pool thread: the window never waits on the network) and
+/// Launch stays off until it answers; the job then becomes current, or, when the server's
+/// auto-provision must rent machines first, its ticket shows "waiting for machines" until the
+/// server says which job it became. Cancel asks the server (which refuses another user's job
+/// unless this one is an admin: the refusal shows inline). States and progress come from the
+/// watch's feeds.
 class JobPanel : public QWidget {
     Q_OBJECT
 public:
-    /// `controller` must outlive the panel.
-    explicit JobPanel(JobController* controller, QWidget* parent = nullptr);
-
-    /// Launches through `autoscaler` from now on (null: straight to the controller). With
-    /// auto-provision on, a job that must wait for machines shows "waiting for machines" and
-    /// becomes the current job once the autoscaler submits it.
-    void setAutoscaler(Autoscaler* autoscaler);
+    /// `watch` (and its connection) must outlive the panel.
+    explicit JobPanel(client::JobsWatch* watch, QWidget* parent = nullptr);
 
     /// "Launch job" (Ctrl+L), "Cancel job" (Ctrl+Shift+X), "Open spec…" (Ctrl+O).
     QAction* launchAction() const { return m_launchAction; }
@@ -62,8 +64,11 @@ public:
     /// The selected spec, parsed; nullopt when none is selected or it failed to parse.
     const std::optional<v1::JobSpec>& currentSpec() const { return m_spec; }
 
-    /// Id of the job launched last from this panel; empty before the first launch.
+    /// Id of the job launched last from this panel; empty before the first launch (and until the
+    /// server answered it).
     QString currentJobId() const { return m_jobId; }
+    /// Whether a launch waits for the server's answer.
+    bool isSubmitting() const { return m_submitting; }
     /// Its last known state (Queued before the first launch).
     JobState currentJobState() const { return m_jobState; }
     /// Text of the message area (last error or notice).
@@ -74,8 +79,8 @@ public:
     QString progressText() const;
 
 public Q_SLOTS:
-    /// Submits the selected spec. On success emits jobLaunched(id); on error shows it inline and
-    /// emits launchFailed(error).
+    /// Submits the selected spec. Once the server took it emits jobLaunched(id); on error shows
+    /// it inline and emits launchFailed(error).
     void launch();
     /// Cancels the current job (no-op when it is not active).
     void cancel();
@@ -93,14 +98,17 @@ Q_SIGNALS:
 private:
     /// Makes `id` the current job (or shows why there is none).
     void adopt(const Result<QString>& id);
+    /// The server's answer to a launch of `name`.
+    void onSubmitted(const QString& name,
+                     const Result<tessera::backend::v1::SubmitJobReply>& reply);
     void loadSelected();
     void onJobStateChanged(const QString& jobId, tessera::JobState state, const QString& reason);
     void onMetric(const tessera::MetricPoint& point);
     void updateActions();
 
-    JobController* m_controller;
-    Autoscaler* m_autoscaler = nullptr;
-    QString m_ticket; ///< autoscaler ticket of the launch waiting for machines
+    client::JobsWatch* m_watch;
+    QString m_ticket;          ///< the server's ticket of the launch waiting for machines
+    bool m_submitting = false; ///< a SubmitJob is in flight
     QComboBox* m_combo;
     QPlainTextEdit* m_summary;
     QLabel* m_state;

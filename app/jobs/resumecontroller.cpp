@@ -1,10 +1,10 @@
 // Resume from checkpoint (see resumecontroller.h).
 #include "app/jobs/resumecontroller.h"
 
+#include "backend/client/jobswatch.h"
 #include "backend/cluster/localworkers.h"
 #include "backend/core/paths.h"
 #include "backend/history/metricstore.h"
-#include "backend/jobs/jobcontroller.h"
 #include "worker/common/spec_io.h"
 #include "worker/common/tsan_handoff.h"
 
@@ -50,15 +50,15 @@ HistoryRun readHistoryRun(const QString& path, const QString& jobId) {
 
 } // namespace
 
-ResumeController::ResumeController(JobController* controller, QObject* parent)
-    : QObject(parent), m_controller(controller),
-      m_action(new QAction(tr("Res&ume from checkpoint"), this)),
+ResumeController::ResumeController(client::JobsWatch* watch, QObject* parent)
+    : QObject(parent), m_watch(watch), m_action(new QAction(tr("Res&ume from checkpoint"), this)),
       m_gatherDir(QDir(dataDir()).filePath(QStringLiteral("resume"))) {
     m_action->setObjectName(QStringLiteral("resumeAction"));
     m_action->setShortcut(QKeySequence(tr("Ctrl+Alt+R")));
     connect(m_action, &QAction::triggered, this, &ResumeController::resume);
-    connect(m_controller, &JobController::logLine, this,
+    connect(m_watch, &client::JobsWatch::logLine, this,
             [this](const QString& jobId, const QString&, const QString& text, int) {
+                m_live.insert(jobId);
                 auto c = checkpointFromLogLine(text);
                 if (!c) {
                     return;
@@ -71,7 +71,8 @@ ResumeController::ResumeController(JobController* controller, QObject* parent)
                     update();
                 }
             });
-    connect(m_controller, &JobController::jobStateChanged, this, [this](const QString& jobId) {
+    connect(m_watch, &client::JobsWatch::jobStateChanged, this, [this](const QString& jobId) {
+        m_live.insert(jobId);
         if (jobId == m_candidate) {
             update();
         }
@@ -81,7 +82,7 @@ ResumeController::ResumeController(JobController* controller, QObject* parent)
 
 void ResumeController::setCandidate(const QString& jobId) {
     m_candidate = jobId;
-    const bool known = jobId.isEmpty() || m_controller->jobIds().contains(jobId);
+    const bool known = jobId.isEmpty() || (seenLive(jobId) && !m_watch->specJson(jobId).isEmpty());
     if (!known && m_store && !m_readFromHistory.contains(jobId)) {
         // A run of an earlier session: its spec, state and checkpoints are in the history.
         m_readFromHistory.insert(jobId);
@@ -104,11 +105,17 @@ void ResumeController::setCandidate(const QString& jobId) {
     update();
 }
 
+bool ResumeController::seenLive(const QString& jobId) const {
+    return m_live.contains(jobId) || m_watch->followed().contains(jobId);
+}
+
 bool ResumeController::lookUp(const QString& jobId, JobState* state, v1::JobSpec* spec) const {
-    if (m_controller->jobIds().contains(jobId)) {
-        *state = m_controller->state(jobId);
-        *spec = m_controller->spec(jobId);
-        return true;
+    if (seenLive(jobId)) {
+        if (auto s = parseJobSpec(m_watch->specJson(jobId).toStdString(), jobId.toStdString())) {
+            *state = m_watch->state(jobId);
+            *spec = std::move(*s);
+            return true;
+        }
     }
     const auto it = m_history.constFind(jobId);
     if (it == m_history.cend() || !it->has_value()) {

@@ -19,17 +19,19 @@ class QAction;
 
 namespace tessera {
 
-class JobController;
 class MetricStore;
+namespace client {
+class JobsWatch;
+}
 
-/// Tracks the checkpoints jobs announce in their logs (live through the controller, past ones
-/// from the history) and resumes a Cancelled or Failed run from its newest one: the same spec
+/// Tracks the checkpoints jobs announce in their logs (live through the server's feeds, past
+/// ones from the history) and resumes a Cancelled or Failed run from its newest one: the same spec
 /// with checkpoint.resume_from set, named "… (resumed from <job id>)".
 class ResumeController : public QObject {
     Q_OBJECT
 public:
-    /// `controller` must outlive this object.
-    explicit ResumeController(JobController* controller, QObject* parent = nullptr);
+    /// `watch` must outlive this object.
+    explicit ResumeController(client::JobsWatch* watch, QObject* parent = nullptr);
 
     /// The history to read past runs' specs, states and logs from (may be null; must outlive
     /// this object).
@@ -62,13 +64,16 @@ Q_SIGNALS:
     void failed(const QString& fromJobId, const QString& reason);
 
 private:
-    /// State and launched spec of `jobId` from the controller (this session) or the history.
+    /// Whether `jobId` came through the watch (its log and states were seen live).
+    bool seenLive(const QString& jobId) const;
+    /// State and launched spec of `jobId` from the watch (seen live) or the history.
     bool lookUp(const QString& jobId, JobState* state, v1::JobSpec* spec) const;
     void update();
     void finish(const QString& jobId, const ResumeSource& source, const v1::JobSpec& launched,
                 const QString& error);
 
-    JobController* m_controller;
+    client::JobsWatch* m_watch;
+    QSet<QString> m_live; ///< jobs whose lines or states came through the watch
     MetricStore* m_store = nullptr;
     QAction* m_action;
     QString m_candidate;

@@ -3,24 +3,26 @@
 
 #include "app/monitor/devicetelemetry.h"
 #include "app/monitor/utilizationchart.h"
-#include "backend/jobs/jobcontroller.h"
+#include "backend/client/jobswatch.h"
 #include "backend/telemetry/telemetrymonitor.h"
 #include "backend/telemetry/telemetryrecord.h"
 
 namespace tessera {
 
-DeviceFeed::DeviceFeed(TelemetryMonitor* telemetry, JobController* controller,
+DeviceFeed::DeviceFeed(TelemetryMonitor* telemetry, client::JobsWatch* jobs,
                        UtilizationChart* chart, QObject* parent)
     : QObject(parent), m_chart(chart) {
     if (telemetry) {
         connect(telemetry, &TelemetryMonitor::sampleReceived, this, &DeviceFeed::onSample);
     }
-    connect(controller, &JobController::jobStateChanged, this,
-            [this](const QString& id, JobState state) {
-                if (id == m_jobId && isTerminal(state)) {
-                    m_nodes.clear();
-                }
-            });
+    if (jobs) {
+        connect(jobs, &client::JobsWatch::jobStateChanged, this,
+                [this](const QString& id, JobState state) {
+                    if (id == m_jobId && isTerminal(state)) {
+                        m_nodes.clear();
+                    }
+                });
+    }
 }
 
 void DeviceFeed::follow(const QString& jobId, const v1::JobSpec& spec,

@@ -567,12 +567,12 @@ void TestDesigner::mainWindowTabAndLaunchPath() {
     QCOMPARE(tabs->indexOf(window.designer()), 1);
     tabs->setCurrentWidget(window.designer());
     // Launch hands the drawn layout to the Jobs panel, which submits it like its own Launch;
-    // without workers the controller refuses it for want of slots, and the panel says so.
+    // without workers the server refuses it for want of slots, and the panel says so.
     QVERIFY(window.designer()->selectModel(QStringLiteral("fashion-mnist-mlp (")));
     QVERIFY(window.designer()->launch());
     QVERIFY(window.jobPanel()->currentSpecPath().contains(QStringLiteral("designer")));
-    QVERIFY2(window.jobPanel()->messageText().contains(QStringLiteral("Launch failed")),
-             qPrintable(window.jobPanel()->messageText()));
+    QTRY_VERIFY2(window.jobPanel()->messageText().contains(QStringLiteral("Launch failed")),
+                 qPrintable(window.jobPanel()->messageText()));
     QCOMPARE(tabs->currentIndex(), 0); // the Training page (a scroll area holding the monitor)
 }
 

@@ -11,6 +11,7 @@
 #include "backend/cluster/localworkers.h"
 #include "backend/jobs/jobcontroller.h"
 #include "backend/service/backendsession.h"
+#include "tests/support/appjob.h"
 #include "tests/support/testexamples.h"
 
 #include <QAction>
@@ -80,7 +81,7 @@ QString TestJobGuard::launchEmitter(MainWindow& window, BackendSession& session,
         return QString();
     }
     window.jobPanel()->launch();
-    const QString id = window.jobPanel()->currentJobId();
+    const QString id = test::launchedJob(*window.jobPanel());
     if (id.isEmpty() ||
         !QTest::qWaitFor([&] { return session.controller()->state(id) == JobState::Running; },
                          60000)) {

@@ -11,6 +11,7 @@
 #include "app/monitor/steptimechart.h"
 #include "backend/cluster/localworkers.h"
 #include "backend/service/backendsession.h"
+#include "tests/support/appjob.h"
 #include "tests/support/jobhold.h"
 #include "tests/support/testexamples.h"
 #include "worker/common/spec_io.h"
@@ -112,8 +113,9 @@ void TestMainWindowE2E::rentLaunchWatchCancelRelease() {
     });
     sinceLaunch.start();
     QTest::mouseClick(launchButton, Qt::LeftButton);
-    const QString jobId = window.jobPanel()->currentJobId();
-    QVERIFY2(!jobId.isEmpty(), qPrintable(window.jobPanel()->messageText()));
+    QString launchError;
+    const QString jobId = test::launchedJob(*window.jobPanel(), &launchError);
+    QVERIFY2(!jobId.isEmpty(), qPrintable(launchError));
     QCOMPARE(window.chart()->jobId(), jobId);
 
     // 3. Loss points arrive on the chart while the job runs.

@@ -16,6 +16,7 @@
 #include "app/monitor/utilizationchart.h"
 #include "backend/cluster/localworkers.h"
 #include "backend/service/backendsession.h"
+#include "tests/support/appjob.h"
 #include "tests/support/jobhold.h"
 #include "tests/support/testexamples.h"
 
@@ -80,8 +81,9 @@ void TestMonitorHistory::reopenedAppShowsTheSameCurves() {
         combo->setCurrentIndex(combo->findText(QStringLiteral("fashion-mnist"), Qt::MatchContains));
         QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("launchButton")),
                           Qt::LeftButton);
-        jobId = window.jobPanel()->currentJobId();
-        QVERIFY2(!jobId.isEmpty(), qPrintable(window.jobPanel()->messageText()));
+        QString launchError;
+        jobId = test::launchedJob(*window.jobPanel(), &launchError);
+        QVERIFY2(!jobId.isEmpty(), qPrintable(launchError));
         // Held before step 61: both nodes' samples reach the chart while the job surely runs.
         const auto bothNodesDrawn = [&window] {
             const QMap<QString, int> n = devicePoints(window.monitor()->utilizationChart());

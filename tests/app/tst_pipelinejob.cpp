@@ -14,6 +14,7 @@
 #include "app/monitor/runtablemodel.h"
 #include "backend/cluster/localworkers.h"
 #include "backend/service/backendsession.h"
+#include "tests/support/appjob.h"
 #include "tests/support/testexamples.h"
 #include "worker/common/spec_io.h"
 
@@ -180,7 +181,7 @@ void TestPipelineJob::measuredBesidePredicted() {
     QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("launchButton")),
                       Qt::LeftButton);
     ++m_runs;
-    const QString jobId = window.jobPanel()->currentJobId();
+    const QString jobId = test::launchedJob(*window.jobPanel());
     QVERIFY2(!jobId.isEmpty(), qPrintable(window.jobPanel()->messageText()));
     PipelineView* view = window.monitor()->pipelineView();
     QCOMPARE(view->jobId(), jobId);

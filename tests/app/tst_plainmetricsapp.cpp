@@ -74,8 +74,8 @@ private Q_SLOTS:
         }
         combo->setCurrentIndex(combo->findText(name));
         QTest::mouseClick(launch, Qt::LeftButton);
-        if (window.jobPanel()->currentJobId().isEmpty()) {
-            return window.jobPanel()->messageText();
+        if (QString error; test::launchedJob(*window.jobPanel(), &error).isEmpty()) {
+            return QStringLiteral("the launch failed: ") + error;
         }
         if (!QTest::qWaitFor([&] { return isTerminal(window.jobPanel()->currentJobState()); },
                              240000)) {

@@ -10,6 +10,7 @@
 #include "app/statushint.h"
 #include "backend/jobs/jobcontroller.h"
 #include "backend/service/backendsession.h"
+#include "tests/support/appjob.h"
 
 #include <QAction>
 #include <QApplication>
@@ -84,7 +85,7 @@ private Q_SLOTS:
                 [&said, hint](JobState) { said << hint->text(); });
         QVERIFY(window.jobPanel()->addSpecFile(writeEmitterSpec()));
         window.jobPanel()->launch();
-        const QString id = window.jobPanel()->currentJobId();
+        const QString id = test::launchedJob(*window.jobPanel());
         QVERIFY2(!id.isEmpty(), qPrintable(window.jobPanel()->messageText()));
         QVERIFY2(hint->text().startsWith(QStringLiteral("Job %1 is queued").arg(id)),
                  qPrintable(hint->text()));

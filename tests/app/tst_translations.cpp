@@ -7,6 +7,8 @@
 #include "app/jobs/jobpanel.h"
 #include "app/jobs/specsummary.h"
 #include "backend/client/clusterview.h"
+#include "backend/client/jobswatch.h"
+#include "backend/client/serverconnection.h"
 #include "backend/core/jobtypes.h"
 #include "backend/core/workernode.h"
 #include "backend/provision/local/localleases.h"
@@ -87,7 +89,9 @@ void TestTranslations::germanWidgets() {
     client::ClusterView nodes;
     ClusterPanel cluster(&nodes, session.localWorkers());
     QCOMPARE(cluster.rentAction()->text(), QStringLiteral("Lokale Worker &anmieten"));
-    JobPanel jobs(session.controller());
+    client::ServerConnection server(client::ServerAddress{data.filePath("none.sock"), nullptr});
+    client::JobsWatch watch(&server); // never started: the panel's words only
+    JobPanel jobs(&watch);
     QCOMPARE(jobs.launchAction()->text(), QStringLiteral("Job &starten"));
     auto spec = loadJobSpec(TESSERA_SOURCE_DIR "/resources/examples/fashion-mnist-mlp.json");
     QVERIFY(spec.has_value());
@@ -116,7 +120,9 @@ void TestTranslations::chineseWidgets() {
     client::ClusterView nodes;
     ClusterPanel cluster(&nodes, session.localWorkers());
     QCOMPARE(cluster.rentAction()->text(), QStringLiteral("租用本地工作节点(&R)"));
-    JobPanel jobs(session.controller());
+    client::ServerConnection server(client::ServerAddress{data.filePath("none.sock"), nullptr});
+    client::JobsWatch watch(&server); // never started: the panel's words only
+    JobPanel jobs(&watch);
     QCOMPARE(jobs.launchAction()->text(), QStringLiteral("启动作业(&L)"));
     auto spec = loadJobSpec(TESSERA_SOURCE_DIR "/resources/examples/fashion-mnist-mlp.json");
     QVERIFY(spec.has_value());

@@ -16,6 +16,7 @@
 #include "backend/jobs/jobcontroller.h"
 #include "backend/provision/ssh/sshhost.h"
 #include "backend/service/backendsession.h"
+#include "tests/support/appjob.h"
 #include "tests/support/testhosts.h"
 
 #include <QDirIterator>
@@ -170,10 +171,11 @@ private Q_SLOTS:
             QVERIFY2(window.jobPanel()->addSpecFile(spec),
                      qPrintable(window.jobPanel()->messageText()));
             const quint64 sentBefore = controller->workdirBytesSent();
-            QVERIFY(launchButton->isEnabled());
+            QTRY_VERIFY2(launchButton->isEnabled(), qPrintable(window.jobPanel()->messageText()));
             QTest::mouseClick(launchButton, Qt::LeftButton);
-            QTRY_VERIFY(!window.jobPanel()->currentJobId().isEmpty());
-            const QString jobId = window.jobPanel()->currentJobId();
+            QString launchError;
+            const QString jobId = test::launchedJob(*window.jobPanel(), &launchError);
+            QVERIFY2(!jobId.isEmpty(), qPrintable(launchError));
             QTRY_VERIFY_WITH_TIMEOUT(isTerminal(window.jobPanel()->currentJobState()), 420000);
             QVERIFY2(window.jobPanel()->currentJobState() == JobState::Succeeded,
                      qPrintable(l.name + ": " + window.jobPanel()->messageText()));

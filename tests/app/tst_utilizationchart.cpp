@@ -222,10 +222,8 @@ void TestUtilizationChart::tooltipNamesTheLayers() {
 }
 
 void TestUtilizationChart::recordedTelemetryShowsAgain() {
-    ClusterRegistry registry;
-    JobController controller(&registry, nullptr);
     UtilizationChart chart;
-    DeviceFeed feed(nullptr, &controller, &chart);
+    DeviceFeed feed(nullptr, nullptr, &chart);
     feed.follow(QStringLiteral("job-1"), pipelineSpec(), kLayers, false);
     QVERIFY(feed.liveNodes().isEmpty());
     QList<TelemetryRecord> records;

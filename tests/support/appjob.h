@@ -27,6 +27,22 @@ inline QString rentTwoLocalWorkers(MainWindow& window) {
     return ready ? QString() : QStringLiteral("the two local workers did not become Ready");
 }
 
+/// Waits for the server's answer to the launch `panel` just sent (it submits off the GUI thread)
+/// and returns the job it launched, or "" with the panel's message in *error (may be null).
+inline QString launchedJob(JobPanel& panel, QString* error = nullptr) {
+    if (!QTest::qWaitFor([&] { return !panel.isSubmitting(); }, 30000)) {
+        if (error) {
+            *error = QStringLiteral("the server did not answer the launch within 30 s");
+        }
+        return QString();
+    }
+    const QString id = panel.currentJobId();
+    if (id.isEmpty() && error) {
+        *error = panel.messageText();
+    }
+    return id;
+}
+
 /// Picks the Fashion-MNIST example in the Job panel and clicks Launch. Returns the job id, or ""
 /// with the panel's message in *error.
 inline QString launchFashionMnist(MainWindow& window, QString* error) {
@@ -38,11 +54,7 @@ inline QString launchFashionMnist(MainWindow& window, QString* error) {
     }
     combo->setCurrentIndex(combo->findText(QStringLiteral("fashion-mnist"), Qt::MatchContains));
     QTest::mouseClick(launch, Qt::LeftButton);
-    const QString id = window.jobPanel()->currentJobId();
-    if (id.isEmpty()) {
-        *error = window.jobPanel()->messageText();
-    }
-    return id;
+    return launchedJob(*window.jobPanel(), error);
 }
 
 } // namespace tessera::test
