@@ -351,6 +351,7 @@ void MainWindow::connectRuns() {
                 }
                 m_monitor->metricsChart()->replotNow();
             });
+    connect(m_runs, &RunList::cancelRequested, this, &MainWindow::cancelJob);
     connect(m_runs, &RunList::loadFailed, m_log, [this](const QString& id, const QString& error) {
         m_monitor->addHistory(id, {}); // the live points held for it, if any
         m_log->appendMessage(tr("[%1] cannot load the run: %2").arg(id, error));
@@ -391,6 +392,16 @@ void MainWindow::onJobFound(const QString& id) {
         spec = *s;
     }
     followJob(id, spec, true); // its feed replays its history into the charts, then goes live
+}
+
+void MainWindow::cancelJob(const QString& id) {
+    m_log->appendMessage(tr("[%1] asking the server to cancel it").arg(id));
+    m_connection->cancel(id, [this, id](Result<void> done) {
+        if (!done) {
+            m_log->appendMessage(
+                tr("[%1] not cancelled: %2").arg(id, QString::fromStdString(done.error().message)));
+        }
+    });
 }
 
 void MainWindow::connectBackend() {

@@ -113,6 +113,9 @@ private:
     /// A job running on the server that this window did not launch: shown when the charts show
     /// no live job.
     void onJobFound(const QString& id);
+    /// Asks the server to cancel job `id` (any job: the server refuses another user's unless
+    /// this one is an admin); the log says what it answered.
+    void cancelJob(const QString& id);
 
     BackendSession* m_session;
     client::ServerConnection* m_connection;

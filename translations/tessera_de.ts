@@ -530,12 +530,12 @@
 <context>
     <name>tessera::Autopilot</name>
     <message>
-        <location filename="../app/autopilot.cpp" line="+34"/>
+        <location filename="../app/autopilot.cpp" line="+33"/>
         <source>gave up after %1 s (--timeout)</source>
         <translation>nach %1 s aufgegeben (--timeout)</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+26"/>
         <source>job %1 ended (%2) before %3 loss points arrived: %4</source>
         <translation>Job %1 endete (%2), bevor %3 Loss-Punkte ankamen: %4</translation>
     </message>
@@ -1667,12 +1667,12 @@
     </message>
     <message>
         <location line="+27"/>
-        <location line="+95"/>
+        <location line="+94"/>
         <source>none launched</source>
         <translation>keiner gestartet</translation>
     </message>
     <message>
-        <location line="-93"/>
+        <location line="-92"/>
         <source>No example specs found in &apos;%1&apos;. Open a spec file (Ctrl+O) or set TESSERA_EXAMPLES_DIR.</source>
         <translation>Keine Beispiel-Spezifikationen in „%1“ gefunden. Öffnen Sie eine Spezifikationsdatei (Ctrl+O) oder setzen Sie TESSERA_EXAMPLES_DIR.</translation>
     </message>
@@ -1697,7 +1697,7 @@
         <translation>%1 wird übermittelt …</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+21"/>
         <source>waiting for machines (%1)</source>
         <translation>wartet auf Maschinen (%1)</translation>
     </message>
@@ -1722,12 +1722,12 @@
         <translation>Job %1 wird abgebrochen …</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Cannot cancel %1: %2</source>
         <translation>%1 kann nicht abgebrochen werden: %2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>Open job spec</source>
         <translation>Job-Spezifikation öffnen</translation>
     </message>
@@ -2114,7 +2114,7 @@
         <translation>[%1] aus dem Verlauf geöffnet: %2 Punkt(e)</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>[%1] cannot load the run: %2</source>
         <translation>[%1] Lauf kann nicht geladen werden: %2</translation>
     </message>
@@ -2124,7 +2124,17 @@
         <translation>[%1] läuft auf dem Server: wird ab seinem ersten Ereignis verfolgt</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+12"/>
+        <source>[%1] asking the server to cancel it</source>
+        <translation>[%1] der Server wird gebeten, ihn abzubrechen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>[%1] not cancelled: %2</source>
+        <translation>[%1] nicht abgebrochen: %2</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>[%1] alert: %2</source>
         <translation>[%1] Warnung: %2</translation>
     </message>
@@ -2134,7 +2144,7 @@
         <translation>[%1] der Datenstrom des Servers zu diesem Job ist abgerissen (%2); er wird neu geöffnet</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>[%1] following again from event %2</source>
         <translation>[%1] wird ab Ereignis %2 wieder verfolgt</translation>
     </message>
@@ -2144,12 +2154,12 @@
         <translation>[%1] wird nicht mehr verfolgt: %2</translation>
     </message>
     <message>
-        <location line="-21"/>
+        <location line="-20"/>
         <source>[%1] attempt %2 ended (%3); relaunched as attempt %4 on %5, resuming after step %6</source>
         <translation>[%1] Versuch %2 beendet (%3); als Versuch %4 auf %5 neu gestartet, weiter nach Schritt %6</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+27"/>
         <source>auto-provision: %1</source>
         <translation>automatisch mieten: %1</translation>
     </message>
@@ -2644,7 +2654,7 @@
 <context>
     <name>tessera::ResumeController</name>
     <message>
-        <location filename="../app/jobs/resumecontroller.cpp" line="+55"/>
+        <location filename="../app/jobs/resumecontroller.cpp" line="+54"/>
         <source>Res&amp;ume from checkpoint</source>
         <translation>Vom Checkpoint &amp;fortsetzen</translation>
     </message>
@@ -2654,7 +2664,7 @@
         <translation>Ctrl+Alt+R</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+79"/>
         <source>Nothing to resume: a stopped or failed run that wrote a checkpoint can be resumed (the Job panel&apos;s last job, or one opened from the Runs list).</source>
         <translation>Nichts fortzusetzen: fortsetzen lässt sich ein gestoppter oder fehlgeschlagener Lauf, der einen Checkpoint geschrieben hat (der letzte Job des Job-Bereichs oder einer aus der Liste der Läufe).</translation>
     </message>
@@ -2742,7 +2752,12 @@
         <translation>Im Diagramm &amp;überlagern</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+4"/>
+        <source>&amp;Cancel job</source>
+        <translation>Job a&amp;bbrechen</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>No history database: runs are not kept.</source>
         <translation>Keine Verlaufsdatenbank: Läufe werden nicht gespeichert.</translation>
     </message>

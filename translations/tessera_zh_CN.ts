@@ -530,12 +530,12 @@
 <context>
     <name>tessera::Autopilot</name>
     <message>
-        <location filename="../app/autopilot.cpp" line="+34"/>
+        <location filename="../app/autopilot.cpp" line="+33"/>
         <source>gave up after %1 s (--timeout)</source>
         <translation>%1 秒后放弃（--timeout）</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+26"/>
         <source>job %1 ended (%2) before %3 loss points arrived: %4</source>
         <translation>作业 %1 在收到 %3 个损失点之前结束（%2）：%4</translation>
     </message>
@@ -1660,12 +1660,12 @@
     </message>
     <message>
         <location line="+27"/>
-        <location line="+95"/>
+        <location line="+94"/>
         <source>none launched</source>
         <translation>尚未启动</translation>
     </message>
     <message>
-        <location line="-93"/>
+        <location line="-92"/>
         <source>No example specs found in &apos;%1&apos;. Open a spec file (Ctrl+O) or set TESSERA_EXAMPLES_DIR.</source>
         <translation>在“%1”中找不到示例作业规格。请打开一个规格文件（Ctrl+O），或设置 TESSERA_EXAMPLES_DIR。</translation>
     </message>
@@ -1690,7 +1690,7 @@
         <translation>正在提交 %1…</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+21"/>
         <source>waiting for machines (%1)</source>
         <translation>等待机器（%1）</translation>
     </message>
@@ -1715,12 +1715,12 @@
         <translation>正在取消作业 %1…</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Cannot cancel %1: %2</source>
         <translation>无法取消 %1:%2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>Open job spec</source>
         <translation>打开作业规格</translation>
     </message>
@@ -2107,7 +2107,7 @@
         <translation>[%1] 已从历史记录打开：%2 个数据点</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>[%1] cannot load the run: %2</source>
         <translation>[%1] 无法加载该运行记录：%2</translation>
     </message>
@@ -2117,7 +2117,17 @@
         <translation>[%1] 正在服务器上运行:从其第一个事件开始跟踪</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+12"/>
+        <source>[%1] asking the server to cancel it</source>
+        <translation>[%1] 正在请求服务器取消它</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>[%1] not cancelled: %2</source>
+        <translation>[%1] 未取消:%2</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>[%1] alert: %2</source>
         <translation>[%1] 警报：%2</translation>
     </message>
@@ -2127,7 +2137,7 @@
         <translation>[%1] 服务器关于此作业的数据流中断(%2);正在重新打开</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>[%1] following again from event %2</source>
         <translation>[%1] 从事件 %2 起重新跟踪</translation>
     </message>
@@ -2137,12 +2147,12 @@
         <translation>[%1] 不再跟踪:%2</translation>
     </message>
     <message>
-        <location line="-21"/>
+        <location line="-20"/>
         <source>[%1] attempt %2 ended (%3); relaunched as attempt %4 on %5, resuming after step %6</source>
         <translation>[%1] 第 %2 次尝试结束（%3）；已作为第 %4 次尝试在 %5 上重新启动，从第 %6 步之后继续</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+27"/>
         <source>auto-provision: %1</source>
         <translation>自动供给：%1</translation>
     </message>
@@ -2636,7 +2646,7 @@
 <context>
     <name>tessera::ResumeController</name>
     <message>
-        <location filename="../app/jobs/resumecontroller.cpp" line="+55"/>
+        <location filename="../app/jobs/resumecontroller.cpp" line="+54"/>
         <source>Res&amp;ume from checkpoint</source>
         <translation>从检查点续训(&amp;U)</translation>
     </message>
@@ -2646,7 +2656,7 @@
         <translation>Ctrl+Alt+R</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+79"/>
         <source>Nothing to resume: a stopped or failed run that wrote a checkpoint can be resumed (the Job panel&apos;s last job, or one opened from the Runs list).</source>
         <translation>没有可续训的运行：只有写过检查点且已停止或失败的运行才能续训（作业面板中的最后一个作业，或从运行记录列表中打开的作业）。</translation>
     </message>
@@ -2734,7 +2744,12 @@
         <translation>叠加到图表(&amp;O)</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+4"/>
+        <source>&amp;Cancel job</source>
+        <translation>取消作业(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>No history database: runs are not kept.</source>
         <translation>没有历史数据库：运行记录不会保存。</translation>
     </message>

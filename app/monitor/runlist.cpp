@@ -200,6 +200,8 @@ void RunList::showRowMenu(const QPoint& pos) {
     overlay->setCheckable(true);
     overlay->setChecked(m_model->isOverlaid(id));
     connect(overlay, &QAction::toggled, this, [this, id](bool on) { m_model->setOverlay(id, on); });
+    QAction* cancel = menu.addAction(tr("&Cancel job"), this, [this, id] { requestCancel(id); });
+    cancel->setEnabled(!isTerminal(summary(id).state));
     menu.exec(m_view->viewport()->mapToGlobal(pos));
 }
 

@@ -44,6 +44,9 @@ public:
     void refresh();
     /// Loads run `jobId` and emits opened(); what a double-click does. Marks it as shown.
     void open(const QString& jobId);
+    /// Asks for run `jobId` to be cancelled (cancelRequested): what the row menu's "Cancel job"
+    /// does, offered while the run is not over.
+    void requestCancel(const QString& jobId) { Q_EMIT cancelRequested(jobId); }
     /// Marks run `jobId` as the one the charts show (its row is bold); "" for none.
     void setShownRun(const QString& jobId);
     /// The listed run `jobId` as last read (an empty id when it is not listed).
@@ -83,6 +86,8 @@ Q_SIGNALS:
     void refreshed();
     /// A load failed (the database could not be opened from the loading thread).
     void loadFailed(QString jobId, QString error);
+    /// The person asked to cancel run `jobId` (whoever launched it: the server decides).
+    void cancelRequested(QString jobId);
 
 private:
     void onOverlayToggled(const QString& id, bool on);

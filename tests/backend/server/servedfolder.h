@@ -64,6 +64,21 @@ struct ServedFolder {
     QString error;
 };
 
+/// A client certificate of the cluster CA (TESSERA_DATA_DIR's) for `user`, with the CA; null
+/// when it cannot be made.
+inline std::shared_ptr<const tls::Identity> userIdentity(const QString& user) {
+    auto ca = ClusterCa::open();
+    if (!ca) {
+        return nullptr;
+    }
+    auto pair = ClientCertificates(ca->folder()).issue(*ca, user);
+    if (!pair) {
+        return nullptr;
+    }
+    return std::make_shared<const tls::Identity>(
+        tls::Identity{ca->caCertPem(), pair->certPem, pair->keyPem});
+}
+
 /// Starts `folder`'s control API with a TCP listener on 127.0.0.1 (a port picked, ServedFolder
 /// server->tcpPort()) under the cluster CA, and issues `user` a client certificate into
 /// `identity`; "" or why not.
@@ -73,13 +88,11 @@ inline QString serveOverTls(ServedFolder& folder, const QString& user,
     if (!ca) {
         return QString::fromStdString(ca.error().message);
     }
-    auto pair = ClientCertificates(ca->folder()).issue(*ca, user);
+    *identity = userIdentity(user);
     auto server = ca->issueServer({QStringLiteral("127.0.0.1")});
-    if (!pair || !server) {
+    if (!*identity || !server) {
         return QStringLiteral("cannot issue the certificates");
     }
-    *identity = std::make_shared<const tls::Identity>(
-        tls::Identity{ca->caCertPem(), pair->certPem, pair->keyPem});
     ServerAccess access;
     access.tcpAddress = QStringLiteral("127.0.0.1:0");
     access.tcpIdentity = {ca->caCertPem(), server->certPem, server->keyPem};
