@@ -26,6 +26,7 @@
 #include "backend/client/clusterview.h"
 #include "backend/client/jobswatch.h"
 #include "backend/client/serverconnection.h"
+#include "backend/client/telemetryfeed.h"
 #include "backend/history/metricstore.h"
 #include "backend/jobs/jobcontroller.h"
 #include "backend/provision/ssh/sshprovider.h"
@@ -82,6 +83,13 @@ client::ServerConnection* connectionFor(BackendSession* session,
     return connection ? connection : (new SessionLink(session, window))->connection();
 }
 
+/// The device samples of `connection`'s server's nodes, followed from now on.
+client::TelemetryFeed* telemetryOf(client::ServerConnection* connection, QObject* window) {
+    auto* feed = new client::TelemetryFeed(connection->client(), window);
+    feed->start();
+    return feed;
+}
+
 /// The cluster of `connection`'s server, kept current.
 client::ClusterView* clusterOf(client::ServerConnection* connection, QObject* window) {
     auto* view = new client::ClusterView(window);
@@ -100,8 +108,8 @@ MainWindow::MainWindow(BackendSession* session, client::ServerConnection* connec
       m_cluster(new ClusterPanel(m_clusterView, session->localWorkers(), this)),
       m_jobs(new JobPanel(m_watch, this)), m_monitor(new MonitorPanel(this)),
       m_runs(new RunList(session->store(), this)), m_log(new LogPane(this)),
-      m_devices(
-          new DeviceFeed(session->telemetry(), m_watch, m_monitor->utilizationChart(), this)) {
+      m_devices(new DeviceFeed(telemetryOf(m_connection, this), m_watch,
+                               m_monitor->utilizationChart(), this)) {
     setWindowTitle(tr("Tessera"));
     setObjectName(QStringLiteral("mainWindow"));
     m_monitor->setObjectName(QStringLiteral("monitorPanel"));

@@ -740,7 +740,7 @@
 <context>
     <name>tessera::BackendServer</name>
     <message>
-        <location filename="../backend/service/backendserver.cpp" line="+132"/>
+        <location filename="../backend/service/backendserver.cpp" line="+134"/>
         <source>the control socket %1 is longer than the 107 bytes a Unix socket path may have: use a shorter data folder (TESSERA_DATA_DIR)</source>
         <translation>der Steuer-Socket %1 ist länger als die 107 Bytes, die ein Unix-Socket-Pfad haben darf: verwenden Sie einen kürzeren Datenordner (TESSERA_DATA_DIR)</translation>
     </message>
@@ -767,6 +767,7 @@
     <message>
         <location line="+9"/>
         <location line="+4"/>
+        <location line="+2"/>
         <source>the backend stopped</source>
         <translation>das Backend wurde beendet</translation>
     </message>
@@ -1969,12 +1970,12 @@
 <context>
     <name>tessera::MainWindow</name>
     <message>
-        <location filename="../app/mainwindow.cpp" line="+63"/>
+        <location filename="../app/mainwindow.cpp" line="+64"/>
         <source>layers %1–%2</source>
         <translation>Schichten %1–%2</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+49"/>
         <source>Tessera</source>
         <translation>Tessera</translation>
     </message>

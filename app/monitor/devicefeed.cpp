@@ -4,16 +4,17 @@
 #include "app/monitor/devicetelemetry.h"
 #include "app/monitor/utilizationchart.h"
 #include "backend/client/jobswatch.h"
+#include "backend/client/telemetryfeed.h"
 #include "backend/telemetry/telemetrymonitor.h"
 #include "backend/telemetry/telemetryrecord.h"
 
 namespace tessera {
 
-DeviceFeed::DeviceFeed(TelemetryMonitor* telemetry, client::JobsWatch* jobs,
+DeviceFeed::DeviceFeed(client::TelemetryFeed* telemetry, client::JobsWatch* jobs,
                        UtilizationChart* chart, QObject* parent)
     : QObject(parent), m_chart(chart) {
     if (telemetry) {
-        connect(telemetry, &TelemetryMonitor::sampleReceived, this, &DeviceFeed::onSample);
+        connect(telemetry, &client::TelemetryFeed::sampleReceived, this, &DeviceFeed::onSample);
     }
     if (jobs) {
         connect(jobs, &client::JobsWatch::jobStateChanged, this,

@@ -16,18 +16,18 @@ namespace tessera {
 
 namespace client {
 class JobsWatch;
-}
-class TelemetryMonitor;
+class TelemetryFeed;
+} // namespace client
 class UtilizationChart;
 
-/// Connects a TelemetryMonitor and the server's jobs (a JobsWatch) to a UtilizationChart. Use on
-/// the GUI thread.
+/// Connects the server's device samples (a TelemetryFeed) and its jobs (a JobsWatch) to a
+/// UtilizationChart. Use on the GUI thread.
 class DeviceFeed : public QObject {
     Q_OBJECT
 public:
     /// All three must outlive the feed (`telemetry` may be null: nothing live; `jobs` may be
     /// null: the live nodes are kept until the next follow()).
-    DeviceFeed(TelemetryMonitor* telemetry, client::JobsWatch* jobs, UtilizationChart* chart,
+    DeviceFeed(client::TelemetryFeed* telemetry, client::JobsWatch* jobs, UtilizationChart* chart,
                QObject* parent = nullptr);
 
     /// Shows `jobId` (its spec gives the nodes and each device's ranks and layers); `live`: take

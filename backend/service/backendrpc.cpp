@@ -4,6 +4,7 @@
 #include "backend/history/historyreader.h"
 #include "backend/service/backendserver.h"
 #include "backend/service/clientgate.h"
+#include "backend/service/telemetryfanout.h"
 #include "backend/service/updatequeue.h"
 
 #include <QString>
@@ -100,6 +101,19 @@ grpc::Status BackendRpc::WatchJobs(grpc::ServerContext* context,
     auto queue = std::make_shared<JobsQueue>();
     if (!m_server->call([this, queue, recent = request->recent()] {
             m_server->subscribeJobs(queue, recent);
+            return true;
+        })) {
+        return stopped();
+    }
+    return drain(context, writer, queue);
+}
+
+grpc::Status BackendRpc::WatchTelemetry(grpc::ServerContext* context,
+                                        const bv1::WatchTelemetryRequest*,
+                                        grpc::ServerWriter<bv1::TelemetryUpdate>* writer) {
+    auto queue = std::make_shared<TelemetryQueue>();
+    if (!m_server->call([this, queue] {
+            m_server->telemetry()->subscribe(queue);
             return true;
         })) {
         return stopped();

@@ -53,6 +53,9 @@ public:
     grpc::Status SetAutoscale(grpc::ServerContext* context,
                               const tessera::backend::v1::SetAutoscaleRequest* request,
                               tessera::backend::v1::SetAutoscaleReply*) override;
+    grpc::Status
+    WatchTelemetry(grpc::ServerContext* context, const tessera::backend::v1::WatchTelemetryRequest*,
+                   grpc::ServerWriter<tessera::backend::v1::TelemetryUpdate>* writer) override;
     grpc::Status ListAudit(grpc::ServerContext*, const tessera::backend::v1::ListAuditRequest*,
                            tessera::backend::v1::ListAuditReply* reply) override;
 

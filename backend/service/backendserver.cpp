@@ -11,6 +11,7 @@
 #include "backend/service/backendsession.h"
 #include "backend/service/clusterfeed.h"
 #include "backend/service/datafolderlock.h"
+#include "backend/service/telemetryfanout.h"
 #include "backend/service/updatequeue.h"
 #include "backend/tls/clientcerts.h"
 
@@ -41,7 +42,8 @@ BackendServer::BackendServer(BackendSession* session, QString role, QString sock
                              QObject* parent)
     : QObject(parent), m_session(session), m_role(std::move(role)),
       m_socketPath(std::move(socketPath)), m_sinceMs(QDateTime::currentMSecsSinceEpoch()),
-      m_rpc(std::make_unique<BackendRpc>(this)), m_cluster(std::make_unique<ClusterFeed>(session)) {
+      m_rpc(std::make_unique<BackendRpc>(this)), m_cluster(std::make_unique<ClusterFeed>(session)),
+      m_telemetry(std::make_unique<TelemetryFanOut>(session->telemetry())) {
     m_auditRetry.setInterval(10000);
     connect(&m_auditRetry, &QTimer::timeout, this, &BackendServer::writeAudit);
     JobController* jobs = session->controller();
@@ -218,6 +220,8 @@ void BackendServer::stop() {
     }
     m_jobLists.clear();
     m_cluster->closeAll(
+        grpc::Status(grpc::StatusCode::UNAVAILABLE, tr("the backend stopped").toStdString()));
+    m_telemetry->closeAll(
         grpc::Status(grpc::StatusCode::UNAVAILABLE, tr("the backend stopped").toStdString()));
     if (m_server) {
         // Every handler gives up within 0.1 s once stopping; the deadline cancels the rest.

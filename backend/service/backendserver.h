@@ -36,6 +36,7 @@ namespace tessera {
 class BackendRpc;
 class BackendSession;
 class ClusterFeed;
+class TelemetryFanOut;
 
 /// What a WatchJob with backfill replays between the job's state and its live updates: the stored
 /// events with seq ≤ upToSeq (the RPC thread reads them from storePath, HistoryReader) and the
@@ -115,6 +116,8 @@ public:
                               const Caller& caller);
     /// Queues the cluster's snapshot now and registers `queue` for the later ones (WatchCluster).
     void subscribeCluster(std::shared_ptr<ClusterQueue> queue);
+    /// WatchTelemetry's streams: the session's device samples, fanned out.
+    TelemetryFanOut* telemetry() const { return m_telemetry.get(); }
     /// Queues the job list now (followed jobs, queued tickets, the `recent` newest of the
     /// history; 0 = 50, at most 1,000) and registers `queue` for each later change (WatchJobs).
     void subscribeJobs(std::shared_ptr<JobsQueue> queue, int recent);
@@ -177,6 +180,7 @@ private:
     std::function<void(const QString&)> m_handOver;
     std::unique_ptr<BackendRpc> m_rpc;
     std::unique_ptr<ClusterFeed> m_cluster;
+    std::unique_ptr<TelemetryFanOut> m_telemetry;
     std::unique_ptr<grpc::Server> m_server;
     std::shared_ptr<std::atomic<bool>> m_stopping = std::make_shared<std::atomic<bool>>(false);
     QMultiHash<QString, std::shared_ptr<UpdateQueue>> m_streams; ///< job id → WatchJob streams

@@ -94,5 +94,7 @@ using UpdateQueue = StreamQueue<tessera::backend::v1::JobUpdate>;
 using ClusterQueue = StreamQueue<tessera::backend::v1::ClusterSnapshot>;
 /// One WatchJobs stream's queue.
 using JobsQueue = StreamQueue<tessera::backend::v1::JobsUpdate>;
+/// One WatchTelemetry stream's queue.
+using TelemetryQueue = StreamQueue<tessera::backend::v1::TelemetryUpdate>;
 
 } // namespace tessera

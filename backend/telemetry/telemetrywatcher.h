@@ -3,6 +3,8 @@
 // up to the ring's span (10 min at 1 s) misses nothing.
 #pragma once
 
+#include "backend/core/telemetrysample.h"
+
 #include "backend/cluster/streamfollower.h"
 
 #include "tessera/v1/worker.pb.h"
@@ -55,5 +57,3 @@ private:
 };
 
 } // namespace tessera
-
-Q_DECLARE_METATYPE(tessera::v1::TelemetrySample)

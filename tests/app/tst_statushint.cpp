@@ -89,7 +89,8 @@ private Q_SLOTS:
         QVERIFY2(!id.isEmpty(), qPrintable(window.jobPanel()->messageText()));
         QVERIFY2(hint->text().startsWith(QStringLiteral("Job %1 is queued").arg(id)),
                  qPrintable(hint->text()));
-        QTRY_COMPARE_WITH_TIMEOUT(session.controller()->state(id), JobState::Running, 60000);
+        // The panel's states come from the server's feed, after the server's own.
+        QTRY_COMPARE_WITH_TIMEOUT(window.jobPanel()->currentJobState(), JobState::Running, 60000);
         QTRY_VERIFY(!said.isEmpty());
         QCOMPARE(said.last(), QStringLiteral("Job %1 is running: loss and accuracy arrive in the "
                                              "charts, its output in the Log; Cancel "

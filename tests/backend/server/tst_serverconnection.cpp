@@ -5,6 +5,7 @@
 #include "backend/client/jobfeed.h"
 #include "backend/client/jobswatch.h"
 #include "backend/client/serverconnection.h"
+#include "backend/client/telemetryfeed.h"
 #include "backend/history/metricstore.h"
 #include "backend/service/backendclient.h"
 #include "tests/backend/server/servedfolder.h"
@@ -242,6 +243,29 @@ private Q_SLOTS:
         QCOMPARE(states.count(JobState::Succeeded), 1);
         QCOMPARE(watch.state(id), JobState::Succeeded);
         QCOMPARE(found.count(), 1); // an ended job is not found again
+    }
+
+    void aTelemetryFeedBringsTheNodesSamplesAcrossARestart() {
+        // The worker samples its devices every second; the server hands each sample on.
+        client::TelemetryFeed feed(m_connection->client());
+        QList<qint64> times;
+        connect(&feed, &client::TelemetryFeed::sampleReceived, this,
+                [&](const QString& node, const v1::TelemetrySample& sample) {
+                    if (node == QLatin1String("local-1")) {
+                        times << sample.time_unix_ms();
+                    }
+                });
+        feed.start();
+        QTRY_VERIFY_WITH_TIMEOUT(times.size() >= 2, 30000);
+        QVERIFY(times.last() > times.first());
+        // The server goes and comes back: the feed opens its stream again on its own.
+        m_folder->server.reset();
+        QTRY_COMPARE_WITH_TIMEOUT(m_connection->link(), ServerConnection::Link::Lost, 20000);
+        const QString serving = m_folder->serve();
+        QVERIFY2(serving.isEmpty(), qPrintable(serving));
+        const qint64 before = times.last();
+        QTRY_VERIFY_WITH_TIMEOUT(times.last() > before + 1000, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_connection->link(), ServerConnection::Link::Connected, 30000);
     }
 
     void nothingAtTheAddressIsALostLinkThatSaysWhere() {
