@@ -208,6 +208,16 @@ void JobPanel::onSubmitted(const QString& name,
     }
     const QString id = QString::fromStdString(reply->job_id());
     if (reply->queued()) {
+        // The job list may have said what became of the ticket before this answer came.
+        if (const QString job = m_watch->connection()->becameOf(id); !job.isEmpty()) {
+            m_watch->follow(job);
+            adopt(job);
+            return;
+        }
+        if (m_watch->state(id) == JobState::Failed) {
+            adopt(fail(ErrorCode::Unavailable, m_watch->reason(id).toStdString()));
+            return;
+        }
         m_ticket = id;
         m_state->setText(tr("waiting for machines (%1)").arg(m_ticket));
         showMessage(
@@ -237,6 +247,11 @@ void JobPanel::adopt(const Result<QString>& id) {
     m_resume->setCandidate(m_jobId);
     updateActions();
     Q_EMIT jobLaunched(m_jobId);
+    // The job list may have named it, and its feed said its first states, before the server's
+    // answer to the launch came: take them up.
+    if (const JobState now = m_watch->state(m_jobId); now != JobState::Queued) {
+        onJobStateChanged(m_jobId, now, m_watch->reason(m_jobId));
+    }
 }
 
 void JobPanel::cancel() {

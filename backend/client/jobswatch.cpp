@@ -59,6 +59,7 @@ void JobsWatch::follow(const QString& jobId) {
     m_feeds.insert(jobId, feed);
     connect(feed, &JobFeed::stateChanged, this, [this, jobId](JobState state, QString reason) {
         m_said.insert(jobId, state);
+        m_reasons.insert(jobId, reason);
         Q_EMIT jobStateChanged(jobId, state, reason);
     });
     connect(feed, &JobFeed::metricReceived, this, &JobsWatch::metricReceived);
@@ -107,6 +108,7 @@ void JobsWatch::noteListState(const QString& jobId, JobState state, const QStrin
     }
     const bool seenBefore = it != m_said.cend();
     m_said.insert(jobId, state);
+    m_reasons.insert(jobId, reason);
     if (seenBefore || !isTerminal(state)) {
         Q_EMIT jobStateChanged(jobId, state, reason); // not the history's long-ended jobs
     }

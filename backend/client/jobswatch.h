@@ -37,6 +37,8 @@ public:
     bool knows(const QString& jobId) const;
     /// Its state as last said (Queued when unknown).
     JobState state(const QString& jobId) const;
+    /// The reason said with that state ("" when none or unknown).
+    QString reason(const QString& jobId) const { return m_reasons.value(jobId); }
     /// Its spec as the server holds it (protobuf JSON mapping, with placement once placed); ""
     /// when the list does not have it.
     QString specJson(const QString& jobId) const;
@@ -71,7 +73,8 @@ private:
 
     ServerConnection* m_connection;
     QHash<QString, JobFeed*> m_feeds;
-    QHash<QString, JobState> m_said; ///< the state last said per job
+    QHash<QString, JobState> m_said;   ///< the state last said per job
+    QHash<QString, QString> m_reasons; ///< the reason said with it
 };
 
 } // namespace tessera::client

@@ -200,6 +200,7 @@ void ServerConnection::onJobs(const bv1::JobsUpdate& update) {
             if (at != m_jobs.end()) {
                 m_jobs.erase(at);
             }
+            m_became.insert(id, QString::fromStdString(j.became()));
             Q_EMIT ticketBecame(id, QString::fromStdString(j.became()));
             continue;
         }

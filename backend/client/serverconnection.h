@@ -67,6 +67,11 @@ public:
     /// The summary of `id`; null when the list has no such job.
     const tessera::backend::v1::JobSummary* job(const QString& id) const;
 
+    /// The job queued ticket `ticket` became, as the server said; "" while it waits (or when it
+    /// failed). Kept for the connection's life: a SubmitJob answer can arrive after the list
+    /// said it.
+    QString becameOf(const QString& ticket) const { return m_became.value(ticket); }
+
     /// The channel's calls, shared with JobFeeds of this server.
     std::shared_ptr<BackendClient> client() const { return m_client; }
 
@@ -138,6 +143,7 @@ private:
     QString m_version;
     tessera::backend::v1::ClusterSnapshot m_cluster;
     QList<tessera::backend::v1::JobSummary> m_jobs;
+    QHash<QString, QString> m_became; ///< ticket → the job it became
 };
 
 } // namespace tessera::client
