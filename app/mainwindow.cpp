@@ -423,9 +423,16 @@ void MainWindow::connectBackend() {
                 }
             });
     connect(m_jobs, &JobPanel::jobLaunched, m_monitor, [this](const QString& id) {
-        if (m_monitor->jobId() != id && m_jobs->currentSpec()) { // not shown as found already
-            followJob(id, *m_jobs->currentSpec(), true);
+        if (m_monitor->jobId() == id) {
+            return; // shown already, as found in the job list
         }
+        // The server's copy when the list has it (a ticket's job: the combo may show another
+        // spec by now), else the spec launched.
+        auto spec = parseJobSpec(m_watch->specJson(id).toStdString(), id.toStdString());
+        if (!spec && m_jobs->currentSpec()) {
+            spec = *m_jobs->currentSpec();
+        }
+        followJob(id, spec ? *spec : v1::JobSpec(), true);
     });
     connect(m_connection, &client::ServerConnection::jobChanged, this, &MainWindow::placeDevices);
     connect(m_watch, &client::JobsWatch::jobStateChanged, m_monitor,
