@@ -62,8 +62,7 @@ QString hammer(BackendClient& client, const QString& user, bool admin) {
     }
     // Each call has its own deadline, so the threads end, answered or not; the server answers
     // on this thread's event loop, which must turn until they have.
-    while (outcome.threadsDone.load() < kThreads) {
-        QTest::qWait(5);
+    while (!QTest::qWaitFor([&] { return outcome.threadsDone.load() == kThreads; }, 1000)) {
     }
     for (auto& t : threads) {
         t.join();
